@@ -1,0 +1,80 @@
+//! What a game offers to the agents that play it.
+//!
+//! One trait covers both kinds of game playtune ships: real-time games in which every
+//! player acts on every tick (Space Battle Evolved) and turn-based games in which one
+//! player acts at a time (Rinascimento, the portfolio strategy game). Search agents
+//! (MCTS, rolling horizon, one-step look-ahead) are written once against it.
+
+use crate::rng::Rng;
+
+/// Who has to choose an action in the current state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acting {
+    /// Every player chooses at once; `advance` takes one action per player, in player order.
+    All,
+    /// Only this player chooses; `advance` takes exactly one action.
+    Player(usize),
+}
+
+/// A game state with its forward model. Cloning a state and advancing the clone is the
+/// hot path of every search agent: implementations keep both allocation-free in steady
+/// state.
+pub trait Game: Clone + Send + Sync {
+    /// One player's action for one step.
+    type Action: Clone + PartialEq + Send + Sync + std::fmt::Debug;
+
+    fn num_players(&self) -> usize;
+
+    /// Who must act now. Only meaningful while the game is not over.
+    fn acting(&self) -> Acting;
+
+    /// True once the game has ended (by its rules, a step limit, or a stalemate).
+    fn is_over(&self) -> bool;
+
+    /// Steps played so far (ticks in real-time games, actions in turn-based ones).
+    fn step_count(&self) -> u32;
+
+    /// A uniformly random legal action for `player`, or `None` if it has none.
+    fn random_action(&self, player: usize, rng: &mut Rng) -> Option<Self::Action>;
+
+    /// Writes every legal action of `player` into `out` (cleared first) and returns
+    /// true, or returns false when the game does not enumerate its actions (agents then
+    /// sample with [`Game::random_action`]).
+    fn legal_actions(&self, player: usize, out: &mut Vec<Self::Action>) -> bool {
+        let _ = (player, out);
+        false
+    }
+
+    /// Applies one step: `actions` holds one action per player if [`Game::acting`] is
+    /// [`Acting::All`], else exactly one action for the acting player.
+    fn advance(&mut self, actions: &[Self::Action]);
+
+    /// The game's score for `player` (what agents maximise, before win/loss bonuses).
+    fn score(&self, player: usize) -> f64;
+
+    /// Per player, whether they won. Meaningful once the game is over; a draw marks
+    /// every tied leader as a winner, a stalemate marks nobody.
+    fn winners(&self) -> Vec<bool>;
+
+    /// The copy an agent of `player` may search from: hidden information (deck order,
+    /// opponents' hidden cards) is re-sampled from `rng`. Perfect-information games
+    /// return a plain clone.
+    fn observe(&self, player: usize, rng: &mut Rng) -> Self {
+        let _ = (player, rng);
+        self.clone()
+    }
+}
+
+/// A player: chooses an action for `player` in `state`. Agents count their own
+/// forward-model use against a budget in steps, never wall-clock time, so that games
+/// are reproducible.
+pub trait Agent<G: Game>: Send {
+    /// A short name for logs and tables.
+    fn name(&self) -> String;
+
+    /// Chooses an action for `player`, who must be acting in `state`.
+    fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action;
+
+    /// Called before a new game starts, so agents with memory (shift buffers) forget.
+    fn reset(&mut self) {}
+}

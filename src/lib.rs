@@ -1,0 +1,4 @@
+//! playtune: design games and tune game-playing bots by watching simulated agents play.
+
+pub mod game;
+pub mod rng;
