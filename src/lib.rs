@@ -2,3 +2,10 @@
 
 pub mod game;
 pub mod rng;
+pub mod space;
+pub mod eval;
+pub mod stats;
+pub mod optim;
+pub mod run;
+pub mod registry;
+pub mod cli;

@@ -1,0 +1,99 @@
+//! The `playtune` command line. `main` calls [`main`], which prints any error with its
+//! chain of causes and exits with status 2.
+
+mod compare;
+mod optimize;
+mod spaces;
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "playtune", version, about = "Design games and tune game-playing bots by watching simulated agents play.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Search a parameter space with random search, RMHC, B-RMHC or NTBEA.
+    Optimize(optimize::OptimizeArgs),
+    /// Build an archive of diverse, high-fitness points with MAP-Elites.
+    MapElites(optimize::MapElitesArgs),
+    /// Finish an interrupted run, reusing every evaluation in its log.
+    Resume(optimize::ResumeArgs),
+    /// Check parameter-space files.
+    Spaces {
+        #[command(subcommand)]
+        command: spaces::SpacesCommand,
+    },
+    /// Compare runs: mean, standard error and two-tailed Mann-Whitney U per pair.
+    Compare(compare::CompareArgs),
+    /// List the built-in problems and their settings.
+    Problems,
+}
+
+/// Options every run command shares.
+#[derive(Args, Clone)]
+pub struct CommonRunArgs {
+    /// Problem to optimise (see `playtune problems`).
+    #[arg(long, default_value = "noisy-onemax")]
+    pub problem: String,
+    /// A problem setting, NAME=VALUE (repeatable), e.g. --set dims=20.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub settings: Vec<String>,
+    /// Space file to search (default: all of the problem's own parameters).
+    #[arg(long)]
+    pub space: Option<PathBuf>,
+    /// Fix a dimension to a value, NAME=VALUE (repeatable); the rest are searched.
+    #[arg(long = "fix", value_name = "NAME=VALUE")]
+    pub fix: Vec<String>,
+    /// Independent trials, run in parallel.
+    #[arg(long, default_value_t = 1)]
+    pub trials: u64,
+    /// Run seed: the same seed gives the same files, whatever the number of threads.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Run folder name under --runs-dir (default: PROBLEM-ALGO-sSEED, made unique).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Where run folders go.
+    #[arg(long, default_value = "runs")]
+    pub runs_dir: PathBuf,
+    /// Do not write the evaluation log (faster for cheap problems; nothing to resume).
+    #[arg(long)]
+    pub no_log: bool,
+    /// Print one JSON object as the last line of output.
+    #[arg(long)]
+    pub json: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Optimize(a) => optimize::optimize(a),
+        Command::MapElites(a) => optimize::map_elites(a),
+        Command::Resume(a) => optimize::resume(a),
+        Command::Spaces { command } => spaces::run(command),
+        Command::Compare(a) => compare::run(a),
+        Command::Problems => {
+            for (name, settings, about) in crate::registry::PROBLEMS {
+                let s: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                println!("{name:14} {about}\n{:14} settings: {}", "", s.join(" "));
+            }
+            Ok(())
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

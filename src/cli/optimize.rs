@@ -1,0 +1,375 @@
+//! `playtune optimize`, `playtune map-elites` and `playtune resume`.
+
+use super::CommonRunArgs;
+use crate::eval::{Binding, FeatureAxis, Problem};
+use crate::optim::AlgoConfig;
+use crate::optim::brmhc::BrmhcConfig;
+use crate::optim::map_elites::{Better, MapElitesConfig, Mutation};
+use crate::optim::ntbea::{NtbeaConfig, RecommendFrom, TupleSet};
+use crate::optim::random::RandomConfig;
+use crate::optim::rmhc::RmhcConfig;
+use crate::registry::build_problem;
+use crate::run::{self, ProblemSpec, RunConfig, RunResult};
+use crate::space::{Space, dim_error, parse_space};
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, ValueEnum};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Algo {
+    Random,
+    Rmhc,
+    Brmhc,
+    Ntbea,
+}
+
+#[derive(Args)]
+pub struct OptimizeArgs {
+    #[command(flatten)]
+    common: CommonRunArgs,
+    /// Optimiser.
+    #[arg(long, value_enum, default_value = "ntbea")]
+    algo: Algo,
+    /// Evaluations per trial (B-RMHC's pre-processing included unless --free-preprocessing).
+    #[arg(long, default_value_t = 200)]
+    budget: u64,
+    /// NTBEA tuples: 1, 1+N (the paper), 1+2 (the Java reference), 1+2+N, 1+2+3, or
+    /// explicit tuples by dimension name, e.g. "a,b;c".
+    #[arg(long, default_value = "1+N")]
+    tuples: String,
+    /// NTBEA exploration constant k of the UCB score. By default it is multiplied by
+    /// the range of fitness seen so far, so one k suits any fitness scale.
+    #[arg(long, default_value_t = 0.5)]
+    k: f64,
+    /// NTBEA: use k as it is, not scaled by the fitness range (the reference's k).
+    #[arg(long)]
+    k_absolute: bool,
+    /// NTBEA epsilon in sqrt(ln(1 + N) / (epsilon + n)).
+    #[arg(long, default_value_t = 0.5)]
+    epsilon: f64,
+    /// NTBEA neighbours scored per step (capped at a quarter of the space).
+    #[arg(long, default_value_t = 50)]
+    neighbours: usize,
+    /// NTBEA expected number of dimensions mutated per neighbour (p in p/D).
+    #[arg(long, default_value_t = 2.0)]
+    mutation: f64,
+    /// NTBEA recommendation: the best evaluated point by model mean, or the best of
+    /// evaluated points and their one-step neighbours.
+    #[arg(long, value_enum, default_value = "evaluated")]
+    recommend: RecommendArg,
+    /// NTBEA independent runs R (multi-run).
+    #[arg(long, default_value_t = 1)]
+    runs: usize,
+    /// NTBEA multi-run: evaluations spent re-evaluating the runs' recommendations.
+    #[arg(long, default_value_t = 0)]
+    selection_budget: u64,
+    /// RMHC / B-RMHC: evaluations of parent and mutant per generation.
+    #[arg(long, default_value_t = 1)]
+    resample: u32,
+    /// B-RMHC softmax temperature over importances scaled to [0, 1].
+    #[arg(long, default_value_t = 0.5)]
+    temperature: f64,
+    /// B-RMHC: pre-processing evaluations do not count against the budget.
+    #[arg(long)]
+    free_preprocessing: bool,
+    /// Random search: points per parallel batch.
+    #[arg(long, default_value_t = 32)]
+    batch: usize,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum RecommendArg {
+    Evaluated,
+    Neighbourhood,
+}
+
+#[derive(Args)]
+pub struct MapElitesArgs {
+    #[command(flatten)]
+    common: CommonRunArgs,
+    /// Evaluations per trial.
+    #[arg(long, default_value_t = 10_000)]
+    evaluations: u64,
+    /// Candidates per batch, evaluated in parallel.
+    #[arg(long, default_value_t = 36)]
+    batch: usize,
+    /// Mutation: gaussian (continuous dimensions) or hill-climber (one dimension to
+    /// another value). Default: gaussian when the space has Float dimensions.
+    #[arg(long, value_enum)]
+    mutation: Option<MutationArg>,
+    /// Standard deviation of Gaussian mutation.
+    #[arg(long, default_value_t = 0.5)]
+    sigma: f64,
+    /// A grid axis, FEATURE=LOW:HIGH:BINS (repeatable; default: the problem's grid).
+    #[arg(long = "axis", value_name = "FEATURE=LOW:HIGH:BINS")]
+    axes: Vec<String>,
+    /// Put values outside an axis's bounds in under/overflow bins instead of clipping.
+    #[arg(long)]
+    overflow_bins: bool,
+    /// When a newcomer replaces an elite: `greater` fitness, or `lexicographic:FEATURE`
+    /// (fitness, then the feature; ties to the newcomer).
+    #[arg(long, default_value = "greater")]
+    better: String,
+    /// Start with the one-hot points of a weight vector.
+    #[arg(long)]
+    one_hot: bool,
+    /// Random points evaluated before mutation starts.
+    #[arg(long, default_value_t = 0)]
+    init_random: usize,
+    /// Subtracted from each elite's fitness in the QD score.
+    #[arg(long, default_value_t = 0.0)]
+    qd_offset: f64,
+    /// Re-evaluate every elite this many times after the search.
+    #[arg(long, default_value_t = 0)]
+    reevaluate: u32,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub enum MutationArg {
+    Gaussian,
+    HillClimber,
+}
+
+#[derive(Args)]
+pub struct ResumeArgs {
+    /// The run folder.
+    run: PathBuf,
+    #[arg(long)]
+    json: bool,
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn split_pair<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str)> {
+    text.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| anyhow!("{flag} {text}: expected NAME=VALUE"))
+}
+
+/// The problem and the search space of a run, checked against each other.
+fn problem_and_space(common: &CommonRunArgs) -> Result<(ProblemSpec, Box<dyn Problem>, Space, Option<String>)> {
+    let mut settings = std::collections::BTreeMap::new();
+    for s in &common.settings {
+        let (k, v) = split_pair("--set", s)?;
+        settings.insert(k.to_string(), v.to_string());
+    }
+    let spec = ProblemSpec { name: common.problem.clone(), settings };
+    let user = match &common.space {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read space file {}", path.display()))?;
+            let file = path.display().to_string();
+            let space = parse_space(&text, &file)?;
+            Some((space, text, file))
+        }
+        None => None,
+    };
+    let problem = build_problem(&spec, user.as_ref().map(|u| &u.0)).map_err(anyhow::Error::msg)?;
+    let mut space = match &user {
+        Some((space, text, file)) => {
+            Binding::new(space, problem.space()).map_err(|e| dim_error(text, file, &e.dim, "name", e.message))?;
+            space.clone()
+        }
+        None => problem.space().clone(),
+    };
+    for f in &common.fix {
+        let (k, v) = split_pair("--fix", f)?;
+        space.fix(k, v).map_err(anyhow::Error::msg)?;
+    }
+    Ok((spec, problem, space, common.space.as_ref().map(|p| p.display().to_string())))
+}
+
+fn start(common: &CommonRunArgs, algorithm: AlgoConfig, budget: u64) -> Result<()> {
+    let (spec, problem, space, space_file) = problem_and_space(common)?;
+    let config = RunConfig {
+        playtune_version: env!("CARGO_PKG_VERSION").into(),
+        problem: spec,
+        space,
+        space_file,
+        algorithm,
+        budget,
+        trials: common.trials,
+        seed: common.seed,
+        log: !common.no_log,
+    };
+    // Check the whole configuration before creating a folder for it.
+    if budget == 0 {
+        bail!("--budget 0: give at least one evaluation");
+    }
+    if common.trials == 0 {
+        bail!("--trials 0: run at least one trial");
+    }
+    config
+        .algorithm
+        .build(&config.space, budget, 0, &problem.feature_names(), &problem.default_axes())
+        .map_err(anyhow::Error::msg)?;
+    let name = common.name.clone().unwrap_or_else(|| format!("{}-{}-s{}", config.problem.name, config.algorithm.name(), config.seed));
+    let dir = run::fresh_dir(&common.runs_dir, &name);
+    run::create_run_dir(&dir, &config)?;
+    finish(&dir, &config, problem.as_ref(), common.json, common.quiet)
+}
+
+fn finish(dir: &Path, config: &RunConfig, problem: &dyn Problem, json: bool, quiet: bool) -> Result<()> {
+    let started = std::time::Instant::now();
+    let result = run::execute(Some(dir), config, problem, !quiet && !json).with_context(|| {
+        format!("run {} stopped; its log keeps every evaluation done: `playtune resume {}` goes on from there", dir.display(), dir.display())
+    })?;
+    report(dir, config, &result, started.elapsed().as_secs_f64(), json);
+    Ok(())
+}
+
+fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: bool) {
+    println!("run {} ({} on {}, {} trial(s), seed {})", dir.display(), r.algorithm, r.problem, r.trials.len(), config.seed);
+    println!(
+        "evaluations: {} search, {} pre-processing, {} selection, {} re-evaluation ({} reused from the log) in {:.2} s",
+        r.spent.search, r.spent.preprocess, r.spent.select, r.spent.reevaluate, r.spent.reused, seconds
+    );
+    for t in r.trials.iter().take(5) {
+        let point: Vec<String> = t.recommendation.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut line = format!("trial {}: estimate {:.4}", t.trial, t.estimate);
+        if let Some(f) = t.true_fitness {
+            line += &format!(", true fitness {f}");
+        }
+        if let Some(o) = t.optimal {
+            line += if o { " (optimal)" } else { " (not optimal)" };
+        }
+        if let Some(m) = t.history.last() {
+            line += &format!(", coverage {:.2}%, QD score {:.1}, max {:.2}", 100.0 * m.coverage, m.qd_score, m.max_fitness);
+        }
+        println!("{line}\n  {}", shorten(&point.join(" "), 400));
+    }
+    if r.trials.len() > 5 {
+        println!("... {} more trials in {}", r.trials.len() - 5, dir.join(run::RESULT_FILE).display());
+    }
+    if let Some(s) = r.success_rate {
+        println!("optimal in {:.1}% of trials", 100.0 * s);
+    }
+    println!("final value: mean {:.4}, se {:.4} over {} trial(s)", r.final_value.mean, r.final_value.se(), r.final_value.n);
+    if json {
+        let first = &r.trials[0];
+        let rec: serde_json::Map<String, serde_json::Value> =
+            first.recommendation.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+        let trials: Vec<_> = r
+            .trials
+            .iter()
+            .map(|t| {
+                let mut o = serde_json::json!({
+                    "trial": t.trial, "values": t.values, "estimate": t.estimate,
+                    "true_fitness": t.true_fitness, "optimal": t.optimal, "evaluations": t.spent.total(),
+                });
+                if let Some(m) = t.history.last() {
+                    o["coverage"] = serde_json::json!(m.coverage);
+                    o["qd_score"] = serde_json::json!(m.qd_score);
+                    o["max_fitness"] = serde_json::json!(m.max_fitness);
+                    o["filled"] = serde_json::json!(m.filled);
+                }
+                o
+            })
+            .collect();
+        let out = serde_json::json!({
+            "run_dir": dir.display().to_string(),
+            "algorithm": r.algorithm,
+            "problem": r.problem,
+            "seed": config.seed,
+            "recommendation": rec,
+            "estimate": first.estimate,
+            "true_fitness": first.true_fitness,
+            "optimal": first.optimal,
+            "evaluations": r.spent.total(),
+            "evaluations_search": r.spent.search,
+            "evaluations_preprocess": r.spent.preprocess,
+            "evaluations_select": r.spent.select,
+            "evaluations_reevaluate": r.spent.reevaluate,
+            "evaluations_reused": r.spent.reused,
+            "success_rate": r.success_rate,
+            "mean_final_value": r.final_value.mean,
+            "seconds": seconds,
+            "trials": trials,
+        });
+        println!("{out}");
+    }
+}
+
+fn shorten(s: &str, n: usize) -> String {
+    if s.chars().count() <= n { s.to_string() } else { format!("{}...", s.chars().take(n).collect::<String>()) }
+}
+
+pub fn optimize(a: OptimizeArgs) -> Result<()> {
+    let algorithm = match a.algo {
+        Algo::Random => AlgoConfig::Random(RandomConfig { batch: a.batch }),
+        Algo::Rmhc => AlgoConfig::Rmhc(RmhcConfig { resample: a.resample }),
+        Algo::Brmhc => AlgoConfig::Brmhc(BrmhcConfig {
+            resample: a.resample,
+            temperature: a.temperature,
+            free_preprocessing: a.free_preprocessing,
+        }),
+        Algo::Ntbea => AlgoConfig::Ntbea(NtbeaConfig {
+            tuples: TupleSet::parse(&a.tuples).map_err(anyhow::Error::msg)?,
+            k: a.k,
+            k_relative: !a.k_absolute,
+            epsilon: a.epsilon,
+            neighbours: a.neighbours,
+            mutation: a.mutation,
+            recommend: match a.recommend {
+                RecommendArg::Evaluated => RecommendFrom::Evaluated,
+                RecommendArg::Neighbourhood => RecommendFrom::Neighbourhood,
+            },
+            runs: a.runs,
+            selection_budget: a.selection_budget,
+        }),
+    };
+    start(&a.common, algorithm, a.budget)
+}
+
+fn parse_axis(text: &str) -> Result<FeatureAxis> {
+    let bad = || anyhow!("--axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
+    let (name, spec) = text.split_once('=').ok_or_else(bad)?;
+    let parts: Vec<&str> = spec.split(':').collect();
+    if parts.len() != 3 {
+        return Err(bad());
+    }
+    let low: f64 = parts[0].trim().parse().map_err(|_| bad())?;
+    let high: f64 = parts[1].trim().parse().map_err(|_| bad())?;
+    let bins: usize = parts[2].trim().parse().map_err(|_| bad())?;
+    if !(low < high) || bins == 0 {
+        bail!("--axis {text}: needs LOW < HIGH and at least one bin");
+    }
+    Ok(FeatureAxis { name: name.trim().into(), low, high, bins })
+}
+
+pub fn map_elites(a: MapElitesArgs) -> Result<()> {
+    let mut common = a.common.clone();
+    if common.problem == "noisy-onemax" && !std::env::args().any(|x| x == "--problem") {
+        // The map-elites default problem is the sphere benchmark.
+        common.problem = "sphere".into();
+    }
+    let (_, _, space, _) = problem_and_space(&common)?;
+    let has_floats = space.free_dims().iter().any(|&d| space.dims[d].domain.is_continuous());
+    let mutation = match a.mutation.unwrap_or(if has_floats { MutationArg::Gaussian } else { MutationArg::HillClimber }) {
+        MutationArg::Gaussian => Mutation::Gaussian { sigma: a.sigma },
+        MutationArg::HillClimber => Mutation::HillClimber,
+    };
+    let better = match a.better.split_once(':') {
+        None if a.better == "greater" => Better::Greater,
+        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic { secondary: f.into() },
+        _ => bail!("--better {}: use `greater` or `lexicographic:FEATURE`", a.better),
+    };
+    let config = MapElitesConfig {
+        axes: a.axes.iter().map(|s| parse_axis(s)).collect::<Result<_>>()?,
+        overflow_bins: a.overflow_bins,
+        better,
+        mutation,
+        batch: a.batch,
+        init_one_hot: a.one_hot,
+        init_random: a.init_random,
+        qd_offset: a.qd_offset,
+        reevaluate: a.reevaluate,
+    };
+    if a.evaluations == 0 {
+        bail!("--evaluations 0: give at least one evaluation");
+    }
+    start(&common, AlgoConfig::MapElites(config), a.evaluations)
+}
+
+pub fn resume(a: ResumeArgs) -> Result<()> {
+    let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
+    let problem = build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    finish(&a.run, &config, problem.as_ref(), a.json, a.quiet)
+}

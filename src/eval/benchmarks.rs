@@ -1,0 +1,186 @@
+//! Synthetic problems with known optima, for testing and comparing optimisers.
+
+use super::{EvalError, Evaluation, FeatureAxis, Problem};
+use crate::rng::rng_from_seed;
+use crate::space::{Dimension, Domain, Space};
+use rand_distr::{Distribution, StandardNormal};
+
+fn int_space(name: &str, dims: usize, values: i64) -> Space {
+    Space {
+        name: name.into(),
+        dims: (0..dims)
+            .map(|i| Dimension { name: format!("x{i}"), domain: Domain::Int { min: 0, max: values - 1, step: 1 }, default: 0, fixed: false })
+            .collect(),
+        groups: Vec::new(),
+    }
+}
+
+fn gaussian(seed: u64) -> f64 {
+    StandardNormal.sample(&mut rng_from_seed(seed))
+}
+
+/// Noisy OneMax: the number of ones plus N(0, sigma^2) noise. Optimum: all ones.
+/// `scale` multiplies the whole fitness (count and noise), to test how optimisers cope
+/// with fitness of other magnitudes.
+pub struct NoisyOneMax {
+    space: Space,
+    sigma: f64,
+    scale: f64,
+}
+
+impl NoisyOneMax {
+    pub fn new(dims: usize, sigma: f64) -> NoisyOneMax {
+        NoisyOneMax::scaled(dims, sigma, 1.0)
+    }
+    pub fn scaled(dims: usize, sigma: f64, scale: f64) -> NoisyOneMax {
+        NoisyOneMax { space: int_space("noisy-onemax", dims, 2), sigma, scale }
+    }
+}
+
+impl Problem for NoisyOneMax {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let truth = self.true_fitness(x).unwrap_or(0.0);
+        Ok(Evaluation::fitness(truth + self.scale * self.sigma * gaussian(seed)))
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        Some(self.scale * x.iter().filter(|&&v| v == 1.0).count() as f64)
+    }
+    fn is_optimal(&self, x: &[f64]) -> Option<bool> {
+        Some(x.iter().all(|&v| v == 1.0))
+    }
+}
+
+/// Noisy trap (the reference NTBEA's EvalMaxM with the trap on): the sum of the values
+/// 0..m-1, except that the all-maximum point is a trap worth 0. The optimum, worth
+/// D*(m-1) - 1, is every point with one dimension at m-2 and the rest at m-1.
+pub struct NoisyTrap {
+    space: Space,
+    values: usize,
+    sigma: f64,
+}
+
+impl NoisyTrap {
+    pub fn new(dims: usize, values: usize, sigma: f64) -> NoisyTrap {
+        NoisyTrap { space: int_space("noisy-trap", dims, values as i64), values, sigma }
+    }
+    fn top(&self) -> f64 {
+        (self.values - 1) as f64
+    }
+}
+
+impl Problem for NoisyTrap {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let truth = self.true_fitness(x).unwrap_or(0.0);
+        Ok(Evaluation::fitness(truth + self.sigma * gaussian(seed)))
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        let top = self.top();
+        Some(if x.iter().all(|&v| v == top) { 0.0 } else { x.iter().sum() })
+    }
+    fn is_optimal(&self, x: &[f64]) -> Option<bool> {
+        let best = x.len() as f64 * self.top() - 1.0;
+        self.true_fitness(x).map(|f| self.values >= 2 && f == best)
+    }
+}
+
+/// The pyribs sphere benchmark for MAP-Elites: a `dims`-dimensional sphere shifted by
+/// 5.12 * 0.4, its objective normalised to [0, 100]; two measures, the sums of the
+/// first and second halves of the solution with values outside [-5.12, 5.12] replaced
+/// by 5.12 / x. Deterministic.
+pub struct Sphere {
+    space: Space,
+}
+
+const SPHERE_SHIFT: f64 = 5.12 * 0.4;
+
+impl Sphere {
+    /// Solutions are bounded to +-10.24 (pyribs leaves them unbounded; Gaussian steps
+    /// of 0.5 from 0 do not reach the bound in the benchmark's budgets).
+    pub fn new(dims: usize) -> Sphere {
+        let dims = (0..dims)
+            .map(|i| Dimension {
+                name: format!("x{i}"),
+                domain: Domain::Float { min: -10.24, max: 10.24, levels: 257 },
+                default: 128,
+                fixed: false,
+            })
+            .collect();
+        Sphere { space: Space { name: "sphere".into(), dims, groups: Vec::new() } }
+    }
+
+    /// Objective and both measures of a solution.
+    #[inline]
+    pub fn objective_and_measures(x: &[f64]) -> (f64, [f64; 2]) {
+        let dim = x.len();
+        let worst = (-5.12 - SPHERE_SHIFT) * (-5.12 - SPHERE_SHIFT) * dim as f64;
+        let mut raw = 0.0;
+        let mut measures = [0.0; 2];
+        for (i, &v) in x.iter().enumerate() {
+            raw += (v - SPHERE_SHIFT) * (v - SPHERE_SHIFT);
+            let clipped = if !(-5.12..=5.12).contains(&v) { 5.12 / v } else { v };
+            measures[(i >= dim / 2) as usize] += clipped;
+        }
+        ((raw - worst) / (0.0 - worst) * 100.0, measures)
+    }
+}
+
+impl Problem for Sphere {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn feature_names(&self) -> Vec<String> {
+        vec!["measure_0".into(), "measure_1".into()]
+    }
+    fn default_axes(&self) -> Vec<FeatureAxis> {
+        let bound = self.space.len() as f64 / 2.0 * 5.12;
+        self.feature_names().into_iter().map(|name| FeatureAxis { name, low: -bound, high: bound, bins: 100 }).collect()
+    }
+    fn evaluate(&self, x: &[f64], _seed: u64) -> Result<Evaluation, EvalError> {
+        let (f, m) = Sphere::objective_and_measures(x);
+        Ok(Evaluation { fitness: f, features: m.to_vec() })
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        Some(Sphere::objective_and_measures(x).0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn onemax_truth_and_noise() {
+        let p = NoisyOneMax::new(4, 1.0);
+        assert_eq!(p.true_fitness(&[1.0, 0.0, 1.0, 1.0]), Some(3.0));
+        assert_eq!(p.is_optimal(&[1.0; 4]), Some(true));
+        let samples: Vec<f64> = (0..4000).map(|s| p.evaluate(&[1.0, 0.0, 1.0, 1.0], s).unwrap().fitness).collect();
+        let s = crate::stats::Summary::of(&samples);
+        assert!((s.mean - 3.0).abs() < 0.1 && (s.sd() - 1.0).abs() < 0.1, "{s:?}");
+    }
+
+    #[test]
+    fn trap_punishes_the_all_max_point() {
+        let p = NoisyTrap::new(5, 4, 1.0);
+        assert_eq!(p.true_fitness(&[3.0; 5]), Some(0.0));
+        assert_eq!(p.true_fitness(&[3.0, 3.0, 2.0, 3.0, 3.0]), Some(14.0));
+        assert_eq!(p.is_optimal(&[3.0, 3.0, 2.0, 3.0, 3.0]), Some(true));
+        assert_eq!(p.is_optimal(&[3.0, 3.0, 1.0, 3.0, 3.0]), Some(false));
+    }
+
+    #[test]
+    fn sphere_matches_pyribs_formula() {
+        let (f, m) = Sphere::objective_and_measures(&[SPHERE_SHIFT; 4]);
+        assert!((f - 100.0).abs() < 1e-12);
+        assert!((m[0] - 2.0 * SPHERE_SHIFT).abs() < 1e-12);
+        let (f0, _) = Sphere::objective_and_measures(&[-5.12; 4]);
+        assert!(f0.abs() < 1e-12);
+        let (_, m) = Sphere::objective_and_measures(&[10.24, 0.0, 0.0, -6.4]);
+        assert!((m[0] - 0.5).abs() < 1e-12 && (m[1] + 0.8).abs() < 1e-12);
+    }
+}

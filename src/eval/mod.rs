@@ -1,0 +1,73 @@
+//! Problems: what is optimised. A problem owns a parameter space and evaluates a point
+//! (one number per dimension) with a seed, returning a fitness and named features.
+
+mod benchmarks;
+mod binding;
+mod command;
+
+pub use benchmarks::{NoisyOneMax, NoisyTrap, Sphere};
+pub use binding::Binding;
+pub use command::CommandProblem;
+
+use crate::space::Space;
+use serde::{Deserialize, Serialize};
+
+/// The outcome of one evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Higher is better.
+    pub fitness: f64,
+    /// One value per name in [`Problem::feature_names`].
+    pub features: Vec<f64>,
+}
+
+impl Evaluation {
+    pub fn fitness(fitness: f64) -> Evaluation {
+        Evaluation { fitness, features: Vec::new() }
+    }
+}
+
+/// An evaluation that could not be done (e.g. an external evaluator crashed).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct EvalError(pub String);
+
+/// A behaviour-feature axis with the grid MAP-Elites uses by default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeatureAxis {
+    pub name: String,
+    pub low: f64,
+    pub high: f64,
+    pub bins: usize,
+}
+
+/// Something to optimise.
+pub trait Problem: Send + Sync {
+    /// The problem's parameters, with their domains and defaults. A user space may
+    /// search any subset of them (see [`Binding`]).
+    fn space(&self) -> &Space;
+
+    /// Names of the features each evaluation reports.
+    fn feature_names(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The default MAP-Elites grid over the features, if the problem suggests one.
+    fn default_axes(&self) -> Vec<FeatureAxis> {
+        Vec::new()
+    }
+
+    /// Evaluates `x` (one number per dimension of [`Problem::space`]) with randomness
+    /// drawn only from `seed`.
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError>;
+
+    /// The noise-free fitness of `x`, for benchmarks that know it.
+    fn true_fitness(&self, _x: &[f64]) -> Option<f64> {
+        None
+    }
+
+    /// Whether `x` is a global optimum, for benchmarks that know it.
+    fn is_optimal(&self, _x: &[f64]) -> Option<bool> {
+        None
+    }
+}

@@ -1,0 +1,255 @@
+//! MAP-Elites (Mouret & Clune 2015) with a grid archive.
+//!
+//! Initialisation: optionally the one-hot points of a weight vector and G random
+//! points; while the archive is still empty, mutants of the space's default point
+//! (pyribs' x0). Then every batch picks occupied cells uniformly and mutates their
+//! elites: the stochastic hill climber changes one dimension to a different value;
+//! Gaussian mutation adds N(0, sigma^2) to every continuous dimension, clipped to its
+//! bounds. Metrics are recorded after every batch.
+
+mod archive;
+
+pub use archive::{Archive, Better, Elite, Metrics, Replay};
+
+use super::{Candidate, Optimizer, Phase, Recommendation};
+use crate::eval::{Evaluation, FeatureAxis};
+use crate::rng::{Rng, rng_from_seed};
+use crate::space::{Space, mutate_one, random_point};
+use crate::stats::Summary;
+use rand::RngExt;
+use rand_distr::{Distribution, StandardNormal};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Mutation {
+    /// Change one dimension to a different value of its domain.
+    HillClimber,
+    /// Add Gaussian noise of this standard deviation to every continuous dimension.
+    Gaussian { sigma: f64 },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MapElitesConfig {
+    /// The grid; empty means the problem's default axes.
+    pub axes: Vec<FeatureAxis>,
+    pub overflow_bins: bool,
+    pub better: Better,
+    pub mutation: Mutation,
+    /// Candidates per batch (evaluated in parallel).
+    pub batch: usize,
+    /// Start with the one-hot points (dimension i at its largest value, the others at
+    /// their smallest): the play-styles paper's initialisation for weight vectors.
+    pub init_one_hot: bool,
+    /// Random points evaluated before mutation starts.
+    pub init_random: usize,
+    /// Subtracted from each elite's fitness in the QD score.
+    pub qd_offset: f64,
+    /// Evaluations of every elite after the search (0: none).
+    pub reevaluate: u32,
+}
+
+impl Default for MapElitesConfig {
+    fn default() -> Self {
+        MapElitesConfig {
+            axes: Vec::new(),
+            overflow_bins: false,
+            better: Better::Greater,
+            mutation: Mutation::HillClimber,
+            batch: 36,
+            init_one_hot: false,
+            init_random: 0,
+            qd_offset: 0.0,
+            reevaluate: 0,
+        }
+    }
+}
+
+pub struct MapElites {
+    config: MapElitesConfig,
+    space: Space,
+    free: Vec<usize>,
+    continuous: Vec<usize>,
+    rng: Rng,
+    archive: Archive,
+    remaining: u64,
+    evaluations: u64,
+    init: Vec<Vec<f64>>,
+    pending: Vec<Vec<f64>>,
+    history: Vec<Metrics>,
+    replaying: bool,
+    replay_done: bool,
+}
+
+impl MapElites {
+    pub fn new(
+        config: MapElitesConfig,
+        space: Space,
+        budget: u64,
+        seed: u64,
+        features: &[String],
+        default_axes: &[FeatureAxis],
+    ) -> Result<MapElites, String> {
+        let axes = if config.axes.is_empty() { default_axes.to_vec() } else { config.axes.clone() };
+        if axes.is_empty() {
+            return Err("MAP-Elites needs feature axes: the problem suggests none, so give --axis NAME=LOW:HIGH:BINS".into());
+        }
+        let mut axis_features = Vec::new();
+        for a in &axes {
+            let f = features.iter().position(|n| *n == a.name).ok_or_else(|| {
+                format!("axis `{}` is not a feature of the problem (its features: {})", a.name, features.join(", "))
+            })?;
+            if a.bins == 0 || a.low.partial_cmp(&a.high) != Some(std::cmp::Ordering::Less) {
+                return Err(format!("axis `{}` needs low < high and at least one bin", a.name));
+            }
+            axis_features.push(f);
+        }
+        let secondary = match &config.better {
+            Better::Greater => None,
+            Better::Lexicographic { secondary } => Some(
+                features
+                    .iter()
+                    .position(|n| n == secondary)
+                    .ok_or_else(|| format!("lexicographic secondary `{secondary}` is not a feature of the problem"))?,
+            ),
+        };
+        let continuous: Vec<usize> = space.free_dims().into_iter().filter(|&d| space.dims[d].domain.is_continuous()).collect();
+        if let Mutation::Gaussian { sigma } = config.mutation {
+            if continuous.is_empty() {
+                return Err("Gaussian mutation needs Float dimensions; use the hill climber for discrete spaces".into());
+            }
+            if !(sigma > 0.0) {
+                return Err("Gaussian mutation needs sigma > 0".into());
+            }
+        }
+        let archive = Archive::new(axes, axis_features, config.overflow_bins, config.better.clone(), secondary, config.qd_offset);
+        let mut rng = rng_from_seed(seed);
+        let mut init = Vec::new();
+        if config.init_one_hot {
+            for &d in &space.free_dims() {
+                let mut p: Vec<u32> = space.dims.iter().map(|x| if x.fixed { x.default as u32 } else { 0 }).collect();
+                p[d] = space.dims[d].arity() as u32 - 1;
+                init.push(space.decode(&p));
+            }
+        }
+        for _ in 0..config.init_random {
+            init.push(space.decode(&random_point(&space, &mut rng)));
+        }
+        init.reverse(); // asked by popping
+        Ok(MapElites {
+            free: space.free_dims(),
+            continuous,
+            space,
+            rng,
+            archive,
+            remaining: budget,
+            evaluations: 0,
+            init,
+            pending: Vec::new(),
+            history: Vec::new(),
+            config,
+            replaying: false,
+            replay_done: false,
+        })
+    }
+
+    fn mutant(&mut self, parent: &[f64]) -> Vec<f64> {
+        match self.config.mutation {
+            Mutation::Gaussian { sigma } => {
+                let mut x = parent.to_vec();
+                for &d in &self.continuous {
+                    let (lo, hi) = self.space.dims[d].domain.bounds();
+                    let step: f64 = StandardNormal.sample(&mut self.rng);
+                    x[d] = (x[d] + sigma * step).clamp(lo, hi);
+                }
+                x
+            }
+            Mutation::HillClimber => {
+                // Continuous values off the grid snap to the nearest level first.
+                let mut idx: Vec<u32> = self.space.dims.iter().zip(parent).map(|(d, &v)| nearest_index(&d.domain, v)).collect();
+                mutate_one(&self.space, &self.free, &mut idx, &mut self.rng);
+                self.space.decode(&idx)
+            }
+        }
+    }
+}
+
+fn nearest_index(domain: &crate::space::Domain, v: f64) -> u32 {
+    if let Some(i) = domain.index_of(v) {
+        return i as u32;
+    }
+    (0..domain.len()).min_by(|&a, &b| (domain.value(a) - v).abs().total_cmp(&(domain.value(b) - v).abs())).unwrap_or(0) as u32
+}
+
+impl Optimizer for MapElites {
+    fn ask(&mut self) -> Vec<Candidate> {
+        self.pending.clear();
+        if self.remaining == 0 {
+            if self.config.reevaluate == 0 || self.replay_done || self.archive.elites.is_empty() {
+                return Vec::new();
+            }
+            self.replaying = true;
+            let r = self.config.reevaluate as usize;
+            return self
+                .archive
+                .elites
+                .iter()
+                .flat_map(|e| std::iter::repeat_n(Candidate { values: e.values.clone(), phase: Phase::Reevaluate }, r))
+                .collect();
+        }
+        let n = (self.config.batch.max(1) as u64).min(self.remaining) as usize;
+        self.remaining -= n as u64;
+        let default = self.space.decode(&self.space.default_indices());
+        for _ in 0..n {
+            let x = if let Some(x) = self.init.pop() {
+                x
+            } else if self.archive.elites.is_empty() {
+                self.mutant(&default)
+            } else {
+                let i = self.rng.random_range(0..self.archive.elites.len());
+                let parent = self.archive.elites[i].values.clone();
+                self.mutant(&parent)
+            };
+            self.pending.push(x);
+        }
+        self.pending.iter().map(|v| Candidate { values: v.clone(), phase: Phase::Search }).collect()
+    }
+
+    fn tell(&mut self, results: &[Evaluation]) {
+        if self.replaying {
+            let r = self.config.reevaluate as usize;
+            for (e, chunk) in self.archive.elites.iter_mut().zip(results.chunks(r)) {
+                let fitness = Summary::of(&chunk.iter().map(|x| x.fitness).collect::<Vec<_>>());
+                let features = (0..e.features.len())
+                    .map(|f| Summary::of(&chunk.iter().map(|x| x.features[f]).collect::<Vec<_>>()))
+                    .collect();
+                e.replay = Some(Replay { fitness, features });
+            }
+            self.replaying = false;
+            self.replay_done = true;
+            return;
+        }
+        let pending = std::mem::take(&mut self.pending);
+        for (x, e) in pending.iter().zip(results) {
+            self.archive.insert(x, e.fitness, &e.features, self.evaluations);
+            self.evaluations += 1;
+        }
+        self.pending = pending;
+        self.history.push(self.archive.metrics(self.evaluations));
+    }
+
+    fn recommend(&self) -> Recommendation {
+        let best = self.archive.elites.iter().max_by(|a, b| a.fitness.total_cmp(&b.fitness));
+        match best {
+            Some(e) => Recommendation { values: e.values.clone(), estimate: e.fitness, se: 0.0, samples: 1 },
+            None => Recommendation { values: self.space.decode(&self.space.default_indices()), estimate: f64::NAN, se: 0.0, samples: 0 },
+        }
+    }
+
+    fn archive(&self) -> Option<&Archive> {
+        Some(&self.archive)
+    }
+
+    fn metrics_history(&self) -> &[Metrics] {
+        &self.history
+    }
+}

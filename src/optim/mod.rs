@@ -1,0 +1,146 @@
+//! Optimisers, one file or folder each, behind one ask/tell trait: an optimiser says
+//! which points it wants evaluated, and is told their results. It never evaluates
+//! anything itself, so evaluation can run anywhere: in-process, in parallel, or in an
+//! external program. Each optimiser owns its generator and its budget.
+
+pub mod brmhc;
+pub mod map_elites;
+pub mod ntbea;
+pub mod random;
+pub mod rmhc;
+
+use crate::eval::{Evaluation, FeatureAxis};
+use crate::space::Space;
+use serde::{Deserialize, Serialize};
+
+/// What an evaluation is for; the log and the budget report keep them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Phase {
+    /// B-RMHC's importance estimation.
+    Preprocess,
+    /// The search itself.
+    Search,
+    /// NTBEA multi-run: re-evaluating each run's recommendation.
+    Select,
+    /// MAP-Elites: re-playing elites after the search.
+    Reevaluate,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Preprocess => "preprocess",
+            Phase::Search => "search",
+            Phase::Select => "select",
+            Phase::Reevaluate => "reevaluate",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Phase> {
+        [Phase::Preprocess, Phase::Search, Phase::Select, Phase::Reevaluate].into_iter().find(|p| p.as_str() == s)
+    }
+}
+
+/// One point an optimiser wants evaluated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// Values in the search space's order.
+    pub values: Vec<f64>,
+    pub phase: Phase,
+}
+
+/// An optimiser's current answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recommendation {
+    /// Values in the search space's order.
+    pub values: Vec<f64>,
+    /// The optimiser's estimate of the point's fitness (NTBEA: the model mean).
+    pub estimate: f64,
+    /// Standard error of that estimate where the optimiser has one (0 otherwise).
+    pub se: f64,
+    /// Evaluations of exactly this point behind the estimate.
+    pub samples: u64,
+}
+
+/// The ask/tell interface every optimiser implements.
+pub trait Optimizer: Send {
+    /// The next points to evaluate; empty once the optimiser has spent its budget.
+    /// Points of one batch are independent, so they may be evaluated in parallel.
+    fn ask(&mut self) -> Vec<Candidate>;
+
+    /// Results of the last batch, in the order it was asked.
+    fn tell(&mut self, results: &[Evaluation]);
+
+    /// The best point so far and its estimated fitness.
+    fn recommend(&self) -> Recommendation;
+
+    /// The archive, for quality-diversity optimisers.
+    fn archive(&self) -> Option<&map_elites::Archive> {
+        None
+    }
+
+    /// Archive metrics after every batch, for quality-diversity optimisers.
+    fn metrics_history(&self) -> &[map_elites::Metrics] {
+        &[]
+    }
+}
+
+/// Every optimiser and its settings: this is what `config.ron` records and what
+/// [`AlgoConfig::build`] turns into a running optimiser.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AlgoConfig {
+    Random(random::RandomConfig),
+    Rmhc(rmhc::RmhcConfig),
+    Brmhc(brmhc::BrmhcConfig),
+    Ntbea(ntbea::NtbeaConfig),
+    MapElites(map_elites::MapElitesConfig),
+}
+
+impl AlgoConfig {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AlgoConfig::Random(_) => "random",
+            AlgoConfig::Rmhc(_) => "rmhc",
+            AlgoConfig::Brmhc(_) => "brmhc",
+            AlgoConfig::Ntbea(_) => "ntbea",
+            AlgoConfig::MapElites(_) => "map-elites",
+        }
+    }
+
+    /// Builds the optimiser for one trial. `features` and `default_axes` come from the
+    /// problem (MAP-Elites needs them). Errors are messages for the user.
+    pub fn build(
+        &self,
+        space: &Space,
+        budget: u64,
+        seed: u64,
+        features: &[String],
+        default_axes: &[FeatureAxis],
+    ) -> Result<Box<dyn Optimizer>, String> {
+        if budget == 0 {
+            return Err("the budget is 0: give at least one evaluation".into());
+        }
+        if space.free_dims().is_empty() {
+            return Err(format!("space `{}` has nothing to search: every dimension is fixed or has one value", space.name));
+        }
+        Ok(match self {
+            AlgoConfig::Random(c) => Box::new(random::RandomSearch::new(c.clone(), space.clone(), budget, seed)),
+            AlgoConfig::Rmhc(c) => Box::new(rmhc::Rmhc::new(c.clone(), space.clone(), budget, seed)?),
+            AlgoConfig::Brmhc(c) => Box::new(brmhc::Brmhc::new(c.clone(), space.clone(), budget, seed)?),
+            AlgoConfig::Ntbea(c) => Box::new(ntbea::Ntbea::new(c.clone(), space.clone(), budget, seed)?),
+            AlgoConfig::MapElites(c) => {
+                Box::new(map_elites::MapElites::new(c.clone(), space.clone(), budget, seed, features, default_axes)?)
+            }
+        })
+    }
+}
+
+/// Index of the largest value (first on ties); `None` for an empty slice.
+pub(crate) fn argmax(xs: impl IntoIterator<Item = f64>) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, x) in xs.into_iter().enumerate() {
+        if best.is_none_or(|(_, b)| x > b) {
+            best = Some((i, x));
+        }
+    }
+    best.map(|(i, _)| i)
+}

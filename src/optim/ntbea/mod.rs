@@ -1,0 +1,361 @@
+//! The N-Tuple Bandit Evolutionary Algorithm (the NTBEA paper's Algorithm 3).
+//!
+//! Loop: evaluate the current point once and add it to the model; generate
+//! neighbours of it; move to the neighbour with the highest UCB score. The current
+//! point is the last point evaluated, not the best. When the budget is spent the
+//! recommendation is the evaluated point with the highest model mean (k = 0), or
+//! optionally the best of those points and all their one-step neighbours.
+//!
+//! Multi-run (as in the Tabletop Games framework): R independent runs, asked in
+//! lock-step so their evaluations form parallel batches, then a selection budget
+//! re-evaluates each run's recommendation and the best mean wins.
+
+pub mod model;
+
+use super::{Candidate, Optimizer, Phase, Recommendation, argmax};
+use crate::eval::Evaluation;
+use crate::rng::{Rng, rng_from_seed};
+use crate::space::{Space, neighbour, random_point};
+use crate::stats::Summary;
+use model::TupleModel;
+use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+/// Which tuples the model keeps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TupleSet {
+    /// Sizes of tuples to include over the free dimensions: 1, 2 and 3 mean all tuples
+    /// of that size; `full` adds the single tuple of every free dimension (the N-tuple).
+    Sizes { sizes: Vec<usize>, full: bool },
+    /// Explicit tuples, by dimension name.
+    Explicit(Vec<Vec<String>>),
+}
+
+impl TupleSet {
+    /// Parses `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`.
+    pub fn parse(text: &str) -> Result<TupleSet, String> {
+        let t = text.trim();
+        let parts: Vec<&str> = t.split(['+', ',']).map(str::trim).collect();
+        if !t.contains(';') && parts.iter().all(|p| matches!(*p, "1" | "2" | "3" | "N" | "n" | "D" | "d")) {
+            let mut sizes: Vec<usize> = parts.iter().filter_map(|p| p.parse().ok()).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            let full = parts.iter().any(|p| matches!(*p, "N" | "n" | "D" | "d"));
+            return Ok(TupleSet::Sizes { sizes, full });
+        }
+        let tuples: Vec<Vec<String>> = t
+            .split(';')
+            .map(|tuple| tuple.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect::<Vec<_>>())
+            .filter(|v: &Vec<String>| !v.is_empty())
+            .collect();
+        if tuples.is_empty() {
+            return Err(format!("`{text}` names no tuples: use 1+N, 1+2+N, 1+2 or an explicit list like `a,b;c`"));
+        }
+        Ok(TupleSet::Explicit(tuples))
+    }
+
+    /// The tuples as lists of dimension positions.
+    pub fn expand(&self, space: &Space) -> Result<Vec<Vec<usize>>, String> {
+        let free = space.free_dims();
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        match self {
+            TupleSet::Sizes { sizes, full } => {
+                for &s in sizes {
+                    combinations(&free, s, &mut Vec::new(), 0, &mut out);
+                }
+                if *full && !out.iter().any(|t| t.len() == free.len()) {
+                    out.push(free.clone());
+                }
+            }
+            TupleSet::Explicit(tuples) => {
+                for names in tuples {
+                    let mut t = Vec::new();
+                    for n in names {
+                        let d = space.position(n).ok_or_else(|| format!("tuple names unknown dimension `{n}`"))?;
+                        if !t.contains(&d) {
+                            t.push(d);
+                        }
+                    }
+                    out.push(t);
+                }
+            }
+        }
+        if out.is_empty() {
+            return Err("the tuple set is empty".into());
+        }
+        Ok(out)
+    }
+}
+
+fn combinations(items: &[usize], k: usize, cur: &mut Vec<usize>, from: usize, out: &mut Vec<Vec<usize>>) {
+    if cur.len() == k {
+        if k > 0 {
+            out.push(cur.clone());
+        }
+        return;
+    }
+    for i in from..items.len() {
+        cur.push(items[i]);
+        combinations(items, k, cur, i + 1, out);
+        cur.pop();
+    }
+}
+
+/// How the final recommendation is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RecommendFrom {
+    /// The evaluated point with the highest model mean.
+    Evaluated,
+    /// The evaluated points and all their one-dimension neighbours.
+    Neighbourhood,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NtbeaConfig {
+    pub tuples: TupleSet,
+    /// Exploration constant of the UCB score.
+    pub k: f64,
+    /// When true, the exploration term is multiplied by the range of fitness seen so
+    /// far (max - min), so one `k` suits any fitness scale.
+    pub k_relative: bool,
+    pub epsilon: f64,
+    pub neighbours: usize,
+    /// Expected number of mutated dimensions per neighbour (each free dimension mutates
+    /// with probability p / D; at least one always does).
+    pub mutation: f64,
+    pub recommend: RecommendFrom,
+    /// Independent runs (R).
+    pub runs: usize,
+    /// Evaluations spent re-evaluating the runs' recommendations (with R > 1).
+    pub selection_budget: u64,
+}
+
+impl Default for NtbeaConfig {
+    fn default() -> Self {
+        NtbeaConfig {
+            tuples: TupleSet::Sizes { sizes: vec![1], full: true },
+            k: 0.5,
+            k_relative: true,
+            epsilon: 0.5,
+            neighbours: 50,
+            mutation: 2.0,
+            recommend: RecommendFrom::Evaluated,
+            runs: 1,
+            selection_budget: 0,
+        }
+    }
+}
+
+/// One NTBEA run.
+pub struct NtbeaRun {
+    model: TupleModel,
+    rng: Rng,
+    current: Vec<u32>,
+    remaining: u64,
+    evaluated: Vec<Vec<u32>>,
+    seen: std::collections::HashSet<Vec<u32>>,
+    fit_range: (f64, f64),
+    explore: Vec<f64>,
+    scratch: Vec<u32>,
+    best_neighbour: Vec<u32>,
+}
+
+impl NtbeaRun {
+    fn new(space: &Space, tuples: &[Vec<usize>], budget: u64, mut rng: Rng) -> NtbeaRun {
+        let arity: Vec<usize> = space.dims.iter().map(|d| d.arity()).collect();
+        let current = random_point(space, &mut rng);
+        NtbeaRun {
+            model: TupleModel::new(tuples, &arity),
+            rng,
+            scratch: current.clone(),
+            best_neighbour: current.clone(),
+            current,
+            remaining: budget,
+            evaluated: Vec::new(),
+            seen: Default::default(),
+            fit_range: (f64::INFINITY, f64::NEG_INFINITY),
+            explore: Vec::new(),
+        }
+    }
+
+    pub fn model(&self) -> &TupleModel {
+        &self.model
+    }
+
+    /// Adds the evaluation of the current point and moves to the best neighbour.
+    fn step(&mut self, space: &Space, free: &[usize], config: &NtbeaConfig, cap: usize, fitness: f64) {
+        self.model.add(&self.current, fitness);
+        if self.seen.insert(self.current.clone()) {
+            self.evaluated.push(self.current.clone());
+        }
+        self.fit_range = (self.fit_range.0.min(fitness), self.fit_range.1.max(fitness));
+        if self.remaining == 0 {
+            return;
+        }
+        let k = if config.k_relative {
+            let range = self.fit_range.1 - self.fit_range.0;
+            config.k * if range > 0.0 { range } else { 1.0 }
+        } else {
+            config.k
+        };
+        self.model.exploration_table(config.epsilon, &mut self.explore);
+        let mut best = f64::NEG_INFINITY;
+        for _ in 0..config.neighbours.min(cap).max(1) {
+            neighbour(space, free, &self.current, config.mutation, &mut self.rng, &mut self.scratch);
+            // The tie-break is far below any fitness difference that matters.
+            let score = self.model.ucb(&self.scratch, k, &self.explore) + 1e-9 * self.rng.random::<f64>();
+            if score > best {
+                best = score;
+                std::mem::swap(&mut self.best_neighbour, &mut self.scratch);
+            }
+        }
+        std::mem::swap(&mut self.current, &mut self.best_neighbour);
+    }
+
+    /// The point with the highest model mean and that mean.
+    fn recommend(&self, space: &Space, free: &[usize], from: RecommendFrom) -> (Vec<u32>, f64) {
+        let mut best = (self.current.clone(), f64::NEG_INFINITY);
+        let mut consider = |p: &[u32]| {
+            if let Some(m) = self.model.mean(p) {
+                if m > best.1 {
+                    best = (p.to_vec(), m);
+                }
+            }
+        };
+        for p in &self.evaluated {
+            consider(p);
+            if from == RecommendFrom::Neighbourhood {
+                let mut q = p.clone();
+                for &d in free {
+                    for v in 0..space.dims[d].arity() as u32 {
+                        if v != p[d] {
+                            q[d] = v;
+                            consider(&q);
+                        }
+                    }
+                    q[d] = p[d];
+                }
+            }
+        }
+        best
+    }
+}
+
+/// NTBEA with one or more runs and an optional selection phase.
+pub struct Ntbea {
+    config: NtbeaConfig,
+    space: Space,
+    free: Vec<usize>,
+    cap: usize,
+    runs: Vec<NtbeaRun>,
+    /// Which run asked each point of the pending batch.
+    pending: Vec<usize>,
+    selection_left: u64,
+    selection: Vec<Summary>,
+    finalists: Vec<(Vec<u32>, f64)>,
+}
+
+impl Ntbea {
+    pub fn new(config: NtbeaConfig, space: Space, budget: u64, seed: u64) -> Result<Ntbea, String> {
+        let r = config.runs.max(1) as u64;
+        let selection = if r > 1 { config.selection_budget } else { 0 };
+        if budget < r + selection {
+            return Err(format!("budget {budget} is too small for {r} NTBEA runs and a selection budget of {selection}"));
+        }
+        if !(config.k >= 0.0 && config.epsilon > 0.0 && config.mutation > 0.0) {
+            return Err("NTBEA needs k >= 0, epsilon > 0 and mutation > 0".into());
+        }
+        let tuples = config.tuples.expand(&space)?;
+        let free = space.free_dims();
+        // Tiny spaces: more neighbours than a quarter of the space only repeat points.
+        let cap = (space.size() / 4.0).floor().clamp(1.0, usize::MAX as f64) as usize;
+        let search = budget - selection;
+        let mut rng = rng_from_seed(seed);
+        let runs = (0..r)
+            .map(|i| {
+                let run_budget = search / r + u64::from(i < search % r);
+                NtbeaRun::new(&space, &tuples, run_budget, rng_from_seed(rng.random()))
+            })
+            .collect();
+        Ok(Ntbea { config, space, free, cap, runs, pending: Vec::new(), selection_left: selection, selection: Vec::new(), finalists: Vec::new() })
+    }
+
+    pub fn runs(&self) -> &[NtbeaRun] {
+        &self.runs
+    }
+}
+
+impl Optimizer for Ntbea {
+    fn ask(&mut self) -> Vec<Candidate> {
+        self.pending.clear();
+        let mut batch = Vec::new();
+        for (i, run) in self.runs.iter_mut().enumerate() {
+            if run.remaining > 0 {
+                run.remaining -= 1;
+                self.pending.push(i);
+                batch.push(Candidate { values: self.space.decode(&run.current), phase: Phase::Search });
+            }
+        }
+        if !batch.is_empty() || self.selection_left == 0 {
+            return batch;
+        }
+        if self.finalists.is_empty() {
+            self.finalists = self.runs.iter().map(|r| r.recommend(&self.space, &self.free, self.config.recommend)).collect();
+            self.selection = vec![Summary::default(); self.runs.len()];
+        }
+        let n = self.selection_left as usize;
+        self.selection_left = 0;
+        (0..n)
+            .map(|j| {
+                let i = j % self.finalists.len();
+                self.pending.push(i);
+                Candidate { values: self.space.decode(&self.finalists[i].0), phase: Phase::Select }
+            })
+            .collect()
+    }
+
+    fn tell(&mut self, results: &[Evaluation]) {
+        let selecting = !self.finalists.is_empty();
+        for (&i, e) in self.pending.iter().zip(results) {
+            if selecting {
+                self.selection[i].add(e.fitness);
+            } else {
+                self.runs[i].step(&self.space, &self.free, &self.config, self.cap, e.fitness);
+            }
+        }
+    }
+
+    fn recommend(&self) -> Recommendation {
+        if !self.finalists.is_empty() && self.selection.iter().any(|s| s.n > 0) {
+            let i = argmax(self.selection.iter().map(|s| if s.n > 0 { s.mean } else { f64::NEG_INFINITY })).unwrap_or(0);
+            let s = self.selection[i];
+            return Recommendation { values: self.space.decode(&self.finalists[i].0), estimate: s.mean, se: s.se(), samples: s.n };
+        }
+        let picks: Vec<(Vec<u32>, f64)> = self.runs.iter().map(|r| r.recommend(&self.space, &self.free, self.config.recommend)).collect();
+        let i = argmax(picks.iter().map(|p| p.1)).unwrap_or(0);
+        let (point, mean) = &picks[i];
+        let run = &self.runs[i];
+        // The N-tuple (if kept) holds this exact point's own samples.
+        let full = (0..run.model.tuple_count()).find(|&t| run.model.tuple(t).len() == self.free.len());
+        let own = full.and_then(|t| run.model.stat(t, point)).copied().unwrap_or_default();
+        Recommendation { values: self.space.decode(point), estimate: *mean, se: own.se(), samples: own.n as u64 }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuple_sets_parse_and_expand() {
+        let space = crate::eval::NoisyOneMax::new(4, 1.0);
+        let space = crate::eval::Problem::space(&space);
+        let count = |s: &str| TupleSet::parse(s).unwrap().expand(space).unwrap().len();
+        assert_eq!(count("1"), 4);
+        assert_eq!(count("1+N"), 5);
+        assert_eq!(count("1+2+N"), 4 + 6 + 1);
+        assert_eq!(count("1,2,3"), 4 + 6 + 4);
+        assert_eq!(count("x0,x1;x3"), 2);
+        assert!(TupleSet::parse("x9").unwrap().expand(space).is_err());
+    }
+}

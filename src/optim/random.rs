@@ -1,0 +1,63 @@
+//! Random search: the baseline every optimiser should beat.
+
+use super::{Candidate, Optimizer, Phase, Recommendation, argmax};
+use crate::eval::Evaluation;
+use crate::rng::{Rng, rng_from_seed};
+use crate::space::{Space, random_point};
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RandomConfig {
+    /// Points asked per batch (evaluated in parallel).
+    pub batch: usize,
+}
+
+impl Default for RandomConfig {
+    fn default() -> Self {
+        RandomConfig { batch: 32 }
+    }
+}
+
+pub struct RandomSearch {
+    config: RandomConfig,
+    space: Space,
+    rng: Rng,
+    remaining: u64,
+    pending: Vec<Vec<f64>>,
+    best: Option<(Vec<f64>, f64)>,
+}
+
+impl RandomSearch {
+    pub fn new(config: RandomConfig, space: Space, budget: u64, seed: u64) -> RandomSearch {
+        RandomSearch { config, space, rng: rng_from_seed(seed), remaining: budget, pending: Vec::new(), best: None }
+    }
+}
+
+impl Optimizer for RandomSearch {
+    fn ask(&mut self) -> Vec<Candidate> {
+        let n = (self.config.batch.max(1) as u64).min(self.remaining) as usize;
+        self.remaining -= n as u64;
+        self.pending = (0..n).map(|_| self.space.decode(&random_point(&self.space, &mut self.rng))).collect();
+        self.pending.iter().map(|v| Candidate { values: v.clone(), phase: Phase::Search }).collect()
+    }
+
+    fn tell(&mut self, results: &[Evaluation]) {
+        if let Some(i) = argmax(results.iter().map(|e| e.fitness)) {
+            if self.best.as_ref().is_none_or(|(_, f)| results[i].fitness > *f) {
+                self.best = Some((self.pending[i].clone(), results[i].fitness));
+            }
+        }
+    }
+
+    fn recommend(&self) -> Recommendation {
+        match &self.best {
+            Some((values, f)) => Recommendation { values: values.clone(), estimate: *f, se: 0.0, samples: 1 },
+            None => Recommendation {
+                values: self.space.decode(&self.space.default_indices()),
+                estimate: f64::NAN,
+                se: 0.0,
+                samples: 0,
+            },
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! The built-in problems by name, with their settings (`--set NAME=VALUE`). A new
+//! problem adds one entry here.
+
+use crate::eval::{CommandProblem, NoisyOneMax, NoisyTrap, Problem, Sphere};
+use crate::run::ProblemSpec;
+use crate::space::Space;
+use std::collections::BTreeMap;
+
+/// Name, settings with defaults, and a one-line description of each problem.
+pub const PROBLEMS: &[(&str, &[(&str, &str)], &str)] = &[
+    (
+        "noisy-onemax",
+        &[("dims", "10"), ("sigma", "1"), ("scale", "1")],
+        "count of ones plus Gaussian noise (all times scale); optimum all ones",
+    ),
+    (
+        "noisy-trap",
+        &[("dims", "5"), ("values", "4"), ("sigma", "1")],
+        "sum of values plus noise, the all-max point a trap worth 0",
+    ),
+    ("sphere", &[("dims", "100")], "pyribs' sphere benchmark for MAP-Elites: objective in [0, 100], two measures"),
+    (
+        "command",
+        &[("cmd", ""), ("features", "")],
+        "an external program: reads {\"seed\", \"point\"} JSON on stdin, prints a fitness (needs --space)",
+    ),
+];
+
+/// A problem's settings: the user's values over the defaults, every name checked.
+struct Settings<'a> {
+    problem: &'a str,
+    values: BTreeMap<String, String>,
+}
+
+impl Settings<'_> {
+    fn get<T: std::str::FromStr>(&self, key: &str) -> Result<T, String> {
+        let text = &self.values[key];
+        text.parse().map_err(|_| format!("--set {key}={text}: `{text}` is not a valid {key} for problem `{}`", self.problem))
+    }
+    fn positive(&self, key: &str) -> Result<usize, String> {
+        let v: usize = self.get(key)?;
+        if v == 0 {
+            return Err(format!("--set {key}=0: problem `{}` needs {key} of at least 1", self.problem));
+        }
+        Ok(v)
+    }
+}
+
+/// Builds a problem from its spec. `space` is the user's search space, which the
+/// external-command problem requires and the others bind to by name.
+pub fn build_problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Box<dyn Problem>, String> {
+    let Some((name, defaults, _)) = PROBLEMS.iter().find(|p| p.0 == spec.name) else {
+        let names: Vec<&str> = PROBLEMS.iter().map(|p| p.0).collect();
+        return Err(format!("unknown problem `{}` (known: {})", spec.name, names.join(", ")));
+    };
+    let mut values: BTreeMap<String, String> = defaults.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    for (k, v) in &spec.settings {
+        if !values.contains_key(k) {
+            let known: Vec<&str> = defaults.iter().map(|d| d.0).collect();
+            return Err(format!("--set {k}={v}: problem `{name}` has no setting `{k}` (its settings: {})", known.join(", ")));
+        }
+        values.insert(k.clone(), v.clone());
+    }
+    let s = Settings { problem: name, values };
+    Ok(match *name {
+        "noisy-onemax" => Box::new(NoisyOneMax::scaled(s.positive("dims")?, s.get("sigma")?, s.get("scale")?)),
+        "noisy-trap" => {
+            let values = s.positive("values")?;
+            if values < 2 {
+                return Err("--set values: the trap needs at least 2 values per dimension".into());
+            }
+            Box::new(NoisyTrap::new(s.positive("dims")?, values, s.get("sigma")?))
+        }
+        "sphere" => Box::new(Sphere::new(s.positive("dims")?)),
+        "command" => {
+            let cmd: String = s.get("cmd")?;
+            if cmd.trim().is_empty() {
+                return Err("problem `command` needs --set cmd=\"PROGRAM ARGS\"".into());
+            }
+            let space = space.ok_or("problem `command` needs --space FILE: playtune cannot guess an external program's parameters")?;
+            let features: String = s.get("features")?;
+            let features = features.split(',').map(str::trim).filter(|f| !f.is_empty()).map(String::from).collect();
+            Box::new(CommandProblem::new(cmd, space.clone(), features))
+        }
+        _ => unreachable!("every name in PROBLEMS is built above"),
+    })
+}

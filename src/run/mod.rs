@@ -1,0 +1,242 @@
+//! Run folders: `config.ron` (everything needed to reproduce the run), `evals.csv`
+//! (every evaluation, appended as it finishes) and `result.ron` (recommendations,
+//! estimates, budget used, and for MAP-Elites the archive and its metric history).
+//!
+//! Every generator is seeded from the run seed and the work item: an optimiser from
+//! (seed, trial), an evaluation from (seed, trial, evaluation index). Trials run in
+//! parallel and each batch's evaluations too, yet the files do not depend on the
+//! number of threads.
+
+pub mod log;
+mod result;
+
+pub use result::{RunResult, TrialResult, read_result};
+
+use crate::eval::{Binding, Evaluation, Problem};
+use crate::optim::{AlgoConfig, Phase};
+use crate::rng::derive_seed;
+use crate::space::Space;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use log::{Cache, LogRow, LogWriter};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+pub const CONFIG_FILE: &str = "config.ron";
+pub const RESULT_FILE: &str = "result.ron";
+
+/// A problem by registry name and its settings (`--set NAME=VALUE`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProblemSpec {
+    pub name: String,
+    pub settings: BTreeMap<String, String>,
+}
+
+/// Everything needed to reproduce a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunConfig {
+    pub playtune_version: String,
+    pub problem: ProblemSpec,
+    /// The space searched (fixed dimensions marked), embedded so the run does not
+    /// depend on the space file staying unchanged.
+    pub space: Space,
+    /// Where the space came from, for people.
+    pub space_file: Option<String>,
+    pub algorithm: AlgoConfig,
+    /// Evaluations per trial (MAP-Elites: before re-evaluation of elites).
+    pub budget: u64,
+    pub trials: u64,
+    pub seed: u64,
+    /// Whether evaluations are logged to `evals.csv`.
+    pub log: bool,
+}
+
+/// Why a run stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    Config(String),
+    #[error("trial {trial}, evaluation {index}: {message}")]
+    Evaluation { trial: u64, index: u64, message: String },
+    #[error("{0}")]
+    Io(String),
+}
+
+fn io(e: impl std::fmt::Display) -> RunError {
+    RunError::Io(e.to_string())
+}
+
+/// Counts of evaluations by phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spent {
+    pub search: u64,
+    pub preprocess: u64,
+    pub select: u64,
+    pub reevaluate: u64,
+    /// Of all the above, how many were taken from the log of an interrupted run.
+    pub reused: u64,
+}
+
+impl Spent {
+    fn count(&mut self, phase: Phase) {
+        match phase {
+            Phase::Search => self.search += 1,
+            Phase::Preprocess => self.preprocess += 1,
+            Phase::Select => self.select += 1,
+            Phase::Reevaluate => self.reevaluate += 1,
+        }
+    }
+    pub fn total(&self) -> u64 {
+        self.search + self.preprocess + self.select + self.reevaluate
+    }
+}
+
+/// Writes `config.ron` into a new run folder.
+pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
+    std::fs::create_dir_all(dir).map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
+    std::fs::write(dir.join(CONFIG_FILE), text).map_err(io)
+}
+
+/// Reads a run folder's `config.ron`.
+pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
+    let path = dir.join(CONFIG_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    ron::from_str(&text).map_err(|e| format!("{}:{}:{}: {}", path.display(), e.span.start.line, e.span.start.col, e.code))
+}
+
+/// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,
+/// evaluations found in the log are reused instead of repeated: the optimisers replay
+/// deterministically to where the run stopped and go on from there.
+///
+/// Without a folder (`dir = None`) nothing is written: tests and experiments that
+/// only need the results use that.
+pub fn execute(dir: Option<&Path>, config: &RunConfig, problem: &dyn Problem, progress: bool) -> Result<RunResult, RunError> {
+    let binding = Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
+    let features = problem.feature_names();
+    let axes = problem.default_axes();
+    // Catch configuration errors before any evaluation.
+    config.algorithm.build(&config.space, config.budget, 0, &features, &axes).map_err(RunError::Config)?;
+    if config.trials == 0 {
+        return Err(RunError::Config("--trials is 0: run at least one trial".into()));
+    }
+    let logging = config.log && dir.is_some();
+    let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
+    let cache = if logging && log_path.exists() {
+        Cache::from_rows(log::read_log(&log_path, &config.space, features.len()).map_err(RunError::Io)?.0)
+    } else {
+        Cache::default()
+    };
+    let writer = if logging { Some(Mutex::new(LogWriter::open(&log_path, &config.space, &features).map_err(io)?)) } else { None };
+    let bar = progress_bar(progress, config);
+    let trial_ctx = TrialContext { config, problem, binding: &binding, features: &features, axes: &axes, cache: &cache, writer: writer.as_ref(), bar: &bar };
+    let trials: Vec<Result<TrialResult, RunError>> = (0..config.trials).into_par_iter().map(|t| trial_ctx.run(t)).collect();
+    bar.finish_and_clear();
+    drop(writer);
+    let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if logging {
+        log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
+    }
+    let result = RunResult::new(config, trials);
+    if let Some(dir) = dir {
+        result.write(&dir.join(RESULT_FILE)).map_err(io)?;
+    }
+    Ok(result)
+}
+
+fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(config.budget * config.trials), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} evaluations [{elapsed_precise} < {eta_precise}] {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+struct TrialContext<'a> {
+    config: &'a RunConfig,
+    problem: &'a dyn Problem,
+    binding: &'a Binding,
+    features: &'a [String],
+    axes: &'a [crate::eval::FeatureAxis],
+    cache: &'a Cache,
+    writer: Option<&'a Mutex<LogWriter>>,
+    bar: &'a ProgressBar,
+}
+
+impl TrialContext<'_> {
+    fn run(&self, trial: u64) -> Result<TrialResult, RunError> {
+        let c = self.config;
+        let mut optimizer = c
+            .algorithm
+            .build(&c.space, c.budget, derive_seed(c.seed, &[trial, u64::MAX]), self.features, self.axes)
+            .map_err(RunError::Config)?;
+        let mut spent = Spent::default();
+        let mut index = 0u64;
+        loop {
+            let batch = optimizer.ask();
+            if batch.is_empty() {
+                break;
+            }
+            let outcomes: Vec<(u64, Option<Evaluation>, Result<Evaluation, String>)> = batch
+                .par_iter()
+                .enumerate()
+                .map(|(j, cand)| {
+                    let i = index + j as u64;
+                    let seed = derive_seed(c.seed, &[trial, i]);
+                    if let Some(hit) = self.cache.get(trial, i, &cand.values) {
+                        return (seed, Some(hit.clone()), Ok(hit.clone()));
+                    }
+                    let mut full = Vec::with_capacity(self.problem.space().len());
+                    self.binding.full_point(&cand.values, &mut full);
+                    (seed, None, self.problem.evaluate(&full, seed).map_err(|e| e.0))
+                })
+                .collect();
+            let mut rows = Vec::new();
+            let mut failure = None;
+            let mut evals = Vec::with_capacity(batch.len());
+            for (j, (cand, (seed, cached, outcome))) in batch.iter().zip(outcomes).enumerate() {
+                let i = index + j as u64;
+                match outcome {
+                    Ok(e) => {
+                        spent.count(cand.phase);
+                        if cached.is_some() {
+                            spent.reused += 1;
+                        } else if self.writer.is_some() {
+                            rows.push(LogRow { trial, index: i, phase: cand.phase, seed, values: cand.values.clone(), eval: e.clone() });
+                        }
+                        evals.push(e);
+                    }
+                    Err(message) => {
+                        failure.get_or_insert(RunError::Evaluation { trial, index: i, message });
+                    }
+                }
+            }
+            // Successful evaluations of a failing batch are logged too: a resumed run reuses them.
+            if let Some(w) = self.writer {
+                w.lock().map_err(|_| RunError::Io("log writer poisoned".into()))?.append(&c.space, &rows).map_err(io)?;
+            }
+            if let Some(f) = failure {
+                return Err(f);
+            }
+            optimizer.tell(&evals);
+            index += batch.len() as u64;
+            self.bar.inc(batch.iter().filter(|b| b.phase != Phase::Reevaluate).count() as u64);
+        }
+        Ok(TrialResult::new(trial, optimizer.as_ref(), &c.space, self.problem, self.binding, spent))
+    }
+}
+
+/// The run folder for a new run: `runs_dir/name`, or `name-2`, `name-3`, ... if taken.
+pub fn fresh_dir(runs_dir: &Path, name: &str) -> PathBuf {
+    let first = runs_dir.join(name);
+    if !first.exists() {
+        return first;
+    }
+    (2..).map(|i| runs_dir.join(format!("{name}-{i}"))).find(|p| !p.exists()).unwrap_or(first)
+}

@@ -1,0 +1,394 @@
+//! Reading and validating space files (RON).
+//!
+//! ```ron
+//! (
+//!     name: "example",
+//!     dims: [
+//!         (name: "speed", kind: Int(min: 1, max: 10), default: 5),
+//!         (name: "radius", kind: List([2, 4, 6, 8, 10]), default: 4),
+//!         (name: "missile", kind: Categories(["normal", "twin", "bomb"]), default: "twin"),
+//!         (name: "cell_0", kind: Bool, default: false),
+//!         (name: "c", kind: Float(min: 0.0, max: 2.0, levels: 5)),
+//!     ],
+//!     groups: [(name: "layout", dims: ["cell_0"])],
+//! )
+//! ```
+//! Every error names the file, the line and column, and the field at fault.
+
+use super::{Dimension, Domain, Group, Space};
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// A problem with a space file, located at a line and column.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {field}: {message}")]
+pub struct SpaceError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    /// The field at fault, e.g. `dims[3].kind` or `dims[3] (speed).default`.
+    pub field: String,
+    pub message: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSpace {
+    name: String,
+    dims: Vec<RawDim>,
+    #[serde(default)]
+    groups: Vec<Group>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDim {
+    name: String,
+    kind: RawKind,
+    #[serde(default, deserialize_with = "present")]
+    default: Option<ron::Value>,
+}
+
+/// `default: 5` rather than RON's `default: Some(5)`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<ron::Value>, D::Error> {
+    ron::Value::deserialize(d).map(Some)
+}
+
+fn one() -> i64 {
+    1
+}
+
+#[derive(Deserialize)]
+enum RawKind {
+    Int {
+        min: i64,
+        max: i64,
+        #[serde(default = "one")]
+        step: i64,
+    },
+    List(Vec<f64>),
+    Categories(Vec<String>),
+    Bool,
+    Float {
+        min: f64,
+        max: f64,
+        levels: u32,
+    },
+}
+
+/// Reads and validates a space file.
+pub fn load_space(path: &Path) -> Result<Space, SpaceError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| SpaceError {
+        file: file.clone(),
+        line: 0,
+        column: 0,
+        field: "file".into(),
+        message: format!("cannot read the space file: {e}"),
+    })?;
+    parse_space(&text, &file)
+}
+
+/// Parses and validates the text of a space file; `file` names it in errors.
+pub fn parse_space(text: &str, file: &str) -> Result<Space, SpaceError> {
+    let raw: RawSpace = ron::from_str(text).map_err(|e| SpaceError {
+        file: file.into(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        field: field_at(text, e.span.start.line, e.span.start.col),
+        message: e.code.to_string(),
+    })?;
+    Validator { text, file }.space(raw)
+}
+
+/// An error about field `key` of dimension `dim` of an already parsed space file (for
+/// checks that need more than the file, such as whether a problem knows the name).
+pub fn dim_error(text: &str, file: &str, dim: &str, key: &str, message: String) -> SpaceError {
+    let v = Validator { text, file };
+    v.dim_error(v.dim_offset(dim, 0), dim, key, message)
+}
+
+/// Best effort at naming the field an error position falls in: the last `key:`
+/// before the position, with the dimension's name when inside one.
+fn field_at(text: &str, line: usize, col: usize) -> String {
+    let offset = offset_of(text, line, col).min(text.len());
+    let before = &text[..offset];
+    let key = last_key(before).unwrap_or_else(|| "space".into());
+    match before.rfind("name:") {
+        Some(p) if key != "name" && before[..p].contains("dims") => {
+            let dim = before[p + 5..].trim_start().trim_start_matches('"');
+            let dim: String = dim.chars().take_while(|c| *c != '"').collect();
+            format!("dimension `{dim}`.{key}")
+        }
+        _ => key,
+    }
+}
+
+fn last_key(before: &str) -> Option<String> {
+    let bytes = before.as_bytes();
+    let mut i = before.len();
+    while i > 0 {
+        i -= 1;
+        if bytes[i] == b':' {
+            let head = before[..i].trim_end();
+            let key: String =
+                head.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<Vec<_>>().into_iter().rev().collect();
+            if !key.is_empty() && !head[..head.len() - key.len()].ends_with('"') {
+                return Some(key);
+            }
+        }
+    }
+    None
+}
+
+fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            return offset + l.char_indices().nth(col.saturating_sub(1)).map(|(b, _)| b).unwrap_or(l.len());
+        }
+        offset += l.len();
+    }
+    offset
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}
+
+struct Validator<'a> {
+    text: &'a str,
+    file: &'a str,
+}
+
+impl Validator<'_> {
+    /// Where dimension `index` (named `name`) starts in the text: the `occurrence`-th
+    /// appearance of its quoted name after `dims`, so duplicates point at the second one.
+    fn dim_offset(&self, name: &str, occurrence: usize) -> usize {
+        let start = self.text.find("dims").unwrap_or(0);
+        let needle = format!("\"{name}\"");
+        self.text[start..].match_indices(&needle).nth(occurrence).map(|(p, _)| start + p).unwrap_or(start)
+    }
+
+    fn error_at(&self, offset: usize, field: String, message: String) -> SpaceError {
+        let (line, column) = line_col(self.text, offset);
+        SpaceError { file: self.file.into(), line, column, field, message }
+    }
+
+    /// An error about `key` of the dimension starting at `dim_at`.
+    fn dim_error(&self, dim_at: usize, dim: &str, key: &str, message: String) -> SpaceError {
+        let rest = &self.text[dim_at..];
+        let end = rest[1..].find("name").map(|e| e + 1).unwrap_or(rest.len());
+        let at = rest[..end].find(&format!("{key}:")).or_else(|| rest[..end].find(key)).map(|p| dim_at + p).unwrap_or(dim_at);
+        self.error_at(at, format!("dimension `{dim}`.{key}"), message)
+    }
+
+    fn space(&self, raw: RawSpace) -> Result<Space, SpaceError> {
+        if raw.dims.is_empty() {
+            let at = self.text.find("dims").unwrap_or(0);
+            return Err(self.error_at(at, "dims".into(), "the space has no dimensions".into()));
+        }
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut dims = Vec::with_capacity(raw.dims.len());
+        for d in raw.dims {
+            let occurrence = *seen.get(&d.name).unwrap_or(&0);
+            let at = self.dim_offset(&d.name, occurrence);
+            if d.name.trim().is_empty() {
+                return Err(self.dim_error(at, &d.name, "name", "a dimension needs a non-empty name".into()));
+            }
+            if occurrence > 0 {
+                let (first_line, _) = line_col(self.text, self.dim_offset(&d.name, 0));
+                return Err(self.dim_error(
+                    at,
+                    &d.name,
+                    "name",
+                    format!("duplicate dimension name `{}` (first defined on line {first_line})", d.name),
+                ));
+            }
+            seen.insert(d.name.clone(), 1);
+            dims.push(self.dim(d, at)?);
+        }
+        let space = Space { name: raw.name, dims, groups: raw.groups };
+        self.groups(&space)?;
+        Ok(space)
+    }
+
+    fn dim(&self, d: RawDim, at: usize) -> Result<Dimension, SpaceError> {
+        let err = |msg: String| self.dim_error(at, &d.name, "kind", msg);
+        let domain = match d.kind {
+            RawKind::Int { min, max, step } => {
+                if step < 1 {
+                    return Err(err(format!("step must be at least 1, got {step}")));
+                }
+                if min > max {
+                    return Err(err(format!("empty range: min {min} is greater than max {max}")));
+                }
+                if (max - min) % step != 0 {
+                    return Err(err(format!("step {step} does not divide the range {min}..={max} (width {})", max - min)));
+                }
+                Domain::Int { min, max, step }
+            }
+            RawKind::List(values) => {
+                if values.is_empty() {
+                    return Err(err("empty list: give at least one value".into()));
+                }
+                if let Some(v) = values.iter().find(|v| !v.is_finite()) {
+                    return Err(err(format!("list value {v} is not a finite number")));
+                }
+                for (i, v) in values.iter().enumerate() {
+                    if values[..i].contains(v) {
+                        return Err(err(format!("list value {v} appears twice")));
+                    }
+                }
+                Domain::List(values)
+            }
+            RawKind::Categories(names) => {
+                if names.is_empty() {
+                    return Err(err("no categories: give at least one name".into()));
+                }
+                for (i, n) in names.iter().enumerate() {
+                    if names[..i].contains(n) {
+                        return Err(err(format!("category `{n}` appears twice")));
+                    }
+                }
+                Domain::Categories(names)
+            }
+            RawKind::Bool => Domain::Bool,
+            RawKind::Float { min, max, levels } => {
+                if !min.is_finite() || !max.is_finite() {
+                    return Err(err("float bounds must be finite numbers".into()));
+                }
+                if min > max {
+                    return Err(err(format!("empty range: min {min} is greater than max {max}")));
+                }
+                if levels == 0 || (levels == 1 && min < max) {
+                    return Err(err(format!("levels must be at least 2 for a range (got {levels})")));
+                }
+                Domain::Float { min, max, levels }
+            }
+        };
+        let default = match &d.default {
+            None => 0,
+            Some(v) => default_index(&domain, v).ok_or_else(|| {
+                self.dim_error(
+                    at,
+                    &d.name,
+                    "default",
+                    format!("default {} is outside the domain ({})", show(v), domain.describe()),
+                )
+            })?,
+        };
+        Ok(Dimension { name: d.name, domain, default, fixed: false })
+    }
+
+    fn groups(&self, space: &Space) -> Result<(), SpaceError> {
+        for (gi, g) in space.groups.iter().enumerate() {
+            let at = self.text.find("groups").unwrap_or(0);
+            let at = self.text[at..].find(&format!("\"{}\"", g.name)).map(|p| at + p).unwrap_or(at);
+            let field = format!("groups[{gi}] (`{}`).dims", g.name);
+            if space.groups[..gi].iter().any(|o| o.name == g.name) {
+                return Err(self.error_at(at, field, format!("duplicate group name `{}`", g.name)));
+            }
+            if g.dims.is_empty() {
+                return Err(self.error_at(at, field, "a group needs at least one dimension".into()));
+            }
+            for n in &g.dims {
+                match space.position(n) {
+                    None => return Err(self.error_at(at, field, format!("unknown dimension `{n}`"))),
+                    Some(i) if space.dims[i].domain.len() != 2 => {
+                        return Err(self.error_at(
+                            at,
+                            field,
+                            format!("`{n}` is not an on/off dimension (Bool or two values): layout groups hold on/off cells"),
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn show(v: &ron::Value) -> String {
+    ron::to_string(v).unwrap_or_else(|_| format!("{v:?}"))
+}
+
+fn default_index(domain: &Domain, v: &ron::Value) -> Option<usize> {
+    match v {
+        ron::Value::Bool(b) => matches!(domain, Domain::Bool).then_some(*b as usize),
+        ron::Value::String(s) => domain.parse_value(s),
+        ron::Value::Number(n) => {
+            let x = n.into_f64();
+            match domain {
+                Domain::Categories(_) | Domain::Bool => None,
+                _ => domain.index_of(x),
+            }
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"(
+    name: "t",
+    dims: [
+        (name: "speed", kind: Int(min: 1, max: 10), default: 5),
+        (name: "radius", kind: List([2, 4, 6]), default: 4),
+        (name: "missile", kind: Categories(["normal", "twin"]), default: "twin"),
+        (name: "cell", kind: Bool, default: true),
+        (name: "c", kind: Float(min: 0.0, max: 2.0, levels: 5), default: 0.5),
+    ],
+    groups: [(name: "layout", dims: ["cell"])],
+)"#;
+
+    #[test]
+    fn parses_every_kind_with_defaults() {
+        let s = parse_space(GOOD, "t.ron").unwrap();
+        assert_eq!(s.len(), 5);
+        assert_eq!(s.decode(&s.default_indices()), vec![5.0, 4.0, 1.0, 1.0, 0.5]);
+        assert_eq!(s.size(), 10.0 * 3.0 * 2.0 * 2.0 * 5.0);
+    }
+
+    fn err(text: &str) -> SpaceError {
+        parse_space(text, "bad.ron").unwrap_err()
+    }
+
+    #[test]
+    fn errors_name_line_and_field() {
+        let e = err(&GOOD.replace("max: 10), default: 5", "max: 10, step: 4), default: 5"));
+        assert_eq!((e.line, e.field.as_str()), (4, "dimension `speed`.kind"), "{e}");
+        assert!(e.message.contains("does not divide"), "{e}");
+
+        let e = err(&GOOD.replace("min: 1, max: 10", "min: 10, max: 1"));
+        assert!(e.message.contains("empty range"), "{e}");
+
+        let e = err(&GOOD.replace("default: 4", "default: 5"));
+        assert_eq!((e.line, e.field.as_str()), (5, "dimension `radius`.default"), "{e}");
+
+        let e = err(&GOOD.replace("\"radius\"", "\"speed\""));
+        assert_eq!(e.line, 5, "{e}");
+        assert!(e.message.contains("duplicate") && e.message.contains("line 4"), "{e}");
+
+        let e = err(&GOOD.replace("Bool, default", "Boolean, default"));
+        assert_eq!(e.line, 7, "{e}");
+        assert!(e.field.contains("kind"), "{e}");
+
+        let e = err(&GOOD.replace("levels: 5), default", "levels: 5), defalt"));
+        assert_eq!(e.line, 8, "{e}");
+
+        let e = err(&GOOD.replace("dims: [\"cell\"]", "dims: [\"celll\"]"));
+        assert!(e.message.contains("unknown dimension `celll`"), "{e}");
+        assert_eq!(e.line, 10);
+
+        let e = err(&GOOD.replace("List([2, 4, 6])", "List([])"));
+        assert!(e.message.contains("empty"), "{e}");
+    }
+}
