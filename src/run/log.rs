@@ -7,7 +7,7 @@
 
 use crate::eval::Evaluation;
 use crate::optim::Phase;
-use crate::space::Space;
+use crate::space::{Domain, Space};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -43,7 +43,14 @@ fn format_row(space: &Space, row: &LogRow, out: &mut String) {
     let _ = write!(out, "{},{},{},{}", row.trial, row.index, row.phase.as_str(), row.seed);
     for (d, &v) in space.dims.iter().zip(&row.values) {
         out.push(',');
-        out.push_str(&quote(&d.domain.render(v)));
+        match d.domain {
+            // Numbers need no quoting and no intermediate string: this loop writes
+            // every value of every evaluation.
+            Domain::Categories(_) | Domain::Bool => out.push_str(&quote(&d.domain.render(v))),
+            _ => {
+                let _ = write!(out, "{v}");
+            }
+        }
     }
     let _ = write!(out, ",{}", row.eval.fitness);
     for f in &row.eval.features {

@@ -75,7 +75,9 @@ pub struct Spent {
     pub preprocess: u64,
     pub select: u64,
     pub reevaluate: u64,
-    /// Of all the above, how many were taken from the log of an interrupted run.
+    /// Of all the above, how many were taken from the log of an interrupted run. Not
+    /// saved: a resumed run's files equal those of a run never interrupted.
+    #[serde(skip)]
     pub reused: u64,
 }
 
@@ -136,7 +138,8 @@ pub fn execute(dir: Option<&Path>, config: &RunConfig, problem: &dyn Problem, pr
     bar.finish_and_clear();
     drop(writer);
     let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
-    if logging {
+    // One trial writes its batches in order; only parallel trials interleave rows.
+    if logging && (config.trials > 1 || !cache.is_empty()) {
         log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
     }
     let result = RunResult::new(config, trials);
