@@ -46,12 +46,17 @@ const CONTROLS: [Controls; NUM_ACTIONS as usize] = [
     controls_of(1, true, true),
 ];
 
-const NAMES: [&str; NUM_ACTIONS as usize] = ["NIL", "L", "R", "T", "F", "LF", "RF", "TF", "TL", "TR", "TLF", "TRF"];
+const NAMES: [&str; NUM_ACTIONS as usize] = [
+    "NIL", "L", "R", "T", "F", "LF", "RF", "TF", "TL", "TR", "TLF", "TRF",
+];
 
 /// The controls of an action. Panics on a number outside 0..12: passing one is a bug
 /// in the caller.
 pub fn controls(action: SbeAction) -> Controls {
-    assert!(action < NUM_ACTIONS, "Space Battle action {action} out of range 0..{NUM_ACTIONS}");
+    assert!(
+        action < NUM_ACTIONS,
+        "Space Battle action {action} out of range 0..{NUM_ACTIONS}"
+    );
     CONTROLS[action as usize]
 }
 
@@ -71,8 +76,22 @@ mod tests {
             let c = controls(a);
             assert!(seen.insert((c.turn, c.thrust, c.fire)));
         }
-        assert_eq!(controls(LF), Controls { turn: -1, thrust: false, fire: true });
-        assert_eq!(controls(TRF), Controls { turn: 1, thrust: true, fire: true });
+        assert_eq!(
+            controls(LF),
+            Controls {
+                turn: -1,
+                thrust: false,
+                fire: true
+            }
+        );
+        assert_eq!(
+            controls(TRF),
+            Controls {
+                turn: 1,
+                thrust: true,
+                fire: true
+            }
+        );
         assert_eq!(action_name(TL), "TL");
     }
 }

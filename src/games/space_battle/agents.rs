@@ -123,21 +123,32 @@ mod tests {
 
     #[test]
     fn one_step_look_ahead_fires_when_the_shot_hits_at_once() {
-        let params = SbeParams { missile_type: crate::games::space_battle::params::MissileType::Normal, ..SbeParams::default() };
+        let params = SbeParams {
+            missile_type: crate::games::space_battle::params::MissileType::Normal,
+            ..SbeParams::default()
+        };
         let mut s = SbeState::new(params, 0);
         s.ship_mut(1).pos = crate::games::space_battle::geometry::Vec2::new(213.0, 200.0);
         let mut agent = OneStepLookAhead::new();
         let mut rng = crate::rng::rng_from_seed(4);
         for _ in 0..20 {
             let a = agent.act(&s, 0, &mut rng);
-            assert!(crate::games::space_battle::action::controls(a).fire, "chose {a}");
+            assert!(
+                crate::games::space_battle::action::controls(a).fire,
+                "chose {a}"
+            );
         }
     }
 
     #[test]
     fn rotate_and_shoot_beats_do_nothing() {
         for seed in 0..4 {
-            let record = play_game(&SbeParams::default(), &mut RotateAndShoot, &mut DoNothing, seed);
+            let record = play_game(
+                &SbeParams::default(),
+                &mut RotateAndShoot,
+                &mut DoNothing,
+                seed,
+            );
             assert_eq!(record.winners, [true, false], "seed {seed}: {record:?}");
             assert!(record.ships[0].kills > 0);
         }
@@ -147,7 +158,12 @@ mod tests {
     fn one_step_look_ahead_outscores_do_nothing() {
         let (mut sla, mut idle) = (0.0, 0.0);
         for seed in 0..4 {
-            let record = play_game(&SbeParams::default(), &mut OneStepLookAhead::new(), &mut DoNothing, seed);
+            let record = play_game(
+                &SbeParams::default(),
+                &mut OneStepLookAhead::new(),
+                &mut DoNothing,
+                seed,
+            );
             sla += record.scores[0];
             idle += record.scores[1];
         }

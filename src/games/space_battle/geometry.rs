@@ -45,7 +45,10 @@ impl Vec2 {
 
     /// The same point brought back onto the torus `[0, WIDTH) x [0, HEIGHT)`.
     pub fn wrapped(self) -> Self {
-        Self::new(wrap_coordinate(self.x, WIDTH), wrap_coordinate(self.y, HEIGHT))
+        Self::new(
+            wrap_coordinate(self.x, WIDTH),
+            wrap_coordinate(self.y, HEIGHT),
+        )
     }
 }
 

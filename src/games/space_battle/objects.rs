@@ -50,7 +50,7 @@ pub struct Ship {
     pub kills: u32,
     /// Resource packs picked up.
     pub collected: u32,
-    /// Ticks spent inside a black hole's penalty area.
+    /// Penalty counts: one a tick for each hole whose penalty area holds the ship.
     pub penalty_ticks: u32,
     /// Shots fired (a twin shot counts once).
     pub shots_fired: u32,
@@ -196,31 +196,59 @@ mod tests {
     use super::*;
 
     fn centres(grid: u32, cells: &[usize]) -> Vec<(f64, f64)> {
-        let mut p = SbeParams { grid_size: grid, ..SbeParams::default() };
+        let mut p = SbeParams {
+            grid_size: grid,
+            ..SbeParams::default()
+        };
         for &c in cells {
             p.blackhole_cells[c] = true;
         }
-        black_hole_layout(&p).iter().map(|h| (h.centre.x, h.centre.y)).collect()
+        black_hole_layout(&p)
+            .iter()
+            .map(|h| (h.centre.x, h.centre.y))
+            .collect()
     }
 
     #[test]
     fn black_hole_centres_for_every_grid_size() {
         assert_eq!(centres(1, &[0, 5]), vec![(320.0, 240.0)]);
-        assert_eq!(centres(2, &[0, 1, 2, 3]), vec![(160.0, 120.0), (480.0, 120.0), (160.0, 360.0), (480.0, 360.0)]);
+        assert_eq!(
+            centres(2, &[0, 1, 2, 3]),
+            vec![
+                (160.0, 120.0),
+                (480.0, 120.0),
+                (160.0, 360.0),
+                (480.0, 360.0)
+            ]
+        );
         // 640 / 3 = 213, 480 / 3 = 160 in integers.
-        assert_eq!(centres(3, &[0, 4, 8]), vec![(107.0, 80.0), (320.0, 240.0), (533.0, 400.0)]);
+        assert_eq!(
+            centres(3, &[0, 4, 8]),
+            vec![(107.0, 80.0), (320.0, 240.0), (533.0, 400.0)]
+        );
         assert_eq!(centres(3, &[5]), vec![(533.0, 240.0)]);
-        assert_eq!(centres(4, &[0, 6, 15]), vec![(80.0, 60.0), (400.0, 180.0), (560.0, 420.0)]);
+        assert_eq!(
+            centres(4, &[0, 6, 15]),
+            vec![(80.0, 60.0), (400.0, 180.0), (560.0, 420.0)]
+        );
         // Bits beyond g*g are ignored.
         assert_eq!(centres(2, &[4, 15]), vec![]);
     }
 
     #[test]
     fn holes_carry_radius_and_safe_zone() {
-        let mut p = SbeParams { grid_size: 1, blackhole_radius: 150, safe_zone: 20, ..SbeParams::default() };
+        let mut p = SbeParams {
+            grid_size: 1,
+            blackhole_radius: 150,
+            safe_zone: 20,
+            ..SbeParams::default()
+        };
         p.blackhole_cells[0] = true;
         let hole = black_hole_layout(&p)[0];
-        assert_eq!((hole.radius, hole.safe_zone, hole.penalty_radius()), (150.0, 20.0, 130.0));
+        assert_eq!(
+            (hole.radius, hole.safe_zone, hole.penalty_radius()),
+            (150.0, 20.0, 130.0)
+        );
     }
 
     #[test]

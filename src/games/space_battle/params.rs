@@ -180,7 +180,9 @@ impl SbeParams {
                 let domain = PARAM_DOMAINS[index];
                 let allowed = value.is_finite() && domain.iter().any(|&d| (d - value).abs() < 1e-9);
                 if !allowed {
-                    return Err(format!("parameter {name} = {value} is outside its domain {domain:?}"));
+                    return Err(format!(
+                        "parameter {name} = {value} is outside its domain {domain:?}"
+                    ));
                 }
                 params.set_by_index(index, value.round() as u32);
             }
@@ -200,7 +202,9 @@ impl SbeParams {
         let names = PARAM_NAMES.iter();
         for ((name, value), domain) in names.zip(values).zip(PARAM_DOMAINS) {
             if !domain.iter().any(|&d| (d - value).abs() < 1e-9) {
-                return Err(format!("parameter {name} = {value} is outside its domain {domain:?}"));
+                return Err(format!(
+                    "parameter {name} = {value} is outside its domain {domain:?}"
+                ));
             }
         }
         Ok(())
@@ -209,7 +213,10 @@ impl SbeParams {
     /// Number of black holes the layout bits switch on (only the first g*g bits count).
     pub fn num_black_holes(&self) -> usize {
         let used = (self.grid_size.clamp(1, 4) as usize).pow(2);
-        self.blackhole_cells[..used].iter().filter(|&&on| on).count()
+        self.blackhole_cells[..used]
+            .iter()
+            .filter(|&&on| on)
+            .count()
     }
 
     fn set_by_index(&mut self, index: usize, value: u32) {
@@ -243,7 +250,9 @@ impl SbeParams {
             2 => self.missile_radius,
             3 => self.missile_max_ttl,
             4 => self.grid_size,
-            i if (FIRST_CELL..FIRST_CELL + NUM_CELLS).contains(&i) => u32::from(self.blackhole_cells[i - FIRST_CELL]),
+            i if (FIRST_CELL..FIRST_CELL + NUM_CELLS).contains(&i) => {
+                u32::from(self.blackhole_cells[i - FIRST_CELL])
+            }
             21 => self.blackhole_radius,
             22 => self.blackhole_force,
             23 => self.blackhole_penalty,
@@ -276,7 +285,12 @@ mod tests {
 
     #[test]
     fn from_values_reads_by_name_and_keeps_defaults() {
-        let map: HashMap<&str, f64> = [("MISSILE_TYPE", 2.0), ("BLACKHOLE_CELL_3", 1.0), ("GRID_SIZE", 4.0)].into();
+        let map: HashMap<&str, f64> = [
+            ("MISSILE_TYPE", 2.0),
+            ("BLACKHOLE_CELL_3", 1.0),
+            ("GRID_SIZE", 4.0),
+        ]
+        .into();
         let p = SbeParams::from_values(|name| map.get(name).copied()).expect("valid values");
         assert_eq!(p.missile_type, MissileType::Bomb);
         assert!(p.blackhole_cells[3]);
@@ -287,8 +301,14 @@ mod tests {
 
     #[test]
     fn from_values_rejects_out_of_domain_values_by_name() {
-        for (name, bad) in [("MISSILE_RADIUS", 3.0), ("BLACKHOLE_RADIUS", 125.0), ("ENEMY_ID", 6.0), ("SAFE_ZONE", f64::NAN)] {
-            let err = SbeParams::from_values(|n| (n == name).then_some(bad)).expect_err("out of domain");
+        for (name, bad) in [
+            ("MISSILE_RADIUS", 3.0),
+            ("BLACKHOLE_RADIUS", 125.0),
+            ("ENEMY_ID", 6.0),
+            ("SAFE_ZONE", f64::NAN),
+        ] {
+            let err =
+                SbeParams::from_values(|n| (n == name).then_some(bad)).expect_err("out of domain");
             assert!(err.contains(name), "{err}");
         }
     }
@@ -300,8 +320,13 @@ mod tests {
         p.missile_type = MissileType::Normal;
         p.enemy_id = 5;
         let values = p.to_values();
-        let back = SbeParams::from_values(|name| PARAM_NAMES.iter().position(|n| *n == name).map(|i| values[i]))
-            .expect("round trip");
+        let back = SbeParams::from_values(|name| {
+            PARAM_NAMES
+                .iter()
+                .position(|n| *n == name)
+                .map(|i| values[i])
+        })
+        .expect("round trip");
         assert_eq!(back, p);
     }
 }

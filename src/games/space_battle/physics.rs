@@ -3,27 +3,32 @@
 use super::action::Controls;
 use super::geometry::Vec2;
 use super::objects::{
-    BlackHole, FRICTION, MAX_SHIP_SPEED, Object, SHIP_RADIUS, SPAWN_DISTANCE_FACTOR, Ship, THRUST_PER_TICK,
-    TURN_DEGREES, TWIN_ANGLE_DEGREES,
+    BlackHole, FRICTION, MAX_SHIP_SPEED, Object, SHIP_RADIUS, SPAWN_DISTANCE_FACTOR, Ship,
+    THRUST_PER_TICK, TURN_DEGREES, TWIN_ANGLE_DEGREES,
 };
 use super::params::{MissileType, SbeParams};
 
-/// Drags `pos` `force` pixels towards the centre of every hole it is inside (holes in
-/// order, each from where the previous one left it), never past a centre. Returns the
-/// new position and whether it started a pull inside some hole's penalty area.
-pub fn pull_into_holes(mut pos: Vec2, holes: &[BlackHole], force: f64) -> (Vec2, bool) {
-    let mut penalised = false;
+/// Drags `pos` exactly `force` pixels towards the centre of every hole it is inside
+/// (holes in order, each from where the previous one left it; a pull may overshoot a
+/// centre closer than `force`, as in the reference). Returns the new position and the
+/// number of holes whose penalty area it was in: each such hole costs a penalty tick,
+/// as in the reference code, so overlapping holes penalise more.
+pub fn pull_into_holes(mut pos: Vec2, holes: &[BlackHole], force: f64) -> (Vec2, u32) {
+    let mut penalties = 0;
     for hole in holes {
         let offset = hole.centre - pos;
         let distance = offset.length();
         if distance < hole.radius {
-            penalised |= distance < hole.penalty_radius();
+            if distance < hole.penalty_radius() {
+                penalties += 1;
+            }
+            // At the exact centre there is no direction to pull in.
             if distance > 0.0 {
-                pos += offset * (force.min(distance) / distance);
+                pos += offset * (force / distance);
             }
         }
     }
-    (pos, penalised)
+    (pos, penalties)
 }
 
 /// One tick of a ship: thrust, turn, friction, black holes, speed limit, move, wrap,
@@ -36,11 +41,9 @@ pub fn update_ship(ship: &mut Ship, controls: Controls, holes: &[BlackHole], for
         ship.dir = ship.dir.rotated(TURN_DEGREES * f64::from(controls.turn));
     }
     ship.vel = ship.vel * FRICTION;
-    let (pos, penalised) = pull_into_holes(ship.pos, holes, force);
+    let (pos, penalties) = pull_into_holes(ship.pos, holes, force);
     ship.pos = pos;
-    if penalised {
-        ship.penalty_ticks += 1;
-    }
+    ship.penalty_ticks += penalties;
     ship.vel = ship.vel.clamped(MAX_SHIP_SPEED);
     ship.pos = (ship.pos + ship.vel).wrapped();
     ship.cooldown = ship.cooldown.saturating_sub(1);
@@ -94,7 +97,11 @@ mod tests {
     }
 
     fn hole(x: f64, y: f64, radius: f64, safe_zone: f64) -> BlackHole {
-        BlackHole { centre: Vec2::new(x, y), radius, safe_zone }
+        BlackHole {
+            centre: Vec2::new(x, y),
+            radius,
+            safe_zone,
+        }
     }
 
     #[test]
@@ -102,7 +109,10 @@ mod tests {
         let mut ship = ship_at(639.0, 1.0);
         ship.vel = Vec2::new(3.0, -4.0);
         update_ship(&mut ship, controls(action::NIL), &[], 0.0);
-        assert!(close(ship.pos, Vec2::new(639.0 + 3.0 * 0.99 - 640.0, 1.0 - 4.0 * 0.99 + 480.0)));
+        assert!(close(
+            ship.pos,
+            Vec2::new(639.0 + 3.0 * 0.99 - 640.0, 1.0 - 4.0 * 0.99 + 480.0)
+        ));
     }
 
     #[test]
@@ -126,7 +136,10 @@ mod tests {
         let mut ship = ship_at(100.0, 100.0);
         update_ship(&mut ship, controls(action::L), &[], 0.0);
         let angle = ship.dir.y.atan2(ship.dir.x).to_degrees();
-        assert!((angle - 86.0).abs() < 1e-9, "left turns anticlockwise on screen: {angle}");
+        assert!(
+            (angle - 86.0).abs() < 1e-9,
+            "left turns anticlockwise on screen: {angle}"
+        );
         update_ship(&mut ship, controls(action::R), &[], 0.0);
         update_ship(&mut ship, controls(action::R), &[], 0.0);
         let angle = ship.dir.y.atan2(ship.dir.x).to_degrees();
@@ -153,10 +166,12 @@ mod tests {
         assert!(close(ship.vel, Vec2::new(0.0, 0.99)));
         assert!(close(ship.pos, Vec2::new(103.0, 100.99)));
         // Outside the radius nothing happens.
-        let (pos, penalised) = pull_into_holes(Vec2::new(400.0, 100.0), &holes, 3.0);
-        assert_eq!((pos, penalised), (Vec2::new(400.0, 100.0), false));
-        // Close to the centre the pull stops at the centre.
+        let (pos, penalties) = pull_into_holes(Vec2::new(400.0, 100.0), &holes, 3.0);
+        assert_eq!((pos, penalties), (Vec2::new(400.0, 100.0), 0));
+        // Close to the centre the pull overshoots it by the rest of the force.
         let (pos, _) = pull_into_holes(Vec2::new(201.0, 100.0), &holes, 3.0);
+        assert!(close(pos, Vec2::new(198.0, 100.0)));
+        let (pos, _) = pull_into_holes(Vec2::new(200.0, 100.0), &holes, 3.0);
         assert_eq!(pos, Vec2::new(200.0, 100.0));
     }
 
@@ -174,21 +189,36 @@ mod tests {
             update_ship(&mut inside, controls(action::NIL), &holes, 0.0);
         }
         assert_eq!(inside.penalty_ticks, 3);
-        // Two overlapping holes still cost one penalty tick per tick.
-        let both = [hole(300.0, 300.0, 100.0, 0.0), hole(310.0, 300.0, 100.0, 0.0)];
+        // Each overlapping hole's penalty area counts.
+        let both = [
+            hole(300.0, 300.0, 100.0, 0.0),
+            hole(310.0, 300.0, 100.0, 0.0),
+        ];
         let mut ship = ship_at(300.0, 290.0);
         update_ship(&mut ship, controls(action::NIL), &both, 0.0);
-        assert_eq!(ship.penalty_ticks, 1);
+        assert_eq!(ship.penalty_ticks, 2);
     }
 
     #[test]
     fn missiles_wrap_and_are_pulled() {
         let params = SbeParams::default();
-        let mut m = Object::missile(0, Vec2::new(2.0, 478.0), Vec2::new(-5.0, 5.0), &params, false);
+        let mut m = Object::missile(
+            0,
+            Vec2::new(2.0, 478.0),
+            Vec2::new(-5.0, 5.0),
+            &params,
+            false,
+        );
         update_missile(&mut m, &[], 2.0);
         assert!(close(m.pos, Vec2::new(637.0, 3.0)));
         let holes = [hole(100.0, 100.0, 50.0, 0.0)];
-        let mut m = Object::missile(0, Vec2::new(100.0, 130.0), Vec2::new(1.0, 0.0), &params, false);
+        let mut m = Object::missile(
+            0,
+            Vec2::new(100.0, 130.0),
+            Vec2::new(1.0, 0.0),
+            &params,
+            false,
+        );
         update_missile(&mut m, &holes, 2.0);
         assert!(close(m.pos, Vec2::new(101.0, 128.0)));
         assert_eq!(m.vel, Vec2::new(1.0, 0.0));
@@ -196,7 +226,11 @@ mod tests {
 
     #[test]
     fn cooldown_and_ammunition_gate_firing() {
-        let params = SbeParams { missile_type: MissileType::Normal, missile_cooldown: 3, ..SbeParams::default() };
+        let params = SbeParams {
+            missile_type: MissileType::Normal,
+            missile_cooldown: 3,
+            ..SbeParams::default()
+        };
         let mut ship = ship_at(100.0, 100.0);
         let mut objects = Vec::new();
         let mut fired_at = Vec::new();
@@ -218,7 +252,10 @@ mod tests {
 
     #[test]
     fn normal_missile_spawns_ahead_with_ship_velocity_added() {
-        let params = SbeParams { missile_type: MissileType::Normal, ..SbeParams::default() };
+        let params = SbeParams {
+            missile_type: MissileType::Normal,
+            ..SbeParams::default()
+        };
         let mut ship = ship_at(100.0, 100.0);
         ship.vel = Vec2::new(1.0, 0.5);
         let mut objects = Vec::new();
@@ -228,7 +265,10 @@ mod tests {
         // 1.5 * (20 + 4) = 36 pixels ahead.
         assert!(close(m.pos, Vec2::new(100.0, 136.0)));
         assert!(close(m.vel, Vec2::new(1.0, 5.5)));
-        assert_eq!((m.owner, m.kind, m.radius, m.ttl, m.explodes), (1, ObjectKind::Missile, 4.0, 100, false));
+        assert_eq!(
+            (m.owner, m.kind, m.radius, m.ttl, m.explodes),
+            (1, ObjectKind::Missile, 4.0, 100, false)
+        );
         assert_eq!(ship.cooldown, 4);
     }
 
@@ -238,15 +278,31 @@ mod tests {
         let mut ship = ship_at(100.0, 100.0);
         let mut objects = Vec::new();
         try_fire(&mut ship, 0, &params, &mut objects);
-        assert_eq!((objects.len(), ship.shots, ship.shots_fired), (2, START_SHOTS - 1, 1));
-        let angles: Vec<f64> = objects.iter().map(|m| m.vel.y.atan2(m.vel.x).to_degrees()).collect();
-        assert!((angles[0] - 50.0).abs() < 1e-9 && (angles[1] - 130.0).abs() < 1e-9, "{angles:?}");
-        assert!(objects.iter().all(|m| m.pos == ship.pos && (m.vel.length() - 5.0).abs() < 1e-9));
+        assert_eq!(
+            (objects.len(), ship.shots, ship.shots_fired),
+            (2, START_SHOTS - 1, 1)
+        );
+        let angles: Vec<f64> = objects
+            .iter()
+            .map(|m| m.vel.y.atan2(m.vel.x).to_degrees())
+            .collect();
+        assert!(
+            (angles[0] - 50.0).abs() < 1e-9 && (angles[1] - 130.0).abs() < 1e-9,
+            "{angles:?}"
+        );
+        assert!(
+            objects
+                .iter()
+                .all(|m| m.pos == ship.pos && (m.vel.length() - 5.0).abs() < 1e-9)
+        );
     }
 
     #[test]
     fn bomb_type_missile_spawns_like_a_normal_one_and_explodes() {
-        let params = SbeParams { missile_type: MissileType::Bomb, ..SbeParams::default() };
+        let params = SbeParams {
+            missile_type: MissileType::Bomb,
+            ..SbeParams::default()
+        };
         let mut ship = ship_at(100.0, 100.0);
         let mut objects = Vec::new();
         try_fire(&mut ship, 0, &params, &mut objects);

@@ -3,8 +3,8 @@
 use super::action::{SbeAction, controls};
 use super::geometry::{HEIGHT, Vec2, WIDTH};
 use super::objects::{
-    BlackHole, DEFAULT_MAX_TICKS, Object, ObjectKind, PACK_SHOTS, PACK_SPAWN_PHASE, SHIP_RADIUS, SHIP_STARTS, Ship,
-    black_hole_layout,
+    BlackHole, DEFAULT_MAX_TICKS, Object, ObjectKind, PACK_SHOTS, PACK_SPAWN_PHASE, SHIP_RADIUS,
+    SHIP_STARTS, Ship, black_hole_layout,
 };
 use super::params::SbeParams;
 use super::physics::{try_fire, update_missile, update_ship};
@@ -191,7 +191,10 @@ impl SbeState {
         // 2. Packs appear on schedule; missiles move (bombs and packs are static).
         let period = params.resource_cooldown + params.resource_ttl;
         if self.tick % period == PACK_SPAWN_PHASE {
-            let pos = Vec2::new(self.rng.random::<f64>() * WIDTH, self.rng.random::<f64>() * HEIGHT);
+            let pos = Vec2::new(
+                self.rng.random::<f64>() * WIDTH,
+                self.rng.random::<f64>() * HEIGHT,
+            );
             self.objects.push(Object::pack(pos, params.resource_ttl));
         }
         for object in &mut self.objects {
@@ -261,7 +264,10 @@ pub(crate) mod tests {
         let s = SbeState::new(SbeParams::default(), 0);
         assert_eq!(s.ship(0).pos, Vec2::new(213.0, 160.0));
         assert_eq!(s.ship(1).dir, Vec2::new(0.0, -1.0));
-        assert_eq!((s.ship(0).lives, s.ship(0).shots), (START_LIVES, START_SHOTS));
+        assert_eq!(
+            (s.ship(0).lives, s.ship(0).shots),
+            (START_LIVES, START_SHOTS)
+        );
         assert_eq!((s.tick(), s.max_ticks(), s.game_over()), (0, 2000, false));
     }
 
@@ -277,7 +283,10 @@ pub(crate) mod tests {
 
     #[test]
     fn missiles_pass_through_each_other() {
-        let mut s = quiet(SbeParams { missile_type: MissileType::Normal, ..SbeParams::default() });
+        let mut s = quiet(SbeParams {
+            missile_type: MissileType::Normal,
+            ..SbeParams::default()
+        });
         // Ship 1 faces ship 0 down the same vertical line: the missiles meet head on.
         s.ship_mut(1).pos = Vec2::new(213.0, 320.0);
         s.step([action::F, action::F]);
@@ -290,12 +299,18 @@ pub(crate) mod tests {
             s.step([action::NIL, action::NIL]);
         }
         assert_eq!((s.ship(0).kills, s.ship(1).kills), (1, 1));
-        assert_eq!((s.ship(0).lives, s.ship(1).lives), (START_LIVES - 1, START_LIVES - 1));
+        assert_eq!(
+            (s.ship(0).lives, s.ship(1).lives),
+            (START_LIVES - 1, START_LIVES - 1)
+        );
     }
 
     #[test]
     fn a_hit_costs_a_life_scores_a_kill_and_removes_the_missile() {
-        let mut s = quiet(SbeParams { missile_type: MissileType::Normal, ..SbeParams::default() });
+        let mut s = quiet(SbeParams {
+            missile_type: MissileType::Normal,
+            ..SbeParams::default()
+        });
         // Put ship 1 right where ship 0's next missile spawns.
         s.ship_mut(1).pos = Vec2::new(213.0, 200.0);
         s.step([action::F, action::NIL]);
@@ -307,7 +322,11 @@ pub(crate) mod tests {
 
     #[test]
     fn missiles_expire_after_their_ttl() {
-        let params = SbeParams { missile_type: MissileType::Normal, missile_max_ttl: 40, ..SbeParams::default() };
+        let params = SbeParams {
+            missile_type: MissileType::Normal,
+            missile_max_ttl: 40,
+            ..SbeParams::default()
+        };
         let mut s = quiet(params);
         s.ship_mut(1).pos = Vec2::new(600.0, 20.0);
         s.ship_mut(0).dir = Vec2::new(1.0, 0.0);
@@ -348,7 +367,10 @@ pub(crate) mod tests {
         let bomb = *s.bombs().next().expect("a bomb where the missile died");
         assert_eq!((bomb.radius, bomb.ttl, bomb.owner), (20.0, BOMB_TTL, 0));
         assert_eq!(bomb.pos, last.pos);
-        assert!(bomb.pos.distance(Vec2::new(320.0, 240.0)) < 200.0, "inside the hole");
+        assert!(
+            bomb.pos.distance(Vec2::new(320.0, 240.0)) < 200.0,
+            "inside the hole"
+        );
         // Bombs are not pulled by the hole and last two ticks.
         s.step([action::NIL, action::NIL]);
         assert_eq!(s.bombs().next().map(|b| b.pos), Some(bomb.pos));
@@ -358,7 +380,10 @@ pub(crate) mod tests {
 
     #[test]
     fn bomb_from_a_hit_can_hit_again() {
-        let mut s = quiet(SbeParams { missile_type: MissileType::Bomb, ..SbeParams::default() });
+        let mut s = quiet(SbeParams {
+            missile_type: MissileType::Bomb,
+            ..SbeParams::default()
+        });
         s.ship_mut(1).pos = Vec2::new(213.0, 200.0);
         s.step([action::F, action::NIL]);
         assert_eq!(s.ship(0).kills, 1);
@@ -370,7 +395,11 @@ pub(crate) mod tests {
 
     #[test]
     fn packs_spawn_on_schedule_inside_the_map() {
-        let params = SbeParams { resource_ttl: 400, resource_cooldown: 200, ..SbeParams::default() };
+        let params = SbeParams {
+            resource_ttl: 400,
+            resource_cooldown: 200,
+            ..SbeParams::default()
+        };
         let mut s = quiet(params);
         let mut spawned_at = Vec::new();
         let mut alive_ticks = 0;
@@ -389,7 +418,9 @@ pub(crate) mod tests {
         // With this seed no pack lands on a (still) ship, so each lives its full TTL.
         assert_eq!(s.ship(0).collected + s.ship(1).collected, 0);
         assert_eq!(spawned_at, vec![10, 610, 1210]);
-        assert_eq!(alive_ticks, 400 + 400 + 90);
+        // A pack spawned during tick 10 meets the ships in ticks 10..=409 (its 400-tick
+        // TTL) and leaves at the end of tick 409, so it is seen between ticks 399 times.
+        assert_eq!(alive_ticks, 399 + 399 + 90);
     }
 
     #[test]
@@ -407,14 +438,22 @@ pub(crate) mod tests {
         s.ship_mut(1).pos = pack.pos;
         s.step([action::NIL, action::NIL]);
         assert_eq!(s.packs().count(), 0);
-        assert_eq!((s.ship(0).collected, s.ship(0).shots), (1, START_SHOTS + 20));
+        assert_eq!(
+            (s.ship(0).collected, s.ship(0).shots),
+            (1, START_SHOTS + 20)
+        );
         assert_eq!((s.ship(1).collected, s.ship(1).shots), (0, START_SHOTS));
         assert_eq!(s.points(0), 10.0);
     }
 
     #[test]
     fn penalty_ticks_lower_the_score() {
-        let mut params = SbeParams { grid_size: 1, blackhole_penalty: 5, blackhole_force: 0, ..SbeParams::default() };
+        let mut params = SbeParams {
+            grid_size: 1,
+            blackhole_penalty: 5,
+            blackhole_force: 0,
+            ..SbeParams::default()
+        };
         params.blackhole_cells[0] = true;
         let mut s = quiet(params);
         s.ship_mut(0).pos = Vec2::new(320.0, 240.0);
@@ -447,7 +486,12 @@ pub(crate) mod tests {
     fn random_game_states(seed: u64, ticks: usize, params: SbeParams) -> (SbeState, Vec<[u8; 2]>) {
         let mut rng = rng_from_seed(seed);
         let actions = (0..ticks)
-            .map(|_| [rng.random_range(0..NUM_ACTIONS), rng.random_range(0..NUM_ACTIONS)])
+            .map(|_| {
+                [
+                    rng.random_range(0..NUM_ACTIONS),
+                    rng.random_range(0..NUM_ACTIONS),
+                ]
+            })
             .collect();
         (SbeState::new(params, seed), actions)
     }
@@ -461,7 +505,8 @@ pub(crate) mod tests {
             grid_size: 3,
             ..SbeParams::default()
         };
-        params.blackhole_cells[..9].copy_from_slice(&[true, false, true, false, true, false, true, false, true]);
+        params.blackhole_cells[..9]
+            .copy_from_slice(&[true, false, true, false, true, false, true, false, true]);
         params
     }
 
