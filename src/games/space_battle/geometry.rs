@@ -23,13 +23,23 @@ impl Vec2 {
     }
 
     pub fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        // Not `hypot`: it is several times slower and overflow cannot happen here.
+        self.length_squared().sqrt()
+    }
+
+    pub fn length_squared(self) -> f64 {
+        self.x * self.x + self.y * self.y
     }
 
     /// Plain Euclidean distance: collisions and black holes ignore the wrap, as in the
     /// reference game.
     pub fn distance(self, other: Vec2) -> f64 {
         (self - other).length()
+    }
+
+    /// Whether two discs of radii summing to `reach` overlap (distance < reach).
+    pub fn within(self, other: Vec2, reach: f64) -> bool {
+        (self - other).length_squared() < reach * reach
     }
 
     /// Rotated by `degrees`; positive turns clockwise on screen because y points down.

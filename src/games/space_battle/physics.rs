@@ -17,6 +17,10 @@ pub fn pull_into_holes(mut pos: Vec2, holes: &[BlackHole], force: f64) -> (Vec2,
     let mut penalties = 0;
     for hole in holes {
         let offset = hole.centre - pos;
+        // Most objects are outside most holes: skip the square root for them.
+        if offset.length_squared() >= hole.radius * hole.radius {
+            continue;
+        }
         let distance = offset.length();
         if distance < hole.radius {
             if distance < hole.penalty_radius() {

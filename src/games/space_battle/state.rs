@@ -208,7 +208,7 @@ impl SbeState {
         for player in 0..2 {
             let ship_pos = self.ships[player].pos;
             for object in self.objects.iter_mut().filter(|o| o.alive) {
-                if ship_pos.distance(object.pos) >= SHIP_RADIUS + object.radius {
+                if !ship_pos.within(object.pos, SHIP_RADIUS + object.radius) {
                     continue;
                 }
                 if object.kind == ObjectKind::Pack {
@@ -551,5 +551,25 @@ pub(crate) mod tests {
         };
         assert_eq!(run(3), run(3));
         assert_ne!(run(3), run(4));
+    }
+
+    #[test]
+    fn clone_from_and_stepping_reuse_the_object_buffer() {
+        let (state, actions) = random_game_states(21, 600, busy_params());
+        let mut state = state;
+        let mut scratch = state.clone();
+        let buffer = scratch.objects.as_ptr();
+        let mut most = 0;
+        for (t, a) in actions.iter().enumerate() {
+            scratch.clone_from(&state);
+            for b in &actions[t..(t + 10).min(actions.len())] {
+                scratch.step(*b);
+            }
+            most = most.max(scratch.objects.len());
+            state.step(*a);
+        }
+        assert!(most > 10, "the game was busy: {most} objects at most");
+        assert!(most <= OBJECT_RESERVE, "the reserve covers a busy game");
+        assert_eq!(scratch.objects.as_ptr(), buffer, "no reallocation");
     }
 }
