@@ -189,7 +189,8 @@ impl SbeState {
         }
 
         // 2. Packs appear on schedule; missiles move (bombs and packs are static).
-        let period = params.resource_cooldown + params.resource_ttl;
+        // max(1): hand-built params outside the domains must not divide by zero.
+        let period = (params.resource_cooldown + params.resource_ttl).max(1);
         if self.tick % period == PACK_SPAWN_PHASE {
             let pos = Vec2::new(
                 self.rng.random::<f64>() * WIDTH,
@@ -227,7 +228,7 @@ impl SbeState {
         // 4. Objects age; the dead leave, bomb-type missiles leaving a bomb behind.
         for object in &mut self.objects {
             if object.alive {
-                object.ttl -= 1;
+                object.ttl = object.ttl.saturating_sub(1);
                 object.alive = object.ttl > 0;
             }
             if !object.alive && object.explodes {
