@@ -1,0 +1,25 @@
+//! Space Battle Evolved: a two-ship real-time duel on a torus with black holes, three
+//! missile types and ammunition packs, whose 30 rules parameters are what the
+//! optimisers evolve (Liu et al., NTBEA game improvement; rules in
+//! `spec/space-battle-evolved.md`).
+//!
+//! One tick, in order: ships fire and move; packs spawn and missiles move; ships meet
+//! objects (ship 0 first); dead objects leave, bomb-type missiles leaving a bomb.
+
+pub mod action;
+pub mod agents;
+mod game_impl;
+pub mod geometry;
+pub mod objects;
+pub mod params;
+pub mod physics;
+pub mod play;
+pub mod state;
+
+pub use action::{SbeAction, action_name};
+pub use agents::{DoNothing, OneStepLookAhead, RotateAndShoot, WIN_BONUS, heuristic};
+pub use geometry::Vec2;
+pub use objects::{BlackHole, Object, ObjectKind, Ship};
+pub use params::{MissileType, NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES, SbeParams};
+pub use play::{GameRecord, play_from, play_game};
+pub use state::{SbeState, ShipStats};
