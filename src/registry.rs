@@ -18,7 +18,11 @@ pub const PROBLEMS: &[(&str, &[(&str, &str)], &str)] = &[
         &[("dims", "5"), ("values", "4"), ("sigma", "1")],
         "sum of values plus noise, the all-max point a trap worth 0",
     ),
-    ("sphere", &[("dims", "100")], "pyribs' sphere benchmark for MAP-Elites: objective in [0, 100], two measures"),
+    (
+        "sphere",
+        &[("dims", "100")],
+        "pyribs' sphere benchmark for MAP-Elites: objective in [0, 100], two measures",
+    ),
     (
         "command",
         &[("cmd", ""), ("features", "")],
@@ -35,12 +39,20 @@ struct Settings<'a> {
 impl Settings<'_> {
     fn get<T: std::str::FromStr>(&self, key: &str) -> Result<T, String> {
         let text = &self.values[key];
-        text.parse().map_err(|_| format!("--set {key}={text}: `{text}` is not a valid {key} for problem `{}`", self.problem))
+        text.parse().map_err(|_| {
+            format!(
+                "--set {key}={text}: `{text}` is not a valid {key} for problem `{}`",
+                self.problem
+            )
+        })
     }
     fn positive(&self, key: &str) -> Result<usize, String> {
         let v: usize = self.get(key)?;
         if v == 0 {
-            return Err(format!("--set {key}=0: problem `{}` needs {key} of at least 1", self.problem));
+            return Err(format!(
+                "--set {key}=0: problem `{}` needs {key} of at least 1",
+                self.problem
+            ));
         }
         Ok(v)
     }
@@ -48,22 +60,42 @@ impl Settings<'_> {
 
 /// Builds a problem from its spec. `space` is the user's search space, which the
 /// external-command problem requires and the others bind to by name.
-pub fn build_problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Box<dyn Problem>, String> {
+pub fn build_problem(
+    spec: &ProblemSpec,
+    space: Option<&Space>,
+) -> Result<Box<dyn Problem>, String> {
     let Some((name, defaults, _)) = PROBLEMS.iter().find(|p| p.0 == spec.name) else {
         let names: Vec<&str> = PROBLEMS.iter().map(|p| p.0).collect();
-        return Err(format!("unknown problem `{}` (known: {})", spec.name, names.join(", ")));
+        return Err(format!(
+            "unknown problem `{}` (known: {})",
+            spec.name,
+            names.join(", ")
+        ));
     };
-    let mut values: BTreeMap<String, String> = defaults.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let mut values: BTreeMap<String, String> = defaults
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
     for (k, v) in &spec.settings {
         if !values.contains_key(k) {
             let known: Vec<&str> = defaults.iter().map(|d| d.0).collect();
-            return Err(format!("--set {k}={v}: problem `{name}` has no setting `{k}` (its settings: {})", known.join(", ")));
+            return Err(format!(
+                "--set {k}={v}: problem `{name}` has no setting `{k}` (its settings: {})",
+                known.join(", ")
+            ));
         }
         values.insert(k.clone(), v.clone());
     }
-    let s = Settings { problem: name, values };
+    let s = Settings {
+        problem: name,
+        values,
+    };
     Ok(match *name {
-        "noisy-onemax" => Box::new(NoisyOneMax::scaled(s.positive("dims")?, s.get("sigma")?, s.get("scale")?)),
+        "noisy-onemax" => Box::new(NoisyOneMax::scaled(
+            s.positive("dims")?,
+            s.get("sigma")?,
+            s.get("scale")?,
+        )),
         "noisy-trap" => {
             let values = s.positive("values")?;
             if values < 2 {
@@ -79,7 +111,12 @@ pub fn build_problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Box<dy
             }
             let space = space.ok_or("problem `command` needs --space FILE: playtune cannot guess an external program's parameters")?;
             let features: String = s.get("features")?;
-            let features = features.split(',').map(str::trim).filter(|f| !f.is_empty()).map(String::from).collect();
+            let features = features
+                .split(',')
+                .map(str::trim)
+                .filter(|f| !f.is_empty())
+                .map(String::from)
+                .collect();
             Box::new(CommandProblem::new(cmd, space.clone(), features))
         }
         _ => unreachable!("every name in PROBLEMS is built above"),

@@ -29,12 +29,20 @@ impl Summary {
 
     /// Sample standard deviation (n - 1); 0 with fewer than two values.
     pub fn sd(&self) -> f64 {
-        if self.n < 2 { 0.0 } else { (self.m2 / (self.n - 1) as f64).sqrt() }
+        if self.n < 2 {
+            0.0
+        } else {
+            (self.m2 / (self.n - 1) as f64).sqrt()
+        }
     }
 
     /// Standard error of the mean: sd / sqrt(n).
     pub fn se(&self) -> f64 {
-        if self.n < 2 { 0.0 } else { self.sd() / (self.n as f64).sqrt() }
+        if self.n < 2 {
+            0.0
+        } else {
+            self.sd() / (self.n as f64).sqrt()
+        }
     }
 }
 
@@ -54,9 +62,14 @@ pub fn mann_whitney(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
     // statrs' asymptotic formula divides by the tie-corrected variance, which is 0 when
     // every value is equal; the samples are then indistinguishable.
     if a.iter().chain(b).all(|&x| x == a[0]) {
-        return Some(MannWhitney { u: a.len() as f64 * b.len() as f64 / 2.0, p: 1.0 });
+        return Some(MannWhitney {
+            u: a.len() as f64 * b.len() as f64 / 2.0,
+            p: 1.0,
+        });
     }
-    mannwhitneyu(a, b, MannWhitneyUMethod::Automatic, Alternative::TwoSided).ok().map(|(u, p)| MannWhitney { u, p })
+    mannwhitneyu(a, b, MannWhitneyUMethod::Automatic, Alternative::TwoSided)
+        .ok()
+        .map(|(u, p)| MannWhitney { u, p })
 }
 
 #[cfg(test)]

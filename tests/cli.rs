@@ -20,8 +20,27 @@ fn last_json(out: &[u8]) -> serde_json::Value {
 fn optimize_writes_a_reproducible_run_folder() {
     let dir = TempDir::new().unwrap();
     let out = playtune()
-        .args(["optimize", "--problem", "noisy-onemax", "--set", "dims=20", "--set", "sigma=1", "--algo", "ntbea"])
-        .args(["--budget", "500", "--seed", "7", "--json", "--name", "a", "--runs-dir"])
+        .args([
+            "optimize",
+            "--problem",
+            "noisy-onemax",
+            "--set",
+            "dims=20",
+            "--set",
+            "sigma=1",
+            "--algo",
+            "ntbea",
+        ])
+        .args([
+            "--budget",
+            "500",
+            "--seed",
+            "7",
+            "--json",
+            "--name",
+            "a",
+            "--runs-dir",
+        ])
         .arg(dir.path())
         .assert()
         .success()
@@ -33,7 +52,10 @@ fn optimize_writes_a_reproducible_run_folder() {
     assert_eq!(j["recommendation"].as_object().unwrap().len(), 20);
     assert!(j["estimate"].as_f64().is_some());
     let truth = j["true_fitness"].as_f64().unwrap();
-    assert!(truth >= 15.0, "NTBEA at D=20, budget 500 should be near the optimum, got {truth}");
+    assert!(
+        truth >= 15.0,
+        "NTBEA at D=20, budget 500 should be near the optimum, got {truth}"
+    );
     assert_eq!(j["optimal"].as_bool(), Some(truth == 20.0));
     let run = dir.path().join("a");
     for f in ["config.ron", "evals.csv", "result.ron"] {
@@ -47,9 +69,18 @@ fn optimize_writes_a_reproducible_run_folder() {
     let again = dir.path().join("b");
     std::fs::create_dir_all(&again).unwrap();
     std::fs::copy(run.join("config.ron"), again.join("config.ron")).unwrap();
-    playtune().arg("resume").arg(&again).arg("-q").assert().success();
+    playtune()
+        .arg("resume")
+        .arg(&again)
+        .arg("-q")
+        .assert()
+        .success();
     for f in ["evals.csv", "result.ron"] {
-        assert_eq!(std::fs::read(run.join(f)).unwrap(), std::fs::read(again.join(f)).unwrap(), "{f} differs");
+        assert_eq!(
+            std::fs::read(run.join(f)).unwrap(),
+            std::fs::read(again.join(f)).unwrap(),
+            "{f} differs"
+        );
     }
 }
 
@@ -57,19 +88,49 @@ fn run_files(threads: &str, dir: &Path, algo: &[&str]) -> (Vec<u8>, Vec<u8>) {
     playtune()
         .env("RAYON_NUM_THREADS", threads)
         .args(algo)
-        .args(["--trials", "4", "--seed", "11", "-q", "--name", "t", "--runs-dir"])
+        .args([
+            "--trials",
+            "4",
+            "--seed",
+            "11",
+            "-q",
+            "--name",
+            "t",
+            "--runs-dir",
+        ])
         .arg(dir)
         .assert()
         .success();
     let run = dir.join("t");
-    (std::fs::read(run.join("evals.csv")).unwrap(), std::fs::read(run.join("result.ron")).unwrap())
+    (
+        std::fs::read(run.join("evals.csv")).unwrap(),
+        std::fs::read(run.join("result.ron")).unwrap(),
+    )
 }
 
 #[test]
 fn same_seed_same_files_with_one_thread_or_four() {
     let runs: &[&[&str]] = &[
-        &["optimize", "--algo", "ntbea", "--budget", "120", "--runs", "3", "--selection-budget", "30"],
-        &["optimize", "--algo", "brmhc", "--problem", "noisy-trap", "--budget", "100"],
+        &[
+            "optimize",
+            "--algo",
+            "ntbea",
+            "--budget",
+            "120",
+            "--runs",
+            "3",
+            "--selection-budget",
+            "30",
+        ],
+        &[
+            "optimize",
+            "--algo",
+            "brmhc",
+            "--problem",
+            "noisy-trap",
+            "--budget",
+            "100",
+        ],
         &["optimize", "--algo", "random", "--budget", "100"],
         &["map-elites", "--evaluations", "2000", "--set", "dims=10"],
     ];
@@ -77,16 +138,39 @@ fn same_seed_same_files_with_one_thread_or_four() {
         let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
         let one = run_files("1", a.path(), algo);
         let four = run_files("4", b.path(), algo);
-        assert!(one.0 == four.0, "evals.csv differs between 1 and 4 threads for {algo:?}");
-        assert!(one.1 == four.1, "result.ron differs between 1 and 4 threads for {algo:?}");
+        assert!(
+            one.0 == four.0,
+            "evals.csv differs between 1 and 4 threads for {algo:?}"
+        );
+        assert!(
+            one.1 == four.1,
+            "result.ron differs between 1 and 4 threads for {algo:?}"
+        );
     }
 }
 
 #[test]
 fn resume_after_an_interruption_keeps_every_evaluation() {
     let dir = TempDir::new().unwrap();
-    let args = ["optimize", "--algo", "rmhc", "--budget", "100", "--trials", "3", "--seed", "5", "-q", "--runs-dir"];
-    playtune().args(args).arg(dir.path()).args(["--name", "full"]).assert().success();
+    let args = [
+        "optimize",
+        "--algo",
+        "rmhc",
+        "--budget",
+        "100",
+        "--trials",
+        "3",
+        "--seed",
+        "5",
+        "-q",
+        "--runs-dir",
+    ];
+    playtune()
+        .args(args)
+        .arg(dir.path())
+        .args(["--name", "full"])
+        .assert()
+        .success();
     let full = dir.path().join("full");
     // Simulate a run killed mid-way: a prefix of its log, the last line half written.
     let cut = dir.path().join("cut");
@@ -96,10 +180,23 @@ fn resume_after_an_interruption_keeps_every_evaluation() {
     let mut partial: String = log.lines().take(150).map(|l| format!("{l}\n")).collect();
     partial.push_str("1,99,search,12");
     std::fs::write(cut.join("evals.csv"), partial).unwrap();
-    let out = playtune().args(["resume", "--json", "-q"]).arg(&cut).assert().success().get_output().stdout.clone();
+    let out = playtune()
+        .args(["resume", "--json", "-q"])
+        .arg(&cut)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     assert_eq!(last_json(&out)["evaluations_reused"], 149);
-    assert_eq!(std::fs::read(full.join("evals.csv")).unwrap(), std::fs::read(cut.join("evals.csv")).unwrap());
-    assert_eq!(std::fs::read(full.join("result.ron")).unwrap(), std::fs::read(cut.join("result.ron")).unwrap());
+    assert_eq!(
+        std::fs::read(full.join("evals.csv")).unwrap(),
+        std::fs::read(cut.join("evals.csv")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(full.join("result.ron")).unwrap(),
+        std::fs::read(cut.join("result.ron")).unwrap()
+    );
 }
 
 /// Runs playtune with a space file holding `space`, expecting exit code 2 and stderr
@@ -120,7 +217,13 @@ fn rejects_space(space: &str, fragments: &[&str]) {
     for f in fragments {
         assert!(err.contains(f), "stderr lacks `{f}`:\n{err}");
     }
-    assert!(!dir.path().read_dir().unwrap().any(|e| e.unwrap().path().is_dir()), "no run folder for a bad input");
+    assert!(
+        !dir.path()
+            .read_dir()
+            .unwrap()
+            .any(|e| e.unwrap().path().is_dir()),
+        "no run folder for a bad input"
+    );
 }
 
 const GOOD: &str = "(\n    name: \"s\",\n    dims: [\n        (name: \"x0\", kind: Int(min: 0, max: 1), default: 0),\n        (name: \"x1\", kind: Int(min: 0, max: 1)),\n    ],\n)\n";
@@ -128,15 +231,45 @@ const GOOD: &str = "(\n    name: \"s\",\n    dims: [\n        (name: \"x0\", kin
 #[test]
 fn bad_space_files_get_located_messages() {
     // A syntax error is reported where the parser notices it: the next line.
-    rejects_space(&GOOD.replace("max: 1), default", "max: 1, default"), &["bad.ron:5:", "x0"]);
-    rejects_space(&GOOD.replace("\"x1\"", "\"bogus\""), &["bad.ron:5:", "unknown parameter `bogus`", "noisy-onemax"]);
-    rejects_space(&GOOD.replace("min: 0, max: 1), default", "min: 1, max: 0), default"), &["bad.ron:4:", "dimension `x0`.kind", "empty range"]);
-    rejects_space(&GOOD.replace("max: 1), default", "max: 1, step: 2), default"), &["bad.ron:4:", "does not divide"]);
-    rejects_space(&GOOD.replace("\"x1\"", "\"x0\""), &["bad.ron:5:", "duplicate dimension name `x0`"]);
-    rejects_space(&GOOD.replace("default: 0", "default: 3"), &["bad.ron:4:", "dimension `x0`.default", "outside the domain"]);
-    rejects_space(&GOOD.replace("kind: Int(min: 0, max: 1))", "kind: Integer(min: 0, max: 1))"), &["bad.ron:5:", "Integer"]);
-    rejects_space(&GOOD.replace("max: 1), default", "max: 3), default"), &["bad.ron:4:", "x0", "outside what problem"]);
-    rejects_space("(name: \"s\", dims: [])", &["bad.ron:1:", "dims", "no dimensions"]);
+    rejects_space(
+        &GOOD.replace("max: 1), default", "max: 1, default"),
+        &["bad.ron:5:", "x0"],
+    );
+    rejects_space(
+        &GOOD.replace("\"x1\"", "\"bogus\""),
+        &["bad.ron:5:", "unknown parameter `bogus`", "noisy-onemax"],
+    );
+    rejects_space(
+        &GOOD.replace("min: 0, max: 1), default", "min: 1, max: 0), default"),
+        &["bad.ron:4:", "dimension `x0`.kind", "empty range"],
+    );
+    rejects_space(
+        &GOOD.replace("max: 1), default", "max: 1, step: 2), default"),
+        &["bad.ron:4:", "does not divide"],
+    );
+    rejects_space(
+        &GOOD.replace("\"x1\"", "\"x0\""),
+        &["bad.ron:5:", "duplicate dimension name `x0`"],
+    );
+    rejects_space(
+        &GOOD.replace("default: 0", "default: 3"),
+        &["bad.ron:4:", "dimension `x0`.default", "outside the domain"],
+    );
+    rejects_space(
+        &GOOD.replace(
+            "kind: Int(min: 0, max: 1))",
+            "kind: Integer(min: 0, max: 1))",
+        ),
+        &["bad.ron:5:", "Integer"],
+    );
+    rejects_space(
+        &GOOD.replace("max: 1), default", "max: 3), default"),
+        &["bad.ron:4:", "x0", "outside what problem"],
+    );
+    rejects_space(
+        "(name: \"s\", dims: [])",
+        &["bad.ron:1:", "dims", "no dimensions"],
+    );
 }
 
 #[test]
@@ -150,17 +283,39 @@ fn bad_options_exit_with_2_and_a_message() {
         (&["optimize", "--set", "dims=ten"], "not a valid dims"),
         (&["optimize", "--fix", "x99=1"], "no dimension named `x99`"),
         (&["optimize", "--fix", "x0=7"], "`7` is not a value of x0"),
-        (&["optimize", "--algo", "brmhc", "--budget", "10"], "pre-processing"),
-        (&["optimize", "--algo", "ntbea", "--tuples", "x0,q"], "unknown dimension `q`"),
-        (&["optimize", "--space", "/nonexistent/space.ron"], "/nonexistent/space.ron"),
+        (
+            &["optimize", "--algo", "brmhc", "--budget", "10"],
+            "pre-processing",
+        ),
+        (
+            &["optimize", "--algo", "ntbea", "--tuples", "x0,q"],
+            "unknown dimension `q`",
+        ),
+        (
+            &["optimize", "--space", "/nonexistent/space.ron"],
+            "/nonexistent/space.ron",
+        ),
         (&["map-elites", "--axis", "measure_0=1:0:10"], "LOW < HIGH"),
         (&["map-elites", "--axis", "speed=0:1:10"], "not a feature"),
-        (&["map-elites", "--problem", "noisy-onemax"], "needs feature axes"),
-        (&["compare", "/nonexistent/a", "/nonexistent/b"], "result.ron"),
-        (&["spaces", "check", "/nonexistent/space.ron"], "cannot read"),
+        (
+            &["map-elites", "--problem", "noisy-onemax"],
+            "needs feature axes",
+        ),
+        (
+            &["compare", "/nonexistent/a", "/nonexistent/b"],
+            "result.ron",
+        ),
+        (
+            &["spaces", "check", "/nonexistent/space.ron"],
+            "cannot read",
+        ),
     ];
     for (args, fragment) in cases {
-        let a = playtune().args(*args).arg("--runs-dir").arg(dir.path()).assert();
+        let a = playtune()
+            .args(*args)
+            .arg("--runs-dir")
+            .arg(dir.path())
+            .assert();
         let a = if args[0] == "compare" || args[0] == "spaces" {
             // These take no --runs-dir: clap rejects it with its own usage error (2) - run without.
             playtune().args(*args).assert()
@@ -170,7 +325,10 @@ fn bad_options_exit_with_2_and_a_message() {
         let out = a.get_output();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(fragment), "{args:?}: stderr lacks `{fragment}`:\n{err}");
+        assert!(
+            err.contains(fragment),
+            "{args:?}: stderr lacks `{fragment}`:\n{err}"
+        );
         assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
     }
 }
@@ -192,22 +350,49 @@ fn a_crashing_external_evaluator_stops_the_run_cleanly_and_resume_reuses_its_wor
     let space = dir.path().join("s.ron");
     std::fs::write(&space, GOOD).unwrap();
     let base = |cmd: &mut Command| {
-        cmd.args(["optimize", "--problem", "command", "--algo", "ntbea", "--budget", "10", "--name", "ext", "--set"])
-            .arg(format!("cmd={script}"))
-            .arg("--space")
-            .arg(&space)
-            .arg("--runs-dir")
-            .arg(dir.path());
+        cmd.args([
+            "optimize",
+            "--problem",
+            "command",
+            "--algo",
+            "ntbea",
+            "--budget",
+            "10",
+            "--name",
+            "ext",
+            "--set",
+        ])
+        .arg(format!("cmd={script}"))
+        .arg("--space")
+        .arg(&space)
+        .arg("--runs-dir")
+        .arg(dir.path());
     };
     let mut cmd = playtune();
     base(&mut cmd);
     let out = cmd.assert().code(2).get_output().clone();
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("evaluation 6") && err.contains("segfault in evaluator") && err.contains("playtune resume"), "{err}");
+    assert!(
+        err.contains("evaluation 6")
+            && err.contains("segfault in evaluator")
+            && err.contains("playtune resume"),
+        "{err}"
+    );
     let log = std::fs::read_to_string(dir.path().join("ext/evals.csv")).unwrap();
-    assert_eq!(log.lines().count(), 1 + 6, "the six evaluations before the crash are kept");
+    assert_eq!(
+        log.lines().count(),
+        1 + 6,
+        "the six evaluations before the crash are kept"
+    );
     std::fs::remove_file(&flag).unwrap();
-    let out = playtune().args(["resume", "--json", "-q"]).arg(dir.path().join("ext")).assert().success().get_output().stdout.clone();
+    let out = playtune()
+        .args(["resume", "--json", "-q"])
+        .arg(dir.path().join("ext"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     let j = last_json(&out);
     assert_eq!(j["evaluations_reused"], 6);
     assert_eq!(j["evaluations"], 10);
@@ -218,7 +403,20 @@ fn compare_reports_mann_whitney() {
     let dir = TempDir::new().unwrap();
     for algo in ["ntbea", "random"] {
         playtune()
-            .args(["optimize", "--algo", algo, "--budget", "100", "--trials", "20", "-q", "--no-log", "--name", algo, "--runs-dir"])
+            .args([
+                "optimize",
+                "--algo",
+                algo,
+                "--budget",
+                "100",
+                "--trials",
+                "20",
+                "-q",
+                "--no-log",
+                "--name",
+                algo,
+                "--runs-dir",
+            ])
             .arg(dir.path())
             .assert()
             .success();
@@ -235,27 +433,58 @@ fn compare_reports_mann_whitney() {
         .stdout
         .clone();
     let j = last_json(&out);
-    assert!(j["pairs"][0]["p"].as_f64().unwrap() < 0.05, "NTBEA should beat random search clearly: {j}");
+    assert!(
+        j["pairs"][0]["p"].as_f64().unwrap() < 0.05,
+        "NTBEA should beat random search clearly: {j}"
+    );
     assert!(j["runs"][0]["mean"].as_f64().unwrap() > j["runs"][1]["mean"].as_f64().unwrap());
 }
 
 #[test]
 fn shipped_space_files_check_and_help_shows_defaults() {
-    let spaces: Vec<_> = std::fs::read_dir("spaces").unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "ron")).collect();
+    let spaces: Vec<_> = std::fs::read_dir("spaces")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .collect();
     assert!(!spaces.is_empty());
-    playtune().args(["spaces", "check"]).args(&spaces).assert().success().stdout(predicate::str::contains("points"));
+    playtune()
+        .args(["spaces", "check"])
+        .args(&spaces)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("points"));
     for sub in ["optimize", "map-elites", "resume", "compare", "spaces"] {
         playtune().args([sub, "--help"]).assert().success();
     }
-    playtune().args(["optimize", "--help"]).assert().stdout(predicate::str::contains("[default: 200]").and(predicate::str::contains("[default: ntbea]")));
-    playtune().args(["map-elites", "--help"]).assert().stdout(predicate::str::contains("[default: 36]"));
+    playtune().args(["optimize", "--help"]).assert().stdout(
+        predicate::str::contains("[default: 200]")
+            .and(predicate::str::contains("[default: ntbea]")),
+    );
+    playtune()
+        .args(["map-elites", "--help"])
+        .assert()
+        .stdout(predicate::str::contains("[default: 36]"));
 }
 
 #[test]
 fn map_elites_on_the_sphere_writes_its_archive() {
     let dir = TempDir::new().unwrap();
     let out = playtune()
-        .args(["map-elites", "--set", "dims=20", "--evaluations", "3000", "--reevaluate", "2", "--json", "-q", "--name", "me", "--runs-dir"])
+        .args([
+            "map-elites",
+            "--set",
+            "dims=20",
+            "--evaluations",
+            "3000",
+            "--reevaluate",
+            "2",
+            "--json",
+            "-q",
+            "--name",
+            "me",
+            "--runs-dir",
+        ])
         .arg(dir.path())
         .assert()
         .success()
@@ -266,7 +495,10 @@ fn map_elites_on_the_sphere_writes_its_archive() {
     let t = &j["trials"][0];
     assert!(t["coverage"].as_f64().unwrap() > 0.0 && t["filled"].as_u64().unwrap() > 10);
     assert_eq!(j["evaluations_search"], 3000);
-    assert_eq!(j["evaluations_reevaluate"].as_u64().unwrap(), 2 * t["filled"].as_u64().unwrap());
+    assert_eq!(
+        j["evaluations_reevaluate"].as_u64().unwrap(),
+        2 * t["filled"].as_u64().unwrap()
+    );
     let result = std::fs::read_to_string(dir.path().join("me/result.ron")).unwrap();
     assert!(result.contains("elites") && result.contains("qd_score") && result.contains("replay"));
 }

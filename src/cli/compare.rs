@@ -26,11 +26,24 @@ pub fn run(a: CompareArgs) -> Result<()> {
         let values: Vec<f64> = r.trials.iter().map(|t| t.final_value()).collect();
         groups.push((dir.display().to_string(), r, values));
     }
-    println!("{:40} {:>8} {:>6} {:>12} {:>10} {:>8}", "run", "algo", "n", "mean", "se", "success");
+    println!(
+        "{:40} {:>8} {:>6} {:>12} {:>10} {:>8}",
+        "run", "algo", "n", "mean", "se", "success"
+    );
     for (name, r, v) in &groups {
         let s = Summary::of(v);
-        let success = r.success_rate.map(|x| format!("{:.1}%", 100.0 * x)).unwrap_or_else(|| "-".into());
-        println!("{name:40} {:>8} {:>6} {:>12.4} {:>10.4} {:>8}", r.algorithm, s.n, s.mean, s.se(), success);
+        let success = r
+            .success_rate
+            .map(|x| format!("{:.1}%", 100.0 * x))
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "{name:40} {:>8} {:>6} {:>12.4} {:>10.4} {:>8}",
+            r.algorithm,
+            s.n,
+            s.mean,
+            s.se(),
+            success
+        );
     }
     println!("\ntwo-tailed Mann-Whitney U:");
     let mut pairs = Vec::new();
@@ -38,10 +51,18 @@ pub fn run(a: CompareArgs) -> Result<()> {
         for j in i + 1..groups.len() {
             match mann_whitney(&groups[i].2, &groups[j].2) {
                 Some(m) => {
-                    println!("  {} vs {}: U = {}, p = {:.3e}", groups[i].0, groups[j].0, m.u, m.p);
-                    pairs.push(serde_json::json!({"a": groups[i].0, "b": groups[j].0, "u": m.u, "p": m.p}));
+                    println!(
+                        "  {} vs {}: U = {}, p = {:.3e}",
+                        groups[i].0, groups[j].0, m.u, m.p
+                    );
+                    pairs.push(
+                        serde_json::json!({"a": groups[i].0, "b": groups[j].0, "u": m.u, "p": m.p}),
+                    );
                 }
-                None => println!("  {} vs {}: not testable (empty or NaN values)", groups[i].0, groups[j].0),
+                None => println!(
+                    "  {} vs {}: not testable (empty or NaN values)",
+                    groups[i].0, groups[j].0
+                ),
             }
         }
     }

@@ -10,7 +10,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "playtune", version, about = "Design games and tune game-playing bots by watching simulated agents play.")]
+#[command(
+    name = "playtune",
+    version,
+    about = "Design games and tune game-playing bots by watching simulated agents play."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

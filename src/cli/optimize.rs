@@ -141,20 +141,28 @@ pub struct ResumeArgs {
 }
 
 fn split_pair<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str)> {
-    text.split_once('=').map(|(k, v)| (k.trim(), v.trim())).ok_or_else(|| anyhow!("{flag} {text}: expected NAME=VALUE"))
+    text.split_once('=')
+        .map(|(k, v)| (k.trim(), v.trim()))
+        .ok_or_else(|| anyhow!("{flag} {text}: expected NAME=VALUE"))
 }
 
 /// The problem and the search space of a run, checked against each other.
-fn problem_and_space(common: &CommonRunArgs) -> Result<(ProblemSpec, Box<dyn Problem>, Space, Option<String>)> {
+fn problem_and_space(
+    common: &CommonRunArgs,
+) -> Result<(ProblemSpec, Box<dyn Problem>, Space, Option<String>)> {
     let mut settings = std::collections::BTreeMap::new();
     for s in &common.settings {
         let (k, v) = split_pair("--set", s)?;
         settings.insert(k.to_string(), v.to_string());
     }
-    let spec = ProblemSpec { name: common.problem.clone(), settings };
+    let spec = ProblemSpec {
+        name: common.problem.clone(),
+        settings,
+    };
     let user = match &common.space {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read space file {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read space file {}", path.display()))?;
             let file = path.display().to_string();
             let space = parse_space(&text, &file)?;
             Some((space, text, file))
@@ -164,7 +172,8 @@ fn problem_and_space(common: &CommonRunArgs) -> Result<(ProblemSpec, Box<dyn Pro
     let problem = build_problem(&spec, user.as_ref().map(|u| &u.0)).map_err(anyhow::Error::msg)?;
     let mut space = match &user {
         Some((space, text, file)) => {
-            Binding::new(space, problem.space()).map_err(|e| dim_error(text, file, &e.dim, "name", e.message))?;
+            Binding::new(space, problem.space())
+                .map_err(|e| dim_error(text, file, &e.dim, "name", e.message))?;
             space.clone()
         }
         None => problem.space().clone(),
@@ -173,7 +182,12 @@ fn problem_and_space(common: &CommonRunArgs) -> Result<(ProblemSpec, Box<dyn Pro
         let (k, v) = split_pair("--fix", f)?;
         space.fix(k, v).map_err(anyhow::Error::msg)?;
     }
-    Ok((spec, problem, space, common.space.as_ref().map(|p| p.display().to_string())))
+    Ok((
+        spec,
+        problem,
+        space,
+        common.space.as_ref().map(|p| p.display().to_string()),
+    ))
 }
 
 fn start(common: &CommonRunArgs, algorithm: AlgoConfig, budget: u64) -> Result<()> {
@@ -198,15 +212,34 @@ fn start(common: &CommonRunArgs, algorithm: AlgoConfig, budget: u64) -> Result<(
     }
     config
         .algorithm
-        .build(&config.space, budget, 0, &problem.feature_names(), &problem.default_axes())
+        .build(
+            &config.space,
+            budget,
+            0,
+            &problem.feature_names(),
+            &problem.default_axes(),
+        )
         .map_err(anyhow::Error::msg)?;
-    let name = common.name.clone().unwrap_or_else(|| format!("{}-{}-s{}", config.problem.name, config.algorithm.name(), config.seed));
+    let name = common.name.clone().unwrap_or_else(|| {
+        format!(
+            "{}-{}-s{}",
+            config.problem.name,
+            config.algorithm.name(),
+            config.seed
+        )
+    });
     let dir = run::fresh_dir(&common.runs_dir, &name);
     run::create_run_dir(&dir, &config)?;
     finish(&dir, &config, problem.as_ref(), common.json, common.quiet)
 }
 
-fn finish(dir: &Path, config: &RunConfig, problem: &dyn Problem, json: bool, quiet: bool) -> Result<()> {
+fn finish(
+    dir: &Path,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    json: bool,
+    quiet: bool,
+) -> Result<()> {
     let started = std::time::Instant::now();
     let result = run::execute(Some(dir), config, problem, !quiet && !json).with_context(|| {
         format!("run {} stopped; its log keeps every evaluation done: `playtune resume {}` goes on from there", dir.display(), dir.display())
@@ -216,13 +249,29 @@ fn finish(dir: &Path, config: &RunConfig, problem: &dyn Problem, json: bool, qui
 }
 
 fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: bool) {
-    println!("run {} ({} on {}, {} trial(s), seed {})", dir.display(), r.algorithm, r.problem, r.trials.len(), config.seed);
+    println!(
+        "run {} ({} on {}, {} trial(s), seed {})",
+        dir.display(),
+        r.algorithm,
+        r.problem,
+        r.trials.len(),
+        config.seed
+    );
     println!(
         "evaluations: {} search, {} pre-processing, {} selection, {} re-evaluation ({} reused from the log) in {:.2} s",
-        r.spent.search, r.spent.preprocess, r.spent.select, r.spent.reevaluate, r.spent.reused, seconds
+        r.spent.search,
+        r.spent.preprocess,
+        r.spent.select,
+        r.spent.reevaluate,
+        r.spent.reused,
+        seconds
     );
     for t in r.trials.iter().take(5) {
-        let point: Vec<String> = t.recommendation.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let point: Vec<String> = t
+            .recommendation
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         let mut line = format!("trial {}: estimate {:.4}", t.trial, t.estimate);
         if let Some(f) = t.true_fitness {
             line += &format!(", true fitness {f}");
@@ -231,21 +280,38 @@ fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: boo
             line += if o { " (optimal)" } else { " (not optimal)" };
         }
         if let Some(m) = t.history.last() {
-            line += &format!(", coverage {:.2}%, QD score {:.1}, max {:.2}", 100.0 * m.coverage, m.qd_score, m.max_fitness);
+            line += &format!(
+                ", coverage {:.2}%, QD score {:.1}, max {:.2}",
+                100.0 * m.coverage,
+                m.qd_score,
+                m.max_fitness
+            );
         }
         println!("{line}\n  {}", shorten(&point.join(" "), 400));
     }
     if r.trials.len() > 5 {
-        println!("... {} more trials in {}", r.trials.len() - 5, dir.join(run::RESULT_FILE).display());
+        println!(
+            "... {} more trials in {}",
+            r.trials.len() - 5,
+            dir.join(run::RESULT_FILE).display()
+        );
     }
     if let Some(s) = r.success_rate {
         println!("optimal in {:.1}% of trials", 100.0 * s);
     }
-    println!("final value: mean {:.4}, se {:.4} over {} trial(s)", r.final_value.mean, r.final_value.se(), r.final_value.n);
+    println!(
+        "final value: mean {:.4}, se {:.4} over {} trial(s)",
+        r.final_value.mean,
+        r.final_value.se(),
+        r.final_value.n
+    );
     if json {
         let first = &r.trials[0];
-        let rec: serde_json::Map<String, serde_json::Value> =
-            first.recommendation.iter().map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))).collect();
+        let rec: serde_json::Map<String, serde_json::Value> = first
+            .recommendation
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+            .collect();
         let trials: Vec<_> = r
             .trials
             .iter()
@@ -288,13 +354,19 @@ fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: boo
 }
 
 fn shorten(s: &str, n: usize) -> String {
-    if s.chars().count() <= n { s.to_string() } else { format!("{}...", s.chars().take(n).collect::<String>()) }
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}...", s.chars().take(n).collect::<String>())
+    }
 }
 
 pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let algorithm = match a.algo {
         Algo::Random => AlgoConfig::Random(RandomConfig { batch: a.batch }),
-        Algo::Rmhc => AlgoConfig::Rmhc(RmhcConfig { resample: a.resample }),
+        Algo::Rmhc => AlgoConfig::Rmhc(RmhcConfig {
+            resample: a.resample,
+        }),
         Algo::Brmhc => AlgoConfig::Brmhc(BrmhcConfig {
             resample: a.resample,
             temperature: a.temperature,
@@ -319,7 +391,8 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
 }
 
 fn parse_axis(text: &str) -> Result<FeatureAxis> {
-    let bad = || anyhow!("--axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
+    let bad =
+        || anyhow!("--axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
     let (name, spec) = text.split_once('=').ok_or_else(bad)?;
     let parts: Vec<&str> = spec.split(':').collect();
     if parts.len() != 3 {
@@ -331,7 +404,12 @@ fn parse_axis(text: &str) -> Result<FeatureAxis> {
     if !(low < high) || bins == 0 {
         bail!("--axis {text}: needs LOW < HIGH and at least one bin");
     }
-    Ok(FeatureAxis { name: name.trim().into(), low, high, bins })
+    Ok(FeatureAxis {
+        name: name.trim().into(),
+        low,
+        high,
+        bins,
+    })
 }
 
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
@@ -341,18 +419,34 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
         common.problem = "sphere".into();
     }
     let (_, _, space, _) = problem_and_space(&common)?;
-    let has_floats = space.free_dims().iter().any(|&d| space.dims[d].domain.is_continuous());
-    let mutation = match a.mutation.unwrap_or(if has_floats { MutationArg::Gaussian } else { MutationArg::HillClimber }) {
+    let has_floats = space
+        .free_dims()
+        .iter()
+        .any(|&d| space.dims[d].domain.is_continuous());
+    let mutation = match a.mutation.unwrap_or(if has_floats {
+        MutationArg::Gaussian
+    } else {
+        MutationArg::HillClimber
+    }) {
         MutationArg::Gaussian => Mutation::Gaussian { sigma: a.sigma },
         MutationArg::HillClimber => Mutation::HillClimber,
     };
     let better = match a.better.split_once(':') {
         None if a.better == "greater" => Better::Greater,
-        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic { secondary: f.into() },
-        _ => bail!("--better {}: use `greater` or `lexicographic:FEATURE`", a.better),
+        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic {
+            secondary: f.into(),
+        },
+        _ => bail!(
+            "--better {}: use `greater` or `lexicographic:FEATURE`",
+            a.better
+        ),
     };
     let config = MapElitesConfig {
-        axes: a.axes.iter().map(|s| parse_axis(s)).collect::<Result<_>>()?,
+        axes: a
+            .axes
+            .iter()
+            .map(|s| parse_axis(s))
+            .collect::<Result<_>>()?,
         overflow_bins: a.overflow_bins,
         better,
         mutation,
@@ -370,6 +464,7 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
 
 pub fn resume(a: ResumeArgs) -> Result<()> {
     let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
-    let problem = build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    let problem =
+        build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
     finish(&a.run, &config, problem.as_ref(), a.json, a.quiet)
 }

@@ -9,7 +9,16 @@ fn int_space(name: &str, dims: usize, values: i64) -> Space {
     Space {
         name: name.into(),
         dims: (0..dims)
-            .map(|i| Dimension { name: format!("x{i}"), domain: Domain::Int { min: 0, max: values - 1, step: 1 }, default: 0, fixed: false })
+            .map(|i| Dimension {
+                name: format!("x{i}"),
+                domain: Domain::Int {
+                    min: 0,
+                    max: values - 1,
+                    step: 1,
+                },
+                default: 0,
+                fixed: false,
+            })
             .collect(),
         groups: Vec::new(),
     }
@@ -33,7 +42,11 @@ impl NoisyOneMax {
         NoisyOneMax::scaled(dims, sigma, 1.0)
     }
     pub fn scaled(dims: usize, sigma: f64, scale: f64) -> NoisyOneMax {
-        NoisyOneMax { space: int_space("noisy-onemax", dims, 2), sigma, scale }
+        NoisyOneMax {
+            space: int_space("noisy-onemax", dims, 2),
+            sigma,
+            scale,
+        }
     }
 }
 
@@ -43,7 +56,9 @@ impl Problem for NoisyOneMax {
     }
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let truth = self.true_fitness(x).unwrap_or(0.0);
-        Ok(Evaluation::fitness(truth + self.scale * self.sigma * gaussian(seed)))
+        Ok(Evaluation::fitness(
+            truth + self.scale * self.sigma * gaussian(seed),
+        ))
     }
     fn true_fitness(&self, x: &[f64]) -> Option<f64> {
         Some(self.scale * x.iter().filter(|&&v| v == 1.0).count() as f64)
@@ -64,7 +79,11 @@ pub struct NoisyTrap {
 
 impl NoisyTrap {
     pub fn new(dims: usize, values: usize, sigma: f64) -> NoisyTrap {
-        NoisyTrap { space: int_space("noisy-trap", dims, values as i64), values, sigma }
+        NoisyTrap {
+            space: int_space("noisy-trap", dims, values as i64),
+            values,
+            sigma,
+        }
     }
     fn top(&self) -> f64 {
         (self.values - 1) as f64
@@ -81,7 +100,11 @@ impl Problem for NoisyTrap {
     }
     fn true_fitness(&self, x: &[f64]) -> Option<f64> {
         let top = self.top();
-        Some(if x.iter().all(|&v| v == top) { 0.0 } else { x.iter().sum() })
+        Some(if x.iter().all(|&v| v == top) {
+            0.0
+        } else {
+            x.iter().sum()
+        })
     }
     fn is_optimal(&self, x: &[f64]) -> Option<bool> {
         let best = x.len() as f64 * self.top() - 1.0;
@@ -106,12 +129,22 @@ impl Sphere {
         let dims = (0..dims)
             .map(|i| Dimension {
                 name: format!("x{i}"),
-                domain: Domain::Float { min: -10.24, max: 10.24, levels: 257 },
+                domain: Domain::Float {
+                    min: -10.24,
+                    max: 10.24,
+                    levels: 257,
+                },
                 default: 128,
                 fixed: false,
             })
             .collect();
-        Sphere { space: Space { name: "sphere".into(), dims, groups: Vec::new() } }
+        Sphere {
+            space: Space {
+                name: "sphere".into(),
+                dims,
+                groups: Vec::new(),
+            },
+        }
     }
 
     /// Objective and both measures of a solution.
@@ -123,7 +156,11 @@ impl Sphere {
         let mut measures = [0.0; 2];
         for (i, &v) in x.iter().enumerate() {
             raw += (v - SPHERE_SHIFT) * (v - SPHERE_SHIFT);
-            let clipped = if !(-5.12..=5.12).contains(&v) { 5.12 / v } else { v };
+            let clipped = if !(-5.12..=5.12).contains(&v) {
+                5.12 / v
+            } else {
+                v
+            };
             measures[(i >= dim / 2) as usize] += clipped;
         }
         ((raw - worst) / (0.0 - worst) * 100.0, measures)
@@ -139,11 +176,22 @@ impl Problem for Sphere {
     }
     fn default_axes(&self) -> Vec<FeatureAxis> {
         let bound = self.space.len() as f64 / 2.0 * 5.12;
-        self.feature_names().into_iter().map(|name| FeatureAxis { name, low: -bound, high: bound, bins: 100 }).collect()
+        self.feature_names()
+            .into_iter()
+            .map(|name| FeatureAxis {
+                name,
+                low: -bound,
+                high: bound,
+                bins: 100,
+            })
+            .collect()
     }
     fn evaluate(&self, x: &[f64], _seed: u64) -> Result<Evaluation, EvalError> {
         let (f, m) = Sphere::objective_and_measures(x);
-        Ok(Evaluation { fitness: f, features: m.to_vec() })
+        Ok(Evaluation {
+            fitness: f,
+            features: m.to_vec(),
+        })
     }
     fn true_fitness(&self, x: &[f64]) -> Option<f64> {
         Some(Sphere::objective_and_measures(x).0)
@@ -159,9 +207,14 @@ mod tests {
         let p = NoisyOneMax::new(4, 1.0);
         assert_eq!(p.true_fitness(&[1.0, 0.0, 1.0, 1.0]), Some(3.0));
         assert_eq!(p.is_optimal(&[1.0; 4]), Some(true));
-        let samples: Vec<f64> = (0..4000).map(|s| p.evaluate(&[1.0, 0.0, 1.0, 1.0], s).unwrap().fitness).collect();
+        let samples: Vec<f64> = (0..4000)
+            .map(|s| p.evaluate(&[1.0, 0.0, 1.0, 1.0], s).unwrap().fitness)
+            .collect();
         let s = crate::stats::Summary::of(&samples);
-        assert!((s.mean - 3.0).abs() < 0.1 && (s.sd() - 1.0).abs() < 0.1, "{s:?}");
+        assert!(
+            (s.mean - 3.0).abs() < 0.1 && (s.sd() - 1.0).abs() < 0.1,
+            "{s:?}"
+        );
     }
 
     #[test]

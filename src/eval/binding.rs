@@ -53,7 +53,10 @@ impl Binding {
             }
             targets.push(t);
         }
-        Ok(Binding { defaults: problem.decode(&problem.default_indices()), targets })
+        Ok(Binding {
+            defaults: problem.decode(&problem.default_indices()),
+            targets,
+        })
     }
 
     /// The full parameter vector for a search-space point.
@@ -67,6 +70,7 @@ impl Binding {
 
     /// Whether the search space is the problem's own space, dimension for dimension.
     pub fn is_identity(&self) -> bool {
-        self.targets.len() == self.defaults.len() && self.targets.iter().enumerate().all(|(i, &t)| i == t)
+        self.targets.len() == self.defaults.len()
+            && self.targets.iter().enumerate().all(|(i, &t)| i == t)
     }
 }

@@ -20,7 +20,11 @@ pub struct CommandProblem {
 
 impl CommandProblem {
     pub fn new(command: String, space: Space, features: Vec<String>) -> CommandProblem {
-        CommandProblem { command, space, features }
+        CommandProblem {
+            command,
+            space,
+            features,
+        }
     }
 
     fn request(&self, x: &[f64], seed: u64) -> String {
@@ -31,7 +35,9 @@ impl CommandProblem {
             .zip(x)
             .map(|(d, &v)| {
                 let value = match &d.domain {
-                    crate::space::Domain::Categories(_) => serde_json::Value::String(d.domain.render(v)),
+                    crate::space::Domain::Categories(_) => {
+                        serde_json::Value::String(d.domain.render(v))
+                    }
                     crate::space::Domain::Bool => serde_json::Value::Bool(v >= 0.5),
                     _ => serde_json::json!(v),
                 };
@@ -42,16 +48,33 @@ impl CommandProblem {
     }
 
     fn parse(&self, stdout: &str) -> Result<Evaluation, String> {
-        let line = stdout.lines().rev().find(|l| !l.trim().is_empty()).ok_or("it printed nothing")?.trim();
+        let line = stdout
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .ok_or("it printed nothing")?
+            .trim();
         if let Ok(f) = line.parse::<f64>() {
-            return Ok(Evaluation { fitness: f, features: vec![f64::NAN; self.features.len()] });
+            return Ok(Evaluation {
+                fitness: f,
+                features: vec![f64::NAN; self.features.len()],
+            });
         }
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|_| format!("its last line `{line}` is neither a number nor JSON"))?;
-        let fitness = v.get("fitness").and_then(|f| f.as_f64()).ok_or_else(|| format!("`{line}` has no numeric `fitness`"))?;
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|_| format!("its last line `{line}` is neither a number nor JSON"))?;
+        let fitness = v
+            .get("fitness")
+            .and_then(|f| f.as_f64())
+            .ok_or_else(|| format!("`{line}` has no numeric `fitness`"))?;
         let features = self
             .features
             .iter()
-            .map(|n| v.get("features").and_then(|f| f.get(n)).and_then(|x| x.as_f64()).ok_or_else(|| format!("`{line}` lacks feature `{n}`")))
+            .map(|n| {
+                v.get("features")
+                    .and_then(|f| f.get(n))
+                    .and_then(|x| x.as_f64())
+                    .ok_or_else(|| format!("`{line}` lacks feature `{n}`"))
+            })
             .collect::<Result<_, _>>()?;
         Ok(Evaluation { fitness, features })
     }
@@ -65,7 +88,12 @@ impl Problem for CommandProblem {
         self.features.clone()
     }
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
-        let fail = |why: String| EvalError(format!("external evaluator `{}` failed: {why}", self.command));
+        let fail = |why: String| {
+            EvalError(format!(
+                "external evaluator `{}` failed: {why}",
+                self.command
+            ))
+        };
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(&self.command)
@@ -82,9 +110,25 @@ impl Problem for CommandProblem {
         let out = child.wait_with_output().map_err(|e| fail(e.to_string()))?;
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);
-            let tail: Vec<&str> = err.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev().collect();
-            return Err(fail(format!("{} ({})", out.status, if tail.is_empty() { "no error output".into() } else { tail.join(" | ") })));
+            let tail: Vec<&str> = err
+                .lines()
+                .rev()
+                .take(5)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            return Err(fail(format!(
+                "{} ({})",
+                out.status,
+                if tail.is_empty() {
+                    "no error output".into()
+                } else {
+                    tail.join(" | ")
+                }
+            )));
         }
-        self.parse(&String::from_utf8_lossy(&out.stdout)).map_err(fail)
+        self.parse(&String::from_utf8_lossy(&out.stdout))
+            .map_err(fail)
     }
 }

@@ -23,7 +23,10 @@ pub struct Evaluation {
 
 impl Evaluation {
     pub fn fitness(fitness: f64) -> Evaluation {
-        Evaluation { fitness, features: Vec::new() }
+        Evaluation {
+            fitness,
+            features: Vec::new(),
+        }
     }
 }
 

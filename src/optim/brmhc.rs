@@ -31,14 +31,22 @@ pub struct BrmhcConfig {
 
 impl Default for BrmhcConfig {
     fn default() -> Self {
-        BrmhcConfig { resample: 1, temperature: 0.5, free_preprocessing: false }
+        BrmhcConfig {
+            resample: 1,
+            temperature: 0.5,
+            free_preprocessing: false,
+        }
     }
 }
 
 /// One pre-processing measurement: which evaluations of the batch it reads.
 enum Probe {
     /// Dimension `dim` evaluated at every value: results[start..start+len].
-    Sweep { dim: usize, start: usize, len: usize },
+    Sweep {
+        dim: usize,
+        start: usize,
+        len: usize,
+    },
     /// Layout cells: results[base] with all off, results[base+1+i] with cell i on.
     Cells { dims: Vec<usize>, base: usize },
 }
@@ -69,9 +77,16 @@ fn plan(space: &Space, rng: &mut Rng) -> (Vec<Probe>, Vec<Candidate>) {
         let start = batch.len();
         for v in 0..space.dims[dim].arity() as u32 {
             point[dim] = v;
-            batch.push(Candidate { values: space.decode(&point), phase: Phase::Preprocess });
+            batch.push(Candidate {
+                values: space.decode(&point),
+                phase: Phase::Preprocess,
+            });
         }
-        probes.push(Probe::Sweep { dim, start, len: batch.len() - start });
+        probes.push(Probe::Sweep {
+            dim,
+            start,
+            len: batch.len() - start,
+        });
     }
     for group in &groups {
         let cells: Vec<usize> = group.iter().copied().filter(|d| free.contains(d)).collect();
@@ -81,13 +96,22 @@ fn plan(space: &Space, rng: &mut Rng) -> (Vec<Probe>, Vec<Candidate>) {
         let mut base = random_point(space, rng);
         cells.iter().for_each(|&c| base[c] = 0);
         let at = batch.len();
-        batch.push(Candidate { values: space.decode(&base), phase: Phase::Preprocess });
+        batch.push(Candidate {
+            values: space.decode(&base),
+            phase: Phase::Preprocess,
+        });
         for &c in &cells {
             base[c] = 1;
-            batch.push(Candidate { values: space.decode(&base), phase: Phase::Preprocess });
+            batch.push(Candidate {
+                values: space.decode(&base),
+                phase: Phase::Preprocess,
+            });
             base[c] = 0;
         }
-        probes.push(Probe::Cells { dims: cells, base: at });
+        probes.push(Probe::Cells {
+            dims: cells,
+            base: at,
+        });
     }
     (probes, batch)
 }
@@ -95,14 +119,25 @@ fn plan(space: &Space, rng: &mut Rng) -> (Vec<Probe>, Vec<Candidate>) {
 /// Cumulative softmax probabilities over `importance` scaled by its maximum.
 fn softmax_cumulative(importance: &[f64], temperature: f64) -> Vec<f64> {
     let max = importance.iter().cloned().fold(0.0, f64::max);
-    let scaled: Vec<f64> =
-        importance.iter().map(|&x| if max > 0.0 { ((x / max) / temperature.max(1e-9)).exp() } else { 1.0 }).collect();
+    let scaled: Vec<f64> = importance
+        .iter()
+        .map(|&x| {
+            if max > 0.0 {
+                ((x / max) / temperature.max(1e-9)).exp()
+            } else {
+                1.0
+            }
+        })
+        .collect();
     let total: f64 = scaled.iter().sum();
     let mut acc = 0.0;
-    let mut cum: Vec<f64> = scaled.iter().map(|s| {
-        acc += s / total;
-        acc
-    }).collect();
+    let mut cum: Vec<f64> = scaled
+        .iter()
+        .map(|s| {
+            acc += s / total;
+            acc
+        })
+        .collect();
     if let Some(last) = cum.last_mut() {
         *last = 1.0;
     }
@@ -115,15 +150,33 @@ impl Brmhc {
         let (probes, batch) = plan(&space, &mut rng);
         let cost = batch.len() as u64;
         let generation = 2 * config.resample.max(1) as u64;
-        let left = if config.free_preprocessing { budget } else { budget.saturating_sub(cost) };
+        let left = if config.free_preprocessing {
+            budget
+        } else {
+            budget.saturating_sub(cost)
+        };
         if left < generation {
             return Err(format!(
                 "budget {budget} leaves {left} evaluations after B-RMHC's pre-processing ({cost} evaluations), less than one generation ({generation}); raise the budget or pass --free-preprocessing"
             ));
         }
         let free = space.free_dims();
-        let climber = HillClimber::new(space.clone(), config.resample, left, rng, DimensionChooser::Uniform(free));
-        Ok(Brmhc { config, space, climber, probes, batch, importance: Vec::new(), preprocessed: false })
+        let climber = HillClimber::new(
+            space.clone(),
+            config.resample,
+            left,
+            rng,
+            DimensionChooser::Uniform(free),
+        );
+        Ok(Brmhc {
+            config,
+            space,
+            climber,
+            probes,
+            batch,
+            importance: Vec::new(),
+            preprocessed: false,
+        })
     }
 
     /// Importance of each free dimension, once pre-processing is done.
@@ -162,7 +215,10 @@ impl Optimizer for Brmhc {
         }
         let free = self.space.free_dims();
         let imp: Vec<f64> = free.iter().map(|&d| importance[d]).collect();
-        self.climber.set_chooser(DimensionChooser::Weighted(free, softmax_cumulative(&imp, self.config.temperature)));
+        self.climber.set_chooser(DimensionChooser::Weighted(
+            free,
+            softmax_cumulative(&imp, self.config.temperature),
+        ));
         self.importance = importance;
         self.preprocessed = true;
         self.batch.clear();
@@ -180,11 +236,14 @@ mod tests {
     #[test]
     fn softmax_prefers_important_dimensions() {
         let cum = softmax_cumulative(&[0.0, 2.0, 1.0], 0.5);
-        let p: Vec<f64> = cum.iter().scan(0.0, |prev, &c| {
-            let p = c - *prev;
-            *prev = c;
-            Some(p)
-        }).collect();
+        let p: Vec<f64> = cum
+            .iter()
+            .scan(0.0, |prev, &c| {
+                let p = c - *prev;
+                *prev = c;
+                Some(p)
+            })
+            .collect();
         assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
         assert!(p[1] > p[2] && p[2] > p[0]);
         assert!((p[1] / p[0] - 2f64.exp()).abs() < 1e-9);

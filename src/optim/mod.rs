@@ -36,7 +36,14 @@ impl Phase {
         }
     }
     pub fn parse(s: &str) -> Option<Phase> {
-        [Phase::Preprocess, Phase::Search, Phase::Select, Phase::Reevaluate].into_iter().find(|p| p.as_str() == s)
+        [
+            Phase::Preprocess,
+            Phase::Search,
+            Phase::Select,
+            Phase::Reevaluate,
+        ]
+        .into_iter()
+        .find(|p| p.as_str() == s)
     }
 }
 
@@ -120,16 +127,35 @@ impl AlgoConfig {
             return Err("the budget is 0: give at least one evaluation".into());
         }
         if space.free_dims().is_empty() {
-            return Err(format!("space `{}` has nothing to search: every dimension is fixed or has one value", space.name));
+            return Err(format!(
+                "space `{}` has nothing to search: every dimension is fixed or has one value",
+                space.name
+            ));
         }
         Ok(match self {
-            AlgoConfig::Random(c) => Box::new(random::RandomSearch::new(c.clone(), space.clone(), budget, seed)),
-            AlgoConfig::Rmhc(c) => Box::new(rmhc::Rmhc::new(c.clone(), space.clone(), budget, seed)?),
-            AlgoConfig::Brmhc(c) => Box::new(brmhc::Brmhc::new(c.clone(), space.clone(), budget, seed)?),
-            AlgoConfig::Ntbea(c) => Box::new(ntbea::Ntbea::new(c.clone(), space.clone(), budget, seed)?),
-            AlgoConfig::MapElites(c) => {
-                Box::new(map_elites::MapElites::new(c.clone(), space.clone(), budget, seed, features, default_axes)?)
+            AlgoConfig::Random(c) => Box::new(random::RandomSearch::new(
+                c.clone(),
+                space.clone(),
+                budget,
+                seed,
+            )),
+            AlgoConfig::Rmhc(c) => {
+                Box::new(rmhc::Rmhc::new(c.clone(), space.clone(), budget, seed)?)
             }
+            AlgoConfig::Brmhc(c) => {
+                Box::new(brmhc::Brmhc::new(c.clone(), space.clone(), budget, seed)?)
+            }
+            AlgoConfig::Ntbea(c) => {
+                Box::new(ntbea::Ntbea::new(c.clone(), space.clone(), budget, seed)?)
+            }
+            AlgoConfig::MapElites(c) => Box::new(map_elites::MapElites::new(
+                c.clone(),
+                space.clone(),
+                budget,
+                seed,
+                features,
+                default_axes,
+            )?),
         })
     }
 }

@@ -29,7 +29,14 @@ pub struct RandomSearch {
 
 impl RandomSearch {
     pub fn new(config: RandomConfig, space: Space, budget: u64, seed: u64) -> RandomSearch {
-        RandomSearch { config, space, rng: rng_from_seed(seed), remaining: budget, pending: Vec::new(), best: None }
+        RandomSearch {
+            config,
+            space,
+            rng: rng_from_seed(seed),
+            remaining: budget,
+            pending: Vec::new(),
+            best: None,
+        }
     }
 }
 
@@ -37,13 +44,25 @@ impl Optimizer for RandomSearch {
     fn ask(&mut self) -> Vec<Candidate> {
         let n = (self.config.batch.max(1) as u64).min(self.remaining) as usize;
         self.remaining -= n as u64;
-        self.pending = (0..n).map(|_| self.space.decode(&random_point(&self.space, &mut self.rng))).collect();
-        self.pending.iter().map(|v| Candidate { values: v.clone(), phase: Phase::Search }).collect()
+        self.pending = (0..n)
+            .map(|_| self.space.decode(&random_point(&self.space, &mut self.rng)))
+            .collect();
+        self.pending
+            .iter()
+            .map(|v| Candidate {
+                values: v.clone(),
+                phase: Phase::Search,
+            })
+            .collect()
     }
 
     fn tell(&mut self, results: &[Evaluation]) {
         if let Some(i) = argmax(results.iter().map(|e| e.fitness)) {
-            if self.best.as_ref().is_none_or(|(_, f)| results[i].fitness > *f) {
+            if self
+                .best
+                .as_ref()
+                .is_none_or(|(_, f)| results[i].fitness > *f)
+            {
                 self.best = Some((self.pending[i].clone(), results[i].fitness));
             }
         }
@@ -51,7 +70,12 @@ impl Optimizer for RandomSearch {
 
     fn recommend(&self) -> Recommendation {
         match &self.best {
-            Some((values, f)) => Recommendation { values: values.clone(), estimate: *f, se: 0.0, samples: 1 },
+            Some((values, f)) => Recommendation {
+                values: values.clone(),
+                estimate: *f,
+                se: 0.0,
+                samples: 1,
+            },
             None => Recommendation {
                 values: self.space.decode(&self.space.default_indices()),
                 estimate: f64::NAN,

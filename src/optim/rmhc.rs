@@ -9,8 +9,8 @@
 use super::{Candidate, Optimizer, Phase, Recommendation};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
-use crate::space::{Space, random_point};
 use crate::space::mutate::mutate_value;
+use crate::space::{Space, random_point};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -59,7 +59,13 @@ pub struct HillClimber {
 }
 
 impl HillClimber {
-    pub fn new(space: Space, resample: u32, budget: u64, rng: Rng, chooser: DimensionChooser) -> HillClimber {
+    pub fn new(
+        space: Space,
+        resample: u32,
+        budget: u64,
+        rng: Rng,
+        chooser: DimensionChooser,
+    ) -> HillClimber {
         let mut rng = rng;
         let parent = random_point(&space, &mut rng);
         HillClimber {
@@ -96,12 +102,29 @@ impl Optimizer for HillClimber {
         self.remaining -= self.cost();
         self.child.clone_from(&self.parent);
         let dim = self.chooser.choose(&mut self.rng);
-        mutate_value(&mut self.child, dim, self.space.dims[dim].arity(), &mut self.rng);
+        mutate_value(
+            &mut self.child,
+            dim,
+            self.space.dims[dim].arity(),
+            &mut self.rng,
+        );
         let r = self.resample as usize;
         let parent = self.space.decode(&self.parent);
         let child = self.space.decode(&self.child);
-        let mut batch = vec![Candidate { values: parent, phase: Phase::Search }; r];
-        batch.extend(std::iter::repeat_n(Candidate { values: child, phase: Phase::Search }, r));
+        let mut batch = vec![
+            Candidate {
+                values: parent,
+                phase: Phase::Search
+            };
+            r
+        ];
+        batch.extend(std::iter::repeat_n(
+            Candidate {
+                values: child,
+                phase: Phase::Search,
+            },
+            r,
+        ));
         batch
     }
 
@@ -119,8 +142,17 @@ impl Optimizer for HillClimber {
     }
 
     fn recommend(&self) -> Recommendation {
-        let samples = if self.generations == 0 { 0 } else { self.resample as u64 };
-        Recommendation { values: self.space.decode(&self.parent), estimate: self.parent_estimate, se: 0.0, samples }
+        let samples = if self.generations == 0 {
+            0
+        } else {
+            self.resample as u64
+        };
+        Recommendation {
+            values: self.space.decode(&self.parent),
+            estimate: self.parent_estimate,
+            se: 0.0,
+            samples,
+        }
     }
 }
 
@@ -129,12 +161,26 @@ pub struct Rmhc;
 
 impl Rmhc {
     #[allow(clippy::new_ret_no_self)]
-    pub fn new(config: RmhcConfig, space: Space, budget: u64, seed: u64) -> Result<HillClimber, String> {
+    pub fn new(
+        config: RmhcConfig,
+        space: Space,
+        budget: u64,
+        seed: u64,
+    ) -> Result<HillClimber, String> {
         let cost = 2 * config.resample.max(1) as u64;
         if budget < cost {
-            return Err(format!("budget {budget} is less than one RMHC generation ({cost} evaluations: parent and mutant, {} each)", config.resample.max(1)));
+            return Err(format!(
+                "budget {budget} is less than one RMHC generation ({cost} evaluations: parent and mutant, {} each)",
+                config.resample.max(1)
+            ));
         }
         let chooser = DimensionChooser::Uniform(space.free_dims());
-        Ok(HillClimber::new(space, config.resample, budget, rng_from_seed(seed), chooser))
+        Ok(HillClimber::new(
+            space,
+            config.resample,
+            budget,
+            rng_from_seed(seed),
+            chooser,
+        ))
     }
 }

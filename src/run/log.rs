@@ -27,7 +27,10 @@ pub struct LogRow {
 }
 
 pub fn header(space: &Space, features: &[String]) -> String {
-    let mut cols: Vec<String> = ["trial", "index", "phase", "seed"].iter().map(|s| s.to_string()).collect();
+    let mut cols: Vec<String> = ["trial", "index", "phase", "seed"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     cols.extend(space.names().map(String::from));
     cols.push("fitness".into());
     cols.extend(features.iter().cloned());
@@ -35,12 +38,23 @@ pub fn header(space: &Space, features: &[String]) -> String {
 }
 
 fn quote(s: &str) -> String {
-    if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_string() }
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 fn format_row(space: &Space, row: &LogRow, out: &mut String) {
     use std::fmt::Write;
-    let _ = write!(out, "{},{},{},{}", row.trial, row.index, row.phase.as_str(), row.seed);
+    let _ = write!(
+        out,
+        "{},{},{},{}",
+        row.trial,
+        row.index,
+        row.phase.as_str(),
+        row.seed
+    );
     for (d, &v) in space.dims.iter().zip(&row.values) {
         out.push(',');
         match d.domain {
@@ -73,15 +87,25 @@ impl LogWriter {
         if exists {
             let bytes = std::fs::read(path)?;
             if bytes.last() != Some(&b'\n') {
-                let keep = bytes.iter().rposition(|&b| b == b'\n').map(|p| p + 1).unwrap_or(0);
-                OpenOptions::new().write(true).open(path)?.set_len(keep as u64)?;
+                let keep = bytes
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map(|p| p + 1)
+                    .unwrap_or(0);
+                OpenOptions::new()
+                    .write(true)
+                    .open(path)?
+                    .set_len(keep as u64)?;
             }
         }
         let mut file = BufWriter::new(OpenOptions::new().create(true).append(true).open(path)?);
         if !exists || std::fs::metadata(path)?.len() == 0 {
             writeln!(file, "{}", header(space, features))?;
         }
-        Ok(LogWriter { file, line: String::new() })
+        Ok(LogWriter {
+            file,
+            line: String::new(),
+        })
     }
 
     pub fn append(&mut self, space: &Space, rows: &[LogRow]) -> std::io::Result<()> {
@@ -117,13 +141,24 @@ fn split_csv(line: &str) -> Vec<String> {
 
 /// Reads a log back. Rows that do not parse (a half-written last line) are skipped;
 /// the count of skipped rows is returned beside the rows.
-pub fn read_log(path: &Path, space: &Space, features: usize) -> Result<(Vec<LogRow>, usize), String> {
+pub fn read_log(
+    path: &Path,
+    space: &Space,
+    features: usize,
+) -> Result<(Vec<LogRow>, usize), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut lines = BufReader::new(file).lines();
-    let head = lines.next().transpose().map_err(|e| e.to_string())?.unwrap_or_default();
+    let head = lines
+        .next()
+        .transpose()
+        .map_err(|e| e.to_string())?
+        .unwrap_or_default();
     let expected = header(space, &vec![String::new(); features]);
     if split_csv(&head).len() != split_csv(&expected).len() {
-        return Err(format!("{}: the header does not match the run's space and features", path.display()));
+        return Err(format!(
+            "{}: the header does not match the run's space and features",
+            path.display()
+        ));
     }
     let (mut rows, mut skipped) = (Vec::new(), 0);
     for line in lines {
@@ -141,7 +176,12 @@ fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
     if cols.len() != 5 + space.len() + features {
         return None;
     }
-    let values: Option<Vec<f64>> = space.dims.iter().zip(&cols[4..]).map(|(d, c)| d.domain.parse_number(c)).collect();
+    let values: Option<Vec<f64>> = space
+        .dims
+        .iter()
+        .zip(&cols[4..])
+        .map(|(d, c)| d.domain.parse_number(c))
+        .collect();
     let rest = &cols[4 + space.len()..];
     Some(LogRow {
         trial: cols[0].parse().ok()?,
@@ -151,7 +191,10 @@ fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
         values: values?,
         eval: Evaluation {
             fitness: rest[0].parse().ok()?,
-            features: rest[1..].iter().map(|c| c.parse().ok()).collect::<Option<Vec<f64>>>()?,
+            features: rest[1..]
+                .iter()
+                .map(|c| c.parse().ok())
+                .collect::<Option<Vec<f64>>>()?,
         },
     })
 }
@@ -185,7 +228,9 @@ pub struct Cache {
 
 impl Cache {
     pub fn from_rows(rows: Vec<LogRow>) -> Cache {
-        Cache { rows: rows.into_iter().map(|r| ((r.trial, r.index), r)).collect() }
+        Cache {
+            rows: rows.into_iter().map(|r| ((r.trial, r.index), r)).collect(),
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -198,6 +243,9 @@ impl Cache {
 
     /// The logged evaluation of this point at this position, if the log has it.
     pub fn get(&self, trial: u64, index: u64, values: &[f64]) -> Option<&Evaluation> {
-        self.rows.get(&(trial, index)).filter(|r| r.values == values).map(|r| &r.eval)
+        self.rows
+            .get(&(trial, index))
+            .filter(|r| r.values == values)
+            .map(|r| &r.eval)
     }
 }

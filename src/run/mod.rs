@@ -59,7 +59,11 @@ pub enum RunError {
     #[error("{0}")]
     Config(String),
     #[error("trial {trial}, evaluation {index}: {message}")]
-    Evaluation { trial: u64, index: u64, message: String },
+    Evaluation {
+        trial: u64,
+        index: u64,
+        message: String,
+    },
     #[error("{0}")]
     Io(String),
 }
@@ -97,7 +101,8 @@ impl Spent {
 
 /// Writes `config.ron` into a new run folder.
 pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
-    std::fs::create_dir_all(dir).map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
     std::fs::write(dir.join(CONFIG_FILE), text).map_err(io)
 }
@@ -106,7 +111,15 @@ pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
 pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
     let path = dir.join(CONFIG_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    ron::from_str(&text).map_err(|e| format!("{}:{}:{}: {}", path.display(), e.span.start.line, e.span.start.col, e.code))
+    ron::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: {}",
+            path.display(),
+            e.span.start.line,
+            e.span.start.col,
+            e.code
+        )
+    })
 }
 
 /// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,
@@ -115,26 +128,59 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
 ///
 /// Without a folder (`dir = None`) nothing is written: tests and experiments that
 /// only need the results use that.
-pub fn execute(dir: Option<&Path>, config: &RunConfig, problem: &dyn Problem, progress: bool) -> Result<RunResult, RunError> {
-    let binding = Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
+pub fn execute(
+    dir: Option<&Path>,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    progress: bool,
+) -> Result<RunResult, RunError> {
+    let binding =
+        Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
     let features = problem.feature_names();
     let axes = problem.default_axes();
     // Catch configuration errors before any evaluation.
-    config.algorithm.build(&config.space, config.budget, 0, &features, &axes).map_err(RunError::Config)?;
+    config
+        .algorithm
+        .build(&config.space, config.budget, 0, &features, &axes)
+        .map_err(RunError::Config)?;
     if config.trials == 0 {
-        return Err(RunError::Config("--trials is 0: run at least one trial".into()));
+        return Err(RunError::Config(
+            "--trials is 0: run at least one trial".into(),
+        ));
     }
     let logging = config.log && dir.is_some();
     let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
     let cache = if logging && log_path.exists() {
-        Cache::from_rows(log::read_log(&log_path, &config.space, features.len()).map_err(RunError::Io)?.0)
+        Cache::from_rows(
+            log::read_log(&log_path, &config.space, features.len())
+                .map_err(RunError::Io)?
+                .0,
+        )
     } else {
         Cache::default()
     };
-    let writer = if logging { Some(Mutex::new(LogWriter::open(&log_path, &config.space, &features).map_err(io)?)) } else { None };
+    let writer = if logging {
+        Some(Mutex::new(
+            LogWriter::open(&log_path, &config.space, &features).map_err(io)?,
+        ))
+    } else {
+        None
+    };
     let bar = progress_bar(progress, config);
-    let trial_ctx = TrialContext { config, problem, binding: &binding, features: &features, axes: &axes, cache: &cache, writer: writer.as_ref(), bar: &bar };
-    let trials: Vec<Result<TrialResult, RunError>> = (0..config.trials).into_par_iter().map(|t| trial_ctx.run(t)).collect();
+    let trial_ctx = TrialContext {
+        config,
+        problem,
+        binding: &binding,
+        features: &features,
+        axes: &axes,
+        cache: &cache,
+        writer: writer.as_ref(),
+        bar: &bar,
+    };
+    let trials: Vec<Result<TrialResult, RunError>> = (0..config.trials)
+        .into_par_iter()
+        .map(|t| trial_ctx.run(t))
+        .collect();
     bar.finish_and_clear();
     drop(writer);
     let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
@@ -153,10 +199,15 @@ fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(config.budget * config.trials), ProgressDrawTarget::stderr());
+    let bar = ProgressBar::with_draw_target(
+        Some(config.budget * config.trials),
+        ProgressDrawTarget::stderr(),
+    );
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {pos}/{len} evaluations [{elapsed_precise} < {eta_precise}] {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ProgressStyle::with_template(
+            "{spinner} {pos}/{len} evaluations [{elapsed_precise} < {eta_precise}] {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
 }
@@ -177,7 +228,13 @@ impl TrialContext<'_> {
         let c = self.config;
         let mut optimizer = c
             .algorithm
-            .build(&c.space, c.budget, derive_seed(c.seed, &[trial, u64::MAX]), self.features, self.axes)
+            .build(
+                &c.space,
+                c.budget,
+                derive_seed(c.seed, &[trial, u64::MAX]),
+                self.features,
+                self.axes,
+            )
             .map_err(RunError::Config)?;
         let mut spent = Spent::default();
         let mut index = 0u64;
@@ -197,7 +254,11 @@ impl TrialContext<'_> {
                     }
                     let mut full = Vec::with_capacity(self.problem.space().len());
                     self.binding.full_point(&cand.values, &mut full);
-                    (seed, None, self.problem.evaluate(&full, seed).map_err(|e| e.0))
+                    (
+                        seed,
+                        None,
+                        self.problem.evaluate(&full, seed).map_err(|e| e.0),
+                    )
                 })
                 .collect();
             let mut rows = Vec::new();
@@ -211,27 +272,53 @@ impl TrialContext<'_> {
                         if cached.is_some() {
                             spent.reused += 1;
                         } else if self.writer.is_some() {
-                            rows.push(LogRow { trial, index: i, phase: cand.phase, seed, values: cand.values.clone(), eval: e.clone() });
+                            rows.push(LogRow {
+                                trial,
+                                index: i,
+                                phase: cand.phase,
+                                seed,
+                                values: cand.values.clone(),
+                                eval: e.clone(),
+                            });
                         }
                         evals.push(e);
                     }
                     Err(message) => {
-                        failure.get_or_insert(RunError::Evaluation { trial, index: i, message });
+                        failure.get_or_insert(RunError::Evaluation {
+                            trial,
+                            index: i,
+                            message,
+                        });
                     }
                 }
             }
             // Successful evaluations of a failing batch are logged too: a resumed run reuses them.
             if let Some(w) = self.writer {
-                w.lock().map_err(|_| RunError::Io("log writer poisoned".into()))?.append(&c.space, &rows).map_err(io)?;
+                w.lock()
+                    .map_err(|_| RunError::Io("log writer poisoned".into()))?
+                    .append(&c.space, &rows)
+                    .map_err(io)?;
             }
             if let Some(f) = failure {
                 return Err(f);
             }
             optimizer.tell(&evals);
             index += batch.len() as u64;
-            self.bar.inc(batch.iter().filter(|b| b.phase != Phase::Reevaluate).count() as u64);
+            self.bar.inc(
+                batch
+                    .iter()
+                    .filter(|b| b.phase != Phase::Reevaluate)
+                    .count() as u64,
+            );
         }
-        Ok(TrialResult::new(trial, optimizer.as_ref(), &c.space, self.problem, self.binding, spent))
+        Ok(TrialResult::new(
+            trial,
+            optimizer.as_ref(),
+            &c.space,
+            self.problem,
+            self.binding,
+            spent,
+        ))
     }
 }
 
@@ -241,5 +328,8 @@ pub fn fresh_dir(runs_dir: &Path, name: &str) -> PathBuf {
     if !first.exists() {
         return first;
     }
-    (2..).map(|i| runs_dir.join(format!("{name}-{i}"))).find(|p| !p.exists()).unwrap_or(first)
+    (2..)
+        .map(|i| runs_dir.join(format!("{name}-{i}")))
+        .find(|p| !p.exists())
+        .unwrap_or(first)
 }

@@ -32,7 +32,14 @@ pub struct TrialResult {
 }
 
 impl TrialResult {
-    pub fn new(trial: u64, opt: &dyn Optimizer, space: &Space, problem: &dyn Problem, binding: &Binding, spent: Spent) -> TrialResult {
+    pub fn new(
+        trial: u64,
+        opt: &dyn Optimizer,
+        space: &Space,
+        problem: &dyn Problem,
+        binding: &Binding,
+        spent: Spent,
+    ) -> TrialResult {
         let rec = opt.recommend();
         let mut full = Vec::new();
         binding.full_point(&rec.values, &mut full);
@@ -79,8 +86,8 @@ impl RunResult {
     pub fn new(config: &RunConfig, trials: Vec<TrialResult>) -> RunResult {
         let values: Vec<f64> = trials.iter().map(|t| t.final_value()).collect();
         let optimal: Vec<bool> = trials.iter().filter_map(|t| t.optimal).collect();
-        let success_rate =
-            (optimal.len() == trials.len() && !trials.is_empty()).then(|| optimal.iter().filter(|&&o| o).count() as f64 / trials.len() as f64);
+        let success_rate = (optimal.len() == trials.len() && !trials.is_empty())
+            .then(|| optimal.iter().filter(|&&o| o).count() as f64 / trials.len() as f64);
         let mut spent = Spent::default();
         for t in &trials {
             spent.search += t.spent.search;
@@ -101,8 +108,9 @@ impl RunResult {
     }
 
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
-        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default().depth_limit(4))
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        let text =
+            ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default().depth_limit(4))
+                .map_err(|e| std::io::Error::other(e.to_string()))?;
         std::fs::write(path, text)
     }
 }
@@ -110,9 +118,21 @@ impl RunResult {
 /// Reads a run's `result.ron`.
 pub fn read_result(dir: &Path) -> Result<RunResult, String> {
     let path = dir.join(super::RESULT_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e} (did the run finish? `playtune resume` completes it)", path.display()))?;
-    let mut r: RunResult =
-        ron::from_str(&text).map_err(|e| format!("{}:{}:{}: {}", path.display(), e.span.start.line, e.span.start.col, e.code))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "{}: {e} (did the run finish? `playtune resume` completes it)",
+            path.display()
+        )
+    })?;
+    let mut r: RunResult = ron::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: {}",
+            path.display(),
+            e.span.start.line,
+            e.span.start.col,
+            e.code
+        )
+    })?;
     for t in &mut r.trials {
         if let Some(a) = &mut t.archive {
             a.reindex();

@@ -63,12 +63,17 @@ impl Domain {
                 let off = r as i64 - min;
                 (off % step == 0).then_some((off / step) as usize)
             }
-            Domain::List(list) => list.iter().position(|&x| (x - v).abs() <= 1e-9 * x.abs().max(1.0)),
+            Domain::List(list) => list
+                .iter()
+                .position(|&x| (x - v).abs() <= 1e-9 * x.abs().max(1.0)),
             Domain::Categories(_) | Domain::Bool => {
                 let r = v.round();
-                ((v - r).abs() < 1e-9 && r >= 0.0 && (r as usize) < self.len()).then_some(r as usize)
+                ((v - r).abs() < 1e-9 && r >= 0.0 && (r as usize) < self.len())
+                    .then_some(r as usize)
             }
-            Domain::Float { .. } => (0..self.len()).find(|&i| (self.value(i) - v).abs() <= 1e-9 * v.abs().max(1.0)),
+            Domain::Float { .. } => {
+                (0..self.len()).find(|&i| (self.value(i) - v).abs() <= 1e-9 * v.abs().max(1.0))
+            }
         }
     }
 
@@ -76,7 +81,11 @@ impl Domain {
     pub fn bounds(&self) -> (f64, f64) {
         match self {
             Domain::Float { min, max, .. } => (*min, *max),
-            Domain::List(v) => v.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x))),
+            Domain::List(v) => v
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                    (a.min(x), b.max(x))
+                }),
             _ => (self.value(0), self.value(self.len().saturating_sub(1))),
         }
     }
@@ -89,7 +98,10 @@ impl Domain {
     /// A value as a person reads it.
     pub fn render(&self, v: f64) -> String {
         match self {
-            Domain::Categories(names) => names.get(v.round() as usize).cloned().unwrap_or_else(|| format!("{v}")),
+            Domain::Categories(names) => names
+                .get(v.round() as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("{v}")),
             Domain::Bool => (v >= 0.5).to_string(),
             _ => format!("{v}"),
         }
@@ -127,7 +139,9 @@ impl Domain {
             Domain::List(v) => format!("one of {v:?}"),
             Domain::Categories(v) => format!("one of {}", v.join(", ")),
             Domain::Bool => "true or false".into(),
-            Domain::Float { min, max, levels } => format!("floats {min}..={max} in {levels} levels"),
+            Domain::Float { min, max, levels } => {
+                format!("floats {min}..={max} in {levels} levels")
+            }
         }
     }
 
@@ -153,11 +167,19 @@ mod tests {
     #[test]
     fn values_and_indices_round_trip() {
         let domains = [
-            Domain::Int { min: 1, max: 10, step: 3 },
+            Domain::Int {
+                min: 1,
+                max: 10,
+                step: 3,
+            },
             Domain::List(vec![25.0, 50.0, 200.0]),
             Domain::Categories(vec!["a".into(), "b".into()]),
             Domain::Bool,
-            Domain::Float { min: -1.0, max: 1.0, levels: 5 },
+            Domain::Float {
+                min: -1.0,
+                max: 1.0,
+                levels: 5,
+            },
         ];
         for d in &domains {
             for i in 0..d.len() {

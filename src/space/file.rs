@@ -132,8 +132,14 @@ fn last_key(before: &str) -> Option<String> {
         i -= 1;
         if bytes[i] == b':' {
             let head = before[..i].trim_end();
-            let key: String =
-                head.chars().rev().take_while(|c| c.is_alphanumeric() || *c == '_').collect::<Vec<_>>().into_iter().rev().collect();
+            let key: String = head
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
             if !key.is_empty() && !head[..head.len() - key.len()].ends_with('"') {
                 return Some(key);
             }
@@ -146,7 +152,11 @@ fn offset_of(text: &str, line: usize, col: usize) -> usize {
     let mut offset = 0;
     for (i, l) in text.split_inclusive('\n').enumerate() {
         if i + 1 == line {
-            return offset + l.char_indices().nth(col.saturating_sub(1)).map(|(b, _)| b).unwrap_or(l.len());
+            return offset
+                + l.char_indices()
+                    .nth(col.saturating_sub(1))
+                    .map(|(b, _)| b)
+                    .unwrap_or(l.len());
         }
         offset += l.len();
     }
@@ -156,7 +166,12 @@ fn offset_of(text: &str, line: usize, col: usize) -> usize {
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|s| s.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|s| s.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 
@@ -171,19 +186,33 @@ impl Validator<'_> {
     fn dim_offset(&self, name: &str, occurrence: usize) -> usize {
         let start = self.text.find("dims").unwrap_or(0);
         let needle = format!("\"{name}\"");
-        self.text[start..].match_indices(&needle).nth(occurrence).map(|(p, _)| start + p).unwrap_or(start)
+        self.text[start..]
+            .match_indices(&needle)
+            .nth(occurrence)
+            .map(|(p, _)| start + p)
+            .unwrap_or(start)
     }
 
     fn error_at(&self, offset: usize, field: String, message: String) -> SpaceError {
         let (line, column) = line_col(self.text, offset);
-        SpaceError { file: self.file.into(), line, column, field, message }
+        SpaceError {
+            file: self.file.into(),
+            line,
+            column,
+            field,
+            message,
+        }
     }
 
     /// An error about `key` of the dimension starting at `dim_at`.
     fn dim_error(&self, dim_at: usize, dim: &str, key: &str, message: String) -> SpaceError {
         let rest = &self.text[dim_at..];
         let end = rest[1..].find("name").map(|e| e + 1).unwrap_or(rest.len());
-        let at = rest[..end].find(&format!("{key}:")).or_else(|| rest[..end].find(key)).map(|p| dim_at + p).unwrap_or(dim_at);
+        let at = rest[..end]
+            .find(&format!("{key}:"))
+            .or_else(|| rest[..end].find(key))
+            .map(|p| dim_at + p)
+            .unwrap_or(dim_at);
         self.error_at(at, format!("dimension `{dim}`.{key}"), message)
     }
 
@@ -198,7 +227,12 @@ impl Validator<'_> {
             let occurrence = *seen.get(&d.name).unwrap_or(&0);
             let at = self.dim_offset(&d.name, occurrence);
             if d.name.trim().is_empty() {
-                return Err(self.dim_error(at, &d.name, "name", "a dimension needs a non-empty name".into()));
+                return Err(self.dim_error(
+                    at,
+                    &d.name,
+                    "name",
+                    "a dimension needs a non-empty name".into(),
+                ));
             }
             if occurrence > 0 {
                 let (first_line, _) = line_col(self.text, self.dim_offset(&d.name, 0));
@@ -206,13 +240,20 @@ impl Validator<'_> {
                     at,
                     &d.name,
                     "name",
-                    format!("duplicate dimension name `{}` (first defined on line {first_line})", d.name),
+                    format!(
+                        "duplicate dimension name `{}` (first defined on line {first_line})",
+                        d.name
+                    ),
                 ));
             }
             seen.insert(d.name.clone(), 1);
             dims.push(self.dim(d, at)?);
         }
-        let space = Space { name: raw.name, dims, groups: raw.groups };
+        let space = Space {
+            name: raw.name,
+            dims,
+            groups: raw.groups,
+        };
         self.groups(&space)?;
         Ok(space)
     }
@@ -225,10 +266,15 @@ impl Validator<'_> {
                     return Err(err(format!("step must be at least 1, got {step}")));
                 }
                 if min > max {
-                    return Err(err(format!("empty range: min {min} is greater than max {max}")));
+                    return Err(err(format!(
+                        "empty range: min {min} is greater than max {max}"
+                    )));
                 }
                 if (max - min) % step != 0 {
-                    return Err(err(format!("step {step} does not divide the range {min}..={max} (width {})", max - min)));
+                    return Err(err(format!(
+                        "step {step} does not divide the range {min}..={max} (width {})",
+                        max - min
+                    )));
                 }
                 Domain::Int { min, max, step }
             }
@@ -263,10 +309,14 @@ impl Validator<'_> {
                     return Err(err("float bounds must be finite numbers".into()));
                 }
                 if min > max {
-                    return Err(err(format!("empty range: min {min} is greater than max {max}")));
+                    return Err(err(format!(
+                        "empty range: min {min} is greater than max {max}"
+                    )));
                 }
                 if levels == 0 || (levels == 1 && min < max) {
-                    return Err(err(format!("levels must be at least 2 for a range (got {levels})")));
+                    return Err(err(format!(
+                        "levels must be at least 2 for a range (got {levels})"
+                    )));
                 }
                 Domain::Float { min, max, levels }
             }
@@ -278,27 +328,45 @@ impl Validator<'_> {
                     at,
                     &d.name,
                     "default",
-                    format!("default {} is outside the domain ({})", show(v), domain.describe()),
+                    format!(
+                        "default {} is outside the domain ({})",
+                        show(v),
+                        domain.describe()
+                    ),
                 )
             })?,
         };
-        Ok(Dimension { name: d.name, domain, default, fixed: false })
+        Ok(Dimension {
+            name: d.name,
+            domain,
+            default,
+            fixed: false,
+        })
     }
 
     fn groups(&self, space: &Space) -> Result<(), SpaceError> {
         for (gi, g) in space.groups.iter().enumerate() {
             let at = self.text.find("groups").unwrap_or(0);
-            let at = self.text[at..].find(&format!("\"{}\"", g.name)).map(|p| at + p).unwrap_or(at);
+            let at = self.text[at..]
+                .find(&format!("\"{}\"", g.name))
+                .map(|p| at + p)
+                .unwrap_or(at);
             let field = format!("groups[{gi}] (`{}`).dims", g.name);
             if space.groups[..gi].iter().any(|o| o.name == g.name) {
                 return Err(self.error_at(at, field, format!("duplicate group name `{}`", g.name)));
             }
             if g.dims.is_empty() {
-                return Err(self.error_at(at, field, "a group needs at least one dimension".into()));
+                return Err(self.error_at(
+                    at,
+                    field,
+                    "a group needs at least one dimension".into(),
+                ));
             }
             for n in &g.dims {
                 match space.position(n) {
-                    None => return Err(self.error_at(at, field, format!("unknown dimension `{n}`"))),
+                    None => {
+                        return Err(self.error_at(at, field, format!("unknown dimension `{n}`")));
+                    }
                     Some(i) if space.dims[i].domain.len() != 2 => {
                         return Err(self.error_at(
                             at,
@@ -353,7 +421,10 @@ mod tests {
     fn parses_every_kind_with_defaults() {
         let s = parse_space(GOOD, "t.ron").unwrap();
         assert_eq!(s.len(), 5);
-        assert_eq!(s.decode(&s.default_indices()), vec![5.0, 4.0, 1.0, 1.0, 0.5]);
+        assert_eq!(
+            s.decode(&s.default_indices()),
+            vec![5.0, 4.0, 1.0, 1.0, 0.5]
+        );
         assert_eq!(s.size(), 10.0 * 3.0 * 2.0 * 2.0 * 5.0);
     }
 
@@ -364,18 +435,29 @@ mod tests {
     #[test]
     fn errors_name_line_and_field() {
         let e = err(&GOOD.replace("max: 10), default: 5", "max: 10, step: 4), default: 5"));
-        assert_eq!((e.line, e.field.as_str()), (4, "dimension `speed`.kind"), "{e}");
+        assert_eq!(
+            (e.line, e.field.as_str()),
+            (4, "dimension `speed`.kind"),
+            "{e}"
+        );
         assert!(e.message.contains("does not divide"), "{e}");
 
         let e = err(&GOOD.replace("min: 1, max: 10", "min: 10, max: 1"));
         assert!(e.message.contains("empty range"), "{e}");
 
         let e = err(&GOOD.replace("default: 4", "default: 5"));
-        assert_eq!((e.line, e.field.as_str()), (5, "dimension `radius`.default"), "{e}");
+        assert_eq!(
+            (e.line, e.field.as_str()),
+            (5, "dimension `radius`.default"),
+            "{e}"
+        );
 
         let e = err(&GOOD.replace("\"radius\"", "\"speed\""));
         assert_eq!(e.line, 5, "{e}");
-        assert!(e.message.contains("duplicate") && e.message.contains("line 4"), "{e}");
+        assert!(
+            e.message.contains("duplicate") && e.message.contains("line 4"),
+            "{e}"
+        );
 
         let e = err(&GOOD.replace("Bool, default", "Boolean, default"));
         assert_eq!(e.line, 7, "{e}");

@@ -71,7 +71,9 @@ impl Space {
 
     /// Indices of the dimensions that are searched (not fixed, more than one value).
     pub fn free_dims(&self) -> Vec<usize> {
-        (0..self.dims.len()).filter(|&i| self.dims[i].arity() > 1).collect()
+        (0..self.dims.len())
+            .filter(|&i| self.dims[i].arity() > 1)
+            .collect()
     }
 
     /// Number of points in the discrete space, as a float (it overflows integers
@@ -87,13 +89,22 @@ impl Space {
 
     /// Values of a point given by indices.
     pub fn decode(&self, idx: &[u32]) -> Vec<f64> {
-        self.dims.iter().zip(idx).map(|(d, &i)| d.domain.value(i as usize)).collect()
+        self.dims
+            .iter()
+            .zip(idx)
+            .map(|(d, &i)| d.domain.value(i as usize))
+            .collect()
     }
 
     /// Writes the values of a point given by indices into `out` (no allocation).
     pub fn decode_into(&self, idx: &[u32], out: &mut Vec<f64>) {
         out.clear();
-        out.extend(self.dims.iter().zip(idx).map(|(d, &i)| d.domain.value(i as usize)));
+        out.extend(
+            self.dims
+                .iter()
+                .zip(idx)
+                .map(|(d, &i)| d.domain.value(i as usize)),
+        );
     }
 
     /// Indices of a point given by values, if every value lies on its domain's grid.
@@ -107,7 +118,11 @@ impl Space {
 
     /// A point's values as text, by dimension: category names, true/false, numbers.
     pub fn render(&self, values: &[f64]) -> Vec<(String, String)> {
-        self.dims.iter().zip(values).map(|(d, &v)| (d.name.clone(), d.domain.render(v))).collect()
+        self.dims
+            .iter()
+            .zip(values)
+            .map(|(d, &v)| (d.name.clone(), d.domain.render(v)))
+            .collect()
     }
 
     /// Fixes dimension `name` to `value` (as text: a number, a category name, true/false).
@@ -116,9 +131,14 @@ impl Space {
             .dims
             .iter_mut()
             .find(|d| d.name == name)
-            .ok_or_else(|| format!("--fix {name}={value}: the space has no dimension named `{name}`"))?;
+            .ok_or_else(|| {
+                format!("--fix {name}={value}: the space has no dimension named `{name}`")
+            })?;
         let index = dim.domain.parse_value(value).ok_or_else(|| {
-            format!("--fix {name}={value}: `{value}` is not a value of {name} ({})", dim.domain.describe())
+            format!(
+                "--fix {name}={value}: `{value}` is not a value of {name} ({})",
+                dim.domain.describe()
+            )
         })?;
         dim.default = index;
         dim.fixed = true;

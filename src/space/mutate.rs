@@ -9,7 +9,13 @@ pub fn random_point(space: &Space, rng: &mut Rng) -> Vec<u32> {
     space
         .dims
         .iter()
-        .map(|d| if d.fixed { d.default as u32 } else { rng.random_range(0..d.arity()) as u32 })
+        .map(|d| {
+            if d.fixed {
+                d.default as u32
+            } else {
+                rng.random_range(0..d.arity()) as u32
+            }
+        })
         .collect()
 }
 
@@ -31,7 +37,14 @@ pub fn mutate_one(space: &Space, free: &[usize], point: &mut [u32], rng: &mut Rn
 
 /// Writes into `out` a neighbour of `current` for NTBEA: each free dimension mutates
 /// with probability `p / free.len()`, and at least one always does.
-pub fn neighbour(space: &Space, free: &[usize], current: &[u32], p: f64, rng: &mut Rng, out: &mut Vec<u32>) {
+pub fn neighbour(
+    space: &Space,
+    free: &[usize],
+    current: &[u32],
+    p: f64,
+    rng: &mut Rng,
+    out: &mut Vec<u32>,
+) {
     out.clear();
     out.extend_from_slice(current);
     let prob = (p / free.len() as f64).min(1.0);

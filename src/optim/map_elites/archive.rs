@@ -109,7 +109,9 @@ impl Archive {
         let inner = if x.is_nan() {
             0
         } else {
-            (((x - a.low) / (a.high - a.low) * a.bins as f64).floor().clamp(0.0, (a.bins - 1) as f64)) as usize
+            (((x - a.low) / (a.high - a.low) * a.bins as f64)
+                .floor()
+                .clamp(0.0, (a.bins - 1) as f64)) as usize
         };
         if !self.overflow_bins {
             inner
@@ -123,11 +125,17 @@ impl Archive {
     }
 
     pub fn cell_of(&self, features: &[f64]) -> Vec<usize> {
-        self.axis_features.iter().enumerate().map(|(i, &f)| self.bin(i, features[f])).collect()
+        self.axis_features
+            .iter()
+            .enumerate()
+            .map(|(i, &f)| self.bin(i, features[f]))
+            .collect()
     }
 
     fn flat(&self, cell: &[usize]) -> usize {
-        cell.iter().enumerate().fold(0, |acc, (i, &c)| acc * self.bins(i) + c)
+        cell.iter()
+            .enumerate()
+            .fold(0, |acc, (i, &c)| acc * self.bins(i) + c)
     }
 
     pub fn get(&self, cell: &[usize]) -> Option<&Elite> {
@@ -146,7 +154,13 @@ impl Archive {
 
     /// Inserts a candidate if its cell is empty or it beats the elite there; returns
     /// whether it was inserted.
-    pub fn insert(&mut self, values: &[f64], fitness: f64, features: &[f64], found_at: u64) -> bool {
+    pub fn insert(
+        &mut self,
+        values: &[f64],
+        fitness: f64,
+        features: &[f64],
+        found_at: u64,
+    ) -> bool {
         if fitness.is_nan() {
             return false;
         }
@@ -168,7 +182,14 @@ impl Archive {
             e.found_at = found_at;
         } else {
             self.cell_to_elite[flat] = self.elites.len() as u32;
-            self.elites.push(Elite { cell, values: values.to_vec(), fitness, features: features.to_vec(), found_at, replay: None });
+            self.elites.push(Elite {
+                cell,
+                values: values.to_vec(),
+                fitness,
+                features: features.to_vec(),
+                found_at,
+                replay: None,
+            });
             self.fitness_sum += fitness;
         }
         self.max_fitness = self.max_fitness.max(fitness);
@@ -182,8 +203,16 @@ impl Archive {
             filled,
             coverage: filled as f64 / self.cells() as f64,
             qd_score: self.fitness_sum - self.qd_offset * filled as f64,
-            max_fitness: if filled > 0 { self.max_fitness } else { f64::NAN },
-            mean_fitness: if filled > 0 { self.fitness_sum / filled as f64 } else { f64::NAN },
+            max_fitness: if filled > 0 {
+                self.max_fitness
+            } else {
+                f64::NAN
+            },
+            mean_fitness: if filled > 0 {
+                self.fitness_sum / filled as f64
+            } else {
+                f64::NAN
+            },
         }
     }
 
@@ -202,33 +231,80 @@ mod tests {
     use super::*;
 
     fn axis(bins: usize) -> FeatureAxis {
-        FeatureAxis { name: "f".into(), low: 0.0, high: 10.0, bins }
+        FeatureAxis {
+            name: "f".into(),
+            low: 0.0,
+            high: 10.0,
+            bins,
+        }
     }
 
     #[test]
     fn bins_clip_or_overflow() {
         let a = Archive::new(vec![axis(10)], vec![0], false, Better::Greater, None, 0.0);
-        assert_eq!((a.bin(0, -5.0), a.bin(0, 0.0), a.bin(0, 9.99), a.bin(0, 10.0), a.bin(0, 50.0)), (0, 0, 9, 9, 9));
+        assert_eq!(
+            (
+                a.bin(0, -5.0),
+                a.bin(0, 0.0),
+                a.bin(0, 9.99),
+                a.bin(0, 10.0),
+                a.bin(0, 50.0)
+            ),
+            (0, 0, 9, 9, 9)
+        );
         let o = Archive::new(vec![axis(10)], vec![0], true, Better::Greater, None, 0.0);
-        assert_eq!((o.bin(0, -5.0), o.bin(0, 0.0), o.bin(0, 10.0), o.bin(0, 50.0)), (0, 1, 10, 11));
+        assert_eq!(
+            (
+                o.bin(0, -5.0),
+                o.bin(0, 0.0),
+                o.bin(0, 10.0),
+                o.bin(0, 50.0)
+            ),
+            (0, 1, 10, 11)
+        );
         assert_eq!(o.cells(), 12);
     }
 
     #[test]
     fn insertion_rules_and_metrics() {
-        let mut a = Archive::new(vec![axis(2), axis(2)], vec![0, 1], false, Better::Greater, None, 0.0);
+        let mut a = Archive::new(
+            vec![axis(2), axis(2)],
+            vec![0, 1],
+            false,
+            Better::Greater,
+            None,
+            0.0,
+        );
         assert!(a.insert(&[1.0], 5.0, &[1.0, 1.0], 0));
-        assert!(!a.insert(&[2.0], 5.0, &[1.0, 1.0], 1), "equal fitness does not replace under Greater");
+        assert!(
+            !a.insert(&[2.0], 5.0, &[1.0, 1.0], 1),
+            "equal fitness does not replace under Greater"
+        );
         assert!(a.insert(&[3.0], 7.0, &[2.0, 2.0], 2));
         assert!(a.insert(&[4.0], 1.0, &[9.0, 9.0], 3));
         let m = a.metrics(4);
-        assert_eq!((m.filled, m.coverage, m.qd_score, m.max_fitness), (2, 0.5, 8.0, 7.0));
+        assert_eq!(
+            (m.filled, m.coverage, m.qd_score, m.max_fitness),
+            (2, 0.5, 8.0, 7.0)
+        );
         assert_eq!(a.get(&[0, 0]).unwrap().values, vec![3.0]);
 
-        let mut l = Archive::new(vec![axis(1)], vec![0], false, Better::Lexicographic { secondary: "s".into() }, Some(1), 0.0);
+        let mut l = Archive::new(
+            vec![axis(1)],
+            vec![0],
+            false,
+            Better::Lexicographic {
+                secondary: "s".into(),
+            },
+            Some(1),
+            0.0,
+        );
         assert!(l.insert(&[1.0], 0.5, &[1.0, 10.0], 0));
         assert!(!l.insert(&[2.0], 0.5, &[1.0, 9.0], 1));
-        assert!(l.insert(&[3.0], 0.5, &[1.0, 10.0], 2), "ties go to the newcomer");
+        assert!(
+            l.insert(&[3.0], 0.5, &[1.0, 10.0], 2),
+            "ties go to the newcomer"
+        );
         assert!(l.insert(&[4.0], 0.6, &[1.0, 0.0], 3));
     }
 }

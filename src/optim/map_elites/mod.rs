@@ -89,17 +89,28 @@ impl MapElites {
         features: &[String],
         default_axes: &[FeatureAxis],
     ) -> Result<MapElites, String> {
-        let axes = if config.axes.is_empty() { default_axes.to_vec() } else { config.axes.clone() };
+        let axes = if config.axes.is_empty() {
+            default_axes.to_vec()
+        } else {
+            config.axes.clone()
+        };
         if axes.is_empty() {
             return Err("MAP-Elites needs feature axes: the problem suggests none, so give --axis NAME=LOW:HIGH:BINS".into());
         }
         let mut axis_features = Vec::new();
         for a in &axes {
             let f = features.iter().position(|n| *n == a.name).ok_or_else(|| {
-                format!("axis `{}` is not a feature of the problem (its features: {})", a.name, features.join(", "))
+                format!(
+                    "axis `{}` is not a feature of the problem (its features: {})",
+                    a.name,
+                    features.join(", ")
+                )
             })?;
             if a.bins == 0 || a.low.partial_cmp(&a.high) != Some(std::cmp::Ordering::Less) {
-                return Err(format!("axis `{}` needs low < high and at least one bin", a.name));
+                return Err(format!(
+                    "axis `{}` needs low < high and at least one bin",
+                    a.name
+                ));
             }
             axis_features.push(f);
         }
@@ -109,10 +120,18 @@ impl MapElites {
                 features
                     .iter()
                     .position(|n| n == secondary)
-                    .ok_or_else(|| format!("lexicographic secondary `{secondary}` is not a feature of the problem"))?,
+                    .ok_or_else(|| {
+                        format!(
+                            "lexicographic secondary `{secondary}` is not a feature of the problem"
+                        )
+                    })?,
             ),
         };
-        let continuous: Vec<usize> = space.free_dims().into_iter().filter(|&d| space.dims[d].domain.is_continuous()).collect();
+        let continuous: Vec<usize> = space
+            .free_dims()
+            .into_iter()
+            .filter(|&d| space.dims[d].domain.is_continuous())
+            .collect();
         if let Mutation::Gaussian { sigma } = config.mutation {
             if continuous.is_empty() {
                 return Err("Gaussian mutation needs Float dimensions; use the hill climber for discrete spaces".into());
@@ -121,12 +140,23 @@ impl MapElites {
                 return Err("Gaussian mutation needs sigma > 0".into());
             }
         }
-        let archive = Archive::new(axes, axis_features, config.overflow_bins, config.better.clone(), secondary, config.qd_offset);
+        let archive = Archive::new(
+            axes,
+            axis_features,
+            config.overflow_bins,
+            config.better.clone(),
+            secondary,
+            config.qd_offset,
+        );
         let mut rng = rng_from_seed(seed);
         let mut init = Vec::new();
         if config.init_one_hot {
             for &d in &space.free_dims() {
-                let mut p: Vec<u32> = space.dims.iter().map(|x| if x.fixed { x.default as u32 } else { 0 }).collect();
+                let mut p: Vec<u32> = space
+                    .dims
+                    .iter()
+                    .map(|x| if x.fixed { x.default as u32 } else { 0 })
+                    .collect();
                 p[d] = space.dims[d].arity() as u32 - 1;
                 init.push(space.decode(&p));
             }
@@ -165,7 +195,13 @@ impl MapElites {
             }
             Mutation::HillClimber => {
                 // Continuous values off the grid snap to the nearest level first.
-                let mut idx: Vec<u32> = self.space.dims.iter().zip(parent).map(|(d, &v)| nearest_index(&d.domain, v)).collect();
+                let mut idx: Vec<u32> = self
+                    .space
+                    .dims
+                    .iter()
+                    .zip(parent)
+                    .map(|(d, &v)| nearest_index(&d.domain, v))
+                    .collect();
                 mutate_one(&self.space, &self.free, &mut idx, &mut self.rng);
                 self.space.decode(&idx)
             }
@@ -177,7 +213,13 @@ fn nearest_index(domain: &crate::space::Domain, v: f64) -> u32 {
     if let Some(i) = domain.index_of(v) {
         return i as u32;
     }
-    (0..domain.len()).min_by(|&a, &b| (domain.value(a) - v).abs().total_cmp(&(domain.value(b) - v).abs())).unwrap_or(0) as u32
+    (0..domain.len())
+        .min_by(|&a, &b| {
+            (domain.value(a) - v)
+                .abs()
+                .total_cmp(&(domain.value(b) - v).abs())
+        })
+        .unwrap_or(0) as u32
 }
 
 impl Optimizer for MapElites {
@@ -193,7 +235,15 @@ impl Optimizer for MapElites {
                 .archive
                 .elites
                 .iter()
-                .flat_map(|e| std::iter::repeat_n(Candidate { values: e.values.clone(), phase: Phase::Reevaluate }, r))
+                .flat_map(|e| {
+                    std::iter::repeat_n(
+                        Candidate {
+                            values: e.values.clone(),
+                            phase: Phase::Reevaluate,
+                        },
+                        r,
+                    )
+                })
                 .collect();
         }
         let n = (self.config.batch.max(1) as u64).min(self.remaining) as usize;
@@ -211,7 +261,13 @@ impl Optimizer for MapElites {
             };
             self.pending.push(x);
         }
-        self.pending.iter().map(|v| Candidate { values: v.clone(), phase: Phase::Search }).collect()
+        self.pending
+            .iter()
+            .map(|v| Candidate {
+                values: v.clone(),
+                phase: Phase::Search,
+            })
+            .collect()
     }
 
     fn tell(&mut self, results: &[Evaluation]) {
@@ -230,7 +286,8 @@ impl Optimizer for MapElites {
         }
         let pending = std::mem::take(&mut self.pending);
         for (x, e) in pending.iter().zip(results) {
-            self.archive.insert(x, e.fitness, &e.features, self.evaluations);
+            self.archive
+                .insert(x, e.fitness, &e.features, self.evaluations);
             self.evaluations += 1;
         }
         self.pending = pending;
@@ -238,10 +295,24 @@ impl Optimizer for MapElites {
     }
 
     fn recommend(&self) -> Recommendation {
-        let best = self.archive.elites.iter().max_by(|a, b| a.fitness.total_cmp(&b.fitness));
+        let best = self
+            .archive
+            .elites
+            .iter()
+            .max_by(|a, b| a.fitness.total_cmp(&b.fitness));
         match best {
-            Some(e) => Recommendation { values: e.values.clone(), estimate: e.fitness, se: 0.0, samples: 1 },
-            None => Recommendation { values: self.space.decode(&self.space.default_indices()), estimate: f64::NAN, se: 0.0, samples: 0 },
+            Some(e) => Recommendation {
+                values: e.values.clone(),
+                estimate: e.fitness,
+                se: 0.0,
+                samples: 1,
+            },
+            None => Recommendation {
+                values: self.space.decode(&self.space.default_indices()),
+                estimate: f64::NAN,
+                se: 0.0,
+                samples: 0,
+            },
         }
     }
 

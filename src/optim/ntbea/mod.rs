@@ -36,7 +36,11 @@ impl TupleSet {
     pub fn parse(text: &str) -> Result<TupleSet, String> {
         let t = text.trim();
         let parts: Vec<&str> = t.split(['+', ',']).map(str::trim).collect();
-        if !t.contains(';') && parts.iter().all(|p| matches!(*p, "1" | "2" | "3" | "N" | "n" | "D" | "d")) {
+        if !t.contains(';')
+            && parts
+                .iter()
+                .all(|p| matches!(*p, "1" | "2" | "3" | "N" | "n" | "D" | "d"))
+        {
             let mut sizes: Vec<usize> = parts.iter().filter_map(|p| p.parse().ok()).collect();
             sizes.sort_unstable();
             sizes.dedup();
@@ -45,11 +49,19 @@ impl TupleSet {
         }
         let tuples: Vec<Vec<String>> = t
             .split(';')
-            .map(|tuple| tuple.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect::<Vec<_>>())
+            .map(|tuple| {
+                tuple
+                    .split(',')
+                    .map(|n| n.trim().to_string())
+                    .filter(|n| !n.is_empty())
+                    .collect::<Vec<_>>()
+            })
             .filter(|v: &Vec<String>| !v.is_empty())
             .collect();
         if tuples.is_empty() {
-            return Err(format!("`{text}` names no tuples: use 1+N, 1+2+N, 1+2 or an explicit list like `a,b;c`"));
+            return Err(format!(
+                "`{text}` names no tuples: use 1+N, 1+2+N, 1+2 or an explicit list like `a,b;c`"
+            ));
         }
         Ok(TupleSet::Explicit(tuples))
     }
@@ -71,7 +83,9 @@ impl TupleSet {
                 for names in tuples {
                     let mut t = Vec::new();
                     for n in names {
-                        let d = space.position(n).ok_or_else(|| format!("tuple names unknown dimension `{n}`"))?;
+                        let d = space
+                            .position(n)
+                            .ok_or_else(|| format!("tuple names unknown dimension `{n}`"))?;
                         if !t.contains(&d) {
                             t.push(d);
                         }
@@ -87,7 +101,13 @@ impl TupleSet {
     }
 }
 
-fn combinations(items: &[usize], k: usize, cur: &mut Vec<usize>, from: usize, out: &mut Vec<Vec<usize>>) {
+fn combinations(
+    items: &[usize],
+    k: usize,
+    cur: &mut Vec<usize>,
+    from: usize,
+    out: &mut Vec<Vec<usize>>,
+) {
     if cur.len() == k {
         if k > 0 {
             out.push(cur.clone());
@@ -133,7 +153,10 @@ pub struct NtbeaConfig {
 impl Default for NtbeaConfig {
     fn default() -> Self {
         NtbeaConfig {
-            tuples: TupleSet::Sizes { sizes: vec![1], full: true },
+            tuples: TupleSet::Sizes {
+                sizes: vec![1],
+                full: true,
+            },
             k: 0.5,
             k_relative: true,
             epsilon: 0.5,
@@ -183,7 +206,14 @@ impl NtbeaRun {
     }
 
     /// Adds the evaluation of the current point and moves to the best neighbour.
-    fn step(&mut self, space: &Space, free: &[usize], config: &NtbeaConfig, cap: usize, fitness: f64) {
+    fn step(
+        &mut self,
+        space: &Space,
+        free: &[usize],
+        config: &NtbeaConfig,
+        cap: usize,
+        fitness: f64,
+    ) {
         self.model.add(&self.current, fitness);
         if self.seen.insert(self.current.clone()) {
             self.evaluated.push(self.current.clone());
@@ -198,12 +228,21 @@ impl NtbeaRun {
         } else {
             config.k
         };
-        self.model.exploration_table(config.epsilon, &mut self.explore);
+        self.model
+            .exploration_table(config.epsilon, &mut self.explore);
         let mut best = f64::NEG_INFINITY;
         for _ in 0..config.neighbours.min(cap).max(1) {
-            neighbour(space, free, &self.current, config.mutation, &mut self.rng, &mut self.scratch);
+            neighbour(
+                space,
+                free,
+                &self.current,
+                config.mutation,
+                &mut self.rng,
+                &mut self.scratch,
+            );
             // The tie-break is far below any fitness difference that matters.
-            let score = self.model.ucb(&self.scratch, k, &self.explore) + 1e-9 * self.rng.random::<f64>();
+            let score =
+                self.model.ucb(&self.scratch, k, &self.explore) + 1e-9 * self.rng.random::<f64>();
             if score > best {
                 best = score;
                 std::mem::swap(&mut self.best_neighbour, &mut self.scratch);
@@ -260,7 +299,9 @@ impl Ntbea {
         let r = config.runs.max(1) as u64;
         let selection = if r > 1 { config.selection_budget } else { 0 };
         if budget < r + selection {
-            return Err(format!("budget {budget} is too small for {r} NTBEA runs and a selection budget of {selection}"));
+            return Err(format!(
+                "budget {budget} is too small for {r} NTBEA runs and a selection budget of {selection}"
+            ));
         }
         if !(config.k >= 0.0 && config.epsilon > 0.0 && config.mutation > 0.0) {
             return Err("NTBEA needs k >= 0, epsilon > 0 and mutation > 0".into());
@@ -277,7 +318,17 @@ impl Ntbea {
                 NtbeaRun::new(&space, &tuples, run_budget, rng_from_seed(rng.random()))
             })
             .collect();
-        Ok(Ntbea { config, space, free, cap, runs, pending: Vec::new(), selection_left: selection, selection: Vec::new(), finalists: Vec::new() })
+        Ok(Ntbea {
+            config,
+            space,
+            free,
+            cap,
+            runs,
+            pending: Vec::new(),
+            selection_left: selection,
+            selection: Vec::new(),
+            finalists: Vec::new(),
+        })
     }
 
     pub fn runs(&self) -> &[NtbeaRun] {
@@ -293,14 +344,21 @@ impl Optimizer for Ntbea {
             if run.remaining > 0 {
                 run.remaining -= 1;
                 self.pending.push(i);
-                batch.push(Candidate { values: self.space.decode(&run.current), phase: Phase::Search });
+                batch.push(Candidate {
+                    values: self.space.decode(&run.current),
+                    phase: Phase::Search,
+                });
             }
         }
         if !batch.is_empty() || self.selection_left == 0 {
             return batch;
         }
         if self.finalists.is_empty() {
-            self.finalists = self.runs.iter().map(|r| r.recommend(&self.space, &self.free, self.config.recommend)).collect();
+            self.finalists = self
+                .runs
+                .iter()
+                .map(|r| r.recommend(&self.space, &self.free, self.config.recommend))
+                .collect();
             self.selection = vec![Summary::default(); self.runs.len()];
         }
         let n = self.selection_left as usize;
@@ -309,7 +367,10 @@ impl Optimizer for Ntbea {
             .map(|j| {
                 let i = j % self.finalists.len();
                 self.pending.push(i);
-                Candidate { values: self.space.decode(&self.finalists[i].0), phase: Phase::Select }
+                Candidate {
+                    values: self.space.decode(&self.finalists[i].0),
+                    phase: Phase::Select,
+                }
             })
             .collect()
     }
@@ -327,18 +388,41 @@ impl Optimizer for Ntbea {
 
     fn recommend(&self) -> Recommendation {
         if !self.finalists.is_empty() && self.selection.iter().any(|s| s.n > 0) {
-            let i = argmax(self.selection.iter().map(|s| if s.n > 0 { s.mean } else { f64::NEG_INFINITY })).unwrap_or(0);
+            let i = argmax(
+                self.selection
+                    .iter()
+                    .map(|s| if s.n > 0 { s.mean } else { f64::NEG_INFINITY }),
+            )
+            .unwrap_or(0);
             let s = self.selection[i];
-            return Recommendation { values: self.space.decode(&self.finalists[i].0), estimate: s.mean, se: s.se(), samples: s.n };
+            return Recommendation {
+                values: self.space.decode(&self.finalists[i].0),
+                estimate: s.mean,
+                se: s.se(),
+                samples: s.n,
+            };
         }
-        let picks: Vec<(Vec<u32>, f64)> = self.runs.iter().map(|r| r.recommend(&self.space, &self.free, self.config.recommend)).collect();
+        let picks: Vec<(Vec<u32>, f64)> = self
+            .runs
+            .iter()
+            .map(|r| r.recommend(&self.space, &self.free, self.config.recommend))
+            .collect();
         let i = argmax(picks.iter().map(|p| p.1)).unwrap_or(0);
         let (point, mean) = &picks[i];
         let run = &self.runs[i];
         // The N-tuple (if kept) holds this exact point's own samples.
-        let full = (0..run.model.tuple_count()).find(|&t| run.model.tuple(t).len() == self.free.len());
-        let own = full.and_then(|t| run.model.stat(t, point)).copied().unwrap_or_default();
-        Recommendation { values: self.space.decode(point), estimate: *mean, se: own.se(), samples: own.n as u64 }
+        let full =
+            (0..run.model.tuple_count()).find(|&t| run.model.tuple(t).len() == self.free.len());
+        let own = full
+            .and_then(|t| run.model.stat(t, point))
+            .copied()
+            .unwrap_or_default();
+        Recommendation {
+            values: self.space.decode(point),
+            estimate: *mean,
+            se: own.se(),
+            samples: own.n as u64,
+        }
     }
 }
 

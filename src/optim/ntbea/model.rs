@@ -34,10 +34,16 @@ impl Stat {
             return 0.0;
         }
         let n = self.n as f64;
-        ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0)).max(0.0).sqrt()
+        ((self.sum_sq - self.sum * self.sum / n) / (n - 1.0))
+            .max(0.0)
+            .sqrt()
     }
     pub fn se(&self) -> f64 {
-        if self.n < 2 { 0.0 } else { self.sd() / (self.n as f64).sqrt() }
+        if self.n < 2 {
+            0.0
+        } else {
+            self.sd() / (self.n as f64).sqrt()
+        }
     }
 }
 
@@ -121,9 +127,15 @@ impl TupleModel {
     fn key(&self, t: usize, point: &[u32]) -> u64 {
         let (a, b) = (self.starts[t], self.starts[t + 1]);
         if self.hashed[t] {
-            self.dims[a..b].iter().fold(0x9E37_79B9_7F4A_7C15, |h, &d| mix64(h ^ point[d as usize] as u64))
+            self.dims[a..b].iter().fold(0x9E37_79B9_7F4A_7C15, |h, &d| {
+                mix64(h ^ point[d as usize] as u64)
+            })
         } else {
-            self.dims[a..b].iter().zip(&self.radix[a..b]).map(|(&d, &r)| point[d as usize] as u64 * r).sum()
+            self.dims[a..b]
+                .iter()
+                .zip(&self.radix[a..b])
+                .map(|(&d, &r)| point[d as usize] as u64 * r)
+                .sum()
         }
     }
 

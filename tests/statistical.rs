@@ -1,0 +1,301 @@
+//! Statistical acceptance tests: each optimiser over 100 fixed seeds (trials) on the
+//! noisy benchmarks of spec/optimizers.md, with margins that a correct implementation
+//! passes and a broken one (no model, wrong acceptance, no exploration) fails.
+
+use playtune::eval::{EvalError, Evaluation, Problem};
+use playtune::optim::AlgoConfig;
+use playtune::optim::Optimizer;
+use playtune::optim::brmhc::{Brmhc, BrmhcConfig};
+use playtune::optim::map_elites::MapElitesConfig;
+use playtune::optim::ntbea::{NtbeaConfig, TupleSet};
+use playtune::optim::rmhc::RmhcConfig;
+use playtune::registry::build_problem;
+use playtune::run::{ProblemSpec, RunConfig, RunResult, execute};
+use playtune::space::{Dimension, Domain, Space};
+
+fn run(
+    problem: &str,
+    settings: &[(&str, &str)],
+    algorithm: AlgoConfig,
+    budget: u64,
+    trials: u64,
+) -> RunResult {
+    let spec = ProblemSpec {
+        name: problem.into(),
+        settings: settings
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    };
+    let p = build_problem(&spec, None).unwrap();
+    let config = RunConfig {
+        playtune_version: "test".into(),
+        problem: spec,
+        space: p.space().clone(),
+        space_file: None,
+        algorithm,
+        budget,
+        trials,
+        seed: 2026,
+        log: false,
+    };
+    execute(None, &config, p.as_ref(), false).unwrap()
+}
+
+fn ntbea(tuples: &str, k: f64, relative: bool) -> AlgoConfig {
+    AlgoConfig::Ntbea(NtbeaConfig {
+        tuples: TupleSet::parse(tuples).unwrap(),
+        k,
+        k_relative: relative,
+        ..Default::default()
+    })
+}
+
+fn success(r: &RunResult) -> f64 {
+    r.success_rate.unwrap()
+}
+
+#[test]
+fn ntbea_solves_noisy_onemax_where_rmhc_does_not() {
+    let onemax = [("dims", "10"), ("sigma", "1")];
+    // The reference Java NTBEA: 100% at k = 5 with 1+2+N tuples.
+    let reference = run(
+        "noisy-onemax",
+        &onemax,
+        ntbea("1+2+N", 5.0, false),
+        200,
+        100,
+    );
+    assert!(
+        success(&reference) >= 0.9,
+        "NTBEA k=5: {}",
+        success(&reference)
+    );
+    // The default, range-relative k.
+    let default = run("noisy-onemax", &onemax, ntbea("1+2+N", 0.5, true), 200, 100);
+    assert!(
+        success(&default) >= 0.9,
+        "NTBEA relative k: {}",
+        success(&default)
+    );
+    // The reference RMHC reaches 4% (r = 1) to 21% (r = 5).
+    let rmhc = run(
+        "noisy-onemax",
+        &onemax,
+        AlgoConfig::Rmhc(RmhcConfig { resample: 1 }),
+        200,
+        100,
+    );
+    assert!(success(&rmhc) <= 0.4, "RMHC: {}", success(&rmhc));
+    assert!(success(&default) - success(&rmhc) >= 0.5);
+    // Without exploration NTBEA stalls: the margin above is not free.
+    let greedy = run(
+        "noisy-onemax",
+        &onemax,
+        ntbea("1+2+N", 0.0, false),
+        200,
+        100,
+    );
+    assert!(
+        success(&greedy) < success(&default) - 0.2,
+        "k = 0: {}",
+        success(&greedy)
+    );
+}
+
+#[test]
+fn ntbea_escapes_the_noisy_trap() {
+    let trap = [("dims", "5"), ("values", "4"), ("sigma", "1")];
+    let r = run("noisy-trap", &trap, ntbea("1+2+N", 0.5, true), 300, 100);
+    assert!(success(&r) >= 0.9, "NTBEA on the trap: {}", success(&r));
+    let k5 = run("noisy-trap", &trap, ntbea("1+2+N", 5.0, false), 300, 100);
+    assert!(
+        success(&k5) >= 0.9,
+        "NTBEA k=5 on the trap: {}",
+        success(&k5)
+    );
+    // The reference RMHC with r = 3: 61%.
+    let rmhc = run(
+        "noisy-trap",
+        &trap,
+        AlgoConfig::Rmhc(RmhcConfig { resample: 3 }),
+        300,
+        100,
+    );
+    assert!(
+        success(&rmhc) < success(&r),
+        "RMHC r=3 {} vs NTBEA {}",
+        success(&rmhc),
+        success(&r)
+    );
+}
+
+#[test]
+fn onemax_with_fewer_tuples_or_budget_matches_the_reference_ordering() {
+    let onemax = [("dims", "10"), ("sigma", "1")];
+    // Reference at budget 100, k = 5: 97% with 1+2+N, 45% with 1+N.
+    let full = run(
+        "noisy-onemax",
+        &onemax,
+        ntbea("1+2+N", 5.0, false),
+        100,
+        100,
+    );
+    let one_n = run("noisy-onemax", &onemax, ntbea("1+N", 5.0, false), 100, 100);
+    assert!(
+        success(&full) >= 0.8,
+        "1+2+N at budget 100: {}",
+        success(&full)
+    );
+    assert!(
+        success(&one_n) <= success(&full) - 0.2,
+        "1+N {} vs 1+2+N {}",
+        success(&one_n),
+        success(&full)
+    );
+}
+
+#[test]
+fn multi_run_ntbea_with_selection_still_finds_the_optimum() {
+    let onemax = [("dims", "10"), ("sigma", "1")];
+    let cfg = NtbeaConfig {
+        tuples: TupleSet::parse("1+2+N").unwrap(),
+        runs: 2,
+        selection_budget: 40,
+        ..Default::default()
+    };
+    let r = run("noisy-onemax", &onemax, AlgoConfig::Ntbea(cfg), 400, 100);
+    assert!(success(&r) >= 0.85, "2 runs + selection: {}", success(&r));
+    assert!(
+        r.trials
+            .iter()
+            .all(|t| t.spent.select == 40 && t.spent.search == 360)
+    );
+}
+
+#[test]
+fn rmhc_and_brmhc_climb_onemax() {
+    // A hill climber must improve on the random start (5 of 10 ones on average).
+    let onemax = [("dims", "10"), ("sigma", "0.5")];
+    let rmhc = run(
+        "noisy-onemax",
+        &onemax,
+        AlgoConfig::Rmhc(RmhcConfig { resample: 1 }),
+        200,
+        100,
+    );
+    assert!(
+        rmhc.final_value.mean >= 8.0,
+        "RMHC mean true fitness {}",
+        rmhc.final_value.mean
+    );
+    let cfg = BrmhcConfig {
+        free_preprocessing: true,
+        ..Default::default()
+    };
+    let brmhc = run("noisy-onemax", &onemax, AlgoConfig::Brmhc(cfg), 200, 100);
+    assert!(
+        brmhc.final_value.mean >= 8.0,
+        "B-RMHC mean true fitness {}",
+        brmhc.final_value.mean
+    );
+    assert!(
+        brmhc
+            .trials
+            .iter()
+            .all(|t| t.spent.preprocess == 20 && t.spent.search == 200)
+    );
+}
+
+/// x0 moves fitness ten times as much as any other dimension; x4..x5 are layout cells
+/// of which only x4 matters.
+struct Skewed(Space);
+
+impl Problem for Skewed {
+    fn space(&self) -> &Space {
+        &self.0
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let noise = ((seed % 1000) as f64 / 1000.0 - 0.5) * 0.2;
+        Ok(Evaluation::fitness(
+            10.0 * x[0] + x[1] + x[2] + x[3] + 5.0 * x[4] + noise,
+        ))
+    }
+}
+
+#[test]
+fn brmhc_preprocessing_finds_the_important_dimensions() {
+    let dims = (0..6)
+        .map(|i| Dimension {
+            name: format!("x{i}"),
+            domain: if i < 4 {
+                Domain::Int {
+                    min: 0,
+                    max: 3,
+                    step: 1,
+                }
+            } else {
+                Domain::Bool
+            },
+            default: 0,
+            fixed: false,
+        })
+        .collect();
+    let space = Space {
+        name: "skewed".into(),
+        dims,
+        groups: vec![playtune::space::Group {
+            name: "cells".into(),
+            dims: vec!["x4".into(), "x5".into()],
+        }],
+    };
+    let problem = Skewed(space.clone());
+    let mut top = 0;
+    for seed in 0..100 {
+        let mut b = Brmhc::new(BrmhcConfig::default(), space.clone(), 40, seed).unwrap();
+        let batch = b.ask();
+        assert_eq!(
+            batch.len(),
+            4 * 4 + 3,
+            "four sweeps of four values, base + two cells"
+        );
+        let evals: Vec<Evaluation> = batch
+            .iter()
+            .enumerate()
+            .map(|(i, c)| problem.evaluate(&c.values, seed * 100 + i as u64).unwrap())
+            .collect();
+        b.tell(&evals);
+        let imp = b.importance();
+        assert!(imp[4] > imp[5], "only cell x4 matters: {imp:?}");
+        if imp[0] > imp[1].max(imp[2]).max(imp[3]).max(imp[4]) {
+            top += 1;
+        }
+    }
+    assert!(top >= 95, "x0 ranked most important in {top}/100 seeds");
+}
+
+#[test]
+fn map_elites_matches_pyribs_coverage_on_the_sphere() {
+    // pyribs 0.12, same domain, 100,000 evaluations, batch 36: coverage about 20.6%.
+    let cfg = MapElitesConfig {
+        mutation: playtune::optim::map_elites::Mutation::Gaussian { sigma: 0.5 },
+        ..Default::default()
+    };
+    let r = run(
+        "sphere",
+        &[("dims", "100")],
+        AlgoConfig::MapElites(cfg),
+        100_000,
+        2,
+    );
+    for t in &r.trials {
+        let m = t.history.last().unwrap();
+        assert!(m.coverage >= 0.19, "coverage {}", m.coverage);
+        assert!(m.qd_score >= 150_000.0, "QD score {}", m.qd_score);
+        assert!(
+            t.history
+                .windows(2)
+                .all(|w| w[1].coverage >= w[0].coverage && w[1].qd_score >= w[0].qd_score - 1e-6)
+        );
+    }
+}
