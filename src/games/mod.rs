@@ -1,0 +1,3 @@
+//! The games playtune ships, one folder each.
+
+pub mod rinascimento;
