@@ -24,7 +24,9 @@ pub fn mix64(mut z: u64) -> u64 {
 /// A seed for one work item: the run seed followed by the item's coordinates
 /// (e.g. `[trial, evaluation]`). Different paths give unrelated seeds.
 pub fn derive_seed(seed: u64, path: &[u64]) -> u64 {
-    path.iter().fold(mix64(seed), |acc, &p| mix64(acc ^ mix64(p.wrapping_add(0x5851_F42D_4C95_7F2D))))
+    path.iter().fold(mix64(seed), |acc, &p| {
+        mix64(acc ^ mix64(p.wrapping_add(0x5851_F42D_4C95_7F2D)))
+    })
 }
 
 /// A generator seeded from a 64-bit seed.

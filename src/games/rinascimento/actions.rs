@@ -35,11 +35,19 @@ impl Tokens {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
     /// Take `take[c]` tokens of each colour `c`, then return `give`.
-    PickDifferent { take: [u8; MAX_COLOURS], give: Tokens },
+    PickDifferent {
+        take: [u8; MAX_COLOURS],
+        give: Tokens,
+    },
     /// Take nTPS tokens of `colour`, then return `give`.
     PickSame { colour: u8, give: Tokens },
     /// Reserve face-up `card` at `slot` of deck `deck`, gain a joker if any, return `give`.
-    ReserveFaceUp { deck: u8, slot: u8, card: u8, give: Tokens },
+    ReserveFaceUp {
+        deck: u8,
+        slot: u8,
+        card: u8,
+        give: Tokens,
+    },
     /// Reserve the hidden top card of `deck`, gain a joker if any, return `give`.
     ReserveDeck { deck: u8, give: Tokens },
     /// Buy face-up `card` at `slot` of deck `deck`.
@@ -91,7 +99,10 @@ struct Picks {
 
 impl Picks {
     fn new() -> Picks {
-        Picks { items: [0; 32], len: 0 }
+        Picks {
+            items: [0; 32],
+            len: 0,
+        }
     }
     fn push(&mut self, x: u8) {
         if self.len < self.items.len() {
@@ -110,7 +121,11 @@ impl RinState {
     fn shortfall(&self, hand: &Hand, card: u8) -> u32 {
         let cost = &self.content.cards[card as usize].cost;
         (0..self.colours())
-            .map(|c| cost[c].saturating_sub(hand.bonuses[c]).saturating_sub(hand.tokens[c]) as u32)
+            .map(|c| {
+                cost[c]
+                    .saturating_sub(hand.bonuses[c])
+                    .saturating_sub(hand.tokens[c]) as u32
+            })
             .sum()
     }
 
@@ -119,12 +134,15 @@ impl RinState {
     }
 
     fn can_reserve(&self, hand: &Hand) -> bool {
-        (hand.reserved().len() as u32) < self.rules.max_reserved && hand.reserved().len() < MAX_RESERVED
+        (hand.reserved().len() as u32) < self.rules.max_reserved
+            && hand.reserved().len() < MAX_RESERVED
     }
 
     /// Colours with a non-empty stack, as a bit mask.
     fn non_empty_mask(&self) -> u32 {
-        (0..self.colours()).filter(|&c| self.bank[c] > 0).fold(0, |m, c| m | 1 << c)
+        (0..self.colours())
+            .filter(|&c| self.bank[c] > 0)
+            .fold(0, |m, c| m | 1 << c)
     }
 
     /// Whether a give-back is exactly the excess over maxT of a hand holding `tokens`
@@ -160,7 +178,9 @@ impl RinState {
 
     /// Colours a pick-different takes: nTTPD, or every non-empty stack if fewer.
     fn pick_different_count(&self) -> u32 {
-        self.non_empty_mask().count_ones().min(self.rules.pick_diff_types)
+        self.non_empty_mask()
+            .count_ones()
+            .min(self.rules.pick_diff_types)
     }
 
     fn joker_on_reserve(&self) -> u8 {
@@ -185,7 +205,10 @@ impl RinState {
                         mask |= 1 << c;
                     }
                 }
-                if mask.count_ones() != self.pick_different_count() || mask == 0 || take != self.pick_different_take(mask) {
+                if mask.count_ones() != self.pick_different_count()
+                    || mask == 0
+                    || take != self.pick_different_take(mask)
+                {
                     return false;
                 }
                 let (t, g) = Self::after_taking(hand, &take, 0);
@@ -201,9 +224,15 @@ impl RinState {
                 let (t, g) = Self::after_taking(hand, &take, 0);
                 self.give_ok(&t, g, &give)
             }
-            Action::ReserveFaceUp { deck, slot, card, give } => {
+            Action::ReserveFaceUp {
+                deck,
+                slot,
+                card,
+                give,
+            } => {
                 let (d, s) = (deck as usize, slot as usize);
-                if !self.can_reserve(hand) || d >= self.decks() || s >= self.rules.face_up as usize {
+                if !self.can_reserve(hand) || d >= self.decks() || s >= self.rules.face_up as usize
+                {
                     return false;
                 }
                 if card == EMPTY || self.face_up[d][s] != card {
@@ -228,7 +257,9 @@ impl RinState {
                     && self.face_up[d][s] == card
                     && self.affordable(hand, card)
             }
-            Action::BuyReserved { card } => hand.reserved().contains(&card) && self.affordable(hand, card),
+            Action::BuyReserved { card } => {
+                hand.reserved().contains(&card) && self.affordable(hand, card)
+            }
         }
     }
 
@@ -240,11 +271,18 @@ impl RinState {
         match kind {
             ActionKind::PickDifferent => self.non_empty_mask() != 0,
             ActionKind::PickSame => (0..n).any(|c| self.bank[c] as u32 >= self.rules.pick_same_min),
-            ActionKind::ReserveFaceUp => self.can_reserve(hand) && (0..d).any(|d| self.face_up[d][..fu].iter().any(|&c| c != EMPTY)),
-            ActionKind::ReserveDeck => self.can_reserve(hand) && self.deck_len[..d].iter().any(|&l| l > 0),
-            ActionKind::BuyFaceUp => {
-                (0..d).any(|d| self.face_up[d][..fu].iter().any(|&c| c != EMPTY && self.affordable(hand, c)))
+            ActionKind::ReserveFaceUp => {
+                self.can_reserve(hand)
+                    && (0..d).any(|d| self.face_up[d][..fu].iter().any(|&c| c != EMPTY))
             }
+            ActionKind::ReserveDeck => {
+                self.can_reserve(hand) && self.deck_len[..d].iter().any(|&l| l > 0)
+            }
+            ActionKind::BuyFaceUp => (0..d).any(|d| {
+                self.face_up[d][..fu]
+                    .iter()
+                    .any(|&c| c != EMPTY && self.affordable(hand, c))
+            }),
             ActionKind::BuyReserved => hand.reserved().iter().any(|&c| self.affordable(hand, c)),
         }
     }
@@ -252,7 +290,9 @@ impl RinState {
     /// Whether `player` (who must be the player to move) has any legal action.
     pub fn has_legal_action(&self, player: usize) -> bool {
         let hand = &self.hands[player];
-        ActionKind::ALL.iter().any(|&k| self.kind_available(k, hand))
+        ActionKind::ALL
+            .iter()
+            .any(|&k| self.kind_available(k, hand))
     }
 
     /// The RAG: a kind drawn uniformly among those with a legal instance, then a random
@@ -281,7 +321,12 @@ impl RinState {
     /// pick-same a colour uniformly among stacks of at least minTPS; reserves and buys a
     /// card (or deck) uniformly among the legal ones. Give-backs return one token at a
     /// time, drawn uniformly among the tokens held.
-    pub fn random_action_of(&self, player: usize, kind: ActionKind, rng: &mut Rng) -> Option<Action> {
+    pub fn random_action_of(
+        &self,
+        player: usize,
+        kind: ActionKind,
+        rng: &mut Rng,
+    ) -> Option<Action> {
         if self.end.is_some() || player != self.current as usize {
             return None;
         }
@@ -308,7 +353,10 @@ impl RinState {
                 }
                 let take = self.pick_different_take(mask);
                 let (t, g) = Self::after_taking(hand, &take, 0);
-                Some(Action::PickDifferent { take, give: self.random_give(t, g, rng) })
+                Some(Action::PickDifferent {
+                    take,
+                    give: self.random_give(t, g, rng),
+                })
             }
             ActionKind::PickSame => {
                 for c in 0..n {
@@ -320,7 +368,10 @@ impl RinState {
                 let mut take = [0u8; MAX_COLOURS];
                 take[colour as usize] = self.rules.pick_same as u8;
                 let (t, g) = Self::after_taking(hand, &take, 0);
-                Some(Action::PickSame { colour, give: self.random_give(t, g, rng) })
+                Some(Action::PickSame {
+                    colour,
+                    give: self.random_give(t, g, rng),
+                })
             }
             ActionKind::ReserveFaceUp | ActionKind::BuyFaceUp => {
                 let buying = kind == ActionKind::BuyFaceUp;
@@ -342,7 +393,12 @@ impl RinState {
                     return Some(Action::BuyFaceUp { deck, slot, card });
                 }
                 let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
-                Some(Action::ReserveFaceUp { deck, slot, card, give: self.random_give(t, g, rng) })
+                Some(Action::ReserveFaceUp {
+                    deck,
+                    slot,
+                    card,
+                    give: self.random_give(t, g, rng),
+                })
             }
             ActionKind::ReserveDeck => {
                 if !self.can_reserve(hand) {
@@ -355,7 +411,10 @@ impl RinState {
                 }
                 let deck = picks.choose(rng)?;
                 let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
-                Some(Action::ReserveDeck { deck, give: self.random_give(t, g, rng) })
+                Some(Action::ReserveDeck {
+                    deck,
+                    give: self.random_give(t, g, rng),
+                })
             }
             ActionKind::BuyReserved => {
                 for &card in hand.reserved() {
@@ -363,7 +422,9 @@ impl RinState {
                         picks.push(card);
                     }
                 }
-                Some(Action::BuyReserved { card: picks.choose(rng)? })
+                Some(Action::BuyReserved {
+                    card: picks.choose(rng)?,
+                })
             }
         }
     }
@@ -380,13 +441,13 @@ impl RinState {
                 give.gold += 1;
             } else {
                 r -= gold as u32;
-                for c in 0..n {
-                    if r < tokens[c] as u32 {
-                        tokens[c] -= 1;
+                for (c, t) in tokens.iter_mut().enumerate().take(n) {
+                    if r < *t as u32 {
+                        *t -= 1;
                         give.colours[c] += 1;
                         break;
                     }
-                    r -= tokens[c] as u32;
+                    r -= *t as u32;
                 }
             }
             held -= 1;
@@ -396,7 +457,12 @@ impl RinState {
 
     /// Every give-back of the excess from a hand of `tokens` and `gold`; `f` returns
     /// false to stop (then so does this).
-    fn for_each_give(&self, tokens: &[u8; MAX_COLOURS], gold: u8, f: &mut dyn FnMut(Tokens) -> bool) -> bool {
+    fn for_each_give(
+        &self,
+        tokens: &[u8; MAX_COLOURS],
+        gold: u8,
+        f: &mut dyn FnMut(Tokens) -> bool,
+    ) -> bool {
         let n = self.colours();
         let held: u32 = tokens[..n].iter().map(|&t| t as u32).sum::<u32>() + gold as u32;
         let excess = held.saturating_sub(self.rules.max_tokens);
@@ -404,7 +470,14 @@ impl RinState {
         let mut avail = [0u8; MAX_COLOURS + 1];
         avail[..n].copy_from_slice(&tokens[..n]);
         avail[n] = gold;
-        fn rec(i: usize, n: usize, left: u32, avail: &[u8; MAX_COLOURS + 1], cur: &mut Tokens, f: &mut dyn FnMut(Tokens) -> bool) -> bool {
+        fn rec(
+            i: usize,
+            n: usize,
+            left: u32,
+            avail: &[u8; MAX_COLOURS + 1],
+            cur: &mut Tokens,
+            f: &mut dyn FnMut(Tokens) -> bool,
+        ) -> bool {
             if left == 0 {
                 return f(*cur);
             }
@@ -462,7 +535,9 @@ impl RinState {
                 }
                 let take = self.pick_different_take(mask);
                 let (t, g) = Self::after_taking(&hand, &take, 0);
-                ok = self.for_each_give(&t, g, &mut |give| push(Action::PickDifferent { take, give }, out));
+                ok = self.for_each_give(&t, g, &mut |give| {
+                    push(Action::PickDifferent { take, give }, out)
+                });
             }
         }
         for c in 0..n {
@@ -470,7 +545,15 @@ impl RinState {
                 let mut take = [0u8; MAX_COLOURS];
                 take[c] = self.rules.pick_same as u8;
                 let (t, g) = Self::after_taking(&hand, &take, 0);
-                ok = self.for_each_give(&t, g, &mut |give| push(Action::PickSame { colour: c as u8, give }, out));
+                ok = self.for_each_give(&t, g, &mut |give| {
+                    push(
+                        Action::PickSame {
+                            colour: c as u8,
+                            give,
+                        },
+                        out,
+                    )
+                });
             }
         }
         if self.can_reserve(&hand) {
@@ -480,12 +563,24 @@ impl RinState {
                     let card = self.face_up[d][s];
                     if ok && card != EMPTY {
                         let (deck, slot) = (d as u8, s as u8);
-                        ok = self.for_each_give(&t, g, &mut |give| push(Action::ReserveFaceUp { deck, slot, card, give }, out));
+                        ok = self.for_each_give(&t, g, &mut |give| {
+                            push(
+                                Action::ReserveFaceUp {
+                                    deck,
+                                    slot,
+                                    card,
+                                    give,
+                                },
+                                out,
+                            )
+                        });
                     }
                 }
                 if ok && self.deck_len[d] > 0 {
                     let deck = d as u8;
-                    ok = self.for_each_give(&t, g, &mut |give| push(Action::ReserveDeck { deck, give }, out));
+                    ok = self.for_each_give(&t, g, &mut |give| {
+                        push(Action::ReserveDeck { deck, give }, out)
+                    });
                 }
             }
         }
@@ -493,7 +588,14 @@ impl RinState {
             for s in 0..fu {
                 let card = self.face_up[d][s];
                 if ok && card != EMPTY && self.affordable(&hand, card) {
-                    ok = push(Action::BuyFaceUp { deck: d as u8, slot: s as u8, card }, out);
+                    ok = push(
+                        Action::BuyFaceUp {
+                            deck: d as u8,
+                            slot: s as u8,
+                            card,
+                        },
+                        out,
+                    );
                 }
             }
         }

@@ -49,20 +49,34 @@ pub struct Content {
 impl Content {
     /// Ids of the cards of deck `level`.
     pub fn deck_ids(&self, level: usize) -> impl Iterator<Item = u8> + '_ {
-        self.cards.iter().enumerate().filter(move |(_, c)| c.level as usize == level).map(|(i, _)| i as u8)
+        self.cards
+            .iter()
+            .enumerate()
+            .filter(move |(_, c)| c.level as usize == level)
+            .map(|(i, _)| i as u8)
     }
 
     /// Number of cards of deck `level`.
     pub fn deck_size(&self, level: usize) -> usize {
-        self.cards.iter().filter(|c| c.level as usize == level).count()
+        self.cards
+            .iter()
+            .filter(|c| c.level as usize == level)
+            .count()
     }
 
     /// Mean total cost and mean points of the cards of deck `level` (for the generator's
     /// calibration and its tests).
     pub fn level_means(&self, level: usize) -> (f64, f64) {
-        let cards: Vec<&Card> = self.cards.iter().filter(|c| c.level as usize == level).collect();
+        let cards: Vec<&Card> = self
+            .cards
+            .iter()
+            .filter(|c| c.level as usize == level)
+            .collect();
         let n = cards.len().max(1) as f64;
-        let cost: u32 = cards.iter().map(|c| c.cost.iter().map(|&x| x as u32).sum::<u32>()).sum();
+        let cost: u32 = cards
+            .iter()
+            .map(|c| c.cost.iter().map(|&x| x as u32).sum::<u32>())
+            .sum();
         let points: u32 = cards.iter().map(|c| c.points as u32).sum();
         (cost as f64 / n, points as f64 / n)
     }
@@ -102,13 +116,21 @@ fn parse_splendor(json: &str) -> Result<Content, String> {
     }
     let mut cards = Vec::with_capacity(raw.cards.len());
     for c in &raw.cards {
-        let bonus = SPLENDOR_COLOURS.iter().position(|n| *n == c.bonus).ok_or(format!("bad bonus {}", c.bonus))?;
+        let bonus = SPLENDOR_COLOURS
+            .iter()
+            .position(|n| *n == c.bonus)
+            .ok_or(format!("bad bonus {}", c.bonus))?;
         if c.cost.len() != 5 || !(1..=3).contains(&c.level) {
             return Err(format!("bad card {:?}", c.cost));
         }
         let mut cost = [0u8; MAX_COLOURS];
         cost[..5].copy_from_slice(&c.cost);
-        cards.push(Card { level: c.level - 1, bonus: bonus as u8, points: c.points, cost });
+        cards.push(Card {
+            level: c.level - 1,
+            bonus: bonus as u8,
+            points: c.points,
+            cost,
+        });
     }
     // Group by level so that a deck's ids are contiguous (stable: file order within).
     cards.sort_by_key(|c| c.level);
@@ -119,12 +141,20 @@ fn parse_splendor(json: &str) -> Result<Content, String> {
         }
         let mut requires = [0u8; MAX_COLOURS];
         requires[..5].copy_from_slice(&n.requires);
-        nobles.push(Noble { points: n.points, requires });
+        nobles.push(Noble {
+            points: n.points,
+            requires,
+        });
     }
     if nobles.len() < MAX_NOBLES || cards.len() > MAX_CARDS {
         return Err("card data does not fit the limits".into());
     }
-    Ok(Content { colours: 5, decks: 3, cards, nobles })
+    Ok(Content {
+        colours: 5,
+        decks: 3,
+        cards,
+        nobles,
+    })
 }
 
 /// The 90 real cards and 10 nobles.
@@ -144,7 +174,10 @@ pub fn content_for(rules: &Rules) -> &'static Content {
     type Cache = Mutex<Vec<((u32, u32, u64), &'static Content)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let key = (rules.token_types, rules.decks, rules.content_seed);
-    let mut cache = CACHE.get_or_init(|| Mutex::new(Vec::new())).lock().unwrap_or_else(|e| e.into_inner());
+    let mut cache = CACHE
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if let Some((_, c)) = cache.iter().find(|(k, _)| *k == key) {
         return c;
     }
@@ -165,12 +198,19 @@ mod tests {
     fn real_data_has_90_cards_by_level_and_10_nobles() {
         let c = splendor_content();
         assert_eq!(c.cards.len(), 90);
-        assert_eq!((c.deck_size(0), c.deck_size(1), c.deck_size(2)), (40, 30, 20));
+        assert_eq!(
+            (c.deck_size(0), c.deck_size(1), c.deck_size(2)),
+            (40, 30, 20)
+        );
         assert_eq!(c.nobles.len(), 10);
         // Each level gives every colour's bonus equally often.
         for level in 0..3 {
             for colour in 0..5 {
-                let n = c.cards.iter().filter(|k| k.level as usize == level && k.bonus as usize == colour).count();
+                let n = c
+                    .cards
+                    .iter()
+                    .filter(|k| k.level as usize == level && k.bonus as usize == colour)
+                    .count();
                 assert_eq!(n, c.deck_size(level) / 5);
             }
         }
@@ -198,7 +238,10 @@ mod tests {
     fn content_for_default_is_real_and_generated_is_cached() {
         let r = Rules::default();
         assert!(std::ptr::eq(content_for(&r), splendor_content()));
-        let g = Rules { token_types: 6, ..Rules::default() };
+        let g = Rules {
+            token_types: 6,
+            ..Rules::default()
+        };
         assert!(std::ptr::eq(content_for(&g), content_for(&g)));
         assert_eq!(content_for(&g).colours, 6);
     }

@@ -76,9 +76,16 @@ fn templates(level: usize) -> Vec<Template> {
         .filter(|c| c.level as usize == level)
         .map(|c| {
             let b = c.bonus as usize;
-            let mut others: Vec<u8> = (0..5).filter(|&i| i != b && c.cost[i] > 0).map(|i| c.cost[i]).collect();
+            let mut others: Vec<u8> = (0..5)
+                .filter(|&i| i != b && c.cost[i] > 0)
+                .map(|i| c.cost[i])
+                .collect();
             others.sort_unstable_by(|a, b| b.cmp(a));
-            Template { points: c.points, own: c.cost[b], others }
+            Template {
+                points: c.points,
+                own: c.cost[b],
+                others,
+            }
         })
         .collect()
 }
@@ -104,7 +111,10 @@ pub fn generate(colours: usize, decks: usize, seed: u64) -> Content {
     let mut dealers: Vec<Dealer> = (0..3)
         .map(|level| {
             let pool = templates(level);
-            Dealer { next: pool.len(), pool }
+            Dealer {
+                next: pool.len(),
+                pool,
+            }
         })
         .collect();
     let mut cards = Vec::new();
@@ -115,7 +125,11 @@ pub fn generate(colours: usize, decks: usize, seed: u64) -> Content {
         let frac = pos - lower as f64;
         for bonus in 0..n {
             for _ in 0..cards_per_colour(level, decks) {
-                let source = if frac > 1e-9 && rng.random_bool(frac) { lower + 1 } else { lower };
+                let source = if frac > 1e-9 && rng.random_bool(frac) {
+                    lower + 1
+                } else {
+                    lower
+                };
                 let t = dealers[(source - 1).min(2)].deal(&mut rng);
                 let mut cost = [0u8; MAX_COLOURS];
                 cost[bonus] = t.own;
@@ -125,7 +139,12 @@ pub fn generate(colours: usize, decks: usize, seed: u64) -> Content {
                 for (amount, &colour) in fold(t.others, n - 1).iter().zip(&palette) {
                     cost[colour as usize] = *amount;
                 }
-                cards.push(Card { level: level as u8, bonus: bonus as u8, points: t.points, cost });
+                cards.push(Card {
+                    level: level as u8,
+                    bonus: bonus as u8,
+                    points: t.points,
+                    cost,
+                });
             }
         }
     }
@@ -141,10 +160,18 @@ pub fn generate(colours: usize, decks: usize, seed: u64) -> Content {
             for &c in &palette[..count] {
                 requires[c as usize] = amount;
             }
-            Noble { points: 3, requires }
+            Noble {
+                points: 3,
+                requires,
+            }
         })
         .collect();
-    Content { colours: n, decks, cards, nobles }
+    Content {
+        colours: n,
+        decks,
+        cards,
+        nobles,
+    }
 }
 
 #[cfg(test)]
@@ -165,15 +192,33 @@ mod tests {
                 assert_eq!(g.deck_size(level), real.deck_size(level));
                 let (gc, gp) = g.level_means(level);
                 let (rc, rp) = real.level_means(level);
-                assert!((gc - rc).abs() < 1e-9 && (gp - rp).abs() < 1e-9, "level {level}");
+                assert!(
+                    (gc - rc).abs() < 1e-9 && (gp - rp).abs() < 1e-9,
+                    "level {level}"
+                );
                 // Same multiset of (points, total cost) pairs.
-                let mut a: Vec<(u8, u32)> = g.cards.iter().filter(|c| c.level as usize == level).map(|c| (c.points, total(c))).collect();
-                let mut b: Vec<(u8, u32)> = real.cards.iter().filter(|c| c.level as usize == level).map(|c| (c.points, total(c))).collect();
+                let mut a: Vec<(u8, u32)> = g
+                    .cards
+                    .iter()
+                    .filter(|c| c.level as usize == level)
+                    .map(|c| (c.points, total(c)))
+                    .collect();
+                let mut b: Vec<(u8, u32)> = real
+                    .cards
+                    .iter()
+                    .filter(|c| c.level as usize == level)
+                    .map(|c| (c.points, total(c)))
+                    .collect();
                 a.sort();
                 b.sort();
                 assert_eq!(a, b);
             }
-            let req = |c: &Content| c.nobles.iter().map(|n| n.requires.iter().map(|&x| x as u32).sum::<u32>()).sum::<u32>();
+            let req = |c: &Content| {
+                c.nobles
+                    .iter()
+                    .map(|n| n.requires.iter().map(|&x| x as u32).sum::<u32>())
+                    .sum::<u32>()
+            };
             assert_eq!(req(&g), req(real));
             assert!(g.nobles.iter().all(|n| n.points == 3));
         }
@@ -186,7 +231,11 @@ mod tests {
         for n in MIN_COLOURS..=MAX_COLOURS {
             for d in 1..=MAX_DECKS {
                 let g = generate(n, d, 7);
-                assert!(g.cards.len() <= MAX_CARDS, "{n} colours {d} decks: {}", g.cards.len());
+                assert!(
+                    g.cards.len() <= MAX_CARDS,
+                    "{n} colours {d} decks: {}",
+                    g.cards.len()
+                );
                 let per_colour = g.cards.len() as f64 / n as f64;
                 assert!((16.0..=20.0).contains(&per_colour), "{n}/{d}: {per_colour}");
                 for c in &g.cards {
@@ -200,13 +249,21 @@ mod tests {
                 // Later decks are dearer and worth more (on average over seeds: small
                 // decks at neighbouring positions may invert by chance).
                 let means = |level: usize| {
-                    let m: Vec<(f64, f64)> = (0..20).map(|seed| generate(n, d, seed).level_means(level)).collect();
-                    (m.iter().map(|x| x.0).sum::<f64>() / 20.0, m.iter().map(|x| x.1).sum::<f64>() / 20.0)
+                    let m: Vec<(f64, f64)> = (0..20)
+                        .map(|seed| generate(n, d, seed).level_means(level))
+                        .collect();
+                    (
+                        m.iter().map(|x| x.0).sum::<f64>() / 20.0,
+                        m.iter().map(|x| x.1).sum::<f64>() / 20.0,
+                    )
                 };
                 for level in 1..d {
                     let (c0, p0) = means(level - 1);
                     let (c1, p1) = means(level);
-                    assert!(c1 > c0 && p1 > p0, "{n}/{d} level {level}: {c0} {p0} -> {c1} {p1}");
+                    assert!(
+                        c1 > c0 && p1 > p0,
+                        "{n}/{d} level {level}: {c0} {p0} -> {c1} {p1}"
+                    );
                 }
                 assert_eq!(g.nobles.len(), MAX_NOBLES);
                 for nb in &g.nobles {

@@ -8,7 +8,7 @@ use crate::game::{Agent, Game};
 use crate::rng::{derive_seed, rng_from_seed};
 
 /// The outcome of one game, per agent in the order the agents were given.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameRecord {
     /// Whether each agent won (ties: every tied leader; stalemates: nobody).
     pub winners: Vec<bool>,
@@ -43,7 +43,11 @@ pub fn play_game(rules: &Rules, agents: &mut [&mut dyn Agent<RinState>], seed: u
 }
 
 /// [`play_game`], with invalid rules or a wrong number of agents reported as errors.
-pub fn try_play_game(rules: &Rules, agents: &mut [&mut dyn Agent<RinState>], seed: u64) -> Result<GameRecord, String> {
+pub fn try_play_game(
+    rules: &Rules,
+    agents: &mut [&mut dyn Agent<RinState>],
+    seed: u64,
+) -> Result<GameRecord, String> {
     let players = rules.players as usize;
     if agents.len() != players {
         return Err(format!("{} agents for {players} players", agents.len()));
@@ -55,7 +59,9 @@ pub fn try_play_game(rules: &Rules, agents: &mut [&mut dyn Agent<RinState>], see
     for (agent, &seat) in seats.iter().enumerate() {
         agent_at_seat[seat] = agent;
     }
-    let mut agent_rngs: Vec<_> = (0..players).map(|i| rng_from_seed(derive_seed(seed, &[2, i as u64]))).collect();
+    let mut agent_rngs: Vec<_> = (0..players)
+        .map(|i| rng_from_seed(derive_seed(seed, &[2, i as u64])))
+        .collect();
     let mut observe_rng = rng_from_seed(derive_seed(seed, &[3]));
     for agent in agents.iter_mut() {
         agent.reset();

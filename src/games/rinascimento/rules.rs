@@ -82,8 +82,22 @@ pub const RULE_NAMES: [&str; 16] = [
 
 /// The paper's symbols for the same rules (accepted by `from_values` as aliases).
 pub const RULE_SYMBOLS: [&str; 16] = [
-    "P", "nTT", "nJT", "D", "FUC", "EN", "coins", "maxT", "maxRC", "PP", "nTTPD", "nTPD",
-    "nTPS", "minTPS", "maxActions", "contentSeed",
+    "P",
+    "nTT",
+    "nJT",
+    "D",
+    "FUC",
+    "EN",
+    "coins",
+    "maxT",
+    "maxRC",
+    "PP",
+    "nTTPD",
+    "nTPD",
+    "nTPS",
+    "minTPS",
+    "maxActions",
+    "contentSeed",
 ];
 
 /// Inclusive bounds of the integer rules, in `RULE_NAMES` order (content_seed: any u64
@@ -146,9 +160,9 @@ impl Rules {
         let read = |i: usize| -> Result<Option<u64>, String> {
             match lookup(RULE_NAMES[i]).or_else(|| lookup(RULE_SYMBOLS[i])) {
                 None => Ok(None),
-                Some(v) => to_whole(v)
-                    .map(Some)
-                    .ok_or_else(|| format!("rule `{}`: {v} is not a whole number >= 0", RULE_NAMES[i])),
+                Some(v) => to_whole(v).map(Some).ok_or_else(|| {
+                    format!("rule `{}`: {v} is not a whole number >= 0", RULE_NAMES[i])
+                }),
             }
         };
         let players = read(0)?.unwrap_or(4);
@@ -172,7 +186,10 @@ impl Rules {
 
     /// The value of a rule by name or symbol.
     pub fn value(&self, name: &str) -> Option<f64> {
-        let i = RULE_NAMES.iter().position(|n| *n == name).or_else(|| RULE_SYMBOLS.iter().position(|n| *n == name))?;
+        let i = RULE_NAMES
+            .iter()
+            .position(|n| *n == name)
+            .or_else(|| RULE_SYMBOLS.iter().position(|n| *n == name))?;
         Some(self.get(i) as f64)
     }
 
@@ -272,7 +289,8 @@ pub fn splendor_coins(players: u32) -> u32 {
 /// A whole, non-negative, exactly representable value (tolerating float noise).
 fn to_whole(v: f64) -> Option<u64> {
     let r = v.round();
-    (v.is_finite() && r >= 0.0 && (v - r).abs() < 1e-6 && r <= (1u64 << 53) as f64).then_some(r as u64)
+    (v.is_finite() && r >= 0.0 && (v - r).abs() < 1e-6 && r <= (1u64 << 53) as f64)
+        .then_some(r as u64)
 }
 
 #[cfg(test)]
@@ -288,9 +306,30 @@ mod tests {
     #[test]
     fn default_is_four_player_splendor() {
         let r = Rules::default();
-        assert_eq!((r.players, r.token_types, r.jokers, r.decks, r.face_up, r.extra_nobles), (4, 5, 5, 3, 4, 1));
-        assert_eq!((r.coins, r.max_tokens, r.max_reserved, r.end_points), (7, 10, 3, 15));
-        assert_eq!((r.pick_diff_types, r.pick_diff_each, r.pick_same, r.pick_same_min), (3, 1, 2, 4));
+        assert_eq!(
+            (
+                r.players,
+                r.token_types,
+                r.jokers,
+                r.decks,
+                r.face_up,
+                r.extra_nobles
+            ),
+            (4, 5, 5, 3, 4, 1)
+        );
+        assert_eq!(
+            (r.coins, r.max_tokens, r.max_reserved, r.end_points),
+            (7, 10, 3, 15)
+        );
+        assert_eq!(
+            (
+                r.pick_diff_types,
+                r.pick_diff_each,
+                r.pick_same,
+                r.pick_same_min
+            ),
+            (3, 1, 2, 4)
+        );
         assert_eq!(r.max_actions, 300);
         assert!(r.validate().is_ok());
         assert!(r.uses_real_cards());
@@ -301,12 +340,16 @@ mod tests {
     #[test]
     fn from_values_reads_names_and_symbols_and_keeps_defaults() {
         assert_eq!(Rules::from_values(|_| None).unwrap(), Rules::default());
-        let r = Rules::from_values(lookup(&[("players", 2.0), ("nTT", 6.0), ("decks", 4.0)])).unwrap();
+        let r =
+            Rules::from_values(lookup(&[("players", 2.0), ("nTT", 6.0), ("decks", 4.0)])).unwrap();
         assert_eq!((r.players, r.coins, r.token_types, r.decks), (2, 4, 6, 4));
         let r = Rules::from_values(lookup(&[("players", 3.0), ("coins", 9.0)])).unwrap();
         assert_eq!(r.coins, 9);
         for (i, name) in RULE_NAMES.iter().enumerate() {
-            assert_eq!(Rules::default().value(name), Some(Rules::default().get(i) as f64));
+            assert_eq!(
+                Rules::default().value(name),
+                Some(Rules::default().get(i) as f64)
+            );
         }
     }
 
@@ -316,7 +359,8 @@ mod tests {
         assert!(e.contains("players"), "{e}");
         let e = Rules::from_values(lookup(&[("coins", 2.5)])).unwrap_err();
         assert!(e.contains("coins"), "{e}");
-        let e = Rules::from_values(lookup(&[("token_types", 3.0), ("pick_diff_types", 4.0)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("token_types", 3.0), ("pick_diff_types", 4.0)]))
+            .unwrap_err();
         assert!(e.contains("pick_diff_types"), "{e}");
         let e = Rules::from_values(lookup(&[("pick_same", 5.0)])).unwrap_err();
         assert!(e.contains("pick_same_min"), "{e}");

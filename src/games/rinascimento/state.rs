@@ -2,13 +2,15 @@
 //! the game, and the partially observable copies agents search from).
 //!
 //! Everything lives in fixed-size arrays so that cloning a state is one flat copy of
-//! about 450 bytes and advancing it never allocates.
+//! about 430 bytes and advancing it never allocates.
 
 use rand::seq::SliceRandom;
 
 use super::actions::{Action, Tokens};
 use super::cards::{Card, Content, MAX_CARDS, content_for};
-use super::rules::{MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_NOBLES, MAX_PLAYERS, MAX_RESERVED, Rules};
+use super::rules::{
+    MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_NOBLES, MAX_PLAYERS, MAX_RESERVED, Rules,
+};
 use crate::game::{Acting, Game};
 use crate::rng::{Rng, rng_from_seed};
 
@@ -16,7 +18,7 @@ use crate::rng::{Rng, rng_from_seed};
 pub const EMPTY: u8 = u8::MAX;
 
 /// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EndReason {
     /// Someone reached the end-game points and the round was completed.
     Points,
@@ -260,9 +262,9 @@ impl RinState {
         let n = self.colours();
         match *action {
             Action::PickDifferent { take, give } => {
-                for c in 0..n {
-                    self.bank[c] -= take[c];
-                    self.hands[p].tokens[c] += take[c];
+                for (c, &t) in take.iter().enumerate().take(n) {
+                    self.bank[c] -= t;
+                    self.hands[p].tokens[c] += t;
                 }
                 self.give_back(p, &give);
             }
@@ -273,7 +275,12 @@ impl RinState {
                 self.hands[p].tokens[c] += amount;
                 self.give_back(p, &give);
             }
-            Action::ReserveFaceUp { deck, slot, card, give } => {
+            Action::ReserveFaceUp {
+                deck,
+                slot,
+                card,
+                give,
+            } => {
                 let d = deck as usize;
                 self.face_up[d][slot as usize] = self.draw(d).unwrap_or(EMPTY);
                 self.hands[p].push_reserved(card, false);
@@ -367,7 +374,11 @@ impl RinState {
         } else if self.actions >= self.rules.max_actions {
             self.end = Some(EndReason::Timeout);
         } else if !self.has_legal_action(self.current as usize) {
-            self.end = Some(if self.end_triggered { EndReason::Points } else { EndReason::Stalemate });
+            self.end = Some(if self.end_triggered {
+                EndReason::Points
+            } else {
+                EndReason::Stalemate
+            });
         }
     }
 
@@ -380,7 +391,10 @@ impl RinState {
         }
         let key = |h: &Hand| (h.points, std::cmp::Reverse(h.cards));
         let best = self.hands[..p].iter().map(key).max();
-        self.hands[..p].iter().map(|h| Some(key(h)) == best).collect()
+        self.hands[..p]
+            .iter()
+            .map(|h| Some(key(h)) == best)
+            .collect()
     }
 
     /// The copy `player` may search from: decks reshuffled, and every opponent's hidden

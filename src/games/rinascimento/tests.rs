@@ -3,7 +3,6 @@
 
 use std::collections::HashSet;
 
-use super::actions::ENUMERATION_CAP;
 use super::rules::MAX_COLOURS;
 use super::state::EMPTY;
 use super::*;
@@ -46,18 +45,28 @@ fn check_invariants(s: &RinState) {
     for q in 0..p {
         let h = s.hand(q);
         assert!(h.token_total() <= r.max_tokens, "hand {q} over max tokens");
-        assert!(h.reserved().len() as u32 <= r.max_reserved, "hand {q} over max reserved");
+        assert!(
+            h.reserved().len() as u32 <= r.max_reserved,
+            "hand {q} over max reserved"
+        );
         for &id in h.reserved() {
             assert!(seen.insert(id), "card {id} twice");
             placed += 1;
         }
-        assert_eq!(h.bonuses.iter().map(|&b| b as usize).sum::<usize>(), h.cards as usize);
+        assert_eq!(
+            h.bonuses.iter().map(|&b| b as usize).sum::<usize>(),
+            h.cards as usize
+        );
         assert!(h.bonuses[n..].iter().all(|&b| b == 0));
         assert!(h.points as u32 >= 3 * h.nobles as u32);
         bought += h.cards as usize;
         nobles += h.nobles as usize;
     }
-    assert_eq!(placed + bought, s.content().cards.len(), "cards not conserved");
+    assert_eq!(
+        placed + bought,
+        s.content().cards.len(),
+        "cards not conserved"
+    );
     assert_eq!(nobles, r.nobles_on_table(), "nobles not conserved");
     let table: HashSet<u8> = s.nobles().iter().copied().collect();
     assert_eq!(table.len(), s.nobles().len());
@@ -71,7 +80,9 @@ fn random_game(rules: &Rules, seed: u64, check_enumeration: bool) -> RinState {
     check_invariants(&s);
     while !s.is_over() {
         let p = s.current_player();
-        let a = s.random_action(p, &mut rng).expect("a legal action while the game runs");
+        let a = s
+            .random_action(p, &mut rng)
+            .expect("a legal action while the game runs");
         assert!(s.is_legal(p, &a), "RAG gave an illegal action {a:?}");
         if check_enumeration && s.legal_actions(p, &mut all) {
             assert!(all.contains(&a), "{a:?} not enumerated");
@@ -82,7 +93,9 @@ fn random_game(rules: &Rules, seed: u64, check_enumeration: bool) -> RinState {
     match s.end_reason() {
         Some(EndReason::Stalemate) => assert!(!s.has_legal_action(s.current_player())),
         Some(EndReason::Timeout) => assert_eq!(s.step_count(), rules.max_actions),
-        Some(EndReason::Points) => assert!((0..s.players()).any(|q| s.hand(q).points as u32 >= rules.end_points)),
+        Some(EndReason::Points) => {
+            assert!((0..s.players()).any(|q| s.hand(q).points as u32 >= rules.end_points))
+        }
         None => unreachable!(),
     }
     s
@@ -108,16 +121,65 @@ fn invariants_hold_with_two_and_three_players() {
 fn invariants_hold_under_other_rule_vectors() {
     let base = Rules::default();
     let variants = [
-        Rules { token_types: 3, pick_diff_types: 2, ..base },
-        Rules { token_types: 4, decks: 2, ..base },
-        Rules { token_types: 6, decks: 4, content_seed: 3, ..base },
-        Rules { token_types: 8, decks: 5, face_up: 6, ..base },
-        Rules { decks: 1, face_up: 2, ..base },
-        Rules { players: 2, token_types: 7, coins: 3, jokers: 0, ..base },
-        Rules { max_tokens: 4, pick_diff_each: 2, ..base },
-        Rules { max_reserved: 0, extra_nobles: 6, ..base },
-        Rules { max_reserved: 5, pick_same: 4, pick_same_min: 4, end_points: 25, ..base },
-        Rules { players: 3, coins: 12, max_tokens: 15, pick_diff_types: 5, pick_diff_each: 3, ..base },
+        Rules {
+            token_types: 3,
+            pick_diff_types: 2,
+            ..base
+        },
+        Rules {
+            token_types: 4,
+            decks: 2,
+            ..base
+        },
+        Rules {
+            token_types: 6,
+            decks: 4,
+            content_seed: 3,
+            ..base
+        },
+        Rules {
+            token_types: 8,
+            decks: 5,
+            face_up: 6,
+            ..base
+        },
+        Rules {
+            decks: 1,
+            face_up: 2,
+            ..base
+        },
+        Rules {
+            players: 2,
+            token_types: 7,
+            coins: 3,
+            jokers: 0,
+            ..base
+        },
+        Rules {
+            max_tokens: 4,
+            pick_diff_each: 2,
+            ..base
+        },
+        Rules {
+            max_reserved: 0,
+            extra_nobles: 6,
+            ..base
+        },
+        Rules {
+            max_reserved: 5,
+            pick_same: 4,
+            pick_same_min: 4,
+            end_points: 25,
+            ..base
+        },
+        Rules {
+            players: 3,
+            coins: 12,
+            max_tokens: 15,
+            pick_diff_types: 5,
+            pick_diff_each: 3,
+            ..base
+        },
     ];
     for (i, rules) in variants.iter().enumerate() {
         rules.validate().unwrap();
@@ -132,7 +194,14 @@ fn enumeration_lists_distinct_legal_actions() {
     let mut rng = rng_from_seed(3);
     let mut all = Vec::new();
     for seed in 0..10 {
-        let mut s = RinState::new(&Rules { max_tokens: 6, ..Rules::default() }, seed).unwrap();
+        let mut s = RinState::new(
+            &Rules {
+                max_tokens: 6,
+                ..Rules::default()
+            },
+            seed,
+        )
+        .unwrap();
         while !s.is_over() {
             let p = s.current_player();
             assert!(s.legal_actions(p, &mut all));
@@ -152,7 +221,12 @@ fn enumeration_lists_distinct_legal_actions() {
 #[test]
 fn enumeration_gives_up_past_the_cap() {
     // 8 colours, pick 4 of 8 (70 sets), hand full of many colours: give-backs explode.
-    let rules = Rules { token_types: 8, pick_diff_types: 4, max_tokens: 10, ..Rules::default() };
+    let rules = Rules {
+        token_types: 8,
+        pick_diff_types: 4,
+        max_tokens: 10,
+        ..Rules::default()
+    };
     let mut s = RinState::new(&rules, 1).unwrap();
     for c in 0..8 {
         s.hands[0].tokens[c] = 1;
@@ -163,7 +237,6 @@ fn enumeration_gives_up_past_the_cap() {
     let mut out = Vec::new();
     assert!(!s.legal_actions(0, &mut out));
     assert!(out.is_empty());
-    assert!(ENUMERATION_CAP >= 1000);
     assert!(s.random_action(0, &mut rng_from_seed(1)).is_some());
 }
 
@@ -184,32 +257,93 @@ fn pick_different_takes_as_many_colours_as_allowed() {
     let mut s = fresh();
     let mut all = Vec::new();
     s.legal_actions(0, &mut all);
-    let picks: Vec<&Action> = all.iter().filter(|a| a.kind() == ActionKind::PickDifferent).collect();
+    let picks: Vec<&Action> = all
+        .iter()
+        .filter(|a| a.kind() == ActionKind::PickDifferent)
+        .collect();
     assert_eq!(picks.len(), 10); // 3 of 5 colours
     let no_give = Tokens::default();
-    assert!(s.is_legal(0, &Action::PickDifferent { take: take(&[0, 1, 2], 1), give: no_give }));
-    assert!(!s.is_legal(0, &Action::PickDifferent { take: take(&[0, 1], 1), give: no_give }));
-    assert!(!s.is_legal(0, &Action::PickDifferent { take: take(&[0, 1, 2], 2), give: no_give }));
-    assert!(!s.is_legal(0, &Action::PickDifferent { take: take(&[0, 1, 5], 1), give: no_give }));
+    assert!(s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: take(&[0, 1, 2], 1),
+            give: no_give
+        }
+    ));
+    assert!(!s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: take(&[0, 1], 1),
+            give: no_give
+        }
+    ));
+    assert!(!s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: take(&[0, 1, 2], 2),
+            give: no_give
+        }
+    ));
+    assert!(!s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: take(&[0, 1, 5], 1),
+            give: no_give
+        }
+    ));
     // Only two stacks left: the pick takes both.
     for c in 2..5 {
         s.hands[1].tokens[c] = s.bank[c];
         s.bank[c] = 0;
     }
-    assert!(s.is_legal(0, &Action::PickDifferent { take: take(&[0, 1], 1), give: no_give }));
-    assert!(!s.is_legal(0, &Action::PickDifferent { take: take(&[0], 1), give: no_give }));
-    s.play(&Action::PickDifferent { take: take(&[0, 1], 1), give: no_give });
+    assert!(s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: take(&[0, 1], 1),
+            give: no_give
+        }
+    ));
+    assert!(!s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: take(&[0], 1),
+            give: no_give
+        }
+    ));
+    s.play(&Action::PickDifferent {
+        take: take(&[0, 1], 1),
+        give: no_give,
+    });
     assert_eq!(&s.hand(0).tokens[..5], &[1, 1, 0, 0, 0]);
     assert_eq!(&s.bank()[..2], &[6, 6]);
     assert_eq!(s.current_player(), 1);
     // nTPD = 2 takes what a thinner stack holds.
-    let mut s = RinState::new(&Rules { pick_diff_each: 2, ..Rules::default() }, 1).unwrap();
+    let mut s = RinState::new(
+        &Rules {
+            pick_diff_each: 2,
+            ..Rules::default()
+        },
+        1,
+    )
+    .unwrap();
     s.bank[0] = 1;
     s.hands[1].tokens[0] = 6;
     let mut t = take(&[1, 2], 2);
     t[0] = 1;
-    assert!(s.is_legal(0, &Action::PickDifferent { take: t, give: no_give }));
-    assert!(!s.is_legal(0, &Action::PickDifferent { take: take(&[0, 1, 2], 2), give: no_give }));
+    assert!(s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: t,
+            give: no_give
+        }
+    ));
+    assert!(!s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: take(&[0, 1, 2], 2),
+            give: no_give
+        }
+    ));
 }
 
 #[test]
@@ -218,12 +352,33 @@ fn pick_same_needs_a_stack_of_min_tps() {
     let no_give = Tokens::default();
     s.bank[2] = 4;
     s.hands[1].tokens[2] = 3;
-    assert!(s.is_legal(0, &Action::PickSame { colour: 2, give: no_give }));
+    assert!(s.is_legal(
+        0,
+        &Action::PickSame {
+            colour: 2,
+            give: no_give
+        }
+    ));
     s.bank[2] = 3;
     s.hands[1].tokens[2] = 4;
-    assert!(!s.is_legal(0, &Action::PickSame { colour: 2, give: no_give }));
-    assert!(!s.is_legal(0, &Action::PickSame { colour: 5, give: no_give }));
-    s.play(&Action::PickSame { colour: 0, give: no_give });
+    assert!(!s.is_legal(
+        0,
+        &Action::PickSame {
+            colour: 2,
+            give: no_give
+        }
+    ));
+    assert!(!s.is_legal(
+        0,
+        &Action::PickSame {
+            colour: 5,
+            give: no_give
+        }
+    ));
+    s.play(&Action::PickSame {
+        colour: 0,
+        give: no_give,
+    });
     assert_eq!(s.hand(0).tokens[0], 2);
     assert_eq!(s.bank()[0], 5);
     // No stack of 4: the kind is not offered.
@@ -233,9 +388,15 @@ fn pick_same_needs_a_stack_of_min_tps() {
         s.hands[1].tokens[c] = 4;
     }
     let mut rng = rng_from_seed(0);
-    assert!(s.random_action_of(0, ActionKind::PickSame, &mut rng).is_none());
+    assert!(
+        s.random_action_of(0, ActionKind::PickSame, &mut rng)
+            .is_none()
+    );
     for _ in 0..50 {
-        assert_ne!(s.random_action(0, &mut rng).unwrap().kind(), ActionKind::PickSame);
+        assert_ne!(
+            s.random_action(0, &mut rng).unwrap().kind(),
+            ActionKind::PickSame
+        );
     }
 }
 
@@ -248,25 +409,38 @@ fn give_backs_return_exactly_the_excess() {
         s.bank[c] -= 3;
     }
     let t = take(&[2, 3, 4], 1);
-    assert!(!s.is_legal(0, &Action::PickDifferent { take: t, give: Tokens::default() }));
+    assert!(!s.is_legal(
+        0,
+        &Action::PickDifferent {
+            take: t,
+            give: Tokens::default()
+        }
+    ));
     let mut one = Tokens::default();
     one.colours[0] = 1;
     assert!(!s.is_legal(0, &Action::PickDifferent { take: t, give: one }));
     let mut two = one;
     two.colours[3] = 1;
     assert!(s.is_legal(0, &Action::PickDifferent { take: t, give: two }));
-    let mut bad = Tokens::default();
-    bad.gold = 2;
+    let bad = Tokens {
+        gold: 2,
+        ..Tokens::default()
+    };
     assert!(!s.is_legal(0, &Action::PickDifferent { take: t, give: bad }));
     // Enumeration: multisets of size 2 over the hand {3,3,4,1,1}.
     let mut all = Vec::new();
     s.legal_actions(0, &mut all);
-    let with_t = all.iter().filter(|a| matches!(a, Action::PickDifferent { take, .. } if *take == t)).count();
+    let with_t = all
+        .iter()
+        .filter(|a| matches!(a, Action::PickDifferent { take, .. } if *take == t))
+        .count();
     // Types with >= 2: 0,1,2 (3 pairs) ; distinct pairs over 5 types: 10.
     assert_eq!(with_t, 13);
     let mut rng = rng_from_seed(9);
     for _ in 0..100 {
-        if let Some(Action::PickDifferent { give, .. }) = s.random_action_of(0, ActionKind::PickDifferent, &mut rng) {
+        if let Some(Action::PickDifferent { give, .. }) =
+            s.random_action_of(0, ActionKind::PickDifferent, &mut rng)
+        {
             assert_eq!(give.total(), 2);
         }
     }
@@ -280,12 +454,38 @@ fn give_backs_return_exactly_the_excess() {
         s.bank[c] -= 2;
     }
     let card = s.face_up(0)[0];
-    let mut g = Tokens::default();
-    g.gold = 1;
-    assert!(!s.is_legal(0, &Action::ReserveFaceUp { deck: 0, slot: 0, card, give: Tokens::default() }));
-    assert!(s.is_legal(0, &Action::ReserveFaceUp { deck: 0, slot: 0, card, give: g }));
-    s.play(&Action::ReserveFaceUp { deck: 0, slot: 0, card, give: g });
-    assert_eq!((s.hand(0).gold, s.bank_gold(), s.hand(0).token_total()), (0, 5, 10));
+    let g = Tokens {
+        gold: 1,
+        ..Tokens::default()
+    };
+    assert!(!s.is_legal(
+        0,
+        &Action::ReserveFaceUp {
+            deck: 0,
+            slot: 0,
+            card,
+            give: Tokens::default()
+        }
+    ));
+    assert!(s.is_legal(
+        0,
+        &Action::ReserveFaceUp {
+            deck: 0,
+            slot: 0,
+            card,
+            give: g
+        }
+    ));
+    s.play(&Action::ReserveFaceUp {
+        deck: 0,
+        slot: 0,
+        card,
+        give: g,
+    });
+    assert_eq!(
+        (s.hand(0).gold, s.bank_gold(), s.hand(0).token_total()),
+        (0, 5, 10)
+    );
     check_invariants(&s);
 }
 
@@ -294,7 +494,12 @@ fn reserving_gives_a_joker_only_if_one_is_left() {
     let mut s = fresh();
     let card = s.face_up(1)[2];
     let top = *s.deck(1).last().unwrap();
-    s.play(&Action::ReserveFaceUp { deck: 1, slot: 2, card, give: Tokens::default() });
+    s.play(&Action::ReserveFaceUp {
+        deck: 1,
+        slot: 2,
+        card,
+        give: Tokens::default(),
+    });
     assert_eq!((s.hand(0).gold, s.bank_gold()), (1, 4));
     assert_eq!(s.hand(0).reserved(), &[card]);
     assert!(!s.hand(0).is_hidden(0));
@@ -306,7 +511,10 @@ fn reserving_gives_a_joker_only_if_one_is_left() {
     s.current = 1;
     let top = *s.deck(2).last().unwrap();
     let len = s.deck_len(2);
-    s.play(&Action::ReserveDeck { deck: 2, give: Tokens::default() });
+    s.play(&Action::ReserveDeck {
+        deck: 2,
+        give: Tokens::default(),
+    });
     assert_eq!(s.hand(1).gold, 0);
     assert_eq!(s.hand(1).reserved(), &[top]);
     assert!(s.hand(1).is_hidden(0));
@@ -315,14 +523,29 @@ fn reserving_gives_a_joker_only_if_one_is_left() {
     let mut s = fresh();
     for _ in 0..3 {
         s.current = 0;
-        s.play(&Action::ReserveDeck { deck: 0, give: Tokens::default() });
+        s.play(&Action::ReserveDeck {
+            deck: 0,
+            give: Tokens::default(),
+        });
     }
     s.current = 0;
     assert_eq!(s.hand(0).reserved().len(), 3);
-    assert!(!s.is_legal(0, &Action::ReserveDeck { deck: 0, give: Tokens::default() }));
+    assert!(!s.is_legal(
+        0,
+        &Action::ReserveDeck {
+            deck: 0,
+            give: Tokens::default()
+        }
+    ));
     let mut rng = rng_from_seed(1);
-    assert!(s.random_action_of(0, ActionKind::ReserveDeck, &mut rng).is_none());
-    assert!(s.random_action_of(0, ActionKind::ReserveFaceUp, &mut rng).is_none());
+    assert!(
+        s.random_action_of(0, ActionKind::ReserveDeck, &mut rng)
+            .is_none()
+    );
+    assert!(
+        s.random_action_of(0, ActionKind::ReserveFaceUp, &mut rng)
+            .is_none()
+    );
 }
 
 #[test]
@@ -344,7 +567,11 @@ fn buying_uses_bonuses_then_tokens_then_jokers() {
     }
     s.hands[0].cards = 5; // the bonuses' cards
     // Not enough jokers: illegal.
-    let action = Action::BuyFaceUp { deck: 0, slot: 0, card };
+    let action = Action::BuyFaceUp {
+        deck: 0,
+        slot: 0,
+        card,
+    };
     if shortfall > 0 {
         s.hands[0].gold = shortfall - 1;
         s.bank_gold -= shortfall - 1;
@@ -369,7 +596,10 @@ fn buying_uses_bonuses_then_tokens_then_jokers() {
     assert_ne!(s.face_up(0)[0], card);
     // Buying a reserved card removes it from the reserve.
     let mut s = fresh();
-    s.play(&Action::ReserveDeck { deck: 0, give: Tokens::default() });
+    s.play(&Action::ReserveDeck {
+        deck: 0,
+        give: Tokens::default(),
+    });
     let r = s.hand(0).reserved()[0];
     s.current = 0;
     for k in 0..n {
@@ -396,23 +626,34 @@ fn a_noble_visits_once_per_turn() {
     }
     s.hands[0].bonuses = bonuses;
     s.hands[0].cards = bonuses.iter().sum();
-    let pick = s.random_action_of(0, ActionKind::PickDifferent, &mut rng_from_seed(1)).unwrap();
+    let pick = s
+        .random_action_of(0, ActionKind::PickDifferent, &mut rng_from_seed(1))
+        .unwrap();
     s.play(&pick);
     assert_eq!((s.hand(0).nobles, s.hand(0).points), (1, 3));
     assert!(!s.nobles().contains(&first) && s.nobles().contains(&second));
     for _ in 0..3 {
         let p = s.current_player();
-        let a = s.random_action_of(p, ActionKind::PickDifferent, &mut rng_from_seed(2)).unwrap();
+        let a = s
+            .random_action_of(p, ActionKind::PickDifferent, &mut rng_from_seed(2))
+            .unwrap();
         s.play(&a);
     }
-    let pick = s.random_action_of(0, ActionKind::PickDifferent, &mut rng_from_seed(3)).unwrap();
+    let pick = s
+        .random_action_of(0, ActionKind::PickDifferent, &mut rng_from_seed(3))
+        .unwrap();
     s.play(&pick);
     assert_eq!((s.hand(0).nobles, s.hand(0).points), (2, 6));
     assert_eq!(s.nobles().len(), 3);
 }
 
 fn pick_for(s: &RinState) -> Action {
-    s.random_action_of(s.current_player(), ActionKind::PickDifferent, &mut rng_from_seed(s.step_count() as u64)).unwrap()
+    s.random_action_of(
+        s.current_player(),
+        ActionKind::PickDifferent,
+        &mut rng_from_seed(s.step_count() as u64),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -488,7 +729,10 @@ fn a_player_without_legal_actions_is_a_stalemate() {
     }
     assert!(s.has_legal_action(0));
     assert!(!s.has_legal_action(1));
-    s.play(&Action::ReserveDeck { deck: 0, give: Tokens::default() });
+    s.play(&Action::ReserveDeck {
+        deck: 0,
+        give: Tokens::default(),
+    });
     assert_eq!(s.end_reason(), Some(EndReason::Stalemate));
     assert!(s.is_over() && s.is_stalemate());
     assert_eq!(s.winners(), vec![false, false]);
@@ -503,14 +747,20 @@ fn a_player_without_legal_actions_is_a_stalemate() {
 
 #[test]
 fn the_action_limit_ends_the_game_as_a_stalemate() {
-    let rules = Rules { max_actions: 10, ..Rules::default() };
+    let rules = Rules {
+        max_actions: 10,
+        ..Rules::default()
+    };
     let mut s = RinState::new(&rules, 1).unwrap();
     let mut rng = rng_from_seed(1);
     while !s.is_over() {
         let a = s.random_action(s.current_player(), &mut rng).unwrap();
         s.advance(&[a]);
     }
-    assert_eq!((s.step_count(), s.end_reason()), (10, Some(EndReason::Timeout)));
+    assert_eq!(
+        (s.step_count(), s.end_reason()),
+        (10, Some(EndReason::Timeout))
+    );
     assert!(s.is_stalemate());
     assert_eq!(s.winners(), vec![false; 4]);
     // The default limit is 300.
@@ -534,10 +784,21 @@ fn illegal_actions_pass_the_turn() {
 #[test]
 fn observe_hides_opponents_hidden_cards_and_deck_order() {
     let mut s = fresh();
-    s.play(&Action::ReserveDeck { deck: 2, give: Tokens::default() }); // seat 0, hidden
-    s.play(&Action::ReserveDeck { deck: 2, give: Tokens::default() }); // seat 1, hidden
+    s.play(&Action::ReserveDeck {
+        deck: 2,
+        give: Tokens::default(),
+    }); // seat 0, hidden
+    s.play(&Action::ReserveDeck {
+        deck: 2,
+        give: Tokens::default(),
+    }); // seat 1, hidden
     let card = s.face_up(1)[0];
-    s.play(&Action::ReserveFaceUp { deck: 1, slot: 0, card, give: Tokens::default() }); // seat 2, visible
+    s.play(&Action::ReserveFaceUp {
+        deck: 1,
+        slot: 0,
+        card,
+        give: Tokens::default(),
+    }); // seat 2, visible
     let mut rng = rng_from_seed(11);
     let mut changed_hidden = 0;
     let mut changed_order = 0;
@@ -587,7 +848,9 @@ impl Agent<RinState> for RandomAgent {
     }
     fn act(&mut self, state: &RinState, player: usize, rng: &mut Rng) -> Action {
         // A finished or stuck state is never handed to an agent; the fallback is a pass.
-        state.random_action(player, rng).unwrap_or(Action::BuyReserved { card: EMPTY })
+        state
+            .random_action(player, rng)
+            .unwrap_or(Action::BuyReserved { card: EMPTY })
     }
 }
 
@@ -602,7 +865,10 @@ fn play_game_is_reproducible_and_reports_per_agent() {
     let mut seats = r1.seats.clone();
     seats.sort();
     assert_eq!(seats, vec![0, 1, 2, 3]);
-    assert_eq!((r1.winners.len(), r1.points.len(), r1.cards.len()), (4, 4, 4));
+    assert_eq!(
+        (r1.winners.len(), r1.points.len(), r1.cards.len()),
+        (4, 4, 4)
+    );
     assert_eq!(r1.illegal_actions, 0);
     let mut seat_orders = HashSet::new();
     let mut decided = 0;
@@ -674,6 +940,45 @@ fn random_game_statistics() {
         total_actions as f64 / secs / 1e6,
         1000.0 * secs / n,
     );
+    // Search-agent pattern: clone a mid-game state and roll 10 random actions.
+    let mut mid = RinState::new(&rules, 5).unwrap();
+    let mut rng = rng_from_seed(5);
+    for _ in 0..40 {
+        let a = mid.random_action(mid.current_player(), &mut rng).unwrap();
+        mid.advance(&[a]);
+    }
+    let start = std::time::Instant::now();
+    let mut rolled = 0u64;
+    for _ in 0..100_000 {
+        let mut s = mid.clone();
+        for _ in 0..10 {
+            match s.random_action(s.current_player(), &mut rng) {
+                Some(a) => s.advance(&[a]),
+                None => break,
+            }
+            rolled += 1;
+        }
+    }
+    println!(
+        "clone + 10-action rollouts: {:.2} M actions/s",
+        rolled as f64 / start.elapsed().as_secs_f64() / 1e6
+    );
     println!("paper: mean 140.86, sd 21.35, min 29, max 183, stalemates 14.1%, 1.74 M states/s");
     assert!((100.0..=200.0).contains(&mean), "mean length {mean}");
+}
+
+#[test]
+fn states_and_actions_stay_small() {
+    // Cloning a state is the search agents' hot path: one flat copy, no heap.
+    println!("RinState: {} bytes", std::mem::size_of::<RinState>());
+    assert!(
+        std::mem::size_of::<RinState>() <= 512,
+        "{}",
+        std::mem::size_of::<RinState>()
+    );
+    assert!(
+        std::mem::size_of::<Action>() <= 24,
+        "{}",
+        std::mem::size_of::<Action>()
+    );
 }
