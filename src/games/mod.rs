@@ -1,3 +1,5 @@
-//! The games playtune ships, each with its forward model and its game-specific agents.
+//! The games playtune ships, one folder each, with their forward models and their
+//! game-specific agents.
 
+pub mod rinascimento;
 pub mod space_battle;

@@ -1,0 +1,612 @@
+//! The actions, their legality, the random action generator (RAG) and enumeration.
+//!
+//! Rule readings fixed here:
+//! - Pick-different takes as many colours as it can up to nTTPD (all non-empty stacks
+//!   if fewer), and from each as many tokens as it can up to nTPD: a player chooses the
+//!   colours, not to take less than the rules allow.
+//! - Paying uses the colour tokens first and jokers only for the shortfall.
+//! - Give-backs: after a pick or a reserve, a hand above maxT returns exactly the excess,
+//!   of any colours or jokers it holds (the tokens just taken included).
+
+use rand::RngExt;
+
+use super::rules::{MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_RESERVED};
+use super::state::{EMPTY, Hand, RinState};
+use crate::rng::Rng;
+
+/// `legal_actions` gives up (returns false) beyond this many actions.
+pub const ENUMERATION_CAP: usize = 4096;
+
+/// A bag of tokens: counts per colour and jokers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Tokens {
+    pub colours: [u8; MAX_COLOURS],
+    pub gold: u8,
+}
+
+impl Tokens {
+    pub fn total(&self) -> u32 {
+        self.colours.iter().map(|&t| t as u32).sum::<u32>() + self.gold as u32
+    }
+}
+
+/// One player's action. Face-up cards are named by slot and card id, so an action
+/// copied from another determinisation is recognised as illegal if the slot changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Take `take[c]` tokens of each colour `c`, then return `give`.
+    PickDifferent {
+        take: [u8; MAX_COLOURS],
+        give: Tokens,
+    },
+    /// Take nTPS tokens of `colour`, then return `give`.
+    PickSame { colour: u8, give: Tokens },
+    /// Reserve face-up `card` at `slot` of deck `deck`, gain a joker if any, return `give`.
+    ReserveFaceUp {
+        deck: u8,
+        slot: u8,
+        card: u8,
+        give: Tokens,
+    },
+    /// Reserve the hidden top card of `deck`, gain a joker if any, return `give`.
+    ReserveDeck { deck: u8, give: Tokens },
+    /// Buy face-up `card` at `slot` of deck `deck`.
+    BuyFaceUp { deck: u8, slot: u8, card: u8 },
+    /// Buy reserved `card`.
+    BuyReserved { card: u8 },
+}
+
+/// The kinds of action, one RAG each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ActionKind {
+    PickDifferent,
+    PickSame,
+    ReserveFaceUp,
+    ReserveDeck,
+    BuyFaceUp,
+    BuyReserved,
+}
+
+impl ActionKind {
+    pub const ALL: [ActionKind; 6] = [
+        ActionKind::PickDifferent,
+        ActionKind::PickSame,
+        ActionKind::ReserveFaceUp,
+        ActionKind::ReserveDeck,
+        ActionKind::BuyFaceUp,
+        ActionKind::BuyReserved,
+    ];
+}
+
+impl Action {
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            Action::PickDifferent { .. } => ActionKind::PickDifferent,
+            Action::PickSame { .. } => ActionKind::PickSame,
+            Action::ReserveFaceUp { .. } => ActionKind::ReserveFaceUp,
+            Action::ReserveDeck { .. } => ActionKind::ReserveDeck,
+            Action::BuyFaceUp { .. } => ActionKind::BuyFaceUp,
+            Action::BuyReserved { .. } => ActionKind::BuyReserved,
+        }
+    }
+}
+
+/// Up to 32 small items on the stack (candidates while sampling).
+struct Picks {
+    items: [u8; 32],
+    len: usize,
+}
+
+impl Picks {
+    fn new() -> Picks {
+        Picks {
+            items: [0; 32],
+            len: 0,
+        }
+    }
+    fn push(&mut self, x: u8) {
+        if self.len < self.items.len() {
+            self.items[self.len] = x;
+            self.len += 1;
+        }
+    }
+    fn choose(&self, rng: &mut Rng) -> Option<u8> {
+        (self.len > 0).then(|| self.items[rng.random_range(0..self.len)])
+    }
+}
+
+impl RinState {
+    /// Tokens a hand still lacks for `card` after bonuses and colour tokens (jokers must
+    /// cover it).
+    fn shortfall(&self, hand: &Hand, card: u8) -> u32 {
+        let cost = &self.content.cards[card as usize].cost;
+        (0..self.colours())
+            .map(|c| {
+                cost[c]
+                    .saturating_sub(hand.bonuses[c])
+                    .saturating_sub(hand.tokens[c]) as u32
+            })
+            .sum()
+    }
+
+    fn affordable(&self, hand: &Hand, card: u8) -> bool {
+        self.shortfall(hand, card) <= hand.gold as u32
+    }
+
+    fn can_reserve(&self, hand: &Hand) -> bool {
+        (hand.reserved().len() as u32) < self.rules.max_reserved
+            && hand.reserved().len() < MAX_RESERVED
+    }
+
+    /// Colours with a non-empty stack, as a bit mask.
+    fn non_empty_mask(&self) -> u32 {
+        (0..self.colours())
+            .filter(|&c| self.bank[c] > 0)
+            .fold(0, |m, c| m | 1 << c)
+    }
+
+    /// Whether a give-back is exactly the excess over maxT of a hand holding `tokens`
+    /// and `gold`, and only returns tokens the hand has.
+    fn give_ok(&self, tokens: &[u8; MAX_COLOURS], gold: u8, give: &Tokens) -> bool {
+        let n = self.colours();
+        let held: u32 = tokens.iter().map(|&t| t as u32).sum::<u32>() + gold as u32;
+        let excess = held.saturating_sub(self.rules.max_tokens);
+        give.total() == excess
+            && give.gold <= gold
+            && (0..MAX_COLOURS).all(|c| give.colours[c] <= if c < n { tokens[c] } else { 0 })
+    }
+
+    /// The tokens a hand holds after taking `take` (and `gold` extra jokers).
+    fn after_taking(hand: &Hand, take: &[u8; MAX_COLOURS], gold: u8) -> ([u8; MAX_COLOURS], u8) {
+        let mut t = hand.tokens;
+        for c in 0..MAX_COLOURS {
+            t[c] += take[c];
+        }
+        (t, hand.gold + gold)
+    }
+
+    /// The only take a pick-different of the colours in `mask` allows.
+    fn pick_different_take(&self, mask: u32) -> [u8; MAX_COLOURS] {
+        let mut take = [0u8; MAX_COLOURS];
+        for (c, t) in take.iter_mut().enumerate().take(self.colours()) {
+            if mask & (1 << c) != 0 {
+                *t = self.bank[c].min(self.rules.pick_diff_each as u8);
+            }
+        }
+        take
+    }
+
+    /// Colours a pick-different takes: nTTPD, or every non-empty stack if fewer.
+    fn pick_different_count(&self) -> u32 {
+        self.non_empty_mask()
+            .count_ones()
+            .min(self.rules.pick_diff_types)
+    }
+
+    fn joker_on_reserve(&self) -> u8 {
+        u8::from(self.bank_gold > 0)
+    }
+
+    /// Whether `player` may play `action` now.
+    pub fn is_legal(&self, player: usize, action: &Action) -> bool {
+        if self.end.is_some() || player != self.current as usize {
+            return false;
+        }
+        let hand = &self.hands[player];
+        let n = self.colours();
+        match *action {
+            Action::PickDifferent { take, give } => {
+                let mut mask = 0u32;
+                for (c, &t) in take.iter().enumerate() {
+                    if t > 0 {
+                        if c >= n || self.bank[c] == 0 {
+                            return false;
+                        }
+                        mask |= 1 << c;
+                    }
+                }
+                if mask.count_ones() != self.pick_different_count()
+                    || mask == 0
+                    || take != self.pick_different_take(mask)
+                {
+                    return false;
+                }
+                let (t, g) = Self::after_taking(hand, &take, 0);
+                self.give_ok(&t, g, &give)
+            }
+            Action::PickSame { colour, give } => {
+                let c = colour as usize;
+                if c >= n || (self.bank[c] as u32) < self.rules.pick_same_min {
+                    return false;
+                }
+                let mut take = [0u8; MAX_COLOURS];
+                take[c] = self.rules.pick_same as u8;
+                let (t, g) = Self::after_taking(hand, &take, 0);
+                self.give_ok(&t, g, &give)
+            }
+            Action::ReserveFaceUp {
+                deck,
+                slot,
+                card,
+                give,
+            } => {
+                let (d, s) = (deck as usize, slot as usize);
+                if !self.can_reserve(hand) || d >= self.decks() || s >= self.rules.face_up as usize
+                {
+                    return false;
+                }
+                if card == EMPTY || self.face_up[d][s] != card {
+                    return false;
+                }
+                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                self.give_ok(&t, g, &give)
+            }
+            Action::ReserveDeck { deck, give } => {
+                let d = deck as usize;
+                if !self.can_reserve(hand) || d >= self.decks() || self.deck_len[d] == 0 {
+                    return false;
+                }
+                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                self.give_ok(&t, g, &give)
+            }
+            Action::BuyFaceUp { deck, slot, card } => {
+                let (d, s) = (deck as usize, slot as usize);
+                d < self.decks()
+                    && s < self.rules.face_up as usize
+                    && card != EMPTY
+                    && self.face_up[d][s] == card
+                    && self.affordable(hand, card)
+            }
+            Action::BuyReserved { card } => {
+                hand.reserved().contains(&card) && self.affordable(hand, card)
+            }
+        }
+    }
+
+    /// Whether `kind` has a legal instance for the player to move.
+    fn kind_available(&self, kind: ActionKind, hand: &Hand) -> bool {
+        let n = self.colours();
+        let d = self.decks();
+        let fu = self.rules.face_up as usize;
+        match kind {
+            ActionKind::PickDifferent => self.non_empty_mask() != 0,
+            ActionKind::PickSame => (0..n).any(|c| self.bank[c] as u32 >= self.rules.pick_same_min),
+            ActionKind::ReserveFaceUp => {
+                self.can_reserve(hand)
+                    && (0..d).any(|d| self.face_up[d][..fu].iter().any(|&c| c != EMPTY))
+            }
+            ActionKind::ReserveDeck => {
+                self.can_reserve(hand) && self.deck_len[..d].iter().any(|&l| l > 0)
+            }
+            ActionKind::BuyFaceUp => (0..d).any(|d| {
+                self.face_up[d][..fu]
+                    .iter()
+                    .any(|&c| c != EMPTY && self.affordable(hand, c))
+            }),
+            ActionKind::BuyReserved => hand.reserved().iter().any(|&c| self.affordable(hand, c)),
+        }
+    }
+
+    /// Whether `player` (who must be the player to move) has any legal action.
+    pub fn has_legal_action(&self, player: usize) -> bool {
+        let hand = &self.hands[player];
+        ActionKind::ALL
+            .iter()
+            .any(|&k| self.kind_available(k, hand))
+    }
+
+    /// The RAG: a kind drawn uniformly among those with a legal instance, then a random
+    /// instance of it; `None` only if the player has no legal action (or is not to move).
+    pub fn sample_action(&self, player: usize, rng: &mut Rng) -> Option<Action> {
+        if self.end.is_some() || player != self.current as usize {
+            return None;
+        }
+        let hand = &self.hands[player];
+        let mut kinds = [ActionKind::PickDifferent; 6];
+        let mut len = 0;
+        for k in ActionKind::ALL {
+            if self.kind_available(k, hand) {
+                kinds[len] = k;
+                len += 1;
+            }
+        }
+        if len == 0 {
+            return None;
+        }
+        self.random_action_of(player, kinds[rng.random_range(0..len)], rng)
+    }
+
+    /// The RAG of one kind: a random legal action of `kind`, or `None` if there is none.
+    /// Instances: pick-different chooses its colours uniformly among non-empty stacks;
+    /// pick-same a colour uniformly among stacks of at least minTPS; reserves and buys a
+    /// card (or deck) uniformly among the legal ones. Give-backs return one token at a
+    /// time, drawn uniformly among the tokens held.
+    pub fn random_action_of(
+        &self,
+        player: usize,
+        kind: ActionKind,
+        rng: &mut Rng,
+    ) -> Option<Action> {
+        if self.end.is_some() || player != self.current as usize {
+            return None;
+        }
+        let hand = &self.hands[player];
+        let n = self.colours();
+        let fu = self.rules.face_up as usize;
+        let mut picks = Picks::new();
+        match kind {
+            ActionKind::PickDifferent => {
+                for c in 0..n {
+                    if self.bank[c] > 0 {
+                        picks.push(c as u8);
+                    }
+                }
+                let k = (self.rules.pick_diff_types as usize).min(picks.len);
+                if k == 0 {
+                    return None;
+                }
+                let mut mask = 0u32;
+                for i in 0..k {
+                    let j = rng.random_range(i..picks.len);
+                    picks.items.swap(i, j);
+                    mask |= 1 << picks.items[i];
+                }
+                let take = self.pick_different_take(mask);
+                let (t, g) = Self::after_taking(hand, &take, 0);
+                Some(Action::PickDifferent {
+                    take,
+                    give: self.random_give(t, g, rng),
+                })
+            }
+            ActionKind::PickSame => {
+                for c in 0..n {
+                    if self.bank[c] as u32 >= self.rules.pick_same_min {
+                        picks.push(c as u8);
+                    }
+                }
+                let colour = picks.choose(rng)?;
+                let mut take = [0u8; MAX_COLOURS];
+                take[colour as usize] = self.rules.pick_same as u8;
+                let (t, g) = Self::after_taking(hand, &take, 0);
+                Some(Action::PickSame {
+                    colour,
+                    give: self.random_give(t, g, rng),
+                })
+            }
+            ActionKind::ReserveFaceUp | ActionKind::BuyFaceUp => {
+                let buying = kind == ActionKind::BuyFaceUp;
+                if !buying && !self.can_reserve(hand) {
+                    return None;
+                }
+                for d in 0..self.decks() {
+                    for s in 0..fu {
+                        let card = self.face_up[d][s];
+                        if card != EMPTY && (!buying || self.affordable(hand, card)) {
+                            picks.push((d * MAX_FACE_UP + s) as u8);
+                        }
+                    }
+                }
+                let at = picks.choose(rng)? as usize;
+                let (deck, slot) = ((at / MAX_FACE_UP) as u8, (at % MAX_FACE_UP) as u8);
+                let card = self.face_up[deck as usize][slot as usize];
+                if buying {
+                    return Some(Action::BuyFaceUp { deck, slot, card });
+                }
+                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                Some(Action::ReserveFaceUp {
+                    deck,
+                    slot,
+                    card,
+                    give: self.random_give(t, g, rng),
+                })
+            }
+            ActionKind::ReserveDeck => {
+                if !self.can_reserve(hand) {
+                    return None;
+                }
+                for d in 0..self.decks() {
+                    if self.deck_len[d] > 0 {
+                        picks.push(d as u8);
+                    }
+                }
+                let deck = picks.choose(rng)?;
+                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                Some(Action::ReserveDeck {
+                    deck,
+                    give: self.random_give(t, g, rng),
+                })
+            }
+            ActionKind::BuyReserved => {
+                for &card in hand.reserved() {
+                    if self.affordable(hand, card) {
+                        picks.push(card);
+                    }
+                }
+                Some(Action::BuyReserved {
+                    card: picks.choose(rng)?,
+                })
+            }
+        }
+    }
+
+    /// A random give-back of the excess over maxT from a hand of `tokens` and `gold`.
+    fn random_give(&self, mut tokens: [u8; MAX_COLOURS], mut gold: u8, rng: &mut Rng) -> Tokens {
+        let n = self.colours();
+        let mut held: u32 = tokens[..n].iter().map(|&t| t as u32).sum::<u32>() + gold as u32;
+        let mut give = Tokens::default();
+        while held > self.rules.max_tokens {
+            let mut r = rng.random_range(0..held);
+            if r < gold as u32 {
+                gold -= 1;
+                give.gold += 1;
+            } else {
+                r -= gold as u32;
+                for (c, t) in tokens.iter_mut().enumerate().take(n) {
+                    if r < *t as u32 {
+                        *t -= 1;
+                        give.colours[c] += 1;
+                        break;
+                    }
+                    r -= *t as u32;
+                }
+            }
+            held -= 1;
+        }
+        give
+    }
+
+    /// Every give-back of the excess from a hand of `tokens` and `gold`; `f` returns
+    /// false to stop (then so does this).
+    fn for_each_give(
+        &self,
+        tokens: &[u8; MAX_COLOURS],
+        gold: u8,
+        f: &mut dyn FnMut(Tokens) -> bool,
+    ) -> bool {
+        let n = self.colours();
+        let held: u32 = tokens[..n].iter().map(|&t| t as u32).sum::<u32>() + gold as u32;
+        let excess = held.saturating_sub(self.rules.max_tokens);
+        // Token types in order: colours 0..n, then jokers (index n).
+        let mut avail = [0u8; MAX_COLOURS + 1];
+        avail[..n].copy_from_slice(&tokens[..n]);
+        avail[n] = gold;
+        fn rec(
+            i: usize,
+            n: usize,
+            left: u32,
+            avail: &[u8; MAX_COLOURS + 1],
+            cur: &mut Tokens,
+            f: &mut dyn FnMut(Tokens) -> bool,
+        ) -> bool {
+            if left == 0 {
+                return f(*cur);
+            }
+            if i > n {
+                return true;
+            }
+            let most = (avail[i] as u32).min(left);
+            for k in 0..=most {
+                if i == n {
+                    cur.gold = k as u8;
+                } else {
+                    cur.colours[i] = k as u8;
+                }
+                // Only the last type may (and must) take all that is left.
+                if (i < n || k == left) && !rec(i + 1, n, left - k, avail, cur, f) {
+                    return false;
+                }
+            }
+            if i == n {
+                cur.gold = 0;
+            } else {
+                cur.colours[i] = 0;
+            }
+            true
+        }
+        rec(0, n, excess, &avail, &mut Tokens::default(), f)
+    }
+
+    /// Enumerates every legal action of `player` into `out`; false (and `out` cleared)
+    /// if there are more than [`ENUMERATION_CAP`], which give-back combinations can
+    /// cause under generous rules.
+    pub fn enumerate_actions(&self, player: usize, out: &mut Vec<Action>) -> bool {
+        out.clear();
+        if self.end.is_some() || player != self.current as usize {
+            return true;
+        }
+        let hand = self.hands[player];
+        let n = self.colours();
+        let fu = self.rules.face_up as usize;
+        let push = |a: Action, out: &mut Vec<Action>| {
+            out.push(a);
+            out.len() <= ENUMERATION_CAP
+        };
+        let mut ok = true;
+        // Pick different: every set of the right number of non-empty colours.
+        let avail = self.non_empty_mask();
+        let k = self.pick_different_count();
+        if k > 0 {
+            for mask in 1u32..(1 << n) {
+                if !ok {
+                    break;
+                }
+                if mask & !avail != 0 || mask.count_ones() != k {
+                    continue;
+                }
+                let take = self.pick_different_take(mask);
+                let (t, g) = Self::after_taking(&hand, &take, 0);
+                ok = self.for_each_give(&t, g, &mut |give| {
+                    push(Action::PickDifferent { take, give }, out)
+                });
+            }
+        }
+        for c in 0..n {
+            if ok && self.bank[c] as u32 >= self.rules.pick_same_min {
+                let mut take = [0u8; MAX_COLOURS];
+                take[c] = self.rules.pick_same as u8;
+                let (t, g) = Self::after_taking(&hand, &take, 0);
+                ok = self.for_each_give(&t, g, &mut |give| {
+                    push(
+                        Action::PickSame {
+                            colour: c as u8,
+                            give,
+                        },
+                        out,
+                    )
+                });
+            }
+        }
+        if self.can_reserve(&hand) {
+            let (t, g) = Self::after_taking(&hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+            for d in 0..self.decks().min(MAX_DECKS) {
+                for s in 0..fu {
+                    let card = self.face_up[d][s];
+                    if ok && card != EMPTY {
+                        let (deck, slot) = (d as u8, s as u8);
+                        ok = self.for_each_give(&t, g, &mut |give| {
+                            push(
+                                Action::ReserveFaceUp {
+                                    deck,
+                                    slot,
+                                    card,
+                                    give,
+                                },
+                                out,
+                            )
+                        });
+                    }
+                }
+                if ok && self.deck_len[d] > 0 {
+                    let deck = d as u8;
+                    ok = self.for_each_give(&t, g, &mut |give| {
+                        push(Action::ReserveDeck { deck, give }, out)
+                    });
+                }
+            }
+        }
+        for d in 0..self.decks() {
+            for s in 0..fu {
+                let card = self.face_up[d][s];
+                if ok && card != EMPTY && self.affordable(&hand, card) {
+                    ok = push(
+                        Action::BuyFaceUp {
+                            deck: d as u8,
+                            slot: s as u8,
+                            card,
+                        },
+                        out,
+                    );
+                }
+            }
+        }
+        for &card in hand.reserved() {
+            if ok && self.affordable(&hand, card) {
+                ok = push(Action::BuyReserved { card }, out);
+            }
+        }
+        if !ok {
+            out.clear();
+        }
+        ok
+    }
+}

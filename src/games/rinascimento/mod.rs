@@ -1,0 +1,26 @@
+//! Rinascimento: Splendor with its rules turned into a parameter vector (Bravi et al.,
+//! 2019), and the forward model agents search with.
+//!
+//! - [`rules`]: the rule vector ([`Rules`]), its names and bounds.
+//! - [`cards`]: the real 90 cards and 10 nobles, and the content a rule vector uses.
+//! - [`generator`]: cards and nobles for colour and deck counts the real set lacks.
+//! - [`state`]: the game state ([`RinState`]) and its forward model; implements
+//!   [`crate::game::Game`].
+//! - [`actions`]: actions, legality, the random action generator, enumeration.
+//! - [`play`]: one game between agents ([`play_game`]).
+
+pub mod actions;
+pub mod cards;
+pub mod generator;
+pub mod play;
+pub mod rules;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+pub use actions::{Action, ActionKind, Tokens};
+pub use cards::{Card, Content, Noble};
+pub use play::{GameRecord, play_game};
+pub use rules::{RULE_NAMES, RULE_SYMBOLS, Rules};
+pub use state::{EndReason, Hand, RinState};

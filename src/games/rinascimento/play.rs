@@ -1,0 +1,91 @@
+//! Plays one game between agents.
+
+use rand::seq::SliceRandom;
+
+use super::rules::Rules;
+use super::state::{EndReason, RinState};
+use crate::game::{Agent, Game};
+use crate::rng::{derive_seed, rng_from_seed};
+
+/// The outcome of one game, per agent in the order the agents were given.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GameRecord {
+    /// Whether each agent won (ties: every tied leader; stalemates: nobody).
+    pub winners: Vec<bool>,
+    /// Prestige points of each agent.
+    pub points: Vec<u32>,
+    /// Cards each agent bought.
+    pub cards: Vec<u32>,
+    /// Actions played.
+    pub length: u32,
+    /// True if the game ended without a winner (no legal action or the action limit).
+    pub stalemate: bool,
+    pub end: EndReason,
+    /// `seats[i]`: the seat agent `i` played (seat 0 moves first).
+    pub seats: Vec<usize>,
+    /// Actions agents chose that were illegal (each played as a pass).
+    pub illegal_actions: u32,
+}
+
+/// Plays one game of `rules` between `agents` (one per player) with shuffled seats.
+/// Every random choice comes from `seed`: decks and nobles from `derive_seed(seed, [0])`,
+/// seats from `[1]`, agent `i`'s generator from `[2, i]`, and the re-sampling of hidden
+/// information in what each agent observes from `[3]`. Each agent decides on
+/// `state.observe(seat)`, never on the true deck order.
+///
+/// Panics if the rules are invalid or the number of agents differs from the players;
+/// [`try_play_game`] reports those as errors.
+pub fn play_game(rules: &Rules, agents: &mut [&mut dyn Agent<RinState>], seed: u64) -> GameRecord {
+    match try_play_game(rules, agents, seed) {
+        Ok(record) => record,
+        Err(e) => panic!("play_game: {e}"),
+    }
+}
+
+/// [`play_game`], with invalid rules or a wrong number of agents reported as errors.
+pub fn try_play_game(
+    rules: &Rules,
+    agents: &mut [&mut dyn Agent<RinState>],
+    seed: u64,
+) -> Result<GameRecord, String> {
+    let players = rules.players as usize;
+    if agents.len() != players {
+        return Err(format!("{} agents for {players} players", agents.len()));
+    }
+    let mut state = RinState::new(rules, derive_seed(seed, &[0]))?;
+    let mut seats: Vec<usize> = (0..players).collect();
+    seats.shuffle(&mut rng_from_seed(derive_seed(seed, &[1])));
+    let mut agent_at_seat = vec![0usize; players];
+    for (agent, &seat) in seats.iter().enumerate() {
+        agent_at_seat[seat] = agent;
+    }
+    let mut agent_rngs: Vec<_> = (0..players)
+        .map(|i| rng_from_seed(derive_seed(seed, &[2, i as u64])))
+        .collect();
+    let mut observe_rng = rng_from_seed(derive_seed(seed, &[3]));
+    for agent in agents.iter_mut() {
+        agent.reset();
+    }
+    let mut illegal_actions = 0;
+    while !state.is_over() {
+        let seat = state.current_player();
+        let agent = agent_at_seat[seat];
+        let view = state.observe(seat, &mut observe_rng);
+        let action = agents[agent].act(&view, seat, &mut agent_rngs[agent]);
+        if !state.is_legal(seat, &action) {
+            illegal_actions += 1;
+        }
+        state.play(&action);
+    }
+    let flags = state.winners();
+    Ok(GameRecord {
+        winners: seats.iter().map(|&s| flags[s]).collect(),
+        points: seats.iter().map(|&s| state.hand(s).points as u32).collect(),
+        cards: seats.iter().map(|&s| state.hand(s).cards as u32).collect(),
+        length: state.step_count(),
+        stalemate: state.is_stalemate(),
+        end: state.end_reason().unwrap_or(EndReason::Timeout),
+        seats,
+        illegal_actions,
+    })
+}
