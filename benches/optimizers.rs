@@ -1,1 +1,107 @@
-fn main() {}
+//! Optimiser speed on free fitness functions, so the optimiser's own work is measured.
+//!
+//! - `ntbea/d20_b500_1+2+N`: one NTBEA run at D = 20, budget 500, tuples 1+2+N
+//!   (211 tuples), 50 neighbours; the fitness is the noise-free OneMax count. The
+//!   baseline in the same process is random search at the same budget, whose cost is
+//!   asking and telling alone.
+//! - `map_elites/sphere_d100_100k`: 100,000 evaluations of MAP-Elites on pyribs' sphere
+//!   benchmark (100 dimensions, 100 x 100 grid, batch 36, Gaussian sigma 0.5),
+//!   evaluated sequentially in-process. `benches/compare_pyribs.sh` runs pyribs on the
+//!   same domain in the same script for the ratio.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use playtune::eval::{Evaluation, NoisyOneMax, Problem, Sphere};
+use playtune::optim::Optimizer;
+use playtune::optim::map_elites::{MapElites, MapElitesConfig, Mutation};
+use playtune::optim::ntbea::{Ntbea, NtbeaConfig, TupleSet};
+use playtune::optim::random::{RandomConfig, RandomSearch};
+use std::hint::black_box;
+
+fn drive(opt: &mut dyn Optimizer, problem: &dyn Problem) -> f64 {
+    let mut evals = Vec::new();
+    loop {
+        let batch = opt.ask();
+        if batch.is_empty() {
+            break;
+        }
+        evals.clear();
+        evals.extend(
+            batch
+                .iter()
+                .map(|c| Evaluation::fitness(problem.true_fitness(&c.values).unwrap())),
+        );
+        opt.tell(&evals);
+    }
+    opt.recommend().estimate
+}
+
+fn ntbea(c: &mut Criterion) {
+    let problem = NoisyOneMax::new(20, 0.0);
+    let space = problem.space().clone();
+    let config = NtbeaConfig {
+        tuples: TupleSet::parse("1+2+N").unwrap(),
+        neighbours: 50,
+        ..Default::default()
+    };
+    let mut seed = 0;
+    c.bench_function("ntbea/d20_b500_1+2+N", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut opt = Ntbea::new(config.clone(), space.clone(), 500, seed).unwrap();
+            black_box(drive(&mut opt, &problem))
+        })
+    });
+    c.bench_function("baseline/random_search_d20_b500", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut opt = RandomSearch::new(RandomConfig { batch: 1 }, space.clone(), 500, seed);
+            black_box(drive(&mut opt, &problem))
+        })
+    });
+}
+
+fn map_elites(c: &mut Criterion) {
+    let problem = Sphere::new(100);
+    let space = problem.space().clone();
+    let config = MapElitesConfig {
+        mutation: Mutation::Gaussian { sigma: 0.5 },
+        batch: 36,
+        ..Default::default()
+    };
+    let mut group = c.benchmark_group("map_elites");
+    group.sample_size(10);
+    let mut seed = 0;
+    group.bench_function("sphere_d100_100k", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut opt = MapElites::new(
+                config.clone(),
+                space.clone(),
+                100_000,
+                seed,
+                &problem.feature_names(),
+                &problem.default_axes(),
+            )
+            .unwrap();
+            let mut evals = Vec::new();
+            loop {
+                let batch = opt.ask();
+                if batch.is_empty() {
+                    break;
+                }
+                evals.clear();
+                evals.extend(
+                    batch
+                        .iter()
+                        .map(|c| problem.evaluate(&c.values, 0).unwrap()),
+                );
+                opt.tell(&evals);
+            }
+            black_box(opt.metrics_history().last().map(|m| m.coverage))
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, ntbea, map_elites);
+criterion_main!(benches);

@@ -6,8 +6,15 @@ use crate::run::ProblemSpec;
 use crate::space::Space;
 use std::collections::BTreeMap;
 
-/// Name, settings with defaults, and a one-line description of each problem.
-pub const PROBLEMS: &[(&str, &[(&str, &str)], &str)] = &[
+/// A problem's name, its settings with their defaults, and a one-line description.
+pub type ProblemEntry = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
+/// Every built-in problem.
+pub const PROBLEMS: &[ProblemEntry] = &[
     (
         "noisy-onemax",
         &[("dims", "10"), ("sigma", "1"), ("scale", "1")],

@@ -64,10 +64,11 @@ proptest! {
         prop_assume!(!free.is_empty());
         let mut rng = rng_from_seed(seed);
         let current = random_point(&s, &mut rng);
-        let mut out = Vec::new();
+        let (mut out, mut reported) = (Vec::new(), Vec::new());
         for _ in 0..20 {
-            neighbour(&s, &free, &current, p, &mut rng, &mut out);
+            neighbour(&s, &free, &current, p, &mut rng, &mut out, &mut reported);
             let changed: Vec<usize> = (0..s.len()).filter(|&d| out[d] != current[d]).collect();
+            prop_assert_eq!(&changed, &reported, "the mutated dimensions are reported");
             prop_assert!(!changed.is_empty(), "a neighbour differs from the current point");
             prop_assert!(changed.iter().all(|d| free.contains(d)), "only free dimensions change");
             prop_assert!(out.iter().zip(&s.dims).all(|(&v, d)| (v as usize) < d.arity().max(d.domain.len())));

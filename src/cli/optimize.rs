@@ -146,10 +146,12 @@ fn split_pair<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str)> {
         .ok_or_else(|| anyhow!("{flag} {text}: expected NAME=VALUE"))
 }
 
+/// What a run is about: the problem's spec, the problem, the space searched and the
+/// space file it came from.
+type RunInputs = (ProblemSpec, Box<dyn Problem>, Space, Option<String>);
+
 /// The problem and the search space of a run, checked against each other.
-fn problem_and_space(
-    common: &CommonRunArgs,
-) -> Result<(ProblemSpec, Box<dyn Problem>, Space, Option<String>)> {
+fn problem_and_space(common: &CommonRunArgs) -> Result<RunInputs> {
     let mut settings = std::collections::BTreeMap::new();
     for s in &common.settings {
         let (k, v) = split_pair("--set", s)?;
@@ -347,6 +349,7 @@ fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: boo
             "success_rate": r.success_rate,
             "mean_final_value": r.final_value.mean,
             "seconds": seconds,
+            "search_seconds": r.search_seconds,
             "trials": trials,
         });
         println!("{out}");
@@ -401,7 +404,7 @@ fn parse_axis(text: &str) -> Result<FeatureAxis> {
     let low: f64 = parts[0].trim().parse().map_err(|_| bad())?;
     let high: f64 = parts[1].trim().parse().map_err(|_| bad())?;
     let bins: usize = parts[2].trim().parse().map_err(|_| bad())?;
-    if !(low < high) || bins == 0 {
+    if low.partial_cmp(&high) != Some(std::cmp::Ordering::Less) || bins == 0 {
         bail!("--axis {text}: needs LOW < HIGH and at least one bin");
     }
     Ok(FeatureAxis {

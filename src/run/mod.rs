@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 pub const CONFIG_FILE: &str = "config.ron";
+/// Below this time per evaluation, a batch is evaluated on the calling thread.
+const CHEAP_EVALUATION: std::time::Duration = std::time::Duration::from_micros(20);
 pub const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
@@ -177,10 +179,12 @@ pub fn execute(
         writer: writer.as_ref(),
         bar: &bar,
     };
+    let started = std::time::Instant::now();
     let trials: Vec<Result<TrialResult, RunError>> = (0..config.trials)
         .into_par_iter()
         .map(|t| trial_ctx.run(t))
         .collect();
+    let search_seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
     drop(writer);
     let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
@@ -188,7 +192,8 @@ pub fn execute(
     if logging && (config.trials > 1 || !cache.is_empty()) {
         log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
     }
-    let result = RunResult::new(config, trials);
+    let mut result = RunResult::new(config, trials);
+    result.search_seconds = search_seconds;
     if let Some(dir) = dir {
         result.write(&dir.join(RESULT_FILE)).map_err(io)?;
     }
@@ -238,29 +243,39 @@ impl TrialContext<'_> {
             .map_err(RunError::Config)?;
         let mut spent = Spent::default();
         let mut index = 0u64;
+        let identity = self.binding.is_identity();
+        // Time per evaluation in the last batch; the first batch runs in parallel.
+        let mut per_eval = std::time::Duration::MAX;
         loop {
             let batch = optimizer.ask();
             if batch.is_empty() {
                 break;
             }
-            let outcomes: Vec<(u64, Option<Evaluation>, Result<Evaluation, String>)> = batch
-                .par_iter()
-                .enumerate()
-                .map(|(j, cand)| {
-                    let i = index + j as u64;
-                    let seed = derive_seed(c.seed, &[trial, i]);
-                    if let Some(hit) = self.cache.get(trial, i, &cand.values) {
-                        return (seed, Some(hit.clone()), Ok(hit.clone()));
-                    }
+            let one = |(j, cand): (usize, &crate::optim::Candidate)| {
+                let i = index + j as u64;
+                let seed = derive_seed(c.seed, &[trial, i]);
+                if let Some(hit) = self.cache.get(trial, i, &cand.values) {
+                    return (seed, Some(hit.clone()), Ok(hit.clone()));
+                }
+                let outcome = if identity {
+                    self.problem.evaluate(&cand.values, seed)
+                } else {
                     let mut full = Vec::with_capacity(self.problem.space().len());
                     self.binding.full_point(&cand.values, &mut full);
-                    (
-                        seed,
-                        None,
-                        self.problem.evaluate(&full, seed).map_err(|e| e.0),
-                    )
-                })
-                .collect();
+                    self.problem.evaluate(&full, seed)
+                };
+                (seed, None, outcome.map_err(|e| e.0))
+            };
+            // Spreading evaluations of a few microseconds over threads costs more than
+            // it saves; the results do not depend on the choice.
+            let started = std::time::Instant::now();
+            let outcomes: Vec<(u64, Option<Evaluation>, Result<Evaluation, String>)> =
+                if batch.len() > 1 && per_eval > CHEAP_EVALUATION {
+                    batch.par_iter().enumerate().map(one).collect()
+                } else {
+                    batch.iter().enumerate().map(one).collect()
+                };
+            per_eval = started.elapsed() / batch.len() as u32;
             let mut rows = Vec::new();
             let mut failure = None;
             let mut evals = Vec::with_capacity(batch.len());

@@ -80,6 +80,10 @@ pub struct RunResult {
     /// Share of trials whose recommendation is optimal, for benchmarks that know.
     pub success_rate: Option<f64>,
     pub spent: Spent,
+    /// Wall-clock seconds of the search itself (asking, evaluating, telling, logging),
+    /// not saved: the files of a run do not depend on the machine's speed.
+    #[serde(skip)]
+    pub search_seconds: f64,
 }
 
 impl RunResult {
@@ -104,6 +108,7 @@ impl RunResult {
             success_rate,
             spent,
             trials,
+            search_seconds: 0.0,
         }
     }
 

@@ -36,7 +36,8 @@ pub fn mutate_one(space: &Space, free: &[usize], point: &mut [u32], rng: &mut Rn
 }
 
 /// Writes into `out` a neighbour of `current` for NTBEA: each free dimension mutates
-/// with probability `p / free.len()`, and at least one always does.
+/// with probability `p / free.len()`, and at least one always does. The mutated
+/// dimensions are written to `changed`.
 pub fn neighbour(
     space: &Space,
     free: &[usize],
@@ -44,18 +45,19 @@ pub fn neighbour(
     p: f64,
     rng: &mut Rng,
     out: &mut Vec<u32>,
+    changed: &mut Vec<usize>,
 ) {
     out.clear();
     out.extend_from_slice(current);
+    changed.clear();
     let prob = (p / free.len() as f64).min(1.0);
-    let mut changed = false;
     for &d in free {
         if rng.random::<f64>() < prob {
             mutate_value(out, d, space.dims[d].arity(), rng);
-            changed = true;
+            changed.push(d);
         }
     }
-    if !changed {
-        mutate_one(space, free, out, rng);
+    if changed.is_empty() {
+        changed.push(mutate_one(space, free, out, rng));
     }
 }

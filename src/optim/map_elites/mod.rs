@@ -136,7 +136,7 @@ impl MapElites {
             if continuous.is_empty() {
                 return Err("Gaussian mutation needs Float dimensions; use the hill climber for discrete spaces".into());
             }
-            if !(sigma > 0.0) {
+            if sigma.is_nan() || sigma <= 0.0 {
                 return Err("Gaussian mutation needs sigma > 0".into());
             }
         }

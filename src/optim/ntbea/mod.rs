@@ -17,7 +17,7 @@ use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::space::{Space, neighbour, random_point};
 use crate::stats::Summary;
-use model::TupleModel;
+use model::{NeighbourScorer, TupleModel};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
@@ -181,6 +181,8 @@ pub struct NtbeaRun {
     explore: Vec<f64>,
     scratch: Vec<u32>,
     best_neighbour: Vec<u32>,
+    changed: Vec<usize>,
+    scorer: NeighbourScorer,
 }
 
 impl NtbeaRun {
@@ -198,6 +200,8 @@ impl NtbeaRun {
             seen: Default::default(),
             fit_range: (f64::INFINITY, f64::NEG_INFINITY),
             explore: Vec::new(),
+            changed: Vec::new(),
+            scorer: NeighbourScorer::default(),
         }
     }
 
@@ -230,6 +234,8 @@ impl NtbeaRun {
         };
         self.model
             .exploration_table(config.epsilon, &mut self.explore);
+        self.scorer
+            .prepare(&self.model, &self.current, &self.explore);
         let mut best = f64::NEG_INFINITY;
         for _ in 0..config.neighbours.min(cap).max(1) {
             neighbour(
@@ -239,10 +245,13 @@ impl NtbeaRun {
                 config.mutation,
                 &mut self.rng,
                 &mut self.scratch,
+                &mut self.changed,
             );
             // The tie-break is far below any fitness difference that matters.
             let score =
-                self.model.ucb(&self.scratch, k, &self.explore) + 1e-9 * self.rng.random::<f64>();
+                self.scorer
+                    .score(&self.model, &self.scratch, &self.changed, k, &self.explore)
+                    + 1e-9 * self.rng.random::<f64>();
             if score > best {
                 best = score;
                 std::mem::swap(&mut self.best_neighbour, &mut self.scratch);
