@@ -55,6 +55,17 @@ pub struct Candidate {
     pub phase: Phase,
 }
 
+/// A batch of search-phase candidates for these points.
+pub(crate) fn search_batch(points: &[Vec<f64>]) -> Vec<Candidate> {
+    points
+        .iter()
+        .map(|v| Candidate {
+            values: v.clone(),
+            phase: Phase::Search,
+        })
+        .collect()
+}
+
 /// An optimiser's current answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recommendation {

@@ -1,6 +1,6 @@
 //! Random search: the baseline every optimiser should beat.
 
-use super::{Candidate, Optimizer, Phase, Recommendation, argmax};
+use super::{Candidate, Optimizer, Recommendation, argmax};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::space::{Space, random_point};
@@ -47,13 +47,7 @@ impl Optimizer for RandomSearch {
         self.pending = (0..n)
             .map(|_| self.space.decode(&random_point(&self.space, &mut self.rng)))
             .collect();
-        self.pending
-            .iter()
-            .map(|v| Candidate {
-                values: v.clone(),
-                phase: Phase::Search,
-            })
-            .collect()
+        super::search_batch(&self.pending)
     }
 
     fn tell(&mut self, results: &[Evaluation]) {

@@ -109,19 +109,22 @@ pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     std::fs::write(dir.join(CONFIG_FILE), text).map_err(io)
 }
 
+/// A RON error located in its file: `path:line:column: message`.
+pub(crate) fn ron_error(path: &Path, e: &ron::error::SpannedError) -> String {
+    format!(
+        "{}:{}:{}: {}",
+        path.display(),
+        e.span.start.line,
+        e.span.start.col,
+        e.code
+    )
+}
+
 /// Reads a run folder's `config.ron`.
 pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
     let path = dir.join(CONFIG_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    ron::from_str(&text).map_err(|e| {
-        format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            e.span.start.line,
-            e.span.start.col,
-            e.code
-        )
-    })
+    ron::from_str(&text).map_err(|e| ron_error(&path, &e))
 }
 
 /// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,

@@ -129,15 +129,7 @@ pub fn read_result(dir: &Path) -> Result<RunResult, String> {
             path.display()
         )
     })?;
-    let mut r: RunResult = ron::from_str(&text).map_err(|e| {
-        format!(
-            "{}:{}:{}: {}",
-            path.display(),
-            e.span.start.line,
-            e.span.start.col,
-            e.code
-        )
-    })?;
+    let mut r: RunResult = ron::from_str(&text).map_err(|e| super::ron_error(&path, &e))?;
     for t in &mut r.trials {
         if let Some(a) = &mut t.archive {
             a.reindex();

@@ -261,13 +261,7 @@ impl Optimizer for MapElites {
             };
             self.pending.push(x);
         }
-        self.pending
-            .iter()
-            .map(|v| Candidate {
-                values: v.clone(),
-                phase: Phase::Search,
-            })
-            .collect()
+        super::search_batch(&self.pending)
     }
 
     fn tell(&mut self, results: &[Evaluation]) {
