@@ -42,9 +42,10 @@ enum Command {
 /// Options every run command shares.
 #[derive(Args, Clone)]
 pub struct CommonRunArgs {
-    /// Problem to optimise (see `playtune problems`).
-    #[arg(long, default_value = "noisy-onemax")]
-    pub problem: String,
+    /// Problem to optimise (see `playtune problems`) [default: noisy-onemax for
+    /// optimize, sphere for map-elites].
+    #[arg(long)]
+    pub problem: Option<String>,
     /// A problem setting, NAME=VALUE (repeatable), e.g. --set dims=20.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub settings: Vec<String>,
@@ -78,6 +79,7 @@ pub struct CommonRunArgs {
 }
 
 pub fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Optimize(a) => optimize::optimize(a),
@@ -99,5 +101,16 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Rust ignores SIGPIPE, so printing into a closed pipe (`playtune ... | head`) panics.
+/// A command-line tool should end quietly instead, as other Unix tools do.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

@@ -151,14 +151,17 @@ fn split_pair<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str)> {
 type RunInputs = (ProblemSpec, Box<dyn Problem>, Space, Option<String>);
 
 /// The problem and the search space of a run, checked against each other.
-fn problem_and_space(common: &CommonRunArgs) -> Result<RunInputs> {
+fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<RunInputs> {
     let mut settings = std::collections::BTreeMap::new();
     for s in &common.settings {
         let (k, v) = split_pair("--set", s)?;
         settings.insert(k.to_string(), v.to_string());
     }
     let spec = ProblemSpec {
-        name: common.problem.clone(),
+        name: common
+            .problem
+            .clone()
+            .unwrap_or_else(|| default_problem.into()),
         settings,
     };
     let user = match &common.space {
@@ -192,8 +195,13 @@ fn problem_and_space(common: &CommonRunArgs) -> Result<RunInputs> {
     ))
 }
 
-fn start(common: &CommonRunArgs, algorithm: AlgoConfig, budget: u64) -> Result<()> {
-    let (spec, problem, space, space_file) = problem_and_space(common)?;
+fn start(
+    common: &CommonRunArgs,
+    default_problem: &str,
+    algorithm: AlgoConfig,
+    budget: u64,
+) -> Result<()> {
+    let (spec, problem, space, space_file) = problem_and_space(common, default_problem)?;
     let config = RunConfig {
         playtune_version: env!("CARGO_PKG_VERSION").into(),
         problem: spec,
@@ -390,7 +398,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             selection_budget: a.selection_budget,
         }),
     };
-    start(&a.common, algorithm, a.budget)
+    start(&a.common, "noisy-onemax", algorithm, a.budget)
 }
 
 fn parse_axis(text: &str) -> Result<FeatureAxis> {
@@ -416,12 +424,8 @@ fn parse_axis(text: &str) -> Result<FeatureAxis> {
 }
 
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
-    let mut common = a.common.clone();
-    if common.problem == "noisy-onemax" && !std::env::args().any(|x| x == "--problem") {
-        // The map-elites default problem is the sphere benchmark.
-        common.problem = "sphere".into();
-    }
-    let (_, _, space, _) = problem_and_space(&common)?;
+    let common = &a.common;
+    let (_, _, space, _) = problem_and_space(common, "sphere")?;
     let has_floats = space
         .free_dims()
         .iter()
@@ -462,7 +466,12 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     if a.evaluations == 0 {
         bail!("--evaluations 0: give at least one evaluation");
     }
-    start(&common, AlgoConfig::MapElites(config), a.evaluations)
+    start(
+        common,
+        "sphere",
+        AlgoConfig::MapElites(config),
+        a.evaluations,
+    )
 }
 
 pub fn resume(a: ResumeArgs) -> Result<()> {
