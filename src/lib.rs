@@ -12,6 +12,7 @@ pub mod eval;
 pub mod game;
 pub mod games;
 pub mod optim;
+pub mod plot;
 pub mod registry;
 pub mod rng;
 pub mod run;

@@ -3,6 +3,7 @@
 
 mod compare;
 mod optimize;
+mod plot;
 mod spaces;
 
 use clap::{Args, Parser, Subcommand};
@@ -35,6 +36,8 @@ enum Command {
     },
     /// Compare runs: mean, standard error and two-tailed Mann-Whitney U per pair.
     Compare(compare::CompareArgs),
+    /// Draw a finished run: convergence, or MAP-Elites metrics and heatmap.
+    Plot(plot::PlotArgs),
     /// List the built-in problems and their settings.
     Problems,
 }
@@ -87,6 +90,7 @@ pub fn main() -> ExitCode {
         Command::Resume(a) => optimize::resume(a),
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
+        Command::Plot(a) => plot::run(a),
         Command::Problems => {
             for (name, settings, about) in crate::registry::PROBLEMS {
                 let s: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();

@@ -10,7 +10,7 @@
 pub mod log;
 mod result;
 
-pub use result::{RunResult, TrialResult, read_result};
+pub use result::{Checkpoint, RunResult, TrialResult, read_result};
 
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::{AlgoConfig, Phase};
@@ -247,6 +247,10 @@ impl TrialContext<'_> {
         let mut spent = Spent::default();
         let mut index = 0u64;
         let identity = self.binding.is_identity();
+        // The recommendation about 20 times a trial: the convergence curve.
+        let checkpoint_every = (c.budget / 20).max(1);
+        let mut next_checkpoint = checkpoint_every;
+        let mut trace = Vec::new();
         // Time per evaluation in the last batch; the first batch runs in parallel.
         let mut per_eval = std::time::Duration::MAX;
         loop {
@@ -322,6 +326,15 @@ impl TrialContext<'_> {
             }
             optimizer.tell(&evals);
             index += batch.len() as u64;
+            if index >= next_checkpoint {
+                trace.push(Checkpoint::new(
+                    index,
+                    optimizer.as_ref(),
+                    self.problem,
+                    self.binding,
+                ));
+                next_checkpoint = index + checkpoint_every;
+            }
             self.bar.inc(
                 batch
                     .iter()
@@ -336,6 +349,7 @@ impl TrialContext<'_> {
             self.problem,
             self.binding,
             spent,
+            trace,
         ))
     }
 }

@@ -9,6 +9,32 @@ use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
+/// The recommendation after some evaluations: one point of a convergence curve.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub evaluations: u64,
+    pub estimate: f64,
+    pub true_fitness: Option<f64>,
+}
+
+impl Checkpoint {
+    pub fn new(
+        evaluations: u64,
+        opt: &dyn Optimizer,
+        problem: &dyn Problem,
+        binding: &Binding,
+    ) -> Checkpoint {
+        let rec = opt.recommend();
+        let mut full = Vec::new();
+        binding.full_point(&rec.values, &mut full);
+        Checkpoint {
+            evaluations,
+            estimate: rec.estimate,
+            true_fitness: problem.true_fitness(&full),
+        }
+    }
+}
+
 /// One trial's outcome.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrialResult {
@@ -29,6 +55,9 @@ pub struct TrialResult {
     pub archive: Option<Archive>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<Metrics>,
+    /// The recommendation at about 20 points of the trial.
+    #[serde(default)]
+    pub trace: Vec<Checkpoint>,
 }
 
 impl TrialResult {
@@ -39,6 +68,7 @@ impl TrialResult {
         problem: &dyn Problem,
         binding: &Binding,
         spent: Spent,
+        trace: Vec<Checkpoint>,
     ) -> TrialResult {
         let rec = opt.recommend();
         let mut full = Vec::new();
@@ -55,6 +85,7 @@ impl TrialResult {
             spent,
             archive: opt.archive().cloned(),
             history: opt.metrics_history().to_vec(),
+            trace,
         }
     }
 
