@@ -291,3 +291,107 @@ impl<G: Game> Agent<G> for Mcts<G> {
         self.scratch = None;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+    use crate::games::rinascimento::{self, RinState, Rules};
+    use crate::games::space_battle::{self, DoNothing, SbeParams, SbeState};
+    use crate::rng::{derive_seed, rng_from_seed};
+
+    fn sbe_config() -> MctsConfig {
+        MctsConfig {
+            iterations: 60,
+            rollout_depth: 10,
+            macro_action: 5,
+            ..MctsConfig::default()
+        }
+    }
+
+    /// Total score of ship 0 (`a`) and ship 1 (`b`) over four short games.
+    fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
+        let (mut sa, mut sb) = (0.0, 0.0);
+        for seed in 0..4 {
+            let state = SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
+            let record = space_battle::play_from(state, a, b, seed, &mut |_, _| {});
+            sa += record.scores[0];
+            sb += record.scores[1];
+        }
+        (sa, sb)
+    }
+
+    #[test]
+    fn mcts_outscores_random_and_do_nothing_in_space_battle() {
+        let (m, r) = sbe_scores(&mut Mcts::new(sbe_config()), &mut RandomAgent);
+        println!("MCTS {m} vs Random {r}");
+        assert!(m > r, "MCTS {m} vs Random {r}");
+        let (m, d) = sbe_scores(&mut Mcts::new(sbe_config()), &mut DoNothing);
+        println!("MCTS {m} vs DoNothing {d}");
+        assert!(m > d, "MCTS {m} vs DoNothing {d}");
+    }
+
+    #[test]
+    fn mcts_beats_random_in_rinascimento() {
+        let rules = Rules::splendor(2);
+        let games = 20;
+        let mut wins = 0;
+        for seed in 0..games {
+            let mut mcts = Mcts::<RinState>::new(MctsConfig {
+                iterations: 100,
+                ..MctsConfig::default()
+            });
+            let mut random = RandomAgent;
+            let record = rinascimento::play_game(&rules, &mut [&mut mcts, &mut random], seed);
+            if record.winners[0] && !record.winners[1] {
+                wins += 1;
+            }
+        }
+        println!("MCTS(100) vs Random: {wins}/{games} wins");
+        assert!(wins * 10 > games * 6, "MCTS won {wins} of {games}");
+    }
+
+    #[test]
+    fn same_seed_same_actions() {
+        let run = |seed| {
+            let mut agent = Mcts::<SbeState>::new(MctsConfig {
+                iterations: 30,
+                macro_action: 5,
+                ..MctsConfig::default()
+            });
+            let mut rng = rng_from_seed(seed);
+            let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
+            let mut seq = Vec::new();
+            while !s.is_over() {
+                let a = agent.act(&s, 0, &mut rng);
+                seq.push(a);
+                s.advance(&[a, 5]);
+            }
+            seq
+        };
+        let a = run(9);
+        assert_eq!(a, run(9));
+        assert_ne!(a, run(10), "different seeds should explore differently");
+    }
+
+    /// MCTS decisions per second on Space Battle at the default 175 iterations, depth
+    /// 10, macro 5. Run with `cargo test --release --lib mcts_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn mcts_speed() {
+        let mut agent = Mcts::<SbeState>::new(MctsConfig {
+            macro_action: 5,
+            ..MctsConfig::default()
+        });
+        let mut rng = rng_from_seed(1);
+        let mut s = SbeState::new(SbeParams::default(), 1);
+        let start = std::time::Instant::now();
+        let decisions = 200;
+        for _ in 0..decisions {
+            let a = agent.act(&s, 0, &mut rng);
+            s.advance(&[a, 5]);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!("MCTS 175 it / depth 10 / macro 5: {:.1} decisions/s", decisions as f64 / secs);
+    }
+}

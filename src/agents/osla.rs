@@ -115,3 +115,62 @@ impl<G: Game> Agent<G> for Osla<G> {
         self.scratch = None;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+    use crate::games::rinascimento::{self, RinState, Rules};
+    use crate::games::space_battle::{self, DoNothing, SbeParams, SbeState};
+    use crate::rng::{derive_seed, rng_from_seed};
+
+    #[test]
+    fn osla_outscores_do_nothing_in_space_battle() {
+        let (mut osla, mut idle) = (0.0, 0.0);
+        for seed in 0..4 {
+            let state = SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
+            let record = space_battle::play_from(state, &mut Osla::new(12), &mut DoNothing, seed, &mut |_, _| {});
+            osla += record.scores[0];
+            idle += record.scores[1];
+        }
+        assert!(osla > idle, "OSLA {osla} vs DoNothing {idle}");
+    }
+
+    #[test]
+    fn osla_beats_random_in_rinascimento() {
+        let rules = Rules::splendor(2);
+        let games = 20;
+        let mut wins = 0;
+        for seed in 0..games {
+            let mut osla = Osla::<RinState>::new(100);
+            let mut random = RandomAgent;
+            let record = rinascimento::play_game(&rules, &mut [&mut osla, &mut random], seed);
+            if record.winners[0] && !record.winners[1] {
+                wins += 1;
+            }
+        }
+        println!("OSLA(100) vs Random: {wins}/{games} wins");
+        assert!(wins * 10 > games * 6, "OSLA won {wins} of {games}");
+    }
+
+    #[test]
+    fn same_seed_same_actions() {
+        let run = |seed| {
+            let mut agent = Osla::<RinState>::new(50);
+            let mut rng = rng_from_seed(seed);
+            let mut s = RinState::new(&Rules::splendor(2), 11).unwrap();
+            let mut seq = Vec::new();
+            for _ in 0..40 {
+                if s.is_over() {
+                    break;
+                }
+                let crate::game::Acting::Player(p) = s.acting() else { unreachable!() };
+                let a = agent.act(&s, p, &mut rng);
+                seq.push(a.clone());
+                s.advance(&[a]);
+            }
+            seq
+        };
+        assert_eq!(run(5), run(5));
+    }
+}
