@@ -54,7 +54,15 @@ impl<G: Game> Osla<G> {
                 scratch.advance(&self.joint);
             }
             crate::game::Acting::Player(_) => {
-                play_own(scratch, player, action, 1, rng, &mut self.joint, &mut self.buf);
+                play_own(
+                    scratch,
+                    player,
+                    action,
+                    1,
+                    rng,
+                    &mut self.joint,
+                    &mut self.buf,
+                );
             }
         }
         state_value(scratch, player) + rng.random::<f64>() * TIE_BREAK_NOISE
@@ -128,8 +136,15 @@ mod tests {
     fn osla_outscores_do_nothing_in_space_battle() {
         let (mut osla, mut idle) = (0.0, 0.0);
         for seed in 0..4 {
-            let state = SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
-            let record = space_battle::play_from(state, &mut Osla::new(12), &mut DoNothing, seed, &mut |_, _| {});
+            let state =
+                SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
+            let record = space_battle::play_from(
+                state,
+                &mut Osla::new(12),
+                &mut DoNothing,
+                seed,
+                &mut |_, _| {},
+            );
             osla += record.scores[0];
             idle += record.scores[1];
         }
@@ -164,9 +179,11 @@ mod tests {
                 if s.is_over() {
                     break;
                 }
-                let crate::game::Acting::Player(p) = s.acting() else { unreachable!() };
+                let crate::game::Acting::Player(p) = s.acting() else {
+                    unreachable!()
+                };
                 let a = agent.act(&s, p, &mut rng);
-                seq.push(a.clone());
+                seq.push(a);
                 s.advance(&[a]);
             }
             seq
