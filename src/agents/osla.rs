@@ -148,6 +148,7 @@ mod tests {
             osla += record.scores[0];
             idle += record.scores[1];
         }
+        println!("OSLA {osla} vs DoNothing {idle}");
         assert!(osla > idle, "OSLA {osla} vs DoNothing {idle}");
     }
 
