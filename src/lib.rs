@@ -7,6 +7,7 @@
 //! 4. [`run`] (run folders, logs, resume) and [`registry`] (problems by name);
 //! 5. [`cli`].
 
+pub mod agents;
 pub mod cli;
 pub mod eval;
 pub mod game;
