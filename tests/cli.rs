@@ -502,3 +502,76 @@ fn map_elites_on_the_sphere_writes_its_archive() {
     let result = std::fs::read_to_string(dir.path().join("me/result.ron")).unwrap();
     assert!(result.contains("elites") && result.contains("qd_score") && result.contains("replay"));
 }
+
+#[test]
+fn plot_draws_convergence_and_archives() {
+    let dir = TempDir::new().unwrap();
+    let runs = dir.path().join("runs");
+    playtune()
+        .args([
+            "optimize",
+            "--trials",
+            "3",
+            "-q",
+            "--name",
+            "o",
+            "--runs-dir",
+        ])
+        .arg(&runs)
+        .assert()
+        .success();
+    playtune()
+        .args([
+            "map-elites",
+            "--set",
+            "dims=10",
+            "--evaluations",
+            "2000",
+            "-q",
+            "--name",
+            "m",
+            "--runs-dir",
+        ])
+        .arg(&runs)
+        .assert()
+        .success();
+    let out = dir.path().join("plots");
+    playtune()
+        .arg("plot")
+        .arg(runs.join("o"))
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    playtune()
+        .arg("plot")
+        .arg(runs.join("m"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--format", "svg"])
+        .assert()
+        .success();
+    for f in [
+        "convergence.png",
+        "coverage.svg",
+        "qd_score.svg",
+        "heatmap.svg",
+    ] {
+        let bytes = std::fs::read(out.join(f)).unwrap_or_else(|_| panic!("{f} missing"));
+        assert!(bytes.len() > 5_000, "{f} is too small to hold a chart");
+    }
+    let png = std::fs::read(out.join("convergence.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    let svg = std::fs::read_to_string(out.join("heatmap.svg")).unwrap();
+    assert!(
+        svg.contains("<text") && svg.contains("measure_0"),
+        "axis labels are drawn as text"
+    );
+    playtune()
+        .arg("plot")
+        .arg(runs.join("o"))
+        .args(["--format", "gif"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("png or svg"));
+}
