@@ -31,6 +31,18 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "pyribs' sphere benchmark for MAP-Elites: objective in [0, 100], two measures",
     ),
     (
+        "space-battle",
+        &[
+            ("ladder", "1sla,ras,mcts"),
+            ("games", "1"),
+            ("max_ticks", "2000"),
+            ("mcts_iterations", "175"),
+            ("mcts_depth", "10"),
+            ("mcts_macro", "5"),
+        ],
+        "Space Battle Evolved skill depth: min gap of T between ladder agents, weakest first (NTBEA paper Eq. 2-3)",
+    ),
+    (
         "command",
         &[("cmd", ""), ("features", "")],
         "an external program: reads {\"seed\", \"point\"} JSON on stdin, prints a fitness (needs --space)",
@@ -65,25 +77,17 @@ impl Settings<'_> {
     }
 }
 
-/// Builds a problem from its spec. `space` is the user's search space, which the
-/// external-command problem requires and the others bind to by name.
-pub fn build_problem(
-    spec: &ProblemSpec,
-    space: Option<&Space>,
-) -> Result<Box<dyn Problem>, String> {
-    let Some((name, defaults, _)) = PROBLEMS.iter().find(|p| p.0 == spec.name) else {
-        let names: Vec<&str> = PROBLEMS.iter().map(|p| p.0).collect();
-        return Err(format!(
-            "unknown problem `{}` (known: {})",
-            spec.name,
-            names.join(", ")
-        ));
-    };
+/// The full settings of a problem: its defaults overridden by `given`, every name checked.
+fn settings<'a>(name: &'a str, given: &BTreeMap<String, String>) -> Result<Settings<'a>, String> {
+    let (_, defaults, _) = PROBLEMS
+        .iter()
+        .find(|p| p.0 == name)
+        .ok_or_else(|| format!("unknown problem `{name}`"))?;
     let mut values: BTreeMap<String, String> = defaults
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    for (k, v) in &spec.settings {
+    for (k, v) in given {
         if !values.contains_key(k) {
             let known: Vec<&str> = defaults.iter().map(|d| d.0).collect();
             return Err(format!(
@@ -93,10 +97,58 @@ pub fn build_problem(
         }
         values.insert(k.clone(), v.clone());
     }
-    let s = Settings {
+    Ok(Settings {
         problem: name,
         values,
+    })
+}
+
+/// Space Battle's skill-depth settings (`ladder`, `games`, `max_ticks`, `mcts_*`), also
+/// used by `playtune play` and `render` for their agents.
+pub fn space_battle_settings(
+    given: &BTreeMap<String, String>,
+) -> Result<crate::games::space_battle::problem::SkillDepthConfig, String> {
+    space_battle_config(&settings("space-battle", given)?)
+}
+
+fn space_battle_config(
+    s: &Settings,
+) -> Result<crate::games::space_battle::problem::SkillDepthConfig, String> {
+    use crate::games::space_battle::problem::{SbeAgent, SkillDepthConfig};
+    let ladder: String = s.get("ladder")?;
+    let ladder = ladder
+        .split(',')
+        .map(SbeAgent::parse)
+        .collect::<Result<Vec<_>, _>>()?;
+    let base = SkillDepthConfig::default();
+    Ok(SkillDepthConfig {
+        ladder,
+        games: s.positive("games")?,
+        max_ticks: s.positive("max_ticks")? as u32,
+        mcts: crate::agents::MctsConfig {
+            iterations: s.positive("mcts_iterations")?,
+            rollout_depth: s.positive("mcts_depth")?,
+            macro_action: s.positive("mcts_macro")?,
+            ..base.mcts
+        },
+    })
+}
+
+/// Builds a problem from its spec. `space` is the user's search space, which the
+/// external-command problem requires and the others bind to by name.
+pub fn build_problem(
+    spec: &ProblemSpec,
+    space: Option<&Space>,
+) -> Result<Box<dyn Problem>, String> {
+    let Some((name, _, _)) = PROBLEMS.iter().find(|p| p.0 == spec.name) else {
+        let names: Vec<&str> = PROBLEMS.iter().map(|p| p.0).collect();
+        return Err(format!(
+            "unknown problem `{}` (known: {})",
+            spec.name,
+            names.join(", ")
+        ));
     };
+    let s = settings(name, &spec.settings)?;
     Ok(match *name {
         "noisy-onemax" => Box::new(NoisyOneMax::scaled(
             s.positive("dims")?,
@@ -111,6 +163,9 @@ pub fn build_problem(
             Box::new(NoisyTrap::new(s.positive("dims")?, values, s.get("sigma")?))
         }
         "sphere" => Box::new(Sphere::new(s.positive("dims")?)),
+        "space-battle" => Box::new(crate::games::space_battle::problem::SkillDepth::new(
+            space_battle_config(&s)?,
+        )?),
         "command" => {
             let cmd: String = s.get("cmd")?;
             if cmd.trim().is_empty() {

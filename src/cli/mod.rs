@@ -2,6 +2,7 @@
 //! chain of causes and exits with status 2.
 
 mod compare;
+mod games;
 mod optimize;
 mod plot;
 mod spaces;
@@ -36,6 +37,10 @@ enum Command {
     },
     /// Compare runs: mean, standard error and two-tailed Mann-Whitney U per pair.
     Compare(compare::CompareArgs),
+    /// Play one Space Battle game between two agents and print the scores.
+    Play(games::GameArgs),
+    /// Draw a Space Battle game: black holes, trails, missiles and packs at chosen ticks.
+    Render(games::RenderArgs),
     /// Draw a finished run: convergence, or MAP-Elites metrics and heatmap.
     Plot(plot::PlotArgs),
     /// List the built-in problems and their settings.
@@ -91,6 +96,8 @@ pub fn main() -> ExitCode {
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
         Command::Plot(a) => plot::run(a),
+        Command::Play(a) => games::play_cmd(a),
+        Command::Render(a) => games::render_cmd(a),
         Command::Problems => {
             for (name, settings, about) in crate::registry::PROBLEMS {
                 let s: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();

@@ -11,10 +11,35 @@ pub enum SpacesCommand {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Print a problem's own parameter space as a space file (a template to edit).
+    Export {
+        /// Problem name (see `playtune problems`).
+        problem: String,
+        /// A problem setting, NAME=VALUE (repeatable).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        settings: Vec<String>,
+    },
 }
 
 pub fn run(cmd: SpacesCommand) -> Result<()> {
-    let SpacesCommand::Check { files } = cmd;
+    let files = match cmd {
+        SpacesCommand::Check { files } => files,
+        SpacesCommand::Export { problem, settings } => {
+            let mut spec = crate::run::ProblemSpec {
+                name: problem,
+                settings: Default::default(),
+            };
+            for s in settings {
+                let (k, v) = s
+                    .split_once('=')
+                    .ok_or_else(|| anyhow::anyhow!("--set {s}: expected NAME=VALUE"))?;
+                spec.settings.insert(k.trim().into(), v.trim().into());
+            }
+            let p = crate::registry::build_problem(&spec, None).map_err(anyhow::Error::msg)?;
+            print!("{}", crate::space::to_space_file(p.space()));
+            return Ok(());
+        }
+    };
     for f in files {
         let space = crate::space::load_space(&f)?;
         println!(

@@ -102,6 +102,58 @@ pub fn parse_space(text: &str, file: &str) -> Result<Space, SpaceError> {
     Validator { text, file }.space(raw)
 }
 
+/// Writes a space in the file format (what [`parse_space`] reads back unchanged).
+pub fn to_space_file(space: &Space) -> String {
+    let mut out = format!("(\n    name: {:?},\n    dims: [\n", space.name);
+    for d in &space.dims {
+        let kind = match &d.domain {
+            Domain::Int { min, max, step } => format!("Int(min: {min}, max: {max}, step: {step})"),
+            Domain::List(v) => format!(
+                "List([{}])",
+                v.iter()
+                    .map(|x| format!("{x}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Domain::Categories(n) => format!(
+                "Categories([{}])",
+                n.iter()
+                    .map(|x| format!("{x:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Domain::Bool => "Bool".into(),
+            Domain::Float { min, max, levels } => {
+                format!("Float(min: {min:?}, max: {max:?}, levels: {levels})")
+            }
+        };
+        let default = match &d.domain {
+            Domain::Categories(n) => format!("{:?}", n[d.default]),
+            Domain::Bool => (d.default == 1).to_string(),
+            Domain::Float { .. } => format!("{:?}", d.domain.value(d.default)),
+            dom => format!("{}", dom.value(d.default)),
+        };
+        out += &format!(
+            "        (name: {:?}, kind: {kind}, default: {default}),\n",
+            d.name
+        );
+    }
+    out += "    ],\n";
+    if !space.groups.is_empty() {
+        out += "    groups: [\n";
+        for g in &space.groups {
+            let dims: Vec<String> = g.dims.iter().map(|n| format!("{n:?}")).collect();
+            out += &format!(
+                "        (name: {:?}, dims: [{}]),\n",
+                g.name,
+                dims.join(", ")
+            );
+        }
+        out += "    ],\n";
+    }
+    out + ")\n"
+}
+
 /// An error about field `key` of dimension `dim` of an already parsed space file (for
 /// checks that need more than the file, such as whether a problem knows the name).
 pub fn dim_error(text: &str, file: &str, dim: &str, key: &str, message: String) -> SpaceError {

@@ -12,7 +12,7 @@ mod file;
 pub mod mutate;
 
 pub use domain::Domain;
-pub use file::{SpaceError, dim_error, load_space, parse_space};
+pub use file::{SpaceError, dim_error, load_space, parse_space, to_space_file};
 pub use mutate::{mutate_one, neighbour, random_point};
 
 use serde::{Deserialize, Serialize};

@@ -14,6 +14,7 @@ pub mod objects;
 pub mod params;
 pub mod physics;
 pub mod play;
+pub mod problem;
 pub mod state;
 
 pub use action::{SbeAction, action_name};

@@ -1,0 +1,120 @@
+//! Space Battle Evolved game maps, the way the NTBEA paper shows evolved games
+//! (Figure 3): the torus with its black holes (radius, and the penalty area inside
+//! the safe zone), both ships' trails, and the missiles, bombs and packs at chosen
+//! ticks, one panel per tick.
+
+use super::{PlotError, render, text};
+use crate::games::space_battle::geometry::{HEIGHT, WIDTH};
+use crate::games::space_battle::{ObjectKind, SbeState};
+use plotters::prelude::*;
+use std::path::Path;
+
+/// What a panel shows: the state at a tick and the ships' positions up to it.
+pub struct Snapshot {
+    pub tick: u32,
+    pub state: SbeState,
+    pub trails: [Vec<(f64, f64)>; 2],
+}
+
+const SHIP_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
+
+/// Splits a trail where it wraps around the torus, so no line crosses the map.
+fn unwrap_segments(trail: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
+    let mut out: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    for w in trail.windows(2) {
+        if (w[1].0 - w[0].0).abs() > WIDTH / 2.0 || (w[1].1 - w[0].1).abs() > HEIGHT / 2.0 {
+            out.push(Vec::new());
+        }
+        out.last_mut().map(|s| s.push(w[1]));
+    }
+    if let (Some(first), Some(p)) = (out.first_mut(), trail.first()) {
+        first.insert(0, *p);
+    }
+    out.into_iter().filter(|s| s.len() > 1).collect()
+}
+
+/// Draws one panel per snapshot side by side (up to 3 per row).
+pub fn game_map(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotError> {
+    let cols = snapshots.len().clamp(1, 3);
+    let rows = snapshots.len().div_ceil(cols).max(1);
+    let size = (cols as u32 * 660, rows as u32 * 540 + 50);
+    render!(path, size, |root| (|| -> Result<(), String> {
+        root.fill(&WHITE).map_err(text)?;
+        let root = root.titled(title, ("sans-serif", 24)).map_err(text)?;
+        let panels = root.split_evenly((rows, cols));
+        for (panel, snap) in panels.iter().zip(snapshots) {
+            let chart = ChartBuilder::on(panel)
+                .caption(format!("tick {}", snap.tick), ("sans-serif", 18))
+                .margin(8)
+                .build_cartesian_2d(0.0..WIDTH, HEIGHT..0.0)
+                .map_err(text)?;
+            chart
+                .plotting_area()
+                .fill(&RGBColor(250, 250, 252))
+                .map_err(text)?;
+            let area = chart.plotting_area();
+            for hole in snap.state.black_holes() {
+                let c = (hole.centre.x, hole.centre.y);
+                // Radii are in map pixels; the panel keeps the map's aspect ratio.
+                let scale =
+                    |r: f64| area.map_coordinate(&(r, 0.0)).0 - area.map_coordinate(&(0.0, 0.0)).0;
+                area.draw(&Circle::new(
+                    c,
+                    scale(hole.radius),
+                    RGBColor(60, 60, 60).mix(0.15).filled(),
+                ))
+                .map_err(text)?;
+                area.draw(&Circle::new(
+                    c,
+                    scale(hole.penalty_radius().max(0.0)),
+                    RGBColor(20, 20, 20).mix(0.45).filled(),
+                ))
+                .map_err(text)?;
+                area.draw(&Circle::new(c, 2, BLACK.filled()))
+                    .map_err(text)?;
+            }
+            for (p, trail) in snap.trails.iter().enumerate() {
+                for seg in unwrap_segments(trail) {
+                    area.draw(&PathElement::new(
+                        seg,
+                        SHIP_COLOURS[p].mix(0.6).stroke_width(1),
+                    ))
+                    .map_err(text)?;
+                }
+            }
+            for o in snap.state.objects().iter().filter(|o| o.alive) {
+                let style = match o.kind {
+                    ObjectKind::Missile => SHIP_COLOURS[o.owner.min(1)].filled(),
+                    ObjectKind::Bomb => RGBColor(255, 140, 0).mix(0.6).filled(),
+                    ObjectKind::Pack => RGBColor(44, 160, 44).filled(),
+                };
+                let r = match o.kind {
+                    ObjectKind::Pack => 4,
+                    _ => (o.radius as i32).clamp(2, 30),
+                };
+                area.draw(&Circle::new((o.pos.x, o.pos.y), r, style))
+                    .map_err(text)?;
+            }
+            for p in 0..2 {
+                let ship = snap.state.ship(p);
+                let (x, y) = (ship.pos.x, ship.pos.y);
+                let nose = (x + ship.dir.x * 26.0, y + ship.dir.y * 26.0);
+                area.draw(&Circle::new((x, y), 9, SHIP_COLOURS[p].filled()))
+                    .map_err(text)?;
+                area.draw(&PathElement::new(
+                    vec![(x, y), nose],
+                    SHIP_COLOURS[p].stroke_width(3),
+                ))
+                .map_err(text)?;
+                let label = format!("ship {p}: {:.0}", snap.state.points(p));
+                area.draw(&Text::new(
+                    label,
+                    (8.0 + 320.0 * p as f64, 18.0),
+                    ("sans-serif", 15).into_font().color(&SHIP_COLOURS[p]),
+                ))
+                .map_err(text)?;
+            }
+        }
+        Ok(())
+    })())
+}
