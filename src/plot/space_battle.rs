@@ -25,7 +25,9 @@ fn unwrap_segments(trail: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
         if (w[1].0 - w[0].0).abs() > WIDTH / 2.0 || (w[1].1 - w[0].1).abs() > HEIGHT / 2.0 {
             out.push(Vec::new());
         }
-        out.last_mut().map(|s| s.push(w[1]));
+        if let Some(s) = out.last_mut() {
+            s.push(w[1]);
+        }
     }
     if let (Some(first), Some(p)) = (out.first_mut(), trail.first()) {
         first.insert(0, *p);
@@ -95,22 +97,22 @@ pub fn game_map(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), 
                 area.draw(&Circle::new((o.pos.x, o.pos.y), r, style))
                     .map_err(text)?;
             }
-            for p in 0..2 {
+            for (p, colour) in SHIP_COLOURS.iter().enumerate() {
                 let ship = snap.state.ship(p);
                 let (x, y) = (ship.pos.x, ship.pos.y);
                 let nose = (x + ship.dir.x * 26.0, y + ship.dir.y * 26.0);
-                area.draw(&Circle::new((x, y), 9, SHIP_COLOURS[p].filled()))
+                area.draw(&Circle::new((x, y), 9, colour.filled()))
                     .map_err(text)?;
                 area.draw(&PathElement::new(
                     vec![(x, y), nose],
-                    SHIP_COLOURS[p].stroke_width(3),
+                    colour.stroke_width(3),
                 ))
                 .map_err(text)?;
                 let label = format!("ship {p}: {:.0}", snap.state.points(p));
                 area.draw(&Text::new(
                     label,
                     (8.0 + 320.0 * p as f64, 18.0),
-                    ("sans-serif", 15).into_font().color(&SHIP_COLOURS[p]),
+                    ("sans-serif", 15).into_font().color(colour),
                 ))
                 .map_err(text)?;
             }
