@@ -10,6 +10,7 @@
 pub mod agents;
 pub mod cli;
 pub mod eval;
+pub mod experiments;
 pub mod game;
 pub mod games;
 pub mod optim;

@@ -47,7 +47,7 @@ impl Summary {
 }
 
 /// Result of a two-tailed Mann-Whitney U test.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MannWhitney {
     pub u: f64,
     pub p: f64,

@@ -2,6 +2,7 @@
 //! chain of causes and exits with status 2.
 
 mod compare;
+mod experiment;
 mod games;
 mod optimize;
 mod plot;
@@ -41,6 +42,8 @@ enum Command {
     Play(games::GameArgs),
     /// Draw a Space Battle game: black holes, trails, missiles and packs at chosen ticks.
     Render(games::RenderArgs),
+    /// Reproduce a paper's experiment (space-battle: RMHC vs B-RMHC vs NTBEA).
+    Experiment(experiment::ExperimentArgs),
     /// Draw a finished run: convergence, or MAP-Elites metrics and heatmap.
     Plot(plot::PlotArgs),
     /// List the built-in problems and their settings.
@@ -96,6 +99,7 @@ pub fn main() -> ExitCode {
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
         Command::Plot(a) => plot::run(a),
+        Command::Experiment(a) => experiment::experiment(a),
         Command::Play(a) => games::play_cmd(a),
         Command::Render(a) => games::render_cmd(a),
         Command::Problems => {

@@ -1,0 +1,126 @@
+//! `playtune experiment`: the papers' experiments as presets.
+
+use crate::experiments::compare_optimizers::{ExperimentConfig, paper_algorithms, run};
+use crate::registry::build_problem;
+use crate::run::ProblemSpec;
+use anyhow::{Result, anyhow, bail};
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub enum Preset {
+    /// A few minutes on 2 cores: 5 trials of 20 evaluations, 5 re-evaluations, games of
+    /// 500 ticks, MCTS with 40 iterations.
+    Quick,
+    /// The paper: 50 trials of 100 evaluations, 100 re-evaluations, 2000-tick games,
+    /// MCTS with 175 iterations (about 17 hours on 2 cores).
+    Paper,
+}
+
+#[derive(Args)]
+pub struct ExperimentArgs {
+    /// Which experiment: space-battle (the NTBEA paper's Section V).
+    experiment: String,
+    #[arg(long, value_enum, default_value = "quick")]
+    preset: Preset,
+    /// Trials per algorithm [default: the preset's].
+    #[arg(long)]
+    trials: Option<u64>,
+    /// Evaluations per trial [default: the preset's].
+    #[arg(long)]
+    budget: Option<u64>,
+    /// Re-evaluations of each trial's final game [default: the preset's].
+    #[arg(long)]
+    reevaluations: Option<u64>,
+    /// A problem setting over the preset's, NAME=VALUE (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+    /// Fix a parameter, NAME=VALUE (repeatable).
+    #[arg(long = "fix", value_name = "NAME=VALUE")]
+    fix: Vec<String>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Folder name under --runs-dir and --plots-dir [default: EXPERIMENT-PRESET].
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long, default_value = "runs")]
+    runs_dir: PathBuf,
+    #[arg(long, default_value = "plots")]
+    plots_dir: PathBuf,
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn experiment(a: ExperimentArgs) -> Result<()> {
+    if a.experiment != "space-battle" {
+        bail!(
+            "unknown experiment `{}` (known: space-battle)",
+            a.experiment
+        );
+    }
+    let (trials, budget, reevaluations, preset_settings): (u64, u64, u64, &[(&str, &str)]) =
+        match a.preset {
+            Preset::Quick => (5, 20, 5, &[("max_ticks", "500"), ("mcts_iterations", "40")]),
+            Preset::Paper => (50, 100, 100, &[]),
+        };
+    let mut settings: std::collections::BTreeMap<String, String> = preset_settings
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    for s in &a.settings {
+        let (k, v) = s
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
+        settings.insert(k.trim().into(), v.trim().into());
+    }
+    let spec = ProblemSpec {
+        name: "space-battle".into(),
+        settings,
+    };
+    let problem = build_problem(&spec, None).map_err(anyhow::Error::msg)?;
+    let mut space = problem.space().clone();
+    for f in &a.fix {
+        let (k, v) = f
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--fix {f}: expected NAME=VALUE"))?;
+        space.fix(k.trim(), v.trim()).map_err(anyhow::Error::msg)?;
+    }
+    let preset = match a.preset {
+        Preset::Quick => "quick",
+        Preset::Paper => "paper",
+    };
+    let config = ExperimentConfig {
+        name: a
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}-{preset}", a.experiment)),
+        problem: spec,
+        space,
+        algorithms: paper_algorithms(),
+        trials: a.trials.unwrap_or(trials),
+        budget: a.budget.unwrap_or(budget),
+        reevaluations: a.reevaluations.unwrap_or(reevaluations),
+        seed: a.seed,
+    };
+    if config.trials == 0 || config.budget == 0 || config.reevaluations == 0 {
+        bail!("--trials, --budget and --reevaluations must be at least 1");
+    }
+    let started = std::time::Instant::now();
+    let result = run(
+        &config,
+        problem.as_ref(),
+        &a.runs_dir,
+        &a.plots_dir,
+        !a.quiet,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let md = crate::experiments::compare_optimizers::summary_markdown(&result);
+    println!("{md}");
+    println!(
+        "wrote {} and {} in {:.0} s",
+        a.runs_dir.join(&config.name).join("summary.md").display(),
+        a.plots_dir.join(&config.name).join("figure2.png").display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

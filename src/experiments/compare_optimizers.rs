@@ -1,0 +1,301 @@
+//! The NTBEA paper's Section V, for any problem: run RMHC, B-RMHC and NTBEA for T
+//! trials each, re-evaluate every trial's final recommendation R times, and report
+//! - Figure 2: per algorithm, the T mean fitnesses sorted, with standard errors;
+//! - two-tailed Mann-Whitney U between algorithms, over all trials' means and over the
+//!   R re-evaluations of each algorithm's worst-average game (our reading of the
+//!   paper's "comparing the worst average games of each algorithm");
+//! - Table II: the parameters of each algorithm's highest- and lowest-average game.
+//!
+//! Each algorithm's search is an ordinary run folder (resumable); the re-evaluations
+//! are seeded per (algorithm, trial, repeat), so the whole experiment is reproducible.
+
+use crate::eval::{Binding, Problem};
+use crate::optim::AlgoConfig;
+use crate::optim::brmhc::BrmhcConfig;
+use crate::optim::ntbea::NtbeaConfig;
+use crate::optim::rmhc::RmhcConfig;
+use crate::plot::sorted_error_bars;
+use crate::rng::derive_seed;
+use crate::run::{self, ProblemSpec, RunConfig, RunResult};
+use crate::space::Space;
+use crate::stats::{MannWhitney, Summary, mann_whitney};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+use std::path::Path;
+
+/// What to run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExperimentConfig {
+    pub name: String,
+    pub problem: ProblemSpec,
+    pub space: Space,
+    pub algorithms: Vec<(String, AlgoConfig)>,
+    pub trials: u64,
+    pub budget: u64,
+    pub reevaluations: u64,
+    pub seed: u64,
+}
+
+/// The paper's three algorithms with the settings the experiment uses. B-RMHC's
+/// pre-processing does not count against the budget (the paper gives every algorithm
+/// 100 evaluations of evolution); the summary reports how many it spent.
+pub fn paper_algorithms() -> Vec<(String, AlgoConfig)> {
+    vec![
+        ("RMHC".into(), AlgoConfig::Rmhc(RmhcConfig::default())),
+        (
+            "B-RMHC".into(),
+            AlgoConfig::Brmhc(BrmhcConfig {
+                free_preprocessing: true,
+                ..Default::default()
+            }),
+        ),
+        ("NTBEA".into(), AlgoConfig::Ntbea(NtbeaConfig::default())),
+    ]
+}
+
+/// One algorithm's outcome.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AlgorithmOutcome {
+    pub name: String,
+    /// Per trial: its recommendation and the fitness of each re-evaluation.
+    pub games: Vec<(Vec<(String, String)>, Vec<f64>)>,
+    pub evaluations_search: u64,
+    pub evaluations_preprocess: u64,
+}
+
+impl AlgorithmOutcome {
+    pub fn means(&self) -> Vec<Summary> {
+        self.games.iter().map(|g| Summary::of(&g.1)).collect()
+    }
+    fn extreme(&self, best: bool) -> usize {
+        let means = self.means();
+        let mut idx: Vec<usize> = (0..means.len()).collect();
+        idx.sort_by(|&a, &b| means[a].mean.total_cmp(&means[b].mean));
+        if best {
+            *idx.last().unwrap_or(&0)
+        } else {
+            idx[0]
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PairTest {
+    pub a: String,
+    pub b: String,
+    pub all_trials: Option<MannWhitney>,
+    pub worst_games: Option<MannWhitney>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExperimentResult {
+    pub config: ExperimentConfig,
+    pub algorithms: Vec<AlgorithmOutcome>,
+    pub tests: Vec<PairTest>,
+}
+
+/// Runs the experiment; run folders go to `runs_dir/name/<algorithm>`, the summary to
+/// `runs_dir/name/summary.{md,ron}` and Figure 2 to `plots_dir/name/figure2.png`.
+pub fn run(
+    config: &ExperimentConfig,
+    problem: &dyn Problem,
+    runs_dir: &Path,
+    plots_dir: &Path,
+    progress: bool,
+) -> Result<ExperimentResult, String> {
+    let home = runs_dir.join(&config.name);
+    let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let mut outcomes = Vec::new();
+    for (ai, (name, algorithm)) in config.algorithms.iter().enumerate() {
+        let dir = home.join(name.to_lowercase());
+        let rc = RunConfig {
+            playtune_version: env!("CARGO_PKG_VERSION").into(),
+            problem: config.problem.clone(),
+            space: config.space.clone(),
+            space_file: None,
+            algorithm: algorithm.clone(),
+            budget: config.budget,
+            trials: config.trials,
+            seed: derive_seed(config.seed, &[ai as u64]),
+            log: true,
+        };
+        // An interrupted experiment resumes: a folder with the same config is reused.
+        if run::read_config(&dir).ok().as_ref() != Some(&rc) {
+            run::create_run_dir(&dir, &rc).map_err(|e| e.to_string())?;
+        }
+        if progress {
+            eprintln!(
+                "{name}: {} trials of {} evaluations",
+                config.trials, config.budget
+            );
+        }
+        let result: RunResult =
+            run::execute(Some(&dir), &rc, problem, progress).map_err(|e| format!("{name}: {e}"))?;
+        let jobs: Vec<(usize, u64)> = (0..result.trials.len())
+            .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
+            .collect();
+        let fitness: Vec<f64> = jobs
+            .par_iter()
+            .map(|&(t, r)| {
+                let mut full = Vec::new();
+                binding.full_point(&result.trials[t].values, &mut full);
+                let seed = derive_seed(config.seed, &[0xEE, ai as u64, t as u64, r]);
+                problem
+                    .evaluate(&full, seed)
+                    .map(|e| e.fitness)
+                    .map_err(|e| format!("{name}, trial {t}, re-evaluation {r}: {e}"))
+            })
+            .collect::<Result<_, _>>()?;
+        let per = config.reevaluations as usize;
+        let games = result
+            .trials
+            .iter()
+            .enumerate()
+            .map(|(t, tr)| {
+                (
+                    tr.recommendation.clone(),
+                    fitness[t * per..(t + 1) * per].to_vec(),
+                )
+            })
+            .collect();
+        outcomes.push(AlgorithmOutcome {
+            name: name.clone(),
+            games,
+            evaluations_search: result.spent.search,
+            evaluations_preprocess: result.spent.preprocess,
+        });
+    }
+    let mut tests = Vec::new();
+    for i in 0..outcomes.len() {
+        for j in i + 1..outcomes.len() {
+            let (a, b) = (&outcomes[i], &outcomes[j]);
+            let means = |o: &AlgorithmOutcome| o.means().iter().map(|s| s.mean).collect::<Vec<_>>();
+            let worst = |o: &AlgorithmOutcome| o.games[o.extreme(false)].1.clone();
+            tests.push(PairTest {
+                a: a.name.clone(),
+                b: b.name.clone(),
+                all_trials: mann_whitney(&means(a), &means(b)),
+                worst_games: mann_whitney(&worst(a), &worst(b)),
+            });
+        }
+    }
+    let result = ExperimentResult {
+        config: config.clone(),
+        algorithms: outcomes,
+        tests,
+    };
+    let groups: Vec<(String, Vec<(f64, f64)>)> = result
+        .algorithms
+        .iter()
+        .map(|o| {
+            (
+                o.name.clone(),
+                o.means().iter().map(|s| (s.mean, s.se())).collect(),
+            )
+        })
+        .collect();
+    let title = format!(
+        "{}: mean fitness of each trial's game over {} re-evaluations, sorted",
+        config.problem.name, config.reevaluations
+    );
+    sorted_error_bars(
+        &plots_dir.join(&config.name).join("figure2.png"),
+        &title,
+        "fitness",
+        &groups,
+    )
+    .map_err(|e| e.to_string())?;
+    std::fs::write(home.join("summary.md"), summary_markdown(&result))
+        .map_err(|e| e.to_string())?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
+        .map_err(|e| e.to_string())?;
+    std::fs::write(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    Ok(result)
+}
+
+fn p_text(m: &Option<MannWhitney>) -> String {
+    match m {
+        Some(m) => format!("U = {}, p = {:.3e}", m.u, m.p),
+        None => "not testable".into(),
+    }
+}
+
+/// The human-readable summary: per-algorithm statistics, the tests, Table II.
+pub fn summary_markdown(r: &ExperimentResult) -> String {
+    let c = &r.config;
+    let mut s = format!(
+        "# {}: RMHC vs B-RMHC vs NTBEA on `{}`\n\n{} trials per algorithm, {} evaluations each, every final game re-evaluated {} times; seed {}.\n\n",
+        c.name, c.problem.name, c.trials, c.budget, c.reevaluations, c.seed
+    );
+    let settings: Vec<String> = c
+        .problem
+        .settings
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    if !settings.is_empty() {
+        let _ = writeln!(s, "Problem settings: {}.\n", settings.join(", "));
+    }
+    s += "| algorithm | mean of trial means | se | best trial | worst trial | trials with mean > 0 | evaluations (search + pre-processing) |\n|---|---|---|---|---|---|---|\n";
+    for o in &r.algorithms {
+        let m = o.means();
+        let all = Summary::of(&m.iter().map(|x| x.mean).collect::<Vec<_>>());
+        let positive = m.iter().filter(|x| x.mean > 0.0).count();
+        let _ = writeln!(
+            s,
+            "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {}/{} | {} + {} |",
+            o.name,
+            all.mean,
+            all.se(),
+            m[o.extreme(true)].mean,
+            m[o.extreme(false)].mean,
+            positive,
+            m.len(),
+            o.evaluations_search,
+            o.evaluations_preprocess
+        );
+    }
+    s += "\n## Two-tailed Mann-Whitney U\n\n| pair | over all trials' means | over the worst games' re-evaluations |\n|---|---|---|\n";
+    for t in &r.tests {
+        let _ = writeln!(
+            s,
+            "| {} vs {} | {} | {} |",
+            t.a,
+            t.b,
+            p_text(&t.all_trials),
+            p_text(&t.worst_games)
+        );
+    }
+    s += "\n## Table II: the highest- and lowest-average game of each algorithm\n\n";
+    if let Some(first) = r.algorithms.first().and_then(|o| o.games.first()) {
+        let names: Vec<&String> = first.0.iter().map(|(n, _)| n).collect();
+        let mut header = "| parameter |".to_string();
+        let mut rule = "|---|".to_string();
+        let mut cols = Vec::new();
+        for o in &r.algorithms {
+            for best in [true, false] {
+                let i = o.extreme(best);
+                let m = Summary::of(&o.games[i].1);
+                let _ = write!(
+                    header,
+                    " {} {} ({:.1}) |",
+                    o.name,
+                    if best { "highest" } else { "lowest" },
+                    m.mean
+                );
+                rule += "---|";
+                cols.push(&o.games[i].0);
+            }
+        }
+        let _ = writeln!(s, "{header}\n{rule}");
+        for (k, n) in names.iter().enumerate() {
+            let _ = write!(s, "| {n} |");
+            for c in &cols {
+                let _ = write!(s, " {} |", c.get(k).map(|x| x.1.as_str()).unwrap_or("-"));
+            }
+            s.push('\n');
+        }
+    }
+    s
+}

@@ -1,0 +1,4 @@
+//! Experiments that reproduce the papers' results: several optimisers on one problem,
+//! re-evaluation of what they found, statistics, tables and pictures.
+
+pub mod compare_optimizers;
