@@ -1,0 +1,91 @@
+//! Game and agent speed: Space Battle ticks, forward-model copies, agent decisions and
+//! one skill-depth evaluation; Rinascimento random games. Each figure is per iteration
+//! of the named unit, so `cargo bench --bench games` prints them as times; the README
+//! turns them into rates next to the Java reference's.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use playtune::agents::{Mcts, MctsConfig, RandomAgent};
+use playtune::eval::Problem;
+use playtune::game::Agent;
+use playtune::games::rinascimento::{Rules, play_game as play_rinascimento};
+use playtune::games::space_battle::problem::{SkillDepth, SkillDepthConfig};
+use playtune::games::space_battle::{OneStepLookAhead, RotateAndShoot, SbeParams, SbeState};
+use playtune::rng::rng_from_seed;
+use std::hint::black_box;
+
+fn eight_holes() -> SbeParams {
+    let mut p = SbeParams { grid_size: 3, ..SbeParams::default() };
+    for c in 0..8 {
+        p.blackhole_cells[c] = true;
+    }
+    p
+}
+
+/// 1000 ticks of RAS vs RAS, no agent cost (LF for both ships).
+fn ticks(c: &mut Criterion) {
+    let mut g = c.benchmark_group("space_battle");
+    for (name, params) in [("1000_ticks_0_holes", SbeParams::default()), ("1000_ticks_8_holes", eight_holes())] {
+        let start = SbeState::new(params, 1);
+        let lf = playtune::games::space_battle::action::LF;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                let mut s = start.clone();
+                for _ in 0..1000 {
+                    s.step([lf, lf]);
+                }
+                black_box(s.points(0))
+            })
+        });
+    }
+    // A forward-model use as agents make it: copy a mid-game state, advance it once.
+    let mut mid = SbeState::new(eight_holes(), 2);
+    let lf = playtune::games::space_battle::action::LF;
+    for _ in 0..300 {
+        mid.step([lf, lf]);
+    }
+    let mut scratch = mid.clone();
+    g.bench_function("1000_copy_and_advance", |b| {
+        b.iter(|| {
+            for _ in 0..1000 {
+                scratch.clone_from(&mid);
+                scratch.step([lf, lf]);
+            }
+            black_box(scratch.points(0))
+        })
+    });
+    let mut rng = rng_from_seed(3);
+    let mut osla = OneStepLookAhead::new();
+    g.bench_function("1sla_decision", |b| b.iter(|| black_box(osla.act(&mid, 0, &mut rng))));
+    for (name, state) in [("mcts_decision_0_holes", SbeState::new(SbeParams::default(), 4)), ("mcts_decision_8_holes", mid.clone())] {
+        let mut mcts = Mcts::new(MctsConfig { iterations: 175, rollout_depth: 10, macro_action: 5, ..MctsConfig::default() });
+        g.bench_function(name, |b| b.iter(|| black_box(mcts.act(&state, 0, &mut rng))));
+    }
+    g.sample_size(10);
+    let problem = SkillDepth::new(SkillDepthConfig::default()).unwrap();
+    let x = problem.space().decode(&problem.space().default_indices());
+    g.bench_function("skill_depth_evaluation_default", |b| b.iter(|| black_box(problem.evaluate(&x, 5).unwrap().fitness)));
+    let mut ras = RotateAndShoot;
+    let _ = &mut ras;
+    g.finish();
+}
+
+/// 100 random 4-player Rinascimento games.
+fn rinascimento(c: &mut Criterion) {
+    let rules = Rules::default();
+    let mut seed = 0;
+    c.bench_function("rinascimento/100_random_games_4p", |b| {
+        b.iter(|| {
+            let mut actions = 0u64;
+            for _ in 0..100 {
+                seed += 1;
+                let mut agents = [RandomAgent, RandomAgent, RandomAgent, RandomAgent];
+                let mut refs: Vec<&mut dyn Agent<_>> = agents.iter_mut().map(|a| a as &mut dyn Agent<_>).collect();
+                actions += play_rinascimento(&rules, &mut refs, seed).length as u64;
+            }
+            black_box(actions)
+        })
+    });
+}
+
+criterion_group!(benches, ticks, rinascimento);
+criterion_main!(benches);
