@@ -249,3 +249,83 @@ impl<G: Game> Agent<G> for Bmrh<G> {
         self.scratch = None;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::common::testing::{max_rin_calls, rin_actions, rin_wins};
+    use crate::agents::{Osla, RandomAgent};
+    use crate::games::rinascimento::RinState;
+    use crate::rng::rng_from_seed;
+
+    #[test]
+    fn bmrh_beats_random_in_rinascimento() {
+        let wins = rin_wins(&mut Bmrh::default(), &mut RandomAgent, 20);
+        println!("BMRH* vs Random: {wins}/20 wins");
+        assert!(wins * 10 > 20 * 6, "BMRH won {wins} of 20");
+    }
+
+    #[test]
+    fn bmrh_holds_its_own_against_osla() {
+        let wins = rin_wins(&mut Bmrh::default(), &mut Osla::<RinState>::new(100), 20);
+        println!("BMRH* vs OSLA(100): {wins}/20 wins");
+        assert!(wins * 100 >= 20 * 35, "BMRH won {wins} of 20");
+    }
+
+    #[test]
+    fn bmrh_respects_its_budget() {
+        for (mutation, opponent) in [
+            (MutationPoint::Uniform, OpponentModel::Osla),
+            (
+                MutationPoint::Exponential { decay: 0.7 },
+                OpponentModel::Random,
+            ),
+            (
+                MutationPoint::Gaussian { mean: 0.3, sd: 1.0 },
+                OpponentModel::DoNothing,
+            ),
+            (MutationPoint::Fresh, OpponentModel::Osla),
+        ] {
+            let budget = 150;
+            let mut agent = Bmrh::new(BmrhConfig {
+                sequence_length: 5,
+                evaluations: 10_000,
+                mutation,
+                opponent,
+                opponent_budget: 0.05,
+                budget,
+                ..BmrhConfig::default()
+            });
+            let most = max_rin_calls(&mut agent, 30);
+            assert!(most <= budget, "{most} calls for a budget of {budget}");
+            assert!(most + 30 > budget, "the search stopped early: {most} calls");
+        }
+    }
+
+    #[test]
+    fn mutation_points_stay_in_range() {
+        let mut rng = rng_from_seed(2);
+        for m in [
+            MutationPoint::Uniform,
+            MutationPoint::Exponential { decay: 0.5 },
+            MutationPoint::Gaussian {
+                mean: 0.75,
+                sd: 2.0,
+            },
+            MutationPoint::Fresh,
+        ] {
+            for _ in 0..200 {
+                assert!(m.draw(4, true, &mut rng) < 4);
+                assert!(m.draw(4, false, &mut rng) <= 4);
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_actions() {
+        let mut agent = Bmrh::<RinState>::default();
+        let a = rin_actions(&mut agent, 5);
+        assert_eq!(a, rin_actions(&mut agent, 5));
+        assert!(!a.is_empty());
+    }
+}

@@ -92,3 +92,122 @@ pub(crate) mod counted {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::counted::Counted;
+    use crate::game::{Acting, Agent, Game};
+    use crate::games::rinascimento::{self, RinState, Rules};
+    use crate::rng::rng_from_seed;
+
+    /// Wins of `agent` (agent 0) against `other` over `games` 2-player games.
+    pub fn rin_wins(
+        agent: &mut dyn Agent<RinState>,
+        other: &mut dyn Agent<RinState>,
+        games: u64,
+    ) -> u64 {
+        let rules = Rules::splendor(2);
+        let mut wins = 0;
+        for seed in 0..games {
+            let record = rinascimento::play_game(&rules, &mut [&mut *agent, &mut *other], seed);
+            if record.winners[0] && !record.winners[1] {
+                wins += 1;
+            }
+        }
+        wins
+    }
+
+    /// Plays up to `decisions` Rinascimento decisions (every seat by `agent`) and
+    /// returns the most forward-model calls one decision made.
+    pub fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize) -> usize {
+        let mut rng = rng_from_seed(9);
+        let mut s = Counted::new(RinState::new(&Rules::splendor(2), 5).unwrap());
+        let mut most = 0;
+        for _ in 0..decisions {
+            if s.is_over() {
+                break;
+            }
+            let Acting::Player(p) = s.acting() else {
+                unreachable!()
+            };
+            let a = agent.act(&s, p, &mut rng);
+            most = most.max(s.take());
+            s.inner.advance(&[a]);
+        }
+        most
+    }
+
+    /// The actions `agent` chooses over the first 30 decisions of a game, `seed`
+    /// seeding its generator.
+    pub fn rin_actions(
+        agent: &mut dyn Agent<RinState>,
+        seed: u64,
+    ) -> Vec<<RinState as Game>::Action> {
+        agent.reset();
+        let mut rng = rng_from_seed(seed);
+        let mut s = RinState::new(&Rules::splendor(2), 11).unwrap();
+        let mut seq = Vec::new();
+        for _ in 0..30 {
+            if s.is_over() {
+                break;
+            }
+            let Acting::Player(p) = s.acting() else {
+                unreachable!()
+            };
+            let a = agent.act(&s, p, &mut rng);
+            seq.push(a.clone());
+            s.advance(&[a]);
+        }
+        seq
+    }
+
+    /// Decisions per second of `agent` over the first decisions of a few games.
+    pub fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
+        let start = std::time::Instant::now();
+        let mut decisions = 0;
+        for game in 0..3 {
+            let mut rng = rng_from_seed(game);
+            let mut s = RinState::new(&Rules::splendor(2), game).unwrap();
+            agent.reset();
+            while !s.is_over() && decisions < 100 * (game + 1) {
+                let Acting::Player(p) = s.acting() else {
+                    unreachable!()
+                };
+                let a = agent.act(&s, p, &mut rng);
+                s.advance(&[a]);
+                decisions += 1;
+            }
+        }
+        decisions as f64 / start.elapsed().as_secs_f64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::rin_decisions_per_second;
+    use crate::agents::{Bmrh, BmrhConfig, MicrobialConfig, MicrobialEa, Srh, SrhConfig};
+
+    #[test]
+    #[ignore = "timing report: cargo test --release --lib agents::common -- --ignored --nocapture"]
+    fn decisions_per_second_at_budget_1000() {
+        let budget = 1000;
+        let bmrh = rin_decisions_per_second(&mut Bmrh::new(BmrhConfig {
+            evaluations: usize::MAX,
+            budget,
+            ..BmrhConfig::default()
+        }));
+        let srh = rin_decisions_per_second(&mut Srh::new(SrhConfig {
+            evaluations: usize::MAX,
+            budget,
+            ..SrhConfig::default()
+        }));
+        let microbial = rin_decisions_per_second(&mut MicrobialEa::new(MicrobialConfig {
+            budget,
+            ..MicrobialConfig::default()
+        }));
+        println!(
+            "Rinascimento, budget {budget} calls: BMRH {bmrh:.0}/s, SRH {srh:.0}/s, \
+             MicrobialEA {microbial:.0}/s decisions"
+        );
+    }
+}

@@ -205,3 +205,94 @@ impl<G: Game> Agent<G> for MicrobialEa<G> {
         self.scratch = None;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+    use crate::agents::common::counted::Counted;
+    use crate::games::space_battle::{self, DoNothing, SbeParams, SbeState};
+    use crate::rng::{derive_seed, rng_from_seed};
+
+    /// Space Battle settings: five-tick macro actions as MCTS uses there.
+    fn sbe_agent() -> MicrobialEa<SbeState> {
+        MicrobialEa::new(MicrobialConfig {
+            macro_action: 5,
+            ..MicrobialConfig::default()
+        })
+    }
+
+    /// Total score of ship 0 (`a`) and ship 1 (`b`) over four short games.
+    fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
+        let (mut sa, mut sb) = (0.0, 0.0);
+        for seed in 0..4 {
+            let state =
+                SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
+            let record = space_battle::play_from(state, a, b, seed, &mut |_, _| {});
+            sa += record.scores[0];
+            sb += record.scores[1];
+        }
+        (sa, sb)
+    }
+
+    #[test]
+    fn microbial_outscores_random_in_space_battle() {
+        let (m, r) = sbe_scores(&mut sbe_agent(), &mut RandomAgent);
+        println!("MicrobialEA {m} vs Random {r}");
+        assert!(m > r, "MicrobialEA {m} vs Random {r}");
+    }
+
+    #[test]
+    fn microbial_outscores_do_nothing_in_space_battle() {
+        let (m, d) = sbe_scores(&mut sbe_agent(), &mut DoNothing);
+        println!("MicrobialEA {m} vs DoNothing {d}");
+        assert!(m > d, "MicrobialEA {m} vs DoNothing {d}");
+    }
+
+    #[test]
+    fn microbial_respects_its_budget() {
+        for (opponent, macro_action) in [
+            (OpponentModel::Random, 1),
+            (OpponentModel::Osla, 3),
+            (OpponentModel::DoNothing, 5),
+        ] {
+            let budget = 200;
+            let mut agent = MicrobialEa::new(MicrobialConfig {
+                opponent,
+                macro_action,
+                opponent_budget: 0.02,
+                budget,
+                ..MicrobialConfig::default()
+            });
+            let mut rng = rng_from_seed(4);
+            let mut s = Counted::new(SbeState::new(SbeParams::default(), 6).with_max_ticks(20));
+            while !s.is_over() {
+                let a = agent.act(&s, 0, &mut rng);
+                let calls = s.take();
+                assert!(calls <= budget, "{calls} calls for a budget of {budget}");
+                assert!(
+                    calls > budget / 2,
+                    "the search stopped early: {calls} calls"
+                );
+                s.inner.advance(&[a, 0]);
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_actions() {
+        let run = |seed| {
+            let mut agent = MicrobialEa::<SbeState>::default();
+            let mut rng = rng_from_seed(seed);
+            let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
+            let mut seq = Vec::new();
+            while !s.is_over() {
+                let a = agent.act(&s, 0, &mut rng);
+                seq.push(a);
+                s.advance(&[a, 0]);
+            }
+            seq
+        };
+        assert_eq!(run(5), run(5));
+    }
+}

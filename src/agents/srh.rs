@@ -176,3 +176,49 @@ impl<G: Game> Agent<G> for Srh<G> {
         self.scratch = None;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+    use crate::agents::common::testing::{max_rin_calls, rin_actions, rin_wins};
+    use crate::games::rinascimento::RinState;
+
+    #[test]
+    fn srh_beats_random_in_rinascimento() {
+        let wins = rin_wins(&mut Srh::default(), &mut RandomAgent, 20);
+        println!("SRH* vs Random: {wins}/20 wins");
+        assert!(wins * 10 > 20 * 6, "SRH won {wins} of 20");
+    }
+
+    #[test]
+    fn srh_respects_its_budget() {
+        for opponent in [
+            OpponentModel::DoNothing,
+            OpponentModel::Random,
+            OpponentModel::Osla,
+        ] {
+            let budget = 150;
+            let mut agent = Srh::new(SrhConfig {
+                sequence_length: 5,
+                evaluations: 10_000,
+                flip_at_least_one: true,
+                opponent,
+                opponent_budget: 0.05,
+                budget,
+                ..SrhConfig::default()
+            });
+            let most = max_rin_calls(&mut agent, 30);
+            assert!(most <= budget, "{most} calls for a budget of {budget}");
+            assert!(most + 30 > budget, "the search stopped early: {most} calls");
+        }
+    }
+
+    #[test]
+    fn same_seed_same_actions() {
+        let mut agent = Srh::<RinState>::default();
+        let a = rin_actions(&mut agent, 5);
+        assert_eq!(a, rin_actions(&mut agent, 5));
+        assert!(!a.is_empty());
+    }
+}
