@@ -155,7 +155,7 @@ pub(crate) mod testing {
                 unreachable!()
             };
             let a = agent.act(&s, p, &mut rng);
-            seq.push(a.clone());
+            seq.push(a);
             s.advance(&[a]);
         }
         seq
