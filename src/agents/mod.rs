@@ -1,18 +1,30 @@
 //! Search agents written once against the generic [`Game`] trait: a random player, a
-//! one-step look-ahead and an open-loop Monte Carlo tree search. They work for real-time
-//! games in which every player acts at once ([`Acting::All`]) and for turn-based ones.
+//! one-step look-ahead, an open-loop Monte Carlo tree search and rolling-horizon
+//! evolutionary agents (BMRH, SRH, microbial EA) with opponent models. They work for
+//! real-time games in which every player acts at once ([`Acting::All`]) and for
+//! turn-based ones.
 //!
 //! All of them draw their randomness from the generator passed to [`crate::game::Agent::act`]
 //! and count forward-model work in steps, never wall-clock time, so a seed fixes their
 //! choices.
 
+pub mod bmrh;
+pub mod common;
 pub mod mcts;
+pub mod microbial;
+pub mod opponents;
 pub mod osla;
 pub mod random;
+pub mod srh;
 
+pub use bmrh::{Bmrh, BmrhConfig, MutationPoint};
+pub use common::Budget;
 pub use mcts::{Mcts, MctsConfig};
+pub use microbial::{MicrobialConfig, MicrobialEa};
+pub use opponents::{OpponentModel, Simulator};
 pub use osla::Osla;
 pub use random::RandomAgent;
+pub use srh::{Srh, SrhConfig};
 
 use crate::game::{Acting, Game};
 use crate::rng::Rng;

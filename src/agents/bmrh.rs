@@ -1,0 +1,331 @@
+//! Branching mutation rolling horizon (BMRH): a (1+1) evolutionary algorithm over
+//! explicit sequences of the agent's own actions.
+
+use super::common::Budget;
+use super::opponents::{OpponentModel, Simulator, opponent_calls};
+use super::{any_action, state_value};
+use crate::game::{Agent, Game};
+use crate::rng::Rng;
+use rand::RngExt;
+
+/// Where the branching mutation cuts a sequence of length `L`: actions before the
+/// point are kept, the rest are re-sampled. A point of `L` means "no change" and is
+/// only drawn when `flip_at_least_one` is off.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MutationPoint {
+    /// Uniform over `0..L` (or `0..=L` without flip-at-least-one).
+    Uniform,
+    /// Point `k` with weight `decay^(k+1)` (p, p², ...): late cuts are likelier when
+    /// `decay` > 1, early ones when it is below 1.
+    Exponential { decay: f64 },
+    /// `round((mean + sd·N(0,1)) · L)`, `mean` being a fraction of the sequence;
+    /// negative points cut at 0, points past the end mean no change (or cut at `L-1`
+    /// with flip-at-least-one).
+    Gaussian { mean: f64, sd: f64 },
+    /// A fresh random sequence (point 0) every time.
+    Fresh,
+}
+
+impl MutationPoint {
+    /// Draws a point for a sequence of `len` actions.
+    fn draw(self, len: usize, flip: bool, rng: &mut Rng) -> usize {
+        let last = if flip { len.saturating_sub(1) } else { len };
+        match self {
+            MutationPoint::Uniform => rng.random_range(0..=last),
+            MutationPoint::Fresh => 0,
+            MutationPoint::Exponential { decay } => {
+                let weights: Vec<f64> = (0..=last).map(|k| decay.powi(k as i32 + 1)).collect();
+                let total: f64 = weights.iter().sum();
+                if !(total.is_finite() && total > 0.0) {
+                    return 0;
+                }
+                let mut x = rng.random::<f64>() * total;
+                for (k, w) in weights.iter().enumerate() {
+                    if x < *w {
+                        return k;
+                    }
+                    x -= w;
+                }
+                last
+            }
+            MutationPoint::Gaussian { mean, sd } => {
+                // Box-Muller.
+                let u1 = rng.random::<f64>().max(f64::MIN_POSITIVE);
+                let u2 = rng.random::<f64>();
+                let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                let x = ((mean + sd * z) * len as f64).round();
+                if x <= 0.0 { 0 } else { (x as usize).min(last) }
+            }
+        }
+    }
+}
+
+/// Settings of [`Bmrh`]. The defaults are the spec's tuned BMRH*.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BmrhConfig {
+    /// Own actions per sequence (default 2).
+    pub sequence_length: usize,
+    /// Sequences evaluated per decision, the first included (default 200).
+    pub evaluations: usize,
+    /// Keep the rest of the last decision's best sequence as the next starting point
+    /// (default on).
+    pub shift_buffer: bool,
+    /// Every mutation re-samples at least one action (default on).
+    pub flip_at_least_one: bool,
+    /// Where mutations cut the sequence (default uniform).
+    pub mutation: MutationPoint,
+    /// How other players act in simulations (default do-nothing, which falls back to
+    /// random in turn-based games: see [`OpponentModel::DoNothing`]).
+    pub opponent: OpponentModel,
+    /// Share of `budget` an OSLA opponent may spend on each of its choices
+    /// (default 0.01).
+    pub opponent_budget: f64,
+    /// Forward-model calls ([`Game::advance`], opponents' included) per decision
+    /// (default 1000, the spec's budget). The search stops early when it runs out; a
+    /// sequence cut short by it is discarded.
+    pub budget: usize,
+}
+
+impl Default for BmrhConfig {
+    fn default() -> Self {
+        BmrhConfig {
+            sequence_length: 2,
+            evaluations: 200,
+            shift_buffer: true,
+            flip_at_least_one: true,
+            mutation: MutationPoint::Uniform,
+            opponent: OpponentModel::DoNothing,
+            opponent_budget: 0.01,
+            budget: 1000,
+        }
+    }
+}
+
+/// Rolling-horizon (1+1) EA over explicit own-action sequences with branching
+/// mutation: a child keeps its parent's actions before the mutation point and draws
+/// the rest with [`Game::random_action`] while the state is rolled forward, so every
+/// action it holds was legal where it was drawn. Each evaluation plays the sequence
+/// from a copy of the state (other players acting by the opponent model after each
+/// own action) and scores the end with [`state_value`]; a child replaces its parent
+/// if it scores at least as well. The first sequence of a decision is the shifted
+/// best of the last one (or a fresh one), with actions the current state does not
+/// allow replaced. Plays the first action of the best sequence.
+#[derive(Clone, Debug)]
+pub struct Bmrh<G: Game> {
+    pub config: BmrhConfig,
+    sim: Simulator<G>,
+    scratch: Option<G>,
+    best: Vec<G::Action>,
+    child: Vec<G::Action>,
+    legal: Vec<G::Action>,
+}
+
+impl<G: Game> Bmrh<G> {
+    pub fn new(config: BmrhConfig) -> Self {
+        let calls = opponent_calls(config.budget, config.opponent_budget);
+        Bmrh {
+            sim: Simulator::new(config.opponent, calls),
+            config,
+            scratch: None,
+            best: Vec::new(),
+            child: Vec::new(),
+            legal: Vec::new(),
+        }
+    }
+
+    /// Plays `self.child` from `root`, keeping actions before `keep`, drawing the
+    /// rest (and any missing ones) at random and, if `repair`, replacing kept actions
+    /// the game lists as illegal. Returns the value, or `None` if the budget ran out.
+    fn evaluate(
+        &mut self,
+        root: &G,
+        player: usize,
+        keep: usize,
+        repair: bool,
+        budget: &mut Budget,
+        rng: &mut Rng,
+    ) -> Option<f64> {
+        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
+        state.clone_from(root);
+        let len = self.config.sequence_length.max(1);
+        let mut ok = self.sim.play_others(&mut state, player, budget, rng);
+        let mut i = 0;
+        while ok && i < len && !state.is_over() {
+            let mut action = if i < keep {
+                self.child.get(i).cloned()
+            } else {
+                None
+            };
+            if repair
+                && action.is_some()
+                && state.legal_actions(player, &mut self.legal)
+                && !self.legal.iter().any(|l| Some(l) == action.as_ref())
+            {
+                action = None;
+            }
+            let action = match action {
+                Some(a) => a,
+                None => match any_action(&state, player, rng, &mut self.legal) {
+                    Some(a) => a,
+                    None => break,
+                },
+            };
+            if i < self.child.len() {
+                self.child[i] = action.clone();
+            } else {
+                self.child.push(action.clone());
+            }
+            ok = self.sim.step(&mut state, player, &action, 1, budget, rng);
+            i += 1;
+        }
+        self.child.truncate(i);
+        let value = state_value(&state, player);
+        self.scratch = Some(state);
+        ok.then_some(value)
+    }
+}
+
+impl<G: Game> Default for Bmrh<G> {
+    fn default() -> Self {
+        Bmrh::new(BmrhConfig::default())
+    }
+}
+
+impl<G: Game> Agent<G> for Bmrh<G> {
+    fn name(&self) -> String {
+        format!(
+            "BMRH(len {}, {} evals, budget {})",
+            self.config.sequence_length, self.config.evaluations, self.config.budget
+        )
+    }
+
+    /// Panics if the game offers `player` no action at all.
+    fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
+        let mut budget = Budget::new(self.config.budget);
+        self.sim.model = self.config.opponent;
+        self.sim.opponent_calls = opponent_calls(self.config.budget, self.config.opponent_budget);
+        let len = self.config.sequence_length.max(1);
+        // Starting sequence: the shifted best of the last decision, or a fresh one.
+        self.child.clear();
+        if self.config.shift_buffer && !self.best.is_empty() {
+            self.child.extend(self.best.iter().skip(1).cloned());
+        }
+        let keep = self.child.len();
+        let mut best_value = self.evaluate(state, player, keep, true, &mut budget, rng);
+        std::mem::swap(&mut self.best, &mut self.child);
+        if best_value.is_some() {
+            for _ in 1..self.config.evaluations {
+                let point = self
+                    .config
+                    .mutation
+                    .draw(len, self.config.flip_at_least_one, rng);
+                self.child.clone_from(&self.best);
+                let Some(v) = self.evaluate(state, player, point, false, &mut budget, rng) else {
+                    break;
+                };
+                if best_value.is_none_or(|b| v >= b) {
+                    best_value = Some(v);
+                    std::mem::swap(&mut self.best, &mut self.child);
+                }
+            }
+        }
+        let first = if best_value.is_some() {
+            self.best.first().cloned()
+        } else {
+            None
+        };
+        match first {
+            Some(a) => a,
+            None => {
+                self.best.clear();
+                any_action(state, player, rng, &mut self.legal)
+                    .unwrap_or_else(|| panic!("BMRH: the game offers player {player} no action"))
+            }
+        }
+    }
+
+    fn reset(&mut self) {
+        self.best.clear();
+        self.scratch = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::common::testing::{max_rin_calls, rin_actions, rin_wins};
+    use crate::agents::{Osla, RandomAgent};
+    use crate::games::rinascimento::RinState;
+    use crate::rng::rng_from_seed;
+
+    #[test]
+    fn bmrh_beats_random_in_rinascimento() {
+        let wins = rin_wins(&mut Bmrh::default(), &mut RandomAgent, 20);
+        println!("BMRH* vs Random: {wins}/20 wins");
+        assert!(wins * 10 > 20 * 6, "BMRH won {wins} of 20");
+    }
+
+    #[test]
+    fn bmrh_holds_its_own_against_osla() {
+        let wins = rin_wins(&mut Bmrh::default(), &mut Osla::<RinState>::new(100), 20);
+        println!("BMRH* vs OSLA(100): {wins}/20 wins");
+        assert!(wins * 100 >= 20 * 35, "BMRH won {wins} of 20");
+    }
+
+    #[test]
+    fn bmrh_respects_its_budget() {
+        for (mutation, opponent) in [
+            (MutationPoint::Uniform, OpponentModel::Osla),
+            (
+                MutationPoint::Exponential { decay: 0.7 },
+                OpponentModel::Random,
+            ),
+            (
+                MutationPoint::Gaussian { mean: 0.3, sd: 1.0 },
+                OpponentModel::DoNothing,
+            ),
+            (MutationPoint::Fresh, OpponentModel::Osla),
+        ] {
+            let budget = 150;
+            let mut agent = Bmrh::new(BmrhConfig {
+                sequence_length: 5,
+                evaluations: 10_000,
+                mutation,
+                opponent,
+                opponent_budget: 0.05,
+                budget,
+                ..BmrhConfig::default()
+            });
+            let most = max_rin_calls(&mut agent, 30);
+            assert!(most <= budget, "{most} calls for a budget of {budget}");
+            assert!(most + 30 > budget, "the search stopped early: {most} calls");
+        }
+    }
+
+    #[test]
+    fn mutation_points_stay_in_range() {
+        let mut rng = rng_from_seed(2);
+        for m in [
+            MutationPoint::Uniform,
+            MutationPoint::Exponential { decay: 0.5 },
+            MutationPoint::Gaussian {
+                mean: 0.75,
+                sd: 2.0,
+            },
+            MutationPoint::Fresh,
+        ] {
+            for _ in 0..200 {
+                assert!(m.draw(4, true, &mut rng) < 4);
+                assert!(m.draw(4, false, &mut rng) <= 4);
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_actions() {
+        let mut agent = Bmrh::<RinState>::default();
+        let a = rin_actions(&mut agent, 5);
+        assert_eq!(a, rin_actions(&mut agent, 5));
+        assert!(!a.is_empty());
+    }
+}

@@ -1,0 +1,213 @@
+//! Helpers shared by the rolling-horizon agents: a forward-model budget, and (for tests)
+//! a game wrapper that counts forward-model calls.
+
+use crate::game::Game;
+
+/// Forward-model calls ([`Game::advance`]) still allowed in one decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    left: usize,
+}
+
+impl Budget {
+    pub fn new(calls: usize) -> Self {
+        Budget { left: calls }
+    }
+
+    /// Calls still allowed.
+    pub fn left(&self) -> usize {
+        self.left
+    }
+
+    /// Applies `actions` to `state` if a call is left (and spends it); returns false,
+    /// leaving `state` untouched, if the budget is spent.
+    pub fn advance<G: Game>(&mut self, state: &mut G, actions: &[G::Action]) -> bool {
+        if self.left == 0 {
+            return false;
+        }
+        self.left -= 1;
+        state.advance(actions);
+        true
+    }
+}
+
+/// A game that counts every [`Game::advance`] made on it or any of its clones, for
+/// tests that check budgets.
+#[cfg(test)]
+pub(crate) mod counted {
+    use crate::game::{Acting, Game};
+    use crate::rng::Rng;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[derive(Clone, Debug)]
+    pub struct Counted<G> {
+        pub inner: G,
+        pub calls: Arc<AtomicUsize>,
+    }
+
+    impl<G> Counted<G> {
+        pub fn new(inner: G) -> Self {
+            Counted {
+                inner,
+                calls: Arc::new(AtomicUsize::new(0)),
+            }
+        }
+
+        /// Calls counted so far; resets the count.
+        pub fn take(&self) -> usize {
+            self.calls.swap(0, Ordering::Relaxed)
+        }
+    }
+
+    impl<G: Game> Game for Counted<G> {
+        type Action = G::Action;
+        fn num_players(&self) -> usize {
+            self.inner.num_players()
+        }
+        fn acting(&self) -> Acting {
+            self.inner.acting()
+        }
+        fn is_over(&self) -> bool {
+            self.inner.is_over()
+        }
+        fn step_count(&self) -> u32 {
+            self.inner.step_count()
+        }
+        fn random_action(&self, player: usize, rng: &mut Rng) -> Option<G::Action> {
+            self.inner.random_action(player, rng)
+        }
+        fn legal_actions(&self, player: usize, out: &mut Vec<G::Action>) -> bool {
+            self.inner.legal_actions(player, out)
+        }
+        fn advance(&mut self, actions: &[G::Action]) {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            self.inner.advance(actions);
+        }
+        fn score(&self, player: usize) -> f64 {
+            self.inner.score(player)
+        }
+        fn winners(&self) -> Vec<bool> {
+            self.inner.winners()
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::counted::Counted;
+    use crate::game::{Acting, Agent, Game};
+    use crate::games::rinascimento::{self, RinState, Rules};
+    use crate::rng::rng_from_seed;
+
+    /// Wins of `agent` (agent 0) against `other` over `games` 2-player games.
+    pub fn rin_wins(
+        agent: &mut dyn Agent<RinState>,
+        other: &mut dyn Agent<RinState>,
+        games: u64,
+    ) -> u64 {
+        let rules = Rules::splendor(2);
+        let mut wins = 0;
+        for seed in 0..games {
+            let record = rinascimento::play_game(&rules, &mut [&mut *agent, &mut *other], seed);
+            if record.winners[0] && !record.winners[1] {
+                wins += 1;
+            }
+        }
+        wins
+    }
+
+    /// Plays up to `decisions` Rinascimento decisions (every seat by `agent`) and
+    /// returns the most forward-model calls one decision made.
+    pub fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize) -> usize {
+        let mut rng = rng_from_seed(9);
+        let mut s = Counted::new(RinState::new(&Rules::splendor(2), 5).unwrap());
+        let mut most = 0;
+        for _ in 0..decisions {
+            if s.is_over() {
+                break;
+            }
+            let Acting::Player(p) = s.acting() else {
+                unreachable!()
+            };
+            let a = agent.act(&s, p, &mut rng);
+            most = most.max(s.take());
+            s.inner.advance(&[a]);
+        }
+        most
+    }
+
+    /// The actions `agent` chooses over the first 30 decisions of a game, `seed`
+    /// seeding its generator.
+    pub fn rin_actions(
+        agent: &mut dyn Agent<RinState>,
+        seed: u64,
+    ) -> Vec<<RinState as Game>::Action> {
+        agent.reset();
+        let mut rng = rng_from_seed(seed);
+        let mut s = RinState::new(&Rules::splendor(2), 11).unwrap();
+        let mut seq = Vec::new();
+        for _ in 0..30 {
+            if s.is_over() {
+                break;
+            }
+            let Acting::Player(p) = s.acting() else {
+                unreachable!()
+            };
+            let a = agent.act(&s, p, &mut rng);
+            seq.push(a);
+            s.advance(&[a]);
+        }
+        seq
+    }
+
+    /// Decisions per second of `agent` over the first decisions of a few games.
+    pub fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
+        let start = std::time::Instant::now();
+        let mut decisions = 0;
+        for game in 0..3 {
+            let mut rng = rng_from_seed(game);
+            let mut s = RinState::new(&Rules::splendor(2), game).unwrap();
+            agent.reset();
+            while !s.is_over() && decisions < 100 * (game + 1) {
+                let Acting::Player(p) = s.acting() else {
+                    unreachable!()
+                };
+                let a = agent.act(&s, p, &mut rng);
+                s.advance(&[a]);
+                decisions += 1;
+            }
+        }
+        decisions as f64 / start.elapsed().as_secs_f64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::rin_decisions_per_second;
+    use crate::agents::{Bmrh, BmrhConfig, MicrobialConfig, MicrobialEa, Srh, SrhConfig};
+
+    #[test]
+    #[ignore = "timing report: cargo test --release --lib agents::common -- --ignored --nocapture"]
+    fn decisions_per_second_at_budget_1000() {
+        let budget = 1000;
+        let bmrh = rin_decisions_per_second(&mut Bmrh::new(BmrhConfig {
+            evaluations: usize::MAX,
+            budget,
+            ..BmrhConfig::default()
+        }));
+        let srh = rin_decisions_per_second(&mut Srh::new(SrhConfig {
+            evaluations: usize::MAX,
+            budget,
+            ..SrhConfig::default()
+        }));
+        let microbial = rin_decisions_per_second(&mut MicrobialEa::new(MicrobialConfig {
+            budget,
+            ..MicrobialConfig::default()
+        }));
+        println!(
+            "Rinascimento, budget {budget} calls: BMRH {bmrh:.0}/s, SRH {srh:.0}/s, \
+             MicrobialEA {microbial:.0}/s decisions"
+        );
+    }
+}

@@ -1,0 +1,298 @@
+//! Microbial genetic algorithm over open-loop plans (Space Battle's enemy 4).
+
+use super::common::Budget;
+use super::opponents::{OpponentModel, Simulator, opponent_calls};
+use super::{any_action, state_value};
+use crate::game::{Agent, Game};
+use crate::rng::Rng;
+use rand::RngExt;
+
+/// Settings of [`MicrobialEa`]; defaults from the Space Battle spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MicrobialConfig {
+    /// Plans in the population (default 5).
+    pub population: usize,
+    /// Own steps per plan (default 7).
+    pub plan_length: usize,
+    /// Probability that the loser of a tournament takes each gene from the winner
+    /// (default 0.1).
+    pub recombination: f64,
+    /// Probability that each gene of the loser is redrawn after recombination
+    /// (default 1/7).
+    pub mutation: f64,
+    /// Discount of later steps in the fitness (default 0.9).
+    pub discount: f64,
+    /// Ticks each plan step repeats its action for (default 1).
+    pub macro_action: usize,
+    /// How other players act in simulations (default random).
+    pub opponent: OpponentModel,
+    /// Share of `budget` an OSLA opponent may spend on each of its choices
+    /// (default 0.01).
+    pub opponent_budget: f64,
+    /// Forward-model calls per decision (default 1750: what MCTS spends at its
+    /// default 175 iterations x depth 10 with one tick per step). With random
+    /// opponents in Space Battle a plan costs `plan_length x macro_action` calls, a
+    /// tournament two plans: 125 tournaments at the defaults.
+    pub budget: usize,
+}
+
+impl Default for MicrobialConfig {
+    fn default() -> Self {
+        MicrobialConfig {
+            population: 5,
+            plan_length: 7,
+            recombination: 0.1,
+            mutation: 1.0 / 7.0,
+            discount: 0.9,
+            macro_action: 1,
+            opponent: OpponentModel::Random,
+            opponent_budget: 0.01,
+            budget: 1750,
+        }
+    }
+}
+
+/// Microbial EA: a population of plans (own actions drawn with
+/// [`Game::random_action`] on the current state; meant for games like Space Battle in
+/// which every action is always legal, in others an illegal gene acts however the
+/// game plays illegal actions). Each tournament picks two distinct plans and
+/// evaluates both from a copy of the state; the loser takes each gene from the winner
+/// with probability `recombination`, then redraws each gene with probability
+/// `mutation`. A plan's fitness is `sum_t discount^t (v_me - max_other score)` after
+/// each step `t`, `v_me` being [`state_value`] (win bonus included), with the others
+/// acting by the opponent model. Tournaments run until the budget cannot pay for
+/// another; the plan with the best last fitness gives the action. Between decisions
+/// every plan is shifted by one step and gets a random last gene.
+#[derive(Clone, Debug)]
+pub struct MicrobialEa<G: Game> {
+    pub config: MicrobialConfig,
+    sim: Simulator<G>,
+    scratch: Option<G>,
+    population: Vec<Vec<G::Action>>,
+    fitness: Vec<f64>,
+    buf: Vec<G::Action>,
+}
+
+impl<G: Game> MicrobialEa<G> {
+    pub fn new(config: MicrobialConfig) -> Self {
+        let calls = opponent_calls(config.budget, config.opponent_budget);
+        MicrobialEa {
+            sim: Simulator::new(config.opponent, calls),
+            config,
+            scratch: None,
+            population: Vec::new(),
+            fitness: Vec::new(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// Fitness of plan `i` from `root`, or `None` if the budget ran out.
+    fn evaluate(
+        &mut self,
+        root: &G,
+        player: usize,
+        i: usize,
+        budget: &mut Budget,
+        rng: &mut Rng,
+    ) -> Option<f64> {
+        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
+        state.clone_from(root);
+        let mut ok = self.sim.play_others(&mut state, player, budget, rng);
+        let mut fitness = 0.0;
+        let mut weight = 1.0;
+        for t in 0..self.population[i].len() {
+            if !ok || state.is_over() {
+                break;
+            }
+            let action = self.population[i][t].clone();
+            ok = self.sim.step(
+                &mut state,
+                player,
+                &action,
+                self.config.macro_action,
+                budget,
+                rng,
+            );
+            let others = (0..state.num_players())
+                .filter(|&q| q != player)
+                .map(|q| state.score(q))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let others = if others.is_finite() { others } else { 0.0 };
+            fitness += weight * (state_value(&state, player) - others);
+            weight *= self.config.discount;
+        }
+        self.scratch = Some(state);
+        ok.then_some(fitness)
+    }
+}
+
+impl<G: Game> Default for MicrobialEa<G> {
+    fn default() -> Self {
+        MicrobialEa::new(MicrobialConfig::default())
+    }
+}
+
+impl<G: Game> Agent<G> for MicrobialEa<G> {
+    fn name(&self) -> String {
+        format!(
+            "MicrobialEA(pop {}, len {}, budget {})",
+            self.config.population, self.config.plan_length, self.config.budget
+        )
+    }
+
+    /// Panics if the game offers `player` no action at all.
+    fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
+        let mut budget = Budget::new(self.config.budget);
+        self.sim.model = self.config.opponent;
+        self.sim.opponent_calls = opponent_calls(self.config.budget, self.config.opponent_budget);
+        let size = self.config.population.max(2);
+        let len = self.config.plan_length.max(1);
+        let draw = |buf: &mut Vec<G::Action>, rng: &mut Rng| {
+            any_action(state, player, rng, buf)
+                .unwrap_or_else(|| panic!("MicrobialEA: the game offers player {player} no action"))
+        };
+        // Shift buffer: drop each plan's first step, top up with random genes.
+        self.population.resize_with(size, Vec::new);
+        for plan in self.population.iter_mut() {
+            if !plan.is_empty() {
+                plan.remove(0);
+            }
+            plan.truncate(len);
+            while plan.len() < len {
+                plan.push(draw(&mut self.buf, rng));
+            }
+        }
+        self.fitness.clear();
+        self.fitness.resize(size, f64::NEG_INFINITY);
+        loop {
+            let before = budget.left();
+            let a = rng.random_range(0..size);
+            let b = (a + rng.random_range(1..size)) % size;
+            let Some(fa) = self.evaluate(state, player, a, &mut budget, rng) else {
+                break;
+            };
+            self.fitness[a] = fa;
+            let Some(fb) = self.evaluate(state, player, b, &mut budget, rng) else {
+                break;
+            };
+            self.fitness[b] = fb;
+            let (winner, loser) = if fa >= fb { (a, b) } else { (b, a) };
+            for g in 0..len {
+                if rng.random::<f64>() < self.config.recombination {
+                    let gene = self.population[winner][g].clone();
+                    self.population[loser][g] = gene;
+                }
+                if rng.random::<f64>() < self.config.mutation {
+                    self.population[loser][g] = draw(&mut self.buf, rng);
+                }
+            }
+            self.fitness[loser] = f64::NEG_INFINITY;
+            if budget.left() == before {
+                break; // nothing to simulate (cannot happen while `player` must act)
+            }
+        }
+        let mut best = 0;
+        for i in 1..size {
+            if self.fitness[i] > self.fitness[best] {
+                best = i;
+            }
+        }
+        self.population[best][0].clone()
+    }
+
+    fn reset(&mut self) {
+        self.population.clear();
+        self.scratch = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+    use crate::agents::common::counted::Counted;
+    use crate::games::space_battle::{self, DoNothing, SbeParams, SbeState};
+    use crate::rng::{derive_seed, rng_from_seed};
+
+    /// Space Battle settings: five-tick macro actions as MCTS uses there.
+    fn sbe_agent() -> MicrobialEa<SbeState> {
+        MicrobialEa::new(MicrobialConfig {
+            macro_action: 5,
+            ..MicrobialConfig::default()
+        })
+    }
+
+    /// Total score of ship 0 (`a`) and ship 1 (`b`) over four short games.
+    fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
+        let (mut sa, mut sb) = (0.0, 0.0);
+        for seed in 0..4 {
+            let state =
+                SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
+            let record = space_battle::play_from(state, a, b, seed, &mut |_, _| {});
+            sa += record.scores[0];
+            sb += record.scores[1];
+        }
+        (sa, sb)
+    }
+
+    #[test]
+    fn microbial_outscores_random_in_space_battle() {
+        let (m, r) = sbe_scores(&mut sbe_agent(), &mut RandomAgent);
+        println!("MicrobialEA {m} vs Random {r}");
+        assert!(m > r, "MicrobialEA {m} vs Random {r}");
+    }
+
+    #[test]
+    fn microbial_outscores_do_nothing_in_space_battle() {
+        let (m, d) = sbe_scores(&mut sbe_agent(), &mut DoNothing);
+        println!("MicrobialEA {m} vs DoNothing {d}");
+        assert!(m > d, "MicrobialEA {m} vs DoNothing {d}");
+    }
+
+    #[test]
+    fn microbial_respects_its_budget() {
+        for (opponent, macro_action) in [
+            (OpponentModel::Random, 1),
+            (OpponentModel::Osla, 3),
+            (OpponentModel::DoNothing, 5),
+        ] {
+            let budget = 200;
+            let mut agent = MicrobialEa::new(MicrobialConfig {
+                opponent,
+                macro_action,
+                opponent_budget: 0.02,
+                budget,
+                ..MicrobialConfig::default()
+            });
+            let mut rng = rng_from_seed(4);
+            let mut s = Counted::new(SbeState::new(SbeParams::default(), 6).with_max_ticks(20));
+            while !s.is_over() {
+                let a = agent.act(&s, 0, &mut rng);
+                let calls = s.take();
+                assert!(calls <= budget, "{calls} calls for a budget of {budget}");
+                assert!(
+                    calls > budget / 2,
+                    "the search stopped early: {calls} calls"
+                );
+                s.inner.advance(&[a, 0]);
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_actions() {
+        let run = |seed| {
+            let mut agent = MicrobialEa::<SbeState>::default();
+            let mut rng = rng_from_seed(seed);
+            let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
+            let mut seq = Vec::new();
+            while !s.is_over() {
+                let a = agent.act(&s, 0, &mut rng);
+                seq.push(a);
+                s.advance(&[a, 0]);
+            }
+            seq
+        };
+        assert_eq!(run(5), run(5));
+    }
+}
