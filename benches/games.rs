@@ -14,7 +14,10 @@ use playtune::rng::rng_from_seed;
 use std::hint::black_box;
 
 fn eight_holes() -> SbeParams {
-    let mut p = SbeParams { grid_size: 3, ..SbeParams::default() };
+    let mut p = SbeParams {
+        grid_size: 3,
+        ..SbeParams::default()
+    };
     for c in 0..8 {
         p.blackhole_cells[c] = true;
     }
@@ -24,7 +27,10 @@ fn eight_holes() -> SbeParams {
 /// 1000 ticks of RAS vs RAS, no agent cost (LF for both ships).
 fn ticks(c: &mut Criterion) {
     let mut g = c.benchmark_group("space_battle");
-    for (name, params) in [("1000_ticks_0_holes", SbeParams::default()), ("1000_ticks_8_holes", eight_holes())] {
+    for (name, params) in [
+        ("1000_ticks_0_holes", SbeParams::default()),
+        ("1000_ticks_8_holes", eight_holes()),
+    ] {
         let start = SbeState::new(params, 1);
         let lf = playtune::games::space_battle::action::LF;
         g.bench_function(name, |b| {
@@ -55,15 +61,32 @@ fn ticks(c: &mut Criterion) {
     });
     let mut rng = rng_from_seed(3);
     let mut osla = OneStepLookAhead::new();
-    g.bench_function("1sla_decision", |b| b.iter(|| black_box(osla.act(&mid, 0, &mut rng))));
-    for (name, state) in [("mcts_decision_0_holes", SbeState::new(SbeParams::default(), 4)), ("mcts_decision_8_holes", mid.clone())] {
-        let mut mcts = Mcts::new(MctsConfig { iterations: 175, rollout_depth: 10, macro_action: 5, ..MctsConfig::default() });
-        g.bench_function(name, |b| b.iter(|| black_box(mcts.act(&state, 0, &mut rng))));
+    g.bench_function("1sla_decision", |b| {
+        b.iter(|| black_box(osla.act(&mid, 0, &mut rng)))
+    });
+    for (name, state) in [
+        (
+            "mcts_decision_0_holes",
+            SbeState::new(SbeParams::default(), 4),
+        ),
+        ("mcts_decision_8_holes", mid.clone()),
+    ] {
+        let mut mcts = Mcts::new(MctsConfig {
+            iterations: 175,
+            rollout_depth: 10,
+            macro_action: 5,
+            ..MctsConfig::default()
+        });
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(mcts.act(&state, 0, &mut rng)))
+        });
     }
     g.sample_size(10);
     let problem = SkillDepth::new(SkillDepthConfig::default()).unwrap();
     let x = problem.space().decode(&problem.space().default_indices());
-    g.bench_function("skill_depth_evaluation_default", |b| b.iter(|| black_box(problem.evaluate(&x, 5).unwrap().fitness)));
+    g.bench_function("skill_depth_evaluation_default", |b| {
+        b.iter(|| black_box(problem.evaluate(&x, 5).unwrap().fitness))
+    });
     let mut ras = RotateAndShoot;
     let _ = &mut ras;
     g.finish();
@@ -79,7 +102,8 @@ fn rinascimento(c: &mut Criterion) {
             for _ in 0..100 {
                 seed += 1;
                 let mut agents = [RandomAgent, RandomAgent, RandomAgent, RandomAgent];
-                let mut refs: Vec<&mut dyn Agent<_>> = agents.iter_mut().map(|a| a as &mut dyn Agent<_>).collect();
+                let mut refs: Vec<&mut dyn Agent<_>> =
+                    agents.iter_mut().map(|a| a as &mut dyn Agent<_>).collect();
                 actions += play_rinascimento(&rules, &mut refs, seed).length as u64;
             }
             black_box(actions)

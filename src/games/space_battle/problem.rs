@@ -12,7 +12,7 @@ use super::agents::{DoNothing, OneStepLookAhead, RotateAndShoot};
 use super::params::{NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES, SbeParams};
 use super::play::{GameRecord, play_from};
 use super::state::SbeState;
-use crate::agents::{Mcts, MctsConfig, RandomAgent};
+use crate::agents::{Mcts, MctsConfig, MicrobialConfig, MicrobialEa, RandomAgent};
 use crate::eval::{EvalError, Evaluation, Problem};
 use crate::game::Agent;
 use crate::rng::derive_seed;
@@ -29,11 +29,12 @@ pub enum SbeAgent {
     Random,
     RotateAndShoot,
     OneStepLookAhead,
+    Microbial,
     Mcts,
 }
 
 impl SbeAgent {
-    pub const NAMES: [&'static str; 5] = ["nothing", "random", "ras", "1sla", "mcts"];
+    pub const NAMES: [&'static str; 6] = ["nothing", "random", "ras", "1sla", "microbial", "mcts"];
 
     pub fn parse(name: &str) -> Result<SbeAgent, String> {
         Ok(match name.trim().to_ascii_lowercase().as_str() {
@@ -42,6 +43,7 @@ impl SbeAgent {
             "ras" | "rotate-and-shoot" => SbeAgent::RotateAndShoot,
             "1sla" | "osla" | "one-step-look-ahead" => SbeAgent::OneStepLookAhead,
             "mcts" => SbeAgent::Mcts,
+            "microbial" | "microbial-ea" | "rhea" => SbeAgent::Microbial,
             other => {
                 return Err(format!(
                     "unknown Space Battle agent `{other}` (known: {})",
@@ -57,6 +59,7 @@ impl SbeAgent {
             SbeAgent::Random => "random",
             SbeAgent::RotateAndShoot => "ras",
             SbeAgent::OneStepLookAhead => "1sla",
+            SbeAgent::Microbial => "microbial",
             SbeAgent::Mcts => "mcts",
         }
     }
@@ -85,6 +88,13 @@ impl SbeAgent {
             SbeAgent::RotateAndShoot => Box::new(RotateAndShoot),
             SbeAgent::OneStepLookAhead => Box::new(OneStepLookAhead::new()),
             SbeAgent::Mcts => Box::new(Mcts::new(mcts.clone())),
+            // The same forward-model budget as MCTS, with its macro-action length: the
+            // reference gives both 10 ms a decision.
+            SbeAgent::Microbial => Box::new(MicrobialEa::new(MicrobialConfig {
+                macro_action: mcts.macro_action,
+                budget: mcts.iterations * mcts.rollout_depth * mcts.macro_action,
+                ..MicrobialConfig::default()
+            })),
         }
     }
 }
