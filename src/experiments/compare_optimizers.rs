@@ -54,19 +54,26 @@ pub fn paper_algorithms() -> Vec<(String, AlgoConfig)> {
     ]
 }
 
+/// One trial's final game: its parameters and the fitness of each re-evaluation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ReevaluatedGame {
+    pub point: Vec<(String, String)>,
+    pub fitness: Vec<f64>,
+}
+
 /// One algorithm's outcome.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AlgorithmOutcome {
     pub name: String,
-    /// Per trial: its recommendation and the fitness of each re-evaluation.
-    pub games: Vec<(Vec<(String, String)>, Vec<f64>)>,
+    /// Per trial, its final game.
+    pub games: Vec<ReevaluatedGame>,
     pub evaluations_search: u64,
     pub evaluations_preprocess: u64,
 }
 
 impl AlgorithmOutcome {
     pub fn means(&self) -> Vec<Summary> {
-        self.games.iter().map(|g| Summary::of(&g.1)).collect()
+        self.games.iter().map(|g| Summary::of(&g.fitness)).collect()
     }
     fn extreme(&self, best: bool) -> usize {
         let means = self.means();
@@ -152,11 +159,9 @@ pub fn run(
             .trials
             .iter()
             .enumerate()
-            .map(|(t, tr)| {
-                (
-                    tr.recommendation.clone(),
-                    fitness[t * per..(t + 1) * per].to_vec(),
-                )
+            .map(|(t, tr)| ReevaluatedGame {
+                point: tr.recommendation.clone(),
+                fitness: fitness[t * per..(t + 1) * per].to_vec(),
             })
             .collect();
         outcomes.push(AlgorithmOutcome {
@@ -171,7 +176,7 @@ pub fn run(
         for j in i + 1..outcomes.len() {
             let (a, b) = (&outcomes[i], &outcomes[j]);
             let means = |o: &AlgorithmOutcome| o.means().iter().map(|s| s.mean).collect::<Vec<_>>();
-            let worst = |o: &AlgorithmOutcome| o.games[o.extreme(false)].1.clone();
+            let worst = |o: &AlgorithmOutcome| o.games[o.extreme(false)].fitness.clone();
             tests.push(PairTest {
                 a: a.name.clone(),
                 b: b.name.clone(),
@@ -269,14 +274,14 @@ pub fn summary_markdown(r: &ExperimentResult) -> String {
     }
     s += "\n## Table II: the highest- and lowest-average game of each algorithm\n\n";
     if let Some(first) = r.algorithms.first().and_then(|o| o.games.first()) {
-        let names: Vec<&String> = first.0.iter().map(|(n, _)| n).collect();
+        let names: Vec<&String> = first.point.iter().map(|(n, _)| n).collect();
         let mut header = "| parameter |".to_string();
         let mut rule = "|---|".to_string();
         let mut cols = Vec::new();
         for o in &r.algorithms {
             for best in [true, false] {
                 let i = o.extreme(best);
-                let m = Summary::of(&o.games[i].1);
+                let m = Summary::of(&o.games[i].fitness);
                 let _ = write!(
                     header,
                     " {} {} ({:.1}) |",
@@ -285,7 +290,7 @@ pub fn summary_markdown(r: &ExperimentResult) -> String {
                     m.mean
                 );
                 rule += "---|";
-                cols.push(&o.games[i].0);
+                cols.push(&o.games[i].point);
             }
         }
         let _ = writeln!(s, "{header}\n{rule}");
