@@ -575,3 +575,132 @@ fn plot_draws_convergence_and_archives() {
         .code(2)
         .stderr(predicate::str::contains("png or svg"));
 }
+
+#[test]
+fn space_battle_play_render_and_export() {
+    let dir = TempDir::new().unwrap();
+    let out = playtune()
+        .args([
+            "play",
+            "--p1",
+            "ras",
+            "--p2",
+            "nothing",
+            "--set",
+            "max_ticks=300",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let j = last_json(&out);
+    assert_eq!(j["winner"], 0, "RAS beats a sitting duck: {j}");
+    assert!(j["t"].as_f64().unwrap() > 1000.0);
+    let pic = dir.path().join("map.svg");
+    playtune()
+        .args([
+            "render",
+            "--p1",
+            "1sla",
+            "--params",
+            "GRID_SIZE=2,BLACKHOLE_CELL_0=true,MISSILE_TYPE=bomb",
+            "--set",
+            "max_ticks=200",
+            "--at",
+            "0,100,200",
+            "--out",
+        ])
+        .arg(&pic)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&pic).unwrap();
+    assert!(
+        svg.contains("tick 100") && svg.contains("<circle"),
+        "panels with holes and ships"
+    );
+    playtune()
+        .args(["play", "--params", "GRID_SIZE=7"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("GRID_SIZE"));
+    playtune()
+        .args(["play", "--params", "WARP=1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no parameter `WARP`"));
+    playtune()
+        .args(["play", "--p1", "hal9000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown Space Battle agent"));
+    let exported = playtune()
+        .args(["spaces", "export", "space-battle"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let shipped = std::fs::read_to_string("spaces/space_battle_evolved.ron").unwrap();
+    assert!(
+        shipped.ends_with(String::from_utf8(exported).unwrap().as_str()),
+        "the shipped space file is the exported one"
+    );
+}
+
+#[test]
+fn space_battle_experiment_writes_summary_and_figure() {
+    let dir = TempDir::new().unwrap();
+    playtune()
+        .args([
+            "experiment",
+            "space-battle",
+            "--trials",
+            "2",
+            "--budget",
+            "4",
+            "--reevaluations",
+            "2",
+            "-q",
+        ])
+        .args([
+            "--set",
+            "max_ticks=100",
+            "--set",
+            "mcts_iterations=5",
+            "--set",
+            "mcts_depth=3",
+            "--fix",
+            "ENEMY_ID=ras",
+            "--name",
+            "e",
+        ])
+        .arg("--runs-dir")
+        .arg(dir.path().join("runs"))
+        .arg("--plots-dir")
+        .arg(dir.path().join("plots"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Mann-Whitney").and(predicate::str::contains("Table II")));
+    let summary = std::fs::read_to_string(dir.path().join("runs/e/summary.md")).unwrap();
+    for algo in ["RMHC", "B-RMHC", "NTBEA"] {
+        assert!(
+            summary.contains(&format!("| {algo} |")),
+            "{algo} row missing:\n{summary}"
+        );
+        assert!(
+            dir.path()
+                .join("runs/e")
+                .join(algo.to_lowercase())
+                .join("evals.csv")
+                .exists()
+        );
+    }
+    assert!(
+        std::fs::metadata(dir.path().join("plots/e/figure2.png"))
+            .unwrap()
+            .len()
+            > 5_000
+    );
+}

@@ -72,11 +72,8 @@ impl SbeAgent {
             1 => SbeAgent::DoNothing,
             2 => SbeAgent::Random,
             3 => SbeAgent::OneStepLookAhead,
+            4 => SbeAgent::Microbial,
             5 => SbeAgent::Mcts,
-            4 => return Err(
-                "ENEMY_ID 4 (microbial EA) is not available yet; restrict ENEMY_ID in the space"
-                    .into(),
-            ),
             _ => return Err(format!("ENEMY_ID {id} is outside 0..=5")),
         })
     }
@@ -321,6 +318,23 @@ mod tests {
             ships: [ShipStats::default(), ShipStats::default()],
             ticks: 2000,
         }
+    }
+
+    #[test]
+    fn every_enemy_id_has_a_controller() {
+        let names: Vec<&str> = (0..6).map(|i| SbeAgent::enemy(i).unwrap().name()).collect();
+        assert_eq!(
+            names,
+            ["ras", "nothing", "random", "1sla", "microbial", "mcts"]
+        );
+        assert!(SbeAgent::enemy(6).is_err());
+        // The space's ENEMY_ID categories name the same controllers, in order.
+        let s = space();
+        let d = &s.dims[s.position("ENEMY_ID").unwrap()].domain;
+        assert_eq!(
+            (0..6).map(|i| d.render(i as f64)).collect::<Vec<_>>(),
+            names
+        );
     }
 
     #[test]
