@@ -54,12 +54,16 @@ pub fn paper_algorithms() -> Vec<(String, AlgoConfig)> {
     ]
 }
 
+/// A trial: its recommendation (name, rendered value) and the fitness of each
+/// re-evaluation.
+pub type TrialOutcome = (Vec<(String, String)>, Vec<f64>);
+
 /// One algorithm's outcome.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AlgorithmOutcome {
     pub name: String,
     /// Per trial: its recommendation and the fitness of each re-evaluation.
-    pub games: Vec<(Vec<(String, String)>, Vec<f64>)>,
+    pub games: Vec<TrialOutcome>,
     pub evaluations_search: u64,
     pub evaluations_preprocess: u64,
 }
