@@ -214,3 +214,16 @@ mod tests {
         assert!(tournament(&Rules::default(), &specs, 4, 1, 0).is_err());
     }
 }
+
+/// Figures for the report: MCTS* against three OSLA, 100 games. Run with
+/// `cargo test --release --lib mcts_star_vs_osla -- --ignored --nocapture`.
+#[cfg(test)]
+#[test]
+#[ignore]
+fn mcts_star_vs_osla() {
+    let b = super::agents::DEFAULT_BUDGET;
+    let mut specs = vec![RinAgentSpec::Osla { budget: b }; 4];
+    specs[0] = RinAgentSpec::parse("mcts*", b).unwrap();
+    let t = tournament(&Rules::default(), &specs, 4, 100, 7).unwrap();
+    println!("{t:#?}");
+}
