@@ -43,6 +43,26 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "Space Battle Evolved skill depth: min gap of T between ladder agents, weakest first (NTBEA paper Eq. 2-3)",
     ),
     (
+        "rinascimento-agent",
+        &[
+            ("agent", "bmrh"),
+            ("players", "4"),
+            ("opponents", "osla"),
+            ("games", "1"),
+            ("budget", "1000"),
+        ],
+        "Rinascimento agent tuning: win rate of the agent (bmrh|srh|mcts grid) against players-1 opponents",
+    ),
+    (
+        "rinascimento-rules",
+        &[
+            ("ladder", "rnd,osla,mcts*"),
+            ("games", "1"),
+            ("budget", "1000"),
+        ],
+        "Rinascimento rule-vector skill depth: min gap of win rates between ladder agents, each against the weakest",
+    ),
+    (
         "command",
         &[("cmd", ""), ("features", "")],
         "an external program: reads {\"seed\", \"point\"} JSON on stdin, prints a fitness (needs --space)",
@@ -166,6 +186,34 @@ pub fn build_problem(
         "space-battle" => Box::new(crate::games::space_battle::problem::SkillDepth::new(
             space_battle_config(&s)?,
         )?),
+        "rinascimento-agent" => {
+            use crate::games::rinascimento::problem::{AgentProblem, AgentProblemConfig};
+            use crate::games::rinascimento::{RinAgentSpec, TunedAgent};
+            let budget = s.positive("budget")?;
+            let agent: String = s.get("agent")?;
+            let opponents: String = s.get("opponents")?;
+            Box::new(AgentProblem::new(AgentProblemConfig {
+                agent: TunedAgent::parse(&agent)?,
+                players: s.positive("players")?,
+                opponent: RinAgentSpec::parse(&opponents, budget)?,
+                games: s.positive("games")?,
+                budget,
+            })?)
+        }
+        "rinascimento-rules" => {
+            use crate::games::rinascimento::RinAgentSpec;
+            use crate::games::rinascimento::problem::{RulesProblem, RulesProblemConfig};
+            let budget = s.positive("budget")?;
+            let ladder: String = s.get("ladder")?;
+            let ladder = ladder
+                .split(',')
+                .map(|n| RinAgentSpec::parse(n, budget))
+                .collect::<Result<Vec<_>, _>>()?;
+            Box::new(RulesProblem::new(RulesProblemConfig {
+                ladder,
+                games: s.positive("games")?,
+            })?)
+        }
         "command" => {
             let cmd: String = s.get("cmd")?;
             if cmd.trim().is_empty() {
@@ -183,4 +231,36 @@ pub fn build_problem(
         }
         _ => unreachable!("every name in PROBLEMS is built above"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(name: &str, settings: &[(&str, &str)]) -> ProblemSpec {
+        ProblemSpec {
+            name: name.into(),
+            settings: settings
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn rinascimento_problems_build_from_settings() {
+        for agent in ["bmrh", "srh", "mcts"] {
+            let p = build_problem(&spec("rinascimento-agent", &[("agent", agent)]), None).unwrap();
+            assert_eq!(p.space().name, format!("rinascimento-{agent}"));
+        }
+        let p = build_problem(
+            &spec("rinascimento-rules", &[("ladder", "rnd,bmrh*,srh")]),
+            None,
+        )
+        .unwrap();
+        assert_eq!(p.feature_names().len(), 8);
+        assert!(build_problem(&spec("rinascimento-agent", &[("agent", "osla")]), None).is_err());
+        assert!(build_problem(&spec("rinascimento-agent", &[("players", "5")]), None).is_err());
+        assert!(build_problem(&spec("rinascimento-rules", &[("ladder", "rnd")]), None).is_err());
+    }
 }

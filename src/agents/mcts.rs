@@ -1,6 +1,9 @@
 //! Open-loop Monte Carlo tree search over the agent's own actions.
 
-use super::{any_action, play_others, play_own, state_value};
+use super::any_action;
+use super::common::Budget;
+use super::opponents::{OpponentModel, Simulator, opponent_calls};
+use super::state_value;
 use crate::game::{Agent, Game};
 use crate::rng::Rng;
 use rand::RngExt;
@@ -8,7 +11,47 @@ use rand::RngExt;
 /// Tie-break noise added to UCB scores (values are normalised to [0, 1]).
 const TIE_BREAK_NOISE: f64 = 1e-9;
 
-/// Settings of [`Mcts`].
+/// Constant `A` of the secure-child recommendation: `q - A / sqrt(n)` on normalised
+/// means `q` (independent of the exploration constant, so that `c = 0` still differs
+/// from the max child).
+pub const SECURE_A: f64 = 1.0;
+
+/// How [`Mcts`] picks the action to play among the root's children (children never
+/// visited are skipped).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Recommendation {
+    /// 0: the highest mean value.
+    MaxChild,
+    /// 1: the most visits (ties: the higher mean).
+    #[default]
+    RobustChild,
+    /// 2: the highest lower bound `q - SECURE_A / sqrt(n)`, `q` the mean normalised to
+    /// [0, 1] by the values seen this decision.
+    SecureChild,
+}
+
+impl Recommendation {
+    /// The spec's number (0 max, 1 robust, 2 secure).
+    pub fn index(self) -> usize {
+        match self {
+            Recommendation::MaxChild => 0,
+            Recommendation::RobustChild => 1,
+            Recommendation::SecureChild => 2,
+        }
+    }
+
+    pub fn from_index(i: usize) -> Option<Self> {
+        match i {
+            0 => Some(Recommendation::MaxChild),
+            1 => Some(Recommendation::RobustChild),
+            2 => Some(Recommendation::SecureChild),
+            _ => None,
+        }
+    }
+}
+
+/// Settings of [`Mcts`]. The defaults are the Space Battle search; see
+/// [`MctsConfig::rinascimento_star`] for the spec's tuned MCTS*.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MctsConfig {
     /// Iterations (descent, rollout, back-up) per decision: the budget.
@@ -20,9 +63,35 @@ pub struct MctsConfig {
     pub macro_action: usize,
     /// UCB1 exploration constant.
     pub c: f64,
-    /// For games that do not enumerate their actions: distinct random actions sampled
-    /// as a node's children when it is expanded.
+    /// Added to a child's visits in the UCB exploration term,
+    /// `c * sqrt(ln N / (n + epsilon))`, and the size of the random tie-break added to
+    /// every score (at least 1e-9). Default 0.
+    pub epsilon: f64,
+    /// For games that do not enumerate their actions (and with `p_exp`): distinct
+    /// random actions sampled as a node's children when it is expanded.
     pub max_children_sampled: usize,
+    /// Progressive-widening-like expansion: `Some(p)` expands a node that has no
+    /// children, and one that has with probability `p`, by sampling
+    /// `progression_width` new random actions (the iteration follows the first new
+    /// one); otherwise UCB chooses among the children legal in the current
+    /// re-simulation. `None` (default) expands one untried action at a time in games
+    /// that enumerate their actions, `max_children_sampled` at once in others.
+    pub p_exp: Option<f64>,
+    /// New random actions per expansion when `p_exp` is set (default 1).
+    pub progression_width: usize,
+    /// How other players act after the agent's moves (default random).
+    pub opponent: OpponentModel,
+    /// Share of the budget an OSLA opponent may spend on each choice (default 0.01).
+    pub opponent_budget: f64,
+    /// Whether other players act by `opponent` in rollouts too (default); if false
+    /// they play random actions there (the tree steps always use `opponent`).
+    pub roll_with_opponents: bool,
+    /// Which root child is played (default robust child).
+    pub recommendation: Recommendation,
+    /// Forward-model calls ([`Game::advance`], other players' included) per decision;
+    /// the search stops when they run out and the iteration cut short is not backed
+    /// up. Default unlimited (`usize::MAX`): only `iterations` bounds the search.
+    pub budget: usize,
 }
 
 impl Default for MctsConfig {
@@ -32,8 +101,48 @@ impl Default for MctsConfig {
             rollout_depth: 10,
             macro_action: 1,
             c: std::f64::consts::SQRT_2,
+            epsilon: 0.0,
             max_children_sampled: 10,
+            p_exp: None,
+            progression_width: 1,
+            opponent: OpponentModel::Random,
+            opponent_budget: 0.01,
+            roll_with_opponents: true,
+            recommendation: Recommendation::RobustChild,
+            budget: usize::MAX,
         }
+    }
+}
+
+impl MctsConfig {
+    /// The spec's MCTS* for Rinascimento with `budget` forward-model calls a decision:
+    /// C = 0, depth 1, pExp 0.4, width 1, secure child, random opponents; iterations
+    /// bounded only by the budget.
+    pub fn rinascimento_star(budget: usize) -> MctsConfig {
+        MctsConfig {
+            iterations: usize::MAX,
+            rollout_depth: 1,
+            c: 0.0,
+            epsilon: 1e-6,
+            p_exp: Some(0.4),
+            progression_width: 1,
+            recommendation: Recommendation::SecureChild,
+            budget,
+            ..MctsConfig::default()
+        }
+    }
+
+    /// Calls an OSLA opponent may spend per choice: `opponent_budget` of the budget
+    /// (of `iterations * rollout_depth * macro_action` when the budget is unlimited).
+    fn opponent_calls(&self) -> usize {
+        let base = if self.budget == usize::MAX {
+            self.iterations
+                .saturating_mul(self.rollout_depth)
+                .saturating_mul(self.macro_action.max(1))
+        } else {
+            self.budget
+        };
+        opponent_calls(base, self.opponent_budget)
     }
 }
 
@@ -48,14 +157,14 @@ struct Node<A> {
 }
 
 /// Open-loop MCTS: the tree stores sequences of the agent's own actions, not states;
-/// every iteration re-simulates from a copy of the root state. Other players play
-/// random actions, at the same step in simultaneous games and on their own turns
-/// (after each own action) in turn-based ones. Selection is UCB1 on mean values
-/// normalised to [0, 1] by the smallest and largest value seen this decision; values
-/// are [`state_value`]. Expansion adds one untried legal action when the game
-/// enumerates its actions (children illegal in the current re-simulation are skipped),
-/// else samples up to `max_children_sampled` distinct random actions at once. The
-/// recommendation is the most visited root child. Nodes live in an arena reused
+/// every iteration re-simulates from a copy of the root state. Other players act by
+/// the opponent model ([`MctsConfig::opponent`]), at the same step in simultaneous
+/// games and on their own turns (after each own action) in turn-based ones.
+/// Selection is UCB1 on mean values normalised to [0, 1] by the smallest and largest
+/// value seen this decision (unvisited children first); values are [`state_value`].
+/// Expansion: see [`MctsConfig::p_exp`]; children illegal in the current
+/// re-simulation are skipped where the game enumerates its actions. The
+/// recommendation is [`MctsConfig::recommendation`]. Nodes live in an arena reused
 /// across decisions.
 #[derive(Clone, Debug)]
 pub struct Mcts<G: Game> {
@@ -65,8 +174,9 @@ pub struct Mcts<G: Game> {
     scratch: Option<G>,
     legal: Vec<G::Action>,
     candidates: Vec<usize>,
-    joint: Vec<G::Action>,
     buf: Vec<G::Action>,
+    sim: Simulator<G>,
+    roll_sim: Simulator<G>,
     min_value: f64,
     max_value: f64,
 }
@@ -74,13 +184,14 @@ pub struct Mcts<G: Game> {
 impl<G: Game> Mcts<G> {
     pub fn new(config: MctsConfig) -> Self {
         Mcts {
+            sim: Simulator::new(config.opponent, 1),
+            roll_sim: Simulator::new(OpponentModel::Random, 1),
             config,
             nodes: Vec::new(),
             used: 0,
             scratch: None,
             legal: Vec::new(),
             candidates: Vec::new(),
-            joint: Vec::new(),
             buf: Vec::new(),
             min_value: f64::INFINITY,
             max_value: f64::NEG_INFINITY,
@@ -112,24 +223,31 @@ impl<G: Game> Mcts<G> {
         id
     }
 
+    /// Mean of a visited node normalised to [0, 1] by the values seen this decision.
+    fn normalised_mean(&self, n: &Node<G::Action>) -> f64 {
+        let span = self.max_value - self.min_value;
+        let mean = n.total / f64::from(n.visits.max(1));
+        if span > 0.0 {
+            (mean - self.min_value) / span
+        } else {
+            0.5
+        }
+    }
+
     /// UCB1 choice among `self.candidates` (children of `node`); unvisited first.
     fn select(&self, node: usize, rng: &mut Rng) -> usize {
         let parent_visits = f64::from(self.nodes[node].visits.max(1));
-        let span = self.max_value - self.min_value;
+        let noise = self.config.epsilon.max(TIE_BREAK_NOISE);
         let mut best = (f64::NEG_INFINITY, self.candidates[0]);
         for &child in &self.candidates {
             let n = &self.nodes[child];
             let score = if n.visits == 0 {
                 f64::INFINITY
             } else {
-                let mean = n.total / f64::from(n.visits);
-                let q = if span > 0.0 {
-                    (mean - self.min_value) / span
-                } else {
-                    0.5
-                };
-                q + self.config.c * (parent_visits.ln() / f64::from(n.visits)).sqrt()
-            } + rng.random::<f64>() * TIE_BREAK_NOISE;
+                self.normalised_mean(n)
+                    + self.config.c
+                        * (parent_visits.ln() / (f64::from(n.visits) + self.config.epsilon)).sqrt()
+            } + rng.random::<f64>() * noise;
             if score > best.0 {
                 best = (score, child);
             }
@@ -137,15 +255,55 @@ impl<G: Game> Mcts<G> {
         best.1
     }
 
+    /// Samples up to `want` distinct random actions of `player` that `node` has no
+    /// child for and adds them as children; returns the first one added.
+    fn sample_children(
+        &mut self,
+        node: usize,
+        state: &G,
+        player: usize,
+        want: usize,
+        rng: &mut Rng,
+    ) -> Option<usize> {
+        let want = want.max(1);
+        let mut first = None;
+        let mut added = 0;
+        for _ in 0..want * 4 {
+            if added >= want {
+                break;
+            }
+            match any_action(state, player, rng, &mut self.buf) {
+                Some(a) => {
+                    let known = self.nodes[node]
+                        .children
+                        .iter()
+                        .any(|&c| self.nodes[c].action.as_ref() == Some(&a));
+                    if !known {
+                        let id = self.new_node(node, Some(a));
+                        first.get_or_insert(id);
+                        added += 1;
+                    }
+                }
+                None => break,
+            }
+        }
+        first
+    }
+
     /// Chooses (expanding if needed) the child of `node` to follow in `state`, or
     /// `None` if the player has no action. The flag tells whether the child is new.
+    /// `at_root`: `state` is the decision's state, where every child is legal.
     fn tree_policy(
         &mut self,
         node: usize,
         state: &G,
         player: usize,
+        at_root: bool,
         rng: &mut Rng,
     ) -> Option<(usize, bool)> {
+        if let Some(p_exp) = self.config.p_exp {
+            return self.widening_policy(node, state, player, p_exp, at_root, rng);
+        }
         let mut legal = std::mem::take(&mut self.legal);
         let enumerable = state.legal_actions(player, &mut legal);
         let result = if enumerable {
@@ -179,21 +337,8 @@ impl<G: Game> Mcts<G> {
             }
         } else {
             if self.nodes[node].children.is_empty() {
-                let want = self.config.max_children_sampled.max(1);
-                let mut sampled: Vec<G::Action> = Vec::new();
-                for _ in 0..want * 4 {
-                    if sampled.len() >= want {
-                        break;
-                    }
-                    match any_action(state, player, rng, &mut self.buf) {
-                        Some(a) if !sampled.contains(&a) => sampled.push(a),
-                        Some(_) => {}
-                        None => break,
-                    }
-                }
-                for a in sampled {
-                    self.new_node(node, Some(a));
-                }
+                let want = self.config.max_children_sampled;
+                self.sample_children(node, state, player, want, rng);
             }
             self.candidates.clear();
             self.candidates
@@ -209,16 +354,64 @@ impl<G: Game> Mcts<G> {
         result
     }
 
-    fn iterate(&mut self, root: &G, player: usize, rng: &mut Rng) {
+    /// The progressive-widening-like policy of [`MctsConfig::p_exp`].
+    fn widening_policy(
+        &mut self,
+        node: usize,
+        state: &G,
+        player: usize,
+        p_exp: f64,
+        at_root: bool,
+        rng: &mut Rng,
+    ) -> Option<(usize, bool)> {
+        if self.nodes[node].children.is_empty() || rng.random::<f64>() < p_exp {
+            let width = self.config.progression_width;
+            if let Some(child) = self.sample_children(node, state, player, width, rng) {
+                return Some((child, true));
+            }
+        }
+        self.candidates.clear();
+        let mut legal = std::mem::take(&mut self.legal);
+        if !at_root && state.legal_actions(player, &mut legal) {
+            for &c in &self.nodes[node].children {
+                if self.nodes[c]
+                    .action
+                    .as_ref()
+                    .is_some_and(|a| legal.contains(a))
+                {
+                    self.candidates.push(c);
+                }
+            }
+        } else {
+            self.candidates
+                .extend_from_slice(&self.nodes[node].children);
+        }
+        self.legal = legal;
+        if self.candidates.is_empty() {
+            // No child fits this re-simulation: grow one that does.
+            return self
+                .sample_children(node, state, player, 1, rng)
+                .map(|c| (c, true));
+        }
+        let child = self.select(node, rng);
+        Some((child, self.nodes[child].visits == 0))
+    }
+
+    /// One iteration; false if the budget ran out (nothing is backed up then).
+    fn iterate(&mut self, root: &G, player: usize, budget: &mut Budget, rng: &mut Rng) -> bool {
         let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
         state.clone_from(root);
         let repeat = self.config.macro_action.max(1);
         let mut node = 0;
         let mut depth = 0;
-        let mut alive = play_others(&mut state, player, rng, &mut self.buf);
+        let mut out_of_budget = false;
+        let mut alive = self.sim.play_others(&mut state, player, budget, rng);
+        if !alive && budget.left() == 0 {
+            out_of_budget = true;
+        }
         // Descent through the tree, expanding one node.
         while alive && depth < self.config.rollout_depth && !state.is_over() {
-            let Some((child, new)) = self.tree_policy(node, &state, player, rng) else {
+            let Some((child, new)) = self.tree_policy(node, &state, player, depth == 0, rng) else {
                 alive = false;
                 break;
             };
@@ -227,15 +420,12 @@ impl<G: Game> Mcts<G> {
                 .action
                 .clone()
                 .expect("children carry actions");
-            alive = play_own(
-                &mut state,
-                player,
-                &action,
-                repeat,
-                rng,
-                &mut self.joint,
-                &mut self.buf,
-            );
+            alive = self
+                .sim
+                .step(&mut state, player, &action, repeat, budget, rng);
+            if !alive && budget.left() == 0 {
+                out_of_budget = true;
+            }
             depth += 1;
             if new {
                 break;
@@ -245,19 +435,23 @@ impl<G: Game> Mcts<G> {
         while alive && depth < self.config.rollout_depth && !state.is_over() {
             match any_action(&state, player, rng, &mut self.buf) {
                 Some(a) => {
-                    alive = play_own(
-                        &mut state,
-                        player,
-                        &a,
-                        repeat,
-                        rng,
-                        &mut self.joint,
-                        &mut self.buf,
-                    );
+                    let sim = if self.config.roll_with_opponents {
+                        &mut self.sim
+                    } else {
+                        &mut self.roll_sim
+                    };
+                    alive = sim.step(&mut state, player, &a, repeat, budget, rng);
+                    if !alive && budget.left() == 0 {
+                        out_of_budget = true;
+                    }
                 }
                 None => alive = false,
             }
             depth += 1;
+        }
+        if out_of_budget {
+            self.scratch = Some(state);
+            return false;
         }
         let value = state_value(&state, player);
         self.min_value = self.min_value.min(value);
@@ -272,6 +466,31 @@ impl<G: Game> Mcts<G> {
             node = n.parent;
         }
         self.scratch = Some(state);
+        true
+    }
+
+    /// The root child to play by [`MctsConfig::recommendation`], if any was visited.
+    fn recommend(&self) -> Option<usize> {
+        let mut best: Option<(f64, f64, usize)> = None;
+        for &child in &self.nodes[0].children {
+            let n = &self.nodes[child];
+            if n.visits == 0 {
+                continue;
+            }
+            let mean = n.total / f64::from(n.visits);
+            let key = match self.config.recommendation {
+                Recommendation::RobustChild => (f64::from(n.visits), mean),
+                Recommendation::MaxChild => (mean, f64::from(n.visits)),
+                Recommendation::SecureChild => (
+                    self.normalised_mean(n) - SECURE_A / f64::from(n.visits).sqrt(),
+                    mean,
+                ),
+            };
+            if best.is_none_or(|(a, b, _)| key.0 > a || (key.0 == a && key.1 > b)) {
+                best = Some((key.0, key.1, child));
+            }
+        }
+        best.map(|(_, _, c)| c)
     }
 }
 
@@ -294,20 +513,22 @@ impl<G: Game> Agent<G> for Mcts<G> {
         self.used = 0;
         self.min_value = f64::INFINITY;
         self.max_value = f64::NEG_INFINITY;
+        self.sim.model = self.config.opponent;
+        self.sim.opponent_calls = self.config.opponent_calls();
+        let mut budget = Budget::new(self.config.budget);
         self.new_node(0, None);
         for _ in 0..self.config.iterations {
-            self.iterate(state, player, rng);
-        }
-        let mut best: Option<(u32, f64, usize)> = None;
-        for &child in &self.nodes[0].children {
-            let n = &self.nodes[child];
-            let key = (n.visits, n.total / f64::from(n.visits.max(1)));
-            if best.is_none_or(|(v, m, _)| key.0 > v || (key.0 == v && key.1 > m)) {
-                best = Some((key.0, key.1, child));
+            let before = budget.left();
+            if !self.iterate(state, player, &mut budget, rng) {
+                break;
+            }
+            // An iteration that costs nothing would repeat forever under a budget.
+            if self.config.budget != usize::MAX && budget.left() == before {
+                break;
             }
         }
-        match best {
-            Some((_, _, child)) => self.nodes[child]
+        match self.recommend() {
+            Some(child) => self.nodes[child]
                 .action
                 .clone()
                 .expect("children carry actions"),
@@ -324,7 +545,7 @@ impl<G: Game> Agent<G> for Mcts<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::RandomAgent;
+    use crate::agents::{OpponentModel, RandomAgent};
     use crate::games::rinascimento::{self, RinState, Rules};
     use crate::games::space_battle::{self, DoNothing, SbeParams, SbeState};
     use crate::rng::{derive_seed, rng_from_seed};
@@ -383,6 +604,56 @@ mod tests {
         }
         println!("MCTS(100) vs Random: {wins}/{games} wins");
         assert!(wins * 10 > games * 6, "MCTS won {wins} of {games}");
+    }
+
+    #[test]
+    fn mcts_star_beats_random_in_two_player_rinascimento() {
+        let rules = Rules::splendor(2);
+        let games = 20;
+        let mut wins = 0;
+        for seed in 0..games {
+            let mut mcts = Mcts::<RinState>::new(MctsConfig::rinascimento_star(1000));
+            let mut random = RandomAgent;
+            let record = rinascimento::play_game(&rules, &mut [&mut mcts, &mut random], seed);
+            if record.winners[0] && !record.winners[1] {
+                wins += 1;
+            }
+        }
+        println!("MCTS* vs Random: {wins}/{games} wins");
+        assert!(wins * 10 > games * 6, "MCTS* won {wins} of {games}");
+    }
+
+    #[test]
+    fn budget_bounds_forward_model_calls_for_every_setting() {
+        use crate::agents::common::counted::Counted;
+        let state = Counted::new(RinState::new(&Rules::splendor(4), 5).unwrap());
+        let mut rng = rng_from_seed(3);
+        for (i, rec) in [
+            Recommendation::MaxChild,
+            Recommendation::RobustChild,
+            Recommendation::SecureChild,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            assert_eq!(Recommendation::from_index(rec.index()), Some(rec));
+            let config = MctsConfig {
+                c: 1.41,
+                rollout_depth: 5,
+                progression_width: 3,
+                opponent: OpponentModel::from_index(i).unwrap(),
+                opponent_budget: 0.05,
+                roll_with_opponents: i != 1,
+                recommendation: rec,
+                ..MctsConfig::rinascimento_star(300)
+            };
+            let mut agent = Mcts::<Counted<RinState>>::new(config);
+            state.take();
+            let a = agent.act(&state, 0, &mut rng);
+            assert!(state.inner.is_legal(0, &a));
+            let calls = state.take();
+            assert!(calls <= 300 && calls > 250, "{calls} calls");
+        }
     }
 
     #[test]

@@ -19,7 +19,7 @@ pub mod srh;
 
 pub use bmrh::{Bmrh, BmrhConfig, MutationPoint};
 pub use common::Budget;
-pub use mcts::{Mcts, MctsConfig};
+pub use mcts::{Mcts, MctsConfig, Recommendation};
 pub use microbial::{MicrobialConfig, MicrobialEa};
 pub use opponents::{OpponentModel, Simulator};
 pub use osla::Osla;

@@ -8,19 +8,28 @@
 //!   [`crate::game::Game`].
 //! - [`actions`]: actions, legality, the random action generator, enumeration.
 //! - [`play`]: one game between agents ([`play_game`]).
+//! - [`agents`]: agents by name or hyper-parameter point ([`RinAgentSpec`]) and their
+//!   tuning spaces.
+//! - [`problem`]: the tuning problems `rinascimento-agent` and `rinascimento-rules`.
+//! - [`tournament`]: many games between agents, with statistics ([`tournament()`]).
 
 pub mod actions;
+pub mod agents;
 pub mod cards;
 pub mod generator;
 pub mod play;
+pub mod problem;
 pub mod rules;
 pub mod state;
+pub mod tournament;
 
 #[cfg(test)]
 mod tests;
 
 pub use actions::{Action, ActionKind, Tokens};
+pub use agents::{RinAgentSpec, TunedAgent};
 pub use cards::{Card, Content, Noble};
-pub use play::{GameRecord, play_game};
+pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
 pub use rules::{RULE_NAMES, RULE_SYMBOLS, Rules};
 pub use state::{EndReason, Hand, RinState};
+pub use tournament::{TournamentResult, tournament};

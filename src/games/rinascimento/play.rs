@@ -48,13 +48,47 @@ pub fn try_play_game(
     agents: &mut [&mut dyn Agent<RinState>],
     seed: u64,
 ) -> Result<GameRecord, String> {
+    play_seated(rules, agents, None, seed)
+}
+
+/// [`try_play_game`] with the seats given: agent `i` plays seat `seats[i]` (seat 0
+/// moves first); `seats` must be a permutation of `0..players`. Everything else comes
+/// from `seed` as in [`play_game`].
+pub fn play_game_seated(
+    rules: &Rules,
+    agents: &mut [&mut dyn Agent<RinState>],
+    seats: &[usize],
+    seed: u64,
+) -> Result<GameRecord, String> {
+    play_seated(rules, agents, Some(seats), seed)
+}
+
+fn play_seated(
+    rules: &Rules,
+    agents: &mut [&mut dyn Agent<RinState>],
+    given: Option<&[usize]>,
+    seed: u64,
+) -> Result<GameRecord, String> {
     let players = rules.players as usize;
     if agents.len() != players {
         return Err(format!("{} agents for {players} players", agents.len()));
     }
     let mut state = RinState::new(rules, derive_seed(seed, &[0]))?;
-    let mut seats: Vec<usize> = (0..players).collect();
-    seats.shuffle(&mut rng_from_seed(derive_seed(seed, &[1])));
+    let seats: Vec<usize> = match given {
+        Some(s) => {
+            let mut sorted = s.to_vec();
+            sorted.sort_unstable();
+            if sorted != (0..players).collect::<Vec<_>>() {
+                return Err(format!("seats {s:?} are not a permutation of 0..{players}"));
+            }
+            s.to_vec()
+        }
+        None => {
+            let mut seats: Vec<usize> = (0..players).collect();
+            seats.shuffle(&mut rng_from_seed(derive_seed(seed, &[1])));
+            seats
+        }
+    };
     let mut agent_at_seat = vec![0usize; players];
     for (agent, &seat) in seats.iter().enumerate() {
         agent_at_seat[seat] = agent;

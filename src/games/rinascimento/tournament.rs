@@ -1,0 +1,229 @@
+//! Many games between Rinascimento agents, with per-agent win rates and game
+//! statistics.
+
+use super::agents::RinAgentSpec;
+use super::play::{GameRecord, play_game_seated};
+use super::rules::Rules;
+use crate::rng::derive_seed;
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// One agent's results over all its games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AgentResult {
+    pub name: String,
+    pub games: usize,
+    /// Games won (a tie counts as a win for every tied leader).
+    pub wins: usize,
+    pub win_rate: f64,
+    /// Standard error of the win rate, `sqrt(p (1 - p) / games)`.
+    pub win_rate_se: f64,
+    pub mean_points: f64,
+}
+
+/// A pairing of a 2-player round robin.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairResult {
+    /// Indices of the two agents in the list given.
+    pub a: usize,
+    pub b: usize,
+    pub games: usize,
+    pub wins_a: usize,
+    pub wins_b: usize,
+}
+
+/// What [`tournament`] reports.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TournamentResult {
+    /// Per agent, in the order given.
+    pub agents: Vec<AgentResult>,
+    /// The round robin's pairings (empty when all agents share every game).
+    pub pairs: Vec<PairResult>,
+    /// Games played in all.
+    pub games: usize,
+    pub stalemates: usize,
+    pub stalemate_rate: f64,
+    /// Mean and standard deviation (n - 1) of the game length in actions.
+    pub mean_length: f64,
+    pub sd_length: f64,
+}
+
+/// Plays Rinascimento games between `agents` under `rules` (whose player count is
+/// replaced by `players`, keeping the other rules):
+/// - `agents.len() == players`: `games` games with every agent, the seats rotating
+///   (in game `g` agent `i` takes seat `(i + g) % players`);
+/// - `players == 2` and more agents: a round robin, `games` games per pair, seats
+///   alternating.
+///
+/// Game `g` of pairing `k` (0 when all agents share the games) is seeded with
+/// `derive_seed(seed, [k, g])`; games run in parallel. Errors on any other agent count
+/// or on invalid rules.
+pub fn tournament(
+    rules: &Rules,
+    agents: &[RinAgentSpec],
+    players: usize,
+    games: usize,
+    seed: u64,
+) -> Result<TournamentResult, String> {
+    let rules = Rules {
+        players: players as u32,
+        ..*rules
+    };
+    rules.validate()?;
+    let lineups: Vec<Vec<usize>> = if agents.len() == players {
+        vec![(0..players).collect()]
+    } else if players == 2 && agents.len() > 2 {
+        (0..agents.len())
+            .flat_map(|a| (a + 1..agents.len()).map(move |b| vec![a, b]))
+            .collect()
+    } else {
+        return Err(format!(
+            "{} agents for {players}-player games: give one agent per player, or more than two for a 2-player round robin",
+            agents.len()
+        ));
+    };
+    let jobs: Vec<(usize, usize)> = (0..lineups.len())
+        .flat_map(|k| (0..games).map(move |g| (k, g)))
+        .collect();
+    let records: Vec<GameRecord> = jobs
+        .par_iter()
+        .map(|&(k, g)| {
+            let lineup = &lineups[k];
+            let mut built: Vec<_> = lineup.iter().map(|&a| agents[a].build()).collect();
+            let mut refs: Vec<&mut dyn crate::game::Agent<_>> = Vec::with_capacity(players);
+            for b in built.iter_mut() {
+                refs.push(b.as_mut());
+            }
+            let seats: Vec<usize> = (0..players).map(|i| (i + g) % players).collect();
+            play_game_seated(
+                &rules,
+                &mut refs,
+                &seats,
+                derive_seed(seed, &[k as u64, g as u64]),
+            )
+        })
+        .collect::<Result<_, _>>()?;
+
+    let mut wins = vec![0usize; agents.len()];
+    let mut played = vec![0usize; agents.len()];
+    let mut points = vec![0f64; agents.len()];
+    let mut pairs = Vec::new();
+    for (k, lineup) in lineups.iter().enumerate() {
+        let chunk = &records[k * games..(k + 1) * games];
+        let mut pair_wins = vec![0usize; lineup.len()];
+        for r in chunk {
+            for (i, &a) in lineup.iter().enumerate() {
+                played[a] += 1;
+                points[a] += f64::from(r.points[i]);
+                if r.winners[i] {
+                    wins[a] += 1;
+                    pair_wins[i] += 1;
+                }
+            }
+        }
+        if lineups.len() > 1 {
+            pairs.push(PairResult {
+                a: lineup[0],
+                b: lineup[1],
+                games,
+                wins_a: pair_wins[0],
+                wins_b: pair_wins[1],
+            });
+        }
+    }
+    let agents = agents
+        .iter()
+        .enumerate()
+        .map(|(a, spec)| {
+            let n = played[a].max(1) as f64;
+            let p = wins[a] as f64 / n;
+            AgentResult {
+                name: spec.name().to_string(),
+                games: played[a],
+                wins: wins[a],
+                win_rate: p,
+                win_rate_se: (p * (1.0 - p) / n).sqrt(),
+                mean_points: points[a] / n,
+            }
+        })
+        .collect();
+    let n = records.len();
+    let stalemates = records.iter().filter(|r| r.stalemate).count();
+    let lengths: Vec<f64> = records.iter().map(|r| f64::from(r.length)).collect();
+    let mean_length = lengths.iter().sum::<f64>() / n.max(1) as f64;
+    let sd_length = if n > 1 {
+        (lengths
+            .iter()
+            .map(|l| (l - mean_length).powi(2))
+            .sum::<f64>()
+            / (n - 1) as f64)
+            .sqrt()
+    } else {
+        0.0
+    };
+    Ok(TournamentResult {
+        agents,
+        pairs,
+        games: n,
+        stalemates,
+        stalemate_rate: stalemates as f64 / n.max(1) as f64,
+        mean_length,
+        sd_length,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_four_player_games_match_the_paper() {
+        let rnd = vec![RinAgentSpec::Rnd; 4];
+        let t = tournament(&Rules::default(), &rnd, 4, 200, 1).unwrap();
+        println!("{t:?}");
+        assert_eq!(t.games, 200);
+        assert!(
+            (120.0..=165.0).contains(&t.mean_length),
+            "{}",
+            t.mean_length
+        );
+        assert!(
+            (0.03..=0.20).contains(&t.stalemate_rate),
+            "{}",
+            t.stalemate_rate
+        );
+        let total: usize = t.agents.iter().map(|a| a.games).sum();
+        assert_eq!(total, 800);
+        assert_eq!(t, tournament(&Rules::default(), &rnd, 4, 200, 1).unwrap());
+    }
+
+    #[test]
+    fn two_player_round_robin_pairs_everyone() {
+        let specs = vec![
+            RinAgentSpec::Rnd,
+            RinAgentSpec::Osla { budget: 100 },
+            RinAgentSpec::Rnd,
+        ];
+        let t = tournament(&Rules::default(), &specs, 2, 6, 3).unwrap();
+        assert_eq!(t.pairs.len(), 3);
+        assert_eq!(t.games, 18);
+        assert!(t.agents.iter().all(|a| a.games == 12));
+        for p in &t.pairs {
+            assert!(p.wins_a + p.wins_b <= p.games + t.stalemates, "{p:?}");
+        }
+        assert!(tournament(&Rules::default(), &specs, 4, 1, 0).is_err());
+    }
+}
+
+/// Figures for the report: MCTS* against three OSLA, 100 games. Run with
+/// `cargo test --release --lib mcts_star_vs_osla -- --ignored --nocapture`.
+#[cfg(test)]
+#[test]
+#[ignore]
+fn mcts_star_vs_osla() {
+    let b = super::agents::DEFAULT_BUDGET;
+    let mut specs = vec![RinAgentSpec::Osla { budget: b }; 4];
+    specs[0] = RinAgentSpec::parse("mcts*", b).unwrap();
+    let t = tournament(&Rules::default(), &specs, 4, 100, 7).unwrap();
+    println!("{t:#?}");
+}
