@@ -704,3 +704,60 @@ fn space_battle_experiment_writes_summary_and_figure() {
             > 5_000
     );
 }
+
+#[test]
+fn rinascimento_tournament_reports_lengths_and_win_rates() {
+    let out = playtune()
+        .args([
+            "tournament",
+            "--game",
+            "rinascimento",
+            "--players",
+            "4",
+            "--agents",
+            "rnd,rnd,rnd,rnd",
+            "--games",
+            "300",
+            "--seed",
+            "1",
+            "--json",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let j = last_json(&out);
+    let mean = j["mean_length"].as_f64().unwrap();
+    assert!(
+        (120.0..165.0).contains(&mean),
+        "mean length {mean} (paper 140.86)"
+    );
+    let stalemates = j["stalemate_rate"].as_f64().unwrap();
+    assert!(
+        (0.03..0.2).contains(&stalemates),
+        "stalemate rate {stalemates} (paper 14.1%, Java today 9.7%)"
+    );
+    assert!(j["sd_length"].as_f64().unwrap() > 5.0);
+    let rates: Vec<f64> = j["win_rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(rates.len(), 4);
+    assert!(
+        rates.iter().all(|&r| (0.12..0.35).contains(&r)),
+        "random seats are even: {rates:?}"
+    );
+    playtune()
+        .args(["tournament", "--players", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("2 to 4"));
+    playtune()
+        .args(["tournament", "--agents", "rnd,gandalf,rnd,rnd"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("gandalf"));
+}

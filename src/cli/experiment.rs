@@ -9,8 +9,8 @@ use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub enum Preset {
-    /// A few minutes on 2 cores: 5 trials of 20 evaluations, 5 re-evaluations, games of
-    /// 500 ticks, MCTS with 40 iterations.
+    /// A few minutes on 2 cores: 4 trials of 20 evaluations, 5 re-evaluations, games of
+    /// 300 ticks, MCTS with 30 iterations.
     Quick,
     /// The paper: 50 trials of 100 evaluations, 100 re-evaluations, 2000-tick games,
     /// MCTS with 175 iterations (about 17 hours on 2 cores).
@@ -60,7 +60,7 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
     }
     let (trials, budget, reevaluations, preset_settings): (u64, u64, u64, &[(&str, &str)]) =
         match a.preset {
-            Preset::Quick => (5, 20, 5, &[("max_ticks", "500"), ("mcts_iterations", "40")]),
+            Preset::Quick => (4, 20, 5, &[("max_ticks", "300"), ("mcts_iterations", "30")]),
             Preset::Paper => (50, 100, 100, &[]),
         };
     let mut settings: std::collections::BTreeMap<String, String> = preset_settings

@@ -7,6 +7,7 @@ mod games;
 mod optimize;
 mod plot;
 mod spaces;
+mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -44,6 +45,8 @@ enum Command {
     Render(games::RenderArgs),
     /// Reproduce a paper's experiment (space-battle: RMHC vs B-RMHC vs NTBEA).
     Experiment(experiment::ExperimentArgs),
+    /// Rinascimento games between named agents: win rates, stalemates, game lengths.
+    Tournament(tournament::TournamentArgs),
     /// Draw a finished run: convergence, or MAP-Elites metrics and heatmap.
     Plot(plot::PlotArgs),
     /// List the built-in problems and their settings.
@@ -99,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
         Command::Plot(a) => plot::run(a),
+        Command::Tournament(a) => tournament::run(a),
         Command::Experiment(a) => experiment::experiment(a),
         Command::Play(a) => games::play_cmd(a),
         Command::Render(a) => games::render_cmd(a),
