@@ -77,4 +77,12 @@ pub trait Agent<G: Game>: Send {
 
     /// Called before a new game starts, so agents with memory (shift buffers) forget.
     fn reset(&mut self) {}
+
+    /// Whether the agent simulates futures from the state it is given. Agents that do
+    /// not (random, scripted) only read the legal actions, which hidden information
+    /// does not change, so games hand them the true state instead of a re-sampled
+    /// observation: in a random game that copy is most of the cost.
+    fn simulates(&self) -> bool {
+        true
+    }
 }

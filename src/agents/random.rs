@@ -28,6 +28,10 @@ impl<G: Game> Agent<G> for RandomAgent {
         any_action(state, player, rng, &mut buf)
             .unwrap_or_else(|| panic!("RandomAgent: the game offers player {player} no action"))
     }
+
+    fn simulates(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -104,8 +104,12 @@ fn play_seated(
     while !state.is_over() {
         let seat = state.current_player();
         let agent = agent_at_seat[seat];
-        let view = state.observe(seat, &mut observe_rng);
-        let action = agents[agent].act(&view, seat, &mut agent_rngs[agent]);
+        let action = if agents[agent].simulates() {
+            let view = state.observe(seat, &mut observe_rng);
+            agents[agent].act(&view, seat, &mut agent_rngs[agent])
+        } else {
+            agents[agent].act(&state, seat, &mut agent_rngs[agent])
+        };
         if !state.is_legal(seat, &action) {
             illegal_actions += 1;
         }
