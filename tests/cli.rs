@@ -761,3 +761,51 @@ fn rinascimento_tournament_reports_lengths_and_win_rates() {
         .code(2)
         .stderr(predicate::str::contains("gandalf"));
 }
+
+#[test]
+fn rinascimento_experiment_writes_figure_five_and_tables() {
+    let dir = TempDir::new().unwrap();
+    playtune()
+        .args([
+            "experiment",
+            "rinascimento",
+            "--trials",
+            "2",
+            "--budget",
+            "6",
+            "-q",
+            "--name",
+            "r",
+        ])
+        .arg("--runs-dir")
+        .arg(dir.path().join("runs"))
+        .arg("--plots-dir")
+        .arg(dir.path().join("plots"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("vs 3 OSLA").and(predicate::str::contains("(2 players)")));
+    for agent in ["bmrh", "srh", "mcts"] {
+        assert!(
+            dir.path()
+                .join(format!("runs/r/{agent}-b6/result.ron"))
+                .exists()
+        );
+        assert!(
+            std::fs::metadata(dir.path().join(format!("plots/r/figure5_{agent}.png")))
+                .unwrap()
+                .len()
+                > 5_000
+        );
+    }
+    let summary = std::fs::read_to_string(dir.path().join("runs/r/summary.md")).unwrap();
+    assert!(summary.contains("| bmrh | 6 | 2 |"), "{summary}");
+    playtune()
+        .args(["experiment", "rinascimento", "--set", "x=1"])
+        .assert()
+        .code(2);
+    playtune()
+        .args(["experiment", "chess"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown experiment"));
+}

@@ -2,3 +2,4 @@
 //! re-evaluation of what they found, statistics, tables and pictures.
 
 pub mod compare_optimizers;
+pub mod rinascimento_tuning;

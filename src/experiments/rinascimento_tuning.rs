@@ -1,0 +1,317 @@
+//! The Rinascimento paper's agent experiments:
+//! - tuning: NTBEA tunes each agent's hyper-parameters (win rate in 4-player games
+//!   against 3 OSLA) at several budgets, R runs each; every recommendation's true win
+//!   rate is measured over G fresh games; box plots per agent (the paper's Figure 5);
+//! - the best tuned configuration of each agent against 3 OSLA;
+//! - the framework's tuned configurations (BMRH*, SRH*, MCTS*) with OSLA in one
+//!   4-player game, and in a 2-player round robin (the paper's Table VIII).
+//!
+//! Every tuning is an ordinary, resumable run folder; all games are seeded per game.
+
+use crate::games::rinascimento::{RinAgentSpec, Rules, TunedAgent, tournament};
+use crate::optim::AlgoConfig;
+use crate::optim::ntbea::NtbeaConfig;
+use crate::plot::box_plot;
+use crate::registry::build_problem;
+use crate::rng::derive_seed;
+use crate::run::{self, ProblemSpec, RunConfig};
+use crate::stats::Summary;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+use std::path::Path;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TuningConfig {
+    pub name: String,
+    pub agents: Vec<String>,
+    /// NTBEA budgets (evaluations; one game each).
+    pub budgets: Vec<u64>,
+    /// NTBEA runs per agent and budget.
+    pub runs: u64,
+    /// Games behind each recommendation's true win rate.
+    pub true_games: usize,
+    /// Forward-model budget per decision, in actions.
+    pub decision_budget: usize,
+    /// Games of the tables (best configurations, starred agents).
+    pub table_games: usize,
+    pub seed: u64,
+}
+
+/// One agent at one NTBEA budget: each run's recommendation and its true win rate.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TuningCell {
+    pub agent: String,
+    pub budget: u64,
+    pub recommendations: Vec<Vec<(String, String)>>,
+    pub true_win_rates: Vec<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TableRow {
+    pub lineup: String,
+    pub agent: String,
+    pub games: usize,
+    pub win_rate: f64,
+    pub se: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TuningResult {
+    pub config: TuningConfig,
+    pub cells: Vec<TuningCell>,
+    pub tables: Vec<TableRow>,
+    pub stalemate_rate_4way: f64,
+}
+
+fn spec(agent: &str, settings: &[(&str, String)]) -> ProblemSpec {
+    let mut s: std::collections::BTreeMap<String, String> = settings
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    s.insert("agent".into(), agent.into());
+    ProblemSpec {
+        name: "rinascimento-agent".into(),
+        settings: s,
+    }
+}
+
+/// Runs the tuning and the tables; writes `runs_dir/name/summary.{md,ron}` and
+/// `plots_dir/name/figure5_<agent>.png`.
+pub fn run(
+    c: &TuningConfig,
+    runs_dir: &Path,
+    plots_dir: &Path,
+    progress: bool,
+) -> Result<TuningResult, String> {
+    let home = runs_dir.join(&c.name);
+    let mut cells = Vec::new();
+    let mut best: Vec<(String, f64, Vec<(String, String)>)> = Vec::new();
+    for (ai, agent) in c.agents.iter().enumerate() {
+        TunedAgent::parse(agent)?;
+        let budget_setting = ("budget", c.decision_budget.to_string());
+        let search = spec(agent, &[budget_setting.clone()]);
+        let problem = build_problem(&search, None)?;
+        let truth = build_problem(
+            &spec(
+                agent,
+                &[budget_setting, ("games", c.true_games.to_string())],
+            ),
+            None,
+        )?;
+        for (bi, &budget) in c.budgets.iter().enumerate() {
+            let dir = home.join(format!("{agent}-b{budget}"));
+            let rc = RunConfig {
+                playtune_version: env!("CARGO_PKG_VERSION").into(),
+                problem: search.clone(),
+                space: problem.space().clone(),
+                space_file: None,
+                algorithm: AlgoConfig::Ntbea(NtbeaConfig::default()),
+                budget,
+                trials: c.runs,
+                seed: derive_seed(c.seed, &[ai as u64, bi as u64]),
+                log: true,
+            };
+            if run::read_config(&dir).ok().as_ref() != Some(&rc) {
+                run::create_run_dir(&dir, &rc).map_err(|e| e.to_string())?;
+            }
+            if progress {
+                eprintln!("{agent}: {} NTBEA runs of {budget} games", c.runs);
+            }
+            let r = run::execute(Some(&dir), &rc, problem.as_ref(), progress)
+                .map_err(|e| format!("{agent}, budget {budget}: {e}"))?;
+            let true_win_rates: Vec<f64> = r
+                .trials
+                .par_iter()
+                .map(|t| {
+                    let seed = derive_seed(c.seed, &[0x7E, ai as u64, bi as u64, t.trial]);
+                    truth
+                        .evaluate(&t.values, seed)
+                        .map(|e| e.fitness)
+                        .map_err(|e| e.to_string())
+                })
+                .collect::<Result<_, _>>()?;
+            for (t, &w) in r.trials.iter().zip(&true_win_rates) {
+                if best.iter().all(|b| b.0 != *agent)
+                    || best.iter().any(|b| b.0 == *agent && w > b.1)
+                {
+                    best.retain(|b| b.0 != *agent);
+                    best.push((agent.clone(), w, t.recommendation.clone()));
+                }
+            }
+            cells.push(TuningCell {
+                agent: agent.clone(),
+                budget,
+                recommendations: r.trials.iter().map(|t| t.recommendation.clone()).collect(),
+                true_win_rates,
+            });
+        }
+        let groups: Vec<(String, Vec<f64>)> = cells
+            .iter()
+            .filter(|x| x.agent == *agent)
+            .map(|x| (x.budget.to_string(), x.true_win_rates.clone()))
+            .collect();
+        let title = format!(
+            "{agent}: true win rate vs 3 OSLA of NTBEA's recommendation ({} games each)",
+            c.true_games
+        );
+        box_plot(
+            &plots_dir.join(&c.name).join(format!("figure5_{agent}.png")),
+            &title,
+            "NTBEA budget (games)",
+            "win rate",
+            &groups,
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    // Tables: the best tuned configuration of each agent against 3 OSLA, then the
+    // starred configurations together and in a 2-player round robin.
+    let osla = RinAgentSpec::parse("osla", c.decision_budget)?;
+    let mut tables = Vec::new();
+    let mut push =
+        |lineup: &str, r: &crate::games::rinascimento::TournamentResult, only_first: bool| {
+            for a in r
+                .agents
+                .iter()
+                .take(if only_first { 1 } else { r.agents.len() })
+            {
+                tables.push(TableRow {
+                    lineup: lineup.into(),
+                    agent: a.name.clone(),
+                    games: a.games,
+                    win_rate: a.win_rate,
+                    se: a.win_rate_se,
+                });
+            }
+        };
+    for (i, (agent, _, point)) in best.iter().enumerate() {
+        let kind = TunedAgent::parse(agent)?;
+        let space = kind.space();
+        let lookup = |n: &str| {
+            let text = &point.iter().find(|(k, _)| k == n)?.1;
+            space.dims[space.position(n)?].domain.parse_number(text)
+        };
+        let tuned = RinAgentSpec::from_point(kind, lookup, c.decision_budget)?;
+        let r = tournament(
+            &Rules::splendor(4),
+            &[tuned, osla.clone(), osla.clone(), osla.clone()],
+            4,
+            c.table_games,
+            derive_seed(c.seed, &[0xB0, i as u64]),
+        )?;
+        push(&format!("best tuned {agent} vs 3 OSLA"), &r, true);
+    }
+    let stars: Vec<RinAgentSpec> = ["mcts*", "bmrh*", "srh*"]
+        .iter()
+        .map(|n| RinAgentSpec::parse(n, c.decision_budget))
+        .collect::<Result<_, _>>()?;
+    for (i, s) in stars.iter().enumerate() {
+        let r = tournament(
+            &Rules::splendor(4),
+            &[s.clone(), osla.clone(), osla.clone(), osla.clone()],
+            4,
+            c.table_games,
+            derive_seed(c.seed, &[0xB1, i as u64]),
+        )?;
+        push(&format!("{}* vs 3 OSLA", s.name()), &r, true);
+    }
+    let mut four = stars.clone();
+    four.push(osla.clone());
+    let r4 = tournament(
+        &Rules::splendor(4),
+        &four,
+        4,
+        c.table_games,
+        derive_seed(c.seed, &[0xB2]),
+    )?;
+    push("MCTS*, BMRH*, SRH*, OSLA (4 players)", &r4, false);
+    let rr = tournament(
+        &Rules::splendor(2),
+        &stars,
+        2,
+        c.table_games,
+        derive_seed(c.seed, &[0xB3]),
+    )?;
+    for p in &rr.pairs {
+        let (a, b) = (&rr.agents[p.a].name, &rr.agents[p.b].name);
+        let lineup = format!("{a}* vs {b}* (2 players)");
+        let g = p.games as f64;
+        for (name, w) in [(a, p.wins_a), (b, p.wins_b)] {
+            let rate = w as f64 / g;
+            tables.push(TableRow {
+                lineup: lineup.clone(),
+                agent: name.clone(),
+                games: p.games,
+                win_rate: rate,
+                se: (rate * (1.0 - rate) / g).sqrt(),
+            });
+        }
+    }
+    let result = TuningResult {
+        config: c.clone(),
+        cells,
+        tables,
+        stalemate_rate_4way: r4.stalemate_rate,
+    };
+    std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+    std::fs::write(home.join("summary.md"), summary_markdown(&result, &best))
+        .map_err(|e| e.to_string())?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
+        .map_err(|e| e.to_string())?;
+    std::fs::write(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    Ok(result)
+}
+
+fn quantile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let pos = p * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+pub fn summary_markdown(r: &TuningResult, best: &[(String, f64, Vec<(String, String)>)]) -> String {
+    let c = &r.config;
+    let mut s = format!(
+        "# {}: NTBEA tuning of Rinascimento agents\n\n{} NTBEA runs per agent and budget; each evaluation is one 4-player game against 3 OSLA; each recommendation's true win rate over {} games; {} forward-model actions per decision; seed {}.\n\n",
+        c.name, c.runs, c.true_games, c.decision_budget, c.seed
+    );
+    s += "| agent | NTBEA budget | runs | median | q1 | q3 | mean | se |\n|---|---|---|---|---|---|---|---|\n";
+    for cell in &r.cells {
+        let mut v = cell.true_win_rates.clone();
+        v.sort_by(f64::total_cmp);
+        let m = Summary::of(&v);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            cell.agent,
+            cell.budget,
+            v.len(),
+            quantile(&v, 0.5),
+            quantile(&v, 0.25),
+            quantile(&v, 0.75),
+            m.mean,
+            m.se()
+        );
+    }
+    s += "\n## Best configuration found per agent\n\n";
+    for (agent, w, point) in best {
+        let p: Vec<String> = point.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let _ = writeln!(s, "- {agent} (true win rate {w:.3}): {}", p.join(", "));
+    }
+    s += "\n## Tables\n\n| line-up | agent | games | win rate | se |\n|---|---|---|---|---|\n";
+    for t in &r.tables {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.3} | {:.3} |",
+            t.lineup, t.agent, t.games, t.win_rate, t.se
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nStalemates in the 4-player game of starred agents: {:.2}%.",
+        100.0 * r.stalemate_rate_4way
+    );
+    s
+}
