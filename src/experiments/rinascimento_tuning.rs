@@ -47,6 +47,14 @@ pub struct TuningCell {
     pub true_win_rates: Vec<f64>,
 }
 
+/// The recommendation with the highest true win rate for one agent.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BestConfig {
+    pub agent: String,
+    pub win_rate: f64,
+    pub point: Vec<(String, String)>,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TableRow {
     pub lineup: String,
@@ -86,11 +94,11 @@ pub fn run(
 ) -> Result<TuningResult, String> {
     let home = runs_dir.join(&c.name);
     let mut cells = Vec::new();
-    let mut best: Vec<(String, f64, Vec<(String, String)>)> = Vec::new();
+    let mut best: Vec<BestConfig> = Vec::new();
     for (ai, agent) in c.agents.iter().enumerate() {
         TunedAgent::parse(agent)?;
         let budget_setting = ("budget", c.decision_budget.to_string());
-        let search = spec(agent, &[budget_setting.clone()]);
+        let search = spec(agent, std::slice::from_ref(&budget_setting));
         let problem = build_problem(&search, None)?;
         let truth = build_problem(
             &spec(
@@ -132,11 +140,15 @@ pub fn run(
                 })
                 .collect::<Result<_, _>>()?;
             for (t, &w) in r.trials.iter().zip(&true_win_rates) {
-                if best.iter().all(|b| b.0 != *agent)
-                    || best.iter().any(|b| b.0 == *agent && w > b.1)
+                if best.iter().all(|b| b.agent != *agent)
+                    || best.iter().any(|b| b.agent == *agent && w > b.win_rate)
                 {
-                    best.retain(|b| b.0 != *agent);
-                    best.push((agent.clone(), w, t.recommendation.clone()));
+                    best.retain(|b| b.agent != *agent);
+                    best.push(BestConfig {
+                        agent: agent.clone(),
+                        win_rate: w,
+                        point: t.recommendation.clone(),
+                    });
                 }
             }
             cells.push(TuningCell {
@@ -184,7 +196,7 @@ pub fn run(
                 });
             }
         };
-    for (i, (agent, _, point)) in best.iter().enumerate() {
+    for (i, BestConfig { agent, point, .. }) in best.iter().enumerate() {
         let kind = TunedAgent::parse(agent)?;
         let space = kind.space();
         let lookup = |n: &str| {
@@ -271,7 +283,7 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
-pub fn summary_markdown(r: &TuningResult, best: &[(String, f64, Vec<(String, String)>)]) -> String {
+pub fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String {
     let c = &r.config;
     let mut s = format!(
         "# {}: NTBEA tuning of Rinascimento agents\n\n{} NTBEA runs per agent and budget; each evaluation is one 4-player game against 3 OSLA; each recommendation's true win rate over {} games; {} forward-model actions per decision; seed {}.\n\n",
@@ -296,7 +308,12 @@ pub fn summary_markdown(r: &TuningResult, best: &[(String, f64, Vec<(String, Str
         );
     }
     s += "\n## Best configuration found per agent\n\n";
-    for (agent, w, point) in best {
+    for BestConfig {
+        agent,
+        win_rate: w,
+        point,
+    } in best
+    {
         let p: Vec<String> = point.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let _ = writeln!(s, "- {agent} (true win rate {w:.3}): {}", p.join(", "));
     }
