@@ -50,7 +50,7 @@ pub struct OptimizeArgs {
     /// NTBEA neighbours scored per step (capped at a quarter of the space).
     #[arg(long, default_value_t = 50)]
     neighbours: usize,
-    /// NTBEA expected number of dimensions mutated per neighbour (p in p/D).
+    /// NTBEA neighbours: one dimension always mutates, every other with probability p/D.
     #[arg(long, default_value_t = 2.0)]
     mutation: f64,
     /// NTBEA recommendation: the best evaluated point by model mean, or the best of

@@ -35,9 +35,10 @@ pub fn mutate_one(space: &Space, free: &[usize], point: &mut [u32], rng: &mut Rn
     dim
 }
 
-/// Writes into `out` a neighbour of `current` for NTBEA: each free dimension mutates
-/// with probability `p / free.len()`, and at least one always does. The mutated
-/// dimensions are written to `changed`.
+/// Writes into `out` a neighbour of `current` for NTBEA, as the reference NTBEA's
+/// mutator makes them: one free dimension chosen uniformly always mutates, and every
+/// other free dimension mutates with probability `p / free.len()` (about 1 + p changes
+/// in all). The mutated dimensions are written to `changed`.
 pub fn neighbour(
     space: &Space,
     free: &[usize],
@@ -51,13 +52,11 @@ pub fn neighbour(
     out.extend_from_slice(current);
     changed.clear();
     let prob = (p / free.len() as f64).min(1.0);
+    let forced = free[rng.random_range(0..free.len())];
     for &d in free {
-        if rng.random::<f64>() < prob {
+        if d == forced || rng.random::<f64>() < prob {
             mutate_value(out, d, space.dims[d].arity(), rng);
             changed.push(d);
         }
-    }
-    if changed.is_empty() {
-        changed.push(mutate_one(space, free, out, rng));
     }
 }

@@ -140,8 +140,8 @@ pub struct NtbeaConfig {
     pub k_relative: bool,
     pub epsilon: f64,
     pub neighbours: usize,
-    /// Expected number of mutated dimensions per neighbour (each free dimension mutates
-    /// with probability p / D; at least one always does).
+    /// Extra mutations per neighbour: one free dimension always mutates and every other
+    /// with probability p / D (the reference NTBEA's mutator; p = 2 by default).
     pub mutation: f64,
     pub recommend: RecommendFrom,
     /// Independent runs (R).
