@@ -3,12 +3,12 @@
 use super::any_action;
 use super::common::Budget;
 use super::opponents::{OpponentModel, Simulator, opponent_calls};
-use super::state_value;
+use super::{WIN_BONUS, outcome};
 use crate::game::{Agent, Game};
 use crate::rng::Rng;
 use rand::RngExt;
 
-/// Tie-break noise added to UCB scores (values are normalised to [0, 1]).
+/// Tie-break noise added to UCB scores (scores are normalised to [0, 1]).
 const TIE_BREAK_NOISE: f64 = 1e-9;
 
 /// Constant `A` of the secure-child recommendation: `q - A / sqrt(n)` on normalised
@@ -25,8 +25,9 @@ pub enum Recommendation {
     /// 1: the most visits (ties: the higher mean).
     #[default]
     RobustChild,
-    /// 2: the highest lower bound `q - SECURE_A / sqrt(n)`, `q` the mean normalised to
-    /// [0, 1] by the values seen this decision.
+    /// 2: the highest lower bound `q - SECURE_A / sqrt(n)`, `q` the normalised mean
+    /// (the mean score mapped to [0, 1] by the scores seen this decision, plus the
+    /// mean outcome).
     SecureChild,
 }
 
@@ -153,15 +154,21 @@ struct Node<A> {
     parent: usize,
     children: Vec<usize>,
     visits: u32,
-    total: f64,
+    /// Sum of the scores ([`Game::score`]) backed up through this node.
+    score: f64,
+    /// Sum of the outcomes ([`outcome`]: 1 sole win, -1 loss, 0 otherwise).
+    outcome: f64,
 }
 
 /// Open-loop MCTS: the tree stores sequences of the agent's own actions, not states;
 /// every iteration re-simulates from a copy of the root state. Other players act by
 /// the opponent model ([`MctsConfig::opponent`]), at the same step in simultaneous
 /// games and on their own turns (after each own action) in turn-based ones.
-/// Selection is UCB1 on mean values normalised to [0, 1] by the smallest and largest
-/// value seen this decision (unvisited children first); values are [`state_value`].
+/// Selection is UCB1 (unvisited children first) on normalised means: the mean score
+/// ([`Game::score`]) mapped to [0, 1] by the smallest and largest score seen this
+/// decision, plus the mean outcome of finished games (1 sole win, -1 loss), so that
+/// the ranking matches [`state_value`](super::state_value) without its win bonus
+/// flattening the scores.
 /// Expansion: see [`MctsConfig::p_exp`]; children illegal in the current
 /// re-simulation are skipped where the game enumerates its actions. The
 /// recommendation is [`MctsConfig::recommendation`]. Nodes live in an arena reused
@@ -207,14 +214,16 @@ impl<G: Game> Mcts<G> {
             n.parent = parent;
             n.children.clear();
             n.visits = 0;
-            n.total = 0.0;
+            n.score = 0.0;
+            n.outcome = 0.0;
         } else {
             self.nodes.push(Node {
                 action,
                 parent,
                 children: Vec::new(),
                 visits: 0,
-                total: 0.0,
+                score: 0.0,
+                outcome: 0.0,
             });
         }
         if parent != id {
@@ -223,14 +232,42 @@ impl<G: Game> Mcts<G> {
         id
     }
 
-    /// Mean of a visited node normalised to [0, 1] by the values seen this decision.
+    /// Mean [`state_value`](super::state_value) of a node (0 if unvisited).
+    fn mean_value(n: &Node<G::Action>) -> f64 {
+        let visits = f64::from(n.visits.max(1));
+        (n.score + WIN_BONUS * n.outcome) / visits
+    }
+
+    /// Normalised mean of a node: its mean score mapped to [0, 1] by the smallest and
+    /// largest score seen this decision, plus its mean outcome (1 sole win, -1 loss).
+    /// The win bonus is kept out of the score's range so that one finished game seen
+    /// in the search does not squash the differences between all the others.
     fn normalised_mean(&self, n: &Node<G::Action>) -> f64 {
         let span = self.max_value - self.min_value;
-        let mean = n.total / f64::from(n.visits.max(1));
-        if span > 0.0 {
+        let visits = f64::from(n.visits.max(1));
+        let mean = n.score / visits;
+        let score = if span > 0.0 {
             (mean - self.min_value) / span
         } else {
             0.5
+        };
+        score + n.outcome / visits
+    }
+
+    /// Adds one result (`score` and `outcome` of the final state) to `node` and its
+    /// ancestors, widening the range of scores seen.
+    fn backup(&mut self, mut node: usize, score: f64, outcome: f64) {
+        self.min_value = self.min_value.min(score);
+        self.max_value = self.max_value.max(score);
+        loop {
+            let n = &mut self.nodes[node];
+            n.visits += 1;
+            n.score += score;
+            n.outcome += outcome;
+            if node == 0 {
+                break;
+            }
+            node = n.parent;
         }
     }
 
@@ -453,18 +490,7 @@ impl<G: Game> Mcts<G> {
             self.scratch = Some(state);
             return false;
         }
-        let value = state_value(&state, player);
-        self.min_value = self.min_value.min(value);
-        self.max_value = self.max_value.max(value);
-        loop {
-            let n = &mut self.nodes[node];
-            n.visits += 1;
-            n.total += value;
-            if node == 0 {
-                break;
-            }
-            node = n.parent;
-        }
+        self.backup(node, state.score(player), outcome(&state, player));
         self.scratch = Some(state);
         true
     }
@@ -477,7 +503,7 @@ impl<G: Game> Mcts<G> {
             if n.visits == 0 {
                 continue;
             }
-            let mean = n.total / f64::from(n.visits);
+            let mean = Self::mean_value(n);
             let key = match self.config.recommendation {
                 Recommendation::RobustChild => (f64::from(n.visits), mean),
                 Recommendation::MaxChild => (mean, f64::from(n.visits)),
@@ -654,6 +680,29 @@ mod tests {
             let calls = state.take();
             assert!(calls <= 300 && calls > 250, "{calls} calls");
         }
+    }
+
+    #[test]
+    fn a_finished_game_does_not_flatten_the_other_scores() {
+        let mut m = Mcts::<RinState>::new(MctsConfig::rinascimento_star(100));
+        let root = m.new_node(0, None);
+        let (low, high, lost) = (
+            m.new_node(root, None),
+            m.new_node(root, None),
+            m.new_node(root, None),
+        );
+        m.backup(low, 3.0, 0.0);
+        m.backup(high, 5.0, 0.0);
+        m.backup(lost, 4.0, -1.0);
+        let q = |c: usize| m.normalised_mean(&m.nodes[c]);
+        // Two points apart out of a 3-to-5 range: a full unit, not 2e-7.
+        assert!(q(high) - q(low) > 0.99, "{} vs {}", q(high), q(low));
+        assert!(q(lost) < q(low), "a loss ranks below every unfinished game");
+        assert_eq!(m.recommend(), Some(high));
+        assert_eq!(
+            Mcts::<RinState>::mean_value(&m.nodes[lost]),
+            4.0 - WIN_BONUS
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Search agents written once against the generic [`Game`] trait: a random player, a
 //! one-step look-ahead, an open-loop Monte Carlo tree search and rolling-horizon
 //! evolutionary agents (BMRH, SRH, microbial EA) with opponent models. They work for
-//! real-time games in which every player acts at once ([`Acting::All`]) and for
+//! real-time games in which every player acts at once ([`Acting::All`](crate::game::Acting::All)) and for
 //! turn-based ones.
 //!
 //! All of them draw their randomness from the generator passed to [`crate::game::Agent::act`]
@@ -26,27 +26,33 @@ pub use osla::Osla;
 pub use random::RandomAgent;
 pub use srh::{Srh, SrhConfig};
 
-use crate::game::{Acting, Game};
+use crate::game::Game;
 use crate::rng::Rng;
 
 /// Added to the value of a state in which the player is the sole winner, and taken
 /// from one the player lost (a draw adds nothing).
 pub const WIN_BONUS: f64 = 1e7;
 
-/// The value search agents maximise: `state.score(player)`, plus [`WIN_BONUS`] once the
-/// game is over if `player` alone won, minus it if `player` did not win.
+/// The value search agents maximise: `state.score(player)` plus
+/// `WIN_BONUS * outcome(state, player)` (see [`outcome`]).
 pub fn state_value<G: Game>(state: &G, player: usize) -> f64 {
-    let mut value = state.score(player);
-    if state.is_over() {
-        let winners = state.winners();
-        let won = winners.get(player).copied().unwrap_or(false);
-        if !won {
-            value -= WIN_BONUS;
-        } else if winners.iter().filter(|&&w| w).count() == 1 {
-            value += WIN_BONUS;
-        }
+    state.score(player) + WIN_BONUS * outcome(state, player)
+}
+
+/// The result of a finished game for `player`: 1 if `player` alone won, 0 for a draw
+/// (several winners) or a game still going on, -1 if `player` did not win.
+pub fn outcome<G: Game>(state: &G, player: usize) -> f64 {
+    if !state.is_over() {
+        return 0.0;
     }
-    value
+    let winners = state.winners();
+    if !winners.get(player).copied().unwrap_or(false) {
+        -1.0
+    } else if winners.iter().filter(|&&w| w).count() == 1 {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// A random legal action for `player`: [`Game::random_action`], else the first action
@@ -65,77 +71,4 @@ pub(crate) fn any_action<G: Game>(
         return buf.first().cloned();
     }
     None
-}
-
-/// In a turn-based game, plays random actions for every other player until it is
-/// `player`'s turn or the game is over. Returns false if some player had no action
-/// (the simulation cannot go on), true otherwise. Does nothing in simultaneous games.
-pub(crate) fn play_others<G: Game>(
-    state: &mut G,
-    player: usize,
-    rng: &mut Rng,
-    buf: &mut Vec<G::Action>,
-) -> bool {
-    while !state.is_over() {
-        match state.acting() {
-            Acting::Player(p) if p != player => match any_action(state, p, rng, buf) {
-                Some(a) => state.advance(std::slice::from_ref(&a)),
-                None => return false,
-            },
-            _ => break,
-        }
-    }
-    true
-}
-
-/// Plays one own action for `player` (who must be acting, or the game simultaneous):
-/// in simultaneous games every other player plays one random action drawn here, in
-/// turn-based games the other players' following turns are played at random. The
-/// action is repeated `repeat` times (macro actions), with the same joint action in
-/// simultaneous games. Returns false if the simulation could not go on.
-pub(crate) fn play_own<G: Game>(
-    state: &mut G,
-    player: usize,
-    action: &G::Action,
-    repeat: usize,
-    rng: &mut Rng,
-    joint: &mut Vec<G::Action>,
-    buf: &mut Vec<G::Action>,
-) -> bool {
-    joint.clear();
-    for _ in 0..repeat.max(1) {
-        if state.is_over() {
-            break;
-        }
-        match state.acting() {
-            Acting::All => {
-                if joint.is_empty() {
-                    for p in 0..state.num_players() {
-                        if p == player {
-                            joint.push(action.clone());
-                        } else {
-                            match any_action(state, p, rng, buf) {
-                                Some(a) => joint.push(a),
-                                None => return false,
-                            }
-                        }
-                    }
-                }
-                state.advance(joint);
-            }
-            Acting::Player(_) => {
-                if !play_others(state, player, rng, buf) {
-                    return false;
-                }
-                if state.is_over() {
-                    break;
-                }
-                state.advance(std::slice::from_ref(action));
-                if !play_others(state, player, rng, buf) {
-                    return false;
-                }
-            }
-        }
-    }
-    true
 }

@@ -1,6 +1,6 @@
 //! One-step look-ahead: try own actions for one step, keep the best by the value.
 
-use super::{any_action, play_own, state_value};
+use super::{any_action, state_value};
 use crate::game::{Agent, Game};
 use crate::rng::Rng;
 use rand::RngExt;
@@ -13,10 +13,11 @@ const TIE_BREAK_NOISE: f64 = 1e-6;
 /// If the game enumerates the player's actions and there are at most `budget` of them,
 /// each is tried once; otherwise `budget` actions are sampled (from the enumeration, or
 /// with [`Game::random_action`]). In simultaneous games every other player is assumed
-/// to play one random action, drawn once per decision; in turn-based games the other
-/// players' following turns are played at random. Each try advances a reused copy of
-/// the state one step and scores it with [`state_value`], plus a tiny random
-/// tie-break. `budget` counts tries (forward-model calls for the own action).
+/// to play one random action, drawn once per decision; in turn-based games only the
+/// own action is played (the spec's OSLA: the heuristic right after the own action).
+/// Each try advances a reused copy of the state one step (one forward-model call) and
+/// scores it with [`state_value`], plus a tiny random tie-break. `budget` counts
+/// tries, so it bounds the forward-model calls of a decision.
 #[derive(Clone, Debug)]
 pub struct Osla<G: Game> {
     /// Own actions tried per decision (at least one is always tried).
@@ -53,17 +54,8 @@ impl<G: Game> Osla<G> {
                 }
                 scratch.advance(&self.joint);
             }
-            crate::game::Acting::Player(_) => {
-                play_own(
-                    scratch,
-                    player,
-                    action,
-                    1,
-                    rng,
-                    &mut self.joint,
-                    &mut self.buf,
-                );
-            }
+            // The paper's one step: the own action alone, scored right after it.
+            crate::game::Acting::Player(_) => scratch.advance(std::slice::from_ref(action)),
         }
         state_value(scratch, player) + rng.random::<f64>() * TIE_BREAK_NOISE
     }
@@ -167,6 +159,14 @@ mod tests {
         }
         println!("OSLA(100) vs Random: {wins}/{games} wins");
         assert!(wins * 10 > games * 6, "OSLA won {wins} of {games}");
+    }
+
+    #[test]
+    fn turn_based_budget_bounds_forward_model_calls() {
+        use crate::agents::common::{counted::Counted, testing::max_rin_calls};
+        // One call per try: the other players' turns are not simulated.
+        let most = max_rin_calls(&mut Osla::<Counted<RinState>>::new(40), 30);
+        assert!(most <= 40 && most > 0, "{most} calls for a budget of 40");
     }
 
     #[test]
