@@ -7,7 +7,10 @@ use super::objects::{
     SHIP_STARTS, Ship, black_hole_layout,
 };
 use super::params::SbeParams;
-use super::physics::{try_fire, update_missile, update_ship};
+use super::physics::{HoleField, try_fire, update_ship_with};
+// The tests' `use super::*` reaches the missile update through here.
+#[cfg(test)]
+use super::physics::update_missile;
 use crate::rng::{Rng, rng_from_seed};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
@@ -21,6 +24,8 @@ const OBJECT_RESERVE: usize = 128;
 struct Setup {
     params: SbeParams,
     holes: Vec<BlackHole>,
+    /// The holes prepared for the tick's pulls.
+    field: HoleField,
 }
 
 /// One ship's tallies, as a fitness function or a log reads them.
@@ -83,8 +88,13 @@ impl SbeState {
     pub fn new(params: SbeParams, seed: u64) -> Self {
         debug_assert_eq!(params.validate(), Ok(()));
         let holes = black_hole_layout(&params);
+        let field = HoleField::new(&holes, f64::from(params.blackhole_force));
         Self {
-            setup: Arc::new(Setup { params, holes }),
+            setup: Arc::new(Setup {
+                params,
+                holes,
+                field,
+            }),
             ships: SHIP_STARTS.map(|(pos, dir)| Ship::new(pos, dir)),
             objects: Vec::with_capacity(OBJECT_RESERVE),
             tick: 0,
@@ -177,7 +187,7 @@ impl SbeState {
         }
         let setup = &*self.setup;
         let params = &setup.params;
-        let force = f64::from(params.blackhole_force);
+        let field = &setup.field;
 
         // 1. Ships fire, then move.
         for (player, ship) in self.ships.iter_mut().enumerate() {
@@ -185,10 +195,10 @@ impl SbeState {
             if wanted.fire {
                 try_fire(ship, player, params, &mut self.objects);
             }
-            update_ship(ship, wanted, &setup.holes, force);
+            update_ship_with(ship, wanted, |pos| field.pull(pos));
         }
 
-        // 2. Packs appear on schedule; missiles move (bombs and packs are static).
+        // 2. Packs appear on schedule.
         // max(1): hand-built params outside the domains must not divide by zero.
         let period = (params.resource_cooldown + params.resource_ttl).max(1);
         if self.tick % period == PACK_SPAWN_PHASE {
@@ -198,18 +208,25 @@ impl SbeState {
             );
             self.objects.push(Object::pack(pos, params.resource_ttl));
         }
-        for object in &mut self.objects {
-            if object.kind == ObjectKind::Missile {
-                update_missile(object, &setup.holes, force);
-            }
-        }
 
-        // 3. Ships against objects, ship 0 first. Objects do not touch each other:
-        // missiles pass through missiles, bombs and packs.
-        for player in 0..2 {
-            let ship_pos = self.ships[player].pos;
-            for object in self.objects.iter_mut().filter(|o| o.alive) {
-                if !ship_pos.within(object.pos, SHIP_RADIUS + object.radius) {
+        // 3. One pass over the objects, each on its own: missiles move (bombs and packs
+        // are static); the ships meet it, ship 0 first; it ages, and leaves if dead,
+        // a bomb-type missile leaving a bomb behind. Objects do not touch each other
+        // (missiles pass through missiles, bombs and packs) and the ships do not move
+        // meanwhile, so this is the same as moving every object, then ship 0 meeting
+        // every object, then ship 1, then everything ageing.
+        let ship_pos = [self.ships[0].pos, self.ships[1].pos];
+        let bomb_radius = params.bomb_radius;
+        let len = self.objects.len();
+        let mut kept = 0;
+        for i in 0..len {
+            let mut object = self.objects[i];
+            if object.kind == ObjectKind::Missile {
+                let (pos, _) = field.pull(object.pos);
+                object.pos = (pos + object.vel).wrapped();
+            }
+            for (player, &pos) in ship_pos.iter().enumerate() {
+                if !object.alive || !pos.within(object.pos, SHIP_RADIUS + object.radius) {
                     continue;
                 }
                 if object.kind == ObjectKind::Pack {
@@ -223,19 +240,19 @@ impl SbeState {
                     self.ships[object.owner].kills += 1;
                 }
             }
-        }
-
-        // 4. Objects age; the dead leave, bomb-type missiles leaving a bomb behind.
-        for object in &mut self.objects {
             if object.alive {
                 object.ttl = object.ttl.saturating_sub(1);
                 object.alive = object.ttl > 0;
             }
             if !object.alive && object.explodes {
-                object.explode(params.bomb_radius);
+                object.explode(bomb_radius);
+            }
+            if object.alive {
+                self.objects[kept] = object;
+                kept += 1;
             }
         }
-        self.objects.retain(|o| o.alive);
+        self.objects.truncate(kept);
         self.tick += 1;
     }
 }
