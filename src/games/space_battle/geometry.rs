@@ -54,6 +54,7 @@ impl Vec2 {
     }
 
     /// The same point brought back onto the torus `[0, WIDTH) x [0, HEIGHT)`.
+    #[inline]
     pub fn wrapped(self) -> Self {
         Self::new(
             wrap_coordinate(self.x, WIDTH),
@@ -62,7 +63,13 @@ impl Vec2 {
     }
 }
 
+#[inline]
 fn wrap_coordinate(value: f64, size: f64) -> f64 {
+    // Nearly every point is already on the map, where `rem_euclid` returns it unchanged:
+    // skip the (slow, software) remainder for those.
+    if value >= 0.0 && value < size {
+        return value;
+    }
     let wrapped = value.rem_euclid(size);
     // rem_euclid of a tiny negative number rounds up to `size` itself.
     if wrapped >= size { 0.0 } else { wrapped }

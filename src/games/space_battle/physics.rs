@@ -1,7 +1,7 @@
 //! How ships and missiles move, and how a shot becomes missiles.
 
 use super::action::Controls;
-use super::geometry::Vec2;
+use super::geometry::{HEIGHT, Vec2, WIDTH};
 use super::objects::{
     BlackHole, FRICTION, MAX_SHIP_SPEED, Object, SHIP_RADIUS, SPAWN_DISTANCE_FACTOR, Ship,
     THRUST_PER_TICK, TURN_DEGREES, TWIN_ANGLE_DEGREES,
@@ -35,9 +35,136 @@ pub fn pull_into_holes(mut pos: Vec2, holes: &[BlackHole], force: f64) -> (Vec2,
     (pos, penalties)
 }
 
+/// Side of the square cells [`HoleField`] cuts the map into.
+const CELL_SIZE: f64 = 16.0;
+const CELL_COLS: usize = (WIDTH / CELL_SIZE) as usize;
+const CELL_ROWS: usize = (HEIGHT / CELL_SIZE) as usize;
+
+/// One hole with the figures [`pull_into_holes`] derives from it computed once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct FieldHole {
+    centre: Vec2,
+    radius: f64,
+    radius_squared: f64,
+    penalty_radius: f64,
+}
+
+/// The black holes of a game prepared for fast pulls: per 16 x 16 pixel cell of the
+/// map, a bit mask of the holes a point starting in that cell could be inside of, so
+/// that [`HoleField::pull`] only tests those. It gives exactly what
+/// [`pull_into_holes`] gives: the holes it skips are ones the exact test would reject.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct HoleField {
+    holes: Vec<FieldHole>,
+    force: f64,
+    /// Row-major, `CELL_COLS x CELL_ROWS`; empty when there are no holes.
+    cells: Vec<u16>,
+    /// Every hole: the mask for points off the map.
+    all: u16,
+}
+
+impl HoleField {
+    /// At most 16 holes (a 4 x 4 grid), each pulling `force` pixels a tick.
+    pub(crate) fn new(holes: &[BlackHole], force: f64) -> Self {
+        assert!(holes.len() <= 16, "at most 16 black holes");
+        let holes: Vec<FieldHole> = holes
+            .iter()
+            .map(|h| FieldHole {
+                centre: h.centre,
+                radius: h.radius,
+                radius_squared: h.radius * h.radius,
+                penalty_radius: h.penalty_radius(),
+            })
+            .collect();
+        let all = ((1u32 << holes.len()) - 1) as u16;
+        // Earlier holes may have dragged the point by up to `force` each before a later
+        // hole is tested; one more pixel absorbs every rounding.
+        let margin = force.abs() * holes.len() as f64 + 1.0;
+        let mut cells = Vec::new();
+        if !holes.is_empty() {
+            cells.reserve(CELL_COLS * CELL_ROWS);
+            for row in 0..CELL_ROWS {
+                for col in 0..CELL_COLS {
+                    let (x0, y0) = (col as f64 * CELL_SIZE, row as f64 * CELL_SIZE);
+                    let (x1, y1) = (x0 + CELL_SIZE, y0 + CELL_SIZE);
+                    let mut mask = 0u16;
+                    for (i, h) in holes.iter().enumerate() {
+                        let dx = (x0 - h.centre.x).max(h.centre.x - x1).max(0.0);
+                        let dy = (y0 - h.centre.y).max(h.centre.y - y1).max(0.0);
+                        let reach = h.radius + margin;
+                        if dx * dx + dy * dy < reach * reach {
+                            mask |= 1 << i;
+                        }
+                    }
+                    cells.push(mask);
+                }
+            }
+        }
+        Self {
+            holes,
+            force,
+            cells,
+            all,
+        }
+    }
+
+    /// The holes worth testing for a point at `pos`.
+    #[inline]
+    fn candidates(&self, pos: Vec2) -> u16 {
+        if self.cells.is_empty() {
+            return 0;
+        }
+        if pos.x >= 0.0 && pos.x < WIDTH && pos.y >= 0.0 && pos.y < HEIGHT {
+            // Scaling by a power of two is exact, so the indices stay in range. Via i32:
+            // a float to usize conversion costs several times more.
+            let col = (pos.x * (1.0 / CELL_SIZE)) as i32 as usize;
+            let row = (pos.y * (1.0 / CELL_SIZE)) as i32 as usize;
+            self.cells[row * CELL_COLS + col]
+        } else {
+            self.all
+        }
+    }
+
+    /// Exactly `pull_into_holes(pos, holes, force)`.
+    #[inline(always)]
+    pub(crate) fn pull(&self, mut pos: Vec2) -> (Vec2, u32) {
+        let mut mask = self.candidates(pos);
+        let mut penalties = 0;
+        while mask != 0 {
+            let hole = &self.holes[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+            let offset = hole.centre - pos;
+            let distance_squared = offset.length_squared();
+            if distance_squared >= hole.radius_squared {
+                continue;
+            }
+            let distance = distance_squared.sqrt();
+            if distance < hole.radius {
+                if distance < hole.penalty_radius {
+                    penalties += 1;
+                }
+                if distance > 0.0 {
+                    pos += offset * (self.force / distance);
+                }
+            }
+        }
+        (pos, penalties)
+    }
+}
+
 /// One tick of a ship: thrust, turn, friction, black holes, speed limit, move, wrap,
 /// cooldown.
 pub fn update_ship(ship: &mut Ship, controls: Controls, holes: &[BlackHole], force: f64) {
+    update_ship_with(ship, controls, |pos| pull_into_holes(pos, holes, force));
+}
+
+/// [`update_ship`] with the black holes' pull given as a function of the position.
+#[inline]
+pub(crate) fn update_ship_with(
+    ship: &mut Ship,
+    controls: Controls,
+    pull: impl FnOnce(Vec2) -> (Vec2, u32),
+) {
     if controls.thrust {
         ship.vel += ship.dir * THRUST_PER_TICK;
     }
@@ -45,7 +172,7 @@ pub fn update_ship(ship: &mut Ship, controls: Controls, holes: &[BlackHole], for
         ship.dir = ship.dir.rotated(TURN_DEGREES * f64::from(controls.turn));
     }
     ship.vel = ship.vel * FRICTION;
-    let (pos, penalties) = pull_into_holes(ship.pos, holes, force);
+    let (pos, penalties) = pull(ship.pos);
     ship.pos = pos;
     ship.penalty_ticks += penalties;
     ship.vel = ship.vel.clamped(MAX_SHIP_SPEED);
@@ -312,5 +439,40 @@ mod tests {
         try_fire(&mut ship, 0, &params, &mut objects);
         assert_eq!(objects.len(), 1);
         assert!(objects[0].explodes);
+    }
+
+    #[test]
+    fn hole_field_pulls_exactly_like_pull_into_holes() {
+        use crate::games::space_battle::objects::black_hole_layout;
+        use crate::rng::rng_from_seed;
+        use rand::RngExt;
+        let mut rng = rng_from_seed(17);
+        for _ in 0..200 {
+            let mut params = SbeParams {
+                grid_size: rng.random_range(1..=4),
+                blackhole_radius: [25, 50, 75, 100, 150, 200][rng.random_range(0..6)],
+                blackhole_force: rng.random_range(0..=3),
+                safe_zone: [0, 10, 20][rng.random_range(0..3)],
+                ..SbeParams::default()
+            };
+            for cell in &mut params.blackhole_cells {
+                *cell = rng.random_bool(0.6);
+            }
+            let holes = black_hole_layout(&params);
+            let force = f64::from(params.blackhole_force);
+            let field = HoleField::new(&holes, force);
+            for _ in 0..500 {
+                let pos = Vec2::new(
+                    rng.random_range(-20.0..660.0),
+                    rng.random_range(-20.0..500.0),
+                );
+                assert_eq!(field.pull(pos), pull_into_holes(pos, &holes, force));
+            }
+            for hole in &holes {
+                for pos in [hole.centre, hole.centre + Vec2::new(0.5, -0.25)] {
+                    assert_eq!(field.pull(pos), pull_into_holes(pos, &holes, force));
+                }
+            }
+        }
     }
 }
