@@ -62,7 +62,7 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
 
 /// The Rinascimento paper's agent experiments (Figure 5, best configurations vs OSLA,
 /// Table VIII). Quick: 10 NTBEA runs at budgets 50-500, true win rates over 100 games,
-/// tables of 100 games (about 5 minutes on 2 cores). Paper: 100 runs at budgets
+/// tables of 100 games (about 2 minutes on 2 cores). Paper: 100 runs at budgets
 /// 50-1000, 1000 games per true win rate, tables of 10,000 games (about 3.5 core-hours: under 2 hours on 2 cores).
 fn rinascimento(a: ExperimentArgs) -> Result<()> {
     use crate::experiments::rinascimento_tuning::{TuningConfig, run};
