@@ -111,5 +111,29 @@ fn rinascimento(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, ticks, rinascimento);
+/// One decision of each Rinascimento agent at the default budget (1000 forward-model
+/// actions), from a mid-game 4-player state.
+fn rinascimento_agents(c: &mut Criterion) {
+    use playtune::games::rinascimento::{RinAgentSpec, RinState};
+    let mut state = RinState::new(&Rules::default(), 7).unwrap();
+    let mut rng = rng_from_seed(8);
+    let mut random = RandomAgent;
+    for _ in 0..40 {
+        let p = state.current_player();
+        let a = random.act(&state, p, &mut rng);
+        state.play(&a);
+    }
+    let mut g = c.benchmark_group("rinascimento_decision_budget_1000");
+    g.sample_size(20);
+    for name in ["rnd", "osla", "bmrh*", "srh*", "mcts*"] {
+        let mut agent = RinAgentSpec::parse(name, 1000).unwrap().build();
+        let p = state.current_player();
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(agent.act(&state, p, &mut rng)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, ticks, rinascimento, rinascimento_agents);
 criterion_main!(benches);
