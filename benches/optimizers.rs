@@ -30,7 +30,7 @@ fn drive(opt: &mut dyn Optimizer, problem: &dyn Problem) -> f64 {
                 .iter()
                 .map(|c| Evaluation::fitness(problem.true_fitness(&c.values).unwrap())),
         );
-        opt.tell(&evals);
+        opt.tell(&batch, &evals);
     }
     opt.recommend().estimate
 }
@@ -95,7 +95,7 @@ fn map_elites(c: &mut Criterion) {
                         .iter()
                         .map(|c| problem.evaluate(&c.values, 0).unwrap()),
                 );
-                opt.tell(&evals);
+                opt.tell(&batch, &evals);
             }
             black_box(opt.metrics_history().last().map(|m| m.coverage))
         })

@@ -264,7 +264,7 @@ fn brmhc_preprocessing_finds_the_important_dimensions() {
             .enumerate()
             .map(|(i, c)| problem.evaluate(&c.values, seed * 100 + i as u64).unwrap())
             .collect();
-        b.tell(&evals);
+        b.tell(&batch, &evals);
         let imp = b.importance();
         assert!(imp[4] > imp[5], "only cell x4 matters: {imp:?}");
         if imp[0] > imp[1].max(imp[2]).max(imp[3]).max(imp[4]) {

@@ -183,7 +183,10 @@ pub fn play_cmd(a: GameArgs) -> Result<()> {
 
 pub fn render_cmd(a: RenderArgs) -> Result<()> {
     if !crate::plot::is_picture(&a.out) {
-        bail!("--out {}: the file name must end in .png or .svg", a.out.display());
+        bail!(
+            "--out {}: the file name must end in .png or .svg",
+            a.out.display()
+        );
     }
     let p = prepare(&a.game)?;
     let end = p.config.max_ticks;

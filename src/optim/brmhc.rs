@@ -193,10 +193,10 @@ impl Optimizer for Brmhc {
         self.climber.ask()
     }
 
-    fn tell(&mut self, results: &[Evaluation]) {
+    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]) {
         if self.preprocessed || self.batch.is_empty() {
             self.preprocessed = true;
-            return self.climber.tell(results);
+            return self.climber.tell(asked, results);
         }
         let f = |i: usize| results[i].fitness;
         let mut importance = vec![0.0; self.space.len()];

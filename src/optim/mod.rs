@@ -55,17 +55,6 @@ pub struct Candidate {
     pub phase: Phase,
 }
 
-/// A batch of search-phase candidates for these points.
-pub(crate) fn search_batch(points: &[Vec<f64>]) -> Vec<Candidate> {
-    points
-        .iter()
-        .map(|v| Candidate {
-            values: v.clone(),
-            phase: Phase::Search,
-        })
-        .collect()
-}
-
 /// An optimiser's current answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recommendation {
@@ -85,8 +74,9 @@ pub trait Optimizer: Send {
     /// Points of one batch are independent, so they may be evaluated in parallel.
     fn ask(&mut self) -> Vec<Candidate>;
 
-    /// Results of the last batch, in the order it was asked.
-    fn tell(&mut self, results: &[Evaluation]);
+    /// Results of the last batch: `asked` is that batch as [`Optimizer::ask`] returned
+    /// it, `results` its evaluations in the same order (as pyribs and Optuna tell).
+    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]);
 
     /// The best point so far and its estimated fitness.
     fn recommend(&self) -> Recommendation;

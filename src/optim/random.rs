@@ -1,6 +1,6 @@
 //! Random search: the baseline every optimiser should beat.
 
-use super::{Candidate, Optimizer, Recommendation, argmax};
+use super::{Candidate, Optimizer, Phase, Recommendation, argmax};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::space::{Space, random_point};
@@ -23,7 +23,6 @@ pub struct RandomSearch {
     space: Space,
     rng: Rng,
     remaining: u64,
-    pending: Vec<Vec<f64>>,
     best: Option<(Vec<f64>, f64)>,
 }
 
@@ -34,7 +33,6 @@ impl RandomSearch {
             space,
             rng: rng_from_seed(seed),
             remaining: budget,
-            pending: Vec::new(),
             best: None,
         }
     }
@@ -44,20 +42,22 @@ impl Optimizer for RandomSearch {
     fn ask(&mut self) -> Vec<Candidate> {
         let n = (self.config.batch.max(1) as u64).min(self.remaining) as usize;
         self.remaining -= n as u64;
-        self.pending = (0..n)
-            .map(|_| self.space.decode(&random_point(&self.space, &mut self.rng)))
-            .collect();
-        super::search_batch(&self.pending)
+        (0..n)
+            .map(|_| Candidate {
+                values: self.space.decode(&random_point(&self.space, &mut self.rng)),
+                phase: Phase::Search,
+            })
+            .collect()
     }
 
-    fn tell(&mut self, results: &[Evaluation]) {
+    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]) {
         if let Some(i) = argmax(results.iter().map(|e| e.fitness)) {
             if self
                 .best
                 .as_ref()
                 .is_none_or(|(_, f)| results[i].fitness > *f)
             {
-                self.best = Some((self.pending[i].clone(), results[i].fitness));
+                self.best = Some((asked[i].values.clone(), results[i].fitness));
             }
         }
     }

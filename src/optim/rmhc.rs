@@ -128,7 +128,7 @@ impl Optimizer for HillClimber {
         batch
     }
 
-    fn tell(&mut self, results: &[Evaluation]) {
+    fn tell(&mut self, _asked: &[Candidate], results: &[Evaluation]) {
         let r = self.resample as usize;
         let mean = |s: &[Evaluation]| s.iter().map(|e| e.fitness).sum::<f64>() / s.len() as f64;
         let (parent, child) = (mean(&results[..r]), mean(&results[r..2 * r]));

@@ -324,7 +324,7 @@ impl TrialContext<'_> {
             if let Some(f) = failure {
                 return Err(f);
             }
-            optimizer.tell(&evals);
+            optimizer.tell(&batch, &evals);
             index += batch.len() as u64;
             if index >= next_checkpoint {
                 trace.push(Checkpoint::new(

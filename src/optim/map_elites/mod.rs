@@ -74,7 +74,6 @@ pub struct MapElites {
     remaining: u64,
     evaluations: u64,
     init: Vec<Vec<f64>>,
-    pending: Vec<Vec<f64>>,
     history: Vec<Metrics>,
     replaying: bool,
     replay_done: bool,
@@ -174,7 +173,6 @@ impl MapElites {
             remaining: budget,
             evaluations: 0,
             init,
-            pending: Vec::new(),
             history: Vec::new(),
             config,
             replaying: false,
@@ -182,7 +180,17 @@ impl MapElites {
         })
     }
 
-    fn mutant(&mut self, parent: &[f64]) -> Vec<f64> {
+    /// A mutant of elite `parent` (an index into the archive) or, with `None`, of the
+    /// space's default point.
+    fn mutant(&mut self, parent: Option<usize>) -> Vec<f64> {
+        let default;
+        let parent: &[f64] = match parent {
+            Some(i) => &self.archive.elites[i].values,
+            None => {
+                default = self.space.decode(&self.space.default_indices());
+                &default
+            }
+        };
         match self.config.mutation {
             Mutation::Gaussian { sigma } => {
                 let mut x = parent.to_vec();
@@ -224,7 +232,6 @@ fn nearest_index(domain: &crate::space::Domain, v: f64) -> u32 {
 
 impl Optimizer for MapElites {
     fn ask(&mut self) -> Vec<Candidate> {
-        self.pending.clear();
         if self.remaining == 0 {
             if self.config.reevaluate == 0 || self.replay_done || self.archive.elites.is_empty() {
                 return Vec::new();
@@ -248,23 +255,25 @@ impl Optimizer for MapElites {
         }
         let n = (self.config.batch.max(1) as u64).min(self.remaining) as usize;
         self.remaining -= n as u64;
-        let default = self.space.decode(&self.space.default_indices());
+        let mut batch = Vec::with_capacity(n);
         for _ in 0..n {
-            let x = if let Some(x) = self.init.pop() {
+            let values = if let Some(x) = self.init.pop() {
                 x
             } else if self.archive.elites.is_empty() {
-                self.mutant(&default)
+                self.mutant(None)
             } else {
                 let i = self.rng.random_range(0..self.archive.elites.len());
-                let parent = self.archive.elites[i].values.clone();
-                self.mutant(&parent)
+                self.mutant(Some(i))
             };
-            self.pending.push(x);
+            batch.push(Candidate {
+                values,
+                phase: Phase::Search,
+            });
         }
-        super::search_batch(&self.pending)
+        batch
     }
 
-    fn tell(&mut self, results: &[Evaluation]) {
+    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]) {
         if self.replaying {
             let r = self.config.reevaluate as usize;
             for (e, chunk) in self.archive.elites.iter_mut().zip(results.chunks(r)) {
@@ -278,13 +287,11 @@ impl Optimizer for MapElites {
             self.replay_done = true;
             return;
         }
-        let pending = std::mem::take(&mut self.pending);
-        for (x, e) in pending.iter().zip(results) {
+        for (c, e) in asked.iter().zip(results) {
             self.archive
-                .insert(x, e.fitness, &e.features, self.evaluations);
+                .insert(&c.values, e.fitness, &e.features, self.evaluations);
             self.evaluations += 1;
         }
-        self.pending = pending;
         self.history.push(self.archive.metrics(self.evaluations));
     }
 

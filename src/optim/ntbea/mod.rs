@@ -384,7 +384,7 @@ impl Optimizer for Ntbea {
             .collect()
     }
 
-    fn tell(&mut self, results: &[Evaluation]) {
+    fn tell(&mut self, _asked: &[Candidate], results: &[Evaluation]) {
         let selecting = !self.finalists.is_empty();
         for (&i, e) in self.pending.iter().zip(results) {
             if selecting {
