@@ -728,6 +728,90 @@ mod tests {
         assert_ne!(a, run(10), "different seeds should explore differently");
     }
 
+    /// Pins the decisions MCTS makes: a hash of every action it chooses over a
+    /// fixed-seed Space Battle game (8 black holes, twin missiles, vs RotateAndShoot)
+    /// and a 2-player Rinascimento game (MCTS* vs random). Any speed-up of the search
+    /// or of the forward model must keep these hashes.
+    #[test]
+    fn decisions_are_pinned_by_hash() {
+        use crate::games::space_battle::RotateAndShoot;
+        use crate::games::space_battle::params::MissileType;
+        use crate::rng::mix64;
+
+        fn feed(h: &mut u64, s: &str) {
+            for b in s.bytes() {
+                *h = mix64(*h ^ u64::from(b));
+            }
+            *h = mix64(*h ^ 0xFF);
+        }
+
+        /// Hashes the actions of the agent it wraps.
+        struct Recorder<G: Game> {
+            inner: Mcts<G>,
+            hash: u64,
+            count: usize,
+        }
+        impl<G: Game> Agent<G> for Recorder<G> {
+            fn name(&self) -> String {
+                self.inner.name()
+            }
+            fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
+                let a = self.inner.act(state, player, rng);
+                feed(&mut self.hash, &format!("{a:?}"));
+                self.count += 1;
+                a
+            }
+            fn reset(&mut self) {
+                self.inner.reset();
+            }
+        }
+
+        // Space Battle: 150 ticks, 8 holes, twin missiles.
+        let mut params = SbeParams {
+            grid_size: 3,
+            missile_type: MissileType::Twin,
+            ..SbeParams::default()
+        };
+        for c in 0..8 {
+            params.blackhole_cells[c] = true;
+        }
+        let mut s = SbeState::new(params, 11);
+        let mut mcts = Recorder {
+            inner: Mcts::<SbeState>::new(MctsConfig {
+                iterations: 175,
+                rollout_depth: 10,
+                macro_action: 5,
+                ..MctsConfig::default()
+            }),
+            hash: 0,
+            count: 0,
+        };
+        let mut ras = RotateAndShoot;
+        let mut rng = rng_from_seed(5);
+        let mut ras_rng = rng_from_seed(6);
+        for _ in 0..150 {
+            let a = mcts.act(&s, 0, &mut rng);
+            let b = ras.act(&s, 1, &mut ras_rng);
+            s.step([a, b]);
+        }
+        let sbe = (mcts.hash, mcts.count);
+
+        // Rinascimento: MCTS* (1000 calls) vs random, 2 players.
+        let mut star = Recorder {
+            inner: Mcts::<RinState>::new(MctsConfig::rinascimento_star(1000)),
+            hash: 0,
+            count: 0,
+        };
+        let mut random = RandomAgent;
+        rinascimento::play_game(&Rules::splendor(2), &mut [&mut star, &mut random], 7);
+        let rin = (star.hash, star.count);
+
+        assert_eq!((sbe, rin), (SBE_EXPECTED, RIN_EXPECTED), "{sbe:?} {rin:?}");
+    }
+
+    const SBE_EXPECTED: (u64, usize) = (10459151759792873778, 150);
+    const RIN_EXPECTED: (u64, usize) = (7880834537887682175, 40);
+
     /// MCTS decisions per second on Space Battle at the default 175 iterations, depth
     /// 10, macro 5. Run with `cargo test --release --lib mcts_speed -- --ignored --nocapture`.
     #[test]

@@ -86,7 +86,7 @@ pub fn game_map(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), 
             }
             for o in snap.state.objects().iter().filter(|o| o.alive) {
                 let style = match o.kind {
-                    ObjectKind::Missile => SHIP_COLOURS[o.owner.min(1)].filled(),
+                    ObjectKind::Missile => SHIP_COLOURS[o.owner.clamp(0, 1) as usize].filled(),
                     ObjectKind::Bomb => RGBColor(255, 140, 0).mix(0.6).filled(),
                     ObjectKind::Pack => RGBColor(44, 160, 44).filled(),
                 };

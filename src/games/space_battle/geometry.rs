@@ -44,7 +44,13 @@ impl Vec2 {
 
     /// Rotated by `degrees`; positive turns clockwise on screen because y points down.
     pub fn rotated(self, degrees: f64) -> Self {
-        let (sin, cos) = degrees.to_radians().sin_cos();
+        self.rotated_by(degrees.to_radians().sin_cos())
+    }
+
+    /// Rotated by the angle whose `(sin, cos)` is given: exactly [`Vec2::rotated`] when
+    /// they are `degrees.to_radians().sin_cos()`, without recomputing them.
+    #[inline]
+    pub fn rotated_by(self, (sin, cos): (f64, f64)) -> Self {
         Self::new(self.x * cos - self.y * sin, self.x * sin + self.y * cos)
     }
 

@@ -95,8 +95,9 @@ pub enum ObjectKind {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Object {
     pub kind: ObjectKind,
-    /// The ship that fired it (meaningless for packs).
-    pub owner: usize,
+    /// The ship that fired it (0 or 1; -1 for packs). One byte keeps objects small:
+    /// the tick copies them around.
+    pub owner: i8,
     pub pos: Vec2,
     pub vel: Vec2,
     pub radius: f64,
@@ -112,7 +113,7 @@ impl Object {
     pub fn missile(owner: usize, pos: Vec2, vel: Vec2, params: &SbeParams, explodes: bool) -> Self {
         Self {
             kind: ObjectKind::Missile,
-            owner,
+            owner: owner as i8,
             pos,
             vel,
             radius: f64::from(params.missile_radius),
@@ -125,7 +126,7 @@ impl Object {
     pub fn pack(pos: Vec2, ttl: u32) -> Self {
         Self {
             kind: ObjectKind::Pack,
-            owner: usize::MAX,
+            owner: -1,
             pos,
             vel: Vec2::ZERO,
             radius: PACK_RADIUS,
@@ -147,7 +148,7 @@ impl Object {
 
     /// Missiles and bombs hurt the ship that did not fire them.
     pub fn harms(&self, ship: usize) -> bool {
-        matches!(self.kind, ObjectKind::Missile | ObjectKind::Bomb) && self.owner != ship
+        matches!(self.kind, ObjectKind::Missile | ObjectKind::Bomb) && self.owner as usize != ship
     }
 }
 

@@ -7,6 +7,20 @@ use super::objects::{
     THRUST_PER_TICK, TURN_DEGREES, TWIN_ANGLE_DEGREES,
 };
 use super::params::{MissileType, SbeParams};
+use std::sync::LazyLock;
+
+/// `(sin, cos)` of the fixed angles, computed once exactly as [`Vec2::rotated`] would.
+struct Rotations {
+    /// Turning left (`turn = -1`) and right (`turn = 1`).
+    turn: [(f64, f64); 2],
+    /// The two twin missiles, at `-TWIN_ANGLE_DEGREES` and `TWIN_ANGLE_DEGREES`.
+    twin: [(f64, f64); 2],
+}
+
+static ROTATIONS: LazyLock<Rotations> = LazyLock::new(|| Rotations {
+    turn: [-1i8, 1].map(|t| (TURN_DEGREES * f64::from(t)).to_radians().sin_cos()),
+    twin: [-TWIN_ANGLE_DEGREES, TWIN_ANGLE_DEGREES].map(|a| a.to_radians().sin_cos()),
+});
 
 /// Drags `pos` exactly `force` pixels towards the centre of every hole it is inside
 /// (holes in order, each from where the previous one left it; a pull may overshoot a
@@ -117,8 +131,14 @@ impl HoleField {
         if pos.x >= 0.0 && pos.x < WIDTH && pos.y >= 0.0 && pos.y < HEIGHT {
             // Scaling by a power of two is exact, so the indices stay in range. Via i32:
             // a float to usize conversion costs several times more.
-            let col = (pos.x * (1.0 / CELL_SIZE)) as i32 as usize;
-            let row = (pos.y * (1.0 / CELL_SIZE)) as i32 as usize;
+            // SAFETY: both products are finite and in [0, 40) (checked just above), so
+            // they fit an i32; this skips the saturating cast's checks.
+            let (col, row) = unsafe {
+                (
+                    (pos.x * (1.0 / CELL_SIZE)).to_int_unchecked::<i32>() as usize,
+                    (pos.y * (1.0 / CELL_SIZE)).to_int_unchecked::<i32>() as usize,
+                )
+            };
             self.cells[row * CELL_COLS + col]
         } else {
             self.all
@@ -169,7 +189,8 @@ pub(crate) fn update_ship_with(
         ship.vel += ship.dir * THRUST_PER_TICK;
     }
     if controls.turn != 0 {
-        ship.dir = ship.dir.rotated(TURN_DEGREES * f64::from(controls.turn));
+        let rot = ROTATIONS.turn[usize::from(controls.turn > 0)];
+        ship.dir = ship.dir.rotated_by(rot);
     }
     ship.vel = ship.vel * FRICTION;
     let (pos, penalties) = pull(ship.pos);
@@ -205,8 +226,8 @@ pub fn try_fire(ship: &mut Ship, owner: usize, params: &SbeParams, objects: &mut
             objects.push(Object::missile(owner, pos, vel, params, explodes));
         }
         MissileType::Twin => {
-            for angle in [-TWIN_ANGLE_DEGREES, TWIN_ANGLE_DEGREES] {
-                let vel = ship.dir.rotated(angle) * speed + ship.vel;
+            for rot in ROTATIONS.twin {
+                let vel = ship.dir.rotated_by(rot) * speed + ship.vel;
                 objects.push(Object::missile(owner, ship.pos, vel, params, false));
             }
         }

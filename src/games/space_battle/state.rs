@@ -217,10 +217,9 @@ impl SbeState {
         // every object, then ship 1, then everything ageing.
         let ship_pos = [self.ships[0].pos, self.ships[1].pos];
         let bomb_radius = params.bomb_radius;
-        let len = self.objects.len();
-        let mut kept = 0;
-        for i in 0..len {
-            let mut object = self.objects[i];
+        let ships = &mut self.ships;
+        // In place: an object is only moved when an earlier one has left.
+        self.objects.retain_mut(|object| {
             if object.kind == ObjectKind::Missile {
                 let (pos, _) = field.pull(object.pos);
                 object.pos = (pos + object.vel).wrapped();
@@ -231,13 +230,13 @@ impl SbeState {
                 }
                 if object.kind == ObjectKind::Pack {
                     object.alive = false;
-                    let ship = &mut self.ships[player];
+                    let ship = &mut ships[player];
                     ship.shots += PACK_SHOTS;
                     ship.collected += 1;
                 } else if object.harms(player) {
                     object.alive = false;
-                    self.ships[player].lives = self.ships[player].lives.saturating_sub(1);
-                    self.ships[object.owner].kills += 1;
+                    ships[player].lives = ships[player].lives.saturating_sub(1);
+                    ships[object.owner as usize].kills += 1;
                 }
             }
             if object.alive {
@@ -247,12 +246,8 @@ impl SbeState {
             if !object.alive && object.explodes {
                 object.explode(bomb_radius);
             }
-            if object.alive {
-                self.objects[kept] = object;
-                kept += 1;
-            }
-        }
-        self.objects.truncate(kept);
+            object.alive
+        });
         self.tick += 1;
     }
 }
