@@ -131,14 +131,10 @@ impl HoleField {
         if pos.x >= 0.0 && pos.x < WIDTH && pos.y >= 0.0 && pos.y < HEIGHT {
             // Scaling by a power of two is exact, so the indices stay in range. Via i32:
             // a float to usize conversion costs several times more.
-            // SAFETY: both products are finite and in [0, 40) (checked just above), so
-            // they fit an i32; this skips the saturating cast's checks.
-            let (col, row) = unsafe {
-                (
-                    (pos.x * (1.0 / CELL_SIZE)).to_int_unchecked::<i32>() as usize,
-                    (pos.y * (1.0 / CELL_SIZE)).to_int_unchecked::<i32>() as usize,
-                )
-            };
+            let (col, row) = (
+                (pos.x * (1.0 / CELL_SIZE)) as i32 as usize,
+                (pos.y * (1.0 / CELL_SIZE)) as i32 as usize,
+            );
             self.cells[row * CELL_COLS + col]
         } else {
             self.all
