@@ -211,3 +211,24 @@ mod tests {
         );
     }
 }
+
+/// Helpers shared by the agents' tests.
+#[cfg(test)]
+pub(crate) mod test_games {
+    use crate::game::Agent;
+    use crate::games::space_battle::{self, SbeParams, SbeState};
+    use crate::rng::derive_seed;
+
+    /// Total score of ship 0 (`a`) and ship 1 (`b`) over four 300-tick games.
+    pub fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
+        let (mut sa, mut sb) = (0.0, 0.0);
+        for seed in 0..4 {
+            let state =
+                SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
+            let record = space_battle::play_from(state, a, b, seed, &mut |_, _| {});
+            sa += record.scores[0];
+            sb += record.scores[1];
+        }
+        (sa, sb)
+    }
+}

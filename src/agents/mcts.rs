@@ -573,8 +573,8 @@ mod tests {
     use super::*;
     use crate::agents::{OpponentModel, RandomAgent};
     use crate::games::rinascimento::{self, RinState, Rules};
-    use crate::games::space_battle::{self, DoNothing, SbeParams, SbeState};
-    use crate::rng::{derive_seed, rng_from_seed};
+    use crate::games::space_battle::{DoNothing, SbeParams, SbeState};
+    use crate::rng::rng_from_seed;
 
     fn sbe_config() -> MctsConfig {
         MctsConfig {
@@ -585,18 +585,7 @@ mod tests {
         }
     }
 
-    /// Total score of ship 0 (`a`) and ship 1 (`b`) over four short games.
-    fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
-        let (mut sa, mut sb) = (0.0, 0.0);
-        for seed in 0..4 {
-            let state =
-                SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
-            let record = space_battle::play_from(state, a, b, seed, &mut |_, _| {});
-            sa += record.scores[0];
-            sb += record.scores[1];
-        }
-        (sa, sb)
-    }
+    use crate::agents::common::test_games::sbe_scores;
 
     #[test]
     fn mcts_outscores_random_in_space_battle() {

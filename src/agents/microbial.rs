@@ -142,9 +142,11 @@ impl<G: Game> Agent<G> for MicrobialEa<G> {
 
     /// Panics if the game offers `player` no action at all.
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
-        let mut budget = Budget::new(self.config.budget);
-        self.sim.model = self.config.opponent;
-        self.sim.opponent_calls = opponent_calls(self.config.budget, self.config.opponent_budget);
+        let mut budget = self.sim.prepare(
+            self.config.opponent,
+            self.config.budget,
+            self.config.opponent_budget,
+        );
         let size = self.config.population.max(2);
         let len = self.config.plan_length.max(1);
         let draw = |buf: &mut Vec<G::Action>, rng: &mut Rng| {
@@ -211,8 +213,8 @@ mod tests {
     use super::*;
     use crate::agents::RandomAgent;
     use crate::agents::common::counted::Counted;
-    use crate::games::space_battle::{self, DoNothing, SbeParams, SbeState};
-    use crate::rng::{derive_seed, rng_from_seed};
+    use crate::games::space_battle::{DoNothing, SbeParams, SbeState};
+    use crate::rng::rng_from_seed;
 
     /// Space Battle settings: five-tick macro actions as MCTS uses there.
     fn sbe_agent() -> MicrobialEa<SbeState> {
@@ -222,18 +224,7 @@ mod tests {
         })
     }
 
-    /// Total score of ship 0 (`a`) and ship 1 (`b`) over four short games.
-    fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
-        let (mut sa, mut sb) = (0.0, 0.0);
-        for seed in 0..4 {
-            let state =
-                SbeState::new(SbeParams::default(), derive_seed(seed, &[0])).with_max_ticks(300);
-            let record = space_battle::play_from(state, a, b, seed, &mut |_, _| {});
-            sa += record.scores[0];
-            sb += record.scores[1];
-        }
-        (sa, sb)
-    }
+    use crate::agents::common::test_games::sbe_scores;
 
     #[test]
     fn microbial_outscores_random_in_space_battle() {

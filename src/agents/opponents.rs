@@ -65,6 +65,15 @@ pub struct Simulator<G: Game> {
 }
 
 impl<G: Game> Simulator<G> {
+    /// Sets the opponents for one decision of an agent with `budget` forward-model
+    /// calls, `share` of which an OSLA opponent may spend per choice, and returns that
+    /// decision's budget.
+    pub fn prepare(&mut self, model: OpponentModel, budget: usize, share: f64) -> Budget {
+        self.model = model;
+        self.opponent_calls = opponent_calls(budget, share);
+        Budget::new(budget)
+    }
+
     pub fn new(model: OpponentModel, opponent_calls: usize) -> Self {
         Simulator {
             model,

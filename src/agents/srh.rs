@@ -130,9 +130,11 @@ impl<G: Game> Agent<G> for Srh<G> {
 
     /// Panics if the game offers `player` no action at all.
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
-        let mut budget = Budget::new(self.config.budget);
-        self.sim.model = self.config.opponent;
-        self.sim.opponent_calls = opponent_calls(self.config.budget, self.config.opponent_budget);
+        let mut budget = self.sim.prepare(
+            self.config.opponent,
+            self.config.budget,
+            self.config.opponent_budget,
+        );
         let len = self.config.sequence_length.max(1);
         self.child.clear();
         if self.config.shift_buffer {
