@@ -107,8 +107,16 @@ pub fn sorted_error_bars(
             .y_label_area_size(72)
             .build_cartesian_2d(0.0..(n as f64 + 1.0), y0..y1)
             .map_err(text)?;
+        let rank = |x: &f64| {
+            if x.fract() == 0.0 {
+                format!("{}", *x as i64)
+            } else {
+                String::new()
+            }
+        };
         chart
             .configure_mesh()
+            .x_label_formatter(&rank)
             .x_desc("trial, sorted by mean fitness")
             .y_desc(y_label)
             .label_style(("sans-serif", 15))
