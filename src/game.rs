@@ -56,6 +56,15 @@ pub trait Game: Clone + Send + Sync {
     /// every tied leader as a winner, a stalemate marks nobody.
     fn winners(&self) -> Vec<bool>;
 
+    /// A copy for a search agent to simulate from many times, no simulation longer than
+    /// `horizon` steps. A game may precompute here what every simulation would redo
+    /// (Space Battle plans its objects' paths); the copy must play exactly as `self`.
+    /// By default, a plain clone.
+    fn search_root(&self, horizon: u32) -> Self {
+        let _ = horizon;
+        self.clone()
+    }
+
     /// The copy an agent of `player` may search from: hidden information (deck order,
     /// opponents' hidden cards) is re-sampled from `rng`. Perfect-information games
     /// return a plain clone.

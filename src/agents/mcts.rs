@@ -543,9 +543,13 @@ impl<G: Game> Agent<G> for Mcts<G> {
         self.sim.opponent_calls = self.config.opponent_calls();
         let mut budget = Budget::new(self.config.budget);
         self.new_node(0, None);
+        // No simulation runs past depth x macro-action steps (one more for an OSLA
+        // opponent's look-ahead).
+        let horizon = self.config.rollout_depth * self.config.macro_action.max(1) + 1;
+        let root = state.search_root(u32::try_from(horizon).unwrap_or(u32::MAX));
         for _ in 0..self.config.iterations {
             let before = budget.left();
-            if !self.iterate(state, player, &mut budget, rng) {
+            if !self.iterate(&root, player, &mut budget, rng) {
                 break;
             }
             // An iteration that costs nothing would repeat forever under a budget.

@@ -166,6 +166,9 @@ impl<G: Game> Agent<G> for MicrobialEa<G> {
         }
         self.fitness.clear();
         self.fitness.resize(size, f64::NEG_INFINITY);
+        let horizon = len * self.config.macro_action.max(1) + 1;
+        let root = state.search_root(u32::try_from(horizon).unwrap_or(u32::MAX));
+        let state = &root;
         loop {
             let before = budget.left();
             let a = rng.random_range(0..size);

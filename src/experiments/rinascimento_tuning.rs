@@ -72,6 +72,21 @@ pub struct TuningResult {
     pub stalemate_rate_4way: f64,
 }
 
+/// What a cell's true win rates depend on besides the tuning run itself.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct TruthKey {
+    true_games: usize,
+    decision_budget: usize,
+    seed: u64,
+    points: Vec<Vec<f64>>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct TruthCache {
+    key: TruthKey,
+    true_win_rates: Vec<f64>,
+}
+
 fn spec(agent: &str, settings: &[(&str, String)]) -> ProblemSpec {
     let mut s: std::collections::BTreeMap<String, String> = settings
         .iter()
@@ -128,17 +143,49 @@ pub fn run(
             }
             let r = run::execute(Some(&dir), &rc, problem.as_ref(), progress)
                 .map_err(|e| format!("{agent}, budget {budget}: {e}"))?;
-            let true_win_rates: Vec<f64> = r
-                .trials
-                .par_iter()
-                .map(|t| {
-                    let seed = derive_seed(c.seed, &[0x7E, ai as u64, bi as u64, t.trial]);
-                    truth
-                        .evaluate(&t.values, seed)
-                        .map(|e| e.fitness)
-                        .map_err(|e| e.to_string())
-                })
-                .collect::<Result<_, _>>()?;
+            // The true win rates cost more games than the tuning itself, so they are
+            // kept beside the run: an interrupted experiment resumes past them.
+            let truth_file = dir.join("true_win_rates.ron");
+            let key = TruthKey {
+                true_games: c.true_games,
+                decision_budget: c.decision_budget,
+                seed: c.seed,
+                points: r.trials.iter().map(|t| t.values.clone()).collect(),
+            };
+            let cached = std::fs::read_to_string(&truth_file)
+                .ok()
+                .and_then(|text| ron::from_str::<TruthCache>(&text).ok())
+                .filter(|cache| cache.key == key)
+                .map(|cache| cache.true_win_rates);
+            let true_win_rates: Vec<f64> = match cached {
+                Some(v) => v,
+                None => {
+                    if progress {
+                        eprintln!(
+                            "{agent}, budget {budget}: true win rates over {} games each",
+                            c.true_games
+                        );
+                    }
+                    let v: Vec<f64> = r
+                        .trials
+                        .par_iter()
+                        .map(|t| {
+                            let seed = derive_seed(c.seed, &[0x7E, ai as u64, bi as u64, t.trial]);
+                            truth
+                                .evaluate(&t.values, seed)
+                                .map(|e| e.fitness)
+                                .map_err(|e| e.to_string())
+                        })
+                        .collect::<Result<_, _>>()?;
+                    let cache = TruthCache {
+                        key,
+                        true_win_rates: v.clone(),
+                    };
+                    let text = ron::ser::to_string(&cache).map_err(|e| e.to_string())?;
+                    std::fs::write(&truth_file, text).map_err(|e| e.to_string())?;
+                    v
+                }
+            };
             for (t, &w) in r.trials.iter().zip(&true_win_rates) {
                 if best.iter().all(|b| b.agent != *agent)
                     || best.iter().any(|b| b.agent == *agent && w > b.win_rate)

@@ -77,6 +77,8 @@ impl Agent<SbeState> for OneStepLookAhead {
 
     fn act(&mut self, state: &SbeState, player: usize, rng: &mut Rng) -> SbeAction {
         let opponent_action = rng.random_range(0..NUM_ACTIONS);
+        let root = state.search_root(1);
+        let state = &root;
         let scratch = self.scratch.get_or_insert_with(|| state.clone());
         let mut best = (f64::NEG_INFINITY, action::NIL);
         for own in 0..NUM_ACTIONS {

@@ -48,6 +48,10 @@ impl Game for SbeState {
     fn winners(&self) -> Vec<bool> {
         self.winner_flags().to_vec()
     }
+
+    fn search_root(&self, horizon: u32) -> Self {
+        SbeState::search_root(self, horizon)
+    }
 }
 
 #[cfg(test)]

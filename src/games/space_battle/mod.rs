@@ -13,6 +13,7 @@ pub mod geometry;
 pub mod objects;
 pub mod params;
 pub mod physics;
+mod plan;
 pub mod play;
 pub mod problem;
 pub mod state;

@@ -146,9 +146,42 @@ impl Object {
         self.explodes = false;
     }
 
+    /// The end of this object's tick: it ages if nothing consumed it, and leaves when
+    /// dead, a bomb-type missile turning into a bomb on the spot. Whether it stays.
+    #[inline]
+    pub fn end_tick(&mut self, bomb_radius: u32) -> bool {
+        if self.alive {
+            self.ttl = self.ttl.saturating_sub(1);
+            self.alive = self.ttl > 0;
+        }
+        if !self.alive && self.explodes {
+            self.explode(bomb_radius);
+        }
+        self.alive
+    }
+
     /// Missiles and bombs hurt the ship that did not fire them.
     pub fn harms(&self, ship: usize) -> bool {
         matches!(self.kind, ObjectKind::Missile | ObjectKind::Bomb) && self.owner as usize != ship
+    }
+}
+
+/// Ship `player` meets `object` (they overlap): it picks up a pack or takes a hit from
+/// a missile or bomb it did not fire, scoring the kill to the object's owner. Whether
+/// the object is used up; a ship's own missiles fly through it.
+#[inline]
+pub fn ship_meets(ships: &mut [Ship; 2], player: usize, object: &Object) -> bool {
+    if object.kind == ObjectKind::Pack {
+        let ship = &mut ships[player];
+        ship.shots += PACK_SHOTS;
+        ship.collected += 1;
+        true
+    } else if object.harms(player) {
+        ships[player].lives = ships[player].lives.saturating_sub(1);
+        ships[object.owner as usize].kills += 1;
+        true
+    } else {
+        false
     }
 }
 

@@ -3,8 +3,8 @@
 use super::action::Controls;
 use super::geometry::{HEIGHT, Vec2, WIDTH};
 use super::objects::{
-    BlackHole, FRICTION, MAX_SHIP_SPEED, Object, SHIP_RADIUS, SPAWN_DISTANCE_FACTOR, Ship,
-    THRUST_PER_TICK, TURN_DEGREES, TWIN_ANGLE_DEGREES,
+    BlackHole, FRICTION, MAX_SHIP_SPEED, Object, ObjectKind, SHIP_RADIUS, SPAWN_DISTANCE_FACTOR,
+    Ship, THRUST_PER_TICK, TURN_DEGREES, TWIN_ANGLE_DEGREES,
 };
 use super::params::{MissileType, SbeParams};
 use std::sync::LazyLock;
@@ -201,6 +201,16 @@ pub(crate) fn update_ship_with(
 pub fn update_missile(missile: &mut Object, holes: &[BlackHole], force: f64) {
     let (pos, _) = pull_into_holes(missile.pos, holes, force);
     missile.pos = (pos + missile.vel).wrapped();
+}
+
+/// One tick of any object through a prepared [`HoleField`]: missiles are pulled and
+/// move; bombs and packs stay put.
+#[inline(always)]
+pub(crate) fn move_object(object: &mut Object, field: &HoleField) {
+    if object.kind == ObjectKind::Missile {
+        let (pos, _) = field.pull(object.pos);
+        object.pos = (pos + object.vel).wrapped();
+    }
 }
 
 /// Fires one shot from `ship` (player `owner`) if it may: pays a shot, starts the

@@ -3,21 +3,26 @@
 use super::action::{SbeAction, controls};
 use super::geometry::{HEIGHT, Vec2, WIDTH};
 use super::objects::{
-    BlackHole, DEFAULT_MAX_TICKS, Object, ObjectKind, PACK_SHOTS, PACK_SPAWN_PHASE, SHIP_RADIUS,
-    SHIP_STARTS, Ship, black_hole_layout,
+    BlackHole, DEFAULT_MAX_TICKS, Object, ObjectKind, PACK_SPAWN_PHASE, SHIP_RADIUS, SHIP_STARTS,
+    Ship, black_hole_layout, ship_meets,
 };
 use super::params::SbeParams;
-use super::physics::{HoleField, try_fire, update_ship_with};
+use super::physics::{HoleField, move_object, try_fire, update_ship_with};
+use super::plan::SearchPlan;
 // The tests' `use super::*` reaches the missile update through here.
 #[cfg(test)]
 use super::physics::update_missile;
 use crate::rng::{Rng, rng_from_seed};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Room for objects reserved up front, so a game rarely grows its buffer.
 const OBJECT_RESERVE: usize = 128;
+
+/// Below this many objects a search root is not worth planning.
+const MIN_PLANNED_OBJECTS: usize = 8;
 
 /// What never changes during a game, shared by every copy of the state.
 #[derive(Debug, PartialEq)]
@@ -45,15 +50,36 @@ pub struct ShipStats {
 ///
 /// `clone` copies one object buffer (one allocation); `clone_from` into a state that
 /// already has room allocates nothing, which is what search agents should use.
-#[derive(Debug, PartialEq)]
+///
+/// A search root ([`SbeState::search_root`]) carries a [`SearchPlan`] of its objects'
+/// futures; its copies hold only what they changed. Both kinds behave the same and
+/// compare equal when their games are equal.
+#[derive(Debug)]
 pub struct SbeState {
     setup: Arc<Setup>,
     ships: [Ship; 2],
-    /// Missiles, bombs and packs, in creation order.
+    /// Missiles, bombs and packs, in creation order; with a plan, only those created
+    /// since the plan's start.
     objects: Vec<Object>,
     tick: u32,
     max_ticks: u32,
     rng: Rng,
+    plan: Option<Arc<SearchPlan>>,
+    /// Bit i: the plan's object i left its planned path (a ship met it).
+    met: Vec<u64>,
+    /// Planned objects a ship met that stayed on as bombs, with their slot in the plan.
+    replaced: Vec<(u32, Object)>,
+}
+
+impl PartialEq for SbeState {
+    fn eq(&self, other: &Self) -> bool {
+        self.setup == other.setup
+            && self.ships == other.ships
+            && self.tick == other.tick
+            && self.max_ticks == other.max_ticks
+            && self.rng == other.rng
+            && self.objects() == other.objects()
+    }
 }
 
 impl Clone for SbeState {
@@ -67,6 +93,9 @@ impl Clone for SbeState {
             tick: self.tick,
             max_ticks: self.max_ticks,
             rng: self.rng.clone(),
+            plan: self.plan.clone(),
+            met: self.met.clone(),
+            replaced: self.replaced.clone(),
         }
     }
 
@@ -79,6 +108,12 @@ impl Clone for SbeState {
         self.tick = source.tick;
         self.max_ticks = source.max_ticks;
         self.rng.clone_from(&source.rng);
+        match (&self.plan, &source.plan) {
+            (Some(a), Some(b)) if Arc::ptr_eq(a, b) => {}
+            _ => self.plan.clone_from(&source.plan),
+        }
+        self.met.clone_from(&source.met);
+        self.replaced.clone_from(&source.replaced);
     }
 }
 
@@ -100,6 +135,58 @@ impl SbeState {
             tick: 0,
             max_ticks: DEFAULT_MAX_TICKS,
             rng: rng_from_seed(seed),
+            plan: None,
+            met: Vec::new(),
+            replaced: Vec::new(),
+        }
+    }
+
+    /// A copy of this state for a search agent that will advance copies of it at most
+    /// `horizon` ticks: the objects' paths are planned once (see [`SearchPlan`]). It
+    /// plays exactly as this state; past the horizon a copy falls back to moving every
+    /// object itself.
+    pub fn search_root(&self, horizon: u32) -> Self {
+        let mut root = self.clone();
+        root.leave_plan();
+        let horizon = horizon.min(self.max_ticks.saturating_sub(self.tick));
+        if root.objects.len() < MIN_PLANNED_OBJECTS || horizon == 0 || root.game_over() {
+            return root;
+        }
+        let plan = SearchPlan::new(
+            &root.objects,
+            root.tick,
+            horizon,
+            &root.setup.field,
+            root.setup.params.bomb_radius,
+        );
+        root.met = vec![0; plan.len().div_ceil(64)];
+        root.objects.clear();
+        root.plan = Some(Arc::new(plan));
+        root
+    }
+
+    /// Every object now, in creation order: the plan's that are still on the map, then
+    /// the rest.
+    fn materialise(&self, plan: &SearchPlan) -> Vec<Object> {
+        let k = self.tick - plan.start_tick;
+        let mut all = Vec::with_capacity(plan.len() + self.objects.len());
+        for i in 0..plan.len() {
+            if self.met[i / 64] >> (i % 64) & 1 == 0 {
+                all.extend(plan.after(k, i));
+            } else if let Some((_, o)) = self.replaced.iter().find(|(j, _)| *j as usize == i) {
+                all.push(*o);
+            }
+        }
+        all.extend_from_slice(&self.objects);
+        all
+    }
+
+    /// Drops the plan, taking its objects back as ordinary ones.
+    fn leave_plan(&mut self) {
+        if let Some(plan) = self.plan.take() {
+            self.objects = self.materialise(&plan);
+            self.met.clear();
+            self.replaced.clear();
         }
     }
 
@@ -130,25 +217,32 @@ impl SbeState {
         &self.ships[player]
     }
 
-    /// Every missile, bomb and pack on the map.
-    pub fn objects(&self) -> &[Object] {
-        &self.objects
+    /// Every missile, bomb and pack on the map, in creation order (assembled from the
+    /// plan in a search copy).
+    pub fn objects(&self) -> Cow<'_, [Object]> {
+        match &self.plan {
+            None => Cow::Borrowed(&self.objects),
+            Some(plan) => Cow::Owned(self.materialise(plan)),
+        }
     }
 
-    pub fn missiles(&self) -> impl Iterator<Item = &Object> {
+    pub fn missiles(&self) -> impl Iterator<Item = Object> {
         self.objects_of(ObjectKind::Missile)
     }
 
-    pub fn bombs(&self) -> impl Iterator<Item = &Object> {
+    pub fn bombs(&self) -> impl Iterator<Item = Object> {
         self.objects_of(ObjectKind::Bomb)
     }
 
-    pub fn packs(&self) -> impl Iterator<Item = &Object> {
+    pub fn packs(&self) -> impl Iterator<Item = Object> {
         self.objects_of(ObjectKind::Pack)
     }
 
-    fn objects_of(&self, kind: ObjectKind) -> impl Iterator<Item = &Object> {
-        self.objects.iter().filter(move |o| o.kind == kind)
+    fn objects_of(&self, kind: ObjectKind) -> impl Iterator<Item = Object> {
+        self.objects()
+            .into_owned()
+            .into_iter()
+            .filter(move |o| o.kind == kind)
     }
 
     /// Points of `player`: 100 a kill, 10 a pack, minus the black-hole penalty.
@@ -185,6 +279,11 @@ impl SbeState {
         if self.game_over() {
             return;
         }
+        if let Some(plan) = &self.plan
+            && self.tick - plan.start_tick >= plan.horizon
+        {
+            self.leave_plan();
+        }
         let setup = &*self.setup;
         let params = &setup.params;
         let field = &setup.field;
@@ -218,36 +317,47 @@ impl SbeState {
         let ship_pos = [self.ships[0].pos, self.ships[1].pos];
         let bomb_radius = params.bomb_radius;
         let ships = &mut self.ships;
-        // In place: an object is only moved when an earlier one has left.
-        self.objects.retain_mut(|object| {
-            if object.kind == ObjectKind::Missile {
-                let (pos, _) = field.pull(object.pos);
-                object.pos = (pos + object.vel).wrapped();
-            }
+        let tick_object = |object: &mut Object, ships: &mut [Ship; 2]| {
+            move_object(object, field);
             for (player, &pos) in ship_pos.iter().enumerate() {
-                if !object.alive || !pos.within(object.pos, SHIP_RADIUS + object.radius) {
-                    continue;
-                }
-                if object.kind == ObjectKind::Pack {
+                if object.alive
+                    && pos.within(object.pos, SHIP_RADIUS + object.radius)
+                    && ship_meets(ships, player, object)
+                {
                     object.alive = false;
-                    let ship = &mut ships[player];
-                    ship.shots += PACK_SHOTS;
-                    ship.collected += 1;
-                } else if object.harms(player) {
-                    object.alive = false;
-                    ships[player].lives = ships[player].lives.saturating_sub(1);
-                    ships[object.owner as usize].kills += 1;
                 }
             }
-            if object.alive {
-                object.ttl = object.ttl.saturating_sub(1);
-                object.alive = object.ttl > 0;
+            object.end_tick(bomb_radius)
+        };
+        // The planned objects: only those near a ship can change anything. Each is
+        // still met by ship 0 before ship 1, and the tallies add up in any order.
+        if let Some(plan) = &self.plan {
+            self.replaced
+                .retain_mut(|(_, object)| tick_object(object, ships));
+            let k = self.tick + 1 - plan.start_tick;
+            let (met, replaced) = (&mut self.met, &mut self.replaced);
+            for (player, &pos) in ship_pos.iter().enumerate() {
+                plan.near(k, pos, |i| {
+                    let (word, bit) = (i as usize / 64, 1u64 << (i % 64));
+                    if met[word] & bit != 0 {
+                        return;
+                    }
+                    let object = plan.during(k, i);
+                    if pos.within(object.pos, SHIP_RADIUS + object.radius)
+                        && ship_meets(ships, player, object)
+                    {
+                        met[word] |= bit;
+                        let mut left = *object;
+                        left.alive = false;
+                        if left.end_tick(bomb_radius) {
+                            replaced.push((i, left));
+                        }
+                    }
+                });
             }
-            if !object.alive && object.explodes {
-                object.explode(bomb_radius);
-            }
-            object.alive
-        });
+        }
+        // In place: an object is only moved when an earlier one has left.
+        self.objects.retain_mut(|object| tick_object(object, ships));
         self.tick += 1;
     }
 }
@@ -373,11 +483,11 @@ pub(crate) mod tests {
         for _ in 0..38 {
             s.step([action::NIL, action::NIL]);
         }
-        let mut last = *s.missiles().next().expect("missile in its last tick");
+        let mut last = s.missiles().next().expect("missile in its last tick");
         update_missile(&mut last, s.black_holes(), 3.0);
         s.step([action::NIL, action::NIL]);
         assert_eq!(s.missiles().count(), 0);
-        let bomb = *s.bombs().next().expect("a bomb where the missile died");
+        let bomb = s.bombs().next().expect("a bomb where the missile died");
         assert_eq!((bomb.radius, bomb.ttl, bomb.owner), (20.0, BOMB_TTL, 0));
         assert_eq!(bomb.pos, last.pos);
         assert!(
@@ -446,7 +556,7 @@ pub(crate) mod tests {
         // peeking at the generator through a copy.
         let mut peek = s.clone();
         peek.step([action::NIL, action::NIL]);
-        let pack = *peek.packs().next().expect("pack at tick 10");
+        let pack = peek.packs().next().expect("pack at tick 10");
         s.ship_mut(0).pos = pack.pos;
         s.ship_mut(1).pos = pack.pos;
         s.step([action::NIL, action::NIL]);
@@ -626,7 +736,7 @@ mod trajectory_hash {
             feed(h, s.points(p).to_bits());
         }
         feed(h, s.objects().len() as u64);
-        for o in s.objects() {
+        for o in s.objects().iter() {
             feed(h, o.kind as u64);
             feed(h, o.owner as u64);
             feed_vec(h, o.pos);
@@ -693,4 +803,73 @@ mod trajectory_hash {
         10520084661620392350,
         6240693724506278300,
     ];
+}
+
+/// Search roots ([`SbeState::search_root`]) play exactly as plain states.
+#[cfg(test)]
+mod search_plan {
+    use super::*;
+    use crate::games::space_battle::action::NUM_ACTIONS;
+    use crate::games::space_battle::params::{NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES};
+
+    /// Parameters drawn from Table I's domains.
+    fn random_params(rng: &mut Rng) -> SbeParams {
+        let values: Vec<f64> = (0..NUM_PARAMS)
+            .map(|d| PARAM_DOMAINS[d][rng.random_range(0..PARAM_DOMAINS[d].len())])
+            .collect();
+        SbeParams::from_values(|n| PARAM_NAMES.iter().position(|&p| p == n).map(|d| values[d]))
+            .expect("values from the domains")
+    }
+
+    /// Fire-happy random play: most actions fire, so the map fills with objects.
+    fn busy_action(rng: &mut Rng) -> SbeAction {
+        rng.random_range(0..NUM_ACTIONS)
+    }
+
+    #[test]
+    fn copies_of_a_search_root_play_exactly_as_the_plain_state() {
+        let mut rng = rng_from_seed(42);
+        let mut planned_roots = 0;
+        let mut met_planned = 0;
+        for game in 0..60 {
+            let params = random_params(&mut rng);
+            let mut state = SbeState::new(params, game);
+            // Play into the game, then branch: the same actions on a plain copy and on
+            // a copy of a search root, past the horizon so the fallback is covered.
+            let lead_in = rng.random_range(20..400);
+            for _ in 0..lead_in {
+                state.step([busy_action(&mut rng), busy_action(&mut rng)]);
+            }
+            let horizon = rng.random_range(1..40);
+            let root = state.search_root(horizon);
+            assert_eq!(root, state, "game {game}: the root equals its state");
+            if root.plan.is_some() {
+                planned_roots += 1;
+            }
+            for branch in 0..4 {
+                let mut plain = state.clone();
+                let mut copy = root.clone();
+                // A reused buffer, as search agents do.
+                copy.clone_from(&root);
+                for t in 0..horizon + 5 {
+                    let actions = [busy_action(&mut rng), busy_action(&mut rng)];
+                    plain.step(actions);
+                    copy.step(actions);
+                    assert_eq!(
+                        copy, plain,
+                        "game {game}, branch {branch}, tick {t} after the root"
+                    );
+                    if t + 1 == horizon && copy.met.iter().any(|w| *w != 0) {
+                        met_planned += 1;
+                    }
+                }
+            }
+        }
+        // The comparison must have exercised plans and ships meeting planned objects.
+        assert!(planned_roots >= 40, "{planned_roots} planned roots");
+        assert!(
+            met_planned >= 20,
+            "{met_planned} branches met planned objects"
+        );
+    }
 }
