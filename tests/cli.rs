@@ -652,8 +652,9 @@ fn space_battle_play_render_and_export() {
 #[test]
 fn space_battle_experiment_writes_summary_and_figure() {
     let dir = TempDir::new().unwrap();
-    playtune()
-        .args([
+    let experiment = || {
+        let mut cmd = playtune();
+        cmd.args([
             "experiment",
             "space-battle",
             "--trials",
@@ -679,11 +680,35 @@ fn space_battle_experiment_writes_summary_and_figure() {
         .arg("--runs-dir")
         .arg(dir.path().join("runs"))
         .arg("--plots-dir")
-        .arg(dir.path().join("plots"))
+        .arg(dir.path().join("plots"));
+        cmd
+    };
+    experiment()
         .assert()
         .success()
         .stdout(predicate::str::contains("Mann-Whitney").and(predicate::str::contains("Table II")));
     let summary = std::fs::read_to_string(dir.path().join("runs/e/summary.md")).unwrap();
+    let result = std::fs::read_to_string(dir.path().join("runs/e/summary.ron")).unwrap();
+    // An interrupted experiment resumes its re-evaluations: drop one logged line, cut
+    // another short, and the rerun gives the same result.
+    let log = dir.path().join("runs/e/ntbea/reevaluations.csv");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "2 trials x 2 re-evaluations:\n{text}");
+    let cut = &lines[3][..lines[3].len() - 2];
+    std::fs::write(&log, format!("{}\n{}\n{cut}", lines[0], lines[1])).unwrap();
+    experiment().assert().success();
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("runs/e/summary.ron")).unwrap(),
+        result
+    );
+    let relogged = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        relogged.lines().count(),
+        4,
+        "the cut line is gone:\n{relogged}"
+    );
+    assert_eq!(relogged.lines().next(), Some(lines[0]));
     for algo in ["RMHC", "B-RMHC", "NTBEA"] {
         assert!(
             summary.contains(&format!("| {algo} |")),

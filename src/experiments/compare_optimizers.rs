@@ -21,7 +21,9 @@ use crate::space::Space;
 use crate::stats::{MannWhitney, Summary, mann_whitney};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::fmt::Write;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 
 /// What to run.
@@ -139,21 +141,59 @@ pub fn run(
         }
         let result: RunResult =
             run::execute(Some(&dir), &rc, problem, progress).map_err(|e| format!("{name}: {e}"))?;
+        // Re-evaluations cost as much as the search: each is logged as it finishes,
+        // with the game it re-plays, so an interrupted experiment only redoes the rest.
+        let points: Vec<String> = result.trials.iter().map(|t| point_key(&t.values)).collect();
+        let log_path = dir.join(REEVALUATION_LOG);
+        let mut done = read_reevaluations(&log_path, &points);
         let jobs: Vec<(usize, u64)> = (0..result.trials.len())
             .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
+            .filter(|job| !done.contains_key(job))
             .collect();
-        let fitness: Vec<f64> = jobs
+        if progress && !jobs.is_empty() {
+            eprintln!("{name}: {} re-evaluations", jobs.len());
+        }
+        // A line an interruption cut short (no newline) is dropped before appending.
+        if let Ok(bytes) = std::fs::read(&log_path) {
+            let whole = bytes.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+            if whole < bytes.len() {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&log_path)
+                    .and_then(|f| f.set_len(whole as u64))
+                    .map_err(|e| format!("{}: {e}", log_path.display()))?;
+            }
+        }
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log_path)
+            .map_err(|e| format!("{}: {e}", log_path.display()))?;
+        let log = std::sync::Mutex::new(file);
+        let fresh: Vec<((usize, u64), f64)> = jobs
             .par_iter()
             .map(|&(t, r)| {
                 let mut full = Vec::new();
                 binding.full_point(&result.trials[t].values, &mut full);
                 let seed = derive_seed(config.seed, &[0xEE, ai as u64, t as u64, r]);
-                problem
+                let fitness = problem
                     .evaluate(&full, seed)
                     .map(|e| e.fitness)
-                    .map_err(|e| format!("{name}, trial {t}, re-evaluation {r}: {e}"))
+                    .map_err(|e| format!("{name}, trial {t}, re-evaluation {r}: {e}"))?;
+                // One write per line: a line an interruption cuts short has no newline.
+                let line = format!("{t},{r},{},{fitness}\n", points[t]);
+                let mut file = log.lock().unwrap_or_else(|e| e.into_inner());
+                file.write_all(line.as_bytes())
+                    .and_then(|()| file.flush())
+                    .map_err(|e| format!("{}: {e}", log_path.display()))?;
+                Ok(((t, r), fitness))
             })
-            .collect::<Result<_, _>>()?;
+            .collect::<Result<_, String>>()?;
+        done.extend(fresh);
+        let fitness: Vec<f64> = (0..result.trials.len())
+            .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
+            .map(|job| done[&job])
+            .collect();
         let per = config.reevaluations as usize;
         let games = result
             .trials
@@ -217,6 +257,40 @@ pub fn run(
         .map_err(|e| e.to_string())?;
     std::fs::write(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
     Ok(result)
+}
+
+/// Each trial's re-evaluations, one line each: `trial,repeat,point,fitness`.
+const REEVALUATION_LOG: &str = "reevaluations.csv";
+
+/// A point as the re-evaluation log names it: its values joined by `;`.
+fn point_key(values: &[f64]) -> String {
+    let v: Vec<String> = values.iter().map(|x| x.to_string()).collect();
+    v.join(";")
+}
+
+/// The logged re-evaluations whose point is still that trial's final game (a log
+/// line cut short by an interruption, or left from another search, is ignored).
+fn read_reevaluations(path: &Path, points: &[String]) -> HashMap<(usize, u64), f64> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return HashMap::new();
+    };
+    let mut done = HashMap::new();
+    for line in text.split_inclusive('\n') {
+        let Some(line) = line.strip_suffix('\n') else {
+            continue; // cut short
+        };
+        let fields: Vec<&str> = line.split(',').collect();
+        let [t, r, point, fitness] = fields[..] else {
+            continue;
+        };
+        let (Ok(t), Ok(r), Ok(fitness)) = (t.parse::<usize>(), r.parse(), fitness.parse()) else {
+            continue;
+        };
+        if points.get(t).is_some_and(|p| p == point) {
+            done.insert((t, r), fitness);
+        }
+    }
+    done
 }
 
 fn p_text(m: &Option<MannWhitney>) -> String {
