@@ -12,9 +12,26 @@ pub enum Preset {
     /// A few minutes on 2 cores: 4 trials of 20 evaluations, 5 re-evaluations, games of
     /// 300 ticks, MCTS with 30 iterations.
     Quick,
+    /// The paper's design at a smaller game: 50 trials of 100 evaluations, 20
+    /// re-evaluations, games of 500 ticks, MCTS with 50 iterations (about an hour on
+    /// 2 cores). Rinascimento: 30 NTBEA runs at budgets 50-1000, 300 games per true
+    /// win rate, tables of 1000 games.
+    Medium,
     /// The paper: 50 trials of 100 evaluations, 100 re-evaluations, 2000-tick games,
-    /// MCTS with 175 iterations (about 12 hours on 2 cores).
+    /// MCTS with 175 iterations (about 33 core-hours: several sessions on 2 cores,
+    /// resumed where it stopped). Rinascimento: 100 NTBEA runs, 1000 games per true
+    /// win rate, tables of 10,000 games (about 2 hours on 2 cores).
     Paper,
+}
+
+impl Preset {
+    fn name(self) -> &'static str {
+        match self {
+            Preset::Quick => "quick",
+            Preset::Medium => "medium",
+            Preset::Paper => "paper",
+        }
+    }
 }
 
 #[derive(Args)]
@@ -73,13 +90,10 @@ fn rinascimento(a: ExperimentArgs) -> Result<()> {
     }
     let (runs, budgets, true_games, table_games): (u64, Vec<u64>, usize, usize) = match a.preset {
         Preset::Quick => (10, vec![50, 100, 200, 500], 100, 100),
+        Preset::Medium => (30, vec![50, 100, 200, 500, 1000], 300, 1000),
         Preset::Paper => (100, vec![50, 100, 200, 500, 1000], 1000, 10_000),
     };
-    let preset = if a.preset == Preset::Quick {
-        "quick"
-    } else {
-        "paper"
-    };
+    let preset = a.preset.name();
     let config = TuningConfig {
         name: a
             .name
@@ -115,6 +129,12 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
     let (trials, budget, reevaluations, preset_settings): (u64, u64, u64, &[(&str, &str)]) =
         match a.preset {
             Preset::Quick => (4, 20, 5, &[("max_ticks", "300"), ("mcts_iterations", "30")]),
+            Preset::Medium => (
+                50,
+                100,
+                20,
+                &[("max_ticks", "500"), ("mcts_iterations", "50")],
+            ),
             Preset::Paper => (50, 100, 100, &[]),
         };
     let mut settings: std::collections::BTreeMap<String, String> = preset_settings
@@ -139,10 +159,7 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
             .ok_or_else(|| anyhow!("--fix {f}: expected NAME=VALUE"))?;
         space.fix(k.trim(), v.trim()).map_err(anyhow::Error::msg)?;
     }
-    let preset = match a.preset {
-        Preset::Quick => "quick",
-        Preset::Paper => "paper",
-    };
+    let preset = a.preset.name();
     let config = ExperimentConfig {
         name: a
             .name
