@@ -13,8 +13,8 @@ pub enum Preset {
     /// 300 ticks, MCTS with 30 iterations.
     Quick,
     /// The paper's design at a smaller game: 50 trials of 100 evaluations, 20
-    /// re-evaluations, games of 500 ticks, MCTS with 50 iterations (about an hour on
-    /// 2 cores). Rinascimento: 30 NTBEA runs at budgets 50-1000, 300 games per true
+    /// re-evaluations, games of 400 ticks, MCTS with 40 iterations (about 45 minutes
+    /// on 2 cores). Rinascimento: 30 NTBEA runs at budgets 50-1000, 300 games per true
     /// win rate, tables of 1000 games.
     Medium,
     /// The paper: 50 trials of 100 evaluations, 100 re-evaluations, 2000-tick games,
@@ -133,7 +133,7 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
                 50,
                 100,
                 20,
-                &[("max_ticks", "500"), ("mcts_iterations", "50")],
+                &[("max_ticks", "400"), ("mcts_iterations", "40")],
             ),
             Preset::Paper => (50, 100, 100, &[]),
         };
