@@ -6,11 +6,13 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use playtune::agents::{Mcts, MctsConfig, RandomAgent};
 use playtune::eval::Problem;
-use playtune::game::Agent;
+use playtune::game::{Acting, Agent, Game};
 use playtune::games::rinascimento::{Rules, play_game as play_rinascimento};
 use playtune::games::space_battle::problem::{SkillDepth, SkillDepthConfig};
-use playtune::games::space_battle::{OneStepLookAhead, RotateAndShoot, SbeParams, SbeState};
-use playtune::rng::rng_from_seed;
+use playtune::games::space_battle::{
+    OneStepLookAhead, RotateAndShoot, SbeAction, SbeParams, SbeState,
+};
+use playtune::rng::{Rng, rng_from_seed};
 use std::hint::black_box;
 
 fn eight_holes() -> SbeParams {
@@ -22,6 +24,50 @@ fn eight_holes() -> SbeParams {
         p.blackhole_cells[c] = true;
     }
     p
+}
+
+/// Space Battle without [`Game::search_root`]'s plan: the baseline for agents' speed.
+struct Unplanned(SbeState);
+
+impl Clone for Unplanned {
+    fn clone(&self) -> Self {
+        Unplanned(self.0.clone())
+    }
+    // Search agents reuse their copies: keep the state's allocation-free copy.
+    fn clone_from(&mut self, source: &Self) {
+        self.0.clone_from(&source.0)
+    }
+}
+
+impl Game for Unplanned {
+    type Action = SbeAction;
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn acting(&self) -> Acting {
+        self.0.acting()
+    }
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+    fn step_count(&self) -> u32 {
+        self.0.step_count()
+    }
+    fn random_action(&self, player: usize, rng: &mut Rng) -> Option<SbeAction> {
+        self.0.random_action(player, rng)
+    }
+    fn legal_actions(&self, player: usize, out: &mut Vec<SbeAction>) -> bool {
+        self.0.legal_actions(player, out)
+    }
+    fn advance(&mut self, actions: &[SbeAction]) {
+        self.0.advance(actions)
+    }
+    fn score(&self, player: usize) -> f64 {
+        self.0.score(player)
+    }
+    fn winners(&self) -> Vec<bool> {
+        self.0.winners()
+    }
 }
 
 /// 1000 ticks of RAS vs RAS, no agent cost (LF for both ships).
@@ -64,6 +110,12 @@ fn ticks(c: &mut Criterion) {
     g.bench_function("1sla_decision", |b| {
         b.iter(|| black_box(osla.act(&mid, 0, &mut rng)))
     });
+    let mcts_config = MctsConfig {
+        iterations: 175,
+        rollout_depth: 10,
+        macro_action: 5,
+        ..MctsConfig::default()
+    };
     for (name, state) in [
         (
             "mcts_decision_0_holes",
@@ -71,16 +123,17 @@ fn ticks(c: &mut Criterion) {
         ),
         ("mcts_decision_8_holes", mid.clone()),
     ] {
-        let mut mcts = Mcts::new(MctsConfig {
-            iterations: 175,
-            rollout_depth: 10,
-            macro_action: 5,
-            ..MctsConfig::default()
-        });
+        let mut mcts = Mcts::new(mcts_config.clone());
         g.bench_function(name, |b| {
             b.iter(|| black_box(mcts.act(&state, 0, &mut rng)))
         });
     }
+    // The baseline in the same process: the same decision without a search plan.
+    let mut mcts = Mcts::new(mcts_config);
+    let plain = Unplanned(mid.clone());
+    g.bench_function("mcts_decision_8_holes_unplanned", |b| {
+        b.iter(|| black_box(mcts.act(&plain, 0, &mut rng)))
+    });
     g.sample_size(10);
     let problem = SkillDepth::new(SkillDepthConfig::default()).unwrap();
     let x = problem.space().decode(&problem.space().default_indices());
