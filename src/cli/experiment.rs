@@ -18,9 +18,9 @@ pub enum Preset {
     /// win rate, tables of 1000 games.
     Medium,
     /// The paper: 50 trials of 100 evaluations, 100 re-evaluations, 2000-tick games,
-    /// MCTS with 175 iterations (about 33 core-hours: several sessions on 2 cores,
-    /// resumed where it stopped). Rinascimento: 100 NTBEA runs, 1000 games per true
-    /// win rate, tables of 10,000 games (about 2 hours on 2 cores).
+    /// MCTS with 175 iterations (roughly 40 core-hours: several sessions on 2 cores,
+    /// each resuming where the last stopped). Rinascimento: 100 NTBEA runs, 1000 games per true
+    /// win rate, tables of 10,000 games (117 minutes on 2 cores).
     Paper,
 }
 
@@ -80,7 +80,7 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
 /// The Rinascimento paper's agent experiments (Figure 5, best configurations vs OSLA,
 /// Table VIII). Quick: 10 NTBEA runs at budgets 50-500, true win rates over 100 games,
 /// tables of 100 games (about 2 minutes on 2 cores). Paper: 100 runs at budgets
-/// 50-1000, 1000 games per true win rate, tables of 10,000 games (about 3.5 core-hours: under 2 hours on 2 cores).
+/// 50-1000, 1000 games per true win rate, tables of 10,000 games (117 minutes on 2 cores).
 fn rinascimento(a: ExperimentArgs) -> Result<()> {
     use crate::experiments::rinascimento_tuning::{TuningConfig, run};
     if !a.settings.is_empty() || !a.fix.is_empty() || a.reevaluations.is_some() {
