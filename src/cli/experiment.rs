@@ -13,7 +13,7 @@ pub enum Preset {
     /// 300 ticks, MCTS with 30 iterations.
     Quick,
     /// The paper's design at a smaller game: 50 trials of 100 evaluations, 20
-    /// re-evaluations, games of 400 ticks, MCTS with 40 iterations (about 45 minutes
+    /// re-evaluations, games of 400 ticks, MCTS with 40 iterations (about 50 minutes
     /// on 2 cores). Rinascimento: 30 NTBEA runs at budgets 50-1000, 300 games per true
     /// win rate, tables of 1000 games.
     Medium,
