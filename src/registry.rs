@@ -1,7 +1,7 @@
 //! The built-in problems by name, with their settings (`--set NAME=VALUE`). A new
 //! problem adds one entry here.
 
-use crate::eval::{CommandProblem, NoisyOneMax, NoisyTrap, Problem, Sphere};
+use crate::eval::{CommandProblem, NoisyOneMax, NoisyPairs, NoisyTrap, Problem, Sphere};
 use crate::run::ProblemSpec;
 use crate::space::Space;
 use std::collections::BTreeMap;
@@ -22,8 +22,18 @@ pub const PROBLEMS: &[ProblemEntry] = &[
     ),
     (
         "noisy-trap",
-        &[("dims", "5"), ("values", "4"), ("sigma", "1")],
+        &[("dims", "5"), ("values", "4"), ("sigma", "1"), ("scale", "1")],
         "sum of values plus noise, the all-max point a trap worth 0",
+    ),
+    (
+        "noisy-pairs",
+        &[("dims", "12"), ("local", "0.8"), ("sigma", "0.5")],
+        "bit pairs score 1 for 11, local for 00, 0 otherwise, plus noise; optimum all ones",
+    ),
+    (
+        "ntbea-suite",
+        &[("trials", "10")],
+        "NTBEA's settings; fitness = mean success rate over a suite of noisy benchmarks (trials runs each)",
     ),
     (
         "sphere",
@@ -180,8 +190,21 @@ pub fn build_problem(
             if values < 2 {
                 return Err("--set values: the trap needs at least 2 values per dimension".into());
             }
-            Box::new(NoisyTrap::new(s.positive("dims")?, values, s.get("sigma")?))
+            Box::new(NoisyTrap::scaled(
+                s.positive("dims")?,
+                values,
+                s.get("sigma")?,
+                s.get("scale")?,
+            ))
         }
+        "noisy-pairs" => Box::new(NoisyPairs::new(
+            s.positive("dims")?,
+            s.get("local")?,
+            s.get("sigma")?,
+        )),
+        "ntbea-suite" => Box::new(crate::optim::ntbea::suite::NtbeaSuite::new(
+            s.positive("trials")? as u64,
+        )),
         "sphere" => Box::new(Sphere::new(s.positive("dims")?)),
         "space-battle" => Box::new(crate::games::space_battle::problem::SkillDepth::new(
             space_battle_config(&s)?,

@@ -1,6 +1,7 @@
 //! `playtune experiment`: the papers' experiments as presets.
 
 use crate::experiments::compare_optimizers::{ExperimentConfig, paper_algorithms, run};
+use crate::optim::ntbea::NtbeaConfig;
 use crate::registry::build_problem;
 use crate::run::ProblemSpec;
 use anyhow::{Result, anyhow, bail};
@@ -24,6 +25,25 @@ pub enum Preset {
     Paper,
 }
 
+/// The NTBEA settings an experiment tunes with.
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub enum NtbeaSettings {
+    /// The paper's (1-tuples and the N-tuple, k = 0.5 x fitness range, epsilon 0.5),
+    /// so that the experiment reproduces the paper.
+    Paper,
+    /// playtune's defaults, as `optimize` uses them.
+    Defaults,
+}
+
+impl NtbeaSettings {
+    fn config(self) -> NtbeaConfig {
+        match self {
+            NtbeaSettings::Paper => NtbeaConfig::paper(),
+            NtbeaSettings::Defaults => NtbeaConfig::default(),
+        }
+    }
+}
+
 impl Preset {
     fn name(self) -> &'static str {
         match self {
@@ -36,8 +56,9 @@ impl Preset {
 
 #[derive(Args)]
 pub struct ExperimentArgs {
-    /// Which experiment: space-battle (the NTBEA paper's Section V) or rinascimento
-    /// (the Rinascimento paper's agent tuning, Figure 5 and Table VIII).
+    /// Which experiment: space-battle (the NTBEA paper's Section V), rinascimento
+    /// (the Rinascimento paper's agent tuning, Figure 5 and Table VIII) or
+    /// ntbea-defaults (NTBEA tunes NTBEA's own defaults over benchmark problems).
     experiment: String,
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
@@ -50,6 +71,9 @@ pub struct ExperimentArgs {
     /// Re-evaluations of each trial's final game [default: the preset's].
     #[arg(long)]
     reevaluations: Option<u64>,
+    /// NTBEA's settings (both experiments).
+    #[arg(long, value_enum, default_value = "paper")]
+    ntbea: NtbeaSettings,
     /// A problem setting over the preset's, NAME=VALUE (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     settings: Vec<String>,
@@ -73,7 +97,10 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
     match a.experiment.as_str() {
         "space-battle" => space_battle(a),
         "rinascimento" => rinascimento(a),
-        other => bail!("unknown experiment `{other}` (known: space-battle, rinascimento)"),
+        "ntbea-defaults" => ntbea_defaults(a),
+        other => bail!(
+            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults)"
+        ),
     }
 }
 
@@ -106,6 +133,7 @@ fn rinascimento(a: ExperimentArgs) -> Result<()> {
         decision_budget: crate::games::rinascimento::agents::DEFAULT_BUDGET,
         table_games,
         seed: a.seed,
+        ntbea: a.ntbea.config(),
     };
     if config.runs == 0 || config.budgets.contains(&0) {
         bail!("--trials and --budget must be at least 1");
@@ -120,6 +148,49 @@ fn rinascimento(a: ExperimentArgs) -> Result<()> {
         "wrote {} and {} in {:.0} s",
         a.runs_dir.join(&config.name).join("summary.md").display(),
         a.plots_dir.join(&config.name).display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// How NTBEA's defaults were chosen: NTBEA tunes NTBEA's settings over the
+/// `ntbea-suite` benchmarks, then the recommendations and the usual alternatives are
+/// validated with many runs. Quick: a smoke test (seconds). Medium: the published run
+/// (runs/published/ntbea-defaults; about 25 minutes on 2 cores).
+fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
+    use crate::experiments::ntbea_defaults::{DefaultsConfig, run, summary_markdown};
+    if !a.settings.is_empty() || !a.fix.is_empty() || a.ntbea != NtbeaSettings::Paper {
+        bail!(
+            "the ntbea-defaults experiment takes --trials (tuning runs), --budget (evaluations per tuning run) and --reevaluations (validation runs per benchmark), not --set, --fix or --ntbea"
+        );
+    }
+    let (budget, runs, per_eval, validation) = match a.preset {
+        Preset::Quick => (30, 2, 2, 10),
+        Preset::Medium => (300, 4, 10, 200),
+        Preset::Paper => bail!(
+            "ntbea-defaults reproduces no paper: use --preset medium for the published run"
+        ),
+    };
+    let config = DefaultsConfig {
+        name: a
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("ntbea-defaults-{}", a.preset.name())),
+        tuning_budget: a.budget.unwrap_or(budget),
+        tuning_runs: a.trials.unwrap_or(runs),
+        runs_per_evaluation: per_eval,
+        validation_runs: a.reevaluations.unwrap_or(validation),
+        seed: a.seed,
+    };
+    if config.tuning_budget == 0 || config.tuning_runs == 0 || config.validation_runs == 0 {
+        bail!("--trials, --budget and --reevaluations must be at least 1");
+    }
+    let started = std::time::Instant::now();
+    let result = run(&config, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    println!("{}", summary_markdown(&result));
+    println!(
+        "wrote {} in {:.0} s",
+        a.runs_dir.join(&config.name).join("summary.md").display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -167,7 +238,7 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
             .unwrap_or_else(|| format!("{}-{preset}", a.experiment)),
         problem: spec,
         space,
-        algorithms: paper_algorithms(),
+        algorithms: paper_algorithms(a.ntbea.config()),
         trials: a.trials.unwrap_or(trials),
         budget: a.budget.unwrap_or(budget),
         reevaluations: a.reevaluations.unwrap_or(reevaluations),

@@ -5,7 +5,7 @@ use crate::eval::{Binding, FeatureAxis, Problem};
 use crate::optim::AlgoConfig;
 use crate::optim::brmhc::BrmhcConfig;
 use crate::optim::map_elites::{Better, MapElitesConfig, Mutation};
-use crate::optim::ntbea::{NtbeaConfig, RecommendFrom, TupleSet};
+use crate::optim::ntbea::{self, FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
 use crate::optim::random::RandomConfig;
 use crate::optim::rmhc::RmhcConfig;
 use crate::registry::build_problem;
@@ -14,6 +14,19 @@ use crate::space::{Space, dim_error, parse_space};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ScaleArg {
+    Range,
+    Sd,
+}
+
+impl ScaleArg {
+    const DEFAULT: ScaleArg = match ntbea::DEFAULT_SCALE {
+        FitnessScale::Range => ScaleArg::Range,
+        FitnessScale::Sd => ScaleArg::Sd,
+    };
+}
 
 #[derive(Clone, Copy, ValueEnum)]
 pub enum Algo {
@@ -33,25 +46,30 @@ pub struct OptimizeArgs {
     /// Evaluations per trial (B-RMHC's pre-processing included unless --free-preprocessing).
     #[arg(long, default_value_t = 200)]
     budget: u64,
-    /// NTBEA tuples: 1, 1+N (the paper), 1+2 (the Java reference), 1+2+N, 1+2+3, or
-    /// explicit tuples by dimension name, e.g. "a,b;c".
-    #[arg(long, default_value = "1+N")]
+    /// NTBEA tuples: auto (1+2+N unless the space has too many 2-tuple patterns, then
+    /// 1+N), 1, 1+N (the paper), 1+2 (the Java reference), 1+2+N, 1+2+3, or explicit
+    /// tuples by dimension name, e.g. "a,b;c".
+    #[arg(long, default_value = "auto")]
     tuples: String,
     /// NTBEA exploration constant k of the UCB score. By default it is multiplied by
-    /// the range of fitness seen so far, so one k suits any fitness scale.
-    #[arg(long, default_value_t = 0.5)]
+    /// the fitness scale (--scale), so one k suits any fitness scale.
+    #[arg(long, default_value_t = ntbea::DEFAULT_K)]
     k: f64,
-    /// NTBEA: use k as it is, not scaled by the fitness range (the reference's k).
+    /// NTBEA: use k as it is, not multiplied by the fitness scale (the reference's k).
     #[arg(long)]
     k_absolute: bool,
+    /// NTBEA: the fitness scale a relative k multiplies: sd (standard deviation of the
+    /// fitness seen so far) or range (max - min seen so far; the paper presets').
+    #[arg(long, value_enum, default_value_t = ScaleArg::DEFAULT)]
+    scale: ScaleArg,
     /// NTBEA epsilon in sqrt(ln(1 + N) / (epsilon + n)).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = ntbea::DEFAULT_EPSILON)]
     epsilon: f64,
     /// NTBEA neighbours scored per step (capped at a quarter of the space).
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = ntbea::DEFAULT_NEIGHBOURS)]
     neighbours: usize,
     /// NTBEA neighbours: one dimension always mutates, every other with probability p/D.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = ntbea::DEFAULT_MUTATION)]
     mutation: f64,
     /// NTBEA recommendation: the best evaluated point by model mean, or the best of
     /// evaluated points and their one-step neighbours.
@@ -387,6 +405,10 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             tuples: TupleSet::parse(&a.tuples).map_err(anyhow::Error::msg)?,
             k: a.k,
             k_relative: !a.k_absolute,
+            scale: match a.scale {
+                ScaleArg::Range => FitnessScale::Range,
+                ScaleArg::Sd => FitnessScale::Sd,
+            },
             epsilon: a.epsilon,
             neighbours: a.neighbours,
             mutation: a.mutation,

@@ -71,18 +71,24 @@ impl Problem for NoisyOneMax {
 /// Noisy trap (the reference NTBEA's EvalMaxM with the trap on): the sum of the values
 /// 0..m-1, except that the all-maximum point is a trap worth 0. The optimum, worth
 /// D*(m-1) - 1, is every point with one dimension at m-2 and the rest at m-1.
+/// `scale` multiplies the whole fitness, as for [`NoisyOneMax`].
 pub struct NoisyTrap {
     space: Space,
     values: usize,
     sigma: f64,
+    scale: f64,
 }
 
 impl NoisyTrap {
     pub fn new(dims: usize, values: usize, sigma: f64) -> NoisyTrap {
+        NoisyTrap::scaled(dims, values, sigma, 1.0)
+    }
+    pub fn scaled(dims: usize, values: usize, sigma: f64, scale: f64) -> NoisyTrap {
         NoisyTrap {
             space: int_space("noisy-trap", dims, values as i64),
             values,
             sigma,
+            scale,
         }
     }
     fn top(&self) -> f64 {
@@ -96,19 +102,71 @@ impl Problem for NoisyTrap {
     }
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let truth = self.true_fitness(x).unwrap_or(0.0);
-        Ok(Evaluation::fitness(truth + self.sigma * gaussian(seed)))
+        Ok(Evaluation::fitness(
+            truth + self.scale * self.sigma * gaussian(seed),
+        ))
     }
     fn true_fitness(&self, x: &[f64]) -> Option<f64> {
         let top = self.top();
-        Some(if x.iter().all(|&v| v == top) {
-            0.0
-        } else {
-            x.iter().sum()
-        })
+        Some(
+            self.scale
+                * if x.iter().all(|&v| v == top) {
+                    0.0
+                } else {
+                    x.iter().sum()
+                },
+        )
     }
     fn is_optimal(&self, x: &[f64]) -> Option<bool> {
-        let best = x.len() as f64 * self.top() - 1.0;
+        let best = self.scale * (x.len() as f64 * self.top() - 1.0);
         self.true_fitness(x).map(|f| self.values >= 2 && f == best)
+    }
+}
+
+/// Noisy deceptive pairs: the bits form consecutive pairs; a pair scores 1 for `11`,
+/// `local` (default 0.8) for `00` and 0 for `01` or `10`, plus N(0, sigma^2) noise on
+/// the sum. All ones is the optimum, but from `00` one flip loses: a local optimum that
+/// a one-dimension model cannot see past and 2-tuples can. Odd dimensions leave the
+/// last bit scoring as OneMax does (1 for a one).
+pub struct NoisyPairs {
+    space: Space,
+    local: f64,
+    sigma: f64,
+}
+
+impl NoisyPairs {
+    pub fn new(dims: usize, local: f64, sigma: f64) -> NoisyPairs {
+        NoisyPairs {
+            space: int_space("noisy-pairs", dims, 2),
+            local,
+            sigma,
+        }
+    }
+}
+
+impl Problem for NoisyPairs {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let truth = self.true_fitness(x).unwrap_or(0.0);
+        Ok(Evaluation::fitness(truth + self.sigma * gaussian(seed)))
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        Some(
+            x.chunks(2)
+                .map(|pair| match pair {
+                    [a, b] if *a == 1.0 && *b == 1.0 => 1.0,
+                    [a, b] if *a == 0.0 && *b == 0.0 => self.local,
+                    [a] => *a,
+                    _ => 0.0,
+                })
+                .sum(),
+        )
+    }
+    fn is_optimal(&self, x: &[f64]) -> Option<bool> {
+        // With local >= 1 the optimum is not all ones; the benchmark is meant with < 1.
+        Some(self.local < 1.0 && x.iter().all(|&v| v == 1.0))
     }
 }
 
@@ -224,6 +282,27 @@ mod tests {
         assert_eq!(p.true_fitness(&[3.0, 3.0, 2.0, 3.0, 3.0]), Some(14.0));
         assert_eq!(p.is_optimal(&[3.0, 3.0, 2.0, 3.0, 3.0]), Some(true));
         assert_eq!(p.is_optimal(&[3.0, 3.0, 1.0, 3.0, 3.0]), Some(false));
+    }
+
+    #[test]
+    fn scaled_trap_keeps_its_optimum() {
+        let p = NoisyTrap::scaled(5, 4, 1.0, 0.01);
+        assert_eq!(p.true_fitness(&[3.0; 5]), Some(0.0));
+        assert_eq!(p.is_optimal(&[3.0, 3.0, 2.0, 3.0, 3.0]), Some(true));
+        assert_eq!(p.is_optimal(&[3.0, 3.0, 1.0, 3.0, 3.0]), Some(false));
+    }
+
+    #[test]
+    fn pairs_have_a_local_optimum_at_zero() {
+        let p = NoisyPairs::new(4, 0.8, 1.0);
+        assert_eq!(p.true_fitness(&[1.0; 4]), Some(2.0));
+        assert_eq!(p.true_fitness(&[0.0; 4]), Some(1.6));
+        // One flip from 00 loses the pair's 0.8.
+        assert_eq!(p.true_fitness(&[1.0, 0.0, 0.0, 0.0]), Some(0.8));
+        assert_eq!(p.is_optimal(&[1.0; 4]), Some(true));
+        assert_eq!(p.is_optimal(&[1.0, 1.0, 0.0, 0.0]), Some(false));
+        let odd = NoisyPairs::new(3, 0.8, 1.0);
+        assert_eq!(odd.true_fitness(&[1.0; 3]), Some(2.0));
     }
 
     #[test]

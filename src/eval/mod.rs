@@ -5,7 +5,7 @@ mod benchmarks;
 mod binding;
 mod command;
 
-pub use benchmarks::{NoisyOneMax, NoisyTrap, Sphere};
+pub use benchmarks::{NoisyOneMax, NoisyPairs, NoisyTrap, Sphere};
 pub use binding::Binding;
 pub use command::CommandProblem;
 

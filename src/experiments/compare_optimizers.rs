@@ -42,7 +42,7 @@ pub struct ExperimentConfig {
 /// The paper's three algorithms with the settings the experiment uses. B-RMHC's
 /// pre-processing does not count against the budget (the paper gives every algorithm
 /// 100 evaluations of evolution); the summary reports how many it spent.
-pub fn paper_algorithms() -> Vec<(String, AlgoConfig)> {
+pub fn paper_algorithms(ntbea: NtbeaConfig) -> Vec<(String, AlgoConfig)> {
     vec![
         ("RMHC".into(), AlgoConfig::Rmhc(RmhcConfig::default())),
         (
@@ -52,7 +52,7 @@ pub fn paper_algorithms() -> Vec<(String, AlgoConfig)> {
                 ..Default::default()
             }),
         ),
-        ("NTBEA".into(), AlgoConfig::Ntbea(NtbeaConfig::default())),
+        ("NTBEA".into(), AlgoConfig::Ntbea(ntbea)),
     ]
 }
 

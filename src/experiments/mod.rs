@@ -2,4 +2,5 @@
 //! re-evaluation of what they found, statistics, tables and pictures.
 
 pub mod compare_optimizers;
+pub mod ntbea_defaults;
 pub mod rinascimento_tuning;

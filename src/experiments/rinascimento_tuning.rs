@@ -36,6 +36,14 @@ pub struct TuningConfig {
     /// Games of the tables (best configurations, starred agents).
     pub table_games: usize,
     pub seed: u64,
+    /// The tuner's settings. Summaries written before this setting existed used the
+    /// paper's, which are therefore not written (old summaries reproduce byte for byte).
+    #[serde(default = "NtbeaConfig::paper", skip_serializing_if = "is_paper")]
+    pub ntbea: NtbeaConfig,
+}
+
+fn is_paper(c: &NtbeaConfig) -> bool {
+    *c == NtbeaConfig::paper()
 }
 
 /// One agent at one NTBEA budget: each run's recommendation and its true win rate.
@@ -129,7 +137,7 @@ pub fn run(
                 problem: search.clone(),
                 space: problem.space().clone(),
                 space_file: None,
-                algorithm: AlgoConfig::Ntbea(NtbeaConfig::default()),
+                algorithm: AlgoConfig::Ntbea(c.ntbea.clone()),
                 budget,
                 trials: c.runs,
                 seed: derive_seed(c.seed, &[ai as u64, bi as u64]),

@@ -9,7 +9,8 @@ pub mod ntbea;
 pub mod random;
 pub mod rmhc;
 
-use crate::eval::{Evaluation, FeatureAxis};
+use crate::eval::{EvalError, Evaluation, FeatureAxis, Problem};
+use crate::rng::derive_seed;
 use crate::space::Space;
 use serde::{Deserialize, Serialize};
 
@@ -158,6 +159,32 @@ impl AlgoConfig {
                 default_axes,
             )?),
         })
+    }
+}
+
+/// Runs an optimiser to the end of its budget on an in-process problem, one
+/// evaluation at a time, evaluation i seeded from `(seed, i)`, and returns its
+/// recommendation. For optimisers nested inside a problem (NTBEA tuning NTBEA), where
+/// run folders, logs and threads would cost more than the evaluations; runs that
+/// users see go through `run::execute`.
+pub fn run_in_process(
+    optimizer: &mut dyn Optimizer,
+    problem: &dyn Problem,
+    seed: u64,
+) -> Result<Recommendation, EvalError> {
+    let mut index = 0u64;
+    loop {
+        let batch = optimizer.ask();
+        if batch.is_empty() {
+            return Ok(optimizer.recommend());
+        }
+        let results = batch
+            .iter()
+            .enumerate()
+            .map(|(j, c)| problem.evaluate(&c.values, derive_seed(seed, &[index + j as u64])))
+            .collect::<Result<Vec<_>, _>>()?;
+        optimizer.tell(&batch, &results);
+        index += batch.len() as u64;
     }
 }
 

@@ -11,6 +11,7 @@
 //! re-evaluates each run's recommendation and the best mean wins.
 
 pub mod model;
+pub mod suite;
 
 use super::{Candidate, Optimizer, Phase, Recommendation, argmax};
 use crate::eval::Evaluation;
@@ -24,6 +25,11 @@ use serde::{Deserialize, Serialize};
 /// Which tuples the model keeps.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TupleSet {
+    /// 1+2+N when the space's 2-tuples are affordable (see [`TupleSet::AUTO_MAX_PAIRS`]
+    /// and [`TupleSet::AUTO_MAX_PAIR_PATTERNS`]), else 1+N: the 2-tuples are what lets
+    /// NTBEA see interactions, and on every benchmark of the `ntbea-suite` problem they
+    /// win over 1+N (runs/published/ntbea-defaults).
+    Auto,
     /// Sizes of tuples to include over the free dimensions: 1, 2 and 3 mean all tuples
     /// of that size; `full` adds the single tuple of every free dimension (the N-tuple).
     Sizes { sizes: Vec<usize>, full: bool },
@@ -32,9 +38,19 @@ pub enum TupleSet {
 }
 
 impl TupleSet {
-    /// Parses `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`.
+    /// Auto: at most this many 2-tuples (45 free dimensions); scoring a neighbour costs
+    /// time in proportion to the tuples that hold a changed dimension.
+    pub const AUTO_MAX_PAIRS: usize = 1000;
+    /// Auto: at most this many patterns over all 2-tuples together (each a dense table
+    /// of 24-byte statistics: 48 MiB at most).
+    pub const AUTO_MAX_PAIR_PATTERNS: u64 = 1 << 21;
+
+    /// Parses `auto`, `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`.
     pub fn parse(text: &str) -> Result<TupleSet, String> {
         let t = text.trim();
+        if t.eq_ignore_ascii_case("auto") {
+            return Ok(TupleSet::Auto);
+        }
         let parts: Vec<&str> = t.split(['+', ',']).map(str::trim).collect();
         if !t.contains(';')
             && parts
@@ -71,6 +87,17 @@ impl TupleSet {
         let free = space.free_dims();
         let mut out: Vec<Vec<usize>> = Vec::new();
         match self {
+            TupleSet::Auto => {
+                return TupleSet::Sizes {
+                    sizes: if Self::pairs_affordable(space, &free) {
+                        vec![1, 2]
+                    } else {
+                        vec![1]
+                    },
+                    full: true,
+                }
+                .expand(space);
+            }
             TupleSet::Sizes { sizes, full } => {
                 for &s in sizes {
                     combinations(&free, s, &mut Vec::new(), 0, &mut out);
@@ -98,6 +125,21 @@ impl TupleSet {
             return Err("the tuple set is empty".into());
         }
         Ok(out)
+    }
+
+    fn pairs_affordable(space: &Space, free: &[usize]) -> bool {
+        let d = free.len();
+        if d * d.saturating_sub(1) / 2 > Self::AUTO_MAX_PAIRS {
+            return false;
+        }
+        let arity: Vec<u64> = free.iter().map(|&i| space.dims[i].arity() as u64).collect();
+        let mut patterns: u64 = 0;
+        for (i, a) in arity.iter().enumerate() {
+            for b in &arity[i + 1..] {
+                patterns = patterns.saturating_add(a.saturating_mul(*b));
+            }
+        }
+        patterns <= Self::AUTO_MAX_PAIR_PATTERNS
     }
 }
 
@@ -135,9 +177,14 @@ pub struct NtbeaConfig {
     pub tuples: TupleSet,
     /// Exploration constant of the UCB score.
     pub k: f64,
-    /// When true, the exploration term is multiplied by the range of fitness seen so
-    /// far (max - min), so one `k` suits any fitness scale.
+    /// When true, the exploration term is multiplied by an estimate of the fitness
+    /// scale (`scale`), so one `k` suits any fitness scale.
     pub k_relative: bool,
+    /// Which scale a relative `k` multiplies. Runs recorded before this setting existed
+    /// used the range, so the range is what a file without it means (and is not
+    /// written, so those files reproduce byte for byte).
+    #[serde(default = "FitnessScale::range", skip_serializing_if = "FitnessScale::is_range")]
+    pub scale: FitnessScale,
     pub epsilon: f64,
     pub neighbours: usize,
     /// Extra mutations per neighbour: one free dimension always mutates and every other
@@ -150,8 +197,30 @@ pub struct NtbeaConfig {
     pub selection_budget: u64,
 }
 
-impl Default for NtbeaConfig {
-    fn default() -> Self {
+/// The fitness scale a relative exploration constant is measured in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FitnessScale {
+    /// max - min of the fitness seen so far. It grows with every noisy extreme, so
+    /// exploration grows through the run.
+    Range,
+    /// The standard deviation of the fitness seen so far: steady once a few
+    /// evaluations are in, and not moved by one outlier.
+    Sd,
+}
+
+impl FitnessScale {
+    fn range() -> FitnessScale {
+        FitnessScale::Range
+    }
+    fn is_range(&self) -> bool {
+        *self == FitnessScale::Range
+    }
+}
+
+impl NtbeaConfig {
+    /// The NTBEA paper's settings as playtune's paper presets run them: 1-tuples and
+    /// the N-tuple, k = 0.5 times the fitness range, epsilon 0.5, 50 neighbours.
+    pub fn paper() -> NtbeaConfig {
         NtbeaConfig {
             tuples: TupleSet::Sizes {
                 sizes: vec![1],
@@ -159,6 +228,7 @@ impl Default for NtbeaConfig {
             },
             k: 0.5,
             k_relative: true,
+            scale: FitnessScale::Range,
             epsilon: 0.5,
             neighbours: 50,
             mutation: 2.0,
@@ -169,6 +239,31 @@ impl Default for NtbeaConfig {
     }
 }
 
+/// The defaults: the best general setting found by `playtune experiment ntbea-defaults`
+/// (NTBEA tuning NTBEA over the `ntbea-suite` benchmarks; runs/published/ntbea-defaults).
+impl Default for NtbeaConfig {
+    fn default() -> Self {
+        NtbeaConfig {
+            tuples: TupleSet::Auto,
+            k: DEFAULT_K,
+            k_relative: true,
+            scale: DEFAULT_SCALE,
+            epsilon: DEFAULT_EPSILON,
+            neighbours: DEFAULT_NEIGHBOURS,
+            mutation: DEFAULT_MUTATION,
+            recommend: RecommendFrom::Evaluated,
+            runs: 1,
+            selection_budget: 0,
+        }
+    }
+}
+
+pub const DEFAULT_K: f64 = 0.5;
+pub const DEFAULT_SCALE: FitnessScale = FitnessScale::Range;
+pub const DEFAULT_EPSILON: f64 = 0.5;
+pub const DEFAULT_NEIGHBOURS: usize = 50;
+pub const DEFAULT_MUTATION: f64 = 2.0;
+
 /// One NTBEA run.
 pub struct NtbeaRun {
     model: TupleModel,
@@ -178,6 +273,7 @@ pub struct NtbeaRun {
     evaluated: Vec<Vec<u32>>,
     seen: std::collections::HashSet<Vec<u32>>,
     fit_range: (f64, f64),
+    fit_summary: Summary,
     explore: Vec<f64>,
     scratch: Vec<u32>,
     best_neighbour: Vec<u32>,
@@ -199,6 +295,7 @@ impl NtbeaRun {
             evaluated: Vec::new(),
             seen: Default::default(),
             fit_range: (f64::INFINITY, f64::NEG_INFINITY),
+            fit_summary: Summary::default(),
             explore: Vec::new(),
             changed: Vec::new(),
             scorer: NeighbourScorer::default(),
@@ -223,12 +320,17 @@ impl NtbeaRun {
             self.evaluated.push(self.current.clone());
         }
         self.fit_range = (self.fit_range.0.min(fitness), self.fit_range.1.max(fitness));
+        self.fit_summary.add(fitness);
         if self.remaining == 0 {
             return;
         }
         let k = if config.k_relative {
-            let range = self.fit_range.1 - self.fit_range.0;
-            config.k * if range > 0.0 { range } else { 1.0 }
+            let scale = match config.scale {
+                FitnessScale::Range => self.fit_range.1 - self.fit_range.0,
+                FitnessScale::Sd => self.fit_summary.sd(),
+            };
+            // Before two distinct fitness values there is no scale to measure.
+            config.k * if scale > 0.0 { scale } else { 1.0 }
         } else {
             config.k
         };
@@ -450,5 +552,83 @@ mod tests {
         assert_eq!(count("1,2,3"), 4 + 6 + 4);
         assert_eq!(count("x0,x1;x3"), 2);
         assert!(TupleSet::parse("x9").unwrap().expand(space).is_err());
+    }
+
+    fn binary_space(dims: usize, values: i64) -> Space {
+        Space {
+            name: "s".into(),
+            dims: (0..dims)
+                .map(|i| crate::space::Dimension {
+                    name: format!("x{i}"),
+                    domain: crate::space::Domain::Int {
+                        min: 0,
+                        max: values - 1,
+                        step: 1,
+                    },
+                    default: 0,
+                    fixed: false,
+                })
+                .collect(),
+            groups: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn auto_tuples_drop_pairs_only_when_they_do_not_fit() {
+        let count = |space: &Space| TupleSet::Auto.expand(space).unwrap().len();
+        // 20 binary dimensions: 20 + 190 + 1.
+        assert_eq!(count(&binary_space(20, 2)), 211);
+        // 45 dimensions: 990 pairs, still affordable; 46: 1035 pairs, not.
+        assert_eq!(count(&binary_space(45, 2)), 45 + 990 + 1);
+        assert_eq!(count(&binary_space(46, 2)), 46 + 1);
+        // Three dimensions of 1000 values: three pairs of 1 M patterns are too many;
+        // of 800 values (1.92 M patterns in all), not.
+        assert_eq!(count(&binary_space(3, 1000)), 3 + 1);
+        assert_eq!(count(&binary_space(3, 800)), 3 + 3 + 1);
+        assert_eq!(TupleSet::parse(" AUTO ").unwrap(), TupleSet::Auto);
+    }
+
+    #[test]
+    fn runs_recorded_before_the_scale_setting_read_as_the_range() {
+        // The published Space Battle run's NTBEA settings, as written before `scale`
+        // existed: they must read as the paper's settings, so the run resumes.
+        let text = include_str!("../../../runs/published/space-battle-paper/ntbea/config.ron");
+        let config: crate::run::RunConfig = ron::from_str(text).unwrap();
+        assert_eq!(
+            config.algorithm,
+            crate::optim::AlgoConfig::Ntbea(NtbeaConfig::paper())
+        );
+        // And the paper's settings are written without it, byte for byte as before.
+        let written = ron::to_string(&NtbeaConfig::paper()).unwrap();
+        assert!(!written.contains("scale"), "{written}");
+        let sd = NtbeaConfig {
+            scale: FitnessScale::Sd,
+            ..NtbeaConfig::paper()
+        };
+        let back: NtbeaConfig = ron::from_str(&ron::to_string(&sd).unwrap()).unwrap();
+        assert_eq!(back, sd);
+    }
+
+    #[test]
+    fn a_relative_k_makes_runs_independent_of_the_fitness_scale() {
+        // Scaling every fitness by c scales the model means and the scale estimate by c
+        // alike, so the same seed walks the same path (up to the 1e-9 tie-break).
+        let recommend = |seed: u64, scale: f64, fitness_scale: FitnessScale| {
+            let problem = crate::eval::NoisyOneMax::scaled(12, 1.0, scale);
+            let config = NtbeaConfig {
+                scale: fitness_scale,
+                ..NtbeaConfig::default()
+            };
+            let space = crate::eval::Problem::space(&problem).clone();
+            let mut o = Ntbea::new(config, space, 150, seed).unwrap();
+            crate::optim::run_in_process(&mut o, &problem, seed).unwrap().values
+        };
+        for s in [FitnessScale::Range, FitnessScale::Sd] {
+            for seed in 0..20 {
+                let base = recommend(seed, 1.0, s);
+                assert_eq!(recommend(seed, 0.01, s), base);
+                assert_eq!(recommend(seed, 100.0, s), base);
+            }
+        }
     }
 }
