@@ -301,3 +301,93 @@ fn map_elites_matches_pyribs_coverage_on_the_sphere() {
         );
     }
 }
+
+/// The defaults' acceptance figures, 100 trials each. Aims: at least 98% on noisy
+/// OneMax D = 10 (budget 200), 95% on the noisy trap with 6 dimensions of 3 values and
+/// sigma 2 (budget 400), 50% on noisy OneMax D = 20 (budget 500). Margins: about two
+/// binomial standard errors below each aim (sqrt(p(1-p)/100): 1.4, 2.2 and 5 points).
+/// The paper's settings (the old defaults) reach 38%, 42% and 1% here.
+#[test]
+fn default_ntbea_meets_its_acceptance_figures() {
+    let defaults = || AlgoConfig::Ntbea(NtbeaConfig::default());
+    let onemax10 = run(
+        "noisy-onemax",
+        &[("dims", "10"), ("sigma", "1")],
+        defaults(),
+        200,
+        100,
+    );
+    assert!(success(&onemax10) >= 0.96, "D=10: {}", success(&onemax10));
+    let trap = run(
+        "noisy-trap",
+        &[("dims", "6"), ("values", "3"), ("sigma", "2")],
+        defaults(),
+        400,
+        100,
+    );
+    assert!(success(&trap) >= 0.91, "trap 6x3: {}", success(&trap));
+    let onemax20 = run(
+        "noisy-onemax",
+        &[("dims", "20"), ("sigma", "1")],
+        defaults(),
+        500,
+        100,
+    );
+    assert!(success(&onemax20) >= 0.40, "D=20: {}", success(&onemax20));
+}
+
+#[test]
+fn default_ntbea_does_not_care_about_the_fitness_scale() {
+    // The same seeds with every fitness multiplied by 0.01 or 100 must succeed as
+    // often: the exploration constant is relative to the fitness scale.
+    let defaults = || AlgoConfig::Ntbea(NtbeaConfig::default());
+    for (problem, dims, budget) in [("noisy-onemax", "10", 200), ("noisy-trap", "5", 300)] {
+        let rate = |scale: &str| {
+            success(&run(
+                problem,
+                &[("dims", dims), ("sigma", "1"), ("scale", scale)],
+                defaults(),
+                budget,
+                100,
+            ))
+        };
+        let base = rate("1");
+        for scale in ["0.01", "100"] {
+            let scaled = rate(scale);
+            assert!(
+                (scaled - base).abs() <= 0.02,
+                "{problem} x{scale}: {scaled} vs {base}"
+            );
+        }
+    }
+}
+
+/// The suite NTBEA's defaults were chosen on (`playtune experiment ntbea-defaults`):
+/// the defaults must beat the paper's settings on it by a wide margin, and on every
+/// benchmark be no worse than the paper's by more than noise.
+#[test]
+fn default_ntbea_beats_the_paper_settings_on_the_benchmark_suite() {
+    use playtune::optim::ntbea::suite::{standard_suite, success_rates};
+    let suite = standard_suite();
+    let runs = 40;
+    let defaults = success_rates(&suite, &NtbeaConfig::default(), runs, 2026).unwrap();
+    let paper = success_rates(&suite, &NtbeaConfig::paper(), runs, 2026).unwrap();
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    assert!(
+        mean(&defaults) >= 0.85,
+        "defaults' mean success {defaults:?}"
+    );
+    assert!(
+        mean(&defaults) >= mean(&paper) + 0.3,
+        "defaults {defaults:?} vs paper {paper:?}"
+    );
+    for (i, case) in suite.iter().enumerate() {
+        assert!(
+            defaults[i] >= paper[i] - 0.15,
+            "{}: defaults {} vs paper {}",
+            case.name,
+            defaults[i],
+            paper[i]
+        );
+    }
+}

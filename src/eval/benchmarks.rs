@@ -5,7 +5,8 @@ use crate::rng::rng_from_seed;
 use crate::space::{Dimension, Domain, Space};
 use rand_distr::{Distribution, StandardNormal};
 
-fn int_space(name: &str, dims: usize, values: i64) -> Space {
+/// `dims` integer dimensions `x0, x1, ...` of values 0..values-1.
+pub(crate) fn int_space(name: &str, dims: usize, values: i64) -> Space {
     Space {
         name: name.into(),
         dims: (0..dims)

@@ -5,6 +5,8 @@ mod benchmarks;
 mod binding;
 mod command;
 
+#[cfg(test)]
+pub(crate) use benchmarks::int_space;
 pub use benchmarks::{NoisyOneMax, NoisyPairs, NoisyTrap, Sphere};
 pub use binding::Binding;
 pub use command::CommandProblem;

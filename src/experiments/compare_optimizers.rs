@@ -129,10 +129,7 @@ pub fn run(
             seed: derive_seed(config.seed, &[ai as u64]),
             log: true,
         };
-        // An interrupted experiment resumes: a folder with the same config is reused.
-        if run::read_config(&dir).ok().as_ref() != Some(&rc) {
-            run::create_run_dir(&dir, &rc).map_err(|e| e.to_string())?;
-        }
+        run::reuse_or_create_run_dir(&dir, &rc)?;
         if progress {
             eprintln!(
                 "{name}: {} trials of {} evaluations",

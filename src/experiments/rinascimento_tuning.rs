@@ -143,9 +143,7 @@ pub fn run(
                 seed: derive_seed(c.seed, &[ai as u64, bi as u64]),
                 log: true,
             };
-            if run::read_config(&dir).ok().as_ref() != Some(&rc) {
-                run::create_run_dir(&dir, &rc).map_err(|e| e.to_string())?;
-            }
+            run::reuse_or_create_run_dir(&dir, &rc)?;
             if progress {
                 eprintln!("{agent}: {} NTBEA runs of {budget} games", c.runs);
             }

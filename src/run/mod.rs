@@ -120,6 +120,16 @@ pub(crate) fn ron_error(path: &Path, e: &ron::error::SpannedError) -> String {
     )
 }
 
+/// Makes `dir` the run folder of `config`: a folder that already holds this config
+/// is kept, evaluations and all, so an interrupted experiment resumes; any other is
+/// started afresh.
+pub fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), String> {
+    if read_config(dir).ok().as_ref() == Some(config) {
+        return Ok(());
+    }
+    create_run_dir(dir, config).map_err(|e| e.to_string())
+}
+
 /// Reads a run folder's `config.ron`.
 pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
     let path = dir.join(CONFIG_FILE);

@@ -183,7 +183,10 @@ pub struct NtbeaConfig {
     /// Which scale a relative `k` multiplies. Runs recorded before this setting existed
     /// used the range, so the range is what a file without it means (and is not
     /// written, so those files reproduce byte for byte).
-    #[serde(default = "FitnessScale::range", skip_serializing_if = "FitnessScale::is_range")]
+    #[serde(
+        default = "FitnessScale::range",
+        skip_serializing_if = "FitnessScale::is_range"
+    )]
     pub scale: FitnessScale,
     pub epsilon: f64,
     pub neighbours: usize,
@@ -554,28 +557,10 @@ mod tests {
         assert!(TupleSet::parse("x9").unwrap().expand(space).is_err());
     }
 
-    fn binary_space(dims: usize, values: i64) -> Space {
-        Space {
-            name: "s".into(),
-            dims: (0..dims)
-                .map(|i| crate::space::Dimension {
-                    name: format!("x{i}"),
-                    domain: crate::space::Domain::Int {
-                        min: 0,
-                        max: values - 1,
-                        step: 1,
-                    },
-                    default: 0,
-                    fixed: false,
-                })
-                .collect(),
-            groups: Vec::new(),
-        }
-    }
-
     #[test]
     fn auto_tuples_drop_pairs_only_when_they_do_not_fit() {
         let count = |space: &Space| TupleSet::Auto.expand(space).unwrap().len();
+        let binary_space = |dims, values| crate::eval::int_space("s", dims, values);
         // 20 binary dimensions: 20 + 190 + 1.
         assert_eq!(count(&binary_space(20, 2)), 211);
         // 45 dimensions: 990 pairs, still affordable; 46: 1035 pairs, not.
@@ -621,7 +606,9 @@ mod tests {
             };
             let space = crate::eval::Problem::space(&problem).clone();
             let mut o = Ntbea::new(config, space, 150, seed).unwrap();
-            crate::optim::run_in_process(&mut o, &problem, seed).unwrap().values
+            crate::optim::run_in_process(&mut o, &problem, seed)
+                .unwrap()
+                .values
         };
         for s in [FitnessScale::Range, FitnessScale::Sd] {
             for seed in 0..20 {

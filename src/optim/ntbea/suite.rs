@@ -70,9 +70,7 @@ fn settings_space() -> Space {
             dim("scale", names(&["range", "sd"]), 0),
             dim(
                 "k",
-                Domain::List(vec![
-                    0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0,
-                ]),
+                Domain::List(vec![0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0]),
                 4,
             ),
             dim(
@@ -80,8 +78,16 @@ fn settings_space() -> Space {
                 Domain::List(vec![1e-6, 1e-4, 1e-2, 0.1, 0.5, 1.0]),
                 4,
             ),
-            dim("neighbours", Domain::List(vec![20.0, 50.0, 100.0]), 1),
-            dim("mutation", Domain::List(vec![1.0, 1.5, 2.0, 3.0, 4.0]), 2),
+            dim(
+                "neighbours",
+                Domain::List(vec![5.0, 10.0, 20.0, 50.0, 100.0]),
+                3,
+            ),
+            dim(
+                "mutation",
+                Domain::List(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0]),
+                1,
+            ),
             dim("recommend", names(&["evaluated", "neighbourhood"]), 0),
         ],
         groups: Vec::new(),
