@@ -130,9 +130,18 @@ pub enum GiveBack {
 }
 
 /// The settings of a random player (the `rnd` agent): how it draws the kind of its
-/// action and what it gives back. The default is the paper's RAG as the spec reads it
-/// (uniform kinds, any token back), which every search agent's rollouts also use;
-/// [`RandomPlayer::reference`] is the reference framework's player.
+/// action and what it gives back. [`RandomPlayer::reference`] is the reference
+/// framework's player.
+///
+/// The default is the paper's RAG as the spec reads it (uniform kinds, any token back),
+/// which every search agent's rollouts also use. Neither the spec nor the paper
+/// settles the weights: the paper's 14.1% stalemates fit uniform kinds, its sd of 21.35
+/// actions the reference's weights. Uniform kinds stay the default because the spec's
+/// RND is "a random legal action" with no weights named, because the reference's
+/// length distribution comes from its five readings together (the weights alone, under
+/// the spec's rules, give an sd near 17, not 21), and because every pinned and
+/// published result (random games, the rules problem's ladder, rollouts) stays
+/// byte-identical. To reproduce the reference, take its whole preset.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RandomPlayer {
     pub kinds: KindChoice,

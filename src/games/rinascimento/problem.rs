@@ -398,6 +398,9 @@ mod tests {
         assert_ne!(p.evaluate(&x, 3).unwrap(), spec);
     }
 
+    /// What the rules' space file says of the readings it leaves out.
+    const RULES_NOTE: &str = "// The readings where the spec and the reference framework differ (end of game,\n// reserving with a full hand, card colours) are no dimensions: problems take them\n// as --set rules=spec (the default) or --set rules=reference.\n";
+
     /// Writes the shipped space files. Run with
     /// `cargo test --release --lib export_rinascimento_spaces -- --ignored`.
     #[test]
@@ -409,7 +412,8 @@ mod tests {
             spaces.push((kind.name().to_string(), kind.space()));
         }
         for (name, space) in spaces {
-            let text = format!("{header}{}", crate::space::to_space_file(&space));
+            let note = if name == "rules" { RULES_NOTE } else { "" };
+            let text = format!("{header}{note}{}", crate::space::to_space_file(&space));
             std::fs::write(format!("spaces/rinascimento_{name}.ron"), text).unwrap();
         }
     }
