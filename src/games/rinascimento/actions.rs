@@ -159,6 +159,23 @@ impl RandomPlayer {
     }
 }
 
+/// An index drawn in proportion to `weights` (all >= 0), or uniformly if they are all 0.
+pub(super) fn weighted_index(weights: &[f64], rng: &mut Rng) -> usize {
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return rng.random_range(0..weights.len());
+    }
+    let mut r = rng.random::<f64>() * total;
+    // The last index of positive weight takes whatever rounding leaves over.
+    let last = weights.iter().rposition(|&w| w > 0.0).unwrap_or(0);
+    let mut i = 0;
+    while i < last && r >= weights[i] {
+        r -= weights[i];
+        i += 1;
+    }
+    i
+}
+
 /// Up to 32 small items on the stack (candidates while sampling).
 struct Picks {
     items: [u8; 32],
@@ -395,32 +412,21 @@ impl RinState {
         for (i, k) in ActionKind::ALL.into_iter().enumerate() {
             if self.kind_available(k, hand) {
                 kinds[len] = k;
-                weights[len] = match random.kinds {
-                    KindChoice::Uniform => 1.0,
+                if let KindChoice::Weighted(w) = random.kinds {
                     // Negative or NaN weights count as 0.
-                    KindChoice::Weighted(w) => w[i].max(0.0),
-                };
+                    weights[len] = w[i].max(0.0);
+                }
                 len += 1;
             }
         }
         if len == 0 {
             return None;
         }
-        let total: f64 = weights[..len].iter().sum();
-        // Uniform kinds keep the integer draw the default has always made, so that its
-        // games stay byte-identical.
-        let chosen = if random.kinds == KindChoice::Uniform || total <= 0.0 {
-            rng.random_range(0..len)
-        } else {
-            let mut r = rng.random::<f64>() * total;
-            // The last kind of positive weight takes whatever rounding leaves over.
-            let last = (0..len).rfind(|&i| weights[i] > 0.0).unwrap_or(0);
-            let mut i = 0;
-            while i < last && r >= weights[i] {
-                r -= weights[i];
-                i += 1;
-            }
-            i
+        // Uniform kinds make the one integer draw the RAG has always made, so that the
+        // default's games stay byte-identical.
+        let chosen = match random.kinds {
+            KindChoice::Uniform => rng.random_range(0..len),
+            KindChoice::Weighted(_) => weighted_index(&weights[..len], rng),
         };
         self.random_action_with(player, kinds[chosen], random.give_back, rng)
     }

@@ -1179,3 +1179,23 @@ fn invariants_hold_under_the_reference_preset() {
         }
     }
 }
+
+#[test]
+fn weighted_draws_follow_the_weights_and_skip_zeros() {
+    let mut rng = rng_from_seed(8);
+    let mut counts = [0usize; 4];
+    for _ in 0..10_000 {
+        counts[super::actions::weighted_index(&[1.0, 0.0, 3.0, 0.0], &mut rng)] += 1;
+    }
+    assert_eq!((counts[1], counts[3]), (0, 0));
+    // sd of the share: 0.0043.
+    assert!(
+        (counts[2] as f64 / 10_000.0 - 0.75).abs() < 0.02,
+        "{counts:?}"
+    );
+    let mut seen = [false; 3];
+    for _ in 0..100 {
+        seen[super::actions::weighted_index(&[0.0; 3], &mut rng)] = true;
+    }
+    assert_eq!(seen, [true; 3]);
+}
