@@ -65,6 +65,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("opponents", "osla"),
             ("games", "1"),
             ("budget", "1000"),
+            ("rules", "spec"),
         ],
         "Rinascimento agent tuning: win rate of the agent (bmrh|srh|mcts grid) against players-1 opponents",
     ),
@@ -74,6 +75,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("ladder", "rnd,osla,mcts*"),
             ("games", "1"),
             ("budget", "1000"),
+            ("rules", "spec"),
         ],
         "Rinascimento rule-vector skill depth: min gap of win rates between ladder agents, each against the weakest",
     ),
@@ -169,6 +171,13 @@ fn space_battle_config(
     })
 }
 
+/// The Rinascimento problems' `rules` setting: `spec` or `reference` (see
+/// [`crate::games::rinascimento::Preset`]).
+fn rinascimento_preset(s: &Settings) -> Result<crate::games::rinascimento::Preset, String> {
+    let name: String = s.get("rules")?;
+    crate::games::rinascimento::Preset::parse(&name).map_err(|e| format!("--set rules={name}: {e}"))
+}
+
 /// Builds a problem from its spec. `space` is the user's search space, which the
 /// external-command problem requires and the others bind to by name.
 pub fn build_problem(
@@ -220,27 +229,35 @@ pub fn build_problem(
             let budget = s.positive("budget")?;
             let agent: String = s.get("agent")?;
             let opponents: String = s.get("opponents")?;
-            Box::new(AgentProblem::new(AgentProblemConfig {
-                agent: TunedAgent::parse(&agent)?,
-                players: s.positive("players")?,
-                opponent: RinAgentSpec::parse(&opponents, budget)?,
-                games: s.positive("games")?,
-                budget,
-            })?)
+            let preset = rinascimento_preset(&s)?;
+            Box::new(
+                AgentProblem::new(AgentProblemConfig {
+                    agent: TunedAgent::parse(&agent)?,
+                    players: s.positive("players")?,
+                    opponent: preset.agent(RinAgentSpec::parse(&opponents, budget)?),
+                    games: s.positive("games")?,
+                    budget,
+                })?
+                .with_preset(preset),
+            )
         }
         "rinascimento-rules" => {
             use crate::games::rinascimento::RinAgentSpec;
             use crate::games::rinascimento::problem::{RulesProblem, RulesProblemConfig};
             let budget = s.positive("budget")?;
             let ladder: String = s.get("ladder")?;
+            let preset = rinascimento_preset(&s)?;
             let ladder = ladder
                 .split(',')
-                .map(|n| RinAgentSpec::parse(n, budget))
+                .map(|n| RinAgentSpec::parse(n, budget).map(|a| preset.agent(a)))
                 .collect::<Result<Vec<_>, _>>()?;
-            Box::new(RulesProblem::new(RulesProblemConfig {
-                ladder,
-                games: s.positive("games")?,
-            })?)
+            Box::new(
+                RulesProblem::new(RulesProblemConfig {
+                    ladder,
+                    games: s.positive("games")?,
+                })?
+                .with_preset(preset),
+            )
         }
         "command" => {
             let cmd: String = s.get("cmd")?;
@@ -290,5 +307,16 @@ mod tests {
         assert!(build_problem(&spec("rinascimento-agent", &[("agent", "osla")]), None).is_err());
         assert!(build_problem(&spec("rinascimento-agent", &[("players", "5")]), None).is_err());
         assert!(build_problem(&spec("rinascimento-rules", &[("ladder", "rnd")]), None).is_err());
+    }
+
+    #[test]
+    fn rinascimento_problems_take_the_rules_preset() {
+        for name in ["rinascimento-agent", "rinascimento-rules"] {
+            for rules in ["spec", "reference"] {
+                assert!(build_problem(&spec(name, &[("rules", rules)]), None).is_ok());
+            }
+            let e = build_problem(&spec(name, &[("rules", "java")]), None).err();
+            assert!(e.unwrap().contains("rules=java"));
+        }
     }
 }

@@ -1,8 +1,8 @@
 //! `playtune tournament`: Rinascimento games between named agents.
 
-use crate::games::rinascimento::Rules;
 use crate::games::rinascimento::agents::{DEFAULT_BUDGET, RinAgentSpec};
 use crate::games::rinascimento::tournament::tournament;
+use crate::games::rinascimento::{Preset, Rules};
 use anyhow::{Result, bail};
 use clap::Args;
 
@@ -18,6 +18,12 @@ pub struct TournamentArgs {
     /// round-robin list with --players 2).
     #[arg(long, value_delimiter = ',', default_value = "rnd,rnd,rnd,rnd")]
     agents: Vec<String>,
+    /// Readings where the spec and the reference Java framework differ: spec (the
+    /// spec's rules, the paper's random player) or reference (the framework's end of
+    /// game, full-hand reserve, card colours, and its random player's kind weights and
+    /// give-back).
+    #[arg(long, default_value = "spec")]
+    rules: String,
     /// Games (per pairing in a round robin).
     #[arg(long, default_value_t = 1000)]
     games: usize,
@@ -44,20 +50,25 @@ pub fn run(a: TournamentArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games 0: play at least one game");
     }
+    let preset = Preset::parse(&a.rules).map_err(|e| anyhow::anyhow!("--rules: {e}"))?;
     let specs = a
         .agents
         .iter()
-        .map(|n| RinAgentSpec::parse(n, a.budget))
+        .map(|n| RinAgentSpec::parse(n, a.budget).map(|s| preset.agent(s)))
         .collect::<Result<Vec<_>, _>>()
         .map_err(anyhow::Error::msg)?;
-    let rules = Rules::splendor(a.players as u32);
+    let rules = preset.rules(Rules::splendor(a.players as u32));
     let started = std::time::Instant::now();
     let r = tournament(&rules, &specs, a.players, a.games, a.seed).map_err(anyhow::Error::msg)?;
     let secs = started.elapsed().as_secs_f64();
     let states = r.mean_length * r.games as f64;
     println!(
-        "{} games of {} players, seed {}, budget {} per decision",
-        r.games, a.players, a.seed, a.budget
+        "{} games of {} players, seed {}, budget {} per decision, {} rules",
+        r.games,
+        a.players,
+        a.seed,
+        a.budget,
+        preset.name()
     );
     println!(
         "{:10} {:>8} {:>9} {:>8} {:>12}",
@@ -85,6 +96,15 @@ pub fn run(a: TournamentArgs) -> Result<()> {
         states / secs,
         rayon::current_num_threads()
     );
+    println!(
+        "lengths: stalemated {:.1}, finished {:.1}, under 100 {:.1}%, 160 or more {:.1}%, min {}, max {}",
+        r.mean_length_stalemated,
+        r.mean_length_finished,
+        100.0 * r.share_under_100,
+        100.0 * r.share_160_plus,
+        r.min_length,
+        r.max_length
+    );
     if a.json {
         let agents: Vec<_> = r
             .agents
@@ -97,7 +117,10 @@ pub fn run(a: TournamentArgs) -> Result<()> {
             serde_json::json!({
                 "games": r.games, "players": a.players, "mean_length": r.mean_length, "sd_length": r.sd_length,
                 "stalemates": r.stalemates, "stalemate_rate": r.stalemate_rate, "win_rates": win_rates, "agents": agents,
-                "seconds": secs, "states_per_second": states / secs,
+                "seconds": secs, "states_per_second": states / secs, "rules": preset.name(),
+                "mean_length_stalemated": r.mean_length_stalemated, "mean_length_finished": r.mean_length_finished,
+                "share_under_100": r.share_under_100, "share_160_plus": r.share_160_plus,
+                "min_length": r.min_length, "max_length": r.max_length,
             })
         );
     }

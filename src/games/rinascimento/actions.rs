@@ -7,10 +7,15 @@
 //! - Paying uses the colour tokens first and jokers only for the shortfall.
 //! - Give-backs: after a pick or a reserve, a hand above maxT returns exactly the excess,
 //!   of any colours or jokers it holds (the tokens just taken included).
+//! - A reserve gains a joker if the bank has one; with maxT tokens already in hand the
+//!   rules' [`super::rules::FullHandReserve`] decides.
+//!
+//! The random player's own choices (kind weights, what it gives back) are its settings,
+//! [`RandomPlayer`], not rules.
 
 use rand::RngExt;
 
-use super::rules::{MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_RESERVED};
+use super::rules::{FullHandReserve, MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_RESERVED};
 use super::state::{EMPTY, Hand, RinState};
 use crate::rng::Rng;
 
@@ -89,6 +94,86 @@ impl Action {
             Action::BuyReserved { .. } => ActionKind::BuyReserved,
         }
     }
+}
+
+/// The reference framework's weights of the action kinds, in [`ActionKind::ALL`] order:
+/// pick different, pick same, reserve face-up, reserve from a deck, buy face-up, buy
+/// reserved (22.5, 22.5, 5, 5, 22.5, 22.5).
+pub const REFERENCE_KIND_WEIGHTS: [f64; 6] = [22.5, 22.5, 5.0, 5.0, 22.5, 22.5];
+
+/// How a random player draws the kind of its action. Kinds without a legal action are
+/// never drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum KindChoice {
+    /// Uniformly among the kinds with a legal action: the paper's RAG as the spec reads
+    /// it, and the default (see [`RandomPlayer`]).
+    #[default]
+    Uniform,
+    /// In proportion to a weight per kind ([`ActionKind::ALL`] order) among the kinds
+    /// with a legal action. The reference framework draws a kind by weight and, if it
+    /// has no legal action, drops it and draws again: the same distribution. Kinds of
+    /// weight 0 are drawn (uniformly) only when no kind of positive weight is legal, so
+    /// that the player always has an action while the game goes on.
+    Weighted([f64; 6]),
+}
+
+/// Which token each step of a random give-back returns (a hand above maxT returns its
+/// excess one token at a time).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum GiveBack {
+    /// Uniformly among the tokens held, jokers included (the default).
+    #[default]
+    AnyToken,
+    /// A colour uniformly among the colours held, never a joker (the reference
+    /// framework); a joker only if the hand holds no colour at all.
+    AnyColour,
+}
+
+/// The settings of a random player (the `rnd` agent): how it draws the kind of its
+/// action and what it gives back. [`RandomPlayer::reference`] is the reference
+/// framework's player.
+///
+/// The default is the paper's RAG as the spec reads it (uniform kinds, any token back),
+/// which every search agent's rollouts also use. Neither the spec nor the paper
+/// settles the weights: the paper's 14.1% stalemates fit uniform kinds, its sd of 21.35
+/// actions the reference's weights. Uniform kinds stay the default because the spec's
+/// RND is "a random legal action" with no weights named, because the reference's
+/// length distribution comes from its five readings together (the weights alone, under
+/// the spec's rules, give an sd near 17, not 21), and because every pinned and
+/// published result (random games, the rules problem's ladder, rollouts) stays
+/// byte-identical. To reproduce the reference, take its whole preset.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RandomPlayer {
+    pub kinds: KindChoice,
+    pub give_back: GiveBack,
+}
+
+impl RandomPlayer {
+    /// The reference framework's random player: [`REFERENCE_KIND_WEIGHTS`] and
+    /// [`GiveBack::AnyColour`].
+    pub fn reference() -> RandomPlayer {
+        RandomPlayer {
+            kinds: KindChoice::Weighted(REFERENCE_KIND_WEIGHTS),
+            give_back: GiveBack::AnyColour,
+        }
+    }
+}
+
+/// An index drawn in proportion to `weights` (all >= 0), or uniformly if they are all 0.
+pub(super) fn weighted_index(weights: &[f64], rng: &mut Rng) -> usize {
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return rng.random_range(0..weights.len());
+    }
+    let mut r = rng.random::<f64>() * total;
+    // The last index of positive weight takes whatever rounding leaves over.
+    let last = weights.iter().rposition(|&w| w > 0.0).unwrap_or(0);
+    let mut i = 0;
+    while i < last && r >= weights[i] {
+        r -= weights[i];
+        i += 1;
+    }
+    i
 }
 
 /// Up to 32 small items on the stack (candidates while sampling).
@@ -183,8 +268,13 @@ impl RinState {
             .min(self.rules.pick_diff_types)
     }
 
-    fn joker_on_reserve(&self) -> u8 {
-        u8::from(self.bank_gold > 0)
+    /// Jokers a reserve by `hand` gains: one if the bank has any, except that under
+    /// [`FullHandReserve::NoJoker`] a hand already at maxT gains none (and so returns
+    /// nothing).
+    pub(super) fn joker_on_reserve(&self, hand: &Hand) -> u8 {
+        let full = hand.token_total() >= self.rules.max_tokens;
+        let refused = full && self.rules.full_hand_reserve == FullHandReserve::NoJoker;
+        u8::from(self.bank_gold > 0 && !refused)
     }
 
     /// Whether `player` may play `action` now.
@@ -238,7 +328,8 @@ impl RinState {
                 if card == EMPTY || self.face_up[d][s] != card {
                     return false;
                 }
-                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                let (t, g) =
+                    Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve(hand));
                 self.give_ok(&t, g, &give)
             }
             Action::ReserveDeck { deck, give } => {
@@ -246,7 +337,8 @@ impl RinState {
                 if !self.can_reserve(hand) || d >= self.decks() || self.deck_len[d] == 0 {
                     return false;
                 }
-                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                let (t, g) =
+                    Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve(hand));
                 self.give_ok(&t, g, &give)
             }
             Action::BuyFaceUp { deck, slot, card } => {
@@ -298,22 +390,45 @@ impl RinState {
     /// The RAG: a kind drawn uniformly among those with a legal instance, then a random
     /// instance of it; `None` only if the player has no legal action (or is not to move).
     pub fn sample_action(&self, player: usize, rng: &mut Rng) -> Option<Action> {
+        self.sample_action_with(player, &RandomPlayer::default(), rng)
+    }
+
+    /// A random action as `random` draws it: a kind by its [`KindChoice`] among those
+    /// with a legal instance, then a random instance of it with its [`GiveBack`]. With
+    /// the default settings this is [`RinState::sample_action`], draw for draw.
+    pub fn sample_action_with(
+        &self,
+        player: usize,
+        random: &RandomPlayer,
+        rng: &mut Rng,
+    ) -> Option<Action> {
         if self.end.is_some() || player != self.current as usize {
             return None;
         }
         let hand = &self.hands[player];
         let mut kinds = [ActionKind::PickDifferent; 6];
+        let mut weights = [0.0; 6];
         let mut len = 0;
-        for k in ActionKind::ALL {
+        for (i, k) in ActionKind::ALL.into_iter().enumerate() {
             if self.kind_available(k, hand) {
                 kinds[len] = k;
+                if let KindChoice::Weighted(w) = random.kinds {
+                    // Negative or NaN weights count as 0.
+                    weights[len] = w[i].max(0.0);
+                }
                 len += 1;
             }
         }
         if len == 0 {
             return None;
         }
-        self.random_action_of(player, kinds[rng.random_range(0..len)], rng)
+        // Uniform kinds make the one integer draw the RAG has always made, so that the
+        // default's games stay byte-identical.
+        let chosen = match random.kinds {
+            KindChoice::Uniform => rng.random_range(0..len),
+            KindChoice::Weighted(_) => weighted_index(&weights[..len], rng),
+        };
+        self.random_action_with(player, kinds[chosen], random.give_back, rng)
     }
 
     /// The RAG of one kind: a random legal action of `kind`, or `None` if there is none.
@@ -325,6 +440,17 @@ impl RinState {
         &self,
         player: usize,
         kind: ActionKind,
+        rng: &mut Rng,
+    ) -> Option<Action> {
+        self.random_action_with(player, kind, GiveBack::AnyToken, rng)
+    }
+
+    /// [`RinState::random_action_of`] with the give-backs drawn as `give_back` says.
+    pub fn random_action_with(
+        &self,
+        player: usize,
+        kind: ActionKind,
+        give_back: GiveBack,
         rng: &mut Rng,
     ) -> Option<Action> {
         if self.end.is_some() || player != self.current as usize {
@@ -355,7 +481,7 @@ impl RinState {
                 let (t, g) = Self::after_taking(hand, &take, 0);
                 Some(Action::PickDifferent {
                     take,
-                    give: self.random_give(t, g, rng),
+                    give: self.random_give(t, g, give_back, rng),
                 })
             }
             ActionKind::PickSame => {
@@ -370,7 +496,7 @@ impl RinState {
                 let (t, g) = Self::after_taking(hand, &take, 0);
                 Some(Action::PickSame {
                     colour,
-                    give: self.random_give(t, g, rng),
+                    give: self.random_give(t, g, give_back, rng),
                 })
             }
             ActionKind::ReserveFaceUp | ActionKind::BuyFaceUp => {
@@ -392,12 +518,13 @@ impl RinState {
                 if buying {
                     return Some(Action::BuyFaceUp { deck, slot, card });
                 }
-                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                let (t, g) =
+                    Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve(hand));
                 Some(Action::ReserveFaceUp {
                     deck,
                     slot,
                     card,
-                    give: self.random_give(t, g, rng),
+                    give: self.random_give(t, g, give_back, rng),
                 })
             }
             ActionKind::ReserveDeck => {
@@ -410,10 +537,11 @@ impl RinState {
                     }
                 }
                 let deck = picks.choose(rng)?;
-                let (t, g) = Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+                let (t, g) =
+                    Self::after_taking(hand, &[0; MAX_COLOURS], self.joker_on_reserve(hand));
                 Some(Action::ReserveDeck {
                     deck,
-                    give: self.random_give(t, g, rng),
+                    give: self.random_give(t, g, give_back, rng),
                 })
             }
             ActionKind::BuyReserved => {
@@ -430,10 +558,34 @@ impl RinState {
     }
 
     /// A random give-back of the excess over maxT from a hand of `tokens` and `gold`.
-    fn random_give(&self, mut tokens: [u8; MAX_COLOURS], mut gold: u8, rng: &mut Rng) -> Tokens {
+    fn random_give(
+        &self,
+        mut tokens: [u8; MAX_COLOURS],
+        mut gold: u8,
+        give_back: GiveBack,
+        rng: &mut Rng,
+    ) -> Tokens {
         let n = self.colours();
         let mut held: u32 = tokens[..n].iter().map(|&t| t as u32).sum::<u32>() + gold as u32;
         let mut give = Tokens::default();
+        if give_back == GiveBack::AnyColour {
+            while held > self.rules.max_tokens {
+                let mut colours = Picks::new();
+                for c in (0..n).filter(|&c| tokens[c] > 0) {
+                    colours.push(c as u8);
+                }
+                match colours.choose(rng) {
+                    Some(c) => {
+                        tokens[c as usize] -= 1;
+                        give.colours[c as usize] += 1;
+                    }
+                    // Only jokers are left above maxT: one goes back.
+                    None => give.gold += 1,
+                }
+                held -= 1;
+            }
+            return give;
+        }
         while held > self.rules.max_tokens {
             let mut r = rng.random_range(0..held);
             if r < gold as u32 {
@@ -557,7 +709,7 @@ impl RinState {
             }
         }
         if self.can_reserve(&hand) {
-            let (t, g) = Self::after_taking(&hand, &[0; MAX_COLOURS], self.joker_on_reserve());
+            let (t, g) = Self::after_taking(&hand, &[0; MAX_COLOURS], self.joker_on_reserve(&hand));
             for d in 0..self.decks().min(MAX_DECKS) {
                 for s in 0..fu {
                     let card = self.face_up[d][s];

@@ -1,12 +1,14 @@
 //! The Rinascimento agents by name and by hyper-parameter point, and their tuning
 //! spaces (the spec's grids).
 
+use super::actions::{Action, RandomPlayer};
 use super::state::RinState;
 use crate::agents::{
     Bmrh, BmrhConfig, Mcts, MctsConfig, MutationPoint, OpponentModel, Osla, RandomAgent,
     Recommendation, Srh, SrhConfig,
 };
 use crate::game::Agent;
+use crate::rng::Rng;
 use crate::space::{Dimension, Domain, Space};
 
 /// Forward-model calls per decision unless told otherwise (the paper's 1000 actions).
@@ -15,8 +17,11 @@ pub const DEFAULT_BUDGET: usize = 1000;
 /// A Rinascimento agent and its settings.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RinAgentSpec {
-    /// A random legal action.
+    /// A random legal action, drawn as the paper's RAG (the default [`RandomPlayer`]).
     Rnd,
+    /// A random legal action drawn with other settings (the `reference` preset's
+    /// random player: [`RandomPlayer::reference`]).
+    RndWith(RandomPlayer),
     /// One-step look-ahead trying up to `budget` own actions.
     Osla {
         budget: usize,
@@ -96,7 +101,7 @@ impl RinAgentSpec {
     /// A short name: `rnd`, `osla`, `bmrh`, `srh`, `mcts`.
     pub fn name(&self) -> &'static str {
         match self {
-            RinAgentSpec::Rnd => "rnd",
+            RinAgentSpec::Rnd | RinAgentSpec::RndWith(_) => "rnd",
             RinAgentSpec::Osla { .. } => "osla",
             RinAgentSpec::Bmrh(_) => "bmrh",
             RinAgentSpec::Srh(_) => "srh",
@@ -185,11 +190,38 @@ impl RinAgentSpec {
     pub fn build(&self) -> Box<dyn Agent<RinState>> {
         match self {
             RinAgentSpec::Rnd => Box::new(RandomAgent),
+            RinAgentSpec::RndWith(random) => Box::new(RinRandom(*random)),
             RinAgentSpec::Osla { budget } => Box::new(Osla::new(*budget)),
             RinAgentSpec::Bmrh(c) => Box::new(Bmrh::new(c.clone())),
             RinAgentSpec::Srh(c) => Box::new(Srh::new(c.clone())),
             RinAgentSpec::Mcts(c) => Box::new(Mcts::new(c.clone())),
         }
+    }
+}
+
+/// A random player with settings. The default settings play as
+/// [`crate::agents::RandomAgent`] does, which [`RinAgentSpec::Rnd`] keeps building so
+/// that its games stay byte-identical.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RinRandom(pub RandomPlayer);
+
+impl Agent<RinState> for RinRandom {
+    fn name(&self) -> String {
+        "Random".into()
+    }
+
+    fn act(&mut self, state: &RinState, player: usize, rng: &mut Rng) -> Action {
+        // A game asks only a player who has a legal action (else it ends), so the
+        // fallback, an illegal action played as a pass, is never reached.
+        state
+            .sample_action_with(player, &self.0, rng)
+            .unwrap_or(Action::BuyReserved {
+                card: super::state::EMPTY,
+            })
+    }
+
+    fn simulates(&self) -> bool {
+        false
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::{Mutex, OnceLock};
 use serde::Deserialize;
 
 use super::generator;
-use super::rules::{MAX_COLOURS, MAX_NOBLES, Rules};
+use super::rules::{CardColours, MAX_COLOURS, MAX_NOBLES, Rules};
 
 /// Most cards any content holds (real: 90; generated: at most 18 per colour).
 pub const MAX_CARDS: usize = 160;
@@ -165,11 +165,29 @@ pub fn splendor_content() -> &'static Content {
     REAL.get_or_init(|| parse_splendor(SPLENDOR_JSON).expect("embedded splendor.json is valid"))
 }
 
-/// The content for a rule vector: the real cards for 5 colours and 3 decks, otherwise
-/// cards generated for (token_types, decks, content_seed), built once and cached.
+/// The real cards as the reference framework's card file has them: each bonus moved to
+/// the colour [`CardColours::Reference`] names (for discounts and nobles alike, since
+/// both read the one bonus colour), costs and points unchanged.
+pub fn reference_splendor_content() -> &'static Content {
+    static REFERENCE: OnceLock<Content> = OnceLock::new();
+    REFERENCE.get_or_init(|| {
+        let mut content = splendor_content().clone();
+        for card in &mut content.cards {
+            card.bonus = CardColours::Reference.bonus_colour(card.bonus as usize) as u8;
+        }
+        content
+    })
+}
+
+/// The content for a rule vector: the real cards for 5 colours and 3 decks (as the
+/// rules' [`CardColours`] pair bonuses with colours), otherwise cards generated for
+/// (token_types, decks, content_seed), built once and cached.
 pub fn content_for(rules: &Rules) -> &'static Content {
     if rules.uses_real_cards() {
-        return splendor_content();
+        return match rules.card_colours {
+            CardColours::Own => splendor_content(),
+            CardColours::Reference => reference_splendor_content(),
+        };
     }
     type Cache = Mutex<Vec<((u32, u32, u64), &'static Content)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -244,5 +262,35 @@ mod tests {
         };
         assert!(std::ptr::eq(content_for(&g), content_for(&g)));
         assert_eq!(content_for(&g).colours, 6);
+    }
+
+    #[test]
+    fn reference_card_colours_move_four_bonuses() {
+        let own = splendor_content();
+        let reference = content_for(&Rules {
+            card_colours: CardColours::Reference,
+            ..Rules::default()
+        });
+        assert!(std::ptr::eq(reference, reference_splendor_content()));
+        // White, blue, green, red, black count as green, blue, red, black, white.
+        let moved = [2, 1, 3, 4, 0];
+        for (a, b) in own.cards.iter().zip(&reference.cards) {
+            assert_eq!((a.level, a.points, a.cost), (b.level, b.points, b.cost));
+            assert_eq!(b.bonus, moved[a.bonus as usize]);
+        }
+        assert_eq!(own.nobles, reference.nobles);
+        // Generated content ignores the setting.
+        let g = Rules {
+            token_types: 6,
+            card_colours: CardColours::Reference,
+            ..Rules::default()
+        };
+        assert!(std::ptr::eq(
+            content_for(&g),
+            content_for(&Rules {
+                card_colours: CardColours::Own,
+                ..g
+            })
+        ));
     }
 }

@@ -10,6 +10,8 @@
 //! - [`play`]: one game between agents ([`play_game`]).
 //! - [`agents`]: agents by name or hyper-parameter point ([`RinAgentSpec`]) and their
 //!   tuning spaces.
+//! - [`preset`]: the `spec` and `reference` readings where the spec and the reference
+//!   Java framework differ ([`Preset`]).
 //! - [`problem`]: the tuning problems `rinascimento-agent` and `rinascimento-rules`.
 //! - [`tournament`]: many games between agents, with statistics ([`tournament()`]).
 
@@ -18,6 +20,7 @@ pub mod agents;
 pub mod cards;
 pub mod generator;
 pub mod play;
+pub mod preset;
 pub mod problem;
 pub mod rules;
 pub mod state;
@@ -26,10 +29,11 @@ pub mod tournament;
 #[cfg(test)]
 mod tests;
 
-pub use actions::{Action, ActionKind, Tokens};
-pub use agents::{RinAgentSpec, TunedAgent};
+pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens};
+pub use agents::{RinAgentSpec, RinRandom, TunedAgent};
 pub use cards::{Card, Content, Noble};
 pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
-pub use rules::{RULE_NAMES, RULE_SYMBOLS, Rules};
+pub use preset::Preset;
+pub use rules::{CardColours, FullHandReserve, GameEnd, RULE_NAMES, RULE_SYMBOLS, Rules};
 pub use state::{EndReason, Hand, RinState};
 pub use tournament::{TournamentResult, tournament};

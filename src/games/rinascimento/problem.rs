@@ -3,6 +3,7 @@
 
 use super::agents::{RinAgentSpec, TunedAgent};
 use super::play::{GameRecord, play_game_seated};
+use super::preset::Preset;
 use super::rules::Rules;
 use super::state::RinState;
 use crate::eval::{EvalError, Evaluation, Problem};
@@ -152,6 +153,15 @@ impl AgentProblem {
         })
     }
 
+    /// The same problem with `preset`'s readings of the rules (spec by default). The
+    /// opponent is taken as configured: the caller applies [`Preset::agent`] to it.
+    pub fn with_preset(self, preset: Preset) -> AgentProblem {
+        AgentProblem {
+            rules: preset.rules(self.rules),
+            ..self
+        }
+    }
+
     pub fn config(&self) -> &AgentProblemConfig {
         &self.config
     }
@@ -221,6 +231,7 @@ impl Default for RulesProblemConfig {
 /// rate and mean points, then the mean game length and stalemate rate over all games.
 pub struct RulesProblem {
     config: RulesProblemConfig,
+    preset: Preset,
     space: Space,
 }
 
@@ -234,8 +245,16 @@ impl RulesProblem {
         }
         Ok(RulesProblem {
             config,
+            preset: Preset::Spec,
             space: rules_space(),
         })
+    }
+
+    /// The same problem with every point's rules read as `preset` says (spec by
+    /// default); the readings are no dimensions of the space. The ladder is taken as
+    /// configured: the caller applies [`Preset::agent`] to it.
+    pub fn with_preset(self, preset: Preset) -> RulesProblem {
+        RulesProblem { preset, ..self }
     }
 }
 
@@ -260,8 +279,9 @@ impl Problem for RulesProblem {
     }
 
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
-        let rules =
-            rules_from_point(|n| self.space.position(n).map(|i| x[i])).map_err(EvalError)?;
+        let rules = rules_from_point(|n| self.space.position(n).map(|i| x[i]))
+            .map(|r| self.preset.rules(r))
+            .map_err(EvalError)?;
         let players = rules.players as usize;
         let games = self.config.games;
         let ladder = &self.config.ladder;
@@ -358,6 +378,29 @@ mod tests {
         assert!((-1.0..=1.0).contains(&a.fitness));
     }
 
+    #[test]
+    fn presets_reach_the_problems_rules() {
+        let p = AgentProblem::new(AgentProblemConfig::default()).unwrap();
+        assert_eq!(p.rules, Rules::splendor(4));
+        let p = p.with_preset(Preset::Reference);
+        assert_eq!(p.rules, Preset::Reference.rules(Rules::splendor(4)));
+        let p = RulesProblem::new(RulesProblemConfig {
+            ladder: vec![RinAgentSpec::Rnd, RinAgentSpec::Osla { budget: 50 }],
+            ..RulesProblemConfig::default()
+        })
+        .unwrap();
+        assert_eq!(p.preset, Preset::Spec);
+        let x = p.space().decode(&p.space().default_indices());
+        let spec = p.evaluate(&x, 3).unwrap();
+        let p = p.with_preset(Preset::Reference);
+        assert_eq!(p.preset, Preset::Reference);
+        assert_eq!(p.evaluate(&x, 3).unwrap(), p.evaluate(&x, 3).unwrap());
+        assert_ne!(p.evaluate(&x, 3).unwrap(), spec);
+    }
+
+    /// What the rules' space file says of the readings it leaves out.
+    const RULES_NOTE: &str = "// The readings where the spec and the reference framework differ (end of game,\n// reserving with a full hand, card colours) are no dimensions: problems take them\n// as --set rules=spec (the default) or --set rules=reference.\n";
+
     /// Writes the shipped space files. Run with
     /// `cargo test --release --lib export_rinascimento_spaces -- --ignored`.
     #[test]
@@ -369,7 +412,8 @@ mod tests {
             spaces.push((kind.name().to_string(), kind.space()));
         }
         for (name, space) in spaces {
-            let text = format!("{header}{}", crate::space::to_space_file(&space));
+            let note = if name == "rules" { RULES_NOTE } else { "" };
+            let text = format!("{header}{note}{}", crate::space::to_space_file(&space));
             std::fs::write(format!("spaces/rinascimento_{name}.ron"), text).unwrap();
         }
     }

@@ -4,6 +4,12 @@
 //! Every field has a documented name (`RULE_NAMES`) and the paper's symbol
 //! (`RULE_SYMBOLS`); [`Rules::from_values`] reads a rule vector from any name -> value
 //! lookup (an optimiser's point, a RON map) and validates it.
+//!
+//! Three more fields are not numbers of the rule vector but readings of the rules where
+//! the spec and the reference Java framework differ ([`GameEnd`], [`FullHandReserve`],
+//! [`CardColours`]). They default to the spec's readings; the `reference` preset
+//! ([`super::preset::Preset`]) selects the framework's. They are no dimensions of the
+//! rule-vector space: a search keeps the readings its problem was given.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +27,54 @@ pub const MAX_FACE_UP: usize = 6;
 pub const MAX_RESERVED: usize = 5;
 /// Nobles in the content (real and generated); nobles on the table = players + extra.
 pub const MAX_NOBLES: usize = 10;
+
+/// When reaching the end-game points ends the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameEnd {
+    /// The round is completed, so that every player has had as many turns (the spec,
+    /// the paper and the box).
+    #[default]
+    FinishRound,
+    /// The game ends after the action that reached the points (the reference
+    /// framework): later seats lose their last turn, which shortens finished games.
+    Immediately,
+}
+
+/// What reserving a card gives a hand that already holds maxT tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FullHandReserve {
+    /// A joker, if the bank has one, and the hand returns one token of its choice
+    /// (the spec: every reserve gains a joker, and every hand ends at most at maxT).
+    #[default]
+    JokerAndReturn,
+    /// No joker and nothing returned (the reference framework gives the joker only if
+    /// the hand stays within maxT): the bank's jokers run out more slowly and the
+    /// bank's colours are not refilled.
+    NoJoker,
+}
+
+/// Which colour each real card's bonus discounts (real cards only; generated content
+/// always discounts the card's own colour).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CardColours {
+    /// A card discounts its own colour (the spec's DECISION, the box).
+    #[default]
+    Own,
+    /// The reference framework's card file: a black card's bonus counts as white, a
+    /// white card's as green, green as red and red as black; blue is right. A bug in
+    /// the reference, kept here only to reproduce its games.
+    Reference,
+}
+
+impl CardColours {
+    /// The colour a bonus of colour `c` (white, blue, green, red, black) counts as.
+    pub fn bonus_colour(self, c: usize) -> usize {
+        match self {
+            CardColours::Own => c,
+            CardColours::Reference => [2, 1, 3, 4, 0][c],
+        }
+    }
+}
 
 /// One rule vector. `Default` is 4-player Splendor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -58,6 +112,12 @@ pub struct Rules {
     pub max_actions: u32,
     /// Seed of the card and noble generator; unused when the real cards apply.
     pub content_seed: u64,
+    /// When reaching the points ends the game (spec: the round is finished).
+    pub game_end: GameEnd,
+    /// Reserving with maxT tokens in hand (spec: a joker, then one token returned).
+    pub full_hand_reserve: FullHandReserve,
+    /// Which colour the real cards' bonuses discount (spec: their own).
+    pub card_colours: CardColours,
 }
 
 /// The documented names of the rules, in field order (as `from_values` reads them).
@@ -149,6 +209,9 @@ impl Rules {
             pick_same_min: 4,
             max_actions: 300,
             content_seed: 0,
+            game_end: GameEnd::FinishRound,
+            full_hand_reserve: FullHandReserve::JokerAndReturn,
+            card_colours: CardColours::Own,
         }
     }
 

@@ -9,7 +9,7 @@ use rand::seq::SliceRandom;
 use super::actions::{Action, Tokens};
 use super::cards::{Card, Content, MAX_CARDS, content_for};
 use super::rules::{
-    MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_NOBLES, MAX_PLAYERS, MAX_RESERVED, Rules,
+    GameEnd, MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_NOBLES, MAX_PLAYERS, MAX_RESERVED, Rules,
 };
 use crate::game::{Acting, Game};
 use crate::rng::{Rng, rng_from_seed};
@@ -20,7 +20,8 @@ pub const EMPTY: u8 = u8::MAX;
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EndReason {
-    /// Someone reached the end-game points and the round was completed.
+    /// Someone reached the end-game points and the round was completed (or, under
+    /// [`GameEnd::Immediately`], the action that reached them was played).
     Points,
     /// The player to move had no legal action (nobody wins).
     Stalemate,
@@ -99,7 +100,8 @@ pub struct RinState {
     pub(super) n_nobles: u8,
     pub(super) current: u8,
     pub(super) actions: u32,
-    /// Someone reached the end-game points: the game ends when the round completes.
+    /// Someone reached the end-game points: the game ends when the round completes
+    /// (at once under [`GameEnd::Immediately`]).
     pub(super) end_triggered: bool,
     pub(super) end: Option<EndReason>,
 }
@@ -308,8 +310,9 @@ impl RinState {
         }
     }
 
+    /// The joker a reserve gains, if [`RinState::joker_on_reserve`] grants one.
     fn take_gold(&mut self, p: usize) {
-        if self.bank_gold > 0 {
+        if self.joker_on_reserve(&self.hands[p]) > 0 {
             self.bank_gold -= 1;
             self.hands[p].gold += 1;
         }
@@ -364,12 +367,14 @@ impl RinState {
     }
 
     /// Passes the turn and checks the end: the round completed after the end-game
-    /// points were reached, the action limit, or a player with no legal action. If the
-    /// last round is under way when a player cannot act, the game ends on points.
+    /// points were reached (or the points reached, under [`GameEnd::Immediately`]), the
+    /// action limit, or a player with no legal action. If the last round is under way
+    /// when a player cannot act, the game ends on points.
     fn end_turn(&mut self) {
         self.actions += 1;
         self.current = ((self.current as u32 + 1) % self.rules.players) as u8;
-        if self.end_triggered && self.current == 0 {
+        let round_done = self.current == 0 || self.rules.game_end == GameEnd::Immediately;
+        if self.end_triggered && round_done {
             self.end = Some(EndReason::Points);
         } else if self.actions >= self.rules.max_actions {
             self.end = Some(EndReason::Timeout);

@@ -46,6 +46,17 @@ pub struct TournamentResult {
     /// Mean and standard deviation (n - 1) of the game length in actions.
     pub mean_length: f64,
     pub sd_length: f64,
+    /// The shape of the length distribution, which the mean and sd alone hide (two
+    /// rule readings can share a mean and differ in their tails): the mean length of
+    /// stalemated games (no legal action or the action limit) and of finished ones (0
+    /// when there are none), and the shares of games under 100 actions and of 160 or
+    /// more, the reference framework's figures' cut points.
+    pub mean_length_stalemated: f64,
+    pub mean_length_finished: f64,
+    pub share_under_100: f64,
+    pub share_160_plus: f64,
+    pub min_length: u32,
+    pub max_length: u32,
 }
 
 /// Plays Rinascimento games between `agents` under `rules` (whose player count is
@@ -161,6 +172,16 @@ pub fn tournament(
     } else {
         0.0
     };
+    let mean_of = |stalemate: bool| {
+        let (sum, count) = records
+            .iter()
+            .filter(|r| r.stalemate == stalemate)
+            .fold((0.0, 0usize), |(s, c), r| (s + f64::from(r.length), c + 1));
+        if count == 0 { 0.0 } else { sum / count as f64 }
+    };
+    let share = |f: &dyn Fn(u32) -> bool| {
+        records.iter().filter(|r| f(r.length)).count() as f64 / n.max(1) as f64
+    };
     Ok(TournamentResult {
         agents,
         pairs,
@@ -169,6 +190,12 @@ pub fn tournament(
         stalemate_rate: stalemates as f64 / n.max(1) as f64,
         mean_length,
         sd_length,
+        mean_length_stalemated: mean_of(true),
+        mean_length_finished: mean_of(false),
+        share_under_100: share(&|l| l < 100),
+        share_160_plus: share(&|l| l >= 160),
+        min_length: records.iter().map(|r| r.length).min().unwrap_or(0),
+        max_length: records.iter().map(|r| r.length).max().unwrap_or(0),
     })
 }
 
@@ -195,6 +222,20 @@ mod tests {
         let total: usize = t.agents.iter().map(|a| a.games).sum();
         assert_eq!(total, 800);
         assert_eq!(t, tournament(&Rules::default(), &rnd, 4, 200, 1).unwrap());
+    }
+
+    #[test]
+    fn length_statistics_are_consistent() {
+        let rnd = vec![RinAgentSpec::Rnd; 4];
+        let t = tournament(&Rules::default(), &rnd, 4, 300, 2).unwrap();
+        // The split means recombine into the mean.
+        let p = t.stalemate_rate;
+        let recombined = p * t.mean_length_stalemated + (1.0 - p) * t.mean_length_finished;
+        assert!((recombined - t.mean_length).abs() < 1e-9);
+        assert!(t.mean_length_stalemated < t.mean_length_finished);
+        assert!(t.min_length as f64 <= t.mean_length && t.mean_length <= t.max_length as f64);
+        assert!(t.share_under_100 > 0.0 && t.share_160_plus > 0.0);
+        assert!(t.share_under_100 + t.share_160_plus <= 1.0);
     }
 
     #[test]

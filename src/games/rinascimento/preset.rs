@@ -1,0 +1,120 @@
+//! Named sets of the readings where the spec and the reference Java framework
+//! (Bravi's RinascimentoFramework) differ: four settings that change random games'
+//! lengths and one rule of the random player (issue 15, part 4).
+//!
+//! | behaviour | `spec` (default) | `reference` |
+//! |---|---|---|
+//! | random player's kind ([`KindChoice`]) | uniform among legal kinds | weights 22.5 (buys, picks), 5 (reserves) |
+//! | random player's give-back ([`GiveBack`]) | any token held, jokers included | a colour held, never a joker |
+//! | end of game ([`GameEnd`]) | finish the round | at once |
+//! | reserve with maxT tokens ([`FullHandReserve`]) | joker, then one token back | no joker, nothing back |
+//! | real cards' bonuses ([`CardColours`]) | their own colour | the reference file's swap |
+//!
+//! [`KindChoice`]: super::actions::KindChoice
+//! [`GiveBack`]: super::actions::GiveBack
+
+use super::actions::RandomPlayer;
+use super::agents::RinAgentSpec;
+use super::rules::{CardColours, FullHandReserve, GameEnd, Rules};
+
+/// Which readings games follow: the spec's, or the reference framework's (to reproduce
+/// its games and figures).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Preset {
+    /// The spec's rules and the paper's RAG as the spec reads it (uniform kinds).
+    #[default]
+    Spec,
+    /// All five of the reference framework's behaviours.
+    Reference,
+}
+
+impl Preset {
+    /// Names [`Preset::parse`] knows.
+    pub const NAMES: [&'static str; 2] = ["spec", "reference"];
+
+    pub fn parse(name: &str) -> Result<Preset, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "spec" => Ok(Preset::Spec),
+            "reference" => Ok(Preset::Reference),
+            other => Err(format!(
+                "unknown Rinascimento rules preset `{other}` (known: {})",
+                Self::NAMES.join(", ")
+            )),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Spec => "spec",
+            Preset::Reference => "reference",
+        }
+    }
+
+    /// `rules` with this preset's readings; the numbers of the rule vector stay.
+    pub fn rules(self, rules: Rules) -> Rules {
+        match self {
+            Preset::Spec => Rules {
+                game_end: GameEnd::FinishRound,
+                full_hand_reserve: FullHandReserve::JokerAndReturn,
+                card_colours: CardColours::Own,
+                ..rules
+            },
+            Preset::Reference => Rules {
+                game_end: GameEnd::Immediately,
+                full_hand_reserve: FullHandReserve::NoJoker,
+                card_colours: CardColours::Reference,
+                ..rules
+            },
+        }
+    }
+
+    /// `agent` as this preset plays it: under `reference` the random player is the
+    /// framework's ([`RandomPlayer::reference`]); every other agent, and every agent
+    /// under `spec`, is unchanged. Search agents' rollouts and opponent models keep the
+    /// paper's RAG under both: the preset reproduces the framework's random games, not
+    /// its search agents.
+    pub fn agent(self, agent: RinAgentSpec) -> RinAgentSpec {
+        match (self, agent) {
+            (Preset::Reference, RinAgentSpec::Rnd) => {
+                RinAgentSpec::RndWith(RandomPlayer::reference())
+            }
+            (_, agent) => agent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_parse_and_set_every_reading() {
+        for name in Preset::NAMES {
+            assert_eq!(Preset::parse(name).unwrap().name(), name);
+        }
+        assert_eq!(Preset::parse(" Reference "), Ok(Preset::Reference));
+        assert!(
+            Preset::parse("java")
+                .unwrap_err()
+                .contains("spec, reference")
+        );
+        assert_eq!(Preset::Spec.rules(Rules::default()), Rules::default());
+        let r = Preset::Reference.rules(Rules::splendor(3));
+        assert_eq!(
+            (r.game_end, r.full_hand_reserve, r.card_colours),
+            (
+                GameEnd::Immediately,
+                FullHandReserve::NoJoker,
+                CardColours::Reference
+            )
+        );
+        assert_eq!(Preset::Spec.rules(r), Rules::splendor(3));
+        assert_eq!(
+            Preset::Reference.agent(RinAgentSpec::Rnd),
+            RinAgentSpec::RndWith(RandomPlayer::reference())
+        );
+        assert_eq!(Preset::Spec.agent(RinAgentSpec::Rnd), RinAgentSpec::Rnd);
+        let osla = RinAgentSpec::Osla { budget: 10 };
+        assert_eq!(Preset::Reference.agent(osla.clone()), osla);
+    }
+}
