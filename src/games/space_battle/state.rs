@@ -289,6 +289,7 @@ impl SbeState {
         let field = &setup.field;
 
         // 1. Ships fire, then move.
+        let mut ship_pos = [Vec2::ZERO; 2];
         for (player, ship) in self.ships.iter_mut().enumerate() {
             let wanted = controls(actions[player]);
             // Checked here as well: most ticks the ship may not fire, and the call
@@ -296,7 +297,7 @@ impl SbeState {
             if wanted.fire && ship.can_fire() {
                 try_fire(ship, player, params, &mut self.objects);
             }
-            update_ship_with(ship, wanted, |pos| field.pull(pos));
+            ship_pos[player] = update_ship_with(ship, wanted, |pos| field.pull(pos));
         }
 
         // 2. Packs appear on schedule.
@@ -316,7 +317,6 @@ impl SbeState {
         // (missiles pass through missiles, bombs and packs) and the ships do not move
         // meanwhile, so this is the same as moving every object, then ship 0 meeting
         // every object, then ship 1, then everything ageing.
-        let ship_pos = [self.ships[0].pos, self.ships[1].pos];
         let bomb_radius = params.bomb_radius;
         let ships = &mut self.ships;
         // The planned objects: only those near a ship can change anything. Each is
@@ -375,11 +375,11 @@ fn tick_object(
     ships: &mut [Ship; 2],
     bomb_radius: u32,
 ) -> bool {
-    move_object(object, field);
+    let object_pos = move_object(object, field);
     for (player, &pos) in ship_pos.iter().enumerate() {
         if object.alive
             && object.concerns(player)
-            && pos.within(object.pos, SHIP_RADIUS + object.radius)
+            && pos.within(object_pos, SHIP_RADIUS + object.radius)
             && ship_meets(ships, player, object)
         {
             object.alive = false;
