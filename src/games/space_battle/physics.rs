@@ -175,12 +175,13 @@ pub fn update_ship(ship: &mut Ship, controls: Controls, holes: &[BlackHole], for
 }
 
 /// [`update_ship`] with the black holes' pull given as a function of the position.
+/// Returns the new position (see [`move_object`] for why).
 #[inline]
 pub(crate) fn update_ship_with(
     ship: &mut Ship,
     controls: Controls,
     pull: impl FnOnce(Vec2) -> (Vec2, u32),
-) {
+) -> Vec2 {
     if controls.thrust {
         ship.vel += ship.dir * THRUST_PER_TICK;
     }
@@ -195,6 +196,7 @@ pub(crate) fn update_ship_with(
     ship.vel = ship.vel.clamped(MAX_SHIP_SPEED);
     ship.pos = (ship.pos + ship.vel).wrapped();
     ship.cooldown = ship.cooldown.saturating_sub(1);
+    ship.pos
 }
 
 /// One tick of a missile: black holes, move, wrap. Bombs and packs stay put.
@@ -204,13 +206,16 @@ pub fn update_missile(missile: &mut Object, holes: &[BlackHole], force: f64) {
 }
 
 /// One tick of any object through a prepared [`HoleField`]: missiles are pulled and
-/// move; bombs and packs stay put.
+/// move; bombs and packs stay put. Returns the new position, for callers to use
+/// rather than read it back: reading a vector just written as two halves stalls the
+/// processor (a failed store forward) for longer than the move takes.
 #[inline(always)]
-pub(crate) fn move_object(object: &mut Object, field: &HoleField) {
+pub(crate) fn move_object(object: &mut Object, field: &HoleField) -> Vec2 {
     if object.kind == ObjectKind::Missile {
         let (pos, _) = field.pull(object.pos);
         object.pos = (pos + object.vel).wrapped();
     }
+    object.pos
 }
 
 /// Fires one shot from `ship` (player `owner`) if it may: pays a shot, starts the

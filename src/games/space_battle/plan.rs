@@ -108,9 +108,11 @@ impl SearchPlan {
     }
 
     fn cell_coords(&self, pos: Vec2) -> (usize, usize) {
-        // Positions lie on the map; `min` guards the last partial cell's edge.
-        let cx = ((pos.x / self.cell_size) as usize).min(self.cols - 1);
-        let cy = ((pos.y / self.cell_size) as usize).min(self.rows - 1);
+        // Positions lie on the map; `min` guards the last partial cell's edge. Via i32:
+        // the quotients are small and non-negative, and a float to usize conversion
+        // costs several times more.
+        let cx = ((pos.x / self.cell_size) as i32 as usize).min(self.cols - 1);
+        let cy = ((pos.y / self.cell_size) as i32 as usize).min(self.rows - 1);
         (cx, cy)
     }
 

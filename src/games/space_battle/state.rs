@@ -289,12 +289,15 @@ impl SbeState {
         let field = &setup.field;
 
         // 1. Ships fire, then move.
+        let mut ship_pos = [Vec2::ZERO; 2];
         for (player, ship) in self.ships.iter_mut().enumerate() {
             let wanted = controls(actions[player]);
-            if wanted.fire {
+            // Checked here as well: most ticks the ship may not fire, and the call
+            // would cost more than the check.
+            if wanted.fire && ship.can_fire() {
                 try_fire(ship, player, params, &mut self.objects);
             }
-            update_ship_with(ship, wanted, |pos| field.pull(pos));
+            ship_pos[player] = update_ship_with(ship, wanted, |pos| field.pull(pos));
         }
 
         // 2. Packs appear on schedule.
@@ -314,26 +317,14 @@ impl SbeState {
         // (missiles pass through missiles, bombs and packs) and the ships do not move
         // meanwhile, so this is the same as moving every object, then ship 0 meeting
         // every object, then ship 1, then everything ageing.
-        let ship_pos = [self.ships[0].pos, self.ships[1].pos];
         let bomb_radius = params.bomb_radius;
         let ships = &mut self.ships;
-        let tick_object = |object: &mut Object, ships: &mut [Ship; 2]| {
-            move_object(object, field);
-            for (player, &pos) in ship_pos.iter().enumerate() {
-                if object.alive
-                    && pos.within(object.pos, SHIP_RADIUS + object.radius)
-                    && ship_meets(ships, player, object)
-                {
-                    object.alive = false;
-                }
-            }
-            object.end_tick(bomb_radius)
-        };
         // The planned objects: only those near a ship can change anything. Each is
         // still met by ship 0 before ship 1, and the tallies add up in any order.
         if let Some(plan) = &self.plan {
-            self.replaced
-                .retain_mut(|(_, object)| tick_object(object, ships));
+            self.replaced.retain_mut(|(_, object)| {
+                tick_object(object, field, &ship_pos, ships, bomb_radius)
+            });
             let k = self.tick + 1 - plan.start_tick;
             let (met, replaced) = (&mut self.met, &mut self.replaced);
             for (player, &pos) in ship_pos.iter().enumerate() {
@@ -343,7 +334,8 @@ impl SbeState {
                         return;
                     }
                     let object = plan.during(k, i);
-                    if pos.within(object.pos, SHIP_RADIUS + object.radius)
+                    if object.concerns(player)
+                        && pos.within(object.pos, SHIP_RADIUS + object.radius)
                         && ship_meets(ships, player, object)
                     {
                         met[word] |= bit;
@@ -357,9 +349,43 @@ impl SbeState {
             }
         }
         // In place: an object is only moved when an earlier one has left.
-        self.objects.retain_mut(|object| tick_object(object, ships));
+        let objects = &mut self.objects;
+        let mut kept = 0;
+        for i in 0..objects.len() {
+            if tick_object(&mut objects[i], field, &ship_pos, ships, bomb_radius) {
+                if kept != i {
+                    objects[kept] = objects[i];
+                }
+                kept += 1;
+            }
+        }
+        objects.truncate(kept);
         self.tick += 1;
     }
+}
+
+/// One object's part of a tick (see [`SbeState::step`]): it moves, the ships at
+/// `ship_pos` meet it, ship 0 first, and it ages. Whether it stays. Inlined into each
+/// pass: as a call it costs about as much as its work.
+#[inline(always)]
+fn tick_object(
+    object: &mut Object,
+    field: &HoleField,
+    ship_pos: &[Vec2; 2],
+    ships: &mut [Ship; 2],
+    bomb_radius: u32,
+) -> bool {
+    let object_pos = move_object(object, field);
+    for (player, &pos) in ship_pos.iter().enumerate() {
+        if object.alive
+            && object.concerns(player)
+            && pos.within(object_pos, SHIP_RADIUS + object.radius)
+            && ship_meets(ships, player, object)
+        {
+            object.alive = false;
+        }
+    }
+    object.end_tick(bomb_radius)
 }
 
 #[cfg(test)]
