@@ -1,7 +1,9 @@
 //! The built-in problems by name, with their settings (`--set NAME=VALUE`). A new
 //! problem adds one entry here.
 
-use crate::eval::{CommandProblem, NoisyOneMax, NoisyPairs, NoisyTrap, Problem, Sphere};
+use crate::eval::{
+    CommandProblem, NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Problem, Sphere,
+};
 use crate::run::ProblemSpec;
 use crate::space::Space;
 use std::collections::BTreeMap;
@@ -34,6 +36,16 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "noisy-pairs",
         &[("dims", "12"), ("local", "0.8"), ("sigma", "0.5")],
         "bit pairs score 1 for 11, local for 00, 0 otherwise, plus noise; optimum all ones",
+    ),
+    (
+        "noisy-winrate",
+        &[
+            ("dims", "6"),
+            ("values", "2"),
+            ("low", "0.2"),
+            ("high", "0.8"),
+        ],
+        "each evaluation a win or a loss, won with probability low..high by the sum of values; optimum all top",
     ),
     (
         "ntbea-suite",
@@ -216,6 +228,14 @@ pub fn build_problem(
             s.get("local")?,
             s.get("sigma")?,
         )),
+        "noisy-winrate" => {
+            let values = s.positive("values")?;
+            let (low, high): (f64, f64) = (s.get("low")?, s.get("high")?);
+            if values < 2 || !(0.0..=1.0).contains(&low) || !(low..=1.0).contains(&high) {
+                return Err("noisy-winrate needs values >= 2 and 0 <= low <= high <= 1".into());
+            }
+            Box::new(NoisyWinRate::new(s.positive("dims")?, values, low, high))
+        }
         "ntbea-suite" => Box::new(crate::optim::ntbea::suite::NtbeaSuite::new(
             s.positive("trials")? as u64,
         )),

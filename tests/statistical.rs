@@ -367,11 +367,11 @@ fn default_ntbea_does_not_care_about_the_fitness_scale() {
 /// benchmark be no worse than the paper's by more than noise.
 #[test]
 fn default_ntbea_beats_the_paper_settings_on_the_benchmark_suite() {
-    use playtune::optim::ntbea::suite::{standard_suite, success_rates};
+    use playtune::optim::ntbea::suite::{case_scores, standard_suite};
     let suite = standard_suite();
     let runs = 40;
-    let defaults = success_rates(&suite, &NtbeaConfig::default(), runs, 2026).unwrap();
-    let paper = success_rates(&suite, &NtbeaConfig::paper(), runs, 2026).unwrap();
+    let defaults = case_scores(&suite, &NtbeaConfig::default(), runs, 2026).unwrap();
+    let paper = case_scores(&suite, &NtbeaConfig::paper(), runs, 2026).unwrap();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     assert!(
         mean(&defaults) >= 0.85,

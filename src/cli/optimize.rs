@@ -21,6 +21,13 @@ enum ScaleArg {
     Sd,
 }
 
+impl RecommendArg {
+    const DEFAULT: RecommendArg = match ntbea::DEFAULT_RECOMMEND {
+        RecommendFrom::Evaluated => RecommendArg::Evaluated,
+        RecommendFrom::Neighbourhood => RecommendArg::Neighbourhood,
+    };
+}
+
 impl ScaleArg {
     const DEFAULT: ScaleArg = match ntbea::DEFAULT_SCALE {
         FitnessScale::Range => ScaleArg::Range,
@@ -73,7 +80,7 @@ pub struct OptimizeArgs {
     mutation: f64,
     /// NTBEA recommendation: the best evaluated point by model mean, or the best of
     /// evaluated points and their one-step neighbours.
-    #[arg(long, value_enum, default_value = "evaluated")]
+    #[arg(long, value_enum, default_value_t = RecommendArg::DEFAULT)]
     recommend: RecommendArg,
     /// NTBEA independent runs R (multi-run).
     #[arg(long, default_value_t = 1)]

@@ -171,6 +171,46 @@ impl Problem for NoisyPairs {
     }
 }
 
+/// Noisy win rate: a game-like benchmark whose every evaluation is a win (1) or a loss
+/// (0), won with probability `low + (high - low) * s`, where s is the sum of the values
+/// divided by its maximum. The optimum is every dimension at its top value; with
+/// binary outcomes and small budgets, an optimiser must tell win rates a few points
+/// apart, as when it tunes an agent on single games.
+pub struct NoisyWinRate {
+    space: Space,
+    top: f64,
+    low: f64,
+    high: f64,
+}
+
+impl NoisyWinRate {
+    pub fn new(dims: usize, values: usize, low: f64, high: f64) -> NoisyWinRate {
+        NoisyWinRate {
+            space: int_space("noisy-winrate", dims, values as i64),
+            top: (dims * (values - 1)) as f64,
+            low,
+            high,
+        }
+    }
+}
+
+impl Problem for NoisyWinRate {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let p = self.true_fitness(x).unwrap_or(0.0);
+        let u: f64 = rand::RngExt::random(&mut rng_from_seed(seed));
+        Ok(Evaluation::fitness(if u < p { 1.0 } else { 0.0 }))
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        Some(self.low + (self.high - self.low) * x.iter().sum::<f64>() / self.top)
+    }
+    fn is_optimal(&self, x: &[f64]) -> Option<bool> {
+        Some(x.iter().sum::<f64>() == self.top)
+    }
+}
+
 /// The pyribs sphere benchmark for MAP-Elites: a `dims`-dimensional sphere shifted by
 /// 5.12 * 0.4, its objective normalised to [0, 100]; two measures, the sums of the
 /// first and second halves of the solution with values outside [-5.12, 5.12] replaced
@@ -304,6 +344,18 @@ mod tests {
         assert_eq!(p.is_optimal(&[1.0, 1.0, 0.0, 0.0]), Some(false));
         let odd = NoisyPairs::new(3, 0.8, 1.0);
         assert_eq!(odd.true_fitness(&[1.0; 3]), Some(2.0));
+    }
+
+    #[test]
+    fn winrate_wins_as_often_as_its_truth_says() {
+        let p = NoisyWinRate::new(4, 3, 0.2, 0.8);
+        let x = [2.0, 1.0, 0.0, 2.0];
+        assert_eq!(p.true_fitness(&x), Some(0.2 + 0.6 * 5.0 / 8.0));
+        assert_eq!(p.is_optimal(&[2.0; 4]), Some(true));
+        let wins: f64 = (0..10_000)
+            .map(|s| p.evaluate(&x, s).unwrap().fitness)
+            .sum();
+        assert!((wins / 10_000.0 - 0.575).abs() < 0.02, "{wins}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ mod command;
 
 #[cfg(test)]
 pub(crate) use benchmarks::int_space;
-pub use benchmarks::{NoisyOneMax, NoisyPairs, NoisyTrap, Sphere};
+pub use benchmarks::{NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Sphere};
 pub use binding::Binding;
 pub use command::CommandProblem;
 

@@ -1,7 +1,7 @@
 //! How playtune chose NTBEA's defaults: NTBEA tunes NTBEA.
 //!
 //! 1. Tuning: NTBEA searches NTBEA's own settings (the `ntbea-suite` problem: fitness
-//!    is the mean success rate over a suite of noisy benchmarks, a few runs per
+//!    is the mean score over a suite of noisy benchmarks, a few runs per
 //!    benchmark per evaluation). An ordinary, resumable run folder.
 //! 2. Validation: every tuning trial's recommendation, today's defaults and the
 //!    settings users compare against (the paper's, the Java reference's) run many more
@@ -9,7 +9,9 @@
 //!    their settings. The best mean is what the defaults should be.
 
 use crate::optim::AlgoConfig;
-use crate::optim::ntbea::suite::{config_of, standard_suite, success_rates};
+use crate::optim::ntbea::suite::{
+    SuiteCase, case_scores, config_of, settings_space, standard_suite,
+};
 use crate::optim::ntbea::{NtbeaConfig, TupleSet};
 use crate::registry::build_problem;
 use crate::rng::derive_seed;
@@ -39,7 +41,7 @@ pub struct ValidationRow {
     pub label: String,
     pub config: NtbeaConfig,
     /// Success rate per benchmark, in the suite's order.
-    pub success: Vec<f64>,
+    pub scores: Vec<f64>,
     pub mean: f64,
 }
 
@@ -48,8 +50,47 @@ pub struct DefaultsResult {
     pub config: DefaultsConfig,
     pub benchmarks: Vec<String>,
     pub rows: Vec<ValidationRow>,
-    /// Index of the row with the best mean among the tuned recommendations.
-    pub best_tuned: usize,
+    /// Index of the row with the best mean among the tuned recommendations and the
+    /// one-step changes of the best of them: what the defaults should be.
+    pub best: usize,
+}
+
+/// Validated rows kept beside the experiment, for the validation runs and seed of `key`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct ValidationCache {
+    key: (u64, u64),
+    rows: Vec<ValidationRow>,
+}
+
+/// Each candidate's scores over the suite (the same seeds for every row, so rows
+/// differ only by their settings), in parallel; rows already in `cache` are reused.
+fn validate_rows(
+    suite: &[SuiteCase],
+    candidates: Vec<(String, NtbeaConfig)>,
+    cache: &[ValidationRow],
+    c: &DefaultsConfig,
+) -> Result<Vec<ValidationRow>, String> {
+    let seed = derive_seed(c.seed, &[0xDEF]);
+    candidates
+        .into_par_iter()
+        .map(|(label, config)| {
+            if let Some(hit) = cache.iter().find(|r| r.config == config) {
+                return Ok(ValidationRow {
+                    label,
+                    ..hit.clone()
+                });
+            }
+            let scores =
+                case_scores(suite, &config, c.validation_runs, seed).map_err(|e| e.to_string())?;
+            let mean = scores.iter().sum::<f64>() / scores.len() as f64;
+            Ok(ValidationRow {
+                label,
+                config,
+                scores,
+                mean,
+            })
+        })
+        .collect()
 }
 
 /// The settings the tuner itself runs with: fixed here, not the defaults it is
@@ -113,42 +154,75 @@ pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<Defaul
     let tuning = run::execute(Some(&dir), &rc, problem.as_ref(), progress)
         .map_err(|e| format!("tuning: {e}"))?;
 
+    let suite = standard_suite();
+    let cache_file = home.join("validation.ron");
+    let key = (c.validation_runs, c.seed);
+    let mut cache: Vec<ValidationRow> = std::fs::read_to_string(&cache_file)
+        .ok()
+        .and_then(|text| ron::from_str::<ValidationCache>(&text).ok())
+        .filter(|cache| cache.key == key)
+        .map(|cache| cache.rows)
+        .unwrap_or_default();
+    let mut validate =
+        |candidates: Vec<(String, NtbeaConfig)>| -> Result<Vec<ValidationRow>, String> {
+            if progress {
+                eprintln!(
+                    "validation: {} settings, {} runs per benchmark each",
+                    candidates.len(),
+                    c.validation_runs
+                );
+            }
+            let rows = validate_rows(&suite, candidates, &cache, c)?;
+            for r in &rows {
+                if !cache.iter().any(|old| old.config == r.config) {
+                    cache.push(r.clone());
+                }
+            }
+            // Kept as it goes: an interrupted experiment does not validate a row twice.
+            let text = ron::ser::to_string(&ValidationCache {
+                key,
+                rows: cache.clone(),
+            })
+            .map_err(|e| e.to_string())?;
+            std::fs::write(&cache_file, text).map_err(|e| e.to_string())?;
+            Ok(rows)
+        };
+
     let mut candidates = reference_rows();
     let first_tuned = candidates.len();
     for t in &tuning.trials {
         candidates.push((format!("tuning run {}", t.trial), config_of(&t.values)));
     }
-    if progress {
-        eprintln!(
-            "validation: {} settings, {} runs per benchmark each",
-            candidates.len(),
-            c.validation_runs
-        );
+    let mut rows = validate(candidates)?;
+    // The tuning runs' noisy estimates rank their neighbours only roughly: every
+    // one-step change of the best validated tuning result is validated too.
+    let best_run = crate::optim::argmax(rows[first_tuned..].iter().map(|r| r.mean)).unwrap_or(0);
+    let centre = &tuning.trials[best_run].values;
+    let space = settings_space();
+    let mut neighbours = Vec::new();
+    for (d, dim) in space.dims.iter().enumerate() {
+        for i in 0..dim.domain.len() {
+            let v = dim.domain.value(i);
+            if v != centre[d] {
+                let mut x = centre.clone();
+                x[d] = v;
+                let label = format!(
+                    "tuning run {best_run}, {} = {}",
+                    dim.name,
+                    dim.domain.render(v)
+                );
+                neighbours.push((label, config_of(&x)));
+            }
+        }
     }
-    let suite = standard_suite();
-    // The same seeds for every row: rows differ only by their settings.
-    let seed = derive_seed(c.seed, &[0xDEF]);
-    let rows: Vec<ValidationRow> = candidates
-        .into_par_iter()
-        .map(|(label, config)| {
-            let success = success_rates(&suite, &config, c.validation_runs, seed)
-                .map_err(|e| e.to_string())?;
-            let mean = success.iter().sum::<f64>() / success.len() as f64;
-            Ok(ValidationRow {
-                label,
-                config,
-                success,
-                mean,
-            })
-        })
-        .collect::<Result<_, String>>()?;
-    let best_tuned =
+    rows.extend(validate(neighbours)?);
+    let best =
         first_tuned + crate::optim::argmax(rows[first_tuned..].iter().map(|r| r.mean)).unwrap_or(0);
     let result = DefaultsResult {
         config: c.clone(),
         benchmarks: suite.iter().map(|s| s.name.to_string()).collect(),
         rows,
-        best_tuned,
+        best,
     };
     std::fs::write(home.join("summary.md"), summary_markdown(&result))
         .map_err(|e| e.to_string())?;
@@ -191,14 +265,16 @@ pub fn summary_markdown(r: &DefaultsResult) -> String {
     let _ = writeln!(
         s,
         "Tuning: {} NTBEA runs of {} evaluations over NTBEA's settings; each evaluation is \
-         the mean success rate over the suite, {} runs per benchmark (`ntbea-suite`). \
+         the mean score over the suite, {} runs per benchmark (`ntbea-suite`). \
          Validation: {} runs per benchmark for every row, the same seeds for every row. \
          Seed {}.\n",
         c.tuning_runs, c.tuning_budget, c.runs_per_evaluation, c.validation_runs, c.seed
     );
     let _ = writeln!(
         s,
-        "Success rate: share of runs whose recommendation is a global optimum.\n"
+        "Scores: on `winrate` benchmarks, the mean progress of the recommendation's true \
+         win rate from a random point's (0) to the optimum's (1); on the others, the share \
+         of runs whose recommendation is a global optimum.\n"
     );
     let _ = write!(s, "| settings | mean |");
     for b in &r.benchmarks {
@@ -210,13 +286,13 @@ pub fn summary_markdown(r: &DefaultsResult) -> String {
     }
     s.push('\n');
     for (i, row) in r.rows.iter().enumerate() {
-        let mark = if i == r.best_tuned {
-            " (best tuned)"
+        let mark = if i == r.best {
+            " (best: the defaults)"
         } else {
             ""
         };
         let _ = write!(s, "| {}{mark} | **{:.3}** |", row.label, row.mean);
-        for v in &row.success {
+        for v in &row.scores {
             let _ = write!(s, " {v:.2} |");
         }
         s.push('\n');
