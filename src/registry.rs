@@ -22,7 +22,12 @@ pub const PROBLEMS: &[ProblemEntry] = &[
     ),
     (
         "noisy-trap",
-        &[("dims", "5"), ("values", "4"), ("sigma", "1"), ("scale", "1")],
+        &[
+            ("dims", "5"),
+            ("values", "4"),
+            ("sigma", "1"),
+            ("scale", "1"),
+        ],
         "sum of values plus noise, the all-max point a trap worth 0",
     ),
     (

@@ -834,3 +834,105 @@ fn rinascimento_experiment_writes_figure_five_and_tables() {
         .code(2)
         .stderr(predicate::str::contains("unknown experiment"));
 }
+
+/// A run killed at any moment, even before its first evaluation finishes (the log's
+/// header not yet written, the folder half made), resumes to the files of a run never
+/// interrupted, byte for byte.
+#[test]
+fn a_run_killed_at_any_moment_resumes_to_the_uninterrupted_files() {
+    let dir = TempDir::new().unwrap();
+    let space = dir.path().join("s.ron");
+    std::fs::write(&space, GOOD).unwrap();
+    // Deterministic and slow enough to be killed mid-run: the fitness is the length of
+    // the request, which depends on the point and the seed.
+    let cmd = "read l; sleep 0.01; echo ${#l}";
+    let args = |name: &str| -> Vec<String> {
+        [
+            "optimize",
+            "--problem",
+            "command",
+            "--algo",
+            "rmhc",
+            "--budget",
+            "12",
+            "--trials",
+            "2",
+            "--seed",
+            "3",
+            "-q",
+            "--set",
+            &format!("cmd={cmd}"),
+            "--space",
+            &space.display().to_string(),
+            "--runs-dir",
+            &dir.path().display().to_string(),
+            "--name",
+            name,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    playtune().args(args("full")).assert().success();
+    let full = dir.path().join("full");
+    // The moments a kill cannot be timed to: an empty log, a header cut short.
+    let full_log = std::fs::read_to_string(full.join("evals.csv")).unwrap();
+    for (name, log) in [("empty", ""), ("half-header", &full_log[..20])] {
+        let run = dir.path().join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::copy(full.join("config.ron"), run.join("config.ron")).unwrap();
+        std::fs::write(run.join("evals.csv"), log).unwrap();
+        playtune()
+            .args(["resume", "-q"])
+            .arg(&run)
+            .assert()
+            .success();
+        assert_eq!(
+            full_log,
+            std::fs::read_to_string(run.join("evals.csv")).unwrap(),
+            "{name}"
+        );
+    }
+    let bin = assert_cmd::cargo::cargo_bin("playtune");
+    for (k, delay_ms) in [0u64, 1, 3, 6, 10, 20, 35, 60, 100, 160, 250]
+        .into_iter()
+        .enumerate()
+    {
+        let name = format!("killed{k}");
+        let mut child = std::process::Command::new(&bin)
+            .args(args(&name))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let run = dir.path().join(&name);
+        if !run.join("config.ron").exists() {
+            // Killed before the run existed: there is nothing to resume, and resume
+            // says so instead of failing obscurely.
+            if run.is_dir() {
+                playtune()
+                    .arg("resume")
+                    .arg(&run)
+                    .assert()
+                    .code(2)
+                    .stderr(predicate::str::contains("before it started"));
+            }
+            continue;
+        }
+        playtune()
+            .args(["resume", "-q"])
+            .arg(&run)
+            .assert()
+            .success();
+        for file in ["evals.csv", "result.ron"] {
+            assert_eq!(
+                std::fs::read_to_string(full.join(file)).unwrap(),
+                std::fs::read_to_string(run.join(file)).unwrap(),
+                "{file} after a kill at {delay_ms} ms"
+            );
+        }
+    }
+}

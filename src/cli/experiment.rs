@@ -167,9 +167,9 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
     let (budget, runs, per_eval, validation) = match a.preset {
         Preset::Quick => (30, 2, 2, 10),
         Preset::Medium => (300, 4, 10, 200),
-        Preset::Paper => bail!(
-            "ntbea-defaults reproduces no paper: use --preset medium for the published run"
-        ),
+        Preset::Paper => {
+            bail!("ntbea-defaults reproduces no paper: use --preset medium for the published run")
+        }
     };
     let config = DefaultsConfig {
         name: a

@@ -82,11 +82,7 @@ fn reference_rows() -> Vec<(String, NtbeaConfig)> {
     ]
 }
 
-pub fn run(
-    c: &DefaultsConfig,
-    runs_dir: &Path,
-    progress: bool,
-) -> Result<DefaultsResult, String> {
+pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<DefaultsResult, String> {
     let home = runs_dir.join(&c.name);
     let dir = home.join("tuning");
     let spec = ProblemSpec {
@@ -148,8 +144,8 @@ pub fn run(
             })
         })
         .collect::<Result<_, String>>()?;
-    let best_tuned = first_tuned
-        + crate::optim::argmax(rows[first_tuned..].iter().map(|r| r.mean)).unwrap_or(0);
+    let best_tuned =
+        first_tuned + crate::optim::argmax(rows[first_tuned..].iter().map(|r| r.mean)).unwrap_or(0);
     let result = DefaultsResult {
         config: c.clone(),
         benchmarks: suite.iter().map(|s| s.name.to_string()).collect(),
@@ -216,7 +212,11 @@ pub fn summary_markdown(r: &DefaultsResult) -> String {
     }
     s.push('\n');
     for (i, row) in r.rows.iter().enumerate() {
-        let mark = if i == r.best_tuned { " (best tuned)" } else { "" };
+        let mark = if i == r.best_tuned {
+            " (best tuned)"
+        } else {
+            ""
+        };
         let _ = write!(s, "| {}{mark} | **{:.3}** |", row.label, row.mean);
         for v in &row.success {
             let _ = write!(s, " {v:.2} |");

@@ -101,6 +101,9 @@ impl LogWriter {
         let mut file = BufWriter::new(OpenOptions::new().create(true).append(true).open(path)?);
         if !exists || std::fs::metadata(path)?.len() == 0 {
             writeln!(file, "{}", header(space, features))?;
+            // Flushed at once, not with the first rows: a run killed before its first
+            // evaluation finishes must leave a log that `resume` accepts.
+            file.flush()?;
         }
         Ok(LogWriter {
             file,
@@ -147,14 +150,20 @@ pub fn read_log(
     features: usize,
 ) -> Result<(Vec<LogRow>, usize), String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = BufReader::new(file).lines();
-    let head = lines
-        .next()
-        .transpose()
-        .map_err(|e| e.to_string())?
-        .unwrap_or_default();
+    let mut reader = BufReader::new(file);
+    let mut head = String::new();
+    reader
+        .read_line(&mut head)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    // An empty log, or a header cut short by a kill, holds no evaluations: the writer
+    // rewrites the header when it opens the log.
+    if !head.ends_with('\n') {
+        return Ok((Vec::new(), 0));
+    }
+    let head = head.trim_end_matches(['\n', '\r']);
+    let lines = reader.lines();
     let expected = header(space, &vec![String::new(); features]);
-    if split_csv(&head).len() != split_csv(&expected).len() {
+    if split_csv(head).len() != split_csv(&expected).len() {
         return Err(format!(
             "{}: the header does not match the run's space and features",
             path.display()

@@ -106,7 +106,11 @@ pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
-    std::fs::write(dir.join(CONFIG_FILE), text).map_err(io)
+    // Written whole or not at all (rename is atomic): a kill while writing must not
+    // leave a half config that `resume` would trip over.
+    let tmp = dir.join(format!("{CONFIG_FILE}.tmp"));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, dir.join(CONFIG_FILE)).map_err(io)
 }
 
 /// A RON error located in its file: `path:line:column: message`.
@@ -123,7 +127,16 @@ pub(crate) fn ron_error(path: &Path, e: &ron::error::SpannedError) -> String {
 /// Reads a run folder's `config.ron`.
 pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
     let path = dir.join(CONFIG_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
+            format!(
+                "{}: not found: the run was stopped before it started (nothing to resume; start it again)",
+                path.display()
+            )
+        } else {
+            format!("{}: {e}", path.display())
+        }
+    })?;
     ron::from_str(&text).map_err(|e| ron_error(&path, &e))
 }
 

@@ -183,7 +183,10 @@ pub struct NtbeaConfig {
     /// Which scale a relative `k` multiplies. Runs recorded before this setting existed
     /// used the range, so the range is what a file without it means (and is not
     /// written, so those files reproduce byte for byte).
-    #[serde(default = "FitnessScale::range", skip_serializing_if = "FitnessScale::is_range")]
+    #[serde(
+        default = "FitnessScale::range",
+        skip_serializing_if = "FitnessScale::is_range"
+    )]
     pub scale: FitnessScale,
     pub epsilon: f64,
     pub neighbours: usize,
@@ -621,7 +624,9 @@ mod tests {
             };
             let space = crate::eval::Problem::space(&problem).clone();
             let mut o = Ntbea::new(config, space, 150, seed).unwrap();
-            crate::optim::run_in_process(&mut o, &problem, seed).unwrap().values
+            crate::optim::run_in_process(&mut o, &problem, seed)
+                .unwrap()
+                .values
         };
         for s in [FitnessScale::Range, FitnessScale::Sd] {
             for seed in 0..20 {

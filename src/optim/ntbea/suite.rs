@@ -70,9 +70,7 @@ fn settings_space() -> Space {
             dim("scale", names(&["range", "sd"]), 0),
             dim(
                 "k",
-                Domain::List(vec![
-                    0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0,
-                ]),
+                Domain::List(vec![0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0]),
                 4,
             ),
             dim(
