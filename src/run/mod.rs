@@ -137,7 +137,15 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
             format!("{}: {e}", path.display())
         }
     })?;
-    ron::from_str(&text).map_err(|e| ron_error(&path, &e))
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    // Deserialising checks the space as a space file is checked (see `Space`); the
+    // algorithm's settings get the checks the command line gives them.
+    let config: RunConfig = ron::from_str(text).map_err(|e| ron_error(&path, &e))?;
+    config
+        .algorithm
+        .check()
+        .map_err(|m| format!("{}: algorithm: {m}", path.display()))?;
+    Ok(config)
 }
 
 /// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,
@@ -221,7 +229,7 @@ fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(
-        Some(config.budget * config.trials),
+        Some(config.budget.saturating_mul(config.trials)),
         ProgressDrawTarget::stderr(),
     );
     bar.set_style(
@@ -284,7 +292,7 @@ impl TrialContext<'_> {
                     self.binding.full_point(&cand.values, &mut full);
                     self.problem.evaluate(&full, seed)
                 };
-                (seed, None, outcome.map_err(|e| e.0))
+                (seed, None, outcome.map_err(|e| e.0).and_then(finite))
             };
             // Spreading evaluations of a few microseconds over threads costs more than
             // it saves; the results do not depend on the choice.
@@ -365,6 +373,34 @@ impl TrialContext<'_> {
             trace,
         ))
     }
+}
+
+/// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
+/// would silently poison every estimate and comparison made from it.
+fn finite(e: Evaluation) -> Result<Evaluation, String> {
+    if !e.fitness.is_finite() {
+        return Err(format!("the fitness is {}, not a finite number", e.fitness));
+    }
+    if let Some(f) = e.features.iter().find(|f| !f.is_finite()) {
+        return Err(format!("a feature is {f}, not a finite number"));
+    }
+    Ok(e)
+}
+
+/// Checks a run folder's name (`--name`): one plain path component, so that the run
+/// lands inside the runs folder (`../x` or `/tmp/x` would not).
+pub fn check_run_name(name: &str) -> Result<(), String> {
+    let mut parts = Path::new(name).components();
+    let plain = matches!(parts.next(), Some(std::path::Component::Normal(_)))
+        && parts.next().is_none()
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control);
+    if !plain {
+        return Err(format!(
+            "--name {name:?}: a run folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
+        ));
+    }
+    Ok(())
 }
 
 /// The run folder for a new run: `runs_dir/name`, or `name-2`, `name-3`, ... if taken.
