@@ -1323,3 +1323,112 @@ fn an_external_evaluator_printing_a_bare_number_with_features_declared_fails_cle
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Every row carries a check: a damaged row is left out, named, and evaluated again,
+/// so the resumed run's files equal the undamaged run's; a damaged header is refused
+/// with its line; a legacy log (no check column) is still read and kept legacy.
+#[test]
+fn a_damaged_log_is_repaired_with_a_message_naming_the_rows_never_misread() {
+    let dir = TempDir::new().unwrap();
+    playtune()
+        .args([
+            "optimize", "--algo", "rmhc", "--budget", "30", "--trials", "2", "-q",
+        ])
+        .args(["--name", "full", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let full = dir.path().join("full");
+    let log = std::fs::read_to_string(full.join("evals.csv")).unwrap();
+    let result = std::fs::read_to_string(full.join("result.ron")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert!(lines[0].ends_with(",check"), "{}", lines[0]);
+    // Row 5's fitness moved to another valid number; the check column left as it was.
+    let mut cols: Vec<String> = lines[4].split(',').map(String::from).collect();
+    let fitness = cols.len() - 2;
+    cols[fitness] = "36.3".into();
+    let changed = cols.join(",");
+    let with = |replace: &[(usize, &str)], extra: &[&str]| -> String {
+        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for (i, l) in replace {
+            out[*i] = l.to_string();
+        }
+        out.extend(extra.iter().map(|l| l.to_string()));
+        out.join("\n") + "\n"
+    };
+    let strip = |text: &str| -> String {
+        text.lines()
+            .map(|l| &l[..l.rfind(',').unwrap()])
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    };
+    // A legacy row whose fitness reads NaN: left out, never reused.
+    let mut legacy: Vec<String> = strip(&log).lines().map(String::from).collect();
+    let nan = legacy[3].rfind(',').unwrap();
+    legacy[3] = format!("{},NaN", &legacy[3][..nan]);
+    let legacy_nan = legacy.join("\n") + "\n";
+    let cases: Vec<(&str, String, &str, String)> = vec![
+        (
+            "changed",
+            with(&[(4, &changed)], &[]),
+            "line 5",
+            log.clone(),
+        ),
+        // A damaged copy of a row after the good one, and an exact copy.
+        (
+            "duplicated",
+            with(&[], &[&changed, lines[7]]),
+            "line 62",
+            log.clone(),
+        ),
+        (
+            "garbage",
+            with(&[(9, "1,2,search,zz")], &[]),
+            "line 10",
+            log.clone(),
+        ),
+        ("legacy", strip(&log), "", strip(&log)),
+        ("legacy-nan", legacy_nan, "line 4", strip(&log)),
+    ];
+    for (name, damaged, message, expected) in cases {
+        let run = dir.path().join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::copy(full.join("config.ron"), run.join("config.ron")).unwrap();
+        std::fs::write(run.join("evals.csv"), &damaged).unwrap();
+        let out = playtune()
+            .args(["resume", "-q"])
+            .arg(&run)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {err}");
+        assert!(
+            err.contains(message),
+            "{name}: stderr lacks `{message}`: {err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(run.join("evals.csv")).unwrap(),
+            expected,
+            "{name}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(run.join("result.ron")).unwrap(),
+            result,
+            "{name}"
+        );
+    }
+    // A header that is not the run's: refused, with the file and line.
+    let run = dir.path().join("header");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::copy(full.join("config.ron"), run.join("config.ron")).unwrap();
+    std::fs::write(run.join("evals.csv"), log.replacen("x0", "x9", 1)).unwrap();
+    playtune()
+        .args(["resume", "-q"])
+        .arg(&run)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "evals.csv:1: the header does not match",
+        ));
+}

@@ -176,12 +176,15 @@ pub fn execute(
     }
     let logging = config.log && dir.is_some();
     let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
-    let cache = if logging && log_path.exists() {
-        Cache::from_rows(
-            log::read_log(&log_path, &config.space, features.len())
-                .map_err(RunError::Io)?
-                .0,
-        )
+    // Whether a log is there to resume from (then it is rewritten at the end, without
+    // the rows its reading left out).
+    let resuming = logging && log_path.exists();
+    let cache = if resuming {
+        let log = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        if let Some(m) = log.repair_message(&log_path) {
+            eprintln!("{m}");
+        }
+        Cache::from_rows(log.rows.into_iter().map(|(_, r)| r).collect())
     } else {
         Cache::default()
     };
@@ -213,7 +216,7 @@ pub fn execute(
     drop(writer);
     let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
     // One trial writes its batches in order; only parallel trials interleave rows.
-    if logging && (config.trials > 1 || !cache.is_empty()) {
+    if logging && (config.trials > 1 || resuming) {
         log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
     }
     let mut result = RunResult::new(config, trials);
@@ -282,7 +285,7 @@ impl TrialContext<'_> {
             let one = |(j, cand): (usize, &crate::optim::Candidate)| {
                 let i = index + j as u64;
                 let seed = derive_seed(c.seed, &[trial, i]);
-                if let Some(hit) = self.cache.get(trial, i, &cand.values) {
+                if let Some(hit) = self.cache.get(trial, i, seed, &cand.values) {
                     return (seed, Some(hit.clone()), Ok(hit.clone()));
                 }
                 let outcome = if identity {
