@@ -137,10 +137,15 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
             format!("{}: {e}", path.display())
         }
     })?;
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    parse_config(&text, &path)
+}
+
+/// Parses and checks the text of a `config.ron`; `path` names it in errors.
+pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Deserialising checks the space as a space file is checked (see `Space`); the
     // algorithm's settings get the checks the command line gives them.
-    let config: RunConfig = ron::from_str(text).map_err(|e| ron_error(&path, &e))?;
+    let config: RunConfig = ron::from_str(text).map_err(|e| ron_error(path, &e))?;
     config
         .algorithm
         .check()

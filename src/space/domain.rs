@@ -86,10 +86,14 @@ impl Domain {
                     .then_some(r as usize)
             }
             // The levels near v by arithmetic, not a walk over up to 2^32 levels; the
-            // first of them within the tolerance, as a walk would find.
+            // nearest of them within the tolerance (levels closer than the tolerance
+            // must not read as a neighbour).
             Domain::Float { .. } => self
                 .levels_near(v)
-                .find(|&i| (self.value(i) - v).abs() <= TOLERANCE * v.abs().max(1.0)),
+                .map(|i| (i, (self.value(i) - v).abs()))
+                .filter(|&(_, d)| d <= TOLERANCE * v.abs().max(1.0))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(i, _)| i),
         }
     }
 
@@ -197,7 +201,9 @@ impl Domain {
                         "empty range: min {min:?} is greater than max {max:?}"
                     ));
                 }
-                if !(max - min).is_finite() {
+                // A level is min + (max - min) * i / (levels - 1): the product must
+                // stay finite too.
+                if !((max - min) * levels.saturating_sub(1).max(1) as f64).is_finite() {
                     return Err(format!(
                         "the range {min:?}..={max:?} is too wide: max - min is not a finite number"
                     ));
