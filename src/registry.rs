@@ -114,17 +114,49 @@ impl Settings<'_> {
             )
         })
     }
-    fn positive(&self, key: &str) -> Result<usize, String> {
-        let v: usize = self.get(key)?;
-        if v == 0 {
-            return Err(format!(
-                "--set {key}=0: problem `{}` needs {key} of at least 1",
+    /// A count from 1 to `max`: larger values would exhaust memory or time, or (as
+    /// `max_ticks` once did) be cut silently to a smaller type.
+    fn count(&self, key: &str, max: usize) -> Result<usize, String> {
+        let text = &self.values[key];
+        if text.parse::<i128>().is_err() {
+            return self.get(key);
+        }
+        match text.parse::<usize>() {
+            Ok(v) if (1..=max).contains(&v) => Ok(v),
+            _ => Err(format!(
+                "--set {key}={text}: problem `{}` takes {key} from 1 to {max}",
                 self.problem
+            )),
+        }
+    }
+    fn positive(&self, key: &str) -> Result<usize, String> {
+        self.count(key, MAX_SETTING)
+    }
+    /// A finite real number of at least `min`.
+    fn real(&self, key: &str, min: f64) -> Result<f64, String> {
+        let v: f64 = self.get(key)?;
+        if !v.is_finite() || v < min {
+            let text = &self.values[key];
+            return Err(format!(
+                "--set {key}={text}: problem `{}` needs a finite {key}{}",
+                self.problem,
+                if min > f64::MIN {
+                    format!(" of at least {min}")
+                } else {
+                    String::new()
+                }
             ));
         }
         Ok(v)
     }
 }
+
+/// Most of any count setting (games, iterations, budgets, ...).
+const MAX_SETTING: usize = 1_000_000;
+/// Most dimensions of a benchmark: a space of this many already takes a while.
+const MAX_DIMS: usize = 100_000;
+/// Most ticks of a Space Battle game.
+const MAX_TICKS: usize = 1_000_000;
 
 /// The full settings of a problem: its defaults overridden by `given`, every name checked.
 fn settings<'a>(name: &'a str, given: &BTreeMap<String, String>) -> Result<Settings<'a>, String> {
@@ -173,7 +205,7 @@ fn space_battle_config(
     Ok(SkillDepthConfig {
         ladder,
         games: s.positive("games")?,
-        max_ticks: s.positive("max_ticks")? as u32,
+        max_ticks: s.count("max_ticks", MAX_TICKS)? as u32,
         mcts: crate::agents::MctsConfig {
             iterations: s.positive("mcts_iterations")?,
             rollout_depth: s.positive("mcts_depth")?,
@@ -207,26 +239,26 @@ pub fn build_problem(
     let s = settings(name, &spec.settings)?;
     Ok(match *name {
         "noisy-onemax" => Box::new(NoisyOneMax::scaled(
-            s.positive("dims")?,
-            s.get("sigma")?,
-            s.get("scale")?,
+            s.count("dims", MAX_DIMS)?,
+            s.real("sigma", 0.0)?,
+            s.real("scale", f64::MIN)?,
         )),
         "noisy-trap" => {
-            let values = s.positive("values")?;
+            let values = s.count("values", 1 << 20)?;
             if values < 2 {
                 return Err("--set values: the trap needs at least 2 values per dimension".into());
             }
             Box::new(NoisyTrap::scaled(
-                s.positive("dims")?,
+                s.count("dims", MAX_DIMS)?,
                 values,
-                s.get("sigma")?,
-                s.get("scale")?,
+                s.real("sigma", 0.0)?,
+                s.real("scale", f64::MIN)?,
             ))
         }
         "noisy-pairs" => Box::new(NoisyPairs::new(
-            s.positive("dims")?,
-            s.get("local")?,
-            s.get("sigma")?,
+            s.count("dims", MAX_DIMS)?,
+            s.real("local", f64::MIN)?,
+            s.real("sigma", 0.0)?,
         )),
         "noisy-winrate" => {
             let values = s.positive("values")?;
@@ -239,7 +271,7 @@ pub fn build_problem(
         "ntbea-suite" => Box::new(crate::optim::ntbea::suite::NtbeaSuite::new(
             s.positive("trials")? as u64,
         )),
-        "sphere" => Box::new(Sphere::new(s.positive("dims")?)),
+        "sphere" => Box::new(Sphere::new(s.count("dims", MAX_DIMS)?)),
         "space-battle" => Box::new(crate::games::space_battle::problem::SkillDepth::new(
             space_battle_config(&s)?,
         )?),
@@ -286,12 +318,17 @@ pub fn build_problem(
             }
             let space = space.ok_or("problem `command` needs --space FILE: playtune cannot guess an external program's parameters")?;
             let features: String = s.get("features")?;
-            let features = features
+            let features: Vec<String> = features
                 .split(',')
                 .map(str::trim)
                 .filter(|f| !f.is_empty())
                 .map(String::from)
                 .collect();
+            // Feature names head columns of the log: a newline would split its rows.
+            for f in &features {
+                crate::space::check_name("feature", f)
+                    .map_err(|m| format!("--set features: {m}"))?;
+            }
             Box::new(CommandProblem::new(cmd, space.clone(), features))
         }
         _ => unreachable!("every name in PROBLEMS is built above"),

@@ -834,3 +834,601 @@ fn rinascimento_experiment_writes_figure_five_and_tables() {
         .code(2)
         .stderr(predicate::str::contains("unknown experiment"));
 }
+
+/// A run killed at any moment, even before its first evaluation finishes (the log's
+/// header not yet written, the folder half made), resumes to the files of a run never
+/// interrupted, byte for byte.
+#[test]
+fn a_run_killed_at_any_moment_resumes_to_the_uninterrupted_files() {
+    let dir = TempDir::new().unwrap();
+    let space = dir.path().join("s.ron");
+    std::fs::write(&space, GOOD).unwrap();
+    // Deterministic and slow enough to be killed mid-run: the fitness is the length of
+    // the request, which depends on the point and the seed.
+    let cmd = "read l; sleep 0.01; echo ${#l}";
+    let args = |name: &str| -> Vec<String> {
+        [
+            "optimize",
+            "--problem",
+            "command",
+            "--algo",
+            "rmhc",
+            "--budget",
+            "12",
+            "--trials",
+            "2",
+            "--seed",
+            "3",
+            "-q",
+            "--set",
+            &format!("cmd={cmd}"),
+            "--space",
+            &space.display().to_string(),
+            "--runs-dir",
+            &dir.path().display().to_string(),
+            "--name",
+            name,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    playtune().args(args("full")).assert().success();
+    let full = dir.path().join("full");
+    // The moments a kill cannot be timed to: an empty log, a header cut short.
+    let full_log = std::fs::read_to_string(full.join("evals.csv")).unwrap();
+    for (name, log) in [("empty", ""), ("half-header", &full_log[..20])] {
+        let run = dir.path().join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::copy(full.join("config.ron"), run.join("config.ron")).unwrap();
+        std::fs::write(run.join("evals.csv"), log).unwrap();
+        playtune()
+            .args(["resume", "-q"])
+            .arg(&run)
+            .assert()
+            .success();
+        assert_eq!(
+            full_log,
+            std::fs::read_to_string(run.join("evals.csv")).unwrap(),
+            "{name}"
+        );
+    }
+    let bin = assert_cmd::cargo::cargo_bin("playtune");
+    for (k, delay_ms) in [0u64, 1, 3, 6, 10, 20, 35, 60, 100, 160, 250]
+        .into_iter()
+        .enumerate()
+    {
+        let name = format!("killed{k}");
+        let mut child = std::process::Command::new(&bin)
+            .args(args(&name))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let run = dir.path().join(&name);
+        if !run.join("config.ron").exists() {
+            // Killed before the run existed: there is nothing to resume, and resume
+            // says so instead of failing obscurely.
+            if run.is_dir() {
+                playtune()
+                    .arg("resume")
+                    .arg(&run)
+                    .assert()
+                    .code(2)
+                    .stderr(predicate::str::contains("before it started"));
+            }
+            continue;
+        }
+        playtune()
+            .args(["resume", "-q"])
+            .arg(&run)
+            .assert()
+            .success();
+        for file in ["evals.csv", "result.ron"] {
+            assert_eq!(
+                std::fs::read_to_string(full.join(file)).unwrap(),
+                std::fs::read_to_string(run.join(file)).unwrap(),
+                "{file} after a kill at {delay_ms} ms"
+            );
+        }
+    }
+}
+
+/// Runs playtune with `args` (and a fresh --runs-dir unless the command takes none),
+/// expecting exit code 2, `fragment` in stderr, no panic and no run folder.
+fn refuses(args: &[&str], fragment: &str) {
+    let dir = TempDir::new().unwrap();
+    let mut cmd = playtune();
+    cmd.args(args);
+    if matches!(args[0], "optimize" | "map-elites") {
+        cmd.arg("--runs-dir").arg(dir.path());
+    }
+    let out = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(
+        err.contains(fragment),
+        "{args:?}: stderr lacks `{fragment}`:\n{err}"
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    assert!(
+        dir.path().read_dir().unwrap().next().is_none(),
+        "{args:?}: no run folder for a bad input"
+    );
+}
+
+#[test]
+fn non_finite_numbers_are_refused_wherever_they_can_be_typed_or_written() {
+    rejects_space(
+        &GOOD.replace("default: 0", "default: NaN"),
+        &["bad.ron:4:", "dimension `x0`.default", "NaN"],
+    );
+    rejects_space(
+        "(name: \"s\", dims: [\n(name: \"x0\", kind: Float(min: -1e308, max: 1e308, levels: 3)),\n])",
+        &["bad.ron:2:", "dimension `x0`.kind", "too wide"],
+    );
+    rejects_space(
+        "(name: \"s\", dims: [(name: \"x0\", kind: List([1, inf]))])",
+        &["bad.ron:1:", "not a finite number"],
+    );
+    for (args, fragment) in [
+        (
+            &["optimize", "--fix", "x0=NaN"][..],
+            "`NaN` is not a value of x0",
+        ),
+        (
+            &["optimize", "--fix", "x0=inf"],
+            "`inf` is not a value of x0",
+        ),
+        (&["optimize", "--set", "sigma=NaN"], "--set sigma=NaN"),
+        (&["optimize", "--set", "scale=inf"], "--set scale=inf"),
+        (&["optimize", "--set", "sigma=-1"], "at least 0"),
+        (&["optimize", "--k", "inf"], "--k inf"),
+        (&["optimize", "--epsilon", "NaN"], "--epsilon NaN"),
+        (&["optimize", "--mutation", "-1"], "--mutation -1"),
+        (
+            &["optimize", "--algo", "brmhc", "--temperature", "NaN"],
+            "--temperature NaN",
+        ),
+        (&["map-elites", "--sigma", "NaN"], "--sigma NaN"),
+        (&["map-elites", "--qd-offset", "inf"], "--qd-offset inf"),
+        (
+            &["map-elites", "--axis", "measure_0=0:inf:10"],
+            "finite LOW < HIGH",
+        ),
+    ] {
+        refuses(args, fragment);
+    }
+}
+
+#[test]
+fn integer_ranges_of_2_to_the_32_values_or_more_are_refused_or_handled() {
+    let full = "(name: \"s\", dims: [(name: \"x0\", kind: Int(min: -9223372036854775808, max: 9223372036854775807))])";
+    rejects_space(full, &["bad.ron:1:", "dimension `x0`.kind", "2^53"]);
+    rejects_space(
+        "(name: \"s\", dims: [(name: \"x0\", kind: Int(min: 0, max: 4294967295))])",
+        &["4294967296 values", "at most 4294967295"],
+    );
+    // The largest allowed domain: counted right, searched without walking it.
+    let dir = TempDir::new().unwrap();
+    let space = dir.path().join("s.ron");
+    std::fs::write(
+        &space,
+        "(name: \"s\", dims: [(name: \"x0\", kind: Int(min: 0, max: 4294967294)), (name: \"x1\", kind: Int(min: 0, max: 89))])",
+    )
+    .unwrap();
+    let out = playtune()
+        .args(["spaces", "check"])
+        .arg(&space)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("386547056550 points"), "{text}");
+    assert!(
+        text.contains("4294967295 values") && text.contains("90 values"),
+        "{text}"
+    );
+    let started = std::time::Instant::now();
+    for algo in ["random", "rmhc", "ntbea", "brmhc"] {
+        let a = playtune()
+            .args([
+                "optimize",
+                "--problem",
+                "command",
+                "--set",
+                "cmd=cat >/dev/null; echo 1",
+            ])
+            .args(["--algo", algo, "--budget", "30", "-q", "--space"])
+            .arg(&space)
+            .arg("--runs-dir")
+            .arg(dir.path())
+            .assert();
+        if algo == "brmhc" {
+            // Its pre-processing sweeps every value: refused, not attempted.
+            a.code(2)
+                .stderr(predicate::str::contains("pre-processing would take"));
+        } else {
+            a.success();
+        }
+    }
+    playtune()
+        .args(["optimize", "--problem", "noisy-onemax", "--space"])
+        .arg(&space)
+        .arg("--runs-dir")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("outside what problem"));
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+}
+
+#[test]
+fn huge_zero_and_negative_settings_are_refused() {
+    for (args, fragment) in [
+        (
+            &[
+                "optimize",
+                "--problem",
+                "space-battle",
+                "--set",
+                "max_ticks=4294967297",
+            ][..],
+            "max_ticks from 1 to",
+        ),
+        (&["optimize", "--set", "dims=1000000000"], "dims from 1 to"),
+        (&["optimize", "--set", "dims=-3"], "dims from 1 to"),
+        (
+            &["map-elites", "--set", "dims=1000000000"],
+            "dims from 1 to",
+        ),
+        (
+            &["map-elites", "--axis", "measure_0=0:1:99999999999"],
+            "bins",
+        ),
+        (
+            &[
+                "map-elites",
+                "--axis",
+                "measure_0=0:1:100000",
+                "--axis",
+                "measure_1=0:1:100000",
+            ],
+            "cells",
+        ),
+        (
+            &["optimize", "--algo", "rmhc", "--resample", "0"],
+            "--resample 0",
+        ),
+        (
+            &["optimize", "--algo", "brmhc", "--resample", "0"],
+            "--resample 0",
+        ),
+        (&["optimize", "--runs", "0"], "--runs 0"),
+        (&["optimize", "--neighbours", "0"], "--neighbours 0"),
+        (
+            &["optimize", "--algo", "random", "--batch", "0"],
+            "--batch 0",
+        ),
+        (&["map-elites", "--batch", "0"], "--batch 0"),
+        (
+            &["optimize", "--algo", "brmhc", "--temperature", "0"],
+            "--temperature 0",
+        ),
+        (
+            &["optimize", "--algo", "brmhc", "--temperature", "-1"],
+            "--temperature -1",
+        ),
+        (&["optimize", "--resample", "-1"], "-1"),
+    ] {
+        refuses(args, fragment);
+    }
+}
+
+#[test]
+fn names_are_checked_and_runs_stay_inside_the_runs_folder() {
+    rejects_space(
+        &GOOD.replace("\"x1\"", "\"x\\n1\""),
+        &["bad.ron:5:", "control character"],
+    );
+    rejects_space(
+        "(name: \"s\", dims: [(name: \"x0\", kind: Categories([\"a\\nb\", \"c\"]))])",
+        &["bad.ron:1:", "dimension `x0`.kind", "control character"],
+    );
+    for name in ["../x", "/tmp/playtune-escape", "a/b", "..", ""] {
+        refuses(&["optimize", "--budget", "3", "--name", name], "--name");
+    }
+    // A byte-order mark is no error.
+    let dir = TempDir::new().unwrap();
+    let space = dir.path().join("bom.ron");
+    std::fs::write(&space, format!("\u{feff}{GOOD}")).unwrap();
+    playtune()
+        .args(["spaces", "check"])
+        .arg(&space)
+        .assert()
+        .success();
+    playtune()
+        .args(["optimize", "--budget", "4", "-q", "--space"])
+        .arg(&space)
+        .arg("--runs-dir")
+        .arg(dir.path())
+        .assert()
+        .success();
+    // An unreadable file is named without a made-up line and column.
+    let out = playtune()
+        .args(["spaces", "check", "/nonexistent/x.ron"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("/nonexistent/x.ron: cannot read") && !err.contains(":0:0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn resume_and_plot_check_a_hand_edited_config() {
+    let dir = TempDir::new().unwrap();
+    playtune()
+        .args([
+            "optimize", "--algo", "rmhc", "--budget", "6", "-q", "--name", "run",
+        ])
+        .arg("--runs-dir")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let run = dir.path().join("run");
+    let config = std::fs::read_to_string(run.join("config.ron")).unwrap();
+    let edits: [(&str, &str, &str); 5] = [
+        ("step: 1", "step: 0", "step must be at least 1"),
+        ("resample: 1", "resample: 0", "--resample 0"),
+        ("default: 0", "default: 7", "outside the domain"),
+        ("max: 1,", "max: 9007199254740993,", "2^53"),
+        ("seed: 1", "seed: -1", "config.ron:"),
+    ];
+    for (from, to, fragment) in edits {
+        assert!(config.contains(from), "{from}");
+        std::fs::write(run.join("config.ron"), config.replacen(from, to, 1)).unwrap();
+        for cmd in ["resume", "plot"] {
+            let out = playtune().arg(cmd).arg(&run).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{cmd} {to}: {err}");
+            assert!(
+                err.contains(fragment) && err.contains("config.ron:") && !err.contains("panicked"),
+                "{cmd} {to}: {err}"
+            );
+        }
+    }
+}
+
+/// Validation is linear: very large space files check in well under a few seconds.
+#[test]
+fn very_large_space_files_check_in_linear_time() {
+    let dir = TempDir::new().unwrap();
+    let n = 200_000;
+    let categories: Vec<String> = (0..n).map(|i| format!("\"c{i}\"")).collect();
+    let dims: Vec<String> = (0..233_000)
+        .map(|i| format!("(name: \"d{i}\", kind: Bool)"))
+        .collect();
+    let groups: Vec<String> = (0..n)
+        .map(|i| format!("(name: \"g{i}\", dims: [\"d{i}\"])"))
+        .collect();
+    let files = [
+        format!(
+            "(name: \"c\", dims: [(name: \"x\", kind: Categories([{}]))])",
+            categories.join(",")
+        ),
+        format!("(name: \"d\", dims: [{}])", dims.join(",\n")),
+        format!(
+            "(name: \"g\", dims: [{}], groups: [{}])",
+            dims.join(",\n"),
+            groups.join(",\n")
+        ),
+    ];
+    for (i, text) in files.iter().enumerate() {
+        let path = dir.path().join(format!("{i}.ron"));
+        std::fs::write(&path, text).unwrap();
+        let started = std::time::Instant::now();
+        playtune()
+            .args(["spaces", "check"])
+            .arg(&path)
+            .assert()
+            .success();
+        assert!(
+            started.elapsed().as_secs_f64() < 5.0,
+            "file {i}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+/// A published run still loads and resumes with zero new evaluations, its log unchanged.
+#[test]
+fn a_published_run_resumes_with_no_new_evaluation() {
+    let dir = TempDir::new().unwrap();
+    let published =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("runs/published/space-battle-medium/ntbea");
+    let run = dir.path().join("ntbea");
+    std::fs::create_dir_all(&run).unwrap();
+    for f in ["config.ron", "evals.csv"] {
+        std::fs::copy(published.join(f), run.join(f)).unwrap();
+    }
+    let out = playtune()
+        .args(["resume", "--json", "-q"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j = last_json(&out.stdout);
+    assert_eq!(j["evaluations_reused"], j["evaluations"]);
+    assert_eq!(
+        std::fs::read(published.join("evals.csv")).unwrap(),
+        std::fs::read(run.join("evals.csv")).unwrap()
+    );
+}
+
+/// An evaluator must give every declared feature; one that ignores its input (and so
+/// closes it unread) is no crash of playtune.
+#[test]
+fn an_external_evaluator_printing_a_bare_number_with_features_declared_fails_clearly() {
+    let dir = TempDir::new().unwrap();
+    let space = dir.path().join("s.ron");
+    std::fs::write(&space, GOOD).unwrap();
+    let run = |cmd: &str, features: &str| {
+        playtune()
+            .args(["optimize", "--problem", "command", "--budget", "3", "-q"])
+            .args([
+                "--set",
+                &format!("cmd={cmd}"),
+                "--set",
+                &format!("features={features}"),
+            ])
+            .arg("--space")
+            .arg(&space)
+            .arg("--runs-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    let out = run("echo 1", "kills");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bare number") && err.contains("kills"),
+        "{err}"
+    );
+    let out = run("echo NaN", "");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("not a finite number"), "{err}");
+    let out = run("echo 1", "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run(
+        r#"echo '{"fitness": 2, "features": {"kills": 3}}'"#,
+        "kills",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Every row carries a check: a damaged row is left out, named, and evaluated again,
+/// so the resumed run's files equal the undamaged run's; a damaged header is refused
+/// with its line; a legacy log (no check column) is still read and kept legacy.
+#[test]
+fn a_damaged_log_is_repaired_with_a_message_naming_the_rows_never_misread() {
+    let dir = TempDir::new().unwrap();
+    playtune()
+        .args([
+            "optimize", "--algo", "rmhc", "--budget", "30", "--trials", "2", "-q",
+        ])
+        .args(["--name", "full", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let full = dir.path().join("full");
+    let log = std::fs::read_to_string(full.join("evals.csv")).unwrap();
+    let result = std::fs::read_to_string(full.join("result.ron")).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert!(lines[0].ends_with(",check"), "{}", lines[0]);
+    // Row 5's fitness moved to another valid number; the check column left as it was.
+    let mut cols: Vec<String> = lines[4].split(',').map(String::from).collect();
+    let fitness = cols.len() - 2;
+    cols[fitness] = "36.3".into();
+    let changed = cols.join(",");
+    let with = |replace: &[(usize, &str)], extra: &[&str]| -> String {
+        let mut out: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for (i, l) in replace {
+            out[*i] = l.to_string();
+        }
+        out.extend(extra.iter().map(|l| l.to_string()));
+        out.join("\n") + "\n"
+    };
+    let strip = |text: &str| -> String {
+        text.lines()
+            .map(|l| &l[..l.rfind(',').unwrap()])
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    };
+    // A legacy row whose fitness reads NaN: left out, never reused.
+    let mut legacy: Vec<String> = strip(&log).lines().map(String::from).collect();
+    let nan = legacy[3].rfind(',').unwrap();
+    legacy[3] = format!("{},NaN", &legacy[3][..nan]);
+    let legacy_nan = legacy.join("\n") + "\n";
+    let cases: Vec<(&str, String, &str, String)> = vec![
+        (
+            "changed",
+            with(&[(4, &changed)], &[]),
+            "line 5",
+            log.clone(),
+        ),
+        // A damaged copy of a row after the good one, and an exact copy.
+        (
+            "duplicated",
+            with(&[], &[&changed, lines[7]]),
+            "line 62",
+            log.clone(),
+        ),
+        (
+            "garbage",
+            with(&[(9, "1,2,search,zz")], &[]),
+            "line 10",
+            log.clone(),
+        ),
+        ("legacy", strip(&log), "", strip(&log)),
+        ("legacy-nan", legacy_nan, "line 4", strip(&log)),
+    ];
+    for (name, damaged, message, expected) in cases {
+        let run = dir.path().join(name);
+        std::fs::create_dir_all(&run).unwrap();
+        std::fs::copy(full.join("config.ron"), run.join("config.ron")).unwrap();
+        std::fs::write(run.join("evals.csv"), &damaged).unwrap();
+        let out = playtune()
+            .args(["resume", "-q"])
+            .arg(&run)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {err}");
+        assert!(
+            err.contains(message),
+            "{name}: stderr lacks `{message}`: {err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(run.join("evals.csv")).unwrap(),
+            expected,
+            "{name}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(run.join("result.ron")).unwrap(),
+            result,
+            "{name}"
+        );
+    }
+    // A header that is not the run's: refused, with the file and line.
+    let run = dir.path().join("header");
+    std::fs::create_dir_all(&run).unwrap();
+    std::fs::copy(full.join("config.ron"), run.join("config.ron")).unwrap();
+    std::fs::write(run.join("evals.csv"), log.replacen("x0", "x9", 1)).unwrap();
+    playtune()
+        .args(["resume", "-q"])
+        .arg(&run)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "evals.csv:1: the header does not match",
+        ));
+}

@@ -107,9 +107,19 @@ pub fn main() -> ExitCode {
         Command::Play(a) => games::play_cmd(a),
         Command::Render(a) => games::render_cmd(a),
         Command::Problems => {
+            // One column for the names, as wide as the longest.
+            let width = crate::registry::PROBLEMS
+                .iter()
+                .map(|p| p.0.len())
+                .max()
+                .unwrap_or(0);
             for (name, settings, about) in crate::registry::PROBLEMS {
                 let s: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                println!("{name:14} {about}\n{:14} settings: {}", "", s.join(" "));
+                println!(
+                    "{name:width$}  {about}\n{:width$}  settings: {}",
+                    "",
+                    s.join(" ")
+                );
             }
             Ok(())
         }

@@ -60,7 +60,7 @@ pub struct OptimizeArgs {
     tuples: String,
     /// NTBEA exploration constant k of the UCB score. By default it is multiplied by
     /// the fitness scale (--scale), so one k suits any fitness scale.
-    #[arg(long, default_value_t = ntbea::DEFAULT_K)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_K)]
     k: f64,
     /// NTBEA: use k as it is, not multiplied by the fitness scale (the reference's k).
     #[arg(long)]
@@ -70,13 +70,13 @@ pub struct OptimizeArgs {
     #[arg(long, value_enum, default_value_t = ScaleArg::DEFAULT)]
     scale: ScaleArg,
     /// NTBEA epsilon in sqrt(ln(1 + N) / (epsilon + n)).
-    #[arg(long, default_value_t = ntbea::DEFAULT_EPSILON)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_EPSILON)]
     epsilon: f64,
     /// NTBEA neighbours scored per step (capped at a quarter of the space).
     #[arg(long, default_value_t = ntbea::DEFAULT_NEIGHBOURS)]
     neighbours: usize,
     /// NTBEA neighbours: one dimension always mutates, every other with probability p/D.
-    #[arg(long, default_value_t = ntbea::DEFAULT_MUTATION)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_MUTATION)]
     mutation: f64,
     /// NTBEA recommendation: the best evaluated point by model mean, or the best of
     /// evaluated points and their one-step neighbours.
@@ -92,7 +92,7 @@ pub struct OptimizeArgs {
     #[arg(long, default_value_t = 1)]
     resample: u32,
     /// B-RMHC softmax temperature over importances scaled to [0, 1].
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0.5)]
     temperature: f64,
     /// B-RMHC: pre-processing evaluations do not count against the budget.
     #[arg(long)]
@@ -123,7 +123,7 @@ pub struct MapElitesArgs {
     #[arg(long, value_enum)]
     mutation: Option<MutationArg>,
     /// Standard deviation of Gaussian mutation.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0.5)]
     sigma: f64,
     /// A grid axis, FEATURE=LOW:HIGH:BINS (repeatable; default: the problem's grid).
     #[arg(long = "axis", value_name = "FEATURE=LOW:HIGH:BINS")]
@@ -142,7 +142,7 @@ pub struct MapElitesArgs {
     #[arg(long, default_value_t = 0)]
     init_random: usize,
     /// Subtracted from each elite's fitness in the QD score.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0.0)]
     qd_offset: f64,
     /// Re-evaluate every elite this many times after the search.
     #[arg(long, default_value_t = 0)]
@@ -263,6 +263,7 @@ fn start(
             config.seed
         )
     });
+    run::check_run_name(&name).map_err(anyhow::Error::msg)?;
     let dir = run::fresh_dir(&common.runs_dir, &name);
     run::create_run_dir(&dir, &config)?;
     finish(&dir, &config, problem.as_ref(), common.json, common.quiet)
@@ -441,8 +442,8 @@ fn parse_axis(text: &str) -> Result<FeatureAxis> {
     let low: f64 = parts[0].trim().parse().map_err(|_| bad())?;
     let high: f64 = parts[1].trim().parse().map_err(|_| bad())?;
     let bins: usize = parts[2].trim().parse().map_err(|_| bad())?;
-    if low.partial_cmp(&high) != Some(std::cmp::Ordering::Less) || bins == 0 {
-        bail!("--axis {text}: needs LOW < HIGH and at least one bin");
+    if !(low.is_finite() && high.is_finite() && low < high) || bins == 0 {
+        bail!("--axis {text}: needs finite LOW < HIGH and at least one bin");
     }
     Ok(FeatureAxis {
         name: name.trim().into(),

@@ -43,15 +43,21 @@ pub fn run(cmd: SpacesCommand) -> Result<()> {
     for f in files {
         let space = crate::space::load_space(&f)?;
         println!(
-            "{}: space `{}`, {} dimensions, {:.6e} points",
+            "{}: space `{}`, {} dimensions, {} points",
             f.display(),
             space.name,
             space.len(),
-            space.size()
+            count(space.size())
         );
+        let width = space
+            .dims
+            .iter()
+            .map(|d| d.domain.len().to_string().len())
+            .max()
+            .unwrap_or(1);
         for d in &space.dims {
             println!(
-                "  {:24} {:3} values  {}  (default {})",
+                "  {:24} {:>width$} values  {}  (default {})",
                 d.name,
                 d.domain.len(),
                 d.domain.describe(),
@@ -63,4 +69,14 @@ pub fn run(cmd: SpacesCommand) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A count as a person reads it: every digit while a float holds it exactly (below
+/// 2^53), then three significant digits with an exponent.
+fn count(n: f64) -> String {
+    if n < 9e15 {
+        format!("{n:.0}")
+    } else {
+        format!("{n:.3e}")
+    }
 }

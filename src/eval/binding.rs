@@ -24,8 +24,13 @@ impl Binding {
     /// accepts all of its values.
     pub fn new(search: &Space, problem: &Space) -> Result<Binding, BindingError> {
         let mut targets = Vec::with_capacity(search.len());
+        // By name in bulk: a lookup per dimension by scanning would be quadratic.
+        let mut by_name = std::collections::HashMap::with_capacity(problem.len());
+        for (i, d) in problem.dims.iter().enumerate() {
+            by_name.entry(d.name.as_str()).or_insert(i);
+        }
         for d in &search.dims {
-            let Some(t) = problem.position(&d.name) else {
+            let Some(&t) = by_name.get(d.name.as_str()) else {
                 let known: Vec<&str> = problem.names().take(12).collect();
                 let more = if problem.len() > 12 { ", ..." } else { "" };
                 return Err(BindingError {

@@ -47,7 +47,8 @@ impl CommandProblem {
         serde_json::json!({ "seed": seed, "point": point }).to_string()
     }
 
-    fn parse(&self, stdout: &str) -> Result<Evaluation, String> {
+    /// Reads the evaluator's reply (its standard output).
+    pub fn parse(&self, stdout: &str) -> Result<Evaluation, String> {
         let line = stdout
             .lines()
             .rev()
@@ -55,9 +56,18 @@ impl CommandProblem {
             .ok_or("it printed nothing")?
             .trim();
         if let Ok(f) = line.parse::<f64>() {
+            if !self.features.is_empty() {
+                return Err(format!(
+                    "it printed the bare number `{line}`, but features are declared ({}): print {{\"fitness\": ..., \"features\": {{...}}}}",
+                    self.features.join(", ")
+                ));
+            }
+            if !f.is_finite() {
+                return Err(format!("its fitness `{line}` is not a finite number"));
+            }
             return Ok(Evaluation {
                 fitness: f,
-                features: vec![f64::NAN; self.features.len()],
+                features: Vec::new(),
             });
         }
         let v: serde_json::Value = serde_json::from_str(line)
@@ -80,6 +90,30 @@ impl CommandProblem {
     }
 }
 
+/// The request as an open, already unlinked file for the command's standard input.
+/// Not a pipe: a command that exits without reading its input (`echo 1`) would make
+/// the write raise SIGPIPE, which kills playtune (it restores the default action so
+/// that `playtune ... | head` ends quietly).
+fn request_file(request: &str) -> std::io::Result<std::fs::File> {
+    use std::io::{Seek, SeekFrom};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "playtune-request-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    let _ = std::fs::remove_file(&path);
+    writeln!(file, "{request}")?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(file)
+}
+
 impl Problem for CommandProblem {
     fn space(&self) -> &Space {
         &self.space
@@ -94,19 +128,17 @@ impl Problem for CommandProblem {
                 self.command
             ))
         };
-        let mut child = Command::new("sh")
+        let request = request_file(&self.request(x, seed))
+            .map_err(|e| fail(format!("cannot write its request: {e}")))?;
+        let child = Command::new("sh")
             .arg("-c")
             .arg(&self.command)
             .env("PLAYTUNE_SEED", seed.to_string())
-            .stdin(Stdio::piped())
+            .stdin(request)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| fail(format!("cannot start it: {e}")))?;
-        if let Some(mut stdin) = child.stdin.take() {
-            // A command that ignores its input may exit before reading it: not an error.
-            let _ = writeln!(stdin, "{}", self.request(x, seed));
-        }
         let out = child.wait_with_output().map_err(|e| fail(e.to_string()))?;
         if !out.status.success() {
             let err = String::from_utf8_lossy(&out.stderr);

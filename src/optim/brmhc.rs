@@ -62,14 +62,46 @@ pub struct Brmhc {
 }
 
 /// Number of pre-processing evaluations B-RMHC needs for `space`.
+/// Counted, not planned: a dimension of 2^32 values must be refused before its sweep
+/// is built.
 pub fn preprocessing_cost(space: &Space) -> u64 {
-    plan(space, &mut rng_from_seed(0)).1.len() as u64
+    let (free, in_group) = membership(space);
+    let sweeps: u64 = (0..space.len())
+        .filter(|&d| free[d] && !in_group[d])
+        .map(|d| space.dims[d].arity() as u64)
+        .sum();
+    let groups: u64 = space
+        .group_members()
+        .iter()
+        .map(|g| g.iter().filter(|&&d| free[d]).count() as u64)
+        .filter(|&cells| cells > 0)
+        .map(|cells| 1 + cells)
+        .sum();
+    sweeps + groups
 }
+
+/// Which dimensions are free, and which belong to a group, by position: lookups that
+/// stay linear however many groups a space has.
+fn membership(space: &Space) -> (Vec<bool>, Vec<bool>) {
+    let mut free = vec![false; space.len()];
+    space.free_dims().into_iter().for_each(|d| free[d] = true);
+    let mut in_group = vec![false; space.len()];
+    space
+        .group_members()
+        .iter()
+        .flatten()
+        .for_each(|&d| in_group[d] = true);
+    (free, in_group)
+}
+
+/// Most pre-processing evaluations: they are planned as one batch in memory.
+const MAX_PREPROCESSING: u64 = 1 << 22;
 
 fn plan(space: &Space, rng: &mut Rng) -> (Vec<Probe>, Vec<Candidate>) {
     let free = space.free_dims();
     let groups = space.group_members();
-    let in_group = |d: usize| groups.iter().any(|g| g.contains(&d));
+    let (is_free, in_group) = membership(space);
+    let in_group = |d: usize| in_group[d];
     let mut probes = Vec::new();
     let mut batch = Vec::new();
     for &dim in free.iter().filter(|&&d| !in_group(d)) {
@@ -89,7 +121,7 @@ fn plan(space: &Space, rng: &mut Rng) -> (Vec<Probe>, Vec<Candidate>) {
         });
     }
     for group in &groups {
-        let cells: Vec<usize> = group.iter().copied().filter(|d| free.contains(d)).collect();
+        let cells: Vec<usize> = group.iter().copied().filter(|&d| is_free[d]).collect();
         if cells.is_empty() {
             continue;
         }
@@ -146,9 +178,15 @@ fn softmax_cumulative(importance: &[f64], temperature: f64) -> Vec<f64> {
 
 impl Brmhc {
     pub fn new(config: BrmhcConfig, space: Space, budget: u64, seed: u64) -> Result<Brmhc, String> {
+        let cost = preprocessing_cost(&space);
+        if cost > MAX_PREPROCESSING {
+            return Err(format!(
+                "B-RMHC's pre-processing would take {cost} evaluations (every value of every dimension outside a group), more than {MAX_PREPROCESSING}: use fewer values, or rmhc or ntbea"
+            ));
+        }
         let mut rng = rng_from_seed(seed);
         let (probes, batch) = plan(&space, &mut rng);
-        let cost = batch.len() as u64;
+        debug_assert_eq!(cost, batch.len() as u64);
         let generation = 2 * config.resample.max(1) as u64;
         let left = if config.free_preprocessing {
             budget

@@ -48,6 +48,11 @@ impl Phase {
     }
 }
 
+/// Most points one batch may hold: a batch is held in memory at once.
+const MAX_BATCH: u64 = 1 << 20;
+/// Most repeats, runs or neighbours: beyond it a setting is a typo, not a plan.
+const MAX_COUNT: u64 = 1 << 20;
+
 /// One point an optimiser wants evaluated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
@@ -115,6 +120,70 @@ impl AlgoConfig {
         }
     }
 
+    /// Checks the settings, for the command line and a run's `config.ron` alike:
+    /// counts of at least 1 (they are never clamped silently), finite real numbers in
+    /// their range, nothing so large that it exhausts memory. Messages name the
+    /// command-line flag that sets each value.
+    pub fn check(&self) -> Result<(), String> {
+        fn count(flag: &str, v: u64, max: u64, why: &str) -> Result<(), String> {
+            if v == 0 || v > max {
+                return Err(format!("{flag} {v}: give 1 to {max} ({why})"));
+            }
+            Ok(())
+        }
+        fn real(flag: &str, v: f64, ok: bool, range: &str) -> Result<(), String> {
+            if !v.is_finite() || !ok {
+                return Err(format!("{flag} {v}: needs a finite number {range}"));
+            }
+            Ok(())
+        }
+        match self {
+            AlgoConfig::Random(c) => {
+                count("--batch", c.batch as u64, MAX_BATCH, "points per batch")
+            }
+            AlgoConfig::Rmhc(c) => count(
+                "--resample",
+                c.resample.into(),
+                MAX_COUNT,
+                "evaluations of parent and mutant per generation",
+            ),
+            AlgoConfig::Brmhc(c) => {
+                count(
+                    "--resample",
+                    c.resample.into(),
+                    MAX_COUNT,
+                    "evaluations of parent and mutant per generation",
+                )?;
+                real(
+                    "--temperature",
+                    c.temperature,
+                    c.temperature > 0.0,
+                    "above 0",
+                )
+            }
+            AlgoConfig::Ntbea(c) => {
+                real("--k", c.k, c.k >= 0.0, "of at least 0")?;
+                real("--epsilon", c.epsilon, c.epsilon > 0.0, "above 0")?;
+                real("--mutation", c.mutation, c.mutation > 0.0, "above 0")?;
+                count(
+                    "--neighbours",
+                    c.neighbours as u64,
+                    MAX_COUNT,
+                    "neighbours scored per step",
+                )?;
+                count("--runs", c.runs as u64, MAX_COUNT, "independent NTBEA runs")
+            }
+            AlgoConfig::MapElites(c) => {
+                count("--batch", c.batch as u64, MAX_BATCH, "candidates per batch")?;
+                if let map_elites::Mutation::Gaussian { sigma } = c.mutation {
+                    real("--sigma", sigma, sigma > 0.0, "above 0")?;
+                }
+                real("--qd-offset", c.qd_offset, true, "")?;
+                c.axes.iter().try_for_each(map_elites::check_axis)
+            }
+        }
+    }
+
     /// Builds the optimiser for one trial. `features` and `default_axes` come from the
     /// problem (MAP-Elites needs them). Errors are messages for the user.
     pub fn build(
@@ -125,6 +194,7 @@ impl AlgoConfig {
         features: &[String],
         default_axes: &[FeatureAxis],
     ) -> Result<Box<dyn Optimizer>, String> {
+        self.check()?;
         if budget == 0 {
             return Err("the budget is 0: give at least one evaluation".into());
         }

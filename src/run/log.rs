@@ -1,16 +1,21 @@
 //! The evaluation log: one CSV row per evaluation, appended as batches finish and
 //! flushed after each, so an interrupted run keeps every evaluation it did.
 //!
-//! Columns: `trial,index,phase,seed,<one per dimension>,fitness,<one per feature>`.
+//! Columns: `trial,index,phase,seed,<one per dimension>,fitness,<one per feature>,check`.
 //! Values are written as a person reads them (category names, true/false) and floats
 //! in their shortest round-trip form, so reading a row back gives the exact point.
+//!
+//! `check` is a 64-bit FNV-1a hash of the row's text before it, in hex: a row that an
+//! edit, a disk or a copy changed into other valid numbers fails its check and is
+//! evaluated again rather than reused. Logs written before the column existed (the
+//! published runs) are read as they are, trusted, and kept in their format.
 
 use crate::eval::Evaluation;
 use crate::optim::Phase;
 use crate::space::{Domain, Space};
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 pub const LOG_FILE: &str = "evals.csv";
@@ -26,6 +31,28 @@ pub struct LogRow {
     pub eval: Evaluation,
 }
 
+/// The last column of a checked log.
+const CHECK: &str = "check";
+
+/// FNV-1a, 64 bits: a few instructions a byte, no dependency, and any change of a
+/// digit changes it.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The header of a log; `checked` adds the `check` column (every new log has it).
+pub fn header_of(space: &Space, features: &[String], checked: bool) -> String {
+    let mut h = header(space, features);
+    if checked {
+        h.push(',');
+        h.push_str(CHECK);
+    }
+    h
+}
+
+/// The header of a log without the `check` column (the legacy format).
 pub fn header(space: &Space, features: &[String]) -> String {
     let mut cols: Vec<String> = ["trial", "index", "phase", "seed"]
         .iter()
@@ -45,8 +72,9 @@ fn quote(s: &str) -> String {
     }
 }
 
-fn format_row(space: &Space, row: &LogRow, out: &mut String) {
+fn format_row(space: &Space, row: &LogRow, out: &mut String, checked: bool) {
     use std::fmt::Write;
+    let start = out.len();
     let _ = write!(
         out,
         "{},{},{},{}",
@@ -70,6 +98,10 @@ fn format_row(space: &Space, row: &LogRow, out: &mut String) {
     for f in &row.eval.features {
         let _ = write!(out, ",{f}");
     }
+    if checked {
+        let check = fnv1a(&out[start..]);
+        let _ = write!(out, ",{check:016x}");
+    }
     out.push('\n');
 }
 
@@ -77,6 +109,8 @@ fn format_row(space: &Space, row: &LogRow, out: &mut String) {
 pub struct LogWriter {
     file: BufWriter<File>,
     line: String,
+    /// Whether rows get the `check` column: always, but in a legacy log.
+    checked: bool,
 }
 
 impl LogWriter {
@@ -84,8 +118,11 @@ impl LogWriter {
     /// final line that an interruption left half written.
     pub fn open(path: &Path, space: &Space, features: &[String]) -> std::io::Result<LogWriter> {
         let exists = path.exists() && std::fs::metadata(path)?.len() > 0;
+        let mut checked = true;
         if exists {
             let bytes = std::fs::read(path)?;
+            let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+            checked = first != header(space, features).as_bytes();
             if bytes.last() != Some(&b'\n') {
                 let keep = bytes
                     .iter()
@@ -100,18 +137,23 @@ impl LogWriter {
         }
         let mut file = BufWriter::new(OpenOptions::new().create(true).append(true).open(path)?);
         if !exists || std::fs::metadata(path)?.len() == 0 {
-            writeln!(file, "{}", header(space, features))?;
+            checked = true;
+            writeln!(file, "{}", header_of(space, features, true))?;
+            // Flushed at once, not with the first rows: a run killed before its first
+            // evaluation finishes must leave a log that `resume` accepts.
+            file.flush()?;
         }
         Ok(LogWriter {
             file,
             line: String::new(),
+            checked,
         })
     }
 
     pub fn append(&mut self, space: &Space, rows: &[LogRow]) -> std::io::Result<()> {
         for r in rows {
             self.line.clear();
-            format_row(space, r, &mut self.line);
+            format_row(space, r, &mut self.line, self.checked);
             self.file.write_all(self.line.as_bytes())?;
         }
         self.file.flush()
@@ -139,38 +181,145 @@ fn split_csv(line: &str) -> Vec<String> {
     out
 }
 
-/// Reads a log back. Rows that do not parse (a half-written last line) are skipped;
-/// the count of skipped rows is returned beside the rows.
-pub fn read_log(
-    path: &Path,
-    space: &Space,
-    features: usize,
-) -> Result<(Vec<LogRow>, usize), String> {
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut lines = BufReader::new(file).lines();
-    let head = lines
-        .next()
-        .transpose()
-        .map_err(|e| e.to_string())?
-        .unwrap_or_default();
-    let expected = header(space, &vec![String::new(); features]);
-    if split_csv(&head).len() != split_csv(&expected).len() {
-        return Err(format!(
-            "{}: the header does not match the run's space and features",
-            path.display()
-        ));
-    }
-    let (mut rows, mut skipped) = (Vec::new(), 0);
-    for line in lines {
-        let line = line.map_err(|e| e.to_string())?;
-        match parse_row(&line, space, features) {
-            Some(r) => rows.push(r),
-            None => skipped += 1,
-        }
-    }
-    Ok((rows, skipped))
+/// A log read back: its rows (with their line numbers) and what was left out.
+#[derive(Debug, Default)]
+pub struct LogContents {
+    /// Rows in file order, each with its line number (the header is line 1).
+    pub rows: Vec<(usize, LogRow)>,
+    /// Rows left out, with their line number and why: a failed check, a row that does
+    /// not parse or holds a value outside the space, a half-written last line, or an
+    /// earlier, different copy of a row logged again.
+    pub dropped: Vec<(usize, String)>,
+    /// Whether the log has the `check` column (false: a legacy log).
+    pub checked: bool,
 }
 
+impl LogContents {
+    /// A message naming the rows left out, or None when none was.
+    pub fn repair_message(&self, path: &Path) -> Option<String> {
+        if self.dropped.is_empty() {
+            return None;
+        }
+        let lines: Vec<String> = self
+            .dropped
+            .iter()
+            .take(20)
+            .map(|(line, why)| format!("line {line}: {why}"))
+            .collect();
+        let more = if self.dropped.len() > 20 { "; ..." } else { "" };
+        Some(format!(
+            "{}: left out {} damaged or superseded row(s), evaluated again instead ({}{more})",
+            path.display(),
+            self.dropped.len(),
+            lines.join("; ")
+        ))
+    }
+}
+
+/// Reads a log back, never misreading it: the header must be exactly the run's, and a
+/// row is used only if it parses into a point of the space with finite results and,
+/// in a checked log, its check matches. Other rows are left out and named in
+/// [`LogContents::dropped`]. Of two copies of one (trial, index), the later is kept:
+/// a resumed run appends the rows it evaluated again.
+pub fn read_log(path: &Path, space: &Space, features: &[String]) -> Result<LogContents, String> {
+    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8_lossy(&text);
+    read_log_text(&text, space, features)
+        .map_err(|(line, m)| format!("{}:{line}: {m}", path.display()))
+}
+
+/// [`read_log`] on the text of a log; an error names its line.
+pub fn read_log_text(
+    text: &str,
+    space: &Space,
+    features: &[String],
+) -> Result<LogContents, (usize, String)> {
+    let mut out = LogContents::default();
+    // An empty log, or a header cut short by a kill, holds no evaluations: the writer
+    // rewrites the header when it opens the log.
+    let Some((head, body)) = text.split_once('\n') else {
+        return Ok(out);
+    };
+    let head = head.trim_end_matches('\r');
+    out.checked = if head == header_of(space, features, true) {
+        true
+    } else if head == header(space, features) {
+        false
+    } else {
+        return Err((
+            1,
+            format!(
+                "the header does not match the run's space and features; expected `{}`",
+                header_of(space, features, true)
+            ),
+        ));
+    };
+    let mut latest: HashMap<(u64, u64), usize> = HashMap::new();
+    let mut lines = body.split('\n').peekable();
+    let mut number = 1;
+    while let Some(line) = lines.next() {
+        number += 1;
+        let last = lines.peek().is_none();
+        if last && line.is_empty() {
+            break;
+        }
+        let row = if last {
+            Err("half written (no end of line)".to_string())
+        } else {
+            parse_checked(
+                line.trim_end_matches('\r'),
+                space,
+                features.len(),
+                out.checked,
+            )
+        };
+        match row {
+            Err(why) => out.dropped.push((number, why)),
+            Ok(row) => {
+                let key = (row.trial, row.index);
+                if let Some(&earlier) = latest.get(&key) {
+                    let (at, old) = &out.rows[earlier];
+                    if *old != row {
+                        out.dropped
+                            .push((*at, format!("superseded by line {number}, a later copy")));
+                    }
+                }
+                latest.insert(key, out.rows.len());
+                out.rows.push((number, row));
+            }
+        }
+    }
+    // Keep only the latest copy of each row, in file order.
+    let keep: std::collections::HashSet<usize> = latest.into_values().collect();
+    let mut i = 0;
+    out.rows.retain(|_| {
+        i += 1;
+        keep.contains(&(i - 1))
+    });
+    out.dropped.sort_by_key(|d| d.0);
+    Ok(out)
+}
+
+/// Parses one row, verifying its check in a checked log.
+fn parse_checked(
+    line: &str,
+    space: &Space,
+    features: usize,
+    checked: bool,
+) -> Result<LogRow, String> {
+    let line = if checked {
+        let (body, check) = line.rsplit_once(',').ok_or("no check column".to_string())?;
+        if u64::from_str_radix(check, 16).ok() != Some(fnv1a(body)) || check.len() != 16 {
+            return Err("its check does not match: the row was changed".into());
+        }
+        body
+    } else {
+        line
+    };
+    parse_row(line, space, features).ok_or_else(|| {
+        "does not parse into a point of the run's space with finite results".to_string()
+    })
+}
 fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
     let cols = split_csv(line);
     if cols.len() != 5 + space.len() + features {
@@ -183,6 +332,8 @@ fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
         .map(|(d, c)| d.domain.parse_number(c))
         .collect();
     let rest = &cols[4 + space.len()..];
+    // A NaN or infinite result is never a valid evaluation (see `run::execute`).
+    let finite = |c: &String| c.parse::<f64>().ok().filter(|v| v.is_finite());
     Some(LogRow {
         trial: cols[0].parse().ok()?,
         index: cols[1].parse().ok()?,
@@ -190,29 +341,27 @@ fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
         seed: cols[3].parse().ok()?,
         values: values?,
         eval: Evaluation {
-            fitness: rest[0].parse().ok()?,
-            features: rest[1..]
-                .iter()
-                .map(|c| c.parse().ok())
-                .collect::<Option<Vec<f64>>>()?,
+            fitness: finite(&rest[0])?,
+            features: rest[1..].iter().map(finite).collect::<Option<Vec<f64>>>()?,
         },
     })
 }
 
-/// Rewrites the log sorted by (trial, index): rows of parallel trials land in the
-/// order they finish, and sorting makes the finished file independent of scheduling.
+/// Rewrites the log sorted by (trial, index), without the rows [`read_log`] leaves
+/// out: rows of parallel trials land in the order they finish, and sorting makes the
+/// finished file independent of scheduling. A legacy log keeps its format.
 pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(), String> {
-    let (mut rows, _) = read_log(path, space, features.len())?;
+    let log = read_log(path, space, features)?;
+    let mut rows: Vec<LogRow> = log.rows.into_iter().map(|(_, r)| r).collect();
     rows.sort_by_key(|r| (r.trial, r.index));
-    rows.dedup_by_key(|r| (r.trial, r.index));
     let tmp: PathBuf = path.with_extension("csv.tmp");
     {
         let mut w = BufWriter::new(File::create(&tmp).map_err(|e| e.to_string())?);
-        writeln!(w, "{}", header(space, features)).map_err(|e| e.to_string())?;
+        writeln!(w, "{}", header_of(space, features, log.checked)).map_err(|e| e.to_string())?;
         let mut line = String::new();
         for r in &rows {
             line.clear();
-            format_row(space, r, &mut line);
+            format_row(space, r, &mut line, log.checked);
             w.write_all(line.as_bytes()).map_err(|e| e.to_string())?;
         }
         w.flush().map_err(|e| e.to_string())?;
@@ -242,10 +391,11 @@ impl Cache {
     }
 
     /// The logged evaluation of this point at this position, if the log has it.
-    pub fn get(&self, trial: u64, index: u64, values: &[f64]) -> Option<&Evaluation> {
+    /// The seed must match too: a row of a run with another seed is not this run's.
+    pub fn get(&self, trial: u64, index: u64, seed: u64, values: &[f64]) -> Option<&Evaluation> {
         self.rows
             .get(&(trial, index))
-            .filter(|r| r.values == values)
+            .filter(|r| r.seed == seed && r.values == values)
             .map(|r| &r.eval)
     }
 }

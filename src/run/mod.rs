@@ -106,7 +106,11 @@ pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
-    std::fs::write(dir.join(CONFIG_FILE), text).map_err(io)
+    // Written whole or not at all (rename is atomic): a kill while writing must not
+    // leave a half config that `resume` would trip over.
+    let tmp = dir.join(format!("{CONFIG_FILE}.tmp"));
+    std::fs::write(&tmp, text).map_err(io)?;
+    std::fs::rename(&tmp, dir.join(CONFIG_FILE)).map_err(io)
 }
 
 /// A RON error located in its file: `path:line:column: message`.
@@ -133,8 +137,30 @@ pub fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), Str
 /// Reads a run folder's `config.ron`.
 pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
     let path = dir.join(CONFIG_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    ron::from_str(&text).map_err(|e| ron_error(&path, &e))
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
+            format!(
+                "{}: not found: the run was stopped before it started (nothing to resume; start it again)",
+                path.display()
+            )
+        } else {
+            format!("{}: {e}", path.display())
+        }
+    })?;
+    parse_config(&text, &path)
+}
+
+/// Parses and checks the text of a `config.ron`; `path` names it in errors.
+pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Deserialising checks the space as a space file is checked (see `Space`); the
+    // algorithm's settings get the checks the command line gives them.
+    let config: RunConfig = ron::from_str(text).map_err(|e| ron_error(path, &e))?;
+    config
+        .algorithm
+        .check()
+        .map_err(|m| format!("{}: algorithm: {m}", path.display()))?;
+    Ok(config)
 }
 
 /// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,
@@ -165,12 +191,15 @@ pub fn execute(
     }
     let logging = config.log && dir.is_some();
     let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
-    let cache = if logging && log_path.exists() {
-        Cache::from_rows(
-            log::read_log(&log_path, &config.space, features.len())
-                .map_err(RunError::Io)?
-                .0,
-        )
+    // Whether a log is there to resume from (then it is rewritten at the end, without
+    // the rows its reading left out).
+    let resuming = logging && log_path.exists();
+    let cache = if resuming {
+        let log = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        if let Some(m) = log.repair_message(&log_path) {
+            eprintln!("{m}");
+        }
+        Cache::from_rows(log.rows.into_iter().map(|(_, r)| r).collect())
     } else {
         Cache::default()
     };
@@ -202,7 +231,7 @@ pub fn execute(
     drop(writer);
     let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
     // One trial writes its batches in order; only parallel trials interleave rows.
-    if logging && (config.trials > 1 || !cache.is_empty()) {
+    if logging && (config.trials > 1 || resuming) {
         log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
     }
     let mut result = RunResult::new(config, trials);
@@ -218,7 +247,7 @@ fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(
-        Some(config.budget * config.trials),
+        Some(config.budget.saturating_mul(config.trials)),
         ProgressDrawTarget::stderr(),
     );
     bar.set_style(
@@ -271,7 +300,7 @@ impl TrialContext<'_> {
             let one = |(j, cand): (usize, &crate::optim::Candidate)| {
                 let i = index + j as u64;
                 let seed = derive_seed(c.seed, &[trial, i]);
-                if let Some(hit) = self.cache.get(trial, i, &cand.values) {
+                if let Some(hit) = self.cache.get(trial, i, seed, &cand.values) {
                     return (seed, Some(hit.clone()), Ok(hit.clone()));
                 }
                 let outcome = if identity {
@@ -281,7 +310,7 @@ impl TrialContext<'_> {
                     self.binding.full_point(&cand.values, &mut full);
                     self.problem.evaluate(&full, seed)
                 };
-                (seed, None, outcome.map_err(|e| e.0))
+                (seed, None, outcome.map_err(|e| e.0).and_then(finite))
             };
             // Spreading evaluations of a few microseconds over threads costs more than
             // it saves; the results do not depend on the choice.
@@ -362,6 +391,34 @@ impl TrialContext<'_> {
             trace,
         ))
     }
+}
+
+/// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
+/// would silently poison every estimate and comparison made from it.
+fn finite(e: Evaluation) -> Result<Evaluation, String> {
+    if !e.fitness.is_finite() {
+        return Err(format!("the fitness is {}, not a finite number", e.fitness));
+    }
+    if let Some(f) = e.features.iter().find(|f| !f.is_finite()) {
+        return Err(format!("a feature is {f}, not a finite number"));
+    }
+    Ok(e)
+}
+
+/// Checks a run folder's name (`--name`): one plain path component, so that the run
+/// lands inside the runs folder (`../x` or `/tmp/x` would not).
+pub fn check_run_name(name: &str) -> Result<(), String> {
+    let mut parts = Path::new(name).components();
+    let plain = matches!(parts.next(), Some(std::path::Component::Normal(_)))
+        && parts.next().is_none()
+        && !name.contains(['/', '\\'])
+        && !name.chars().any(char::is_control);
+    if !plain {
+        return Err(format!(
+            "--name {name:?}: a run folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
+        ));
+    }
+    Ok(())
 }
 
 /// The run folder for a new run: `runs_dir/name`, or `name-2`, `name-3`, ... if taken.

@@ -2,6 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Integers beyond 2^53 have no exact `f64`, and problems get every value as an `f64`:
+/// integer bounds stay within +-2^53 so that distinct values stay distinct numbers.
+pub const MAX_EXACT_INT: i64 = 1 << 53;
+/// Points hold value indices as `u32`: no dimension has more values.
+pub const MAX_VALUES: u64 = u32::MAX as u64;
+/// How close a number must be to a list value or float level to be read as it.
+const TOLERANCE: f64 = 1e-9;
+
 /// The values one dimension can take. Every domain is a finite ordered list of values
 /// for the discrete optimisers; floats are cut into `levels` evenly spaced values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -23,7 +31,10 @@ impl Domain {
     /// Number of discrete values.
     pub fn len(&self) -> usize {
         match self {
-            Domain::Int { min, max, step } => ((max - min) / step + 1) as usize,
+            // Wide: an unchecked domain must not overflow here (`check` rejects it).
+            Domain::Int { min, max, step } => {
+                ((*max as i128 - *min as i128) / (*step).max(1) as i128 + 1).max(0) as usize
+            }
             Domain::List(v) => v.len(),
             Domain::Categories(v) => v.len(),
             Domain::Bool => 2,
@@ -54,6 +65,9 @@ impl Domain {
 
     /// The index of a value that lies on the grid (floats: within 1e-9 of a level).
     pub fn index_of(&self, v: f64) -> Option<usize> {
+        if !v.is_finite() {
+            return None;
+        }
         match self {
             Domain::Int { min, max, step } => {
                 let r = v.round();
@@ -65,16 +79,143 @@ impl Domain {
             }
             Domain::List(list) => list
                 .iter()
-                .position(|&x| (x - v).abs() <= 1e-9 * x.abs().max(1.0)),
+                .position(|&x| (x - v).abs() <= TOLERANCE * x.abs().max(1.0)),
             Domain::Categories(_) | Domain::Bool => {
                 let r = v.round();
                 ((v - r).abs() < 1e-9 && r >= 0.0 && (r as usize) < self.len())
                     .then_some(r as usize)
             }
-            Domain::Float { .. } => {
-                (0..self.len()).find(|&i| (self.value(i) - v).abs() <= 1e-9 * v.abs().max(1.0))
+            // The levels near v by arithmetic, not a walk over up to 2^32 levels; the
+            // nearest of them within the tolerance (levels closer than the tolerance
+            // must not read as a neighbour).
+            Domain::Float { .. } => self
+                .levels_near(v)
+                .map(|i| (i, (self.value(i) - v).abs()))
+                .filter(|&(_, d)| d <= TOLERANCE * v.abs().max(1.0))
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(i, _)| i),
+        }
+    }
+
+    /// The indices a value may be nearest to: for a float domain the (at most four)
+    /// levels around `v`, found by arithmetic rather than a walk over up to 2^32 levels;
+    /// for the others every index.
+    pub fn levels_near(&self, v: f64) -> std::ops::RangeInclusive<usize> {
+        let Domain::Float { min, max, levels } = self else {
+            return 0..=self.len().saturating_sub(1);
+        };
+        let last = levels.saturating_sub(1) as f64;
+        if *levels <= 1 || max <= min || v.is_nan() {
+            return 0..=0;
+        }
+        let t = ((v - min) / (max - min) * last).floor().clamp(0.0, last);
+        (t - 1.0).max(0.0) as usize..=(t + 2.0).min(last) as usize
+    }
+
+    /// Whether the domain can be searched and logged without loss: bounds and values
+    /// finite, integers exact as numbers, at most [`MAX_VALUES`] values, no two values
+    /// that [`Domain::index_of`] could confuse, category names that survive a CSV row.
+    /// The message names no dimension: callers add where the domain is.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            Domain::Int { min, max, step } => {
+                if *step < 1 {
+                    return Err(format!("step must be at least 1, got {step}"));
+                }
+                if min > max {
+                    return Err(format!("empty range: min {min} is greater than max {max}"));
+                }
+                if min.unsigned_abs() > MAX_EXACT_INT as u64
+                    || max.unsigned_abs() > MAX_EXACT_INT as u64
+                {
+                    return Err(format!(
+                        "bounds {min}..={max} reach beyond +-2^53 = {MAX_EXACT_INT}, where integers have no exact number"
+                    ));
+                }
+                let width = *max as i128 - *min as i128;
+                if width % *step as i128 != 0 {
+                    return Err(format!(
+                        "step {step} does not divide the range {min}..={max} (width {width})"
+                    ));
+                }
+                let count = width / *step as i128 + 1;
+                if count > MAX_VALUES as i128 {
+                    return Err(format!(
+                        "{count} values: a dimension holds at most {MAX_VALUES} (2^32 - 1); use a larger step or a Float"
+                    ));
+                }
+            }
+            Domain::List(values) => {
+                if values.is_empty() {
+                    return Err("empty list: give at least one value".into());
+                }
+                if let Some(v) = values.iter().find(|v| !v.is_finite()) {
+                    return Err(format!("list value {v} is not a finite number"));
+                }
+                if values.len() as u64 > MAX_VALUES {
+                    return Err(format!("a list holds at most {MAX_VALUES} values"));
+                }
+                // Sorted, neighbours are the only candidates for confusion: n log n.
+                let mut sorted = values.clone();
+                sorted.sort_by(f64::total_cmp);
+                for w in sorted.windows(2) {
+                    if w[0] == w[1] {
+                        return Err(format!("list value {} appears twice", w[0]));
+                    }
+                    let tol = TOLERANCE * w[0].abs().max(w[1].abs()).max(1.0);
+                    if w[1] - w[0] <= tol {
+                        return Err(format!(
+                            "list values {} and {} are too close to tell apart (relative {TOLERANCE})",
+                            w[0], w[1]
+                        ));
+                    }
+                }
+            }
+            Domain::Categories(names) => {
+                if names.is_empty() {
+                    return Err("no categories: give at least one name".into());
+                }
+                if names.len() as u64 > MAX_VALUES {
+                    return Err(format!("at most {MAX_VALUES} categories"));
+                }
+                let mut seen = std::collections::HashSet::with_capacity(names.len());
+                for n in names {
+                    super::check_name("category", n)?;
+                    if n.trim() != n {
+                        return Err(format!(
+                            "category {n:?} begins or ends with spaces, which a log cannot keep"
+                        ));
+                    }
+                    if !seen.insert(n.as_str()) {
+                        return Err(format!("category `{n}` appears twice"));
+                    }
+                }
+            }
+            Domain::Bool => {}
+            Domain::Float { min, max, levels } => {
+                if !min.is_finite() || !max.is_finite() {
+                    return Err("float bounds must be finite numbers".into());
+                }
+                if min > max {
+                    return Err(format!(
+                        "empty range: min {min:?} is greater than max {max:?}"
+                    ));
+                }
+                // A level is min + (max - min) * i / (levels - 1): the product must
+                // stay finite too.
+                if !((max - min) * levels.saturating_sub(1).max(1) as f64).is_finite() {
+                    return Err(format!(
+                        "the range {min:?}..={max:?} is too wide: max - min is not a finite number"
+                    ));
+                }
+                if *levels == 0 || (*levels == 1 && min < max) {
+                    return Err(format!(
+                        "levels must be at least 2 for a range (got {levels})"
+                    ));
+                }
             }
         }
+        Ok(())
     }
 
     /// Lowest and highest number of the domain.
@@ -155,6 +296,21 @@ impl Domain {
                 lo >= *min - 1e-9 && hi <= *max + 1e-9
             }
             (Domain::Float { .. }, _) => false,
+            // By arithmetic, not a walk over up to 2^32 values.
+            (
+                Domain::Int { min, max, step },
+                Domain::Int {
+                    min: omin,
+                    max: omax,
+                    step: ostep,
+                },
+            ) => {
+                let on_grid =
+                    |v: i64| v >= *omin && v <= *omax && (v - omin) % (*ostep).max(1) == 0;
+                on_grid(*min) && on_grid(*max) && (min == max || step % ostep == 0)
+            }
+            // Distinct values need distinct places: a larger domain cannot fit.
+            _ if self.len() > other.len() => false,
             _ => (0..self.len()).all(|i| other.index_of(self.value(i)).is_some()),
         }
     }

@@ -17,12 +17,11 @@
 
 use super::{Dimension, Domain, Group, Space};
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::Path;
 
 /// A problem with a space file, located at a line and column.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-#[error("{file}:{line}:{column}: {field}: {message}")]
 pub struct SpaceError {
     pub file: String,
     pub line: usize,
@@ -30,6 +29,21 @@ pub struct SpaceError {
     /// The field at fault, e.g. `dims[3].kind` or `dims[3] (speed).default`.
     pub field: String,
     pub message: String,
+}
+
+impl std::fmt::Display for SpaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Line 0: the error is about the file as a whole (it cannot be read).
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}: {}",
+                self.file, self.line, self.column, self.field, self.message
+            )
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -92,6 +106,8 @@ pub fn load_space(path: &Path) -> Result<Space, SpaceError> {
 
 /// Parses and validates the text of a space file; `file` names it in errors.
 pub fn parse_space(text: &str, file: &str) -> Result<Space, SpaceError> {
+    // Editors on some systems start UTF-8 files with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let raw: RawSpace = ron::from_str(text).map_err(|e| SpaceError {
         file: file.into(),
         line: e.span.start.line,
@@ -237,7 +253,9 @@ impl Validator<'_> {
     /// appearance of its quoted name after `dims`, so duplicates point at the second one.
     fn dim_offset(&self, name: &str, occurrence: usize) -> usize {
         let start = self.text.find("dims").unwrap_or(0);
-        let needle = format!("\"{name}\"");
+        // Quoted and escaped as RON writes it, so that a name holding a newline or a
+        // quote is still found.
+        let needle = format!("{name:?}");
         self.text[start..]
             .match_indices(&needle)
             .nth(occurrence)
@@ -273,20 +291,21 @@ impl Validator<'_> {
             let at = self.text.find("dims").unwrap_or(0);
             return Err(self.error_at(at, "dims".into(), "the space has no dimensions".into()));
         }
-        let mut seen: HashMap<String, usize> = HashMap::new();
+        if let Err(m) = super::check_name("space", &raw.name) {
+            let at = self.text.find("name").unwrap_or(0);
+            return Err(self.error_at(at, "name".into(), m));
+        }
+        // Names seen so far, for duplicates. A dimension's place in the text is looked
+        // up only for an error: a search per dimension would make validation quadratic.
+        let mut seen: HashSet<String> = HashSet::with_capacity(raw.dims.len());
         let mut dims = Vec::with_capacity(raw.dims.len());
         for d in raw.dims {
-            let occurrence = *seen.get(&d.name).unwrap_or(&0);
-            let at = self.dim_offset(&d.name, occurrence);
-            if d.name.trim().is_empty() {
-                return Err(self.dim_error(
-                    at,
-                    &d.name,
-                    "name",
-                    "a dimension needs a non-empty name".into(),
-                ));
+            if let Err(m) = super::check_name("dimension", &d.name) {
+                let at = self.dim_offset(&d.name, 0);
+                return Err(self.dim_error(at, &d.name, "name", m));
             }
-            if occurrence > 0 {
+            if seen.contains(&d.name) {
+                let at = self.dim_offset(&d.name, 1);
                 let (first_line, _) = line_col(self.text, self.dim_offset(&d.name, 0));
                 return Err(self.dim_error(
                     at,
@@ -298,8 +317,8 @@ impl Validator<'_> {
                     ),
                 ));
             }
-            seen.insert(d.name.clone(), 1);
-            dims.push(self.dim(d, at)?);
+            seen.insert(d.name.clone());
+            dims.push(self.dim(d)?);
         }
         let space = Space {
             name: raw.name,
@@ -310,74 +329,23 @@ impl Validator<'_> {
         Ok(space)
     }
 
-    fn dim(&self, d: RawDim, at: usize) -> Result<Dimension, SpaceError> {
-        let err = |msg: String| self.dim_error(at, &d.name, "kind", msg);
+    fn dim(&self, d: RawDim) -> Result<Dimension, SpaceError> {
         let domain = match d.kind {
-            RawKind::Int { min, max, step } => {
-                if step < 1 {
-                    return Err(err(format!("step must be at least 1, got {step}")));
-                }
-                if min > max {
-                    return Err(err(format!(
-                        "empty range: min {min} is greater than max {max}"
-                    )));
-                }
-                if (max - min) % step != 0 {
-                    return Err(err(format!(
-                        "step {step} does not divide the range {min}..={max} (width {})",
-                        max - min
-                    )));
-                }
-                Domain::Int { min, max, step }
-            }
-            RawKind::List(values) => {
-                if values.is_empty() {
-                    return Err(err("empty list: give at least one value".into()));
-                }
-                if let Some(v) = values.iter().find(|v| !v.is_finite()) {
-                    return Err(err(format!("list value {v} is not a finite number")));
-                }
-                for (i, v) in values.iter().enumerate() {
-                    if values[..i].contains(v) {
-                        return Err(err(format!("list value {v} appears twice")));
-                    }
-                }
-                Domain::List(values)
-            }
-            RawKind::Categories(names) => {
-                if names.is_empty() {
-                    return Err(err("no categories: give at least one name".into()));
-                }
-                for (i, n) in names.iter().enumerate() {
-                    if names[..i].contains(n) {
-                        return Err(err(format!("category `{n}` appears twice")));
-                    }
-                }
-                Domain::Categories(names)
-            }
+            RawKind::Int { min, max, step } => Domain::Int { min, max, step },
+            RawKind::List(values) => Domain::List(values),
+            RawKind::Categories(names) => Domain::Categories(names),
             RawKind::Bool => Domain::Bool,
-            RawKind::Float { min, max, levels } => {
-                if !min.is_finite() || !max.is_finite() {
-                    return Err(err("float bounds must be finite numbers".into()));
-                }
-                if min > max {
-                    return Err(err(format!(
-                        "empty range: min {min} is greater than max {max}"
-                    )));
-                }
-                if levels == 0 || (levels == 1 && min < max) {
-                    return Err(err(format!(
-                        "levels must be at least 2 for a range (got {levels})"
-                    )));
-                }
-                Domain::Float { min, max, levels }
-            }
+            RawKind::Float { min, max, levels } => Domain::Float { min, max, levels },
         };
+        // The same checks as for a run's config.ron, located here in the file.
+        domain
+            .check()
+            .map_err(|m| self.dim_error(self.dim_offset(&d.name, 0), &d.name, "kind", m))?;
         let default = match &d.default {
             None => 0,
             Some(v) => default_index(&domain, v).ok_or_else(|| {
                 self.dim_error(
-                    at,
+                    self.dim_offset(&d.name, 0),
                     &d.name,
                     "default",
                     format!(
@@ -397,40 +365,15 @@ impl Validator<'_> {
     }
 
     fn groups(&self, space: &Space) -> Result<(), SpaceError> {
-        for (gi, g) in space.groups.iter().enumerate() {
+        space.check_groups().map_err(|(gi, message)| {
+            let g = &space.groups[gi];
             let at = self.text.find("groups").unwrap_or(0);
             let at = self.text[at..]
-                .find(&format!("\"{}\"", g.name))
+                .find(&format!("{:?}", g.name))
                 .map(|p| at + p)
                 .unwrap_or(at);
-            let field = format!("groups[{gi}] (`{}`).dims", g.name);
-            if space.groups[..gi].iter().any(|o| o.name == g.name) {
-                return Err(self.error_at(at, field, format!("duplicate group name `{}`", g.name)));
-            }
-            if g.dims.is_empty() {
-                return Err(self.error_at(
-                    at,
-                    field,
-                    "a group needs at least one dimension".into(),
-                ));
-            }
-            for n in &g.dims {
-                match space.position(n) {
-                    None => {
-                        return Err(self.error_at(at, field, format!("unknown dimension `{n}`")));
-                    }
-                    Some(i) if space.dims[i].domain.len() != 2 => {
-                        return Err(self.error_at(
-                            at,
-                            field,
-                            format!("`{n}` is not an on/off dimension (Bool or two values): layout groups hold on/off cells"),
-                        ));
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-        Ok(())
+            self.error_at(at, format!("groups[{gi}] (`{}`).dims", g.name), message)
+        })
     }
 }
 

@@ -11,14 +11,31 @@ mod domain;
 mod file;
 pub mod mutate;
 
-pub use domain::Domain;
+pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
 pub use file::{SpaceError, dim_error, load_space, parse_space, to_space_file};
 pub use mutate::{mutate_one, neighbour, random_point};
 
 use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
 
-/// One named dimension of a space.
+/// Checks a name that goes into logs and messages: not blank, and no control
+/// characters (a newline would split a CSV row of the log).
+pub fn check_name(what: &str, name: &str) -> Result<(), String> {
+    if name.trim().is_empty() {
+        return Err(format!("a {what} needs a non-empty name"));
+    }
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        return Err(format!(
+            "{what} name {name:?} holds the control character {c:?}"
+        ));
+    }
+    Ok(())
+}
+
+/// One named dimension of a space. Deserialising (a run's `config.ron`) checks it as
+/// a space file is checked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "DimensionData")]
 pub struct Dimension {
     pub name: String,
     pub domain: Domain,
@@ -36,6 +53,41 @@ impl Dimension {
     }
 }
 
+/// A dimension as stored, before its checks.
+#[derive(Deserialize)]
+struct DimensionData {
+    name: String,
+    domain: Domain,
+    default: usize,
+    #[serde(default)]
+    fixed: bool,
+}
+
+impl TryFrom<DimensionData> for Dimension {
+    type Error = String;
+    fn try_from(d: DimensionData) -> Result<Dimension, String> {
+        check_name("dimension", &d.name)?;
+        d.domain
+            .check()
+            .map_err(|m| format!("dimension `{}`.domain: {m}", d.name))?;
+        if d.default >= d.domain.len() {
+            return Err(format!(
+                "dimension `{}`.default: index {} is outside the domain ({} values: {})",
+                d.name,
+                d.default,
+                d.domain.len(),
+                d.domain.describe()
+            ));
+        }
+        Ok(Dimension {
+            name: d.name,
+            domain: d.domain,
+            default: d.default,
+            fixed: d.fixed,
+        })
+    }
+}
+
 /// A named set of dimensions that B-RMHC treats as on/off layout cells.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Group {
@@ -43,13 +95,36 @@ pub struct Group {
     pub dims: Vec<String>,
 }
 
-/// A parameter space.
+/// A parameter space. Deserialising checks it as a space file is checked.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "SpaceData")]
 pub struct Space {
     pub name: String,
     pub dims: Vec<Dimension>,
     #[serde(default)]
     pub groups: Vec<Group>,
+}
+
+/// A space as stored, its dimensions checked one by one but not yet together.
+#[derive(Deserialize)]
+struct SpaceData {
+    name: String,
+    dims: Vec<Dimension>,
+    #[serde(default)]
+    groups: Vec<Group>,
+}
+
+impl TryFrom<SpaceData> for Space {
+    type Error = String;
+    fn try_from(s: SpaceData) -> Result<Space, String> {
+        let space = Space {
+            name: s.name,
+            dims: s.dims,
+            groups: s.groups,
+        };
+        space.check_together()?;
+        Ok(space)
+    }
 }
 
 impl Space {
@@ -67,6 +142,67 @@ impl Space {
 
     pub fn position(&self, name: &str) -> Option<usize> {
         self.dims.iter().position(|d| d.name == name)
+    }
+
+    /// The checks that look at more than one dimension: some dimensions, unique names,
+    /// groups of known on/off dimensions. Linear in the size of the space.
+    fn check_together(&self) -> Result<(), String> {
+        if self.dims.is_empty() {
+            return Err("the space has no dimensions".into());
+        }
+        if let Some(c) = self.name.chars().find(|c| c.is_control()) {
+            return Err(format!(
+                "space name {:?} holds the control character {c:?}",
+                self.name
+            ));
+        }
+        let mut seen = HashSet::with_capacity(self.dims.len());
+        for d in &self.dims {
+            if !seen.insert(d.name.as_str()) {
+                return Err(format!("duplicate dimension name `{}`", d.name));
+            }
+        }
+        self.check_groups()
+            .map_err(|(g, m)| format!("groups[{g}] (`{}`): {m}", self.groups[g].name))
+    }
+
+    /// Checks the layout groups; an error names the group by its index.
+    pub(crate) fn check_groups(&self) -> Result<(), (usize, String)> {
+        let index = self.index_by_name();
+        let mut seen = HashSet::with_capacity(self.groups.len());
+        for (gi, g) in self.groups.iter().enumerate() {
+            check_name("group", &g.name).map_err(|m| (gi, m))?;
+            if !seen.insert(g.name.as_str()) {
+                return Err((gi, format!("duplicate group name `{}`", g.name)));
+            }
+            if g.dims.is_empty() {
+                return Err((gi, "a group needs at least one dimension".into()));
+            }
+            for n in &g.dims {
+                match index.get(n.as_str()) {
+                    None => return Err((gi, format!("unknown dimension `{n}`"))),
+                    Some(&i) if self.dims[i].domain.len() != 2 => {
+                        return Err((
+                            gi,
+                            format!(
+                                "`{n}` is not an on/off dimension (Bool or two values): layout groups hold on/off cells"
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Dimension positions by name (first of duplicates), for lookups in bulk.
+    fn index_by_name(&self) -> HashMap<&str, usize> {
+        let mut index = HashMap::with_capacity(self.dims.len());
+        for (i, d) in self.dims.iter().enumerate() {
+            index.entry(d.name.as_str()).or_insert(i);
+        }
+        index
     }
 
     /// Indices of the dimensions that are searched (not fixed, more than one value).
@@ -147,9 +283,15 @@ impl Space {
 
     /// Positions of the dimensions that belong to a layout group.
     pub fn group_members(&self) -> Vec<Vec<usize>> {
+        let index = self.index_by_name();
         self.groups
             .iter()
-            .map(|g| g.dims.iter().filter_map(|n| self.position(n)).collect())
+            .map(|g| {
+                g.dims
+                    .iter()
+                    .filter_map(|n| index.get(n.as_str()).copied())
+                    .collect()
+            })
             .collect()
     }
 }

@@ -105,13 +105,16 @@ impl MapElites {
                     features.join(", ")
                 )
             })?;
-            if a.bins == 0 || a.low.partial_cmp(&a.high) != Some(std::cmp::Ordering::Less) {
-                return Err(format!(
-                    "axis `{}` needs low < high and at least one bin",
-                    a.name
-                ));
-            }
+            check_axis(a)?;
             axis_features.push(f);
+        }
+        let cells = axes.iter().try_fold(1usize, |n, a| {
+            n.checked_mul(a.bins + if config.overflow_bins { 2 } else { 0 })
+        });
+        if cells.is_none_or(|n| n > MAX_CELLS) {
+            return Err(format!(
+                "the archive's grid has more than {MAX_CELLS} cells: use fewer bins"
+            ));
         }
         let secondary = match &config.better {
             Better::Greater => None,
@@ -217,11 +220,32 @@ impl MapElites {
     }
 }
 
+/// Most cells of an archive's grid: the grid is allocated whole (4 bytes a cell).
+const MAX_CELLS: usize = 1 << 26;
+
+/// Checks one feature axis: finite bounds, low < high, some bins.
+pub(crate) fn check_axis(a: &FeatureAxis) -> Result<(), String> {
+    if !(a.low.is_finite() && a.high.is_finite() && a.low < a.high) || a.bins == 0 {
+        return Err(format!(
+            "axis `{}` needs finite LOW < HIGH and at least one bin (got {}:{}:{})",
+            a.name, a.low, a.high, a.bins
+        ));
+    }
+    if a.bins > MAX_CELLS {
+        return Err(format!(
+            "axis `{}`: {} bins, at most {MAX_CELLS}",
+            a.name, a.bins
+        ));
+    }
+    Ok(())
+}
+
 fn nearest_index(domain: &crate::space::Domain, v: f64) -> u32 {
     if let Some(i) = domain.index_of(v) {
         return i as u32;
     }
-    (0..domain.len())
+    domain
+        .levels_near(v)
         .min_by(|&a, &b| {
             (domain.value(a) - v)
                 .abs()

@@ -417,7 +417,7 @@ impl Ntbea {
     pub fn new(config: NtbeaConfig, space: Space, budget: u64, seed: u64) -> Result<Ntbea, String> {
         let r = config.runs.max(1) as u64;
         let selection = if r > 1 { config.selection_budget } else { 0 };
-        if budget < r + selection {
+        if budget < r.saturating_add(selection) {
             return Err(format!(
                 "budget {budget} is too small for {r} NTBEA runs and a selection budget of {selection}"
             ));
