@@ -364,7 +364,8 @@ fn default_ntbea_does_not_care_about_the_fitness_scale() {
 
 /// The suite NTBEA's defaults were chosen on (`playtune experiment ntbea-defaults`):
 /// the defaults must beat the paper's settings on it by a wide margin, and on every
-/// benchmark be no worse than the paper's by more than noise.
+/// benchmark be no worse than the paper's by more than noise (40 runs: a success rate's
+/// standard error is up to 0.08).
 #[test]
 fn default_ntbea_beats_the_paper_settings_on_the_benchmark_suite() {
     use playtune::optim::ntbea::suite::{case_scores, standard_suite};
@@ -373,10 +374,8 @@ fn default_ntbea_beats_the_paper_settings_on_the_benchmark_suite() {
     let defaults = case_scores(&suite, &NtbeaConfig::default(), runs, 2026).unwrap();
     let paper = case_scores(&suite, &NtbeaConfig::paper(), runs, 2026).unwrap();
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    assert!(
-        mean(&defaults) >= 0.85,
-        "defaults' mean success {defaults:?}"
-    );
+    // Published (400 runs a benchmark): defaults 0.758, paper 0.351.
+    assert!(mean(&defaults) >= 0.68, "defaults' mean score {defaults:?}");
     assert!(
         mean(&defaults) >= mean(&paper) + 0.3,
         "defaults {defaults:?} vs paper {paper:?}"
@@ -390,4 +389,26 @@ fn default_ntbea_beats_the_paper_settings_on_the_benchmark_suite() {
             paper[i]
         );
     }
+}
+
+#[test]
+fn the_defaults_are_what_the_published_experiment_validated() {
+    use playtune::experiments::ntbea_defaults::DefaultsResult;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/runs/published/ntbea-defaults/summary.ron"
+    );
+    let result: DefaultsResult = ron::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let row = result
+        .rows
+        .iter()
+        .find(|r| r.label == "playtune's defaults")
+        .unwrap();
+    assert_eq!(row.config, NtbeaConfig::default());
+    let best = result.rows[result.best].mean;
+    assert!(
+        row.mean >= best - 0.02,
+        "defaults {} vs best tuned {best}",
+        row.mean
+    );
 }

@@ -286,11 +286,7 @@ pub fn summary_markdown(r: &DefaultsResult) -> String {
     }
     s.push('\n');
     for (i, row) in r.rows.iter().enumerate() {
-        let mark = if i == r.best {
-            " (best: the defaults)"
-        } else {
-            ""
-        };
+        let mark = if i == r.best { " (best tuned)" } else { "" };
         let _ = write!(s, "| {}{mark} | **{:.3}** |", row.label, row.mean);
         for v in &row.scores {
             let _ = write!(s, " {v:.2} |");

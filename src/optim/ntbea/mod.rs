@@ -25,10 +25,14 @@ use serde::{Deserialize, Serialize};
 /// Which tuples the model keeps.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TupleSet {
-    /// 1+2+N when the space's 2-tuples are affordable (see [`TupleSet::AUTO_MAX_PAIRS`]
-    /// and [`TupleSet::AUTO_MAX_PAIR_PATTERNS`]), else 1+N: the 2-tuples are what lets
-    /// NTBEA see interactions, and on every benchmark of the `ntbea-suite` problem they
-    /// win over 1+N (runs/published/ntbea-defaults).
+    /// 1+2+N when the run's budget can sample the 2-tuples' patterns (at least
+    /// [`TupleSet::AUTO_MIN_SAMPLES`] evaluations per pattern of an average 2-tuple)
+    /// and they are affordable ([`TupleSet::AUTO_MAX_PAIRS`],
+    /// [`TupleSet::AUTO_MAX_PAIR_PATTERNS`]); else 1+N. The 2-tuples are what lets
+    /// NTBEA see interactions and they win wherever they are well sampled, but a
+    /// pattern seen once or twice only adds noise to the model's means: with eight
+    /// values per dimension, win-or-lose evaluations and a budget of 100, 1+N does
+    /// better (runs/published/ntbea-defaults).
     Auto,
     /// Sizes of tuples to include over the free dimensions: 1, 2 and 3 mean all tuples
     /// of that size; `full` adds the single tuple of every free dimension (the N-tuple).
@@ -44,6 +48,8 @@ impl TupleSet {
     /// Auto: at most this many patterns over all 2-tuples together (each a dense table
     /// of 24-byte statistics: 48 MiB at most).
     pub const AUTO_MAX_PAIR_PATTERNS: u64 = 1 << 21;
+    /// Auto: evaluations per pattern of an average 2-tuple below which 1+N is used.
+    pub const AUTO_MIN_SAMPLES: f64 = 10.0;
 
     /// Parses `auto`, `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`.
     pub fn parse(text: &str) -> Result<TupleSet, String> {
@@ -82,21 +88,21 @@ impl TupleSet {
         Ok(TupleSet::Explicit(tuples))
     }
 
-    /// The tuples as lists of dimension positions.
-    pub fn expand(&self, space: &Space) -> Result<Vec<Vec<usize>>, String> {
+    /// The tuples as lists of dimension positions, for a run of `budget` evaluations.
+    pub fn expand(&self, space: &Space, budget: u64) -> Result<Vec<Vec<usize>>, String> {
         let free = space.free_dims();
         let mut out: Vec<Vec<usize>> = Vec::new();
         match self {
             TupleSet::Auto => {
                 return TupleSet::Sizes {
-                    sizes: if Self::pairs_affordable(space, &free) {
+                    sizes: if Self::pairs_pay(space, &free, budget) {
                         vec![1, 2]
                     } else {
                         vec![1]
                     },
                     full: true,
                 }
-                .expand(space);
+                .expand(space, budget);
             }
             TupleSet::Sizes { sizes, full } => {
                 for &s in sizes {
@@ -127,9 +133,10 @@ impl TupleSet {
         Ok(out)
     }
 
-    fn pairs_affordable(space: &Space, free: &[usize]) -> bool {
+    fn pairs_pay(space: &Space, free: &[usize], budget: u64) -> bool {
         let d = free.len();
-        if d * d.saturating_sub(1) / 2 > Self::AUTO_MAX_PAIRS {
+        let pairs = d * d.saturating_sub(1) / 2;
+        if pairs == 0 || pairs > Self::AUTO_MAX_PAIRS {
             return false;
         }
         let arity: Vec<u64> = free.iter().map(|&i| space.dims[i].arity() as u64).collect();
@@ -140,6 +147,7 @@ impl TupleSet {
             }
         }
         patterns <= Self::AUTO_MAX_PAIR_PATTERNS
+            && budget as f64 >= Self::AUTO_MIN_SAMPLES * patterns as f64 / pairs as f64
     }
 }
 
@@ -261,13 +269,16 @@ impl Default for NtbeaConfig {
     }
 }
 
-// What the four tuning runs agreed on: 1+2+N tuples, 20 neighbours, mutation 4 and the
-// neighbourhood recommendation (all four), a relative k (three of four on the sd
-// scale, k 1.5-3). The row with the best validated mean: 0.914 over the suite, against
-// 0.356 for the paper's settings.
+// runs/published/ntbea-defaults: all four tuning runs chose 1+2+N tuples (made `auto`
+// here, so that game-like spaces whose 2-tuples the budget cannot sample keep 1+N),
+// 20 neighbours, mutation 4 and the neighbourhood recommendation; three of four chose
+// k relative to the sd. Validated over the suite (400 runs a benchmark): 0.758 against
+// 0.351 for the paper's settings and 0.549 for the Java reference's. Epsilon 0.1 scored
+// 0.761, the same within noise, but misses the trap (90% against 100%); 0.5 meets
+// every acceptance figure.
 pub const DEFAULT_K: f64 = 1.5;
 pub const DEFAULT_SCALE: FitnessScale = FitnessScale::Sd;
-pub const DEFAULT_EPSILON: f64 = 0.1;
+pub const DEFAULT_EPSILON: f64 = 0.5;
 pub const DEFAULT_NEIGHBOURS: usize = 20;
 pub const DEFAULT_MUTATION: f64 = 4.0;
 pub const DEFAULT_RECOMMEND: RecommendFrom = RecommendFrom::Neighbourhood;
@@ -371,7 +382,7 @@ impl NtbeaRun {
     }
 
     /// The point with the highest model mean and that mean.
-    fn recommend(&self, space: &Space, free: &[usize], from: RecommendFrom) -> (Vec<u32>, f64) {
+    fn recommend(&self, free: &[usize], from: RecommendFrom) -> (Vec<u32>, f64) {
         let mut best = (self.current.clone(), f64::NEG_INFINITY);
         let mut consider = |p: &[u32]| {
             if let Some(m) = self.model.mean(p) {
@@ -380,19 +391,27 @@ impl NtbeaRun {
                 }
             }
         };
+        // A neighbour takes, in the dimension it changes, only values some evaluated
+        // point had: a value never tried has no evidence of its own (no tuple holding
+        // it was seen), and a dimension of 2^32 values cannot be walked.
+        let tried: Vec<std::collections::BTreeSet<u32>> = match from {
+            RecommendFrom::Evaluated => Vec::new(),
+            RecommendFrom::Neighbourhood => free
+                .iter()
+                .map(|&d| self.evaluated.iter().map(|p| p[d]).collect())
+                .collect(),
+        };
         for p in &self.evaluated {
             consider(p);
-            if from == RecommendFrom::Neighbourhood {
-                let mut q = p.clone();
-                for &d in free {
-                    for v in 0..space.dims[d].arity() as u32 {
-                        if v != p[d] {
-                            q[d] = v;
-                            consider(&q);
-                        }
+            let mut q = p.clone();
+            for (&d, values) in free.iter().zip(&tried) {
+                for &v in values {
+                    if v != p[d] {
+                        q[d] = v;
+                        consider(&q);
                     }
-                    q[d] = p[d];
                 }
+                q[d] = p[d];
             }
         }
         best
@@ -425,11 +444,11 @@ impl Ntbea {
         if !(config.k >= 0.0 && config.epsilon > 0.0 && config.mutation > 0.0) {
             return Err("NTBEA needs k >= 0, epsilon > 0 and mutation > 0".into());
         }
-        let tuples = config.tuples.expand(&space)?;
+        let search = budget - selection;
+        let tuples = config.tuples.expand(&space, search / r)?;
         let free = space.free_dims();
         // Tiny spaces: more neighbours than a quarter of the space only repeat points.
         let cap = (space.size() / 4.0).floor().clamp(1.0, usize::MAX as f64) as usize;
-        let search = budget - selection;
         let mut rng = rng_from_seed(seed);
         let runs = (0..r)
             .map(|i| {
@@ -476,7 +495,7 @@ impl Optimizer for Ntbea {
             self.finalists = self
                 .runs
                 .iter()
-                .map(|r| r.recommend(&self.space, &self.free, self.config.recommend))
+                .map(|r| r.recommend(&self.free, self.config.recommend))
                 .collect();
             self.selection = vec![Summary::default(); self.runs.len()];
         }
@@ -524,7 +543,7 @@ impl Optimizer for Ntbea {
         let picks: Vec<(Vec<u32>, f64)> = self
             .runs
             .iter()
-            .map(|r| r.recommend(&self.space, &self.free, self.config.recommend))
+            .map(|r| r.recommend(&self.free, self.config.recommend))
             .collect();
         let i = argmax(picks.iter().map(|p| p.1)).unwrap_or(0);
         let (point, mean) = &picks[i];
@@ -553,18 +572,24 @@ mod tests {
     fn tuple_sets_parse_and_expand() {
         let space = crate::eval::NoisyOneMax::new(4, 1.0);
         let space = crate::eval::Problem::space(&space);
-        let count = |s: &str| TupleSet::parse(s).unwrap().expand(space).unwrap().len();
+        let count = |s: &str| {
+            TupleSet::parse(s)
+                .unwrap()
+                .expand(space, 100)
+                .unwrap()
+                .len()
+        };
         assert_eq!(count("1"), 4);
         assert_eq!(count("1+N"), 5);
         assert_eq!(count("1+2+N"), 4 + 6 + 1);
         assert_eq!(count("1,2,3"), 4 + 6 + 4);
         assert_eq!(count("x0,x1;x3"), 2);
-        assert!(TupleSet::parse("x9").unwrap().expand(space).is_err());
+        assert!(TupleSet::parse("x9").unwrap().expand(space, 100).is_err());
     }
 
     #[test]
     fn auto_tuples_drop_pairs_only_when_they_do_not_fit() {
-        let count = |space: &Space| TupleSet::Auto.expand(space).unwrap().len();
+        let count = |space: &Space| TupleSet::Auto.expand(space, u64::MAX).unwrap().len();
         let binary_space = |dims, values| crate::eval::int_space("s", dims, values);
         // 20 binary dimensions: 20 + 190 + 1.
         assert_eq!(count(&binary_space(20, 2)), 211);
@@ -576,6 +601,20 @@ mod tests {
         assert_eq!(count(&binary_space(3, 1000)), 3 + 1);
         assert_eq!(count(&binary_space(3, 800)), 3 + 3 + 1);
         assert_eq!(TupleSet::parse(" AUTO ").unwrap(), TupleSet::Auto);
+    }
+
+    #[test]
+    fn auto_tuples_drop_pairs_the_budget_cannot_sample() {
+        let count = |dims, values, budget| {
+            let space = crate::eval::int_space("s", dims, values);
+            TupleSet::Auto.expand(&space, budget).unwrap().len()
+        };
+        // Binary: 4 patterns a pair, so 40 evaluations are enough.
+        assert_eq!(count(10, 2, 40), 10 + 45 + 1);
+        assert_eq!(count(10, 2, 39), 10 + 1);
+        // Eight values: 64 patterns a pair want 640 evaluations.
+        assert_eq!(count(7, 8, 100), 7 + 1);
+        assert_eq!(count(7, 8, 640), 7 + 21 + 1);
     }
 
     #[test]
