@@ -12,7 +12,7 @@ use crate::optim::AlgoConfig;
 use crate::optim::ntbea::suite::{
     SuiteCase, case_scores, config_of, settings_space, standard_suite,
 };
-use crate::optim::ntbea::{NtbeaConfig, TupleSet};
+use crate::optim::ntbea::{FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
 use crate::registry::build_problem;
 use crate::rng::derive_seed;
 use crate::run::{self, ProblemSpec, RunConfig};
@@ -245,17 +245,19 @@ pub fn describe(c: &NtbeaConfig) -> String {
         }
         TupleSet::Explicit(t) => format!("{} explicit", t.len()),
     };
-    let k = if c.k_relative {
-        format!("--k {} --scale {:?}", c.k, c.scale).to_lowercase()
-    } else {
-        format!("--k {} --k-absolute", c.k)
+    let k = match (c.k_relative, c.scale) {
+        (false, _) => format!("--k {} --k-absolute", c.k),
+        (true, FitnessScale::Range) => format!("--k {} --scale range", c.k),
+        (true, FitnessScale::Sd) => format!("--k {} --scale sd", c.k),
+    };
+    let recommend = match c.recommend {
+        RecommendFrom::Evaluated => "evaluated",
+        RecommendFrom::Neighbourhood => "neighbourhood",
     };
     format!(
-        "--tuples {tuples} {k} --epsilon {} --neighbours {} --mutation {} --recommend {:?}",
-        c.epsilon, c.neighbours, c.mutation, c.recommend
+        "--tuples {tuples} {k} --epsilon {} --neighbours {} --mutation {} --recommend {recommend}",
+        c.epsilon, c.neighbours, c.mutation
     )
-    .replace("Evaluated", "evaluated")
-    .replace("Neighbourhood", "neighbourhood")
 }
 
 pub fn summary_markdown(r: &DefaultsResult) -> String {
