@@ -14,6 +14,7 @@ pub mod mcts;
 pub mod microbial;
 pub mod opponents;
 pub mod osla;
+pub mod portfolio;
 pub mod random;
 pub mod srh;
 
@@ -23,6 +24,7 @@ pub use mcts::{Mcts, MctsConfig, Recommendation};
 pub use microbial::{MicrobialConfig, MicrobialEa};
 pub use opponents::{OpponentModel, Simulator};
 pub use osla::Osla;
+pub use portfolio::{PhasePlayers, Portfolio, ScriptWeights, Suggestion};
 pub use random::RandomAgent;
 pub use srh::{Srh, SrhConfig};
 
