@@ -3,6 +3,7 @@
 use super::any_action;
 use super::common::Budget;
 use super::opponents::{OpponentModel, Simulator, opponent_calls};
+use super::portfolio::{PortfolioSearch, Suggestion, unpruned_children};
 use super::{WIN_BONUS, outcome};
 use crate::game::{Agent, Game};
 use crate::rng::Rng;
@@ -158,6 +159,8 @@ struct Node<A> {
     score: f64,
     /// Sum of the outcomes ([`outcome`]: 1 sole win, -1 loss, 0 otherwise).
     outcome: f64,
+    /// `w * value` of the script that suggested the action (P-MCTS; 0 otherwise).
+    prior: f64,
 }
 
 /// Open-loop MCTS: the tree stores sequences of the agent's own actions, not states;
@@ -186,11 +189,29 @@ pub struct Mcts<G: Game> {
     roll_sim: Simulator<G>,
     min_value: f64,
     max_value: f64,
+    /// P-MCTS: children are the portfolio's suggestions instead of raw actions.
+    portfolio: Option<PortfolioSearch<G>>,
+    suggestions: Vec<Suggestion<G::Action>>,
+    options: Vec<(f64, G::Action)>,
 }
 
 impl<G: Game> Mcts<G> {
+    /// Portfolio MCTS: the same search, but a node's children are the distinct actions
+    /// that the portfolio's scripts suggest for the player's actors (a portfolio is a
+    /// way of generating children, not a second search), optionally steered by the
+    /// scripts' weights through progressive bias and progressive unpruning.
+    pub fn with_portfolio(config: MctsConfig, portfolio: PortfolioSearch<G>) -> Self {
+        Mcts {
+            portfolio: Some(portfolio),
+            ..Mcts::new(config)
+        }
+    }
+
     pub fn new(config: MctsConfig) -> Self {
         Mcts {
+            portfolio: None,
+            suggestions: Vec::new(),
+            options: Vec::new(),
             sim: Simulator::new(config.opponent, 1),
             roll_sim: Simulator::new(OpponentModel::Random, 1),
             config,
@@ -216,6 +237,7 @@ impl<G: Game> Mcts<G> {
             n.visits = 0;
             n.score = 0.0;
             n.outcome = 0.0;
+            n.prior = 0.0;
         } else {
             self.nodes.push(Node {
                 action,
@@ -224,6 +246,7 @@ impl<G: Game> Mcts<G> {
                 visits: 0,
                 score: 0.0,
                 outcome: 0.0,
+                prior: 0.0,
             });
         }
         if parent != id {
@@ -275,16 +298,22 @@ impl<G: Game> Mcts<G> {
     fn select(&self, node: usize, rng: &mut Rng) -> usize {
         let parent_visits = f64::from(self.nodes[node].visits.max(1));
         let noise = self.config.epsilon.max(TIE_BREAK_NOISE);
+        let bias = self.portfolio.as_ref().is_some_and(|p| p.bias);
         let mut best = (f64::NEG_INFINITY, self.candidates[0]);
         for &child in &self.candidates {
             let n = &self.nodes[child];
-            let score = if n.visits == 0 {
+            let mut score = if n.visits == 0 {
                 f64::INFINITY
             } else {
                 self.normalised_mean(n)
                     + self.config.c
                         * (parent_visits.ln() / (f64::from(n.visits) + self.config.epsilon)).sqrt()
-            } + rng.random::<f64>() * noise;
+            };
+            if bias {
+                // Progressive bias: the script's opinion fades as the child is visited.
+                score += n.prior / (f64::from(n.visits) + 1.0);
+            }
+            let score = score + rng.random::<f64>() * noise;
             if score > best.0 {
                 best = (score, child);
             }
@@ -338,6 +367,11 @@ impl<G: Game> Mcts<G> {
         at_root: bool,
         rng: &mut Rng,
     ) -> Option<(usize, bool)> {
+        if self.portfolio.is_some()
+            && let Some(choice) = self.portfolio_policy(node, state, player, rng)
+        {
+            return Some(choice);
+        }
         if let Some(p_exp) = self.config.p_exp {
             return self.widening_policy(node, state, player, p_exp, at_root, rng);
         }
@@ -388,6 +422,68 @@ impl<G: Game> Mcts<G> {
             }
         };
         self.legal = legal;
+        result
+    }
+
+    /// P-MCTS's tree policy: the children are the portfolio's suggestions in this
+    /// re-simulation (other players act between the agent's turns, so they can differ
+    /// from one visit to the next), those not yet tried first, then UCB1 (with the
+    /// progressive-bias term if set). With progressive unpruning only the best
+    /// [`unpruned_children`] by prior are considered, and untried ones are expanded
+    /// best prior first; otherwise in random order. `None` if the portfolio suggests
+    /// nothing (the raw policy takes over).
+    fn portfolio_policy(
+        &mut self,
+        node: usize,
+        state: &G,
+        player: usize,
+        rng: &mut Rng,
+    ) -> Option<(usize, bool)> {
+        let search = self.portfolio.as_ref()?;
+        let mut options = std::mem::take(&mut self.options);
+        search.options(state, player, &mut self.suggestions, &mut options);
+        let unpruning = search.unpruning;
+        let open = if unpruning {
+            unpruned_children(options.len(), self.nodes[node].visits)
+        } else {
+            options.len()
+        };
+        self.candidates.clear();
+        let mut untried = 0usize;
+        let mut pick: Option<usize> = None;
+        for (i, (prior, a)) in options.iter().take(open).enumerate() {
+            let child = self.nodes[node]
+                .children
+                .iter()
+                .copied()
+                .find(|&c| self.nodes[c].action.as_ref() == Some(a));
+            match child {
+                Some(c) => {
+                    self.nodes[c].prior = *prior;
+                    self.candidates.push(c);
+                }
+                None => {
+                    untried += 1;
+                    // Best prior first under unpruning, else reservoir sampling.
+                    if (unpruning && pick.is_none())
+                        || (!unpruning && rng.random_range(0..untried) == 0)
+                    {
+                        pick = Some(i);
+                    }
+                }
+            }
+        }
+        let result = if let Some(i) = pick {
+            let (prior, a) = options[i].clone();
+            let id = self.new_node(node, Some(a));
+            self.nodes[id].prior = prior;
+            Some((id, true))
+        } else if self.candidates.is_empty() {
+            None
+        } else {
+            Some((self.select(node, rng), false))
+        };
+        self.options = options;
         result
     }
 
@@ -528,8 +624,9 @@ impl<G: Game> Default for Mcts<G> {
 
 impl<G: Game> Agent<G> for Mcts<G> {
     fn name(&self) -> String {
+        let kind = self.portfolio.as_ref().map_or("MCTS", |p| p.label());
         format!(
-            "MCTS({} it, depth {}, macro {})",
+            "{kind}({} it, depth {}, macro {})",
             self.config.iterations, self.config.rollout_depth, self.config.macro_action
         )
     }
@@ -719,6 +816,80 @@ mod tests {
         let a = run(9);
         assert_eq!(a, run(9));
         assert_ne!(a, run(10), "different seeds should explore differently");
+    }
+
+    fn p_mcts(
+        bias: bool,
+        unpruning: bool,
+        iterations: usize,
+        weights: [f64; 3],
+    ) -> Mcts<crate::agents::duel::Duel> {
+        use crate::agents::duel::DuelPortfolio;
+        use crate::agents::{PortfolioSearch, ScriptWeights};
+        Mcts::with_portfolio(
+            MctsConfig {
+                iterations,
+                rollout_depth: 12,
+                ..MctsConfig::default()
+            },
+            PortfolioSearch {
+                portfolio: std::sync::Arc::new(DuelPortfolio),
+                weights: ScriptWeights(weights.to_vec()),
+                bias,
+                unpruning,
+            },
+        )
+    }
+
+    #[test]
+    fn every_portfolio_mcts_beats_random_in_a_duel() {
+        use crate::agents::duel::Duel;
+        for (bias, unpruning) in [(false, false), (true, false), (false, true), (true, true)] {
+            let mut agent = p_mcts(bias, unpruning, 200, [0.5; 3]);
+            let mut wins = 0;
+            for seed in 0..10u64 {
+                let mut s = Duel::new();
+                let mut rng = rng_from_seed(seed);
+                let seat = (seed % 2) as usize;
+                while !s.is_over() {
+                    let p = s.mover;
+                    let a = if p == seat {
+                        agent.act(&s, p, &mut rng)
+                    } else {
+                        RandomAgent.act(&s, p, &mut rng)
+                    };
+                    s.advance(&[a]);
+                }
+                if s.winners()[seat] && !s.winners()[1 - seat] {
+                    wins += 1;
+                }
+            }
+            assert!(wins >= 9, "{}: {wins}/10", agent.name());
+        }
+    }
+
+    /// With progressive unpruning, untried children are expanded best `w * value`
+    /// first, so one iteration plays the top-weighted script's action; without it the
+    /// weights do not matter.
+    #[test]
+    fn script_weights_steer_unpruned_expansion() {
+        use crate::agents::duel::{Duel, Move};
+        let s = Duel::new();
+        for (weights, expected) in [([1.0, 0.0, 0.0], Move::Build), ([0.0, 0.0, 1.0], Move::End)] {
+            let mut agent = p_mcts(false, true, 1, weights);
+            assert_eq!(
+                agent.act(&s, 0, &mut rng_from_seed(1)),
+                expected,
+                "{weights:?}"
+            );
+        }
+        let plays = |weights| {
+            let mut agent = p_mcts(false, false, 1, weights);
+            (0..20)
+                .map(|seed| agent.act(&s, 0, &mut rng_from_seed(seed)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(plays([1.0, 0.0, 0.0]), plays([0.0, 0.0, 1.0]));
     }
 
     /// Pins the decisions MCTS makes: a hash of every action it chooses over a

@@ -10,6 +10,9 @@
 
 pub mod bmrh;
 pub mod common;
+#[cfg(test)]
+pub(crate) mod duel;
+pub mod hps;
 pub mod mcts;
 pub mod microbial;
 pub mod opponents;
@@ -20,11 +23,12 @@ pub mod srh;
 
 pub use bmrh::{Bmrh, BmrhConfig, MutationPoint};
 pub use common::Budget;
+pub use hps::{Hps, HpsConfig, HpsSearch, LeafEvaluation};
 pub use mcts::{Mcts, MctsConfig, Recommendation};
 pub use microbial::{MicrobialConfig, MicrobialEa};
 pub use opponents::{OpponentModel, Simulator};
 pub use osla::Osla;
-pub use portfolio::{PhasePlayers, Portfolio, ScriptWeights, Suggestion};
+pub use portfolio::{PhasePlayers, Portfolio, PortfolioSearch, ScriptWeights, Suggestion};
 pub use random::RandomAgent;
 pub use srh::{Srh, SrhConfig};
 
