@@ -344,14 +344,14 @@ impl<G: Game> Hps<G> {
         }
         let root_children: Vec<usize> = (0..count).collect();
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        let mut root_visits = 0u32;
         // A search whose leaves cost nothing must still stop.
         let max_iterations = self.config.budget.max(count);
         let mut path = Vec::new();
-        for _ in 0..max_iterations {
+        for iteration in 0..max_iterations {
             path.clear();
             let mut current: Option<usize> = None;
-            let mut parent_visits = root_visits;
+            // Every finished iteration visited the root once.
+            let mut parent_visits = u32::try_from(iteration).unwrap_or(u32::MAX);
             let mut mover = player;
             // Descent: unvisited first, then UCB1 for the player to move.
             let leaf = loop {
@@ -421,7 +421,6 @@ impl<G: Game> Hps<G> {
                 nodes[c].visits += 1;
                 nodes[c].total += value;
             }
-            root_visits += 1;
         }
         Self::most_visited(&nodes, &root_children, |n| n.visits)
     }
