@@ -1,0 +1,25 @@
+//! A compact two-player turn-based strategy game in the manner of The Battle of
+//! Polytopia (and its research clone Tribes), built for portfolio agents: two tribes on
+//! a small generated map grow cities, research a tree of technologies, train seven unit
+//! types and fight with a deterministic damage formula, until one takes the other's
+//! capital or the turn limit decides by score. `docs/strategy.md` has the rules.
+//!
+//! - [`rules`]: terrain, resources, units, technologies, buildings and their numbers.
+//! - [`level`]: seeded level generation ([`Level::generate`]), training and
+//!   validation seeds.
+//! - [`state`]: the state ([`StrategyState`]), its actions and forward model;
+//!   implements [`crate::game::Game`].
+//! - [`log`]: the per-game statistics ([`GameLog`]) and play-style features.
+
+pub mod level;
+pub mod log;
+pub mod rules;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+pub use level::{Level, LevelConfig, training_levels, validation_levels};
+pub use log::{Features, GameLog, TurnRecord, features};
+pub use rules::{Bonus, Building, Resource, Tech, Terrain, UnitKind};
+pub use state::{Action, GameConfig, StrategyState};
