@@ -11,9 +11,12 @@
 //!   implements [`crate::game::Game`].
 //! - [`log`]: the per-game statistics ([`GameLog`]) and play-style features.
 
+pub mod bot;
 pub mod level;
 pub mod log;
+pub mod phases;
 pub mod rules;
+pub mod scripts;
 pub mod state;
 
 #[cfg(test)]
