@@ -47,16 +47,23 @@ impl RuleBased {
             } else {
                 Bonus::Military
             };
-            return Action::LevelUp { city: c as u8, bonus };
+            return Action::LevelUp {
+                city: c as u8,
+                bonus,
+            };
         }
-        let units = || (0..MAX_UNITS).filter(|&id| s.unit(id).alive && s.unit(id).owner as usize == p);
+        let units =
+            || (0..MAX_UNITS).filter(|&id| s.unit(id).alive && s.unit(id).owner as usize == p);
         if let Some(id) = units().find(|&id| s.can_capture(id)) {
             return Action::Capture { unit: id as u8 };
         }
         for id in units() {
             for (t, _) in s.units() {
                 if s.can_attack(id, t) && favourable(s, id, t) {
-                    return Action::Attack { unit: id as u8, target: t as u8 };
+                    return Action::Attack {
+                        unit: id as u8,
+                        target: t as u8,
+                    };
                 }
             }
         }
@@ -64,17 +71,27 @@ impl RuleBased {
             best_builds(s, p)
                 .iter()
                 .take(s.cities().len())
-                .flat_map(|row| row.iter().enumerate().filter_map(|(b, x)| x.map(|(t, g)| (g, t, b))))
+                .flat_map(|row| {
+                    row.iter()
+                        .enumerate()
+                        .filter_map(|(b, x)| x.map(|(t, g)| (g, t, b)))
+                })
                 .filter(|&(g, _, _)| g >= min_gain)
                 .max_by_key(|&(g, t, _)| (g, u8::MAX - t))
-                .map(|(_, tile, b)| Action::Build { tile, building: Building::from_index(b) })
+                .map(|(_, tile, b)| Action::Build {
+                    tile,
+                    building: Building::from_index(b),
+                })
         };
         if let Some(a) = build(2) {
             return a;
         }
         if s.unit_count(p) < 2 * s.city_count(p) + 2 {
             let spawn = (0..s.cities().len()).find_map(|c| {
-                spawn_choice(s, p, c, SpawnStyle::Strongest).map(|(kind, _)| Action::Spawn { city: c as u8, kind })
+                spawn_choice(s, p, c, SpawnStyle::Strongest).map(|(kind, _)| Action::Spawn {
+                    city: c as u8,
+                    kind,
+                })
             });
             if let Some(a) = spawn {
                 return a;

@@ -48,7 +48,11 @@ impl LevelConfig {
             return Err(format!("size: {} is outside 7..=16", self.size));
         }
         if self.villages + 2 > MAX_CITIES {
-            return Err(format!("villages: {} is more than {}", self.villages, MAX_CITIES - 2));
+            return Err(format!(
+                "villages: {} is more than {}",
+                self.villages,
+                MAX_CITIES - 2
+            ));
         }
         for (name, v) in [
             ("forest", self.forest),
@@ -183,7 +187,9 @@ impl Level {
             let t = rng.random_range(0..tiles);
             if t == mirror(t)
                 || level.terrain[t] == Terrain::Water
-                || level.cities().any(|c| distance(n, c, t) < 2 || distance(n, c, mirror(t)) < 2)
+                || level
+                    .cities()
+                    .any(|c| distance(n, c, t) < 2 || distance(n, c, mirror(t)) < 2)
                 || distance(n, t, mirror(t)) < 2
             {
                 continue;

@@ -51,7 +51,12 @@ pub fn favourable(s: &StrategyState, id: usize, target: usize) -> bool {
 }
 
 /// The first technology of `order` that `p` can research keeping `reserve` stars.
-pub fn research_in_order(s: &StrategyState, p: usize, order: &[Tech], reserve: u16) -> Option<Tech> {
+pub fn research_in_order(
+    s: &StrategyState,
+    p: usize,
+    order: &[Tech],
+    reserve: u16,
+) -> Option<Tech> {
     order
         .iter()
         .copied()
@@ -73,11 +78,16 @@ pub fn combat_action(s: &StrategyState, p: usize, option: usize) -> Option<Actio
     }
     let near_home = |t: usize| nearest_city(s, t, |o| o as usize == p).is_some_and(|d| d <= 2);
     for id in units() {
-        if let Some((Action::Attack { target, .. }, _)) = attack_choice(s, id, AttackStyle::MostDamaged)
+        if let Some((Action::Attack { target, .. }, _)) =
+            attack_choice(s, id, AttackStyle::MostDamaged)
         {
             let target = target as usize;
-            if favourable(s, id, target) && (option != 1 || near_home(s.unit(target).pos as usize)) {
-                return Some(Action::Attack { unit: id as u8, target: target as u8 });
+            if favourable(s, id, target) && (option != 1 || near_home(s.unit(target).pos as usize))
+            {
+                return Some(Action::Attack {
+                    unit: id as u8,
+                    target: target as u8,
+                });
             }
         }
     }
@@ -144,36 +154,62 @@ impl PhasePlayers<StrategyState> for StrategyPhases {
             } else {
                 Bonus::Growth
             };
-            return Some(Action::LevelUp { city: c as u8, bonus });
+            return Some(Action::LevelUp {
+                city: c as u8,
+                bonus,
+            });
         }
         match (phase, option) {
             (0, 1) => ALL_TECHS
                 .into_iter()
-                .filter(|&t| s.can_research(p, t) && s.stars(p) >= s.tech_cost(p, t) + RESEARCH_RESERVE)
+                .filter(|&t| {
+                    s.can_research(p, t) && s.stars(p) >= s.tech_cost(p, t) + RESEARCH_RESERVE
+                })
                 .min_by_key(|&t| s.tech_cost(p, t))
                 .map(Action::Research),
-            (0, 2) => research_in_order(s, p, &ECONOMY_RESEARCH, RESEARCH_RESERVE).map(Action::Research),
-            (0, 3) => research_in_order(s, p, &MILITARY_RESEARCH, RESEARCH_RESERVE).map(Action::Research),
+            (0, 2) => {
+                research_in_order(s, p, &ECONOMY_RESEARCH, RESEARCH_RESERVE).map(Action::Research)
+            }
+            (0, 3) => {
+                research_in_order(s, p, &MILITARY_RESEARCH, RESEARCH_RESERVE).map(Action::Research)
+            }
             (1, 1) => {
                 let best = best_builds(s, p);
                 best.iter()
                     .take(s.cities().len())
-                    .flat_map(|row| row.iter().enumerate().filter_map(|(b, x)| x.map(|(t, g)| (g, t, b))))
+                    .flat_map(|row| {
+                        row.iter()
+                            .enumerate()
+                            .filter_map(|(b, x)| x.map(|(t, g)| (g, t, b)))
+                    })
                     .filter(|&(_, _, b)| b != Building::Walls as usize)
                     .max_by_key(|&(g, t, _)| (g, u8::MAX - t))
-                    .map(|(_, tile, b)| Action::Build { tile, building: Building::from_index(b) })
+                    .map(|(_, tile, b)| Action::Build {
+                        tile,
+                        building: Building::from_index(b),
+                    })
             }
             (1, 2) => {
                 let best = best_builds(s, p);
                 best.iter()
                     .take(s.cities().len())
                     .find_map(|row| row[Building::Walls as usize])
-                    .map(|(tile, _)| Action::Build { tile, building: Building::Walls })
+                    .map(|(tile, _)| Action::Build {
+                        tile,
+                        building: Building::Walls,
+                    })
             }
             (2, o @ 1..=3) => {
-                let style = [SpawnStyle::Cheapest, SpawnStyle::Strongest, SpawnStyle::Defensive][o - 1];
+                let style = [
+                    SpawnStyle::Cheapest,
+                    SpawnStyle::Strongest,
+                    SpawnStyle::Defensive,
+                ][o - 1];
                 (0..s.cities().len()).find_map(|c| {
-                    spawn_choice(s, p, c, style).map(|(kind, _)| Action::Spawn { city: c as u8, kind })
+                    spawn_choice(s, p, c, style).map(|(kind, _)| Action::Spawn {
+                        city: c as u8,
+                        kind,
+                    })
                 })
             }
             (3, o) => combat_action(s, p, o),

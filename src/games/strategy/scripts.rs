@@ -109,7 +109,11 @@ pub fn spawn_choice(
     UNIT_KINDS
         .into_iter()
         .filter(|&k| s.can_spawn(p, city, k))
-        .max_by(|&a, &b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal))
+        .max_by(|&a, &b| {
+            key(a)
+                .partial_cmp(&key(b))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
         .map(|k| (k, style.merit(k)))
 }
 
@@ -207,13 +211,17 @@ pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Ac
     let big = 4.0 * n as f64;
     let step = match style {
         MoveStyle::ToCapture => {
-            let t = s
-                .reach(id)
-                .as_slice()
-                .iter()
-                .copied()
-                .find(|&t| s.city_on(t as usize).is_some_and(|c| s.cities()[c].owner != p))?;
-            return Some((Action::Move { unit: id as u8, to: t }, 1.0));
+            let t = s.reach(id).as_slice().iter().copied().find(|&t| {
+                s.city_on(t as usize)
+                    .is_some_and(|c| s.cities()[c].owner != p)
+            })?;
+            return Some((
+                Action::Move {
+                    unit: id as u8,
+                    to: t,
+                },
+                1.0,
+            ));
         }
         MoveStyle::Defensively => best_step(s, id, |t| {
             nearest_city(s, t, |o| o == p).map_or(big, |d| d as f64)
@@ -224,7 +232,11 @@ pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Ac
                 .map_or(big, |d| d as f64)
         }),
         MoveStyle::Converge | MoveStyle::Diverge => {
-            let sign = if style == MoveStyle::Converge { 1.0 } else { -1.0 };
+            let sign = if style == MoveStyle::Converge {
+                1.0
+            } else {
+                -1.0
+            };
             best_step(s, id, |t| {
                 sign * s
                     .units_of(p as usize)
@@ -242,7 +254,13 @@ pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Ac
         }
         _ => step.1 / moves,
     };
-    Some((Action::Move { unit: id as u8, to: step.0 }, value.clamp(0.0, 1.0)))
+    Some((
+        Action::Move {
+            unit: id as u8,
+            to: step.0,
+        },
+        value.clamp(0.0, 1.0),
+    ))
 }
 
 /// Attack styles, in script order.
@@ -321,19 +339,44 @@ impl Portfolio<StrategyState> for StrategyScripts {
             })
         };
         if let Some(c) = s.pending_level_up(p) {
-            push(Action::LevelUp { city: c as u8, bonus: Bonus::Growth }, LEVEL_UP, 1.0);
-            push(Action::LevelUp { city: c as u8, bonus: Bonus::Military }, LEVEL_UP + 1, 1.0);
+            push(
+                Action::LevelUp {
+                    city: c as u8,
+                    bonus: Bonus::Growth,
+                },
+                LEVEL_UP,
+                1.0,
+            );
+            push(
+                Action::LevelUp {
+                    city: c as u8,
+                    bonus: Bonus::Military,
+                },
+                LEVEL_UP + 1,
+                1.0,
+            );
             return;
         }
         for branch in 0..BRANCHES.len() {
             if let Some(t) = branch_research(s, p, branch) {
-                push(Action::Research(t), branch, 1.0 - 0.25 * (t.info().tier - 1) as f64);
+                push(
+                    Action::Research(t),
+                    branch,
+                    1.0 - 0.25 * (t.info().tier - 1) as f64,
+                );
             }
         }
         for c in 0..s.cities().len() {
             for (i, style) in SPAWN_STYLES.into_iter().enumerate() {
                 if let Some((kind, merit)) = spawn_choice(s, p, c, style) {
-                    push(Action::Spawn { city: c as u8, kind }, 5 + i, merit);
+                    push(
+                        Action::Spawn {
+                            city: c as u8,
+                            kind,
+                        },
+                        5 + i,
+                        merit,
+                    );
                 }
             }
         }
@@ -383,15 +426,20 @@ pub fn script_index(name: &str) -> Option<usize> {
 /// `file` names the source in errors; an unknown name or a weight outside [0, 1] is an
 /// error naming the file and the field.
 pub fn parse_weights(text: &str, file: &str) -> Result<ScriptWeights, String> {
-    let map: BTreeMap<String, f64> =
-        ron::from_str(text).map_err(|e| format!("{file}: not a map of script names to weights: {e}"))?;
+    let map: BTreeMap<String, f64> = ron::from_str(text)
+        .map_err(|e| format!("{file}: not a map of script names to weights: {e}"))?;
     let mut w = ScriptWeights::uniform(SCRIPTS.len(), 0.5);
     for (name, v) in map {
         let i = script_index(&name).ok_or_else(|| {
-            format!("{file}: field `{name}`: unknown script (the scripts: {})", SCRIPTS.join(", "))
+            format!(
+                "{file}: field `{name}`: unknown script (the scripts: {})",
+                SCRIPTS.join(", ")
+            )
         })?;
         if !(0.0..=1.0).contains(&v) {
-            return Err(format!("{file}: field `{name}`: weight {v} is outside [0, 1]"));
+            return Err(format!(
+                "{file}: field `{name}`: weight {v} is outside [0, 1]"
+            ));
         }
         w.0[i] = v;
     }

@@ -264,6 +264,8 @@ impl StrategyState {
             s.claim(p);
             let id = s.add_unit(p, UnitKind::Warrior, level.capitals[p], NONE);
             debug_assert!(id.is_some());
+            // The starting warrior is no spawn.
+            s.log.spawned[p][UnitKind::Warrior as usize] = 0;
         }
         s.start_turn();
         Ok(s)
@@ -350,7 +352,10 @@ impl StrategyState {
     }
     /// Cities tribe `p` holds.
     pub fn city_count(&self, p: usize) -> usize {
-        self.cities().iter().filter(|c| c.owner as usize == p).count()
+        self.cities()
+            .iter()
+            .filter(|c| c.owner as usize == p)
+            .count()
     }
     /// Tiles of tribe `p`'s territory.
     pub fn tiles_owned(&self, p: usize) -> usize {
@@ -485,7 +490,8 @@ impl StrategyState {
             && d.alive
             && !a.attacked
             && a.owner != d.owner
-            && distance(self.size(), a.pos as usize, d.pos as usize) <= a.kind.stats().range as usize
+            && distance(self.size(), a.pos as usize, d.pos as usize)
+                <= a.kind.stats().range as usize
     }
 
     /// The defence multiplier of unit `id` where it stands, in halves (2 = x1).
@@ -550,7 +556,9 @@ impl StrategyState {
     /// Whether city `city` of tribe `p` may train `kind` now: its tile is free, it
     /// supports fewer units than its level + 1, the tech is known and stars suffice.
     pub fn can_spawn(&self, p: usize, city: usize, kind: UnitKind) -> bool {
-        self.can_spawn_in(p, city) && self.unit_unlocked(p, kind) && self.tribes[p].stars >= kind.stats().cost as u16
+        self.can_spawn_in(p, city)
+            && self.unit_unlocked(p, kind)
+            && self.tribes[p].stars >= kind.stats().cost as u16
     }
 
     /// Whether city `city` of `p` can train any unit type it could afford.
@@ -575,7 +583,10 @@ impl StrategyState {
         let count = |b: Building| {
             let mut nb = [0; 8];
             let k = neighbours(self.size(), t, &mut nb);
-            nb[..k].iter().filter(|&&u| self.tiles[u].building == Some(b)).count() as u8
+            nb[..k]
+                .iter()
+                .filter(|&&u| self.tiles[u].building == Some(b))
+                .count() as u8
         };
         match building {
             Building::Harvest | Building::LumberHut => 1,
@@ -602,7 +613,9 @@ impl StrategyState {
             Building::Windmill | Building::Forge => {
                 tile.terrain == Terrain::Plain && tile.resource == Resource::None
             }
-            Building::LumberHut => tile.terrain == Terrain::Forest && tile.resource == Resource::None,
+            Building::LumberHut => {
+                tile.terrain == Terrain::Forest && tile.resource == Resource::None
+            }
             Building::Mine => tile.resource == Resource::Ore,
             Building::Walls => false,
         }
@@ -626,18 +639,27 @@ impl StrategyState {
         if let Some(c) = self.pending_level_up(player) {
             return matches!(action, Action::LevelUp { city, .. } if *city as usize == c);
         }
-        let own = |u: u8| (u as usize) < MAX_UNITS && self.units[u as usize].alive && self.units[u as usize].owner as usize == player;
+        let own = |u: u8| {
+            (u as usize) < MAX_UNITS
+                && self.units[u as usize].alive
+                && self.units[u as usize].owner as usize == player
+        };
         match *action {
             Action::EndTurn => true,
-            Action::Move { unit, to } => own(unit) && self.reach(unit as usize).as_slice().contains(&to),
+            Action::Move { unit, to } => {
+                own(unit) && self.reach(unit as usize).as_slice().contains(&to)
+            }
             Action::Attack { unit, target } => {
-                own(unit) && (target as usize) < MAX_UNITS && self.can_attack(unit as usize, target as usize)
+                own(unit)
+                    && (target as usize) < MAX_UNITS
+                    && self.can_attack(unit as usize, target as usize)
             }
             Action::Capture { unit } => own(unit) && self.can_capture(unit as usize),
             Action::Spawn { city, kind } => self.can_spawn(player, city as usize, kind),
             Action::Research(t) => self.can_research(player, t),
             Action::Build { tile, building } => {
-                (tile as usize) < self.size() * self.size() && self.can_build(player, tile as usize, building)
+                (tile as usize) < self.size() * self.size()
+                    && self.can_build(player, tile as usize, building)
             }
             Action::LevelUp { .. } => false,
         }
@@ -652,7 +674,10 @@ impl StrategyState {
         }
         if let Some(c) = self.pending_level_up(player) {
             for bonus in [Bonus::Growth, Bonus::Military] {
-                out.push(Action::LevelUp { city: c as u8, bonus });
+                out.push(Action::LevelUp {
+                    city: c as u8,
+                    bonus,
+                });
             }
             return;
         }
@@ -666,7 +691,10 @@ impl StrategyState {
             if self.can_spawn_in(player, c) {
                 for k in UNIT_KINDS {
                     if self.can_spawn(player, c, k) {
-                        out.push(Action::Spawn { city: c as u8, kind: k });
+                        out.push(Action::Spawn {
+                            city: c as u8,
+                            kind: k,
+                        });
                     }
                 }
             }
@@ -679,7 +707,10 @@ impl StrategyState {
             }
             for t in 0..n * n {
                 if self.can_build(player, t, b) {
-                    out.push(Action::Build { tile: t as u8, building: b });
+                    out.push(Action::Build {
+                        tile: t as u8,
+                        building: b,
+                    });
                 }
             }
         }
@@ -693,7 +724,10 @@ impl StrategyState {
             if !u.attacked {
                 for (tid, d) in self.units.iter().enumerate() {
                     if d.alive && d.owner != u.owner && self.can_attack(id, tid) {
-                        out.push(Action::Attack { unit: id as u8, target: tid as u8 });
+                        out.push(Action::Attack {
+                            unit: id as u8,
+                            target: tid as u8,
+                        });
                     }
                 }
             }
@@ -713,7 +747,11 @@ impl StrategyState {
         }
         let p = self.current();
         debug_assert!(self.is_legal(p, action), "illegal action {action:?}");
-        let action = if self.is_legal(p, action) { *action } else { Action::EndTurn };
+        let action = if self.is_legal(p, action) {
+            *action
+        } else {
+            Action::EndTurn
+        };
         self.steps += 1;
         self.actions_this_turn += 1;
         self.log.actions[p][action.type_index()] += 1;
@@ -965,6 +1003,50 @@ impl StrategyState {
         }
     }
 
+    // ----- setting up scenarios (tests, examples); nothing here is logged -----
+
+    /// Puts a free unit of `p` on tile `t` (able to act now); `None` if the tile is
+    /// taken or impassable to it, or no unit slot is left.
+    pub fn put_unit(&mut self, p: usize, kind: UnitKind, t: usize) -> Option<usize> {
+        if t >= self.size() * self.size() || !self.can_enter(p, self.tiles[t].terrain) {
+            return None;
+        }
+        let id = self.add_unit(p, kind, t, NONE)?;
+        self.log.spawned[p][kind as usize] -= 1;
+        self.units[id].moved = false;
+        self.units[id].attacked = false;
+        Some(id)
+    }
+
+    /// Sets a unit's hit points (at least 1, at most its type's).
+    pub fn set_hp(&mut self, id: usize, hp: u8) {
+        self.units[id].hp = hp.clamp(1, self.units[id].kind.stats().hp);
+    }
+
+    pub fn set_stars(&mut self, p: usize, stars: u16) {
+        self.tribes[p].stars = stars;
+    }
+
+    /// Gives `p` a technology and its prerequisites.
+    pub fn grant_tech(&mut self, p: usize, tech: Tech) {
+        let mut t = Some(tech);
+        while let Some(x) = t {
+            self.tribes[p].techs |= x.bit();
+            t = x.prerequisite();
+        }
+    }
+
+    /// Changes a tile's terrain and resource (not under a unit that could not stand
+    /// there: such a call does nothing).
+    pub fn set_tile(&mut self, t: usize, terrain: Terrain, resource: Resource) {
+        let u = self.unit_at[t];
+        if terrain == Terrain::Water && u != NONE {
+            return;
+        }
+        self.tiles[t].terrain = terrain;
+        self.tiles[t].resource = resource;
+    }
+
     /// Checks the invariants (for tests): units on the board and on passable tiles,
     /// one unit per tile and the tile index agreeing, unit and support counts, city
     /// owners and territory counts.
@@ -978,7 +1060,10 @@ impl StrategyState {
                 return Err(format!("unit {id} off the board at {t}"));
             }
             if self.unit_at[t] as usize != id {
-                return Err(format!("unit {id} at {t} but the tile holds {}", self.unit_at[t]));
+                return Err(format!(
+                    "unit {id} at {t} but the tile holds {}",
+                    self.unit_at[t]
+                ));
             }
             if self.tiles[t].terrain == Terrain::Water {
                 return Err(format!("unit {id} on water at {t}"));
@@ -992,6 +1077,14 @@ impl StrategyState {
             count[u.owner as usize] += 1;
             if u.home != NONE {
                 support[u.home as usize] += 1;
+            }
+        }
+        for p in 0..2 {
+            if self.tribes[p].stars > 30_000 {
+                return Err(format!(
+                    "tribe {p} has {} stars (an underflow?)",
+                    self.tribes[p].stars
+                ));
             }
         }
         if count != self.unit_count {
