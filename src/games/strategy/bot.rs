@@ -2,7 +2,7 @@
 
 use super::phases::{combat_action, favourable, research_in_order};
 use super::rules::*;
-use super::scripts::{SpawnStyle, best_builds, spawn_choice};
+use super::scripts::best_builds;
 use super::state::{Action, MAX_UNITS, StrategyState};
 use crate::game::Agent;
 use crate::rng::Rng;
@@ -27,7 +27,7 @@ pub const RULE_RESEARCH: [Tech; 13] = [
 /// Plays by fixed priorities: take a pending level-up's bonus (growth up to level 3,
 /// then military); capture; make a favourable attack (one that kills, or deals more
 /// than it takes); build the best population building when it adds 2 or more; train
-/// the strongest unit a city can afford while the army is smaller than two per city
+/// the dearest unit a city can afford while the army is smaller than two per city
 /// plus two; research in [`RULE_RESEARCH`] order keeping 2 stars; build anything that
 /// grows a city; move units toward the nearest city or village not its own (captures
 /// first, then the enemy's cities); end the turn.
@@ -87,11 +87,16 @@ impl RuleBased {
             return a;
         }
         if s.unit_count(p) < 2 * s.city_count(p) + 2 {
+            // The dearest unit it can afford (ties: the stronger attack).
             let spawn = (0..s.cities().len()).find_map(|c| {
-                spawn_choice(s, p, c, SpawnStyle::Strongest).map(|(kind, _)| Action::Spawn {
-                    city: c as u8,
-                    kind,
-                })
+                UNIT_KINDS
+                    .into_iter()
+                    .filter(|&k| s.can_spawn(p, c, k))
+                    .max_by_key(|k| (k.stats().cost, k.stats().attack))
+                    .map(|kind| Action::Spawn {
+                        city: c as u8,
+                        kind,
+                    })
             });
             if let Some(a) = spawn {
                 return a;
