@@ -181,7 +181,7 @@ fn draw_panel<DB: DrawingBackend>(
         ))
         .map_err(text)?;
     }
-    for p in 0..2 {
+    for (p, colour) in TRIBE_COLOURS.iter().enumerate() {
         let line = format!(
             "tribe {p}: score {}  stars {} (+{})  cities {}  techs {}  units {}",
             s.score_of(p),
@@ -195,7 +195,7 @@ fn draw_panel<DB: DrawingBackend>(
             .draw(&Text::new(
                 line,
                 (12, 2 + 18 * p as i32),
-                ("sans-serif", 14).into_font().color(&TRIBE_COLOURS[p]),
+                ("sans-serif", 14).into_font().color(colour),
             ))
             .map_err(text)?;
     }

@@ -174,9 +174,10 @@ impl Level {
         level.capitals = [cap, mirror(cap)];
         level.clear_city_site(cap);
         let mut nb = [0; 8];
-        for i in 0..neighbours(n, cap, &mut nb) {
-            if level.terrain[nb[i]] == Terrain::Water {
-                level.set(nb[i], Terrain::Plain, Resource::None);
+        let k = neighbours(n, cap, &mut nb);
+        for &t in &nb[..k] {
+            if level.terrain[t] == Terrain::Water {
+                level.set(t, Terrain::Plain, Resource::None);
             }
         }
         // Villages in mirrored pairs, two tiles or more from every other city.
@@ -268,8 +269,8 @@ impl Level {
             }
         }
         let land = self.reachable(self.capitals[0], |t| t != Terrain::Water);
-        for t in 0..n * n {
-            if !land[t] {
+        for (t, &on) in land.iter().enumerate() {
+            if !on {
                 self.terrain[t] = Terrain::Water;
                 self.resource[t] = Resource::None;
             }

@@ -99,7 +99,7 @@ fn action_types_match_the_log() {
 fn the_state_is_small_and_the_reach_buffer_large_enough() {
     // Search agents copy the state all the time.
     assert!(std::mem::size_of::<StrategyState>() < 6 * 1024);
-    assert!(MAX_TILES <= 256, "tiles are indexed by a byte");
+    const { assert!(MAX_TILES <= 256, "tiles are indexed by a byte") };
     let mut s = StrategyState::from_seed(1);
     let id = s.put_unit(0, UnitKind::Knight, 5 * s.size() + 5);
     if let Some(id) = id {
