@@ -10,6 +10,10 @@
 //! - [`state`]: the state ([`StrategyState`]), its actions and forward model;
 //!   implements [`crate::game::Game`].
 //! - [`log`]: the per-game statistics ([`GameLog`]) and play-style features.
+//! - [`scripts`]: the portfolio of 31 scripts ([`scripts::StrategyScripts`]; the
+//!   first 11, research and spawn, are the play-style genome) and script weights.
+//! - [`phases`]: partial players per turn phase for HPS ([`phases::StrategyPhases`]).
+//! - [`bot`]: the rule-based player ([`bot::RuleBased`]).
 
 pub mod bot;
 pub mod level;
@@ -22,7 +26,10 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
+pub use bot::RuleBased;
 pub use level::{Level, LevelConfig, training_levels, validation_levels};
 pub use log::{Features, GameLog, TurnRecord, features};
+pub use phases::StrategyPhases;
 pub use rules::{Bonus, Building, Resource, Tech, Terrain, UnitKind};
+pub use scripts::{GENOME_LEN, SCRIPTS, StrategyScripts};
 pub use state::{Action, GameConfig, StrategyState};

@@ -1,6 +1,6 @@
 //! The game state, its actions and its forward model.
 //!
-//! Everything lives in fixed-size arrays (about 5 KB with the log), so cloning a state
+//! Everything lives in fixed-size arrays (3.5 KB with the log), so cloning a state
 //! is one flat copy and advancing it never allocates.
 
 use std::cell::RefCell;
