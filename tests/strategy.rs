@@ -394,26 +394,17 @@ mod strategy {
                 .check()
                 .unwrap();
         }
-        assert!(
-            Level::generate(
-                1,
-                &LevelConfig {
-                    size: 17,
-                    ..LevelConfig::default()
-                }
-            )
-            .is_err()
-        );
-        assert!(
-            Level::generate(
-                1,
-                &LevelConfig {
-                    water: 0.95,
-                    ..LevelConfig::default()
-                }
-            )
-            .is_err()
-        );
+        let bad = [
+            LevelConfig {
+                size: 17,
+                ..LevelConfig::default()
+            },
+            LevelConfig {
+                water: 0.95,
+                ..LevelConfig::default()
+            },
+        ];
+        assert!(bad.iter().all(|c| Level::generate(1, c).is_err()));
     }
 
     /// Checks a suggestion list: non-empty, legal, values in [0, 1].

@@ -2,7 +2,7 @@
 
 use super::phases::{combat_action, favourable, research_in_order};
 use super::rules::*;
-use super::scripts::best_builds;
+use super::scripts::growth_build;
 use super::state::{Action, MAX_UNITS, StrategyState};
 use crate::game::Agent;
 use crate::rng::Rng;
@@ -67,22 +67,7 @@ impl RuleBased {
                 }
             }
         }
-        let build = |min_gain: u8| {
-            best_builds(s, p)
-                .iter()
-                .take(s.cities().len())
-                .flat_map(|row| {
-                    row.iter()
-                        .enumerate()
-                        .filter_map(|(b, x)| x.map(|(t, g)| (g, t, b)))
-                })
-                .filter(|&(g, _, _)| g >= min_gain)
-                .max_by_key(|&(g, t, _)| (g, u8::MAX - t))
-                .map(|(_, tile, b)| Action::Build {
-                    tile,
-                    building: Building::from_index(b),
-                })
-        };
+        let build = |min_gain: u8| growth_build(s, p, min_gain);
         if let Some(a) = build(2) {
             return a;
         }

@@ -5,7 +5,7 @@
 use super::rules::*;
 use super::scripts::{
     AttackStyle, MoveStyle, SpawnStyle, attack_choice, attack_value, best_builds, best_step,
-    move_choice, nearest_city, spawn_choice,
+    growth_build, move_choice, nearest_city, spawn_choice,
 };
 use super::state::{Action, MAX_UNITS, StrategyState};
 use crate::agents::portfolio::PhasePlayers;
@@ -173,22 +173,7 @@ impl PhasePlayers<StrategyState> for StrategyPhases {
             (0, 3) => {
                 research_in_order(s, p, &MILITARY_RESEARCH, RESEARCH_RESERVE).map(Action::Research)
             }
-            (1, 1) => {
-                let best = best_builds(s, p);
-                best.iter()
-                    .take(s.cities().len())
-                    .flat_map(|row| {
-                        row.iter()
-                            .enumerate()
-                            .filter_map(|(b, x)| x.map(|(t, g)| (g, t, b)))
-                    })
-                    .filter(|&(_, _, b)| b != Building::Walls as usize)
-                    .max_by_key(|&(g, t, _)| (g, u8::MAX - t))
-                    .map(|(_, tile, b)| Action::Build {
-                        tile,
-                        building: Building::from_index(b),
-                    })
-            }
+            (1, 1) => growth_build(s, p, 1),
             (1, 2) => {
                 let best = best_builds(s, p);
                 best.iter()

@@ -158,6 +158,25 @@ pub fn best_builds(s: &StrategyState, p: usize) -> [[Option<(u8, u8)>; 7]; 16] {
     best
 }
 
+/// The build of `p` that adds the most population (at least `min_gain`; ties: the
+/// lowest tile), if any.
+pub fn growth_build(s: &StrategyState, p: usize, min_gain: u8) -> Option<Action> {
+    best_builds(s, p)
+        .iter()
+        .take(s.cities().len())
+        .flat_map(|row| {
+            row.iter()
+                .enumerate()
+                .filter_map(|(b, x)| x.map(|(t, g)| (g, t, b)))
+        })
+        .filter(|&(g, _, _)| g >= min_gain.max(1))
+        .max_by_key(|&(g, t, _)| (g, u8::MAX - t))
+        .map(|(_, tile, b)| Action::Build {
+            tile,
+            building: Building::from_index(b),
+        })
+}
+
 /// The distance from tile `t` to the nearest city that `keep` accepts.
 pub fn nearest_city(s: &StrategyState, t: usize, keep: impl Fn(u8) -> bool) -> Option<usize> {
     s.cities()
