@@ -188,5 +188,29 @@ fn rinascimento_agents(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, ticks, rinascimento, rinascimento_agents);
+/// Random strategy games (both players uniformly random, 30 turns each or a capital
+/// taken) on the 20 training levels; the throughput is in turns (one player's turn).
+fn strategy(c: &mut Criterion) {
+    use criterion::Throughput;
+    use playtune::games::strategy::{StrategyState, training_levels};
+    let play = |seed: u64| {
+        let mut rng = rng_from_seed(seed);
+        let mut s = StrategyState::from_seed(seed);
+        while !s.is_over() {
+            let p = s.current();
+            let a = s.random_action(p, &mut rng).expect("a legal action");
+            s.advance(&[a]);
+        }
+        (s.log().turns(0).len() + s.log().turns(1).len()) as u64
+    };
+    let turns: u64 = training_levels().into_iter().map(play).sum();
+    let mut g = c.benchmark_group("strategy");
+    g.throughput(Throughput::Elements(turns));
+    g.bench_function("random_games_20_training_levels", |b| {
+        b.iter(|| black_box(training_levels().into_iter().map(play).sum::<u64>()))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, ticks, rinascimento, rinascimento_agents, strategy);
 criterion_main!(benches);

@@ -3,3 +3,4 @@
 
 pub mod rinascimento;
 pub mod space_battle;
+pub mod strategy;

@@ -7,6 +7,7 @@
 mod charts;
 mod heatmap;
 pub mod space_battle;
+pub mod strategy;
 
 pub use charts::{Series, box_plot, line_chart, sorted_error_bars};
 pub use heatmap::{Heatmap, heatmap};
