@@ -13,6 +13,7 @@ pub mod eval;
 pub mod experiments;
 pub mod game;
 pub mod games;
+pub mod harness;
 pub mod optim;
 pub mod plot;
 pub mod registry;
