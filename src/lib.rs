@@ -9,6 +9,7 @@
 
 pub mod agents;
 pub mod cli;
+pub mod draw;
 pub mod eval;
 pub mod experiments;
 pub mod game;

@@ -33,6 +33,8 @@ pub trait GameDef: Sync + 'static {
 
     /// The name on the command line (`--game NAME`).
     fn name(&self) -> &'static str;
+    /// The game's name in prose ("Space Battle"), for messages.
+    fn title(&self) -> &'static str;
     /// One line on what the game is.
     fn about(&self) -> &'static str;
     /// The game's settings (`--set NAME=VALUE`) with their defaults.
@@ -144,7 +146,7 @@ impl<D: GameDef> Prepared<D> {
         spec: &AgentSpec,
         budget: Option<usize>,
     ) -> Result<Box<dyn Agent<D::State>>, String> {
-        agents::build_agent(def.name(), &self.entries, spec, budget, &self.settings)
+        agents::build_agent(def.title(), &self.entries, spec, budget, &self.settings)
     }
 
     /// One game of the agents `lineup` (indices into the specs) in `seats`.

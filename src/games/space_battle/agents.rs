@@ -37,6 +37,10 @@ impl Agent<SbeState> for DoNothing {
     fn act(&mut self, _state: &SbeState, _player: usize, _rng: &mut Rng) -> SbeAction {
         action::NIL
     }
+
+    fn simulates(&self) -> bool {
+        false
+    }
 }
 
 /// Always turns left and fires.
@@ -50,6 +54,10 @@ impl Agent<SbeState> for RotateAndShoot {
 
     fn act(&mut self, _state: &SbeState, _player: usize, _rng: &mut Rng) -> SbeAction {
         action::LF
+    }
+
+    fn simulates(&self) -> bool {
+        false
     }
 }
 
