@@ -248,6 +248,9 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     };
     let started = std::time::Instant::now();
     let r = game.tournament(&req, a.games).map_err(anyhow::Error::msg)?;
+    let values = game
+        .settings_values(&req.settings)
+        .map_err(anyhow::Error::msg)?;
     let secs = started.elapsed().as_secs_f64();
     let players = game.players(&req.settings).map_err(anyhow::Error::msg)?;
     let states = r.mean_length * r.games as f64;
@@ -274,11 +277,13 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         );
     }
     println!(
-        "length {:.2} +- {:.2} (sd) steps, min {}, max {}, no winner {}, {:.3} ms a game, {:.0} states/s on {} thread(s)",
+        "length {:.2} +- {:.2} (sd) steps, min {}, max {}, stalemated {:.1}, finished {:.1}, no winner {}, {:.3} ms a game, {:.0} states/s on {} thread(s)",
         r.mean_length,
         r.sd_length,
         r.min_length,
         r.max_length,
+        r.mean_length_stalemated,
+        r.mean_length_finished,
         r.no_winner,
         1000.0 * secs / r.games as f64,
         states / secs,
@@ -295,7 +300,14 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
             "pairs": r.pairs, "win_rates": win_rates, "mean_length": r.mean_length,
             "sd_length": r.sd_length, "min_length": r.min_length, "max_length": r.max_length,
             "no_winner": r.no_winner, "seconds": secs, "states_per_second": states / secs,
+            "mean_length_stalemated": r.mean_length_stalemated,
+            "mean_length_finished": r.mean_length_finished,
         });
+        // The game's settings as played, by name (e.g. `rules`), then its statistics.
+        for (k, v) in &values {
+            j[k] = serde_json::json!(v);
+        }
+        j["players"] = serde_json::json!(players);
         for (k, v) in &r.extra {
             j[k] = serde_json::json!(v);
         }

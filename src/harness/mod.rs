@@ -88,6 +88,11 @@ pub trait DynGame: Sync {
     fn own_agents(&self) -> Vec<AgentInfo>;
     /// The default lineup under `settings`.
     fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, String>;
+    /// Every setting with its value under `settings` (defaults filled in), checked.
+    fn settings_values(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<Vec<(String, String)>, String>;
     /// Players of a game under `settings`.
     fn players(&self, settings: &[(String, String)]) -> Result<usize, String>;
     /// One game, agent `i` in seat `i`. `budget`, if given, is every agent's default
@@ -114,9 +119,15 @@ struct Prepared<D: GameDef> {
     specs: Vec<AgentSpec>,
 }
 
+/// The game's settings: its defaults overridden by `given`, every name checked.
+fn values<D: GameDef>(def: &D, given: &[(String, String)]) -> Result<Values, String> {
+    Values::new(&format!("game `{}`", def.name()), &def.settings(), given)
+}
+
 fn prepare<D: GameDef>(def: &D, req: &GameRequest) -> Result<Prepared<D>, String> {
-    let owner = format!("game `{}`", def.name());
-    let settings = Values::new(&owner, &def.settings(), &req.settings)?;
+    let settings = values(def, &req.settings)?;
+    // A game that cannot be set up fails here, before any agent is looked at.
+    def.new_state(&settings, 0)?;
     let entries = agents::all_agents(def.agents());
     let names = if req.agents.is_empty() {
         def.default_agents(&settings)?
@@ -210,10 +221,15 @@ impl<D: GameDef> DynGame for D {
         )
     }
 
+    fn settings_values(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<Vec<(String, String)>, String> {
+        Ok(values(self, settings)?.pairs().to_vec())
+    }
+
     fn players(&self, settings: &[(String, String)]) -> Result<usize, String> {
-        let owner = format!("game `{}`", GameDef::name(self));
-        let values = Values::new(&owner, &GameDef::settings(self), settings)?;
-        Ok(self.new_state(&values, 0)?.num_players())
+        Ok(self.new_state(&values(self, settings)?, 0)?.num_players())
     }
 
     fn play(&self, req: &GameRequest) -> Result<Record, String> {

@@ -132,6 +132,11 @@ pub struct TournamentResult {
     pub sd_length: f64,
     pub min_length: u32,
     pub max_length: u32,
+    /// Mean length of the games without a winner (stalemated) and of the others (0
+    /// when there are none): a game whose stalemates come early or late shows it here,
+    /// where the overall mean hides it.
+    pub mean_length_stalemated: f64,
+    pub mean_length_finished: f64,
     /// Means over all games of the game's own statistics, by name.
     pub extra: Vec<(String, f64)>,
 }
@@ -169,7 +174,16 @@ pub fn summarize(
     for e in &mut extra {
         e.1 /= n.max(1) as f64;
     }
+    let mean_of = |stalemated: bool| {
+        let (sum, count) = records
+            .iter()
+            .filter(|r| r.winners.contains(&true) != stalemated)
+            .fold((0.0, 0usize), |(s, c), r| (s + f64::from(r.length), c + 1));
+        if count == 0 { 0.0 } else { sum / count as f64 }
+    };
     TournamentResult {
+        mean_length_stalemated: mean_of(true),
+        mean_length_finished: mean_of(false),
         agents,
         pairs,
         games: n,

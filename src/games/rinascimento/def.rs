@@ -105,10 +105,18 @@ impl GameDef for Rinascimento {
     }
 
     fn summary(&self, state: &RinState) -> Vec<(String, f64)> {
-        let mut out = vec![(
-            "stalemate_rate".to_string(),
-            f64::from(u8::from(state.is_stalemate())),
-        )];
+        // Indicators, so that their means over a tournament are rates and shares (the
+        // length cut points are the reference framework's figures').
+        let indicator = |b: bool| f64::from(u8::from(b));
+        let length = state.step_count();
+        let mut out = vec![
+            (
+                "stalemate_rate".to_string(),
+                indicator(state.is_stalemate()),
+            ),
+            ("share_under_100".to_string(), indicator(length < 100)),
+            ("share_160_plus".to_string(), indicator(length >= 160)),
+        ];
         out.extend(
             (0..state.num_players()).map(|s| (format!("cards_{s}"), state.hand(s).cards as f64)),
         );

@@ -114,12 +114,7 @@ impl GameDef for SpaceBattle {
     }
 
     fn summary(&self, state: &SbeState) -> Vec<(String, f64)> {
-        let record = super::GameRecord {
-            scores: [state.points(0), state.points(1)],
-            winners: state.winner_flags(),
-            ships: [state.ship_stats(0), state.ship_stats(1)],
-            ticks: state.tick(),
-        };
+        let record = super::GameRecord::of(state);
         let mut out = vec![("t".to_string(), game_t(&record))];
         for (s, ship) in record.ships.iter().enumerate() {
             out.extend([

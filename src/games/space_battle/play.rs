@@ -21,6 +21,16 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record of the finished game `state`.
+    pub fn of(state: &SbeState) -> GameRecord {
+        GameRecord {
+            scores: [state.points(0), state.points(1)],
+            winners: state.winner_flags(),
+            ships: [state.ship_stats(0), state.ship_stats(1)],
+            ticks: state.tick(),
+        }
+    }
+
     /// The single winner, or `None` on a draw.
     pub fn winner(&self) -> Option<usize> {
         match self.winners {
@@ -63,12 +73,7 @@ pub fn play_from(
         &mut |s, a| observe(s, [a[0], a[1]]),
     )
     .unwrap_or_else(|e| unreachable!("two agents fill Space Battle's two seats: {e}"));
-    GameRecord {
-        scores: [state.points(0), state.points(1)],
-        winners: state.winner_flags(),
-        ships: [state.ship_stats(0), state.ship_stats(1)],
-        ticks: state.tick(),
-    }
+    GameRecord::of(&state)
 }
 
 #[cfg(test)]

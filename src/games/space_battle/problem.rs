@@ -15,9 +15,9 @@ use super::state::SbeState;
 use crate::agents::{Mcts, MctsConfig, MicrobialConfig, MicrobialEa, RandomAgent};
 use crate::eval::{EvalError, Evaluation, Problem};
 use crate::game::Agent;
+use crate::harness::ladder::play_ladder;
 use crate::rng::derive_seed;
 use crate::space::{Dimension, Domain, Group, Space};
-use crate::harness::ladder::play_ladder;
 
 /// Points for a win in Eq. 2.
 pub const WIN_POINTS: f64 = 1000.0;
