@@ -8,6 +8,20 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
+/// How every game command plays: agents' budget, seed, output.
+#[derive(Args)]
+struct RunArgs {
+    /// Forward-model budget per decision for every agent with a `budget` setting that
+    /// does not set its own [default: each agent's].
+    #[arg(long)]
+    budget: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object as the last line.
+    #[arg(long)]
+    json: bool,
+}
+
 /// What every game command takes: the game, its settings, the agents, the seed.
 #[derive(Args)]
 pub struct GameArgs {
@@ -34,15 +48,8 @@ pub struct GameArgs {
     /// A game setting, NAME=VALUE (repeatable), e.g. --set max_ticks=300.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     settings: Vec<String>,
-    /// Forward-model budget per decision for every agent with a `budget` setting that
-    /// does not set its own [default: each agent's].
-    #[arg(long)]
-    budget: Option<usize>,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Print one JSON object as the last line.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 #[derive(Args)]
@@ -78,15 +85,8 @@ pub struct TournamentArgs {
     /// Games (per pairing in a round robin).
     #[arg(long, default_value_t = 1000)]
     games: usize,
-    /// Forward-model budget per decision for every agent with a `budget` setting that
-    /// does not set its own [default: each agent's].
-    #[arg(long)]
-    budget: Option<usize>,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Print one JSON object as the last line.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 /// The game's settings from --params (pairs or a run's recommendation) and --set.
@@ -149,8 +149,8 @@ fn request(a: &GameArgs) -> Result<(&'static dyn DynGame, GameRequest)> {
         GameRequest {
             settings,
             agents,
-            budget: a.budget,
-            seed: a.seed,
+            budget: a.run.budget,
+            seed: a.run.seed,
         },
     ))
 }
@@ -204,9 +204,9 @@ pub fn play_cmd(a: GameArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let r = game.play(&req).map_err(anyhow::Error::msg)?;
     let secs = started.elapsed().as_secs_f64();
-    print_record(&names, &r, a.seed);
+    print_record(&names, &r, a.run.seed);
     println!("{secs:.2} s");
-    if a.json {
+    if a.run.json {
         println!("{}", record_json(&names, &r, secs));
     }
     Ok(())
@@ -243,8 +243,8 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     let req = GameRequest {
         agents: a.agents.as_deref().map(split_agents).unwrap_or_default(),
         settings,
-        budget: a.budget,
-        seed: a.seed,
+        budget: a.run.budget,
+        seed: a.run.seed,
     };
     let started = std::time::Instant::now();
     let r = game.tournament(&req, a.games).map_err(anyhow::Error::msg)?;
@@ -258,7 +258,7 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         "{} games of {} ({players} players), seed {}",
         r.games,
         game.name(),
-        a.seed
+        a.run.seed
     );
     println!(
         "{:24} {:>8} {:>9} {:>8} {:>12}",
@@ -293,7 +293,7 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     if !extra.is_empty() {
         println!("means: {}", extra.join(", "));
     }
-    if a.json {
+    if a.run.json {
         let win_rates: Vec<f64> = r.agents.iter().map(|ag| ag.win_rate).collect();
         let mut j = serde_json::json!({
             "game": game.name(), "games": r.games, "players": players, "agents": r.agents,
