@@ -168,7 +168,7 @@ impl<D: GameDef> Prepared<D> {
         seats: &[usize],
         budget: Option<usize>,
         seed: u64,
-        observe: &mut dyn FnMut(&D::State, &[<D::State as Game>::Action]),
+        observe: &mut play::Observer<D::State>,
     ) -> Result<(D::State, Record), String> {
         let state = def.new_state(&self.settings, derive_seed(seed, &[play::STATE]))?;
         let mut built = lineup

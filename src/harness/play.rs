@@ -15,6 +15,9 @@ pub const SEATS: u64 = 1;
 pub const AGENTS: u64 = 2;
 pub const OBSERVE: u64 = 3;
 
+/// What a game's loop shows its observer: every state and the actions chosen in it.
+pub type Observer<'a, G> = dyn FnMut(&G, &[<G as Game>::Action]) + 'a;
+
 /// Seats drawn at random from `seed` (`[SEATS]`): `seats[i]` is agent `i`'s.
 pub fn shuffled_seats(players: usize, seed: u64) -> Vec<usize> {
     let mut seats: Vec<usize> = (0..players).collect();
@@ -39,7 +42,7 @@ pub fn play<G: Game>(
     seats: &[usize],
     agent_stream: u64,
     seed: u64,
-    observe: &mut dyn FnMut(&G, &[G::Action]),
+    observe: &mut Observer<G>,
 ) -> Result<G, String> {
     let players = state.num_players();
     if agents.len() != players {
