@@ -1,18 +1,22 @@
 //! playtune: design games and tune game-playing bots by watching simulated agents play.
 //!
 //! Layers, from the ground up (nothing imports from a layer above it):
-//! 1. [`space`], [`game`], [`stats`], [`rng`];
-//! 2. [`eval`] (problems and benchmarks);
-//! 3. [`optim`] (one module per optimiser) and [`games`] (rules and game agents);
-//! 4. [`run`] (run folders, logs, resume) and [`registry`] (problems by name);
+//! 1. [`space`], [`game`], [`stats`], [`rng`], [`draw`];
+//! 2. [`eval`] (problems and benchmarks) and [`agents`], then [`harness`] (one play
+//!    loop, tournament, ladder and agent registry for every game);
+//! 3. [`optim`] (one module per optimiser) and [`games`] (rules, game agents, each
+//!    game's [`harness::GameDef`]);
+//! 4. [`run`] (run folders, logs, resume) and [`registry`] (problems and games by name);
 //! 5. [`cli`].
 
 pub mod agents;
 pub mod cli;
+pub mod draw;
 pub mod eval;
 pub mod experiments;
 pub mod game;
 pub mod games;
+pub mod harness;
 pub mod optim;
 pub mod plot;
 pub mod registry;

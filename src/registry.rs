@@ -1,12 +1,33 @@
-//! The built-in problems by name, with their settings (`--set NAME=VALUE`). A new
-//! problem adds one entry here.
+//! The built-in problems and games by name, with their settings (`--set NAME=VALUE`).
+//! A new problem adds one entry to [`PROBLEMS`], a new game one line to [`GAMES`].
 
 use crate::eval::{
     CommandProblem, NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Problem, Sphere,
 };
+use crate::harness::DynGame;
 use crate::run::ProblemSpec;
 use crate::space::Space;
 use std::collections::BTreeMap;
+
+/// Every game `playtune play`, `tournament`, `render` and `games` know. A game is a
+/// folder under `src/games/` with a [`crate::harness::GameDef`]; listing it here is
+/// all the command line needs.
+pub const GAMES: &[&dyn DynGame] = &[
+    &crate::games::space_battle::SpaceBattle,
+    &crate::games::rinascimento::Rinascimento,
+];
+
+/// The game called `name`, or a message listing the known ones.
+pub fn game(name: &str) -> Result<&'static dyn DynGame, String> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.name() == name.trim())
+        .ok_or_else(|| {
+            let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
+            format!("unknown game `{name}` (known: {})", known.join(", "))
+        })
+}
 
 /// A problem's name, its settings with their defaults, and a one-line description.
 pub type ProblemEntry = (
@@ -182,14 +203,6 @@ fn settings<'a>(name: &'a str, given: &BTreeMap<String, String>) -> Result<Setti
         problem: name,
         values,
     })
-}
-
-/// Space Battle's skill-depth settings (`ladder`, `games`, `max_ticks`, `mcts_*`), also
-/// used by `playtune play` and `render` for their agents.
-pub fn space_battle_settings(
-    given: &BTreeMap<String, String>,
-) -> Result<crate::games::space_battle::problem::SkillDepthConfig, String> {
-    space_battle_config(&settings("space-battle", given)?)
 }
 
 fn space_battle_config(

@@ -641,7 +641,7 @@ mod strategy {
     }
 
     /// Snapshots of a rule-based mirror game on level `seed` at the starts of `turns`.
-    fn snapshots(seed: u64, turns: &[u16]) -> Vec<playtune::plot::strategy::Snapshot> {
+    fn snapshots(seed: u64, turns: &[u16]) -> Vec<playtune::games::strategy::render::Snapshot> {
         let mut rng = rng_from_seed(seed);
         let (mut a, mut b) = (RuleBased, RuleBased);
         let mut s = StrategyState::from_seed(seed);
@@ -656,7 +656,7 @@ mod strategy {
                 };
                 s.advance(&[act]);
             }
-            out.push(playtune::plot::strategy::Snapshot {
+            out.push(playtune::games::strategy::render::Snapshot {
                 caption: format!("turn {}", s.turn() + 1),
                 state: s.clone(),
             });
@@ -670,14 +670,14 @@ mod strategy {
         let level = Level::generate(3, &LevelConfig::default()).unwrap();
         for ext in ["png", "svg"] {
             let path = dir.path().join(format!("level.{ext}"));
-            playtune::plot::strategy::level_map(&path, "level 3", &level).unwrap();
+            playtune::games::strategy::render::level_map(&path, "level 3", &level).unwrap();
             assert!(std::fs::metadata(&path).unwrap().len() > 1000);
         }
         let path = dir.path().join("game.svg");
-        playtune::plot::strategy::game_map(&path, "game", &snapshots(3, &[0, 6])).unwrap();
+        playtune::games::strategy::render::game_map(&path, "game", &snapshots(3, &[0, 6])).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
         assert!(svg.contains("turn 7"));
-        assert!(playtune::plot::strategy::game_map(&dir.path().join("x.gif"), "x", &[]).is_err());
+        assert!(playtune::games::strategy::render::game_map(&dir.path().join("x.gif"), "x", &[]).is_err());
     }
 
     /// Writes the pictures of docs/strategy.md: `cargo test --release strategy_docs_pictures -- --ignored`.
@@ -685,13 +685,13 @@ mod strategy {
     #[ignore]
     fn strategy_docs_pictures() {
         let level = Level::generate(1, &LevelConfig::default()).unwrap();
-        playtune::plot::strategy::level_map(
+        playtune::games::strategy::render::level_map(
             std::path::Path::new("docs/img/strategy_level.png"),
             "Training level 1",
             &level,
         )
         .unwrap();
-        playtune::plot::strategy::game_map(
+        playtune::games::strategy::render::game_map(
             std::path::Path::new("docs/img/strategy_game.png"),
             "Rule-based bot against itself, level 2",
             &snapshots(2, &[0, 6, 12]),

@@ -117,23 +117,6 @@ impl Default for MctsConfig {
 }
 
 impl MctsConfig {
-    /// The spec's MCTS* for Rinascimento with `budget` forward-model calls a decision:
-    /// C = 0, depth 1, pExp 0.4, width 1, secure child, random opponents; iterations
-    /// bounded only by the budget.
-    pub fn rinascimento_star(budget: usize) -> MctsConfig {
-        MctsConfig {
-            iterations: usize::MAX,
-            rollout_depth: 1,
-            c: 0.0,
-            epsilon: 1e-6,
-            p_exp: Some(0.4),
-            progression_width: 1,
-            recommendation: Recommendation::SecureChild,
-            budget,
-            ..MctsConfig::default()
-        }
-    }
-
     /// Calls an OSLA opponent may spend per choice: `opponent_budget` of the budget
     /// (of `iterations * rollout_depth * macro_action` when the budget is unlimited).
     fn opponent_calls(&self) -> usize {

@@ -13,8 +13,9 @@ const TIE_BREAK_NOISE: f64 = 1e-6;
 /// If the game enumerates the player's actions and there are at most `budget` of them,
 /// each is tried once; otherwise `budget` actions are sampled (from the enumeration, or
 /// with [`Game::random_action`]). In simultaneous games every other player is assumed
-/// to play one random action, drawn once per decision; in turn-based games only the
-/// own action is played (the spec's OSLA: the heuristic right after the own action).
+/// to play one random action, drawn once per decision in player order (none is drawn
+/// for the agent's own slot, so that with two players this is exactly the Space Battle
+/// paper's 1SLA); in turn-based games only the own action is played (the spec's OSLA: the heuristic right after the own action).
 /// Each try advances a reused copy of the state one step (one forward-model call) and
 /// scores it with [`state_value`], plus a tiny random tie-break. `budget` counts
 /// tries, so it bounds the forward-model calls of a decision.
@@ -25,6 +26,7 @@ pub struct Osla<G: Game> {
     scratch: Option<G>,
     actions: Vec<G::Action>,
     joint: Vec<G::Action>,
+    /// The other players' assumed actions, in player order without the own slot.
     opponents: Vec<G::Action>,
     buf: Vec<G::Action>,
 }
@@ -47,11 +49,11 @@ impl<G: Game> Osla<G> {
         scratch.clone_from(state);
         match state.acting() {
             crate::game::Acting::All => {
+                let own = player.min(self.opponents.len());
                 self.joint.clear();
-                self.joint.extend(self.opponents.iter().cloned());
-                if player < self.joint.len() {
-                    self.joint[player] = action.clone();
-                }
+                self.joint.extend(self.opponents[..own].iter().cloned());
+                self.joint.push(action.clone());
+                self.joint.extend(self.opponents[own..].iter().cloned());
                 scratch.advance(&self.joint);
             }
             // The paper's one step: the own action alone, scored right after it.
@@ -68,10 +70,14 @@ impl<G: Game> Agent<G> for Osla<G> {
 
     /// Panics if the game offers `player` no action at all.
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
-        // One assumed action per player for simultaneous games (own slot overwritten).
+        // A game may precompute what every one-step simulation would redo (Space
+        // Battle plans its objects' paths); the root plays exactly as `state`.
+        let root = state.search_root(1);
+        let state = &root;
+        // One assumed action per other player for simultaneous games.
         self.opponents.clear();
         if state.acting() == crate::game::Acting::All {
-            for p in 0..state.num_players() {
+            for p in (0..state.num_players()).filter(|&p| p != player) {
                 let a = any_action(state, p, rng, &mut self.buf)
                     .unwrap_or_else(|| panic!("OSLA: player {p} has no action"));
                 self.opponents.push(a);

@@ -1,37 +1,20 @@
-//! `playtune play` and `playtune render`: one Space Battle game between named agents,
-//! on default parameters, a point written by name, or a run's recommendation.
+//! `playtune play`, `render`, `tournament` and `games`: any registered game
+//! ([`crate::registry::GAMES`]) between agents named with their settings.
 
-use crate::games::space_battle::problem::{SbeAgent, space};
-use crate::games::space_battle::{SbeParams, SbeState, play_from};
-use crate::plot::space_battle::{Snapshot, game_map};
-use crate::rng::derive_seed;
+use crate::harness::settings::parse_pairs;
+use crate::harness::{DynGame, GameRequest, Generic, Record, Setting, split_agents};
 use crate::run::read_result;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// How every game command plays: agents' budget, seed, output.
 #[derive(Args)]
-pub struct GameArgs {
-    /// The game (only space-battle so far; Rinascimento plays through `tournament`).
-    #[arg(long, alias = "problem", default_value = "space-battle")]
-    game: String,
-    /// Game parameters: NAME=VALUE,NAME=VALUE (the rest keep their defaults), or a
-    /// run folder / result.ron whose recommendation to play.
+struct RunArgs {
+    /// Forward-model budget per decision for every agent with a `budget` setting that
+    /// does not set its own [default: each agent's].
     #[arg(long)]
-    params: Option<String>,
-    /// Which trial's recommendation, when --params names a run.
-    #[arg(long, default_value_t = 0)]
-    trial: usize,
-    /// Agent flying ship 0: nothing, random, ras, 1sla, mcts.
-    #[arg(long, default_value = "mcts")]
-    p1: String,
-    /// Agent flying ship 1 [default: the one ENEMY_ID picks].
-    #[arg(long)]
-    p2: Option<String>,
-    /// A setting of the space-battle problem, NAME=VALUE (max_ticks, mcts_iterations, ...).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    settings: Vec<String>,
+    budget: Option<usize>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Print one JSON object as the last line.
@@ -39,22 +22,76 @@ pub struct GameArgs {
     json: bool,
 }
 
+/// What every game command takes: the game, its settings, the agents, the seed.
+#[derive(Args)]
+pub struct GameArgs {
+    /// The game (see `playtune games`).
+    #[arg(long, alias = "problem", default_value = "space-battle")]
+    game: String,
+    /// Agents, one per seat, comma-separated, each NAME or NAME(KEY=VALUE,...), e.g.
+    /// `mcts(iterations=200,depth=10),random` [default: the game's lineup].
+    #[arg(long)]
+    agents: Option<String>,
+    /// The agent in seat 0, replacing the default lineup's (kept from before --agents).
+    #[arg(long)]
+    p1: Option<String>,
+    /// The agent in seat 1, replacing the default lineup's.
+    #[arg(long)]
+    p2: Option<String>,
+    /// Game settings as NAME=VALUE,NAME=VALUE (the rest keep their defaults), or a run
+    /// folder / result.ron whose recommendation to play.
+    #[arg(long)]
+    params: Option<String>,
+    /// Which trial's recommendation, when --params names a run.
+    #[arg(long, default_value_t = 0)]
+    trial: usize,
+    /// A game setting, NAME=VALUE (repeatable), e.g. --set max_ticks=300.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
 #[derive(Args)]
 pub struct RenderArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Ticks to draw, one panel each [default: 0, a third, two thirds, the end].
+    /// Steps to draw, one panel each [default: the game's choice].
     #[arg(long, value_delimiter = ',')]
     at: Vec<u32>,
-    /// Output picture (.png or .svg).
-    #[arg(long, default_value = "plots/space_battle.png")]
-    out: PathBuf,
+    /// Output picture (.png or .svg) [default: plots/GAME.png].
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
-/// The point to play: defaults, overridden by NAME=VALUE pairs or a run's recommendation.
-fn params(a: &GameArgs) -> Result<SbeParams> {
-    let s = space();
-    let mut given: BTreeMap<String, String> = BTreeMap::new();
+#[derive(Args)]
+pub struct TournamentArgs {
+    /// The game (see `playtune games`).
+    #[arg(long, default_value = "rinascimento")]
+    game: String,
+    /// Agents, comma-separated (NAME or NAME(KEY=VALUE,...)): one per seat, or more
+    /// than two for a 2-player round robin [default: the game's lineup].
+    #[arg(long)]
+    agents: Option<String>,
+    /// Players per game: the game setting `players`.
+    #[arg(long)]
+    players: Option<usize>,
+    /// Rule readings: the game setting `rules` (Rinascimento: spec or reference).
+    #[arg(long)]
+    rules: Option<String>,
+    /// A game setting, NAME=VALUE (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+    /// Games (per pairing in a round robin).
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// The game's settings from --params (pairs or a run's recommendation) and --set.
+fn settings(game: &dyn DynGame, a: &GameArgs) -> Result<Vec<(String, String)>> {
+    let mut given = Vec::new();
     if let Some(p) = &a.params {
         let path = Path::new(p);
         if path.exists() {
@@ -73,171 +110,236 @@ fn params(a: &GameArgs) -> Result<SbeParams> {
             })?;
             given.extend(t.recommendation.iter().cloned());
         } else {
-            for pair in p.split(',').filter(|x| !x.trim().is_empty()) {
-                let (k, v) = pair
-                    .split_once('=')
-                    .ok_or_else(|| anyhow!("--params {pair}: expected NAME=VALUE"))?;
-                given.insert(k.trim().into(), v.trim().into());
+            given = parse_pairs([p.as_str()], "--params").map_err(anyhow::Error::msg)?;
+        }
+        let known = game.settings();
+        if let Some((k, _)) = given
+            .iter()
+            .find(|(k, _)| !known.iter().any(|s| &s.name == k))
+        {
+            bail!("--params: {} has no parameter `{k}`", game.name());
+        }
+    }
+    given.extend(
+        parse_pairs(a.settings.iter().map(String::as_str), "--set").map_err(anyhow::Error::msg)?,
+    );
+    Ok(given)
+}
+
+fn request(a: &GameArgs) -> Result<(&'static dyn DynGame, GameRequest)> {
+    let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
+    let settings = settings(game, a)?;
+    let mut agents = match &a.agents {
+        Some(list) => split_agents(list),
+        None if a.p1.is_some() || a.p2.is_some() => {
+            game.default_agents(&settings).map_err(anyhow::Error::msg)?
+        }
+        None => Vec::new(),
+    };
+    for (seat, name) in [&a.p1, &a.p2].into_iter().enumerate() {
+        if let Some(name) = name {
+            match agents.get_mut(seat) {
+                Some(slot) => *slot = name.clone(),
+                None => bail!("--p{}: {} has no seat {seat}", seat + 1, game.name()),
             }
         }
     }
-    let mut values = s.decode(&s.default_indices());
-    for (k, v) in &given {
-        let i = s
-            .position(k)
-            .ok_or_else(|| anyhow!("--params: Space Battle has no parameter `{k}`"))?;
-        values[i] = s.dims[i].domain.parse_number(v).ok_or_else(|| {
-            anyhow!(
-                "--params {k}={v}: not a value of {k} ({})",
-                s.dims[i].domain.describe()
-            )
-        })?;
+    Ok((
+        game,
+        GameRequest {
+            settings,
+            agents,
+            budget: a.run.budget,
+            seed: a.run.seed,
+        },
+    ))
+}
+
+/// The agents' names as played (the default lineup when none were given).
+fn lineup(game: &dyn DynGame, req: &GameRequest) -> Result<Vec<String>> {
+    if req.agents.is_empty() {
+        game.default_agents(&req.settings)
+            .map_err(anyhow::Error::msg)
+    } else {
+        Ok(req.agents.clone())
     }
-    SbeParams::from_values(|n| s.position(n).map(|i| values[i])).map_err(anyhow::Error::msg)
 }
 
-struct Prepared {
-    params: SbeParams,
-    p0: SbeAgent,
-    p1: SbeAgent,
-    config: crate::games::space_battle::problem::SkillDepthConfig,
-}
-
-fn prepare(a: &GameArgs) -> Result<Prepared> {
-    if a.game != "space-battle" {
-        bail!(
-            "--game {}: play and render know space-battle (Rinascimento: `playtune tournament`)",
-            a.game
+fn print_record(names: &[String], r: &Record, seed: u64) {
+    println!("{}: {} steps, seed {seed}", names.join(" vs "), r.length);
+    for (i, name) in names.iter().enumerate() {
+        println!(
+            "  {name} (seat {}): {:.1} points{}",
+            r.seats[i],
+            r.scores[i],
+            if r.winners[i] { ", won" } else { "" }
         );
     }
-    let mut settings = BTreeMap::new();
-    for s in &a.settings {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
-        settings.insert(k.trim().to_string(), v.trim().to_string());
+    let extra: Vec<String> = r.extra.iter().map(|(k, v)| format!("{k}={v:.2}")).collect();
+    if !extra.is_empty() {
+        println!("  {}", extra.join(" "));
     }
-    let config = crate::registry::space_battle_settings(&settings).map_err(anyhow::Error::msg)?;
-    let params = params(a)?;
-    let p0 = SbeAgent::parse(&a.p1).map_err(anyhow::Error::msg)?;
-    let p1 = match &a.p2 {
-        Some(n) => SbeAgent::parse(n).map_err(anyhow::Error::msg)?,
-        None => SbeAgent::enemy(params.enemy_id).map_err(anyhow::Error::msg)?,
-    };
-    Ok(Prepared {
-        params,
-        p0,
-        p1,
-        config,
-    })
+    match r.winner() {
+        Some(w) => println!("{} wins", names[w]),
+        None if r.winners.contains(&true) => println!("draw"),
+        None => println!("no winner"),
+    }
 }
 
-/// Plays the game, calling `observe` on every state before its step.
-fn play(
-    p: &Prepared,
-    seed: u64,
-    observe: &mut dyn FnMut(&SbeState),
-) -> crate::games::space_battle::GameRecord {
-    let mut a0 = p.p0.build(&p.config.mcts);
-    let mut a1 = p.p1.build(&p.config.mcts);
-    let state =
-        SbeState::new(p.params.clone(), derive_seed(seed, &[0])).with_max_ticks(p.config.max_ticks);
-    play_from(state, a0.as_mut(), a1.as_mut(), seed, &mut |s, _| {
-        observe(s)
-    })
+fn record_json(names: &[String], r: &Record, secs: f64) -> serde_json::Value {
+    let mut j = serde_json::json!({
+        "agents": names, "p1": names.first(), "p2": names.get(1), "scores": r.scores,
+        "winners": r.winners, "winner": r.winner(), "seats": r.seats, "length": r.length,
+        "ticks": r.length, "seconds": secs,
+    });
+    for (k, v) in &r.extra {
+        j[k] = serde_json::json!(v);
+    }
+    j
 }
 
 pub fn play_cmd(a: GameArgs) -> Result<()> {
-    let p = prepare(&a)?;
+    let (game, req) = request(&a)?;
+    let names = lineup(game, &req)?;
     let started = std::time::Instant::now();
-    let r = play(&p, a.seed, &mut |_| {});
+    let r = game.play(&req).map_err(anyhow::Error::msg)?;
     let secs = started.elapsed().as_secs_f64();
-    let t = crate::games::space_battle::problem::game_t(&r);
-    println!(
-        "{} (ship 0) vs {} (ship 1), {} ticks, seed {}",
-        p.p0.name(),
-        p.p1.name(),
-        r.ticks,
-        a.seed
-    );
-    for s in 0..2 {
-        let st = &r.ships[s];
-        println!(
-            "  ship {s}: {:>7.1} points  {} kills, {} packs, {} missiles fired, {} penalty ticks",
-            r.scores[s], st.kills, st.collected, st.shots_fired, st.penalty_ticks
-        );
-    }
-    let outcome = match r.winner() {
-        Some(w) => format!("ship {w} wins"),
-        None => "draw".into(),
-    };
-    println!("{outcome}; T (Eq. 2, ship 0's side) = {t:.2}; {secs:.2} s");
-    if a.json {
-        println!(
-            "{}",
-            serde_json::json!({"p1": p.p0.name(), "p2": p.p1.name(), "scores": r.scores, "winner": r.winner(), "t": t, "ticks": r.ticks, "seconds": secs})
-        );
+    print_record(&names, &r, a.run.seed);
+    println!("{secs:.2} s");
+    if a.run.json {
+        println!("{}", record_json(&names, &r, secs));
     }
     Ok(())
 }
 
 pub fn render_cmd(a: RenderArgs) -> Result<()> {
-    if !crate::plot::is_picture(&a.out) {
+    let (game, req) = request(&a.game)?;
+    let out = a
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("plots/{}.png", game.name().replace('-', "_"))));
+    if !crate::plot::is_picture(&out) {
         bail!(
             "--out {}: the file name must end in .png or .svg",
-            a.out.display()
+            out.display()
         );
     }
-    let p = prepare(&a.game)?;
-    let end = p.config.max_ticks;
-    let mut at = if a.at.is_empty() {
-        vec![0, end / 3, 2 * end / 3, end]
-    } else {
-        a.at.clone()
+    game.render(&req, &a.at, &out)
+        .map_err(anyhow::Error::msg)
+        .with_context(|| format!("rendering {}", out.display()))?;
+    println!("wrote {}", out.display());
+    Ok(())
+}
+
+pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
+    let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
+    let mut settings =
+        parse_pairs(a.settings.iter().map(String::as_str), "--set").map_err(anyhow::Error::msg)?;
+    if let Some(p) = a.players {
+        settings.push(("players".into(), p.to_string()));
+    }
+    if let Some(r) = &a.rules {
+        settings.push(("rules".into(), r.clone()));
+    }
+    let req = GameRequest {
+        agents: a.agents.as_deref().map(split_agents).unwrap_or_default(),
+        settings,
+        budget: a.run.budget,
+        seed: a.run.seed,
     };
-    at.sort_unstable();
-    at.dedup();
-    let mut trails: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
-    let mut snaps = Vec::new();
-    let mut last: Option<SbeState> = None;
-    let record = play(&p, a.game.seed, &mut |s| {
-        for (i, t) in trails.iter_mut().enumerate() {
-            t.push((s.ship(i).pos.x, s.ship(i).pos.y));
-        }
-        if at.contains(&s.tick()) {
-            snaps.push(Snapshot {
-                tick: s.tick(),
-                state: s.clone(),
-                trails: trails.clone(),
-            });
-        }
-        last = Some(s.clone());
-    });
-    // The final state is not observed (no step follows it): add it if asked for.
-    if let Some(s) = last {
-        if at.iter().any(|&t| t >= record.ticks)
-            && !snaps
-                .iter()
-                .any(|x| x.tick >= record.ticks.saturating_sub(1))
-        {
-            snaps.push(Snapshot {
-                tick: s.tick() + 1,
-                state: s,
-                trails: trails.clone(),
-            });
-        }
-    }
-    if snaps.is_empty() {
-        bail!("--at {:?}: the game lasted {} ticks", a.at, record.ticks);
-    }
-    let title = format!(
-        "{} vs {}: {:.0} to {:.0}",
-        p.p0.name(),
-        p.p1.name(),
-        record.scores[0],
-        record.scores[1]
+    let started = std::time::Instant::now();
+    let r = game.tournament(&req, a.games).map_err(anyhow::Error::msg)?;
+    let values = game
+        .settings_values(&req.settings)
+        .map_err(anyhow::Error::msg)?;
+    let secs = started.elapsed().as_secs_f64();
+    let players = game.players(&req.settings).map_err(anyhow::Error::msg)?;
+    let states = r.mean_length * r.games as f64;
+    println!(
+        "{} games of {} ({players} players), seed {}",
+        r.games,
+        game.name(),
+        a.run.seed
     );
-    game_map(&a.out, &title, &snaps).with_context(|| format!("rendering {}", a.out.display()))?;
-    println!("wrote {}", a.out.display());
+    println!(
+        "{:24} {:>8} {:>9} {:>8} {:>12}",
+        "agent", "games", "win rate", "se", "mean points"
+    );
+    for ag in &r.agents {
+        println!(
+            "{:24} {:>8} {:>9.3} {:>8.3} {:>12.2}",
+            ag.name, ag.games, ag.win_rate, ag.win_rate_se, ag.mean_points
+        );
+    }
+    for p in &r.pairs {
+        println!(
+            "  {} vs {}: {} - {} of {}",
+            r.agents[p.a].name, r.agents[p.b].name, p.wins_a, p.wins_b, p.games
+        );
+    }
+    println!(
+        "length {:.2} +- {:.2} (sd) steps, min {}, max {}, stalemated {:.1}, finished {:.1}, no winner {}, {:.3} ms a game, {:.0} states/s on {} thread(s)",
+        r.mean_length,
+        r.sd_length,
+        r.min_length,
+        r.max_length,
+        r.mean_length_stalemated,
+        r.mean_length_finished,
+        r.no_winner,
+        1000.0 * secs / r.games as f64,
+        states / secs,
+        rayon::current_num_threads()
+    );
+    let extra: Vec<String> = r.extra.iter().map(|(k, v)| format!("{k} {v:.3}")).collect();
+    if !extra.is_empty() {
+        println!("means: {}", extra.join(", "));
+    }
+    if a.run.json {
+        let win_rates: Vec<f64> = r.agents.iter().map(|ag| ag.win_rate).collect();
+        let mut j = serde_json::json!({
+            "game": game.name(), "games": r.games, "players": players, "agents": r.agents,
+            "pairs": r.pairs, "win_rates": win_rates, "mean_length": r.mean_length,
+            "sd_length": r.sd_length, "min_length": r.min_length, "max_length": r.max_length,
+            "no_winner": r.no_winner, "seconds": secs, "states_per_second": states / secs,
+            "mean_length_stalemated": r.mean_length_stalemated,
+            "mean_length_finished": r.mean_length_finished,
+        });
+        // The game's settings as played, by name (e.g. `rules`), then its statistics.
+        for (k, v) in &values {
+            j[k] = serde_json::json!(v);
+        }
+        j["players"] = serde_json::json!(players);
+        for (k, v) in &r.extra {
+            j[k] = serde_json::json!(v);
+        }
+        println!("{j}");
+    }
+    Ok(())
+}
+
+fn print_settings(indent: &str, settings: &[Setting]) {
+    for s in settings {
+        println!("{indent}{}={}  {}", s.name, s.default, s.about);
+    }
+}
+
+/// `playtune games`: every game with its settings and own agents, then the generic
+/// agents every game offers.
+pub fn games_cmd() -> Result<()> {
+    for game in crate::registry::GAMES {
+        println!("{}  {}", game.name(), game.about());
+        println!("  settings:");
+        print_settings("    ", &game.settings());
+        println!("  its own agents and presets:");
+        for a in game.own_agents() {
+            println!("    {}  {}", a.names.join(" | "), a.about);
+            print_settings("      ", &a.settings);
+        }
+        println!();
+    }
+    println!("generic agents, in every game (NAME or NAME(KEY=VALUE,...)):");
+    for g in Generic::ALL {
+        println!("  {}  {}", g.name(), g.about());
+        print_settings("    ", &g.settings());
+    }
     Ok(())
 }

@@ -7,7 +7,6 @@ mod games;
 mod optimize;
 mod plot;
 mod spaces;
-mod tournament;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -39,14 +38,17 @@ enum Command {
     },
     /// Compare runs: mean, standard error and two-tailed Mann-Whitney U per pair.
     Compare(compare::CompareArgs),
-    /// Play one Space Battle game between two agents and print the scores.
+    /// Play one game of any game (see `games`) between named agents; print the record.
     Play(games::GameArgs),
-    /// Draw a Space Battle game: black holes, trails, missiles and packs at chosen ticks.
+    /// Draw one game of a game that has a picture (space-battle: map, trails, missiles).
     Render(games::RenderArgs),
     /// Reproduce a paper's experiment (space-battle: RMHC vs B-RMHC vs NTBEA).
     Experiment(experiment::ExperimentArgs),
-    /// Rinascimento games between named agents: win rates, stalemates, game lengths.
-    Tournament(tournament::TournamentArgs),
+    /// Many games of any game between named agents (one per seat, or a 2-player round
+    /// robin): win rates, game lengths and the game's own statistics.
+    Tournament(games::TournamentArgs),
+    /// List the games, their settings, their own agents and the generic agents.
+    Games,
     /// Draw a finished run: convergence, or MAP-Elites metrics and heatmap.
     Plot(plot::PlotArgs),
     /// List the built-in problems and their settings.
@@ -102,7 +104,8 @@ pub fn main() -> ExitCode {
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
         Command::Plot(a) => plot::run(a),
-        Command::Tournament(a) => tournament::run(a),
+        Command::Tournament(a) => games::tournament_cmd(a),
+        Command::Games => games::games_cmd(),
         Command::Experiment(a) => experiment::experiment(a),
         Command::Play(a) => games::play_cmd(a),
         Command::Render(a) => games::render_cmd(a),

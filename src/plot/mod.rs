@@ -6,34 +6,14 @@
 
 mod charts;
 mod heatmap;
-pub mod space_battle;
-pub mod strategy;
 
 pub use charts::{Series, box_plot, line_chart, sorted_error_bars};
 pub use heatmap::{Heatmap, heatmap};
 
+pub use crate::draw::PlotError;
+pub(crate) use crate::draw::{render, text};
 use plotters::prelude::*;
 use std::path::Path;
-use std::sync::Once;
-
-/// An error while drawing or writing a picture.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot draw {path}: {message}")]
-pub struct PlotError {
-    pub path: String,
-    pub message: String,
-}
-
-static FONT: Once = Once::new();
-
-fn register_font() {
-    FONT.call_once(|| {
-        let bytes: &'static [u8] = include_bytes!("font/DejaVuSans.ttf");
-        // The bundled font is valid; if registering failed, text would be missing and
-        // drawing would report it.
-        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, bytes);
-    });
-}
 
 /// Picture size in pixels.
 pub const SIZE: (u32, u32) = (1000, 640);
@@ -51,44 +31,6 @@ pub fn palette(i: usize) -> RGBColor {
         RGBColor(127, 127, 127),
     ];
     COLOURS[i % COLOURS.len()]
-}
-
-/// Draws into a PNG or SVG file at `path` with `draw`, which receives the root area.
-/// `draw` is written once, generically, by each chart through this macro.
-macro_rules! render {
-    ($path:expr, $size:expr, |$root:ident| $body:expr) => {{
-        let path: &std::path::Path = $path;
-        crate::plot::register_font();
-        let fail = |m: String| crate::plot::PlotError {
-            path: path.display().to_string(),
-            message: m,
-        };
-        if let Some(dir) = path.parent() {
-            if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir).map_err(|e| fail(e.to_string()))?;
-            }
-        }
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("svg") => {
-                let $root = plotters::prelude::SVGBackend::new(path, $size).into_drawing_area();
-                $body.map_err(fail)?;
-                $root.present().map_err(|e| fail(e.to_string()))?;
-            }
-            Some("png") => {
-                let $root = plotters::prelude::BitMapBackend::new(path, $size).into_drawing_area();
-                $body.map_err(fail)?;
-                $root.present().map_err(|e| fail(e.to_string()))?;
-            }
-            _ => return Err(fail("the file name must end in .png or .svg".into())),
-        }
-        Ok(())
-    }};
-}
-pub(crate) use render;
-
-/// Turns any drawing error into text.
-pub(crate) fn text<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
 }
 
 /// Bounds of a set of values, widened by `pad` of the span (and never empty).

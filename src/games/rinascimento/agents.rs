@@ -199,6 +199,28 @@ impl RinAgentSpec {
     }
 }
 
+// A game's tuned presets live with the game, not in the generic agent's code: an
+// inherent impl may sit anywhere in the crate, so callers keep writing
+// `MctsConfig::rinascimento_star`.
+impl MctsConfig {
+    /// The spec's MCTS* for Rinascimento with `budget` forward-model calls a decision:
+    /// C = 0, depth 1, pExp 0.4, width 1, secure child, random opponents; iterations
+    /// bounded only by the budget.
+    pub fn rinascimento_star(budget: usize) -> MctsConfig {
+        MctsConfig {
+            iterations: usize::MAX,
+            rollout_depth: 1,
+            c: 0.0,
+            epsilon: 1e-6,
+            p_exp: Some(0.4),
+            progression_width: 1,
+            recommendation: Recommendation::SecureChild,
+            budget,
+            ..MctsConfig::default()
+        }
+    }
+}
+
 /// A random player with settings. The default settings play as
 /// [`crate::agents::RandomAgent`] does, which [`RinAgentSpec::Rnd`] keeps building so
 /// that its games stay byte-identical.

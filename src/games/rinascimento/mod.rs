@@ -18,6 +18,7 @@
 pub mod actions;
 pub mod agents;
 pub mod cards;
+mod def;
 pub mod generator;
 pub mod play;
 pub mod preset;
@@ -32,6 +33,7 @@ mod tests;
 pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens};
 pub use agents::{RinAgentSpec, RinRandom, TunedAgent};
 pub use cards::{Card, Content, Noble};
+pub use def::Rinascimento;
 pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
 pub use preset::Preset;
 pub use rules::{CardColours, FullHandReserve, GameEnd, RULE_NAMES, RULE_SYMBOLS, Rules};

@@ -1,11 +1,10 @@
 //! Plays one game between agents.
 
-use rand::seq::SliceRandom;
-
 use super::rules::Rules;
 use super::state::{EndReason, RinState};
 use crate::game::{Agent, Game};
-use crate::rng::{derive_seed, rng_from_seed};
+use crate::harness;
+use crate::rng::derive_seed;
 
 /// The outcome of one game, per agent in the order the agents were given.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -25,6 +24,30 @@ pub struct GameRecord {
     pub seats: Vec<usize>,
     /// Actions agents chose that were illegal (each played as a pass).
     pub illegal_actions: u32,
+}
+
+impl GameRecord {
+    /// The harness's record of the same game (points as scores, the stalemate flag
+    /// and cards bought as the game's own statistics).
+    pub fn to_record(&self) -> harness::Record {
+        let mut extra = vec![(
+            "stalemate_rate".to_string(),
+            f64::from(u8::from(self.stalemate)),
+        )];
+        extra.extend(
+            self.cards
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| (format!("cards_{i}"), f64::from(c))),
+        );
+        harness::Record {
+            seats: self.seats.clone(),
+            scores: self.points.iter().map(|&p| f64::from(p)).collect(),
+            winners: self.winners.clone(),
+            length: self.length,
+            extra,
+        }
+    }
 }
 
 /// Plays one game of `rules` between `agents` (one per player) with shuffled seats.
@@ -73,48 +96,26 @@ fn play_seated(
     if agents.len() != players {
         return Err(format!("{} agents for {players} players", agents.len()));
     }
-    let mut state = RinState::new(rules, derive_seed(seed, &[0]))?;
-    let seats: Vec<usize> = match given {
-        Some(s) => {
-            let mut sorted = s.to_vec();
-            sorted.sort_unstable();
-            if sorted != (0..players).collect::<Vec<_>>() {
-                return Err(format!("seats {s:?} are not a permutation of 0..{players}"));
-            }
-            s.to_vec()
-        }
-        None => {
-            let mut seats: Vec<usize> = (0..players).collect();
-            seats.shuffle(&mut rng_from_seed(derive_seed(seed, &[1])));
-            seats
-        }
-    };
-    let mut agent_at_seat = vec![0usize; players];
-    for (agent, &seat) in seats.iter().enumerate() {
-        agent_at_seat[seat] = agent;
-    }
-    let mut agent_rngs: Vec<_> = (0..players)
-        .map(|i| rng_from_seed(derive_seed(seed, &[2, i as u64])))
-        .collect();
-    let mut observe_rng = rng_from_seed(derive_seed(seed, &[3]));
-    for agent in agents.iter_mut() {
-        agent.reset();
-    }
+    let state = RinState::new(rules, derive_seed(seed, &[harness::play::STATE]))?;
+    // The harness checks that given seats are a permutation.
+    let seats = given.map_or_else(
+        || harness::play::shuffled_seats(players, seed),
+        <[usize]>::to_vec,
+    );
     let mut illegal_actions = 0;
-    while !state.is_over() {
-        let seat = state.current_player();
-        let agent = agent_at_seat[seat];
-        let action = if agents[agent].simulates() {
-            let view = state.observe(seat, &mut observe_rng);
-            agents[agent].act(&view, seat, &mut agent_rngs[agent])
-        } else {
-            agents[agent].act(&state, seat, &mut agent_rngs[agent])
-        };
-        if !state.is_legal(seat, &action) {
-            illegal_actions += 1;
-        }
-        state.play(&action);
-    }
+    let state = harness::play::play(
+        state,
+        agents,
+        &seats,
+        harness::play::AGENTS,
+        seed,
+        &mut |state, actions| {
+            let seat = state.current_player();
+            if !actions.iter().all(|a| state.is_legal(seat, a)) {
+                illegal_actions += 1;
+            }
+        },
+    )?;
     let flags = state.winners();
     Ok(GameRecord {
         winners: seats.iter().map(|&s| flags[s]).collect(),

@@ -8,6 +8,8 @@ use super::rules::Rules;
 use super::state::RinState;
 use crate::eval::{EvalError, Evaluation, Problem};
 use crate::game::Agent;
+use crate::harness::ladder::{play_ladder, skill_depth};
+use crate::harness::play::rotated_seats;
 use crate::rng::derive_seed;
 use crate::space::{Dimension, Domain, Space};
 use rayon::prelude::*;
@@ -84,8 +86,7 @@ fn play(
     for b in built.iter_mut() {
         refs.push(b.as_mut());
     }
-    let seats: Vec<usize> = (0..players).map(|i| (i + rotation) % players).collect();
-    play_game_seated(rules, &mut refs, &seats, seed)
+    play_game_seated(rules, &mut refs, &rotated_seats(players, rotation), seed)
 }
 
 /// Means over the records of agent 0's win, points, the length and stalemates.
@@ -285,18 +286,12 @@ impl Problem for RulesProblem {
         let players = rules.players as usize;
         let games = self.config.games;
         let ladder = &self.config.ladder;
-        let jobs: Vec<(usize, usize)> = (0..ladder.len())
-            .flat_map(|a| (0..games).map(move |g| (a, g)))
-            .collect();
-        let records: Vec<GameRecord> = jobs
-            .par_iter()
-            .map(|&(a, g)| {
-                let mut lineup = vec![&ladder[0]; players];
-                lineup[0] = &ladder[a];
-                play(&rules, &lineup, g, derive_seed(seed, &[a as u64, g as u64]))
-            })
-            .collect::<Result<_, _>>()
-            .map_err(EvalError)?;
+        let records: Vec<GameRecord> = play_ladder(ladder.len(), games, seed, |a, g, seed| {
+            let mut lineup = vec![&ladder[0]; players];
+            lineup[0] = &ladder[a];
+            play(&rules, &lineup, g, seed)
+        })
+        .map_err(EvalError)?;
         let mut win_rates = Vec::new();
         let mut features = Vec::new();
         for chunk in records.chunks(games) {
@@ -306,11 +301,10 @@ impl Problem for RulesProblem {
         }
         let all = summary(&records);
         features.extend([all[2], all[3]]);
-        let fitness = win_rates
-            .windows(2)
-            .map(|w| w[1] - w[0])
-            .fold(f64::INFINITY, f64::min);
-        Ok(Evaluation { fitness, features })
+        Ok(Evaluation {
+            fitness: skill_depth(&win_rates),
+            features,
+        })
     }
 }
 

@@ -4,33 +4,11 @@
 use super::agents::RinAgentSpec;
 use super::play::{GameRecord, play_game_seated};
 use super::rules::Rules;
-use crate::rng::derive_seed;
-use rayon::prelude::*;
+use crate::harness::play::{Record, rotated_seats};
+use crate::harness::tournament;
 use serde::Serialize;
 
-/// One agent's results over all its games.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct AgentResult {
-    pub name: String,
-    pub games: usize,
-    /// Games won (a tie counts as a win for every tied leader).
-    pub wins: usize,
-    pub win_rate: f64,
-    /// Standard error of the win rate, `sqrt(p (1 - p) / games)`.
-    pub win_rate_se: f64,
-    pub mean_points: f64,
-}
-
-/// A pairing of a 2-player round robin.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PairResult {
-    /// Indices of the two agents in the list given.
-    pub a: usize,
-    pub b: usize,
-    pub games: usize,
-    pub wins_a: usize,
-    pub wins_b: usize,
-}
+pub use crate::harness::tournament::{AgentResult, PairResult};
 
 /// What [`tournament`] reports.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -81,97 +59,21 @@ pub fn tournament(
         ..*rules
     };
     rules.validate()?;
-    let lineups: Vec<Vec<usize>> = if agents.len() == players {
-        vec![(0..players).collect()]
-    } else if players == 2 && agents.len() > 2 {
-        (0..agents.len())
-            .flat_map(|a| (a + 1..agents.len()).map(move |b| vec![a, b]))
-            .collect()
-    } else {
-        return Err(format!(
-            "{} agents for {players}-player games: give one agent per player, or more than two for a 2-player round robin",
-            agents.len()
-        ));
-    };
-    let jobs: Vec<(usize, usize)> = (0..lineups.len())
-        .flat_map(|k| (0..games).map(move |g| (k, g)))
-        .collect();
-    let records: Vec<GameRecord> = jobs
-        .par_iter()
-        .map(|&(k, g)| {
-            let lineup = &lineups[k];
+    let lineups = tournament::lineups(agents.len(), players)?;
+    let records: Vec<GameRecord> =
+        tournament::play_lineups(&lineups, games, seed, |lineup, g, seed| {
             let mut built: Vec<_> = lineup.iter().map(|&a| agents[a].build()).collect();
             let mut refs: Vec<&mut dyn crate::game::Agent<_>> = Vec::with_capacity(players);
             for b in built.iter_mut() {
                 refs.push(b.as_mut());
             }
-            let seats: Vec<usize> = (0..players).map(|i| (i + g) % players).collect();
-            play_game_seated(
-                &rules,
-                &mut refs,
-                &seats,
-                derive_seed(seed, &[k as u64, g as u64]),
-            )
-        })
-        .collect::<Result<_, _>>()?;
-
-    let mut wins = vec![0usize; agents.len()];
-    let mut played = vec![0usize; agents.len()];
-    let mut points = vec![0f64; agents.len()];
-    let mut pairs = Vec::new();
-    for (k, lineup) in lineups.iter().enumerate() {
-        let chunk = &records[k * games..(k + 1) * games];
-        let mut pair_wins = vec![0usize; lineup.len()];
-        for r in chunk {
-            for (i, &a) in lineup.iter().enumerate() {
-                played[a] += 1;
-                points[a] += f64::from(r.points[i]);
-                if r.winners[i] {
-                    wins[a] += 1;
-                    pair_wins[i] += 1;
-                }
-            }
-        }
-        if lineups.len() > 1 {
-            pairs.push(PairResult {
-                a: lineup[0],
-                b: lineup[1],
-                games,
-                wins_a: pair_wins[0],
-                wins_b: pair_wins[1],
-            });
-        }
-    }
-    let agents = agents
-        .iter()
-        .enumerate()
-        .map(|(a, spec)| {
-            let n = played[a].max(1) as f64;
-            let p = wins[a] as f64 / n;
-            AgentResult {
-                name: spec.name().to_string(),
-                games: played[a],
-                wins: wins[a],
-                win_rate: p,
-                win_rate_se: (p * (1.0 - p) / n).sqrt(),
-                mean_points: points[a] / n,
-            }
-        })
-        .collect();
+            play_game_seated(&rules, &mut refs, &rotated_seats(players, g), seed)
+        })?;
+    let names: Vec<String> = agents.iter().map(|s| s.name().to_string()).collect();
+    let generic: Vec<Record> = records.iter().map(GameRecord::to_record).collect();
+    let summary = tournament::summarize(&names, &lineups, games, &generic);
     let n = records.len();
     let stalemates = records.iter().filter(|r| r.stalemate).count();
-    let lengths: Vec<f64> = records.iter().map(|r| f64::from(r.length)).collect();
-    let mean_length = lengths.iter().sum::<f64>() / n.max(1) as f64;
-    let sd_length = if n > 1 {
-        (lengths
-            .iter()
-            .map(|l| (l - mean_length).powi(2))
-            .sum::<f64>()
-            / (n - 1) as f64)
-            .sqrt()
-    } else {
-        0.0
-    };
     let mean_of = |stalemate: bool| {
         let (sum, count) = records
             .iter()
@@ -183,19 +85,19 @@ pub fn tournament(
         records.iter().filter(|r| f(r.length)).count() as f64 / n.max(1) as f64
     };
     Ok(TournamentResult {
-        agents,
-        pairs,
+        agents: summary.agents,
+        pairs: summary.pairs,
         games: n,
         stalemates,
         stalemate_rate: stalemates as f64 / n.max(1) as f64,
-        mean_length,
-        sd_length,
+        mean_length: summary.mean_length,
+        sd_length: summary.sd_length,
         mean_length_stalemated: mean_of(true),
         mean_length_finished: mean_of(false),
         share_under_100: share(&|l| l < 100),
         share_160_plus: share(&|l| l >= 160),
-        min_length: records.iter().map(|r| r.length).min().unwrap_or(0),
-        max_length: records.iter().map(|r| r.length).max().unwrap_or(0),
+        min_length: summary.min_length,
+        max_length: summary.max_length,
     })
 }
 

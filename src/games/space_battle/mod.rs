@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod agents;
+mod def;
 mod game_impl;
 pub mod geometry;
 pub mod objects;
@@ -16,10 +17,12 @@ pub mod physics;
 mod plan;
 pub mod play;
 pub mod problem;
+pub mod render;
 pub mod state;
 
 pub use action::{SbeAction, action_name};
 pub use agents::{DoNothing, OneStepLookAhead, RotateAndShoot, WIN_BONUS, heuristic};
+pub use def::SpaceBattle;
 pub use geometry::Vec2;
 pub use objects::{BlackHole, Object, ObjectKind, Ship};
 pub use params::{MissileType, NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES, SbeParams};

@@ -1,10 +1,12 @@
 //! Playing a whole game between two agents.
 
 use super::action::SbeAction;
+use super::def::SpaceBattle;
 use super::params::SbeParams;
 use super::state::{SbeState, ShipStats};
 use crate::game::Agent;
-use crate::rng::{derive_seed, rng_from_seed};
+use crate::harness::{self, GameDef};
+use crate::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 
 /// How a finished game went.
@@ -19,6 +21,16 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record of the finished game `state`.
+    pub fn of(state: &SbeState) -> GameRecord {
+        GameRecord {
+            scores: [state.points(0), state.points(1)],
+            winners: state.winner_flags(),
+            ships: [state.ship_stats(0), state.ship_stats(1)],
+            ticks: state.tick(),
+        }
+    }
+
     /// The single winner, or `None` on a draw.
     pub fn winner(&self) -> Option<usize> {
         match self.winners {
@@ -44,34 +56,24 @@ pub fn play_game(
 
 /// Plays `state` to its end; `observe` sees every state and the joint action chosen in
 /// it (for drawing trails or logging). Agent generators come from `seed` as in
-/// [`play_game`].
+/// [`play_game`]: the harness's loop with ship `i` flown by agent `i`.
 pub fn play_from(
-    mut state: SbeState,
+    state: SbeState,
     p0: &mut dyn Agent<SbeState>,
     p1: &mut dyn Agent<SbeState>,
     seed: u64,
     observe: &mut dyn FnMut(&SbeState, [SbeAction; 2]),
 ) -> GameRecord {
-    let mut rngs = [
-        rng_from_seed(derive_seed(seed, &[1, 0])),
-        rng_from_seed(derive_seed(seed, &[1, 1])),
-    ];
-    p0.reset();
-    p1.reset();
-    while !state.game_over() {
-        let actions = [
-            p0.act(&state, 0, &mut rngs[0]),
-            p1.act(&state, 1, &mut rngs[1]),
-        ];
-        observe(&state, actions);
-        state.step(actions);
-    }
-    GameRecord {
-        scores: [state.points(0), state.points(1)],
-        winners: state.winner_flags(),
-        ships: [state.ship_stats(0), state.ship_stats(1)],
-        ticks: state.tick(),
-    }
+    let state = harness::play::play(
+        state,
+        &mut [p0, p1],
+        &[0, 1],
+        <SpaceBattle as GameDef>::AGENT_STREAM,
+        seed,
+        &mut |s, a| observe(s, [a[0], a[1]]),
+    )
+    .unwrap_or_else(|e| unreachable!("two agents fill Space Battle's two seats: {e}"));
+    GameRecord::of(&state)
 }
 
 #[cfg(test)]

@@ -15,9 +15,9 @@ use super::state::SbeState;
 use crate::agents::{Mcts, MctsConfig, MicrobialConfig, MicrobialEa, RandomAgent};
 use crate::eval::{EvalError, Evaluation, Problem};
 use crate::game::Agent;
+use crate::harness::ladder::play_ladder;
 use crate::rng::derive_seed;
 use crate::space::{Dimension, Domain, Group, Space};
-use rayon::prelude::*;
 
 /// Points for a win in Eq. 2.
 pub const WIN_POINTS: f64 = 1000.0;
@@ -200,11 +200,7 @@ pub fn game_t(record: &GameRecord) -> f64 {
 }
 
 /// Fitness of Eq. 3 generalised to any ladder: the smallest gap between neighbours.
-pub fn skill_depth(t: &[f64]) -> f64 {
-    t.windows(2)
-        .map(|w| w[1] - w[0])
-        .fold(f64::INFINITY, f64::min)
-}
+pub use crate::harness::ladder::skill_depth;
 
 impl SkillDepth {
     pub fn new(config: SkillDepthConfig) -> Result<SkillDepth, String> {
@@ -268,19 +264,10 @@ impl Problem for SkillDepth {
         let params =
             SbeParams::from_values(|n| self.space.position(n).map(|i| x[i])).map_err(EvalError)?;
         let games = self.config.games;
-        let jobs: Vec<(usize, usize)> = (0..self.config.ladder.len())
-            .flat_map(|a| (0..games).map(move |g| (a, g)))
-            .collect();
-        let records: Vec<GameRecord> = jobs
-            .par_iter()
-            .map(|&(a, g)| {
-                self.play(
-                    &params,
-                    self.config.ladder[a],
-                    derive_seed(seed, &[a as u64, g as u64]),
-                )
+        let records: Vec<GameRecord> =
+            play_ladder(self.config.ladder.len(), games, seed, |a, _, seed| {
+                self.play(&params, self.config.ladder[a], seed)
             })
-            .collect::<Result<_, _>>()
             .map_err(EvalError)?;
         let mut t = Vec::new();
         let mut features = Vec::new();

@@ -21,6 +21,7 @@ pub mod log;
 pub mod phases;
 pub mod rules;
 pub mod scripts;
+pub mod render;
 pub mod state;
 
 #[cfg(test)]

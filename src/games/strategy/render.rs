@@ -2,7 +2,7 @@
 //! capital) and units (type letter and hit points), one panel per snapshot side by
 //! side, like the Space Battle maps.
 
-use super::{PlotError, render, text};
+use crate::draw::{PlotError, render, text};
 use crate::games::strategy::level::Level;
 use crate::games::strategy::rules::{Resource, Terrain};
 use crate::games::strategy::state::{GameConfig, NONE, StrategyState};

@@ -3,17 +3,48 @@
 //! the safe zone), both ships' trails, and the missiles, bombs and packs at chosen
 //! ticks, one panel per tick.
 
-use super::{PlotError, render, text};
-use crate::games::space_battle::geometry::{HEIGHT, WIDTH};
-use crate::games::space_battle::{ObjectKind, SbeState};
+use super::geometry::{HEIGHT, WIDTH};
+use super::{ObjectKind, SbeState};
+use crate::draw::{PlotError, render, text};
 use plotters::prelude::*;
 use std::path::Path;
 
+/// Draws a played game: `history` holds the state before every tick, then the final
+/// one; one panel for each tick in `at` (empty: 0, a third, two thirds, the end).
+pub fn game_map(history: &[SbeState], at: &[u32], title: &str, path: &Path) -> Result<(), String> {
+    let end = history.last().map_or(0, |s| s.tick());
+    let mut at = if at.is_empty() {
+        vec![0, end / 3, 2 * end / 3, end]
+    } else {
+        at.to_vec()
+    };
+    at.sort_unstable();
+    at.dedup();
+    let mut trails: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
+    let mut snaps = Vec::new();
+    for s in history {
+        for (i, t) in trails.iter_mut().enumerate() {
+            t.push((s.ship(i).pos.x, s.ship(i).pos.y));
+        }
+        if at.contains(&s.tick()) {
+            snaps.push(Snapshot {
+                tick: s.tick(),
+                state: s.clone(),
+                trails: trails.clone(),
+            });
+        }
+    }
+    if snaps.is_empty() {
+        return Err(format!("--at {at:?}: the game lasted {end} ticks"));
+    }
+    panels(path, title, &snaps).map_err(|e| e.to_string())
+}
+
 /// What a panel shows: the state at a tick and the ships' positions up to it.
-pub struct Snapshot {
-    pub tick: u32,
-    pub state: SbeState,
-    pub trails: [Vec<(f64, f64)>; 2],
+struct Snapshot {
+    tick: u32,
+    state: SbeState,
+    trails: [Vec<(f64, f64)>; 2],
 }
 
 const SHIP_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
@@ -36,7 +67,7 @@ fn unwrap_segments(trail: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
 }
 
 /// Draws one panel per snapshot side by side (up to 3 per row).
-pub fn game_map(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotError> {
+fn panels(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotError> {
     let cols = snapshots.len().clamp(1, 3);
     let rows = snapshots.len().div_ceil(cols).max(1);
     let size = (cols as u32 * 660, rows as u32 * 540 + 50);

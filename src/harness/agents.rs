@@ -1,0 +1,467 @@
+//! The agent registry: every agent a game can be played by, by name with settings,
+//! `mcts(iterations=200,depth=10)`. The generic agents register once here and exist in
+//! every game; a game adds only its scripts and presets ([`AgentEntry`]).
+
+use super::settings::{Setting, Values};
+use crate::agents::{
+    Bmrh, BmrhConfig, Mcts, MctsConfig, MicrobialConfig, MicrobialEa, MutationPoint, OpponentModel,
+    Osla, RandomAgent, Recommendation, Srh, SrhConfig,
+};
+use crate::game::{Agent, Game};
+
+/// An agent as the user writes it: a name and its settings, `NAME` or
+/// `NAME(KEY=VALUE,...)`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSpec {
+    pub name: String,
+    pub settings: Vec<(String, String)>,
+}
+
+impl AgentSpec {
+    pub fn parse(text: &str) -> Result<AgentSpec, String> {
+        let text = text.trim();
+        let (name, rest) = match text.split_once('(') {
+            None => (text, None),
+            Some((name, rest)) => {
+                let inner = rest.strip_suffix(')').ok_or_else(|| {
+                    format!("agent `{text}`: expected NAME(KEY=VALUE,...) with a closing `)`")
+                })?;
+                (name, Some(inner))
+            }
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(format!("agent `{text}`: the name is missing"));
+        }
+        let mut settings = Vec::new();
+        for pair in rest.into_iter().flat_map(|r| r.split(',')) {
+            if pair.trim().is_empty() {
+                continue;
+            }
+            let (k, v) = pair
+                .split_once('=')
+                .ok_or_else(|| format!("agent `{text}`: `{pair}` is not KEY=VALUE"))?;
+            settings.push((k.trim().to_string(), v.trim().to_string()));
+        }
+        Ok(AgentSpec {
+            name: name.to_string(),
+            settings,
+        })
+    }
+}
+
+/// Splits a list of agents at the commas outside parentheses, so that
+/// `mcts(iterations=9,depth=3),random` is two agents.
+pub fn split_agents(text: &str) -> Vec<String> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth <= 0 => {
+                out.push(text[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim().to_string());
+    out.retain(|s| !s.is_empty());
+    out
+}
+
+/// Builds an agent for game state `S` from its settings and the game's settings.
+pub type Build<S> = fn(&Values, &Values) -> Result<Box<dyn Agent<S>>, String>;
+
+/// One agent a game offers: its names (the first is the one listed), what it is, its
+/// settings with defaults, and how to build it.
+pub struct AgentEntry<S: Game> {
+    pub names: &'static [&'static str],
+    pub about: &'static str,
+    pub settings: Vec<Setting>,
+    pub build: Build<S>,
+}
+
+impl<S: Game + 'static> AgentEntry<S> {
+    /// A game's own agent.
+    pub fn own(
+        names: &'static [&'static str],
+        about: &'static str,
+        settings: Vec<Setting>,
+        build: Build<S>,
+    ) -> Self {
+        AgentEntry {
+            names,
+            about,
+            settings,
+            build,
+        }
+    }
+
+    /// A preset: generic agent `base` with the game's own defaults for some of its
+    /// settings (the user may still override any).
+    pub fn preset(
+        names: &'static [&'static str],
+        about: &'static str,
+        base: Generic,
+        defaults: &[(&str, &str)],
+    ) -> Self {
+        let mut settings = base.settings();
+        for (k, v) in defaults {
+            match settings.iter_mut().find(|s| s.name == *k) {
+                Some(s) => s.default = v.to_string(),
+                None => panic!("preset {names:?}: {base:?} has no setting `{k}`"),
+            }
+        }
+        AgentEntry {
+            names,
+            about,
+            settings,
+            build: generic_builder::<S>(base),
+        }
+    }
+}
+
+/// The generic agents, written once against [`Game`]: every game offers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generic {
+    Random,
+    Osla,
+    Mcts,
+    Bmrh,
+    Srh,
+    Microbial,
+}
+
+impl Generic {
+    pub const ALL: [Generic; 6] = [
+        Generic::Random,
+        Generic::Osla,
+        Generic::Mcts,
+        Generic::Bmrh,
+        Generic::Srh,
+        Generic::Microbial,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Generic::Random => "random",
+            Generic::Osla => "osla",
+            Generic::Mcts => "mcts",
+            Generic::Bmrh => "bmrh",
+            Generic::Srh => "srh",
+            Generic::Microbial => "microbial",
+        }
+    }
+
+    pub fn about(self) -> &'static str {
+        match self {
+            Generic::Random => "a uniformly random legal action",
+            Generic::Osla => "one-step look-ahead: tries up to `budget` own actions for one step",
+            Generic::Mcts => "open-loop Monte Carlo tree search",
+            Generic::Bmrh => "rolling horizon, a mutation point per sequence (BMRH)",
+            Generic::Srh => "rolling horizon, per-action mutation (SRH)",
+            Generic::Microbial => "rolling horizon, microbial evolutionary algorithm",
+        }
+    }
+
+    /// The settings with the agent's own defaults. `budget` counts forward-model
+    /// calls a decision (`max`: unlimited).
+    pub fn settings(self) -> Vec<Setting> {
+        let s = Setting::new;
+        let opponent = "opponent model: nothing, random or osla";
+        let share = "share of the budget an OSLA opponent may spend per choice";
+        match self {
+            Generic::Random => Vec::new(),
+            Generic::Osla => vec![s("budget", "1000", "own actions tried per decision")],
+            Generic::Mcts => {
+                let d = MctsConfig::default();
+                vec![
+                    s(
+                        "iterations",
+                        "175",
+                        "iterations per decision (max: unlimited)",
+                    ),
+                    s("depth", "10", "steps per iteration, tree steps included"),
+                    s("macro", "1", "ticks each step repeats its action"),
+                    s("c", &d.c.to_string(), "UCB1 exploration constant"),
+                    s("epsilon", "0", "added to visits in UCB; tie-break size"),
+                    s(
+                        "p_exp",
+                        "none",
+                        "expansion probability (none: one untried action at a time)",
+                    ),
+                    s("width", "1", "actions sampled per expansion with p_exp"),
+                    s(
+                        "children",
+                        "10",
+                        "children sampled where actions are not enumerated",
+                    ),
+                    s("recommend", "robust", "max, robust or secure child"),
+                    s("opponent", "random", opponent),
+                    s("opponent_budget", "0.01", share),
+                    s("roll_with_opponents", "true", "opponents act in rollouts"),
+                    s("budget", "max", "forward-model calls per decision"),
+                ]
+            }
+            Generic::Bmrh => vec![
+                s("length", "2", "actions per sequence"),
+                s("evaluations", "200", "sequences evaluated per decision"),
+                s(
+                    "shift_buffer",
+                    "true",
+                    "keep the best sequence, shifted, for the next decision",
+                ),
+                s(
+                    "flip_at_least_one",
+                    "true",
+                    "every mutation changes an action",
+                ),
+                s(
+                    "mutation",
+                    "uniform",
+                    "mutation point: uniform, exponential, gaussian or fresh",
+                ),
+                s("decay", "0.5", "exponential mutation point's decay"),
+                s(
+                    "mean",
+                    "0",
+                    "gaussian mutation point's mean (share of the sequence)",
+                ),
+                s("sd", "1", "gaussian mutation point's sd"),
+                s("opponent", "nothing", opponent),
+                s("opponent_budget", "0.01", share),
+                s("budget", "1000", "forward-model calls per decision"),
+            ],
+            Generic::Srh => vec![
+                s("length", "2", "actions per sequence"),
+                s("evaluations", "200", "sequences evaluated per decision"),
+                s("mutation_rate", "0.9", "chance each action mutates"),
+                s(
+                    "flip_at_least_one",
+                    "false",
+                    "every mutation changes an action",
+                ),
+                s(
+                    "shift_buffer",
+                    "true",
+                    "keep the best sequence, shifted, for the next decision",
+                ),
+                s("opponent", "random", opponent),
+                s("opponent_budget", "0.01", share),
+                s("budget", "1000", "forward-model calls per decision"),
+            ],
+            Generic::Microbial => vec![
+                s("population", "5", "plans in the population"),
+                s("length", "7", "actions per plan"),
+                s(
+                    "recombination",
+                    "0.1",
+                    "chance a gene comes from the winner",
+                ),
+                s(
+                    "mutation",
+                    &(1.0f64 / 7.0).to_string(),
+                    "chance a gene mutates",
+                ),
+                s("discount", "0.9", "discount of later rewards"),
+                s("macro", "1", "ticks each action repeats"),
+                s("opponent", "random", opponent),
+                s("opponent_budget", "0.01", share),
+                s("budget", "1750", "forward-model calls per decision"),
+            ],
+        }
+    }
+
+    /// The agent configured by `v` (every setting present: defaults filled in).
+    pub fn build<G: Game + 'static>(self, v: &Values) -> Result<Box<dyn Agent<G>>, String> {
+        let opponent = |v: &Values| -> Result<OpponentModel, String> {
+            Ok(
+                match v.choice("opponent", &["nothing", "random", "osla"])? {
+                    0 => OpponentModel::DoNothing,
+                    1 => OpponentModel::Random,
+                    _ => OpponentModel::Osla,
+                },
+            )
+        };
+        Ok(match self {
+            Generic::Random => Box::new(RandomAgent),
+            Generic::Osla => Box::new(Osla::<G>::new(v.count("budget")?)),
+            Generic::Mcts => Box::new(Mcts::<G>::new(MctsConfig {
+                iterations: v.count("iterations")?,
+                rollout_depth: v.count("depth")?,
+                macro_action: v.count("macro")?,
+                c: v.real("c")?,
+                epsilon: v.real("epsilon")?,
+                p_exp: v.optional_real("p_exp")?,
+                progression_width: v.count("width")?,
+                max_children_sampled: v.count("children")?,
+                recommendation: Recommendation::from_index(
+                    v.choice("recommend", &["max", "robust", "secure"])?,
+                )
+                .unwrap_or_default(),
+                opponent: opponent(v)?,
+                opponent_budget: v.real("opponent_budget")?,
+                roll_with_opponents: v.flag("roll_with_opponents")?,
+                budget: v.count("budget")?,
+            })),
+            Generic::Bmrh => Box::new(Bmrh::<G>::new(BmrhConfig {
+                sequence_length: v.count("length")?,
+                evaluations: v.count("evaluations")?,
+                shift_buffer: v.flag("shift_buffer")?,
+                flip_at_least_one: v.flag("flip_at_least_one")?,
+                mutation: match v
+                    .choice("mutation", &["uniform", "exponential", "gaussian", "fresh"])?
+                {
+                    0 => MutationPoint::Uniform,
+                    1 => MutationPoint::Exponential {
+                        decay: v.real("decay")?,
+                    },
+                    2 => MutationPoint::Gaussian {
+                        mean: v.real("mean")?,
+                        sd: v.real("sd")?,
+                    },
+                    _ => MutationPoint::Fresh,
+                },
+                opponent: opponent(v)?,
+                opponent_budget: v.real("opponent_budget")?,
+                budget: v.count("budget")?,
+            })),
+            Generic::Srh => Box::new(Srh::<G>::new(SrhConfig {
+                sequence_length: v.count("length")?,
+                evaluations: v.count("evaluations")?,
+                mutation_rate: v.real("mutation_rate")?,
+                flip_at_least_one: v.flag("flip_at_least_one")?,
+                shift_buffer: v.flag("shift_buffer")?,
+                opponent: opponent(v)?,
+                opponent_budget: v.real("opponent_budget")?,
+                budget: v.count("budget")?,
+            })),
+            Generic::Microbial => Box::new(MicrobialEa::<G>::new(MicrobialConfig {
+                population: v.count("population")?,
+                plan_length: v.count("length")?,
+                recombination: v.real("recombination")?,
+                mutation: v.real("mutation")?,
+                discount: v.real("discount")?,
+                macro_action: v.count("macro")?,
+                opponent: opponent(v)?,
+                opponent_budget: v.real("opponent_budget")?,
+                budget: v.count("budget")?,
+            })),
+        })
+    }
+}
+
+/// The builder of a generic agent, as a plain function pointer for [`AgentEntry`].
+fn generic_builder<S: Game + 'static>(base: Generic) -> Build<S> {
+    match base {
+        Generic::Random => |v, _| Generic::Random.build(v),
+        Generic::Osla => |v, _| Generic::Osla.build(v),
+        Generic::Mcts => |v, _| Generic::Mcts.build(v),
+        Generic::Bmrh => |v, _| Generic::Bmrh.build(v),
+        Generic::Srh => |v, _| Generic::Srh.build(v),
+        Generic::Microbial => |v, _| Generic::Microbial.build(v),
+    }
+}
+
+/// Every agent a game offers: its own entries first (so a preset may take a generic
+/// agent's name and give it the game's defaults), then the generic agents.
+pub fn all_agents<S: Game + 'static>(own: Vec<AgentEntry<S>>) -> Vec<AgentEntry<S>> {
+    let mut all = own;
+    for g in Generic::ALL {
+        if !all.iter().any(|e| e.names.contains(&g.name())) {
+            all.push(AgentEntry {
+                names: std::slice::from_ref(NAMES[g as usize]),
+                about: g.about(),
+                settings: g.settings(),
+                build: generic_builder::<S>(g),
+            });
+        }
+    }
+    all
+}
+
+/// The generic agents' names as `'static` slices for [`AgentEntry::names`].
+const NAMES: [&&str; 6] = [&"random", &"osla", &"mcts", &"bmrh", &"srh", &"microbial"];
+
+/// Builds the agent `spec` names among `entries` (case-insensitively). `budget`, if
+/// given, is the default of every `budget` setting the spec does not set itself.
+pub fn build_agent<S: Game + 'static>(
+    game: &str,
+    entries: &[AgentEntry<S>],
+    spec: &AgentSpec,
+    budget: Option<usize>,
+    game_settings: &Values,
+) -> Result<Box<dyn Agent<S>>, String> {
+    let lower = spec.name.to_ascii_lowercase();
+    let entry = entries
+        .iter()
+        .find(|e| e.names.iter().any(|n| n.eq_ignore_ascii_case(&lower)))
+        .ok_or_else(|| {
+            let known: Vec<&str> = entries.iter().map(|e| e.names[0]).collect();
+            format!(
+                "unknown {game} agent `{}` (known: {})",
+                spec.name,
+                known.join(", ")
+            )
+        })?;
+    let owner = format!("agent `{}`", entry.names[0]);
+    let mut given = spec.settings.clone();
+    if let Some(b) = budget {
+        if entry.settings.iter().any(|s| s.name == "budget")
+            && !given.iter().any(|(k, _)| k == "budget")
+        {
+            given.push(("budget".into(), b.to_string()));
+        }
+    }
+    let values = Values::new(&owner, &entry.settings, &given)?;
+    (entry.build)(&values, game_settings).map_err(|e| format!("{owner}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_and_lists_parse_with_settings() {
+        assert_eq!(
+            split_agents("mcts(iterations=9,depth=3), random,osla(budget=5)"),
+            ["mcts(iterations=9,depth=3)", "random", "osla(budget=5)"]
+        );
+        let s = AgentSpec::parse("mcts(iterations=9, depth=3)").unwrap();
+        assert_eq!(s.name, "mcts");
+        assert_eq!(s.settings[1], ("depth".into(), "3".into()));
+        assert!(AgentSpec::parse("mcts(iterations=9").is_err());
+        assert!(AgentSpec::parse("mcts(iterations)").is_err());
+        assert!(AgentSpec::parse("(x=1)").is_err());
+    }
+
+    #[test]
+    fn generic_defaults_build_the_agents_defaults() {
+        use crate::games::rinascimento::RinState;
+        let none = Values::new("game", &[], &[]).unwrap();
+        let entries = all_agents::<RinState>(Vec::new());
+        for g in Generic::ALL {
+            let spec = AgentSpec::parse(g.name()).unwrap();
+            assert!(
+                build_agent("test", &entries, &spec, None, &none).is_ok(),
+                "{g:?}"
+            );
+        }
+        let bad = AgentSpec::parse("mcts(depht=3)").unwrap();
+        let e = build_agent("test", &entries, &bad, None, &none)
+            .err()
+            .unwrap();
+        assert!(e.contains("no setting `depht`"), "{e}");
+        let bad = AgentSpec::parse("osla(budget=-1)").unwrap();
+        assert!(build_agent("test", &entries, &bad, None, &none).is_err());
+        let e = build_agent(
+            "test",
+            &entries,
+            &AgentSpec::parse("hal").unwrap(),
+            None,
+            &none,
+        );
+        assert!(e.err().unwrap().contains("unknown test agent `hal`"));
+    }
+}

@@ -1,0 +1,279 @@
+//! One harness for every game: the play loop and game record ([`play`]), tournaments
+//! ([`tournament`]), the skill-depth ladder ([`ladder`]), the agent registry
+//! ([`agents`]) and the game descriptor [`GameDef`] that a game implements to get all
+//! of them, and the command line, for free.
+//!
+//! Layer: above `game`, `agents`, `stats` and `rng`, below `games`, which implement
+//! [`GameDef`]. A new game is one folder under `src/games/` whose descriptor is listed
+//! once in [`crate::registry::GAMES`].
+
+pub mod agents;
+pub mod ladder;
+pub mod play;
+pub mod settings;
+pub mod tournament;
+
+pub use agents::{AgentEntry, AgentSpec, Generic, split_agents};
+pub use play::Record;
+pub use settings::{Setting, Values};
+pub use tournament::TournamentResult;
+
+use crate::game::{Agent, Game};
+use crate::rng::derive_seed;
+use std::path::Path;
+
+/// What a game tells the harness about itself. Implement it on a unit struct in the
+/// game's folder; [`DynGame`] then gives the command line everything by name.
+pub trait GameDef: Sync + 'static {
+    type State: Game + 'static;
+
+    /// Where agent `i`'s generator comes from, `[AGENT_STREAM, i]` under the game's
+    /// seed. Only a game whose published results predate the harness changes it.
+    const AGENT_STREAM: u64 = play::AGENTS;
+
+    /// The name on the command line (`--game NAME`).
+    fn name(&self) -> &'static str;
+    /// The game's name in prose ("Space Battle"), for messages.
+    fn title(&self) -> &'static str;
+    /// One line on what the game is.
+    fn about(&self) -> &'static str;
+    /// The game's settings (`--set NAME=VALUE`) with their defaults.
+    fn settings(&self) -> Vec<Setting>;
+    /// A new game from checked settings, its randomness (deal, map) drawn from `seed`.
+    fn new_state(&self, settings: &Values, seed: u64) -> Result<Self::State, String>;
+    /// The game's own agents and presets; the generic agents come on top
+    /// ([`agents::all_agents`]), and an entry here may take a generic name to give it
+    /// the game's defaults.
+    fn agents(&self) -> Vec<AgentEntry<Self::State>> {
+        Vec::new()
+    }
+    /// Who plays when the user names no agents, one per seat.
+    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, String>;
+    /// The game's own statistics of a finished game, by name (seat-numbered names for
+    /// per-seat figures); the generic record already has scores, winners, length.
+    fn summary(&self, state: &Self::State) -> Vec<(String, f64)> {
+        let _ = state;
+        Vec::new()
+    }
+    /// Draws a played game into `out` (.png or .svg): `history` holds every state
+    /// before each step, then the final one; `at` the steps to show (empty: the
+    /// game's choice). `None` if the game has no picture.
+    fn render(
+        &self,
+        history: &[Self::State],
+        at: &[u32],
+        title: &str,
+        out: &Path,
+    ) -> Option<Result<(), String>> {
+        let _ = (history, at, title, out);
+        None
+    }
+}
+
+/// An agent of a game, as listed by `playtune games`.
+pub struct AgentInfo {
+    pub names: Vec<&'static str>,
+    pub about: &'static str,
+    pub settings: Vec<Setting>,
+}
+
+/// What every game offers the command line, type-erased so that the registry is a
+/// plain `&'static [&'static dyn DynGame]`. Implemented for every [`GameDef`].
+/// Settings and agents come as text and are checked here: errors are messages.
+pub trait DynGame: Sync {
+    fn name(&self) -> &'static str;
+    fn about(&self) -> &'static str;
+    fn settings(&self) -> Vec<Setting>;
+    /// The game's own agents and presets (the generic ones are [`Generic::ALL`]).
+    fn own_agents(&self) -> Vec<AgentInfo>;
+    /// The default lineup under `settings`.
+    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, String>;
+    /// Every setting with its value under `settings` (defaults filled in), checked.
+    fn settings_values(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<Vec<(String, String)>, String>;
+    /// Players of a game under `settings`.
+    fn players(&self, settings: &[(String, String)]) -> Result<usize, String>;
+    /// One game, agent `i` in seat `i`. `budget`, if given, is every agent's default
+    /// forward-model budget.
+    fn play(&self, game: &GameRequest) -> Result<Record, String>;
+    /// Many games ([`tournament`]).
+    fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, String>;
+    /// One game, drawn into `out` at steps `at`.
+    fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String>;
+}
+
+/// A game to play as the user asked for it.
+pub struct GameRequest {
+    pub settings: Vec<(String, String)>,
+    pub agents: Vec<String>,
+    pub budget: Option<usize>,
+    pub seed: u64,
+}
+
+/// A game's settings, agents and lineup, checked.
+struct Prepared<D: GameDef> {
+    settings: Values,
+    entries: Vec<AgentEntry<D::State>>,
+    specs: Vec<AgentSpec>,
+}
+
+/// The game's settings: its defaults overridden by `given`, every name checked.
+fn values<D: GameDef>(def: &D, given: &[(String, String)]) -> Result<Values, String> {
+    Values::new(&format!("game `{}`", def.name()), &def.settings(), given)
+}
+
+fn prepare<D: GameDef>(def: &D, req: &GameRequest) -> Result<Prepared<D>, String> {
+    let settings = values(def, &req.settings)?;
+    // A game that cannot be set up fails here, before any agent is looked at.
+    def.new_state(&settings, 0)?;
+    let entries = agents::all_agents(def.agents());
+    let names = if req.agents.is_empty() {
+        def.default_agents(&settings)?
+    } else {
+        req.agents.clone()
+    };
+    let specs = names
+        .iter()
+        .map(|n| AgentSpec::parse(n))
+        .collect::<Result<Vec<_>, _>>()?;
+    let p = Prepared {
+        settings,
+        entries,
+        specs,
+    };
+    // Every agent builds, so that a bad name or setting fails before any game.
+    for s in &p.specs {
+        p.build(def, s, req.budget)?;
+    }
+    Ok(p)
+}
+
+impl<D: GameDef> Prepared<D> {
+    fn build(
+        &self,
+        def: &D,
+        spec: &AgentSpec,
+        budget: Option<usize>,
+    ) -> Result<Box<dyn Agent<D::State>>, String> {
+        agents::build_agent(def.title(), &self.entries, spec, budget, &self.settings)
+    }
+
+    /// One game of the agents `lineup` (indices into the specs) in `seats`.
+    fn play_one(
+        &self,
+        def: &D,
+        lineup: &[usize],
+        seats: &[usize],
+        budget: Option<usize>,
+        seed: u64,
+        observe: &mut play::Observer<D::State>,
+    ) -> Result<(D::State, Record), String> {
+        let state = def.new_state(&self.settings, derive_seed(seed, &[play::STATE]))?;
+        let mut built = lineup
+            .iter()
+            .map(|&a| self.build(def, &self.specs[a], budget))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut refs: Vec<&mut dyn Agent<D::State>> = Vec::with_capacity(built.len());
+        for b in built.iter_mut() {
+            refs.push(b.as_mut());
+        }
+        let end = play::play(state, &mut refs, seats, D::AGENT_STREAM, seed, observe)?;
+        let record = Record::new(&end, seats, def.summary(&end));
+        Ok((end, record))
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.specs.iter().map(|s| s.name.clone()).collect()
+    }
+}
+
+impl<D: GameDef> DynGame for D {
+    fn name(&self) -> &'static str {
+        GameDef::name(self)
+    }
+
+    fn about(&self) -> &'static str {
+        GameDef::about(self)
+    }
+
+    fn settings(&self) -> Vec<Setting> {
+        GameDef::settings(self)
+    }
+
+    fn own_agents(&self) -> Vec<AgentInfo> {
+        GameDef::agents(self)
+            .into_iter()
+            .map(|e| AgentInfo {
+                names: e.names.to_vec(),
+                about: e.about,
+                settings: e.settings,
+            })
+            .collect()
+    }
+
+    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, String> {
+        let owner = format!("game `{}`", GameDef::name(self));
+        GameDef::default_agents(
+            self,
+            &Values::new(&owner, &GameDef::settings(self), settings)?,
+        )
+    }
+
+    fn settings_values(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<Vec<(String, String)>, String> {
+        Ok(values(self, settings)?.pairs().to_vec())
+    }
+
+    fn players(&self, settings: &[(String, String)]) -> Result<usize, String> {
+        Ok(self.new_state(&values(self, settings)?, 0)?.num_players())
+    }
+
+    fn play(&self, req: &GameRequest) -> Result<Record, String> {
+        let p = prepare(self, req)?;
+        let lineup: Vec<usize> = (0..p.specs.len()).collect();
+        let seats = lineup.clone();
+        Ok(
+            p.play_one(self, &lineup, &seats, req.budget, req.seed, &mut |_, _| {})?
+                .1,
+        )
+    }
+
+    fn tournament(&self, req: &GameRequest, games: usize) -> Result<TournamentResult, String> {
+        if games == 0 {
+            return Err("--games 0: play at least one game".into());
+        }
+        let p = prepare(self, req)?;
+        let players = DynGame::players(self, &req.settings)?;
+        let lineups = tournament::lineups(p.specs.len(), players)?;
+        let records = tournament::play_lineups(&lineups, games, req.seed, |lineup, g, seed| {
+            let seats = play::rotated_seats(players, g);
+            Ok(
+                p.play_one(self, lineup, &seats, req.budget, seed, &mut |_, _| {})?
+                    .1,
+            )
+        })?;
+        Ok(tournament::summarize(&p.names(), &lineups, games, &records))
+    }
+
+    fn render(&self, req: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String> {
+        let p = prepare(self, req)?;
+        let lineup: Vec<usize> = (0..p.specs.len()).collect();
+        let seats = lineup.clone();
+        let mut history = Vec::new();
+        let (end, record) =
+            p.play_one(self, &lineup, &seats, req.budget, req.seed, &mut |s, _| {
+                history.push(s.clone())
+            })?;
+        history.push(end);
+        let scores: Vec<String> = record.scores.iter().map(|s| format!("{s:.0}")).collect();
+        let title = format!("{}: {}", p.names().join(" vs "), scores.join(" to "));
+        match GameDef::render(self, &history, at, &title, out) {
+            None => Err(format!("game `{}` has no picture", GameDef::name(self))),
+            Some(r) => r.map(|()| record),
+        }
+    }
+}

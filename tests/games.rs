@@ -1,0 +1,130 @@
+//! Every registered game through the one harness: the same commands, the same
+//! determinism, the same clear errors.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn playtune() -> Command {
+    Command::cargo_bin("playtune").unwrap()
+}
+
+/// The last line of stdout as JSON, without the wall-clock fields.
+fn result(cmd: &mut Command) -> serde_json::Value {
+    let out = cmd.assert().success().get_output().stdout.clone();
+    let text = String::from_utf8_lossy(&out);
+    let mut j: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    for k in ["seconds", "states_per_second"] {
+        j.as_object_mut().unwrap().remove(k);
+    }
+    j
+}
+
+#[test]
+fn tournaments_of_every_game_are_the_same_on_one_thread_or_four() {
+    let cases: [&[&str]; 2] = [
+        &[
+            "--game",
+            "space-battle",
+            "--agents",
+            "ras,1sla,mcts(iterations=5,depth=3),random",
+            "--set",
+            "max_ticks=120",
+            "--games",
+            "2",
+        ],
+        &[
+            "--game",
+            "rinascimento",
+            "--players",
+            "2",
+            "--agents",
+            "rnd,osla(budget=30),mcts*,bmrh(evaluations=5)",
+            "--budget",
+            "60",
+            "--games",
+            "3",
+        ],
+    ];
+    for args in cases {
+        let run = |threads: &str| {
+            result(
+                playtune()
+                    .env("RAYON_NUM_THREADS", threads)
+                    .arg("tournament")
+                    .args(args)
+                    .args(["--seed", "5", "--json"]),
+            )
+        };
+        let one = run("1");
+        assert_eq!(one, run("4"), "{args:?}");
+        assert_eq!(one["pairs"].as_array().unwrap().len(), 6, "{one}");
+    }
+}
+
+#[test]
+fn play_takes_agents_with_settings_in_every_game() {
+    let j = result(playtune().args([
+        "play",
+        "--game",
+        "rinascimento",
+        "--set",
+        "players=3",
+        "--agents",
+        "mcts*(budget=100),osla(budget=20),random",
+        "--json",
+    ]));
+    assert_eq!(j["scores"].as_array().unwrap().len(), 3);
+    assert!(j["stalemate_rate"].is_number());
+    let j = result(playtune().args([
+        "play",
+        "--agents",
+        "mcts(iterations=5,depth=2),nothing",
+        "--set",
+        "max_ticks=50",
+        "--json",
+    ]));
+    assert_eq!(j["length"], 50);
+}
+
+#[test]
+fn games_lists_games_settings_and_agents() {
+    playtune().arg("games").assert().success().stdout(
+        predicate::str::contains("space-battle")
+            .and(predicate::str::contains("rinascimento"))
+            .and(predicate::str::contains("max_ticks=2000"))
+            .and(predicate::str::contains("mcts* | mcts"))
+            .and(predicate::str::contains("iterations=175")),
+    );
+}
+
+#[test]
+fn bad_games_agents_and_settings_exit_with_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["play", "--game", "chess"], "unknown game `chess`"),
+        (&["tournament", "--game", "go"], "unknown game `go`"),
+        (
+            &["play", "--agents", "mcts(depht=2),ras"],
+            "no setting `depht`",
+        ),
+        (&["play", "--agents", "osla(budget=-3),ras"], "budget=-3"),
+        (&["play", "--agents", "mcts(depth=2,ras"], "closing `)`"),
+        (&["play", "--agents", "ras"], "1 agents for 2 players"),
+        (&["play", "--set", "max_ticks=0"], "max_ticks"),
+        (&["play", "--set", "warp=9"], "no setting `warp`"),
+        (
+            &["tournament", "--game", "space-battle", "--players", "3"],
+            "no setting `players`",
+        ),
+        (&["render", "--game", "rinascimento"], "no picture"),
+    ];
+    for (args, fragment) in cases {
+        let out = playtune().args(*args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(fragment),
+            "{args:?}: stderr lacks `{fragment}`:\n{err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    }
+}
