@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 pub const GAMES: &[&dyn DynGame] = &[
     &crate::games::space_battle::SpaceBattle,
     &crate::games::rinascimento::Rinascimento,
+    &crate::games::strategy::Strategy,
 ];
 
 /// The game called `name`, or a message listing the known ones.

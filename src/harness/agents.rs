@@ -275,36 +275,11 @@ impl Generic {
 
     /// The agent configured by `v` (every setting present: defaults filled in).
     pub fn build<G: Game + 'static>(self, v: &Values) -> Result<Box<dyn Agent<G>>, String> {
-        let opponent = |v: &Values| -> Result<OpponentModel, String> {
-            Ok(
-                match v.choice("opponent", &["nothing", "random", "osla"])? {
-                    0 => OpponentModel::DoNothing,
-                    1 => OpponentModel::Random,
-                    _ => OpponentModel::Osla,
-                },
-            )
-        };
+        let opponent = opponent_model;
         Ok(match self {
             Generic::Random => Box::new(RandomAgent),
             Generic::Osla => Box::new(Osla::<G>::new(v.count("budget")?)),
-            Generic::Mcts => Box::new(Mcts::<G>::new(MctsConfig {
-                iterations: v.count("iterations")?,
-                rollout_depth: v.count("depth")?,
-                macro_action: v.count("macro")?,
-                c: v.real("c")?,
-                epsilon: v.real("epsilon")?,
-                p_exp: v.optional_real("p_exp")?,
-                progression_width: v.count("width")?,
-                max_children_sampled: v.count("children")?,
-                recommendation: Recommendation::from_index(
-                    v.choice("recommend", &["max", "robust", "secure"])?,
-                )
-                .unwrap_or_default(),
-                opponent: opponent(v)?,
-                opponent_budget: v.real("opponent_budget")?,
-                roll_with_opponents: v.flag("roll_with_opponents")?,
-                budget: v.count("budget")?,
-            })),
+            Generic::Mcts => Box::new(Mcts::<G>::new(mcts_config(v)?)),
             Generic::Bmrh => Box::new(Bmrh::<G>::new(BmrhConfig {
                 sequence_length: v.count("length")?,
                 evaluations: v.count("evaluations")?,
@@ -350,6 +325,38 @@ impl Generic {
             })),
         })
     }
+}
+
+/// MCTS's settings from the values of [`Generic::Mcts`]'s settings (for agents that
+/// extend MCTS, such as a game's portfolio MCTS).
+pub fn mcts_config(v: &Values) -> Result<MctsConfig, String> {
+    Ok(MctsConfig {
+        iterations: v.count("iterations")?,
+        rollout_depth: v.count("depth")?,
+        macro_action: v.count("macro")?,
+        c: v.real("c")?,
+        epsilon: v.real("epsilon")?,
+        p_exp: v.optional_real("p_exp")?,
+        progression_width: v.count("width")?,
+        max_children_sampled: v.count("children")?,
+        recommendation: Recommendation::from_index(
+            v.choice("recommend", &["max", "robust", "secure"])?,
+        )
+        .unwrap_or_default(),
+        opponent: opponent_model(v)?,
+        opponent_budget: v.real("opponent_budget")?,
+        roll_with_opponents: v.flag("roll_with_opponents")?,
+        budget: v.count("budget")?,
+    })
+}
+
+/// The `opponent` setting.
+fn opponent_model(v: &Values) -> Result<OpponentModel, String> {
+    Ok(match v.choice("opponent", &["nothing", "random", "osla"])? {
+        0 => OpponentModel::DoNothing,
+        1 => OpponentModel::Random,
+        _ => OpponentModel::Osla,
+    })
 }
 
 /// The builder of a generic agent, as a plain function pointer for [`AgentEntry`].

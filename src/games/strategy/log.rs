@@ -96,8 +96,9 @@ impl GameLog {
 pub struct Features {
     /// Attacks made.
     pub attacks: f64,
-    /// Ranged units (archer, catapult) minus melee units other than defenders
-    /// (warrior, rider, swordsman, knight) spawned.
+    /// Ranged support units (archer, catapult) minus melee support units (swordsman,
+    /// knight) spawned: the paper's groups that complement the warriors, the army's
+    /// backbone (riders and defenders count in neither).
     pub ranged_minus_melee: f64,
     /// Defenders spawned.
     pub defender_spawns: f64,
@@ -114,11 +115,7 @@ pub struct Features {
 /// Ranged minus melee units spawned by `p` (see [`Features::ranged_minus_melee`]).
 pub fn ranged_minus_melee(log: &GameLog, p: usize) -> f64 {
     let s = |k: UnitKind| log.spawned_of(p, k) as f64;
-    s(UnitKind::Archer) + s(UnitKind::Catapult)
-        - s(UnitKind::Warrior)
-        - s(UnitKind::Rider)
-        - s(UnitKind::Swordsman)
-        - s(UnitKind::Knight)
+    s(UnitKind::Archer) + s(UnitKind::Catapult) - s(UnitKind::Swordsman) - s(UnitKind::Knight)
 }
 
 /// The least-squares slope of `ys` against 0, 1, 2, ... (0 with fewer than two points).

@@ -16,6 +16,7 @@
 //! - [`bot`]: the rule-based player ([`bot::RuleBased`]).
 
 pub mod bot;
+pub mod def;
 pub mod level;
 pub mod log;
 pub mod phases;
@@ -28,6 +29,7 @@ pub mod state;
 mod tests;
 
 pub use bot::RuleBased;
+pub use def::Strategy;
 pub use level::{Level, LevelConfig, training_levels, validation_levels};
 pub use log::{Features, GameLog, TurnRecord, features};
 pub use phases::StrategyPhases;

@@ -1,0 +1,346 @@
+//! The strategy game as the harness sees it: level choice, map size and turn limit as
+//! settings; the rule-based bot, the portfolio agents (P-MCTS, P-MCTS(B), P-MCTS(PU)),
+//! HPS and the Tribes paper's MCTS and RHEA settings as agents; the game log's
+//! statistics per game; maps at chosen steps.
+
+use super::bot::RuleBased;
+use super::level::{Level, LevelConfig, training_levels, validation_levels};
+use super::log::features;
+use super::phases::StrategyPhases;
+use super::render::{Snapshot, game_map};
+use super::scripts::{SCRIPTS, StrategyScripts, read_weights};
+use super::state::{GameConfig, StrategyState};
+use crate::agents::{
+    Hps, HpsConfig, HpsSearch, LeafEvaluation, Mcts, PortfolioSearch, ScriptWeights,
+};
+use crate::game::Agent;
+use crate::harness::agents::mcts_config;
+use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
+use std::sync::Arc;
+
+/// The strategy game's descriptor.
+pub struct Strategy;
+
+/// Forward-model calls per decision of the search agents (the Tribes paper's budget).
+pub const DECISION_BUDGET: &str = "2000";
+/// Rollout and individual length of MCTS, P-MCTS and RHEA (the Tribes paper's).
+pub const HORIZON: &str = "20";
+
+/// The MCTS settings every MCTS-based agent of this game starts from.
+const MCTS_DEFAULTS: &[(&str, &str)] = &[
+    ("iterations", "max"),
+    ("depth", HORIZON),
+    ("budget", DECISION_BUDGET),
+];
+
+/// The level a game is played on: `training` and `validation` pick one of those
+/// levels by the game's seed, `any` generates one from the seed, a number is that
+/// level's seed.
+pub fn level_seed(choice: &str, seed: u64) -> Result<u64, String> {
+    let pick = |set: Vec<u64>| set[(seed % set.len() as u64) as usize];
+    match choice {
+        "training" => Ok(pick(training_levels())),
+        "validation" => Ok(pick(validation_levels())),
+        "any" => Ok(seed),
+        n => n.parse::<u64>().map_err(|_| {
+            format!("level={n}: expected training, validation, any or a level's seed")
+        }),
+    }
+}
+
+/// The game config and level config of the settings.
+pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), String> {
+    let turns = settings.count("turns")?;
+    let cap = settings.count("action_cap")?;
+    let game = GameConfig {
+        turn_limit: u16::try_from(turns).map_err(|_| format!("turns={turns}: at most 64"))?,
+        action_cap: u16::try_from(cap).map_err(|_| format!("action_cap={cap}: too many"))?,
+    };
+    let level = LevelConfig {
+        size: settings.count("size")?,
+        ..LevelConfig::default()
+    };
+    Ok((game, level))
+}
+
+/// Script weights from an agent's `weights` setting: `default` (every script 0.5), a
+/// RON file of script names and weights, or the 11 genome weights (research then
+/// spawn scripts) separated by `/`, e.g. `1/0/0.5/0/0/1/0/0/0/0/0`.
+pub fn weights_setting(text: &str) -> Result<ScriptWeights, String> {
+    let mut weights = ScriptWeights::uniform(SCRIPTS.len(), 0.5);
+    if text == "default" {
+        return Ok(weights);
+    }
+    if text.contains('/') || text.parse::<f64>().is_ok() {
+        let genome: Vec<&str> = text.split('/').collect();
+        if genome.len() != super::GENOME_LEN {
+            return Err(format!(
+                "weights={text}: give {} genome weights separated by `/` (research, then spawn scripts)",
+                super::GENOME_LEN
+            ));
+        }
+        for (i, w) in genome.iter().enumerate() {
+            match w.trim().parse::<f64>() {
+                Ok(v) if (0.0..=1.0).contains(&v) => weights.0[i] = v,
+                _ => {
+                    return Err(format!(
+                        "weights={text}: `{w}` (script {}) is not a weight from 0 to 1",
+                        SCRIPTS[i]
+                    ));
+                }
+            }
+        }
+        return Ok(weights);
+    }
+    read_weights(std::path::Path::new(text))
+}
+
+/// The settings of a portfolio MCTS: MCTS's with this game's defaults, plus weights.
+fn portfolio_settings() -> Vec<Setting> {
+    let mut settings = AgentEntry::<StrategyState>::preset(&["p"], "", Generic::Mcts, MCTS_DEFAULTS)
+        .settings;
+    settings.push(Setting::new(
+        "weights",
+        "default",
+        "script weights: default (all 0.5), a RON file, or 11 genome weights a/b/...",
+    ));
+    settings
+}
+
+/// A portfolio MCTS from its settings.
+fn portfolio_mcts(
+    v: &Values,
+    bias: bool,
+    unpruning: bool,
+) -> Result<Box<dyn Agent<StrategyState>>, String> {
+    Ok(Box::new(Mcts::with_portfolio(
+        mcts_config(v)?,
+        PortfolioSearch {
+            portfolio: Arc::new(StrategyScripts),
+            weights: weights_setting(v.get("weights"))?,
+            bias,
+            unpruning,
+        },
+    )))
+}
+
+fn hps_settings() -> Vec<Setting> {
+    let d = HpsConfig::default();
+    let s = Setting::new;
+    vec![
+        s("search", "alphabeta", "alphabeta or uct over turn plans"),
+        s("depth", &d.depth.to_string(), "turns searched ahead"),
+        s("leaf", "heuristic", "heuristic or playout (symmetric, then heuristic)"),
+        s(
+            "playout_turns",
+            &d.playout_turns.to_string(),
+            "turns of a symmetric playout",
+        ),
+        s(
+            "budget",
+            &d.budget.to_string(),
+            "forward-model calls per turn (about 10 decisions)",
+        ),
+        s("c", &d.c.to_string(), "UCT exploration constant"),
+        s(
+            "phase_cap",
+            &d.phase_cap.to_string(),
+            "most actions of one partial player in a phase",
+        ),
+    ]
+}
+
+fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
+    let config = HpsConfig {
+        search: match v.choice("search", &["alphabeta", "uct"])? {
+            0 => HpsSearch::AlphaBeta,
+            _ => HpsSearch::Uct,
+        },
+        depth: v.count("depth")?,
+        leaf: match v.choice("leaf", &["heuristic", "playout"])? {
+            0 => LeafEvaluation::Heuristic,
+            _ => LeafEvaluation::Playout,
+        },
+        playout_turns: v.whole("playout_turns")?,
+        budget: v.count("budget")?,
+        c: v.real("c")?,
+        phase_cap: v.count("phase_cap")?,
+    };
+    Ok(Box::new(Hps::new(config, Arc::new(StrategyPhases))))
+}
+
+impl GameDef for Strategy {
+    type State = StrategyState;
+
+    fn name(&self) -> &'static str {
+        "strategy"
+    }
+
+    fn title(&self) -> &'static str {
+        "the strategy game"
+    }
+
+    fn about(&self) -> &'static str {
+        "a compact two-player Polytopia-like strategy game: cities, research, seven units (docs/strategy.md)"
+    }
+
+    fn settings(&self) -> Vec<Setting> {
+        let g = GameConfig::default();
+        vec![
+            Setting::new(
+                "level",
+                "training",
+                "training or validation (a level of that set by the game's seed), any, or a level's seed",
+            ),
+            Setting::new(
+                "size",
+                &LevelConfig::default().size.to_string(),
+                "side of the map, 7 to 16",
+            ),
+            Setting::new(
+                "turns",
+                &g.turn_limit.to_string(),
+                "turns each before the score decides, 1 to 64",
+            ),
+            Setting::new(
+                "action_cap",
+                &g.action_cap.to_string(),
+                "actions in a turn after which it ends by itself",
+            ),
+        ]
+    }
+
+    fn new_state(&self, settings: &Values, seed: u64) -> Result<StrategyState, String> {
+        let (game, level_config) = configs(settings)?;
+        let level = Level::generate(level_seed(settings.get("level"), seed)?, &level_config)?;
+        StrategyState::new(&level, &game)
+    }
+
+    fn agents(&self) -> Vec<AgentEntry<StrategyState>> {
+        vec![
+            AgentEntry::own(
+                &["rule", "rule-based"],
+                "the rule-based bot: capture, favourable attacks, fixed build and research priorities",
+                Vec::new(),
+                |_, _| Ok(Box::new(RuleBased::new())),
+            ),
+            AgentEntry::preset(
+                &["mcts"],
+                "MCTS over raw actions, the Tribes paper's settings (depth 20, 2000 calls a decision)",
+                Generic::Mcts,
+                MCTS_DEFAULTS,
+            ),
+            AgentEntry::preset(
+                &["rhea", "bmrh"],
+                "rolling-horizon EA (BMRH, population 1) with the Tribes paper's length 20 and 2000 calls",
+                Generic::Bmrh,
+                &[
+                    ("length", HORIZON),
+                    ("evaluations", "max"),
+                    ("budget", DECISION_BUDGET),
+                ],
+            ),
+            AgentEntry::own(
+                &["p-mcts", "pmcts"],
+                "portfolio MCTS: children are the scripts' suggestions",
+                portfolio_settings(),
+                |v, _| portfolio_mcts(v, false, false),
+            ),
+            AgentEntry::own(
+                &["p-mcts-b", "pmcts-b"],
+                "portfolio MCTS with progressive bias by script weight x value",
+                portfolio_settings(),
+                |v, _| portfolio_mcts(v, true, false),
+            ),
+            AgentEntry::own(
+                &["p-mcts-pu", "pmcts-pu"],
+                "portfolio MCTS with progressive unpruning by script weight x value",
+                portfolio_settings(),
+                |v, _| portfolio_mcts(v, false, true),
+            ),
+            AgentEntry::own(
+                &["hps"],
+                "hierarchical portfolio search over partial players per turn phase",
+                hps_settings(),
+                |v, _| hps(v),
+            ),
+        ]
+    }
+
+    fn default_agents(&self, _: &Values) -> Result<Vec<String>, String> {
+        Ok(vec!["p-mcts-pu".into(), "mcts".into()])
+    }
+
+    fn summary(&self, state: &StrategyState) -> Vec<(String, f64)> {
+        let log = state.log();
+        let mut out = vec![
+            ("turns".to_string(), f64::from(log.end_turn)),
+            ("by_capture".to_string(), f64::from(u8::from(log.by_capture))),
+        ];
+        for p in 0..2 {
+            let f = features(log, p);
+            out.extend([
+                (format!("techs_{p}"), f64::from(state.tech_count(p))),
+                (format!("cities_{p}"), state.city_count(p) as f64),
+                (format!("production_{p}"), f64::from(state.production(p))),
+                (format!("attacks_{p}"), f.attacks),
+                (format!("ranged_minus_melee_{p}"), f.ranged_minus_melee),
+                (format!("defender_spawns_{p}"), f.defender_spawns),
+                (format!("research_slope_{p}"), f.research_slope),
+                (format!("tile_dominance_slope_{p}"), f.tile_dominance_slope),
+            ]);
+        }
+        out
+    }
+
+    fn render(
+        &self,
+        history: &[StrategyState],
+        at: &[u32],
+        title: &str,
+        out: &std::path::Path,
+    ) -> Option<Result<(), String>> {
+        let last = history.len().saturating_sub(1) as u32;
+        let steps: Vec<u32> = if at.is_empty() {
+            vec![0, last / 3, 2 * last / 3, last]
+        } else {
+            at.iter().map(|&s| s.min(last)).collect()
+        };
+        let snapshots: Vec<Snapshot> = steps
+            .iter()
+            .map(|&s| {
+                let state = history[s as usize].clone();
+                Snapshot {
+                    caption: format!("step {s}, round {}", state.turn() + 1),
+                    state,
+                }
+            })
+            .collect();
+        Some(game_map(out, title, &snapshots).map_err(|e| e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_come_from_genomes_and_refuse_bad_ones() {
+        let w = weights_setting("1/0/0.5/0/0/1/0/0/0/0/0.25").unwrap();
+        assert_eq!(w.0[0], 1.0);
+        assert_eq!(w.0[10], 0.25);
+        assert_eq!(w.0[11], 0.5, "scripts beyond the genome keep 0.5");
+        assert!(weights_setting("1/0").unwrap_err().contains("11 genome weights"));
+        assert!(weights_setting("1/0/0.5/0/0/1/0/0/0/0/2").is_err());
+        assert!(weights_setting("/no/such/file.ron").is_err());
+        assert_eq!(weights_setting("default").unwrap().0, vec![0.5; SCRIPTS.len()]);
+    }
+
+    #[test]
+    fn levels_come_from_their_sets() {
+        assert!(training_levels().contains(&level_seed("training", 12345).unwrap()));
+        assert!(validation_levels().contains(&level_seed("validation", 7).unwrap()));
+        assert_eq!(level_seed("42", 7).unwrap(), 42);
+        assert!(level_seed("nowhere", 1).is_err());
+    }
+}
