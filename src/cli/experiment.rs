@@ -23,6 +23,9 @@ pub enum Preset {
     /// each resuming where the last stopped). Rinascimento: 100 NTBEA runs, 1000 games per true
     /// win rate, tables of 10,000 games (117 minutes on 2 cores).
     Paper,
+    /// The strategy experiments' published tables: every training level, 20 games per
+    /// pairing and level (portfolio) or 10 (difficulty); elsewhere the same as paper.
+    Full,
 }
 
 /// The NTBEA settings an experiment tunes with.
@@ -50,6 +53,7 @@ impl Preset {
             Preset::Quick => "quick",
             Preset::Medium => "medium",
             Preset::Paper => "paper",
+            Preset::Full => "full",
         }
     }
 }
@@ -57,8 +61,10 @@ impl Preset {
 #[derive(Args)]
 pub struct ExperimentArgs {
     /// Which experiment: space-battle (the NTBEA paper's Section V), rinascimento
-    /// (the Rinascimento paper's agent tuning, Figure 5 and Table VIII) or
-    /// ntbea-defaults (NTBEA tunes NTBEA's own defaults over benchmark problems).
+    /// (the Rinascimento paper's agent tuning, Figure 5 and Table VIII),
+    /// ntbea-defaults (NTBEA tunes NTBEA's own defaults over benchmark problems),
+    /// strategy-portfolio (portfolio MCTS against MCTS and RHEA, the Tribes paper's
+    /// Table I) or strategy-difficulty (a round robin of bots by configuration).
     experiment: String,
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
@@ -98,8 +104,9 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
         "space-battle" => space_battle(a),
         "rinascimento" => rinascimento(a),
         "ntbea-defaults" => ntbea_defaults(a),
+        "strategy-portfolio" | "strategy-difficulty" => strategy(a),
         other => bail!(
-            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults)"
+            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty)"
         ),
     }
 }
@@ -118,7 +125,7 @@ fn rinascimento(a: ExperimentArgs) -> Result<()> {
     let (runs, budgets, true_games, table_games): (u64, Vec<u64>, usize, usize) = match a.preset {
         Preset::Quick => (10, vec![50, 100, 200, 500], 100, 100),
         Preset::Medium => (30, vec![50, 100, 200, 500, 1000], 300, 1000),
-        Preset::Paper => (100, vec![50, 100, 200, 500, 1000], 1000, 10_000),
+        Preset::Paper | Preset::Full => (100, vec![50, 100, 200, 500, 1000], 1000, 10_000),
     };
     let preset = a.preset.name();
     let config = TuningConfig {
@@ -167,7 +174,7 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
     let (budget, runs, per_eval, validation) = match a.preset {
         Preset::Quick => (30, 2, 2, 10),
         Preset::Medium => (300, 4, 10, 400),
-        Preset::Paper => {
+        Preset::Paper | Preset::Full => {
             bail!("ntbea-defaults reproduces no paper: use --preset medium for the published run")
         }
     };
@@ -196,6 +203,53 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
     Ok(())
 }
 
+/// The strategy game's tables: `strategy-portfolio` (the Tribes paper's Table I) and
+/// `strategy-difficulty` (the Prismata paper's round robin of bots made by
+/// configuration). Quick: 4 training levels x 2 games per pairing (a minute or two on
+/// 2 cores). Full (or paper): all 20 training levels x 20 games per pairing for the
+/// portfolio table, x 10 for the difficulty one (published in runs/published/).
+fn strategy(a: ExperimentArgs) -> Result<()> {
+    use crate::experiments::strategy::{StrategyExperiment, run};
+    if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty()
+    {
+        bail!(
+            "the strategy experiments take --preset, --set (game settings such as turns=20), --seed and --name, not --trials, --budget, --reevaluations or --fix"
+        );
+    }
+    let portfolio = a.experiment == "strategy-portfolio";
+    let (levels, games) = match (a.preset, portfolio) {
+        (Preset::Quick, _) => (4, 2),
+        (Preset::Medium, _) => (10, 4),
+        (Preset::Paper | Preset::Full, true) => (20, 20),
+        (Preset::Paper | Preset::Full, false) => (20, 10),
+    };
+    let name = a
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-{}", a.experiment, a.preset.name()));
+    let mut x = if portfolio {
+        StrategyExperiment::portfolio(&name, levels, games, a.seed)
+    } else {
+        StrategyExperiment::difficulty(&name, levels, games, a.seed)
+    };
+    for s in &a.settings {
+        let (k, v) = s
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
+        x.settings.push((k.trim().into(), v.trim().into()));
+    }
+    let started = std::time::Instant::now();
+    let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    println!("{md}");
+    println!(
+        "wrote {} and {} in {:.0} s",
+        a.runs_dir.join(&name).join("summary.md").display(),
+        a.plots_dir.join(&name).display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn space_battle(a: ExperimentArgs) -> Result<()> {
     let (trials, budget, reevaluations, preset_settings): (u64, u64, u64, &[(&str, &str)]) =
         match a.preset {
@@ -206,7 +260,7 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
                 20,
                 &[("max_ticks", "400"), ("mcts_iterations", "40")],
             ),
-            Preset::Paper => (50, 100, 100, &[]),
+            Preset::Paper | Preset::Full => (50, 100, 100, &[]),
         };
     let mut settings: std::collections::BTreeMap<String, String> = preset_settings
         .iter()

@@ -4,3 +4,4 @@
 pub mod compare_optimizers;
 pub mod ntbea_defaults;
 pub mod rinascimento_tuning;
+pub mod strategy;

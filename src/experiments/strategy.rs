@@ -1,0 +1,528 @@
+//! The strategy game's experiments:
+//! - `strategy-portfolio`: the Tribes paper's Table I (portfolio MCTS against MCTS and
+//!   RHEA): win rate, score, share of technologies, cities and production at the end,
+//!   with standard errors, over the training levels with alternating seats.
+//! - `strategy-difficulty`: the Prismata paper's Table 2: bots made by configuration
+//!   alone play a round robin; the row averages should order them as intended.
+//!
+//! Every game is one work item, seeded by (experiment seed, pairing, level, game) and
+//! appended to `games.csv` as it finishes, so an interrupted experiment resumes where
+//! it stopped and the result does not depend on the number of threads.
+
+use crate::game::{Agent, Game};
+use crate::games::strategy::{Level, Strategy, StrategyState, training_levels};
+use crate::harness::agents::{AgentSpec, all_agents, build_agent};
+use crate::harness::{GameDef, Values};
+use crate::plot::{Heatmap, heatmap, sorted_error_bars};
+use crate::rng::derive_seed;
+use crate::stats::Summary;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+
+/// Which table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Table {
+    /// Table I: each pairing's first agent against its second.
+    Portfolio,
+    /// Round robin of every pair of agents.
+    Difficulty,
+}
+
+/// One experiment's settings.
+#[derive(Clone, Debug)]
+pub struct StrategyExperiment {
+    pub name: String,
+    pub table: Table,
+    /// The agents, as on the command line (`p-mcts-pu(budget=500)`); for the
+    /// difficulty table, weakest first as intended.
+    pub agents: Vec<String>,
+    /// Pairs of agent indices to play (the first is the row's agent).
+    pub pairings: Vec<(usize, usize)>,
+    /// Level seeds (the training levels by default).
+    pub levels: Vec<u64>,
+    /// Games per pairing and level; seats alternate game by game.
+    pub games_per_level: usize,
+    /// The game's settings (turns, size, ...), NAME=VALUE.
+    pub settings: Vec<(String, String)>,
+    pub seed: u64,
+}
+
+impl StrategyExperiment {
+    /// The Tribes paper's Table I: P-MCTS, P-MCTS(B), P-MCTS(PU) against MCTS; MCTS and
+    /// the three against RHEA.
+    pub fn portfolio(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
+        let agents = ["p-mcts", "p-mcts-b", "p-mcts-pu", "mcts", "rhea"];
+        StrategyExperiment {
+            name: name.into(),
+            table: Table::Portfolio,
+            agents: agents.iter().map(|s| s.to_string()).collect(),
+            pairings: vec![(0, 3), (1, 3), (2, 3), (3, 4), (0, 4), (1, 4), (2, 4)],
+            levels: training_levels().into_iter().take(levels).collect(),
+            games_per_level,
+            settings: Vec::new(),
+            seed,
+        }
+    }
+
+    /// The difficulty ladder: bots by configuration alone, weakest first as intended.
+    pub fn difficulty(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
+        let agents = [
+            "random",
+            "p-mcts-pu(budget=200)",
+            "p-mcts-pu(budget=2000)",
+            "rule",
+            "hps(depth=1,budget=2000)",
+            "hps(depth=2,budget=20000)",
+        ];
+        let n = agents.len();
+        StrategyExperiment {
+            name: name.into(),
+            table: Table::Difficulty,
+            agents: agents.iter().map(|s| s.to_string()).collect(),
+            pairings: (0..n)
+                .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+                .collect(),
+            levels: training_levels().into_iter().take(levels).collect(),
+            games_per_level,
+            settings: Vec::new(),
+            seed,
+        }
+    }
+}
+
+/// One finished game, from the pairing's first agent's side (`a`) and its second's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub pairing: usize,
+    pub level: u64,
+    pub game: usize,
+    /// The seat `a` played (0 moves first).
+    pub seat_a: usize,
+    /// 1 win, 0.5 draw, 0 loss for `a`.
+    pub result_a: f64,
+    pub score: [f64; 2],
+    pub techs: [f64; 2],
+    pub cities: [f64; 2],
+    pub production: [f64; 2],
+    pub turns: f64,
+}
+
+const HEADER: &str = "pairing,level,game,seat_a,result_a,score_a,score_b,techs_a,techs_b,cities_a,cities_b,production_a,production_b,turns";
+
+impl GameRow {
+    fn to_csv(&self) -> String {
+        format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            self.pairing,
+            self.level,
+            self.game,
+            self.seat_a,
+            self.result_a,
+            self.score[0],
+            self.score[1],
+            self.techs[0],
+            self.techs[1],
+            self.cities[0],
+            self.cities[1],
+            self.production[0],
+            self.production[1],
+            self.turns
+        )
+    }
+
+    fn from_csv(line: &str) -> Option<GameRow> {
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 14 {
+            return None;
+        }
+        let r = |i: usize| f[i].parse::<f64>().ok().filter(|v| v.is_finite());
+        Some(GameRow {
+            pairing: f[0].parse().ok()?,
+            level: f[1].parse().ok()?,
+            game: f[2].parse().ok()?,
+            seat_a: f[3].parse().ok()?,
+            result_a: r(4)?,
+            score: [r(5)?, r(6)?],
+            techs: [r(7)?, r(8)?],
+            cities: [r(9)?, r(10)?],
+            production: [r(11)?, r(12)?],
+            turns: r(13)?,
+        })
+    }
+}
+
+/// Plays one game of `pairing` on `level`: agent `a` in seat `game % 2`.
+fn play_game(
+    x: &StrategyExperiment,
+    values: &Values,
+    pairing: usize,
+    level: u64,
+    game: usize,
+) -> Result<GameRow, String> {
+    let (ia, ib) = x.pairings[pairing];
+    let entries = all_agents(Strategy.agents());
+    let build = |i: usize| -> Result<Box<dyn Agent<StrategyState>>, String> {
+        build_agent(
+            "strategy",
+            &entries,
+            &AgentSpec::parse(&x.agents[i])?,
+            None,
+            values,
+        )
+    };
+    let (mut a, mut b) = (build(ia)?, build(ib)?);
+    let (game_config, level_config) = crate::games::strategy::def::configs(values)?;
+    let state = StrategyState::new(&Level::generate(level, &level_config)?, &game_config)?;
+    let seat_a = game % 2;
+    let seed = derive_seed(x.seed, &[pairing as u64, level, game as u64]);
+    let mut refs: Vec<&mut dyn Agent<StrategyState>> = vec![a.as_mut(), b.as_mut()];
+    let seats = [seat_a, 1 - seat_a];
+    let end = crate::harness::play::play(
+        state,
+        &mut refs,
+        &seats,
+        crate::harness::play::AGENTS,
+        seed,
+        &mut |_, _| {},
+    )?;
+    let w = end.winners();
+    let sb = 1 - seat_a;
+    let result_a = match (w[seat_a], w[sb]) {
+        (true, false) => 1.0,
+        (true, true) => 0.5,
+        _ => 0.0,
+    };
+    let pair = |f: &dyn Fn(usize) -> f64| [f(seat_a), f(sb)];
+    Ok(GameRow {
+        pairing,
+        level,
+        game,
+        seat_a,
+        result_a,
+        score: pair(&|p| end.score(p)),
+        techs: pair(&|p| f64::from(end.tech_count(p))),
+        cities: pair(&|p| end.city_count(p) as f64),
+        production: pair(&|p| f64::from(end.production(p))),
+        turns: f64::from(end.log().end_turn),
+    })
+}
+
+/// Games already in `games.csv` (rows that do not parse, say a line cut short by a
+/// kill, are dropped and played again).
+fn read_rows(path: &Path) -> Vec<GameRow> {
+    std::fs::read_to_string(path)
+        .map(|text| text.lines().skip(1).filter_map(GameRow::from_csv).collect())
+        .unwrap_or_default()
+}
+
+/// Runs (or resumes) the experiment: every game not yet in `games.csv`, then the
+/// table and its plot. Returns the table in Markdown.
+pub fn run(
+    x: &StrategyExperiment,
+    runs_dir: &Path,
+    plots_dir: &Path,
+    progress: bool,
+) -> Result<String, String> {
+    let dir = runs_dir.join(&x.name);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let values = Values::new("game `strategy`", &Strategy.settings(), &x.settings)?;
+    // Every agent builds before any game is played.
+    let entries = all_agents(Strategy.agents());
+    for a in &x.agents {
+        build_agent("strategy", &entries, &AgentSpec::parse(a)?, None, &values)?;
+    }
+    std::fs::write(dir.join("experiment.txt"), describe(x))
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = dir.join("games.csv");
+    let mut rows = read_rows(&path);
+    // Rewrite the file with the good rows only, then append.
+    let mut text = format!("{HEADER}\n");
+    for r in &rows {
+        text.push_str(&r.to_csv());
+        text.push('\n');
+    }
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let done: std::collections::HashSet<(usize, u64, usize)> =
+        rows.iter().map(|r| (r.pairing, r.level, r.game)).collect();
+    let todo: Vec<(usize, u64, usize)> = (0..x.pairings.len())
+        .flat_map(|p| {
+            x.levels
+                .iter()
+                .flat_map(move |&l| (0..x.games_per_level).map(move |g| (p, l, g)))
+        })
+        .filter(|k| !done.contains(k))
+        .collect();
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let file = Mutex::new(file);
+    let bar = if progress {
+        indicatif::ProgressBar::new(todo.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let new: Vec<GameRow> = todo
+        .par_iter()
+        .map(|&(p, l, g)| {
+            let row = play_game(x, &values, p, l, g)?;
+            let mut f = file.lock().map_err(|_| "games.csv: lock poisoned")?;
+            writeln!(f, "{}", row.to_csv()).map_err(|e| format!("games.csv: {e}"))?;
+            bar.inc(1);
+            Ok(row)
+        })
+        .collect::<Result<_, String>>()?;
+    bar.finish_and_clear();
+    rows.extend(new);
+    rows.sort_by_key(|r| (r.pairing, r.level, r.game));
+    let md = match x.table {
+        Table::Portfolio => portfolio_table(x, &rows),
+        Table::Difficulty => difficulty_table(x, &rows),
+    };
+    std::fs::write(dir.join("summary.md"), &md).map_err(|e| format!("summary.md: {e}"))?;
+    let plots = plots_dir.join(&x.name);
+    std::fs::create_dir_all(&plots).map_err(|e| format!("{}: {e}", plots.display()))?;
+    plot(x, &rows, &plots)?;
+    Ok(md)
+}
+
+/// The experiment's settings, for the run folder.
+fn describe(x: &StrategyExperiment) -> String {
+    let pairings: Vec<String> = x
+        .pairings
+        .iter()
+        .map(|&(a, b)| format!("{} vs {}", x.agents[a], x.agents[b]))
+        .collect();
+    format!(
+        "experiment: {}\ntable: {:?}\nagents: {}\npairings: {}\nlevels: {:?}\ngames per pairing and level: {} (seats alternate)\ngame settings: {:?}\nseed: {}\n",
+        x.name,
+        x.table,
+        x.agents.join(" | "),
+        pairings.join(" | "),
+        x.levels,
+        x.games_per_level,
+        x.settings,
+        x.seed
+    )
+}
+
+/// Mean and standard error of `f` over `rows`.
+fn stat(rows: &[&GameRow], f: impl Fn(&GameRow) -> f64) -> (f64, f64) {
+    let v: Vec<f64> = rows.iter().map(|r| f(r)).collect();
+    let s = Summary::of(&v);
+    (s.mean, s.se())
+}
+
+fn pm((m, se): (f64, f64), digits: usize) -> String {
+    format!("{m:.digits$} ± {se:.digits$}")
+}
+
+fn rows_of(rows: &[GameRow], pairing: usize) -> Vec<&GameRow> {
+    rows.iter().filter(|r| r.pairing == pairing).collect()
+}
+
+/// Table I: one line per pairing, the first agent's figures at the end of the game.
+fn portfolio_table(x: &StrategyExperiment, rows: &[GameRow]) -> String {
+    let techs = crate::games::strategy::rules::TECHS.len() as f64;
+    let mut md = String::from(
+        "| agent | opponent | games | win rate % | score | technologies % | cities | production |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for (p, &(a, b)) in x.pairings.iter().enumerate() {
+        let r = rows_of(rows, p);
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            x.agents[a],
+            x.agents[b],
+            r.len(),
+            pm(stat(&r, |g| 100.0 * g.result_a), 1),
+            pm(stat(&r, |g| g.score[0]), 0),
+            pm(stat(&r, |g| 100.0 * g.techs[0] / techs), 1),
+            pm(stat(&r, |g| g.cities[0]), 2),
+            pm(stat(&r, |g| g.production[0]), 1),
+        ));
+    }
+    md.push_str(&format!(
+        "\nMean ± standard error over {} training levels x {} games per pairing, seats alternating; a draw counts half.\n",
+        x.levels.len(),
+        x.games_per_level
+    ));
+    md
+}
+
+/// Each agent's win rate against each other agent, and its row average.
+fn win_matrix(x: &StrategyExperiment, rows: &[GameRow]) -> Vec<Vec<Option<(f64, usize)>>> {
+    let n = x.agents.len();
+    let mut m = vec![vec![None; n]; n];
+    for (p, &(a, b)) in x.pairings.iter().enumerate() {
+        let r = rows_of(rows, p);
+        if r.is_empty() {
+            continue;
+        }
+        let w = Summary::of(&r.iter().map(|g| g.result_a).collect::<Vec<_>>()).mean;
+        m[a][b] = Some((w, r.len()));
+        m[b][a] = Some((1.0 - w, r.len()));
+    }
+    m
+}
+
+fn row_average(row: &[Option<(f64, usize)>]) -> f64 {
+    let v: Vec<f64> = row.iter().flatten().map(|c| c.0).collect();
+    Summary::of(&v).mean
+}
+
+/// Whether the row averages increase in the intended order, and where they do not.
+pub fn ordering(averages: &[f64]) -> (bool, Vec<(usize, usize)>) {
+    let bad: Vec<(usize, usize)> = (1..averages.len())
+        .filter(|&i| averages[i] <= averages[i - 1])
+        .map(|i| (i - 1, i))
+        .collect();
+    (bad.is_empty(), bad)
+}
+
+/// The round-robin table: row agent's win rate against each column agent, row average.
+fn difficulty_table(x: &StrategyExperiment, rows: &[GameRow]) -> String {
+    let m = win_matrix(x, rows);
+    let n = x.agents.len();
+    let mut md = String::from("| # | agent |");
+    for j in 0..n {
+        md.push_str(&format!(" vs {j} |"));
+    }
+    md.push_str(" average |\n|---|---|");
+    md.push_str(&"---|".repeat(n + 1));
+    md.push('\n');
+    let mut averages = Vec::new();
+    for (i, row) in m.iter().enumerate() {
+        md.push_str(&format!("| {i} | {} |", x.agents[i]));
+        for cell in row {
+            match cell {
+                Some((w, _)) => md.push_str(&format!(" {:.1} |", 100.0 * w)),
+                None => md.push_str(" |"),
+            }
+        }
+        let avg = row_average(row);
+        averages.push(avg);
+        md.push_str(&format!(" **{:.1}** |\n", 100.0 * avg));
+    }
+    let (holds, bad) = ordering(&averages);
+    let games = x.levels.len() * x.games_per_level;
+    md.push_str(&format!(
+        "\nWin rate % of the row's agent against the column's, {games} games per pair ({} levels x {}, seats alternating; a draw counts half; a cell's standard error is at most {:.1} points). Agents are listed weakest first as intended: the ordering by row average {}.\n",
+        x.levels.len(),
+        x.games_per_level,
+        100.0 * 0.5 / (games as f64).sqrt(),
+        if holds {
+            "holds".to_string()
+        } else {
+            format!(
+                "does not hold between {}",
+                bad.iter()
+                    .map(|(a, b)| format!("{a} and {b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    ));
+    md
+}
+
+fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), String> {
+    let err = |e: crate::draw::PlotError| e.to_string();
+    match x.table {
+        Table::Portfolio => {
+            let groups: Vec<(String, Vec<(f64, f64)>)> = x
+                .pairings
+                .iter()
+                .enumerate()
+                .map(|(p, &(a, b))| {
+                    let r = rows_of(rows, p);
+                    let (m, se) = stat(&r, |g| g.result_a);
+                    (format!("{} v {}", x.agents[a], x.agents[b]), vec![(m, se)])
+                })
+                .collect();
+            for ext in ["png", "svg"] {
+                sorted_error_bars(
+                    &dir.join(format!("win_rates.{ext}")),
+                    "Win rate of the first agent (mean ± s.e.)",
+                    "win rate",
+                    &groups,
+                )
+                .map_err(err)?;
+            }
+        }
+        Table::Difficulty => {
+            let m = win_matrix(x, rows);
+            let n = x.agents.len();
+            let edges: Vec<f64> = (0..=n).map(|i| i as f64).collect();
+            let h = Heatmap {
+                title: "Row agent's win rate vs column agent (0 = weakest intended)".into(),
+                x_label: "column agent".into(),
+                y_label: "row agent".into(),
+                x_edges: edges.clone(),
+                y_edges: edges,
+                values: m
+                    .iter()
+                    .map(|row| row.iter().map(|c| c.map(|(w, _)| w)).collect())
+                    .collect(),
+                range: Some((0.0, 1.0)),
+                annotate: true,
+            };
+            for ext in ["png", "svg"] {
+                heatmap(&dir.join(format!("round_robin.{ext}")), &h).map_err(err)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Row averages of a finished difficulty experiment's games, in agent order.
+pub fn row_averages(x: &StrategyExperiment, rows: &[GameRow]) -> Vec<f64> {
+    win_matrix(x, rows).iter().map(|r| row_average(r)).collect()
+}
+
+/// The rows of a run folder's `games.csv`.
+pub fn load_rows(dir: &Path) -> Vec<GameRow> {
+    read_rows(&dir.join("games.csv"))
+}
+
+/// Per-pairing mean of the first agent's result.
+pub fn win_rates(x: &StrategyExperiment, rows: &[GameRow]) -> BTreeMap<usize, f64> {
+    (0..x.pairings.len())
+        .map(|p| {
+            let r = rows_of(rows, p);
+            (p, stat(&r, |g| g.result_a).0)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip_and_torn_lines_are_dropped() {
+        let row = GameRow {
+            pairing: 2,
+            level: 7,
+            game: 3,
+            seat_a: 1,
+            result_a: 0.5,
+            score: [10.0, 20.5],
+            techs: [3.0, 4.0],
+            cities: [1.0, 2.0],
+            production: [5.0, 6.0],
+            turns: 30.0,
+        };
+        assert_eq!(GameRow::from_csv(&row.to_csv()), Some(row.clone()));
+        let torn = &row.to_csv()[..10];
+        assert_eq!(GameRow::from_csv(torn), None);
+    }
+
+    #[test]
+    fn the_ordering_check_names_the_inversions() {
+        assert_eq!(ordering(&[0.1, 0.4, 0.9]), (true, vec![]));
+        assert_eq!(ordering(&[0.1, 0.5, 0.4, 0.9]), (false, vec![(1, 2)]));
+    }
+}
