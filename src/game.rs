@@ -52,6 +52,16 @@ pub trait Game: Clone + Send + Sync {
     /// The game's score for `player` (what agents maximise, before win/loss bonuses).
     fn score(&self, player: usize) -> f64;
 
+    /// What search agents maximise for `player` before win and loss bonuses; by
+    /// default [`Game::score`]. A game whose score is each player's own tally may
+    /// return the margin over the opponents instead: with a horizon of a fixed number
+    /// of actions and a score that only counts one's own gains, ending a turn early
+    /// (to bring the next turn's income within the horizon) looks better than acting,
+    /// and harming the opponent looks worthless.
+    fn value(&self, player: usize) -> f64 {
+        self.score(player)
+    }
+
     /// Per player, whether they won. Meaningful once the game is over; a draw marks
     /// every tied leader as a winner, a stalemate marks nobody.
     fn winners(&self) -> Vec<bool>;

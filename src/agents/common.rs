@@ -87,6 +87,9 @@ pub(crate) mod counted {
         fn score(&self, player: usize) -> f64 {
             self.inner.score(player)
         }
+        fn value(&self, player: usize) -> f64 {
+            self.inner.value(player)
+        }
         fn winners(&self) -> Vec<bool> {
             self.inner.winners()
         }

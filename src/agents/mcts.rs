@@ -569,7 +569,7 @@ impl<G: Game> Mcts<G> {
             self.scratch = Some(state);
             return false;
         }
-        self.backup(node, state.score(player), outcome(&state, player));
+        self.backup(node, state.value(player), outcome(&state, player));
         self.scratch = Some(state);
         true
     }

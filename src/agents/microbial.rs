@@ -115,7 +115,7 @@ impl<G: Game> MicrobialEa<G> {
             );
             let others = (0..state.num_players())
                 .filter(|&q| q != player)
-                .map(|q| state.score(q))
+                .map(|q| state.value(q))
                 .fold(f64::NEG_INFINITY, f64::max);
             let others = if others.is_finite() { others } else { 0.0 };
             fitness += weight * (state_value(&state, player) - others);

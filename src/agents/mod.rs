@@ -39,10 +39,10 @@ use crate::rng::Rng;
 /// from one the player lost (a draw adds nothing).
 pub const WIN_BONUS: f64 = 1e7;
 
-/// The value search agents maximise: `state.score(player)` plus
-/// `WIN_BONUS * outcome(state, player)` (see [`outcome`]).
+/// The value search agents maximise: `state.value(player)` (by default the score)
+/// plus `WIN_BONUS * outcome(state, player)` (see [`outcome`]).
 pub fn state_value<G: Game>(state: &G, player: usize) -> f64 {
-    state.score(player) + WIN_BONUS * outcome(state, player)
+    state.value(player) + WIN_BONUS * outcome(state, player)
 }
 
 /// The result of a finished game for `player`: 1 if `player` alone won, 0 for a draw

@@ -71,11 +71,11 @@ impl StrategyExperiment {
     pub fn difficulty(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
         let agents = [
             "random",
-            "p-mcts-pu(budget=200)",
+            "p-mcts-pu(budget=100)",
             "p-mcts-pu(budget=2000)",
             "rule",
             "hps(depth=1,budget=2000)",
-            "hps(depth=2,budget=20000)",
+            "hps(depth=2,budget=100000)",
         ];
         let n = agents.len();
         StrategyExperiment {

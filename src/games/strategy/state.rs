@@ -1165,6 +1165,14 @@ impl Game for StrategyState {
         self.score_of(player) as f64
     }
 
+    /// The margin over the opponent: search agents that maximised their own score
+    /// ended turns early (the next turn's income came within their horizon of
+    /// actions) and never fought (runs/published/strategy-portfolio-full measures the
+    /// tables with the margin).
+    fn value(&self, player: usize) -> f64 {
+        self.score_of(player) as f64 - self.score_of(1 - player) as f64
+    }
+
     fn winners(&self) -> Vec<bool> {
         if self.over {
             match self.log.winner {
