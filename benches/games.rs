@@ -212,5 +212,45 @@ fn strategy(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, ticks, rinascimento, rinascimento_agents, strategy);
+/// One decision of the strategy game's search agents at their defaults, from a
+/// mid-game state (the rule-based bot played both sides for 8 rounds): P-MCTS(PU) and
+/// MCTS at 2000 forward-model calls, HPS at 20,000 calls a turn (its first decision
+/// plans the whole turn; the bench times that search).
+fn strategy_agents(c: &mut Criterion) {
+    use playtune::games::strategy::{RuleBased, Strategy, StrategyState};
+    use playtune::harness::agents::{AgentSpec, all_agents, build_agent};
+    use playtune::harness::{GameDef, Values};
+    let mut s = StrategyState::from_seed(3);
+    let mut rng = rng_from_seed(1);
+    while s.turn() < 8 && !s.is_over() {
+        let p = s.current();
+        let a = RuleBased.act(&s, p, &mut rng);
+        s.advance(&[a]);
+    }
+    let p = s.current();
+    let entries = all_agents(Strategy.agents());
+    let values = Values::new("game", &Strategy.settings(), &[]).expect("defaults");
+    let mut g = c.benchmark_group("strategy_decision");
+    g.sample_size(10);
+    for name in ["mcts", "p-mcts-pu", "hps"] {
+        let spec = AgentSpec::parse(name).expect("a name");
+        let mut agent = build_agent("strategy", &entries, &spec, None, &values).expect("agent");
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                agent.reset();
+                black_box(agent.act(&s, p, &mut rng))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    ticks,
+    rinascimento,
+    rinascimento_agents,
+    strategy,
+    strategy_agents
+);
 criterion_main!(benches);

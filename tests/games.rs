@@ -21,7 +21,7 @@ fn result(cmd: &mut Command) -> serde_json::Value {
 
 #[test]
 fn tournaments_of_every_game_are_the_same_on_one_thread_or_four() {
-    let cases: [&[&str]; 2] = [
+    let cases: [&[&str]; 3] = [
         &[
             "--game",
             "space-battle",
@@ -43,6 +43,16 @@ fn tournaments_of_every_game_are_the_same_on_one_thread_or_four() {
             "60",
             "--games",
             "3",
+        ],
+        &[
+            "--game",
+            "strategy",
+            "--agents",
+            "rule,p-mcts-pu(budget=100),hps(budget=1000),random",
+            "--set",
+            "turns=8",
+            "--games",
+            "2",
         ],
     ];
     for args in cases {
@@ -126,5 +136,36 @@ fn bad_games_agents_and_settings_exit_with_2() {
             "{args:?}: stderr lacks `{fragment}`:\n{err}"
         );
         assert!(!err.contains("panicked"), "{args:?} panicked:\n{err}");
+    }
+}
+
+/// The strategy experiments run, write their table and plots, and resume without
+/// playing a finished game again (the games file is the same after a second run).
+#[test]
+fn strategy_experiments_run_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    for (experiment, table) in [
+        ("strategy-portfolio", "| p-mcts-pu | mcts |"),
+        ("strategy-difficulty", "ordering by row average"),
+    ] {
+        let run = || {
+            playtune()
+                .args(["experiment", experiment, "--preset", "quick", "--set", "turns=3", "-q"])
+                .arg("--runs-dir")
+                .arg(dir.path().join("runs"))
+                .arg("--plots-dir")
+                .arg(dir.path().join("plots"))
+                .assert()
+                .success()
+                .stdout(predicate::str::contains(table))
+        };
+        run();
+        let name = format!("{experiment}-quick");
+        let games = dir.path().join("runs").join(&name).join("games.csv");
+        let first = std::fs::read_to_string(&games).unwrap();
+        assert!(first.lines().count() > 8, "{first}");
+        run();
+        assert_eq!(first, std::fs::read_to_string(&games).unwrap());
+        assert!(dir.path().join("plots").join(&name).read_dir().unwrap().count() >= 2);
     }
 }

@@ -473,6 +473,46 @@ mod strategy {
         }
     }
 
+    /// Every agent the game offers (its own and the generic ones, by name as on the
+    /// command line, with small budgets) plays only legal actions, against the
+    /// rule-based bot and against random, in both seats.
+    #[test]
+    fn every_registered_agent_plays_legally() {
+        use playtune::harness::agents::{AgentSpec, all_agents, build_agent};
+        use playtune::harness::{GameDef, Values};
+        let entries = all_agents(Strategy.agents());
+        let values = Values::new("game", &Strategy.settings(), &[]).unwrap();
+        let specs = [
+            "mcts(budget=300)",
+            "rhea(budget=300)",
+            "p-mcts(budget=300)",
+            "p-mcts-b(budget=300)",
+            "p-mcts-pu(budget=300,weights=1/0/0/0/0/0/0/1/0/0/0)",
+            "hps(budget=3000)",
+            "hps(search=uct,leaf=playout,budget=3000)",
+            "osla(budget=30)",
+            "srh(budget=300)",
+            "microbial(budget=300)",
+        ];
+        // Every agent the game lists is covered (the bot and random are above).
+        for e in &entries {
+            assert!(
+                ["rule", "random"].contains(&e.names[0])
+                    || specs.iter().any(|s| s.starts_with(&format!("{}(", e.names[0]))),
+                "agent {} is not tested",
+                e.names[0]
+            );
+        }
+        for (i, spec) in specs.iter().enumerate() {
+            let build = || build_agent("strategy", &entries, &AgentSpec::parse(spec).unwrap(), None, &values).unwrap();
+            let (mut agent, mut rule, mut random) = (build(), RuleBased, RandomAgent);
+            let seed = 500 + i as u64;
+            play_checked(&mut [agent.as_mut(), &mut rule], seed);
+            let mut agent = build();
+            play_checked(&mut [&mut random, agent.as_mut()], seed + 50);
+        }
+    }
+
     #[test]
     fn rule_based_beats_random() {
         let mut wins = 0;

@@ -104,6 +104,17 @@ impl<G: Game> MicrobialEa<G> {
             if !ok || state.is_over() {
                 break;
             }
+            // A gene drawn in another state may be illegal here (turn-based games):
+            // it is replaced by a random legal action, in the plan too.
+            if state.legal_actions(player, &mut self.buf)
+                && !self.buf.contains(&self.population[i][t])
+            {
+                if self.buf.is_empty() {
+                    break;
+                }
+                let pick = rng.random_range(0..self.buf.len());
+                self.population[i][t] = self.buf[pick].clone();
+            }
             let action = self.population[i][t].clone();
             ok = self.sim.step(
                 &mut state,
@@ -202,7 +213,12 @@ impl<G: Game> Agent<G> for MicrobialEa<G> {
                 best = i;
             }
         }
-        self.population[best][0].clone()
+        let first = self.population[best][0].clone();
+        if state.legal_actions(player, &mut self.buf) && !self.buf.contains(&first) {
+            // Only when no evaluation reached the plan (budget too small to repair it).
+            return draw(&mut self.buf, rng);
+        }
+        first
     }
 
     fn reset(&mut self) {

@@ -23,8 +23,8 @@ pub enum Preset {
     /// each resuming where the last stopped). Rinascimento: 100 NTBEA runs, 1000 games per true
     /// win rate, tables of 10,000 games (117 minutes on 2 cores).
     Paper,
-    /// The strategy experiments' published tables: every training level, 20 games per
-    /// pairing and level (portfolio) or 10 (difficulty); elsewhere the same as paper.
+    /// The strategy experiments' published tables: every training level, 10 games per
+    /// pairing and level (portfolio) or 4 (difficulty); elsewhere the same as paper.
     Full,
 }
 
@@ -206,8 +206,9 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
 /// The strategy game's tables: `strategy-portfolio` (the Tribes paper's Table I) and
 /// `strategy-difficulty` (the Prismata paper's round robin of bots made by
 /// configuration). Quick: 4 training levels x 2 games per pairing (a minute or two on
-/// 2 cores). Full (or paper): all 20 training levels x 20 games per pairing for the
-/// portfolio table, x 10 for the difficulty one (published in runs/published/).
+/// 2 cores). Full (or paper): all 20 training levels x 10 games per pairing for the
+/// portfolio table (about an hour on 2 cores), x 4 for the difficulty one (published
+/// in runs/published/).
 fn strategy(a: ExperimentArgs) -> Result<()> {
     use crate::experiments::strategy::{StrategyExperiment, run};
     if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty()
@@ -220,8 +221,8 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
     let (levels, games) = match (a.preset, portfolio) {
         (Preset::Quick, _) => (4, 2),
         (Preset::Medium, _) => (10, 4),
-        (Preset::Paper | Preset::Full, true) => (20, 20),
-        (Preset::Paper | Preset::Full, false) => (20, 10),
+        (Preset::Paper | Preset::Full, true) => (20, 10),
+        (Preset::Paper | Preset::Full, false) => (20, 4),
     };
     let name = a
         .name

@@ -237,14 +237,26 @@ pub fn run(
     std::fs::write(dir.join("experiment.txt"), describe(x))
         .map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("games.csv");
-    let mut rows = read_rows(&path);
-    // Rewrite the file with the good rows only, then append.
+    // Rows of this experiment's games only (a smaller preset run in the same folder
+    // reuses a larger one's games).
+    let mut rows: Vec<GameRow> = read_rows(&path)
+        .into_iter()
+        .filter(|r| {
+            r.pairing < x.pairings.len()
+                && x.levels.contains(&r.level)
+                && r.game < x.games_per_level
+        })
+        .collect();
+    // Rewrite the file with the good rows only (a torn last line goes), then append.
     let mut text = format!("{HEADER}\n");
     for r in &rows {
         text.push_str(&r.to_csv());
         text.push('\n');
     }
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Through a temporary file, so that a kill now loses nothing.
+    let tmp = dir.join("games.csv.tmp");
+    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
     let done: std::collections::HashSet<(usize, u64, usize)> =
         rows.iter().map(|r| (r.pairing, r.level, r.game)).collect();
     let todo: Vec<(usize, u64, usize)> = (0..x.pairings.len())
