@@ -150,7 +150,15 @@ fn strategy_experiments_run_and_resume() {
     ] {
         let run = || {
             playtune()
-                .args(["experiment", experiment, "--preset", "quick", "--set", "turns=3", "-q"])
+                .args([
+                    "experiment",
+                    experiment,
+                    "--preset",
+                    "quick",
+                    "--set",
+                    "turns=3",
+                    "-q",
+                ])
                 .arg("--runs-dir")
                 .arg(dir.path().join("runs"))
                 .arg("--plots-dir")
@@ -166,6 +174,14 @@ fn strategy_experiments_run_and_resume() {
         assert!(first.lines().count() > 8, "{first}");
         run();
         assert_eq!(first, std::fs::read_to_string(&games).unwrap());
-        assert!(dir.path().join("plots").join(&name).read_dir().unwrap().count() >= 2);
+        assert!(
+            dir.path()
+                .join("plots")
+                .join(&name)
+                .read_dir()
+                .unwrap()
+                .count()
+                >= 2
+        );
     }
 }

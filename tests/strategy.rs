@@ -498,13 +498,24 @@ mod strategy {
         for e in &entries {
             assert!(
                 ["rule", "random"].contains(&e.names[0])
-                    || specs.iter().any(|s| s.starts_with(&format!("{}(", e.names[0]))),
+                    || specs
+                        .iter()
+                        .any(|s| s.starts_with(&format!("{}(", e.names[0]))),
                 "agent {} is not tested",
                 e.names[0]
             );
         }
         for (i, spec) in specs.iter().enumerate() {
-            let build = || build_agent("strategy", &entries, &AgentSpec::parse(spec).unwrap(), None, &values).unwrap();
+            let build = || {
+                build_agent(
+                    "strategy",
+                    &entries,
+                    &AgentSpec::parse(spec).unwrap(),
+                    None,
+                    &values,
+                )
+                .unwrap()
+            };
             let (mut agent, mut rule, mut random) = (build(), RuleBased, RandomAgent);
             let seed = 500 + i as u64;
             play_checked(&mut [agent.as_mut(), &mut rule], seed);
@@ -717,7 +728,10 @@ mod strategy {
         playtune::games::strategy::render::game_map(&path, "game", &snapshots(3, &[0, 6])).unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
         assert!(svg.contains("turn 7"));
-        assert!(playtune::games::strategy::render::game_map(&dir.path().join("x.gif"), "x", &[]).is_err());
+        assert!(
+            playtune::games::strategy::render::game_map(&dir.path().join("x.gif"), "x", &[])
+                .is_err()
+        );
     }
 
     /// Writes the pictures of docs/strategy.md: `cargo test --release strategy_docs_pictures -- --ignored`.

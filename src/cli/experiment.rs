@@ -211,8 +211,7 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
 /// in runs/published/).
 fn strategy(a: ExperimentArgs) -> Result<()> {
     use crate::experiments::strategy::{StrategyExperiment, run};
-    if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty()
-    {
+    if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
         bail!(
             "the strategy experiments take --preset, --set (game settings such as turns=20), --seed and --name, not --trials, --budget, --reevaluations or --fix"
         );

@@ -352,11 +352,13 @@ pub fn mcts_config(v: &Values) -> Result<MctsConfig, String> {
 
 /// The `opponent` setting.
 fn opponent_model(v: &Values) -> Result<OpponentModel, String> {
-    Ok(match v.choice("opponent", &["nothing", "random", "osla"])? {
-        0 => OpponentModel::DoNothing,
-        1 => OpponentModel::Random,
-        _ => OpponentModel::Osla,
-    })
+    Ok(
+        match v.choice("opponent", &["nothing", "random", "osla"])? {
+            0 => OpponentModel::DoNothing,
+            1 => OpponentModel::Random,
+            _ => OpponentModel::Osla,
+        },
+    )
 }
 
 /// The builder of a generic agent, as a plain function pointer for [`AgentEntry`].

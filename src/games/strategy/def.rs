@@ -97,8 +97,8 @@ pub fn weights_setting(text: &str) -> Result<ScriptWeights, String> {
 
 /// The settings of a portfolio MCTS: MCTS's with this game's defaults, plus weights.
 fn portfolio_settings() -> Vec<Setting> {
-    let mut settings = AgentEntry::<StrategyState>::preset(&["p"], "", Generic::Mcts, MCTS_DEFAULTS)
-        .settings;
+    let mut settings =
+        AgentEntry::<StrategyState>::preset(&["p"], "", Generic::Mcts, MCTS_DEFAULTS).settings;
     settings.push(Setting::new(
         "weights",
         "default",
@@ -130,7 +130,11 @@ fn hps_settings() -> Vec<Setting> {
     vec![
         s("search", "alphabeta", "alphabeta or uct over turn plans"),
         s("depth", &d.depth.to_string(), "turns searched ahead"),
-        s("leaf", "heuristic", "heuristic or playout (symmetric, then heuristic)"),
+        s(
+            "leaf",
+            "heuristic",
+            "heuristic or playout (symmetric, then heuristic)",
+        ),
         s(
             "playout_turns",
             &d.playout_turns.to_string(),
@@ -275,7 +279,10 @@ impl GameDef for Strategy {
         let log = state.log();
         let mut out = vec![
             ("turns".to_string(), f64::from(log.end_turn)),
-            ("by_capture".to_string(), f64::from(u8::from(log.by_capture))),
+            (
+                "by_capture".to_string(),
+                f64::from(u8::from(log.by_capture)),
+            ),
         ];
         for p in 0..2 {
             let f = features(log, p);
@@ -330,10 +337,17 @@ mod tests {
         assert_eq!(w.0[0], 1.0);
         assert_eq!(w.0[10], 0.25);
         assert_eq!(w.0[11], 0.5, "scripts beyond the genome keep 0.5");
-        assert!(weights_setting("1/0").unwrap_err().contains("11 genome weights"));
+        assert!(
+            weights_setting("1/0")
+                .unwrap_err()
+                .contains("11 genome weights")
+        );
         assert!(weights_setting("1/0/0.5/0/0/1/0/0/0/0/2").is_err());
         assert!(weights_setting("/no/such/file.ron").is_err());
-        assert_eq!(weights_setting("default").unwrap().0, vec![0.5; SCRIPTS.len()]);
+        assert_eq!(
+            weights_setting("default").unwrap().0,
+            vec![0.5; SCRIPTS.len()]
+        );
     }
 
     #[test]

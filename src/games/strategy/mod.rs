@@ -20,9 +20,9 @@ pub mod def;
 pub mod level;
 pub mod log;
 pub mod phases;
+pub mod render;
 pub mod rules;
 pub mod scripts;
-pub mod render;
 pub mod state;
 
 #[cfg(test)]
