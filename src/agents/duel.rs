@@ -2,7 +2,9 @@
 //! about, with several actions per turn like the strategy game.
 
 use crate::agents::portfolio::{PhasePlayers, Portfolio, Suggestion};
-use crate::game::{Acting, Game};
+use crate::agents::RandomAgent;
+use crate::game::{Acting, Agent, Game};
+use crate::rng::rng_from_seed;
 use crate::rng::Rng;
 use rand::RngExt;
 
@@ -161,4 +163,28 @@ impl Portfolio<Duel> for DuelPortfolio {
             value: 0.1,
         });
     }
+}
+
+/// Games `agent` wins out of `games` against a random player, seats alternating.
+pub(crate) fn wins_against_random(agent: &mut dyn Agent<Duel>, games: u64) -> usize {
+    let mut wins = 0;
+    for seed in 0..games {
+        let mut s = Duel::new();
+        let mut rng = rng_from_seed(seed);
+        agent.reset();
+        let seat = (seed % 2) as usize;
+        while !s.is_over() {
+            let p = s.mover;
+            let a = if p == seat {
+                agent.act(&s, p, &mut rng)
+            } else {
+                RandomAgent.act(&s, p, &mut rng)
+            };
+            s.advance(&[a]);
+        }
+        if s.winners()[seat] && !s.winners()[1 - seat] {
+            wins += 1;
+        }
+    }
+    wins
 }

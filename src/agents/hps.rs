@@ -523,7 +523,6 @@ impl<G: Game> Agent<G> for Hps<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::RandomAgent;
     use crate::agents::duel::{Duel, DuelPlayers, Move};
     use crate::rng::rng_from_seed;
 
@@ -564,25 +563,7 @@ mod tests {
         for search in [HpsSearch::AlphaBeta, HpsSearch::Uct] {
             for leaf in [LeafEvaluation::Heuristic, LeafEvaluation::Playout] {
                 let mut agent = hps(search, leaf, 2000);
-                let mut wins = 0;
-                for seed in 0..10 {
-                    let mut s = Duel::new();
-                    let mut rng = rng_from_seed(seed);
-                    agent.reset();
-                    let seat = (seed % 2) as usize;
-                    while !s.is_over() {
-                        let p = s.mover;
-                        let a = if p == seat {
-                            agent.act(&s, p, &mut rng)
-                        } else {
-                            RandomAgent.act(&s, p, &mut rng)
-                        };
-                        s.advance(&[a]);
-                    }
-                    if s.winners()[seat] && !s.winners()[1 - seat] {
-                        wins += 1;
-                    }
-                }
+                let wins = crate::agents::duel::wins_against_random(&mut agent, 10);
                 assert!(wins >= 9, "{search:?} {leaf:?}: {wins}/10");
             }
         }

@@ -826,27 +826,9 @@ mod tests {
 
     #[test]
     fn every_portfolio_mcts_beats_random_in_a_duel() {
-        use crate::agents::duel::Duel;
         for (bias, unpruning) in [(false, false), (true, false), (false, true), (true, true)] {
             let mut agent = p_mcts(bias, unpruning, 200, [0.5; 3]);
-            let mut wins = 0;
-            for seed in 0..10u64 {
-                let mut s = Duel::new();
-                let mut rng = rng_from_seed(seed);
-                let seat = (seed % 2) as usize;
-                while !s.is_over() {
-                    let p = s.mover;
-                    let a = if p == seat {
-                        agent.act(&s, p, &mut rng)
-                    } else {
-                        RandomAgent.act(&s, p, &mut rng)
-                    };
-                    s.advance(&[a]);
-                }
-                if s.winners()[seat] && !s.winners()[1 - seat] {
-                    wins += 1;
-                }
-            }
+            let wins = crate::agents::duel::wins_against_random(&mut agent, 10);
             assert!(wins >= 9, "{}: {wins}/10", agent.name());
         }
     }
