@@ -24,7 +24,7 @@ pub enum Preset {
     /// win rate, tables of 10,000 games (117 minutes on 2 cores).
     Paper,
     /// The strategy experiments' published tables: every training level, 10 games per
-    /// pairing and level (portfolio) or 4 (difficulty); elsewhere the same as paper.
+    /// pairing and level; elsewhere the same as paper.
     Full,
 }
 
@@ -207,8 +207,8 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
 /// `strategy-difficulty` (the Prismata paper's round robin of bots made by
 /// configuration). Quick: 4 training levels x 2 games per pairing (a minute or two on
 /// 2 cores). Full (or paper): all 20 training levels x 10 games per pairing for the
-/// portfolio table (about an hour on 2 cores), x 4 for the difficulty one (published
-/// in runs/published/).
+/// portfolio table (about 40 minutes on 2 cores) and for the difficulty one (about 5);
+/// published in runs/published/.
 fn strategy(a: ExperimentArgs) -> Result<()> {
     use crate::experiments::strategy::{StrategyExperiment, run};
     if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
@@ -221,7 +221,7 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
         (Preset::Quick, _) => (4, 2),
         (Preset::Medium, _) => (10, 4),
         (Preset::Paper | Preset::Full, true) => (20, 10),
-        (Preset::Paper | Preset::Full, false) => (20, 4),
+        (Preset::Paper | Preset::Full, false) => (20, 10),
     };
     let name = a
         .name

@@ -69,13 +69,16 @@ impl StrategyExperiment {
 
     /// The difficulty ladder: bots by configuration alone, weakest first as intended.
     pub fn difficulty(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
+        // Intended order: random; HPS whose budget cannot search its turns (it plays
+        // its default partial players); P-MCTS(PU) at 100 and 2000 calls a decision;
+        // the rule-based bot; HPS searching every turn plan at depth 1.
         let agents = [
             "random",
+            "hps(depth=1,budget=300)",
             "p-mcts-pu(budget=100)",
             "p-mcts-pu(budget=2000)",
             "rule",
-            "hps(depth=1,budget=2000)",
-            "hps(depth=2,budget=100000)",
+            "hps(depth=1,budget=5000)",
         ];
         let n = agents.len();
         StrategyExperiment {
