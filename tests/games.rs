@@ -184,4 +184,14 @@ fn strategy_experiments_run_and_resume() {
                 >= 2
         );
     }
+    // The same folder with other settings is refused, not mixed.
+    playtune()
+        .args(["experiment", "strategy-portfolio", "--preset", "quick", "--set", "turns=4", "-q"])
+        .arg("--runs-dir")
+        .arg(dir.path().join("runs"))
+        .arg("--plots-dir")
+        .arg(dir.path().join("plots"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("different experiment"));
 }

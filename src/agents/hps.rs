@@ -181,6 +181,13 @@ impl<G: Game> Hps<G> {
         Ok(turns)
     }
 
+    /// One partial player per phase: those of the game's playouts.
+    fn playout_plan(&self) -> Vec<usize> {
+        (0..self.players.phases().len())
+            .map(|phase| self.players.playout_option(phase))
+            .collect()
+    }
+
     /// The player to move in `state`, if one player is.
     fn to_move(state: &G) -> Option<usize> {
         match state.acting() {
@@ -202,9 +209,7 @@ impl<G: Game> Hps<G> {
         let mut state = state;
         if self.config.leaf == LeafEvaluation::Playout {
             end = state.clone();
-            let plan: Vec<usize> = (0..self.players.phases().len())
-                .map(|phase| self.players.playout_option(phase))
-                .collect();
+            let plan = self.playout_plan();
             for _ in 0..self.config.playout_turns {
                 let Some(p) = Self::to_move(&end) else { break };
                 self.play_turn(&mut end, p, &plan, budget, rng, None)?;
@@ -442,12 +447,13 @@ impl<G: Game> Hps<G> {
         self.queue.clear();
         let turns = match self.turns(state, player, &mut budget, rng) {
             Ok(t) if !t.is_empty() => t,
-            // Not even every root turn fits the budget: play the default plan.
+            // Not even every root turn fits the budget: play the playout partial
+            // players (the game's default policy).
             _ => {
                 let mut unlimited = Budget::new(usize::MAX);
                 let mut after = state.clone();
                 let mut actions = Vec::new();
-                let plan = vec![0; self.players.phases().len()];
+                let plan = self.playout_plan();
                 let _ = self.play_turn(
                     &mut after,
                     player,

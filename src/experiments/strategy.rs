@@ -69,16 +69,18 @@ impl StrategyExperiment {
 
     /// The difficulty ladder: bots by configuration alone, weakest first as intended.
     pub fn difficulty(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
-        // Intended order: random; HPS whose budget cannot search its turns (it plays
-        // its default partial players); P-MCTS(PU) at 100 and 2000 calls a decision;
-        // the rule-based bot; HPS searching every turn plan at depth 1.
+        // Intended order, set from pilot tournaments on other seeds: random; P-MCTS(PU)
+        // at 100 and 2000 calls a decision; the rule-based bot; HPS with too small a
+        // budget to search (it plays its default partial players, a fixed script);
+        // HPS searching every turn at depth 1 with the heuristic; HPS with playouts.
         let agents = [
             "random",
-            "hps(depth=1,budget=300)",
             "p-mcts-pu(budget=100)",
             "p-mcts-pu(budget=2000)",
             "rule",
+            "hps(depth=1,budget=300)",
             "hps(depth=1,budget=5000)",
+            "hps(depth=1,leaf=playout,budget=20000)",
         ];
         let n = agents.len();
         StrategyExperiment {
@@ -237,19 +239,21 @@ pub fn run(
     for a in &x.agents {
         build_agent("strategy", &entries, &AgentSpec::parse(a)?, None, &values)?;
     }
-    std::fs::write(dir.join("experiment.txt"), describe(x))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    // Games are keyed by pairing, level and game: a folder that holds another
+    // experiment's games must not be resumed.
+    let described = dir.join("experiment.txt");
+    if let Ok(old) = std::fs::read_to_string(&described)
+        && old != describe(x)
+        && dir.join("games.csv").exists()
+    {
+        return Err(format!(
+            "{} holds games of a different experiment (see its experiment.txt): give another --name or remove the folder",
+            dir.display()
+        ));
+    }
+    std::fs::write(&described, describe(x)).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("games.csv");
-    // Rows of this experiment's games only (a smaller preset run in the same folder
-    // reuses a larger one's games).
-    let mut rows: Vec<GameRow> = read_rows(&path)
-        .into_iter()
-        .filter(|r| {
-            r.pairing < x.pairings.len()
-                && x.levels.contains(&r.level)
-                && r.game < x.games_per_level
-        })
-        .collect();
+    let mut rows = read_rows(&path);
     // Rewrite the file with the good rows only (a torn last line goes), then append.
     let mut text = format!("{HEADER}\n");
     for r in &rows {

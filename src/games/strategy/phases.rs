@@ -206,6 +206,14 @@ impl PhasePlayers<StrategyState> for StrategyPhases {
         Action::EndTurn
     }
 
+    /// Playouts, and HPS when its budget cannot search a turn, play the economy
+    /// research order, growth buildings, the strongest affordable units and the
+    /// aggressive combat player: the `none` players come first in each phase (so that
+    /// HPS considers skipping a phase) but would make a passive default.
+    fn playout_option(&self, phase: usize) -> usize {
+        [2, 1, 2, 0][phase.min(3)]
+    }
+
     fn heuristic(&self, s: &StrategyState, p: usize) -> f64 {
         heuristic(s, p)
     }
