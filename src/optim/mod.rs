@@ -88,7 +88,7 @@ pub trait Optimizer: Send {
     fn recommend(&self) -> Recommendation;
 
     /// The archive, for quality-diversity optimisers.
-    fn archive(&self) -> Option<&map_elites::Archive> {
+    fn archive(&self) -> Option<&map_elites::AnyArchive> {
         None
     }
 
@@ -175,11 +175,8 @@ impl AlgoConfig {
             }
             AlgoConfig::MapElites(c) => {
                 count("--batch", c.batch as u64, MAX_BATCH, "candidates per batch")?;
-                if let map_elites::Mutation::Gaussian { sigma } = c.mutation {
-                    real("--sigma", sigma, sigma > 0.0, "above 0")?;
-                }
                 real("--qd-offset", c.qd_offset, true, "")?;
-                c.axes.iter().try_for_each(map_elites::check_axis)
+                c.check()
             }
         }
     }
@@ -220,7 +217,7 @@ impl AlgoConfig {
             AlgoConfig::Ntbea(c) => {
                 Box::new(ntbea::Ntbea::new(c.clone(), space.clone(), budget, seed)?)
             }
-            AlgoConfig::MapElites(c) => Box::new(map_elites::MapElites::new(
+            AlgoConfig::MapElites(c) => Box::new(map_elites::Scheduler::new(
                 c.clone(),
                 space.clone(),
                 budget,
