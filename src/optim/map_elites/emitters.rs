@@ -227,3 +227,194 @@ impl Emitter for IsoLine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::FeatureAxis;
+    use crate::eval::{Problem, Sphere};
+    use crate::optim::map_elites::{Better, GridArchive};
+    use crate::rng::item_rng;
+    use crate::space::Dimension;
+
+    /// A 10 x 10 archive over the first two values, filled with `n` random points of
+    /// `space`'s continuous box.
+    fn archive(space: &Space, n: usize) -> GridArchive {
+        let axis = |name: &str| FeatureAxis {
+            name: name.into(),
+            low: -10.0,
+            high: 10.0,
+            bins: 10,
+        };
+        let mut a = GridArchive::new(
+            vec![axis("a"), axis("b")],
+            vec![0, 1],
+            false,
+            Better::Greater,
+            None,
+            0.0,
+        );
+        let mut rng = item_rng(9, &[]);
+        for i in 0..n {
+            let x: Vec<f64> = space
+                .dims
+                .iter()
+                .map(|d| {
+                    let (lo, hi) = d.domain.bounds();
+                    let k = rng.random_range(0..d.domain.len());
+                    if d.domain.is_continuous() {
+                        rng.random_range(lo..=hi)
+                    } else {
+                        d.domain.value(k)
+                    }
+                })
+                .collect();
+            a.add(&x, rng.random_range(0.0..1.0), &x[..2], i as u64);
+        }
+        a
+    }
+
+    fn mixed_space() -> Space {
+        let mut s = Sphere::new(4).space().clone();
+        s.dims.push(Dimension {
+            name: "n".into(),
+            domain: Domain::Int {
+                min: 0,
+                max: 4,
+                step: 1,
+            },
+            default: 0,
+            fixed: false,
+        });
+        s
+    }
+
+    fn ask(m: &Mutation, space: &Space, archive: &dyn Archive, seed: u64) -> Vec<Vec<f64>> {
+        let mut e = m.emitter(space).unwrap();
+        let mut out = Vec::new();
+        e.ask(archive, 200, &mut item_rng(seed, &[0, 0]), &mut out);
+        out
+    }
+
+    fn is_elite(a: &dyn Archive, x: &[f64]) -> bool {
+        a.elites().iter().any(|e| e.values == x)
+    }
+
+    #[test]
+    fn one_weight_changes_exactly_one_dimension_to_another_value() {
+        let space = mixed_space();
+        let a = archive(&space, 300);
+        for x in ask(&Mutation::HillClimber, &space, &a, 1) {
+            // Its parent is the elite it differs from in exactly one dimension (elites'
+            // Float values are off the levels, so parents are snapped first).
+            let snapped = |e: &[f64]| -> Vec<f64> {
+                let idx: Vec<u32> = space
+                    .dims
+                    .iter()
+                    .zip(e)
+                    .map(|(d, &v)| nearest_index(&d.domain, v))
+                    .collect();
+                space.decode(&idx)
+            };
+            let one = a.elites().iter().any(|e| {
+                snapped(&e.values)
+                    .iter()
+                    .zip(&x)
+                    .filter(|(p, c)| p != c)
+                    .count()
+                    == 1
+            });
+            assert!(one, "{x:?} is one change away from no elite");
+        }
+        // From an empty archive: one change from the default point.
+        let x0 = space.decode(&space.default_indices());
+        let empty = archive(&space, 0);
+        for x in ask(&Mutation::HillClimber, &space, &empty, 2) {
+            assert_eq!(x.iter().zip(&x0).filter(|(a, b)| a != b).count(), 1);
+        }
+    }
+
+    #[test]
+    fn gaussian_and_iso_line_stay_in_bounds_and_keep_discrete_values() {
+        let space = mixed_space();
+        let a = archive(&space, 300);
+        for m in [
+            Mutation::Gaussian { sigma: 30.0 },
+            Mutation::IsoLine {
+                sigma_iso: 5.0,
+                sigma_line: 3.0,
+            },
+        ] {
+            let xs = ask(&m, &space, &a, 3);
+            let mut clipped = 0;
+            for x in &xs {
+                for (d, v) in space.dims.iter().zip(x) {
+                    let (lo, hi) = d.domain.bounds();
+                    assert!((lo..=hi).contains(v), "{} gave {v}", m.name());
+                    clipped += (*v == lo || *v == hi) as usize;
+                }
+                // The discrete dimension is a parent's.
+                assert!(a.elites().iter().any(|e| e.values[4] == x[4]));
+            }
+            assert!(
+                clipped > 0,
+                "{}: steps this large reach the bounds",
+                m.name()
+            );
+            assert_eq!(xs, ask(&m, &space, &a, 3), "same generator, same batch");
+            assert_ne!(xs, ask(&m, &space, &a, 4));
+        }
+    }
+
+    #[test]
+    fn iso_line_steps_along_the_line_between_elites() {
+        // With no isotropic noise, an unclipped mutant lies on the line through two
+        // elites.
+        let space = Sphere::new(6).space().clone();
+        let a = archive(&space, 200);
+        let m = Mutation::IsoLine {
+            sigma_iso: 1e-300,
+            sigma_line: 0.5,
+        };
+        let mut checked = 0;
+        for x in ask(&m, &space, &a, 5) {
+            if is_elite(&a, &x) || x.iter().any(|v| v.abs() == 10.24) {
+                continue; // a parent paired with itself, or clipped
+            }
+            checked += 1;
+            let collinear = a.elites().iter().any(|xi| {
+                a.elites().iter().any(|xj| {
+                    let t: Vec<f64> = (0..6)
+                        .map(|d| (x[d] - xi.values[d]) / (xj.values[d] - xi.values[d]))
+                        .collect();
+                    t.iter().all(|v| (v - t[0]).abs() < 1e-6)
+                })
+            });
+            assert!(collinear, "{x:?} is on no line between two elites");
+        }
+        assert!(checked > 50, "{checked} unclipped mutants");
+    }
+
+    #[test]
+    fn continuous_emitters_refuse_discrete_spaces() {
+        let mut space = mixed_space();
+        space.dims.truncate(0);
+        space.dims.push(mixed_space().dims[4].clone());
+        assert!(Mutation::HillClimber.emitter(&space).is_ok());
+        let err = Mutation::Gaussian { sigma: 0.5 }
+            .emitter(&space)
+            .err()
+            .unwrap();
+        assert!(err.contains("Float dimensions"), "{err}");
+        assert!(Mutation::Gaussian { sigma: 0.0 }.check().is_err());
+        assert!(
+            Mutation::IsoLine {
+                sigma_iso: 0.1,
+                sigma_line: f64::NAN
+            }
+            .check()
+            .unwrap_err()
+            .contains("--line-sigma")
+        );
+    }
+}
