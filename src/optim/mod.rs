@@ -74,6 +74,27 @@ pub struct Recommendation {
     pub samples: u64,
 }
 
+impl Recommendation {
+    /// One evaluation's point and fitness, or with none yet the space's default point
+    /// with a NaN estimate: what optimisers that keep their best evaluation answer.
+    pub(crate) fn evaluated(best: Option<(&[f64], f64)>, space: &Space) -> Recommendation {
+        match best {
+            Some((values, f)) => Recommendation {
+                values: values.to_vec(),
+                estimate: f,
+                se: 0.0,
+                samples: 1,
+            },
+            None => Recommendation {
+                values: space.decode(&space.default_indices()),
+                estimate: f64::NAN,
+                se: 0.0,
+                samples: 0,
+            },
+        }
+    }
+}
+
 /// The ask/tell interface every optimiser implements.
 pub trait Optimizer: Send {
     /// The next points to evaluate; empty once the optimiser has spent its budget.

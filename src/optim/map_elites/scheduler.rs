@@ -275,20 +275,12 @@ impl Optimizer for Scheduler {
     }
 
     fn recommend(&self) -> Recommendation {
-        match self.archive.best() {
-            Some(e) => Recommendation {
-                values: e.values.clone(),
-                estimate: e.fitness,
-                se: 0.0,
-                samples: 1,
-            },
-            None => Recommendation {
-                values: self.space.decode(&self.space.default_indices()),
-                estimate: f64::NAN,
-                se: 0.0,
-                samples: 0,
-            },
-        }
+        Recommendation::evaluated(
+            self.archive
+                .best()
+                .map(|e| (e.values.as_slice(), e.fitness)),
+            &self.space,
+        )
     }
 
     fn archive(&self) -> Option<&AnyArchive> {
