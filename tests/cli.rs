@@ -133,6 +133,21 @@ fn same_seed_same_files_with_one_thread_or_four() {
         ],
         &["optimize", "--algo", "random", "--budget", "100"],
         &["map-elites", "--evaluations", "2000", "--set", "dims=10"],
+        &[
+            "map-elites",
+            "--evaluations",
+            "2000",
+            "--set",
+            "dims=10",
+            "--emitters",
+            "gaussian,iso-line,one-weight",
+            "--archive",
+            "cvt",
+            "--centroids",
+            "64",
+            "--init-random",
+            "50",
+        ],
     ];
     for algo in runs {
         let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
@@ -153,32 +168,32 @@ fn same_seed_same_files_with_one_thread_or_four() {
 fn resume_after_an_interruption_keeps_every_evaluation() {
     let dir = TempDir::new().unwrap();
     let args = [
-        "optimize",
-        "--algo",
-        "rmhc",
-        "--budget",
-        "100",
-        "--trials",
-        "3",
-        "--seed",
-        "5",
-        "-q",
-        "--runs-dir",
+        "optimize", "--algo", "rmhc", "--budget", "100", "--trials", "3", "--seed", "5", "-q",
     ];
+    assert_eq!(
+        cut_and_resume(&args, dir.path(), 150, "1,99,search,12"),
+        149
+    );
+}
+
+/// Runs `args` as run `full` under `dir`, then simulates it killed mid-way: copies its
+/// config and the first `lines` lines of its log, the last one half written (`half`),
+/// to `cut`, resumes that, checks it ends with `full`'s files and returns how many
+/// evaluations it reused.
+fn cut_and_resume(args: &[&str], dir: &Path, lines: usize, half: &str) -> u64 {
     playtune()
         .args(args)
-        .arg(dir.path())
-        .args(["--name", "full"])
+        .args(["--name", "full", "--runs-dir"])
+        .arg(dir)
         .assert()
         .success();
-    let full = dir.path().join("full");
-    // Simulate a run killed mid-way: a prefix of its log, the last line half written.
-    let cut = dir.path().join("cut");
+    let full = dir.join("full");
+    let cut = dir.join("cut");
     std::fs::create_dir_all(&cut).unwrap();
     std::fs::copy(full.join("config.ron"), cut.join("config.ron")).unwrap();
     let log = std::fs::read_to_string(full.join("evals.csv")).unwrap();
-    let mut partial: String = log.lines().take(150).map(|l| format!("{l}\n")).collect();
-    partial.push_str("1,99,search,12");
+    let mut partial: String = log.lines().take(lines).map(|l| format!("{l}\n")).collect();
+    partial.push_str(half);
     std::fs::write(cut.join("evals.csv"), partial).unwrap();
     let out = playtune()
         .args(["resume", "--json", "-q"])
@@ -188,15 +203,13 @@ fn resume_after_an_interruption_keeps_every_evaluation() {
         .get_output()
         .stdout
         .clone();
-    assert_eq!(last_json(&out)["evaluations_reused"], 149);
-    assert_eq!(
-        std::fs::read(full.join("evals.csv")).unwrap(),
-        std::fs::read(cut.join("evals.csv")).unwrap()
-    );
-    assert_eq!(
-        std::fs::read(full.join("result.ron")).unwrap(),
-        std::fs::read(cut.join("result.ron")).unwrap()
-    );
+    for f in ["evals.csv", "result.ron"] {
+        assert!(
+            std::fs::read(full.join(f)).unwrap() == std::fs::read(cut.join(f)).unwrap(),
+            "{f} differs after resuming"
+        );
+    }
+    last_json(&out)["evaluations_reused"].as_u64().unwrap()
 }
 
 /// Runs playtune with a space file holding `space`, expecting exit code 2 and stderr
@@ -465,6 +478,73 @@ fn shipped_space_files_check_and_help_shows_defaults() {
         .args(["map-elites", "--help"])
         .assert()
         .stdout(predicate::str::contains("[default: 36]"));
+}
+
+/// MAP-Elites with several emitters over a CVT archive, killed mid-way (its log cut,
+/// the last line half written), resumes to the files of the uninterrupted run.
+#[test]
+fn map_elites_resumes_after_an_interruption() {
+    let dir = TempDir::new().unwrap();
+    let args = [
+        "map-elites",
+        "--set",
+        "dims=10",
+        "--evaluations",
+        "700",
+        "--batch",
+        "20",
+        "--emitters",
+        "iso-line,gaussian",
+        "--archive",
+        "cvt",
+        "--centroids",
+        "40",
+        "--reevaluate",
+        "2",
+        "--trials",
+        "2",
+        "--seed",
+        "3",
+        "-q",
+    ];
+    assert_eq!(
+        cut_and_resume(&args, dir.path(), 500, "0,499,search,1"),
+        499
+    );
+    let result = std::fs::read_to_string(dir.path().join("full/result.ron")).unwrap();
+    assert!(result.contains("Cvt(") && result.contains("centroids"));
+}
+
+#[test]
+fn map_elites_refuses_bad_emitters_and_archives() {
+    for (args, says) in [
+        (&["--emitters", "gaussian,cma"][..], "unknown emitter `cma`"),
+        (&["--emitters", ""][..], "unknown emitter"),
+        (&["--archive", "hex"][..], "invalid value 'hex'"),
+        (
+            &["--centroids", "10"][..],
+            "--centroids is for --archive cvt",
+        ),
+        (
+            &["--archive", "cvt", "--centroids", "0"][..],
+            "--centroids 0",
+        ),
+        (
+            &["--emitters", "iso-line", "--line-sigma", "0"][..],
+            "--line-sigma 0",
+        ),
+        (
+            &["--emitters", "gaussian", "--mutation", "gaussian"][..],
+            "cannot be used with",
+        ),
+    ] {
+        playtune()
+            .args(["map-elites", "--no-log", "-q", "--evaluations", "10"])
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
 }
 
 #[test]

@@ -1,11 +1,11 @@
 //! A toy two-player duel for the portfolio agents' tests: small enough to reason
 //! about, with several actions per turn like the strategy game.
 
-use crate::agents::portfolio::{PhasePlayers, Portfolio, Suggestion};
 use crate::agents::RandomAgent;
+use crate::agents::portfolio::{PhasePlayers, Portfolio, Suggestion};
 use crate::game::{Acting, Agent, Game};
-use crate::rng::rng_from_seed;
 use crate::rng::Rng;
+use crate::rng::rng_from_seed;
 use rand::RngExt;
 
 /// A toy duel: on its turn a player may build (army + 1, at most twice), strike

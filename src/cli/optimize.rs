@@ -4,7 +4,7 @@ use super::CommonRunArgs;
 use crate::eval::{Binding, FeatureAxis, Problem};
 use crate::optim::AlgoConfig;
 use crate::optim::brmhc::BrmhcConfig;
-use crate::optim::map_elites::{Better, MapElitesConfig, Mutation};
+use crate::optim::map_elites::{ArchiveConfig, Better, MapElitesConfig, Mutation};
 use crate::optim::ntbea::{self, FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
 use crate::optim::random::RandomConfig;
 use crate::optim::rmhc::RmhcConfig;
@@ -120,11 +120,26 @@ pub struct MapElitesArgs {
     batch: usize,
     /// Mutation: gaussian (continuous dimensions) or hill-climber (one dimension to
     /// another value). Default: gaussian when the space has Float dimensions.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "emitters")]
     mutation: Option<MutationArg>,
-    /// Standard deviation of Gaussian mutation.
+    /// Emitters, batches going to each in turn: gaussian, iso-line (Vassiliades &
+    /// Mouret's iso+line), one-weight (one dimension to another value; also
+    /// hill-climber), or a comma list such as gaussian,iso-line. Default: as --mutation.
+    #[arg(long, value_name = "LIST")]
+    emitters: Option<String>,
+    /// Standard deviation of Gaussian mutation, and the isotropic one of iso-line.
     #[arg(allow_negative_numbers = true, long, default_value_t = 0.5)]
     sigma: f64,
+    /// Iso-line: standard deviation of the step along the line between two elites.
+    #[arg(allow_negative_numbers = true, long, default_value_t = 0.2)]
+    line_sigma: f64,
+    /// Archive: grid (the axes' bins) or cvt (--centroids Voronoi cells over the axes'
+    /// box, for many features; the axes' bins are not used).
+    #[arg(long, value_enum, default_value = "grid")]
+    archive: ArchiveArg,
+    /// CVT archive: number of cells (centroids).
+    #[arg(long, value_name = "K")]
+    centroids: Option<usize>,
     /// A grid axis, FEATURE=LOW:HIGH:BINS (repeatable; default: the problem's grid).
     #[arg(long = "axis", value_name = "FEATURE=LOW:HIGH:BINS")]
     axes: Vec<String>,
@@ -148,6 +163,16 @@ pub struct MapElitesArgs {
     #[arg(long, default_value_t = 0)]
     reevaluate: u32,
 }
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub enum ArchiveArg {
+    Grid,
+    Cvt,
+}
+
+/// CVT cells when --centroids is not given (pyribs' CVT-MAP-Elites tutorial: 10,000 for
+/// long runs; 1,000 suits the default 10,000 evaluations).
+const DEFAULT_CENTROIDS: usize = 1000;
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub enum MutationArg {
@@ -460,13 +485,37 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
         .free_dims()
         .iter()
         .any(|&d| space.dims[d].domain.is_continuous());
-    let mutation = match a.mutation.unwrap_or(if has_floats {
-        MutationArg::Gaussian
-    } else {
-        MutationArg::HillClimber
-    }) {
-        MutationArg::Gaussian => Mutation::Gaussian { sigma: a.sigma },
-        MutationArg::HillClimber => Mutation::HillClimber,
+    let mut emitters = match &a.emitters {
+        Some(list) => list
+            .split(',')
+            .map(|name| match name.trim() {
+                "gaussian" => Ok(Mutation::Gaussian { sigma: a.sigma }),
+                "iso-line" => Ok(Mutation::IsoLine {
+                    sigma_iso: a.sigma,
+                    sigma_line: a.line_sigma,
+                }),
+                "one-weight" | "hill-climber" => Ok(Mutation::HillClimber),
+                other => Err(anyhow!(
+                    "--emitters {list}: unknown emitter `{other}` (use gaussian, iso-line or one-weight, comma-separated)"
+                )),
+            })
+            .collect::<Result<Vec<_>>>()?,
+        None => vec![
+            match a.mutation.unwrap_or(if has_floats {
+                MutationArg::Gaussian
+            } else {
+                MutationArg::HillClimber
+            }) {
+                MutationArg::Gaussian => Mutation::Gaussian { sigma: a.sigma },
+                MutationArg::HillClimber => Mutation::HillClimber,
+            },
+        ],
+    };
+    let mutation = emitters.remove(0);
+    let archive = match (a.archive, a.centroids) {
+        (ArchiveArg::Grid, None) => ArchiveConfig::Grid,
+        (ArchiveArg::Grid, Some(_)) => bail!("--centroids is for --archive cvt"),
+        (ArchiveArg::Cvt, k) => ArchiveConfig::cvt(k.unwrap_or(DEFAULT_CENTROIDS)),
     };
     let better = match a.better.split_once(':') {
         None if a.better == "greater" => Better::Greater,
@@ -487,6 +536,8 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
         overflow_bins: a.overflow_bins,
         better,
         mutation,
+        more_emitters: emitters,
+        archive,
         batch: a.batch,
         init_one_hot: a.one_hot,
         init_random: a.init_random,

@@ -1,5 +1,6 @@
 //! `playtune plot`: the pictures of a finished run.
 
+use crate::optim::map_elites::AnyArchive;
 use crate::plot::{Heatmap, Series, heatmap, line_chart};
 use crate::run::{self, read_result};
 use crate::stats::Summary;
@@ -70,7 +71,8 @@ pub fn run(a: PlotArgs) -> Result<()> {
         )?;
         written.extend([file("coverage"), file("qd_score")]);
         let t = &result.trials[0];
-        if let Some(archive) = &t.archive {
+        // A grid's heatmap; a CVT archive's cells are not rectangles, so it has none.
+        if let Some(AnyArchive::Grid(archive)) = &t.archive {
             if archive.axes.len() <= 2 {
                 let axis_edges = |i: usize| -> Vec<f64> {
                     let a = &archive.axes[i];
@@ -90,7 +92,7 @@ pub fn run(a: PlotArgs) -> Result<()> {
                 };
                 let nx = archive.bins(0);
                 let mut values = vec![vec![None; nx]; ny];
-                for e in &archive.elites {
+                for e in &archive.store.elites {
                     let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
                     values[y][e.cell[0]] = Some(e.fitness);
                 }

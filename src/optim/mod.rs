@@ -74,6 +74,27 @@ pub struct Recommendation {
     pub samples: u64,
 }
 
+impl Recommendation {
+    /// One evaluation's point and fitness, or with none yet the space's default point
+    /// with a NaN estimate: what optimisers that keep their best evaluation answer.
+    pub(crate) fn evaluated(best: Option<(&[f64], f64)>, space: &Space) -> Recommendation {
+        match best {
+            Some((values, f)) => Recommendation {
+                values: values.to_vec(),
+                estimate: f,
+                se: 0.0,
+                samples: 1,
+            },
+            None => Recommendation {
+                values: space.decode(&space.default_indices()),
+                estimate: f64::NAN,
+                se: 0.0,
+                samples: 0,
+            },
+        }
+    }
+}
+
 /// The ask/tell interface every optimiser implements.
 pub trait Optimizer: Send {
     /// The next points to evaluate; empty once the optimiser has spent its budget.
@@ -88,7 +109,7 @@ pub trait Optimizer: Send {
     fn recommend(&self) -> Recommendation;
 
     /// The archive, for quality-diversity optimisers.
-    fn archive(&self) -> Option<&map_elites::Archive> {
+    fn archive(&self) -> Option<&map_elites::AnyArchive> {
         None
     }
 
@@ -175,11 +196,8 @@ impl AlgoConfig {
             }
             AlgoConfig::MapElites(c) => {
                 count("--batch", c.batch as u64, MAX_BATCH, "candidates per batch")?;
-                if let map_elites::Mutation::Gaussian { sigma } = c.mutation {
-                    real("--sigma", sigma, sigma > 0.0, "above 0")?;
-                }
                 real("--qd-offset", c.qd_offset, true, "")?;
-                c.axes.iter().try_for_each(map_elites::check_axis)
+                c.check()
             }
         }
     }
@@ -220,7 +238,7 @@ impl AlgoConfig {
             AlgoConfig::Ntbea(c) => {
                 Box::new(ntbea::Ntbea::new(c.clone(), space.clone(), budget, seed)?)
             }
-            AlgoConfig::MapElites(c) => Box::new(map_elites::MapElites::new(
+            AlgoConfig::MapElites(c) => Box::new(map_elites::Scheduler::new(
                 c.clone(),
                 space.clone(),
                 budget,

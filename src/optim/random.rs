@@ -63,19 +63,9 @@ impl Optimizer for RandomSearch {
     }
 
     fn recommend(&self) -> Recommendation {
-        match &self.best {
-            Some((values, f)) => Recommendation {
-                values: values.clone(),
-                estimate: *f,
-                se: 0.0,
-                samples: 1,
-            },
-            None => Recommendation {
-                values: self.space.decode(&self.space.default_indices()),
-                estimate: f64::NAN,
-                se: 0.0,
-                samples: 0,
-            },
-        }
+        Recommendation::evaluated(
+            self.best.as_ref().map(|(v, f)| (v.as_slice(), *f)),
+            &self.space,
+        )
     }
 }

@@ -3,7 +3,7 @@
 use super::{RunConfig, Spent};
 use crate::eval::{Binding, Problem};
 use crate::optim::Optimizer;
-use crate::optim::map_elites::{Archive, Metrics};
+use crate::optim::map_elites::{AnyArchive, Metrics};
 use crate::space::Space;
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
@@ -52,7 +52,7 @@ pub struct TrialResult {
     pub optimal: Option<bool>,
     pub spent: Spent,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub archive: Option<Archive>,
+    pub archive: Option<AnyArchive>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub history: Vec<Metrics>,
     /// The recommendation at about 20 points of the trial.
