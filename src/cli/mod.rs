@@ -7,6 +7,7 @@ mod games;
 mod optimize;
 mod plot;
 mod spaces;
+mod validate;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -53,6 +54,9 @@ enum Command {
     Plot(plot::PlotArgs),
     /// List the built-in problems and their settings.
     Problems,
+    /// Evaluate chosen elites of a MAP-Elites run again, under other problem settings
+    /// (validation levels, more games): archive against validation values.
+    Validate(validate::ValidateArgs),
 }
 
 /// Options every run command shares.
@@ -109,6 +113,7 @@ pub fn main() -> ExitCode {
         Command::Experiment(a) => experiment::experiment(a),
         Command::Play(a) => games::play_cmd(a),
         Command::Render(a) => games::render_cmd(a),
+        Command::Validate(a) => validate::run(a),
         Command::Problems => {
             // One column for the names, as wide as the longest.
             let width = crate::registry::PROBLEMS

@@ -5,3 +5,4 @@ pub mod compare_optimizers;
 pub mod ntbea_defaults;
 pub mod rinascimento_tuning;
 pub mod strategy;
+pub mod validation;

@@ -1,0 +1,213 @@
+//! Validation of a MAP-Elites archive (the play-styles paper's Table II): chosen
+//! elites are evaluated again, many times and under other settings of their problem
+//! (validation levels instead of training ones, more games), and their archive values
+//! of fitness and features are set beside the validation values with standard errors.
+//! An elite's archive value is one noisy evaluation that won its cell, so it is biased
+//! upwards; validation says how much of the style and the strength is real.
+
+use crate::eval::Problem;
+use crate::optim::map_elites::{AnyArchive, Archive, Elite};
+use crate::rng::derive_seed;
+use crate::stats::Summary;
+use rayon::prelude::*;
+
+/// Which elites to validate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CellChoice {
+    /// The elites nearest each corner of the feature box (the paper's opposite
+    /// corners), distinct.
+    Corners,
+    /// The elite of greatest fitness.
+    Best,
+    /// Every elite.
+    All,
+    /// These cells (grid coordinates, or a CVT centroid's index).
+    Cells(Vec<Vec<usize>>),
+}
+
+impl CellChoice {
+    /// `corners`, `best`, `all`, or cells as `I:J` separated by commas.
+    pub fn parse(text: &str) -> Result<CellChoice, String> {
+        match text {
+            "corners" => Ok(CellChoice::Corners),
+            "best" => Ok(CellChoice::Best),
+            "all" => Ok(CellChoice::All),
+            cells => cells
+                .split(',')
+                .map(|c| {
+                    c.split(':')
+                        .map(|i| i.trim().parse::<usize>())
+                        .collect::<Result<Vec<_>, _>>()
+                        .map_err(|_| {
+                            format!(
+                                "--cells {text}: expected corners, best, all or cells as I:J,I:J (`{c}` is not a cell)"
+                            )
+                        })
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(CellChoice::Cells),
+        }
+    }
+}
+
+/// The indices (into the archive's elites) of the chosen elites.
+pub fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, String> {
+    let elites = archive.elites();
+    if elites.is_empty() {
+        return Err("the archive has no elites".into());
+    }
+    Ok(match choice {
+        CellChoice::All => (0..elites.len()).collect(),
+        CellChoice::Best => {
+            let best = (0..elites.len())
+                .max_by(|&a, &b| elites[a].fitness.total_cmp(&elites[b].fitness))
+                .expect("not empty");
+            vec![best]
+        }
+        CellChoice::Cells(cells) => cells
+            .iter()
+            .map(|c| {
+                elites.iter().position(|e| &e.cell == c).ok_or_else(|| {
+                    format!(
+                        "cell {c:?} holds no elite (the archive has {} elites)",
+                        elites.len()
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        CellChoice::Corners => {
+            let axes = archive.axes();
+            // Feature value of an axis mapped to [0, 1] over the axis's bounds.
+            let unit = |e: &Elite, a: usize| {
+                let ax = &axes[a];
+                let span = ax.high - ax.low;
+                if span > 0.0 {
+                    ((e.features.get(a).copied().unwrap_or(ax.low) - ax.low) / span).clamp(0.0, 1.0)
+                } else {
+                    0.5
+                }
+            };
+            let mut chosen: Vec<usize> = Vec::new();
+            for corner in 0..(1usize << axes.len()) {
+                let distance = |e: &Elite| -> f64 {
+                    (0..axes.len())
+                        .map(|a| (unit(e, a) - ((corner >> a) & 1) as f64).abs())
+                        .sum()
+                };
+                let nearest = (0..elites.len())
+                    .min_by(|&x, &y| distance(&elites[x]).total_cmp(&distance(&elites[y])))
+                    .expect("not empty");
+                if !chosen.contains(&nearest) {
+                    chosen.push(nearest);
+                }
+            }
+            chosen
+        }
+    })
+}
+
+/// One validated elite.
+#[derive(Clone, Debug)]
+pub struct ValidationRow {
+    pub cell: Vec<usize>,
+    pub values: Vec<f64>,
+    pub archive_fitness: f64,
+    pub archive_features: Vec<f64>,
+    /// Over the validation evaluations.
+    pub fitness: Summary,
+    pub features: Vec<Summary>,
+}
+
+/// Evaluates each elite `evaluations` times with `problem` (evaluation `k` of elite
+/// `i` seeded from `(seed, i, k)`, all in parallel, so the result does not depend on
+/// the number of threads).
+pub fn validate(
+    problem: &dyn Problem,
+    elites: &[&Elite],
+    evaluations: usize,
+    seed: u64,
+) -> Result<Vec<ValidationRow>, String> {
+    let jobs: Vec<(usize, usize)> = (0..elites.len())
+        .flat_map(|i| (0..evaluations).map(move |k| (i, k)))
+        .collect();
+    let results = jobs
+        .par_iter()
+        .map(|&(i, k)| {
+            problem
+                .evaluate(&elites[i].values, derive_seed(seed, &[i as u64, k as u64]))
+                .map_err(|e| format!("elite {:?}: {e}", elites[i].cell))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let features = problem.feature_names().len();
+    Ok(elites
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let mine = &results[i * evaluations..(i + 1) * evaluations];
+            let mut fitness = Summary::default();
+            let mut feats = vec![Summary::default(); features];
+            for r in mine {
+                fitness.add(r.fitness);
+                for (s, &v) in feats.iter_mut().zip(&r.features) {
+                    s.add(v);
+                }
+            }
+            ValidationRow {
+                cell: e.cell.clone(),
+                values: e.values.clone(),
+                archive_fitness: e.fitness,
+                archive_features: e.features.clone(),
+                fitness,
+                features: feats,
+            }
+        })
+        .collect())
+}
+
+/// The Table II layout: per elite, archive value and validation mean ± s.e. of the
+/// fitness and of the `shown` features (indices into `names`).
+pub fn markdown(rows: &[ValidationRow], names: &[String], shown: &[usize]) -> String {
+    let mut md = String::from("| cell | fitness: archive | validation |");
+    for &f in shown {
+        md.push_str(&format!(" {}: archive | validation |", names[f]));
+    }
+    md.push_str("\n|---|---|---|");
+    md.push_str(&"---|---|".repeat(shown.len()));
+    md.push('\n');
+    for r in rows {
+        let cell: Vec<String> = r.cell.iter().map(|c| c.to_string()).collect();
+        md.push_str(&format!(
+            "| {} | {:.3} | {:.3} ± {:.3} |",
+            cell.join(":"),
+            r.archive_fitness,
+            r.fitness.mean,
+            r.fitness.se()
+        ));
+        for &f in shown {
+            let s = &r.features[f];
+            md.push_str(&format!(
+                " {:.3} | {:.3} ± {:.3} |",
+                r.archive_features.get(f).copied().unwrap_or(f64::NAN),
+                s.mean,
+                s.se()
+            ));
+        }
+        md.push('\n');
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cell_choices_parse() {
+        assert_eq!(CellChoice::parse("corners").unwrap(), CellChoice::Corners);
+        assert_eq!(
+            CellChoice::parse("3:4,0:9").unwrap(),
+            CellChoice::Cells(vec![vec![3, 4], vec![0, 9]])
+        );
+        assert!(CellChoice::parse("3:x").unwrap_err().contains("not a cell"));
+    }
+}
