@@ -4,6 +4,7 @@
 mod compare;
 mod experiment;
 mod games;
+mod ladder;
 mod optimize;
 mod plot;
 mod spaces;
@@ -57,6 +58,9 @@ enum Command {
     /// Evaluate chosen elites of a MAP-Elites run again, under other problem settings
     /// (validation levels, more games): archive against validation values.
     Validate(validate::ValidateArgs),
+    /// Bots of graded difficulty from a strategy-styles archive: picked elites play a
+    /// round robin on levels the search never used.
+    Ladder(ladder::LadderArgs),
 }
 
 /// Options every run command shares.
@@ -114,6 +118,7 @@ pub fn main() -> ExitCode {
         Command::Play(a) => games::play_cmd(a),
         Command::Render(a) => games::render_cmd(a),
         Command::Validate(a) => validate::run(a),
+        Command::Ladder(a) => ladder::ladder_cmd(a),
         Command::Problems => {
             // One column for the names, as wide as the longest.
             let width = crate::registry::PROBLEMS

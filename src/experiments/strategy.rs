@@ -98,6 +98,57 @@ impl StrategyExperiment {
     }
 }
 
+/// A difficulty ladder from a play-style archive: `picked` elites (weights in the
+/// order of `space`) as P-MCTS(PU) agents with `agent_settings` (e.g. `budget=2000`),
+/// listed as given (the caller orders them by archive win rate, weakest first), in a
+/// round robin on `levels`.
+pub fn ladder(
+    name: &str,
+    space: &crate::space::Space,
+    picked: &[Vec<f64>],
+    agent_settings: &str,
+    levels: Vec<u64>,
+    games_per_level: usize,
+    seed: u64,
+) -> Result<StrategyExperiment, String> {
+    let agents = picked
+        .iter()
+        .map(|values| {
+            let w = crate::games::strategy::scripts::weights_from_point(space, values)?;
+            // Every script's weight, by name: the ladder's agents are self-contained.
+            let genome: Vec<String> = w.0[..crate::games::strategy::GENOME_LEN]
+                .iter()
+                .map(|v| v.to_string())
+                .collect();
+            if w.0[crate::games::strategy::GENOME_LEN..].iter().any(|&v| v != 0.5) {
+                return Err(
+                    "the ladder takes archives over the 11 genome weights only (the other scripts at 0.5)"
+                        .to_string(),
+                );
+            }
+            let extra = if agent_settings.is_empty() {
+                String::new()
+            } else {
+                format!(",{agent_settings}")
+            };
+            Ok(format!("p-mcts-pu(weights={}{extra})", genome.join("/")))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let n = agents.len();
+    Ok(StrategyExperiment {
+        name: name.into(),
+        table: Table::Difficulty,
+        agents,
+        pairings: (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect(),
+        levels,
+        games_per_level,
+        settings: Vec::new(),
+        seed,
+    })
+}
+
 /// One finished game, from the pairing's first agent's side (`a`) and its second's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
