@@ -114,6 +114,17 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "Rinascimento rule-vector skill depth: min gap of win rates between ladder agents, each against the weakest",
     ),
     (
+        "strategy-styles",
+        &[
+            ("levels", "2"),
+            ("games", "5"),
+            ("opponent", "mcts"),
+            ("budget", "2000"),
+            ("turns", "30"),
+        ],
+        "strategy play styles: P-MCTS(PU)'s 11 genome weights; win rate over levels x games against the opponent, features from the game logs",
+    ),
+    (
         "command",
         &[("cmd", ""), ("features", "")],
         "an external program: reads {\"seed\", \"point\"} JSON on stdin, prints a fitness (needs --space)",
@@ -324,6 +335,16 @@ pub fn build_problem(
                 })?
                 .with_preset(preset),
             )
+        }
+        "strategy-styles" => {
+            use crate::games::strategy::styles::{StylesConfig, StylesProblem};
+            Box::new(StylesProblem::new(StylesConfig {
+                levels: s.positive("levels")?,
+                games: s.positive("games")?,
+                opponent: s.get("opponent")?,
+                budget: s.positive("budget")?,
+                turns: s.positive("turns")?,
+            })?)
         }
         "command" => {
             let cmd: String = s.get("cmd")?;

@@ -186,7 +186,15 @@ fn strategy_experiments_run_and_resume() {
     }
     // The same folder with other settings is refused, not mixed.
     playtune()
-        .args(["experiment", "strategy-portfolio", "--preset", "quick", "--set", "turns=4", "-q"])
+        .args([
+            "experiment",
+            "strategy-portfolio",
+            "--preset",
+            "quick",
+            "--set",
+            "turns=4",
+            "-q",
+        ])
         .arg("--runs-dir")
         .arg(dir.path().join("runs"))
         .arg("--plots-dir")
