@@ -68,6 +68,18 @@ fn text_width(s: &str, size: f64) -> f64 {
     s.chars().count() as f64 * size * 0.6
 }
 
+/// Whether bucket `i` of `n` gets its label when only every `every`-th fits: the
+/// first and the last always do (they are the under- and overflow buckets when
+/// there are any), the last taking the place of the one before it.
+fn shown(i: usize, every: usize, n: usize) -> bool {
+    let last = n.saturating_sub(1);
+    let last_regular = last / every * every;
+    if i == last {
+        return true;
+    }
+    i % every == 0 && (i != last_regular || last_regular == 0)
+}
+
 pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
     let ny = h.values.len();
     let nx = h.values.first().map_or(0, Vec::len);
@@ -200,38 +212,42 @@ pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
                 }
             }
         }
-        // Bucket labels, every k-th one where they would overlap.
-        let label_style = |h: HPos, v: VPos| {
-            ("sans-serif", 13)
+        // Bucket labels: smaller type where they are long, and every k-th one where
+        // even that would overlap.
+        let longest = h
+            .x_buckets
+            .iter()
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(1);
+        let x_size = ((cell_w - 8.0) / (0.6 * longest as f64)).clamp(10.0, 13.0);
+        let label_style = |size: f64, h: HPos, v: VPos| {
+            ("sans-serif", size)
                 .into_font()
                 .color(&BLACK)
                 .pos(Pos::new(h, v))
         };
-        let widest = h
-            .x_buckets
-            .iter()
-            .map(|s| text_width(s, 13.0))
-            .fold(0.0, f64::max);
+        let widest = text_width(&"0".repeat(longest), x_size);
         let every_x = ((widest + 8.0) / cell_w).ceil().max(1.0) as usize;
         for (i, s) in h.x_buckets.iter().enumerate().take(nx) {
-            if i % every_x == 0 {
+            if shown(i, every_x, nx) {
                 let (cx, _) = px(i as f64 + 0.5, 0.0);
                 main.draw(&Text::new(
                     s.as_str(),
                     (cx, y0 + 6),
-                    label_style(HPos::Center, VPos::Top),
+                    label_style(x_size, HPos::Center, VPos::Top),
                 ))
                 .map_err(text)?;
             }
         }
         let every_y = (18.0 / cell_h).ceil().max(1.0) as usize;
         for (i, s) in h.y_buckets.iter().enumerate().take(ny) {
-            if i % every_y == 0 {
+            if shown(i, every_y, ny) {
                 let (_, cy) = px(0.0, i as f64 + 0.5);
                 main.draw(&Text::new(
                     s.as_str(),
                     (x0 - 6, cy),
-                    label_style(HPos::Right, VPos::Center),
+                    label_style(13.0, HPos::Right, VPos::Center),
                 ))
                 .map_err(text)?;
             }
@@ -277,5 +293,10 @@ mod tests {
         assert_eq!(bucket_labels(&e), ["< 0", "[0, 2.5)", "[2.5, 10)", ">= 10"]);
         assert_eq!(short_number(-0.0001), "0");
         assert_eq!(short_number(1.0 / 3.0), "0.333");
+        let labelled = |every, n| (0..n).filter(|&i| shown(i, every, n)).collect::<Vec<_>>();
+        assert_eq!(labelled(2, 12), [0, 2, 4, 6, 8, 11]);
+        assert_eq!(labelled(2, 11), [0, 2, 4, 6, 8, 10]);
+        assert_eq!(labelled(1, 3), [0, 1, 2]);
+        assert_eq!(labelled(5, 3), [0, 2]);
     }
 }
