@@ -261,22 +261,24 @@ impl Problem for StylesProblem {
         feature_names()
     }
 
-    /// The paper's first pair, attacks x (ranged - melee) support units. Bounds from
-    /// pilot evaluations at the default settings (see the README's play-styles
-    /// section): points spread over about 0 to 30 attacks a game and -4 to 4 units.
+    /// The paper's first pair, attacks x (ranged - melee) support units, in bins of
+    /// one attack and one unit a game. Bounds from a pilot at the default settings
+    /// (one-hot points and 19 random ones, seed 3): attacks 5.5 to 12 a game (their
+    /// standard error about 1.5), ranged - melee -1.8 to 5.3, with room on both sides
+    /// for mutation to spread them; `--overflow-bins` keeps the points beyond apart.
     fn default_axes(&self) -> Vec<FeatureAxis> {
         vec![
             FeatureAxis {
                 name: "attacks".into(),
-                low: 0.0,
-                high: 30.0,
-                bins: 10,
+                low: 4.0,
+                high: 16.0,
+                bins: 12,
             },
             FeatureAxis {
                 name: "ranged_minus_melee".into(),
-                low: -4.0,
-                high: 4.0,
-                bins: 8,
+                low: -3.0,
+                high: 6.0,
+                bins: 9,
             },
         ]
     }
