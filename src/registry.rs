@@ -114,6 +114,17 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "Rinascimento rule-vector skill depth: min gap of win rates between ladder agents, each against the weakest",
     ),
     (
+        "strategy-styles",
+        &[
+            ("levels", "2"),
+            ("games", "5"),
+            ("opponent", "mcts"),
+            ("budget", "2000"),
+            ("turns", "30"),
+        ],
+        "strategy play styles: P-MCTS(PU)'s 11 genome weights; win rate over levels x games against the opponent, features from the game logs",
+    ),
+    (
         "command",
         &[("cmd", ""), ("features", "")],
         "an external program: reads {\"seed\", \"point\"} JSON on stdin, prints a fitness (needs --space)",
@@ -325,6 +336,16 @@ pub fn build_problem(
                 .with_preset(preset),
             )
         }
+        "strategy-styles" => {
+            use crate::games::strategy::styles::{StylesConfig, StylesProblem};
+            Box::new(StylesProblem::new(StylesConfig {
+                levels: s.count("levels", crate::games::strategy::training_levels().len())?,
+                games: s.positive("games")?,
+                opponent: s.get("opponent")?,
+                budget: s.positive("budget")?,
+                turns: s.count("turns", crate::games::strategy::log::MAX_TURNS)?,
+            })?)
+        }
         "command" => {
             let cmd: String = s.get("cmd")?;
             if cmd.trim().is_empty() {
@@ -388,6 +409,21 @@ mod tests {
             }
             let e = build_problem(&spec(name, &[("rules", "java")]), None).err();
             assert!(e.unwrap().contains("rules=java"));
+        }
+    }
+
+    #[test]
+    fn strategy_styles_builds_and_checks_its_settings() {
+        let p = build_problem(&spec("strategy-styles", &[("games", "1")]), None).unwrap();
+        assert_eq!(p.space().len(), 11);
+        assert_eq!(p.tie_break().as_deref(), Some("mean_score"));
+        for (k, v, says) in [
+            ("levels", "0", "levels from 1 to 20"),
+            ("turns", "65", "turns from 1 to 64"),
+            ("opponent", "hal", "unknown strategy agent `hal`"),
+        ] {
+            let e = build_problem(&spec("strategy-styles", &[(k, v)]), None).err();
+            assert!(e.as_deref().unwrap_or("").contains(says), "{e:?}");
         }
     }
 }

@@ -1512,3 +1512,107 @@ fn a_damaged_log_is_repaired_with_a_message_naming_the_rows_never_misread() {
             "evals.csv:1: the header does not match",
         ));
 }
+
+/// The play-styles archive end to end at toy settings: the paper's initialisation
+/// (one-hot weights, random points) and one-weight mutation over the strategy game's
+/// genome; the same files with 1 thread or 4; an interrupted run resumes to the same
+/// files; the heatmaps of any stored column, and a bad column named with the choices.
+#[test]
+fn strategy_styles_archive_runs_resumes_and_plots() {
+    let args = [
+        "map-elites",
+        "--problem",
+        "strategy-styles",
+        "--set",
+        "levels=1",
+        "--set",
+        "games=2",
+        "--set",
+        "budget=100",
+        "--axis",
+        "attacks=0:30:10",
+        "--axis",
+        "ranged_minus_melee=-4:4:8",
+        "--overflow-bins",
+        "--emitters",
+        "one-weight",
+        "--one-hot",
+        "--init-random",
+        "5",
+        "--evaluations",
+        "30",
+        "--batch",
+        "6",
+        "--seed",
+        "4",
+        "-q",
+    ];
+    let files = |threads: &str, dir: &Path| {
+        let out = playtune()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(args)
+            .args(["--json", "--name", "s", "--runs-dir"])
+            .arg(dir)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let filled = last_json(&out)["trials"][0]["filled"].as_u64().unwrap();
+        let run = dir.join("s");
+        let read = |f: &str| std::fs::read(run.join(f)).unwrap();
+        (filled, read("evals.csv"), read("result.ron"))
+    };
+    let (a, b) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let one = files("1", a.path());
+    assert!(one.0 >= 2, "the archive holds elites ({} cells)", one.0);
+    assert!(one == files("4", b.path()), "1 and 4 threads differ");
+    let config = std::fs::read_to_string(a.path().join("s/config.ron")).unwrap();
+    assert!(
+        config.contains("secondary: \"mean_score\""),
+        "ties go by mean score unless --better says otherwise"
+    );
+    let c = TempDir::new().unwrap();
+    assert_eq!(cut_and_resume(&args, c.path(), 20, "0,19,search,1"), 19);
+
+    let out = a.path().join("plots");
+    for format in ["png", "svg"] {
+        playtune()
+            .arg("plot")
+            .arg(a.path().join("s"))
+            .arg("--out")
+            .arg(&out)
+            .args(["--format", format, "--heatmap", "win_rate"])
+            .args(["--heatmap", "attacks_se"])
+            .assert()
+            .success();
+    }
+    for f in [
+        "heatmap_win_rate.png",
+        "heatmap_win_rate.svg",
+        "heatmap_attacks_se.svg",
+    ] {
+        let bytes = std::fs::read(out.join(f)).unwrap_or_else(|_| panic!("{f} missing"));
+        assert!(bytes.len() > 5_000, "{f} is too small to hold a chart");
+    }
+    let svg = std::fs::read_to_string(out.join("heatmap_win_rate.svg")).unwrap();
+    for label in [
+        "&lt; -4",
+        "&gt;= 30",
+        "[0, 3)",
+        "ranged_minus_melee",
+        "win_rate",
+    ] {
+        assert!(svg.contains(label), "the heatmap shows `{label}`");
+    }
+    playtune()
+        .arg("plot")
+        .arg(a.path().join("s"))
+        .args(["--heatmap", "wins"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no column `wins`"))
+        .stderr(predicate::str::contains("win_rate, mean_score, attacks"));
+}

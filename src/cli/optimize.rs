@@ -147,9 +147,10 @@ pub struct MapElitesArgs {
     #[arg(long)]
     overflow_bins: bool,
     /// When a newcomer replaces an elite: `greater` fitness, or `lexicographic:FEATURE`
-    /// (fitness, then the feature; ties to the newcomer).
-    #[arg(long, default_value = "greater")]
-    better: String,
+    /// (fitness, then the feature; ties to the newcomer). Default: the problem's
+    /// tie-break feature if it names one (strategy-styles: mean_score), else greater.
+    #[arg(long)]
+    better: Option<String>,
     /// Start with the one-hot points of a weight vector.
     #[arg(long)]
     one_hot: bool,
@@ -480,7 +481,7 @@ fn parse_axis(text: &str) -> Result<FeatureAxis> {
 
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
-    let (_, _, space, _) = problem_and_space(common, "sphere")?;
+    let (_, problem, space, _) = problem_and_space(common, "sphere")?;
     let has_floats = space
         .free_dims()
         .iter()
@@ -517,15 +518,18 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
         (ArchiveArg::Grid, Some(_)) => bail!("--centroids is for --archive cvt"),
         (ArchiveArg::Cvt, k) => ArchiveConfig::cvt(k.unwrap_or(DEFAULT_CENTROIDS)),
     };
-    let better = match a.better.split_once(':') {
-        None if a.better == "greater" => Better::Greater,
-        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic {
-            secondary: f.into(),
+    // The rule is resolved here and stored in the run's config, so a resumed run keeps
+    // it even if the problem's suggestion changes.
+    let better = match (&a.better, problem.tie_break()) {
+        (None, None) => Better::Greater,
+        (None, Some(f)) => Better::Lexicographic { secondary: f },
+        (Some(b), _) => match b.split_once(':') {
+            None if b == "greater" => Better::Greater,
+            Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic {
+                secondary: f.into(),
+            },
+            _ => bail!("--better {b}: use `greater` or `lexicographic:FEATURE`"),
         },
-        _ => bail!(
-            "--better {}: use `greater` or `lexicographic:FEATURE`",
-            a.better
-        ),
     };
     let config = MapElitesConfig {
         axes: a

@@ -1,7 +1,7 @@
 //! `playtune plot`: the pictures of a finished run.
 
-use crate::optim::map_elites::AnyArchive;
-use crate::plot::{Heatmap, Series, heatmap, line_chart};
+use crate::optim::map_elites::{AnyArchive, Archive};
+use crate::plot::{Heatmap, Series, bucket_labels, heatmap, line_chart};
 use crate::run::{self, read_result};
 use crate::stats::Summary;
 use anyhow::{Result, bail};
@@ -18,6 +18,47 @@ pub struct PlotArgs {
     /// Picture format: png or svg.
     #[arg(long, default_value = "png")]
     format: String,
+    /// MAP-Elites: a heatmap of the elites coloured by this column (`fitness`, any
+    /// feature of the problem, or `replay_fitness` / `replay_FEATURE` after
+    /// --reevaluate), written as heatmap_COLUMN; repeatable. Default: one heatmap of
+    /// fitness, written as heatmap.
+    #[arg(long, value_name = "COLUMN")]
+    heatmap: Vec<String>,
+}
+
+/// The statistics an elite can be coloured by, by name: its fitness, its features
+/// (named by the problem) and, when the run re-evaluated its elites, the replays'
+/// means of both.
+fn elite_columns(feature_names: &[String], replayed: bool) -> Vec<String> {
+    let own = std::iter::once("fitness".to_string()).chain(feature_names.iter().cloned());
+    let replays: Vec<String> = if replayed {
+        own.clone().map(|c| format!("replay_{c}")).collect()
+    } else {
+        Vec::new()
+    };
+    own.chain(replays).collect()
+}
+
+/// Column `index` of [`elite_columns`] for `e` (NaN where a replay lacks it).
+fn elite_value(e: &crate::optim::map_elites::Elite, index: usize, features: usize) -> f64 {
+    let own = 1 + features;
+    let pick = |i: usize, fitness: f64, feats: &dyn Fn(usize) -> Option<f64>| {
+        if i == 0 {
+            fitness
+        } else {
+            feats(i - 1).unwrap_or(f64::NAN)
+        }
+    };
+    if index < own {
+        pick(index, e.fitness, &|i| e.features.get(i).copied())
+    } else {
+        match &e.replay {
+            Some(r) => pick(index - own, r.fitness.mean, &|i| {
+                r.features.get(i).map(|s| s.mean)
+            }),
+            None => f64::NAN,
+        }
+    }
 }
 
 pub fn run(a: PlotArgs) -> Result<()> {
@@ -71,8 +112,45 @@ pub fn run(a: PlotArgs) -> Result<()> {
         )?;
         written.extend([file("coverage"), file("qd_score")]);
         let t = &result.trials[0];
+        // The problem names the features; a run whose problem no longer builds still
+        // plots, its features numbered.
+        let n_features = t
+            .archive
+            .as_ref()
+            .and_then(|a| a.elites().first())
+            .map_or(0, |e| e.features.len());
+        let feature_names = crate::registry::build_problem(&config.problem, Some(&config.space))
+            .map(|p| p.feature_names())
+            .ok()
+            .filter(|n| n.len() == n_features)
+            .unwrap_or_else(|| (0..n_features).map(|i| format!("feature_{i}")).collect());
+        let replayed = t
+            .archive
+            .as_ref()
+            .is_some_and(|a| a.elites().iter().any(|e| e.replay.is_some()));
+        let columns = elite_columns(&feature_names, replayed);
+        let wanted: Vec<(usize, String)> = if a.heatmap.is_empty() {
+            vec![(0, "heatmap".to_string())]
+        } else {
+            a.heatmap
+                .iter()
+                .map(|c| match columns.iter().position(|k| k == c.trim()) {
+                    Some(i) => Ok((i, format!("heatmap_{}", file_safe(c.trim())))),
+                    None => Err(anyhow::anyhow!(
+                        "--heatmap {c}: the elites have no column `{c}` (columns: {})",
+                        columns.join(", ")
+                    )),
+                })
+                .collect::<Result<_>>()?
+        };
         // A grid's heatmap; a CVT archive's cells are not rectangles, so it has none.
         if let Some(AnyArchive::Grid(archive)) = &t.archive {
+            if archive.axes.len() > 2 && !a.heatmap.is_empty() {
+                bail!(
+                    "--heatmap: the archive has {} axes; a heatmap shows one or two",
+                    archive.axes.len()
+                );
+            }
             if archive.axes.len() <= 2 {
                 let axis_edges = |i: usize| -> Vec<f64> {
                     let a = &archive.axes[i];
@@ -91,29 +169,45 @@ pub fn run(a: PlotArgs) -> Result<()> {
                     (vec![0.0, 1.0], 1)
                 };
                 let nx = archive.bins(0);
-                let mut values = vec![vec![None; nx]; ny];
-                for e in &archive.store.elites {
-                    let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
-                    values[y][e.cell[0]] = Some(e.fitness);
+                for (column, stem) in &wanted {
+                    let mut values = vec![vec![None; nx]; ny];
+                    for e in &archive.store.elites {
+                        let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
+                        values[y][e.cell[0]] = Some(elite_value(e, *column, n_features));
+                    }
+                    let h = Heatmap {
+                        title: format!("{name}: elites' {} (trial 0)", columns[*column]),
+                        x_label: archive.axes[0].name.clone(),
+                        y_label: archive
+                            .axes
+                            .get(1)
+                            .map(|a| a.name.clone())
+                            .unwrap_or_default(),
+                        x_buckets: bucket_labels(&x_edges),
+                        y_buckets: if archive.axes.len() == 2 {
+                            bucket_labels(&y_edges)
+                        } else {
+                            vec![String::new()]
+                        },
+                        values,
+                        value_label: columns[*column].clone(),
+                        range: None,
+                        annotate: true,
+                    };
+                    heatmap(&file(stem), &h)?;
+                    written.push(file(stem));
                 }
-                let h = Heatmap {
-                    title: format!("{name}: elite fitness (trial 0)"),
-                    x_label: archive.axes[0].name.clone(),
-                    y_label: archive
-                        .axes
-                        .get(1)
-                        .map(|a| a.name.clone())
-                        .unwrap_or_default(),
-                    x_edges,
-                    y_edges,
-                    values,
-                    range: None,
-                    annotate: nx * ny <= 400,
-                };
-                heatmap(&file("heatmap"), &h)?;
-                written.push(file("heatmap"));
             }
+        } else if !a.heatmap.is_empty() {
+            bail!(
+                "--heatmap: trial 0's archive is not a grid (a CVT archive's cells are not rectangles)"
+            );
         }
+    } else if !a.heatmap.is_empty() {
+        bail!(
+            "--heatmap: {} is not a MAP-Elites run (it has no archive)",
+            a.run.display()
+        );
     } else {
         // Mean over trials of the recommendation's estimate (and true fitness, where the
         // problem knows it) at each checkpoint, with a band of one standard error.
@@ -172,4 +266,18 @@ pub fn run(a: PlotArgs) -> Result<()> {
         println!("wrote {}", w.display());
     }
     Ok(())
+}
+
+/// A column name as part of a file name: anything but letters, digits, `_` and `-`
+/// becomes `_`.
+fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }

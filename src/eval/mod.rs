@@ -62,6 +62,13 @@ pub trait Problem: Send + Sync {
         Vec::new()
     }
 
+    /// The feature that breaks fitness ties between a cell's elite and a newcomer, if
+    /// the problem's fitness is coarse enough to tie often (a win rate over a few
+    /// games): MAP-Elites then defaults to its `lexicographic:FEATURE` rule.
+    fn tie_break(&self) -> Option<String> {
+        None
+    }
+
     /// Evaluates `x` (one number per dimension of [`Problem::space`]) with randomness
     /// drawn only from `seed`.
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError>;

@@ -525,13 +525,14 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Stri
         Table::Difficulty => {
             let m = win_matrix(x, rows);
             let n = x.agents.len();
-            let edges: Vec<f64> = (0..=n).map(|i| i as f64).collect();
+            let agents: Vec<String> = (0..n).map(|i| i.to_string()).collect();
             let h = Heatmap {
                 title: "Row agent's win rate vs column agent (0 = weakest intended)".into(),
                 x_label: "column agent".into(),
                 y_label: "row agent".into(),
-                x_edges: edges.clone(),
-                y_edges: edges,
+                x_buckets: agents.clone(),
+                y_buckets: agents,
+                value_label: "row agent's win rate".into(),
                 values: m
                     .iter()
                     .map(|row| row.iter().map(|c| c.map(|(w, _)| w)).collect())

@@ -1,32 +1,88 @@
-//! MAP-Elites heatmaps: a grid of cells coloured by any stored statistic, optionally
-//! with the value printed in each cell and bucket ranges on the axes (the play-styles
-//! paper's Figure 1).
+//! MAP-Elites heatmaps: a grid of cells coloured by any stored statistic, with the
+//! value printed in each cell, bucket ranges on the axes and a colour bar (the
+//! play-styles paper's Figure 1). Empty cells are white with a grey border and grey
+//! hatching, so that "no elite here" cannot be read as a low value.
 
 use super::{PlotError, render, text};
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 
 pub struct Heatmap {
     pub title: String,
     pub x_label: String,
     pub y_label: String,
-    /// Cell edges along x (bins + 1 values) and y.
-    pub x_edges: Vec<f64>,
-    pub y_edges: Vec<f64>,
+    /// One label per column, left to right (bucket ranges: [`bucket_labels`]).
+    pub x_buckets: Vec<String>,
+    /// One label per row, bottom to top.
+    pub y_buckets: Vec<String>,
     /// values[y][x]; `None` for an empty cell.
     pub values: Vec<Vec<Option<f64>>>,
+    /// What the colours mean, written along the colour bar.
+    pub value_label: String,
     /// Colour range; `None` takes the range of the values.
     pub range: Option<(f64, f64)>,
-    /// Print each value in its cell (for small grids).
+    /// Print each value in its cell (skipped where cells are too small to read).
     pub annotate: bool,
 }
 
+/// A number as short as it can be without losing what a reader needs: at most three
+/// decimals, trailing zeros dropped.
+pub fn short_number(v: f64) -> String {
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let s = format!("{v:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.into() }
+}
+
+/// Labels of the buckets between consecutive `edges`: `[a, b)`, and `< b` or `>= a`
+/// for an underflow or overflow bucket (an infinite edge).
+pub fn bucket_labels(edges: &[f64]) -> Vec<String> {
+    edges
+        .windows(2)
+        .map(|w| match (w[0].is_finite(), w[1].is_finite()) {
+            (false, _) => format!("< {}", short_number(w[1])),
+            (_, false) => format!(">= {}", short_number(w[0])),
+            _ => format!("[{}, {})", short_number(w[0]), short_number(w[1])),
+        })
+        .collect()
+}
+
+/// A cell's value for printing: fewer decimals for larger numbers, so it fits.
+fn cell_text(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1000.0 {
+        format!("{v:.0}")
+    } else if a >= 100.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// Width in pixels of `s` at font size `size`, about (DejaVu Sans averages 0.6 em).
+fn text_width(s: &str, size: f64) -> f64 {
+    s.chars().count() as f64 * size * 0.6
+}
+
+/// Whether bucket `i` of `n` gets its label when only every `every`-th fits: the
+/// first and the last always do (they are the under- and overflow buckets when
+/// there are any), the last taking the place of the one before it.
+fn shown(i: usize, every: usize, n: usize) -> bool {
+    let last = n.saturating_sub(1);
+    let last_regular = last / every * every;
+    if i == last {
+        return true;
+    }
+    i % every == 0 && (i != last_regular || last_regular == 0)
+}
+
 pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
-    let (nx, ny) = (
-        h.x_edges.len().saturating_sub(1),
-        h.y_edges.len().saturating_sub(1),
-    );
+    let ny = h.values.len();
+    let nx = h.values.first().map_or(0, Vec::len);
     let all: Vec<f64> = h
         .values
         .iter()
@@ -39,89 +95,179 @@ pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
         let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         if lo.is_finite() {
-            (lo, if hi > lo { hi } else { lo + 1.0 })
+            if hi > lo {
+                (lo, hi)
+            } else {
+                (lo - 0.5, lo + 0.5)
+            }
         } else {
             (0.0, 1.0)
         }
     });
     let colour = |v: f64| ViridisRGB::get_color_normalized(v.clamp(vmin, vmax), vmin, vmax);
-    render!(path, (1000, 820), |root| (|| -> Result<(), String> {
+    let (grey, hatch) = (RGBColor(170, 170, 170), RGBColor(205, 205, 205));
+    let (nxf, nyf) = (nx.max(1) as f64, ny.max(1) as f64);
+    let y_label_width = h
+        .y_buckets
+        .iter()
+        .map(|s| text_width(s, 13.0))
+        .fold(0.0, f64::max);
+    render!(path, (1100, 860), |root| (|| -> Result<(), String> {
         root.fill(&WHITE).map_err(text)?;
-        let (main, bar) = root.split_horizontally(880);
+        let (main, bar) = root.split_horizontally(950);
         let mut chart = ChartBuilder::on(&main)
-            .caption(&h.title, ("sans-serif", 24))
+            .caption(&h.title, ("sans-serif", 22))
             .margin(16)
-            .x_label_area_size(56)
-            .y_label_area_size(72)
-            .build_cartesian_2d(0.0..nx as f64, 0.0..ny as f64)
+            .margin_right(24)
+            .x_label_area_size(64)
+            .y_label_area_size((y_label_width + 40.0).clamp(60.0, 220.0) as u32)
+            .build_cartesian_2d(0.0..nxf, 0.0..nyf)
             .map_err(text)?;
-        // Axis ticks sit at cell edges and show the bucket bounds.
-        let edge = |edges: &[f64], x: f64| {
-            let i = x.round() as usize;
-            if (x - i as f64).abs() < 1e-6 {
-                edges
-                    .get(i)
-                    .map(|e| {
-                        format!("{e:.3}")
-                            .trim_end_matches('0')
-                            .trim_end_matches('.')
-                            .to_string()
-                    })
-                    .unwrap_or_default()
-            } else {
-                String::new()
-            }
-        };
-        let xf = |x: &f64| edge(&h.x_edges, *x);
-        let yf = |y: &f64| edge(&h.y_edges, *y);
+        // The mesh only draws the axis titles: bucket labels sit at cell centres,
+        // where plotters' own tick placement would not put them.
         chart
             .configure_mesh()
             .disable_mesh()
-            .x_labels((nx + 1).min(11))
-            .y_labels((ny + 1).min(11))
-            .x_label_formatter(&xf)
-            .y_label_formatter(&yf)
+            .x_labels(0)
+            .y_labels(0)
             .x_desc(&h.x_label)
             .y_desc(&h.y_label)
-            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(text)?;
+        let (x0, y0) = chart.backend_coord(&(0.0, 0.0));
+        let (x1, y1) = chart.backend_coord(&(nxf, nyf));
+        let (cell_w, cell_h) = ((x1 - x0) as f64 / nxf, (y0 - y1) as f64 / nyf);
+        // Pixels of a point in cell units (the chart's own mapping, linear).
+        let px = |x: f64, y: f64| {
+            (
+                x0 + (x * cell_w).round() as i32,
+                y0 - (y * cell_h).round() as i32,
+            )
+        };
         for (yi, row) in h.values.iter().enumerate() {
             for (xi, v) in row.iter().enumerate() {
-                let cell = [(xi as f64, yi as f64), (xi as f64 + 1.0, yi as f64 + 1.0)];
-                let style = match v {
-                    Some(v) if v.is_finite() => colour(*v).filled(),
-                    _ => RGBColor(235, 235, 235).filled(),
-                };
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(cell, style)))
-                    .map_err(text)?;
-                if let (true, Some(v)) = (h.annotate, v) {
-                    let shade = if (v - vmin) / (vmax - vmin) > 0.6 {
+                let (x, y) = (xi as f64, yi as f64);
+                let cell = [(x, y), (x + 1.0, y + 1.0)];
+                match v {
+                    Some(v) if v.is_finite() => {
+                        chart
+                            .draw_series(std::iter::once(Rectangle::new(cell, colour(*v).filled())))
+                            .map_err(text)?;
+                    }
+                    _ => {
+                        chart
+                            .draw_series(std::iter::once(Rectangle::new(cell, WHITE.filled())))
+                            .map_err(text)?;
+                        // Hatching: diagonals at a quarter, half and three quarters.
+                        let lines = [0.25, 0.5, 0.75, 1.0].into_iter().flat_map(|t| {
+                            [
+                                vec![(x + t, y), (x, y + t)],
+                                vec![(x + 1.0, y + t), (x + t, y + 1.0)],
+                            ]
+                        });
+                        chart
+                            .draw_series(lines.map(|l| PathElement::new(l, hatch.stroke_width(1))))
+                            .map_err(text)?;
+                        chart
+                            .draw_series(std::iter::once(Rectangle::new(
+                                cell,
+                                grey.stroke_width(1),
+                            )))
+                            .map_err(text)?;
+                    }
+                }
+            }
+        }
+        // Printed values, sized to the cells (none where even small text won't fit).
+        if h.annotate {
+            for (yi, row) in h.values.iter().enumerate() {
+                for (xi, v) in row.iter().enumerate() {
+                    let Some(v) = v.filter(|v| v.is_finite()) else {
+                        continue;
+                    };
+                    let label = cell_text(v);
+                    let size = (cell_h * 0.35)
+                        .min(cell_w / (0.6 * label.chars().count() as f64 + 0.4))
+                        .min(16.0);
+                    if size < 8.0 {
+                        continue;
+                    }
+                    let shade = if (v - vmin) / (vmax - vmin) > 0.55 {
                         BLACK
                     } else {
                         WHITE
                     };
-                    let label = Text::new(
-                        format!("{v:.2}"),
-                        (xi as f64 + 0.3, yi as f64 + 0.6),
-                        ("sans-serif", 13).into_font().color(&shade),
-                    );
-                    chart.draw_series(std::iter::once(label)).map_err(text)?;
+                    let style = ("sans-serif", size)
+                        .into_font()
+                        .color(&shade)
+                        .pos(Pos::new(HPos::Center, VPos::Center));
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            label,
+                            (xi as f64 + 0.5, yi as f64 + 0.5),
+                            style,
+                        )))
+                        .map_err(text)?;
                 }
             }
         }
-        // Colour bar.
+        // Bucket labels: smaller type where they are long, and every k-th one where
+        // even that would overlap.
+        let longest = h
+            .x_buckets
+            .iter()
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(1);
+        let x_size = ((cell_w - 8.0) / (0.6 * longest as f64)).clamp(10.0, 13.0);
+        let label_style = |size: f64, h: HPos, v: VPos| {
+            ("sans-serif", size)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(h, v))
+        };
+        let widest = text_width(&"0".repeat(longest), x_size);
+        let every_x = ((widest + 8.0) / cell_w).ceil().max(1.0) as usize;
+        for (i, s) in h.x_buckets.iter().enumerate().take(nx) {
+            if shown(i, every_x, nx) {
+                let (cx, _) = px(i as f64 + 0.5, 0.0);
+                main.draw(&Text::new(
+                    s.as_str(),
+                    (cx, y0 + 6),
+                    label_style(x_size, HPos::Center, VPos::Top),
+                ))
+                .map_err(text)?;
+            }
+        }
+        let every_y = (18.0 / cell_h).ceil().max(1.0) as usize;
+        for (i, s) in h.y_buckets.iter().enumerate().take(ny) {
+            if shown(i, every_y, ny) {
+                let (_, cy) = px(0.0, i as f64 + 0.5);
+                main.draw(&Text::new(
+                    s.as_str(),
+                    (x0 - 6, cy),
+                    label_style(13.0, HPos::Right, VPos::Center),
+                ))
+                .map_err(text)?;
+            }
+        }
+        // Colour bar with its scale and what it measures.
         let mut scale = ChartBuilder::on(&bar)
-            .margin_top(56)
-            .margin_bottom(72)
-            .y_label_area_size(60)
+            .margin_top(60)
+            .margin_bottom(80)
+            .margin_right(8)
+            .y_label_area_size(70)
             .build_cartesian_2d(0.0..1.0, vmin..vmax)
             .map_err(text)?;
         scale
             .configure_mesh()
             .disable_mesh()
             .disable_x_axis()
+            .y_labels(8)
+            .y_label_formatter(&|v: &f64| short_number(*v))
+            .y_desc(&h.value_label)
+            .axis_desc_style(("sans-serif", 15))
             .label_style(("sans-serif", 13))
             .draw()
             .map_err(text)?;
@@ -135,4 +281,22 @@ pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
             .map_err(text)?;
         Ok(())
     })())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buckets_name_their_ranges_and_overflow() {
+        let e = [f64::NEG_INFINITY, 0.0, 2.5, 10.0, f64::INFINITY];
+        assert_eq!(bucket_labels(&e), ["< 0", "[0, 2.5)", "[2.5, 10)", ">= 10"]);
+        assert_eq!(short_number(-0.0001), "0");
+        assert_eq!(short_number(1.0 / 3.0), "0.333");
+        let labelled = |every, n| (0..n).filter(|&i| shown(i, every, n)).collect::<Vec<_>>();
+        assert_eq!(labelled(2, 12), [0, 2, 4, 6, 8, 11]);
+        assert_eq!(labelled(2, 11), [0, 2, 4, 6, 8, 10]);
+        assert_eq!(labelled(1, 3), [0, 1, 2]);
+        assert_eq!(labelled(5, 3), [0, 2]);
+    }
 }

@@ -24,6 +24,7 @@ pub mod render;
 pub mod rules;
 pub mod scripts;
 pub mod state;
+pub mod styles;
 
 #[cfg(test)]
 mod tests;
