@@ -117,6 +117,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "strategy-styles",
         &[
             ("levels", "2"),
+            ("level_set", "training"),
             ("games", "5"),
             ("opponent", "mcts"),
             ("budget", "2000"),
@@ -339,7 +340,8 @@ pub fn build_problem(
         "strategy-styles" => {
             use crate::games::strategy::styles::{StylesConfig, StylesProblem};
             Box::new(StylesProblem::new(StylesConfig {
-                levels: s.count("levels", crate::games::strategy::training_levels().len())?,
+                levels: s.count("levels", crate::games::strategy::validation_levels().len())?,
+                level_set: s.get("level_set")?,
                 games: s.positive("games")?,
                 opponent: s.get("opponent")?,
                 budget: s.positive("budget")?,

@@ -203,3 +203,69 @@ fn strategy_experiments_run_and_resume() {
         .code(2)
         .stderr(predicate::str::contains("different experiment"));
 }
+
+/// The play-styles experiment builds its three archives, heatmaps and validation
+/// tables, resumes from the runs' logs, and a ladder of its elites plays a round robin
+/// on validation levels.
+#[test]
+fn play_styles_archives_validate_resume_and_make_a_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (runs, plots) = (dir.path().join("runs"), dir.path().join("plots"));
+    let run = || {
+        playtune()
+            .args([
+                "experiment",
+                "play-styles",
+                "--preset",
+                "quick",
+                "--budget",
+                "24",
+            ])
+            .args(["--set", "turns=6", "-q"])
+            .arg("--runs-dir")
+            .arg(&runs)
+            .arg("--plots-dir")
+            .arg(&plots)
+            .assert()
+            .success()
+    };
+    run();
+    let root = runs.join("play-styles-quick");
+    let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
+    for pair in [
+        "attacks x ranged_minus_melee",
+        "defender_spawns x winning_turn",
+        "research_slope x tile_dominance_slope",
+    ] {
+        assert!(summary.contains(pair), "{summary}");
+    }
+    let log = root.join("attacks-support").join("evals.csv");
+    let first = std::fs::read_to_string(&log).unwrap();
+    run();
+    assert_eq!(first, std::fs::read_to_string(&log).unwrap());
+    assert!(
+        plots
+            .join("play-styles-quick")
+            .join("attacks-support")
+            .join("heatmap_fitness.svg")
+            .exists()
+    );
+    playtune()
+        .arg("ladder")
+        .arg(root.join("research-dominance"))
+        .args(["--pick", "2", "--level-count", "1", "--games", "2", "-q"])
+        .arg("--runs-dir")
+        .arg(&runs)
+        .arg("--plots-dir")
+        .arg(&plots)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ordering by row average"));
+    playtune()
+        .arg("ladder")
+        .arg(root.join("research-dominance"))
+        .args(["--by", "nonsense"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no such column"));
+}

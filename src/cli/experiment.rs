@@ -105,8 +105,9 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
         "rinascimento" => rinascimento(a),
         "ntbea-defaults" => ntbea_defaults(a),
         "strategy-portfolio" | "strategy-difficulty" => strategy(a),
+        "play-styles" => play_styles(a),
         other => bail!(
-            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty)"
+            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles)"
         ),
     }
 }
@@ -241,6 +242,116 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
     println!("{md}");
+    println!(
+        "wrote {} and {} in {:.0} s",
+        a.runs_dir.join(&name).join("summary.md").display(),
+        a.plots_dir.join(&name).display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The play-styles paper's three archives in the strategy game, their heatmaps and
+/// the validation of their corner elites. Quick: short games at 100 calls a decision,
+/// 40 evaluations an archive (about a minute on 2 cores). Full (or paper): the
+/// problem's defaults (2 levels x 5 games against MCTS at 2000 calls, about 16 s an
+/// evaluation on 2 cores), 300 evaluations an archive, corners validated over 200
+/// games each on validation levels: about 5 hours on 2 cores, resumable.
+fn play_styles(a: ExperimentArgs) -> Result<()> {
+    use crate::experiments::play_styles::{PlayStyles, paper_pairs, run};
+    if a.trials.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
+        bail!(
+            "the play-styles experiment takes --preset, --budget (evaluations per archive), --set (search settings of strategy-styles), --seed and --name"
+        );
+    }
+    let pairs = |v: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+        v.iter()
+            .map(|(k, w)| (k.to_string(), w.to_string()))
+            .collect()
+    };
+    let (search, evaluations, init_random, batch, validation, validation_evaluations) =
+        match a.preset {
+            Preset::Quick => (
+                pairs(&[
+                    ("levels", "1"),
+                    ("games", "2"),
+                    ("budget", "100"),
+                    ("turns", "20"),
+                ]),
+                40,
+                5,
+                6,
+                pairs(&[("level_set", "validation"), ("levels", "4"), ("games", "2")]),
+                2,
+            ),
+            Preset::Medium => (
+                pairs(&[("budget", "500")]),
+                100,
+                10,
+                12,
+                pairs(&[
+                    ("level_set", "validation"),
+                    ("levels", "10"),
+                    ("games", "2"),
+                ]),
+                3,
+            ),
+            Preset::Paper | Preset::Full => (
+                pairs(&[]),
+                300,
+                20,
+                12,
+                pairs(&[
+                    ("level_set", "validation"),
+                    ("levels", "20"),
+                    ("games", "2"),
+                ]),
+                5,
+            ),
+        };
+    let mut search = search;
+    for s in &a.settings {
+        let (k, v) = s
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
+        search.insert(k.trim().into(), v.trim().into());
+    }
+    let name = a
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("play-styles-{}", a.preset.name()));
+    let x = PlayStyles {
+        name: name.clone(),
+        pairs: paper_pairs(),
+        search,
+        evaluations: a.budget.unwrap_or(evaluations),
+        init_random,
+        batch,
+        validation,
+        validation_evaluations,
+        seed: a.seed,
+    };
+    if x.evaluations == 0 {
+        bail!("--budget must be at least 1");
+    }
+    let started = std::time::Instant::now();
+    let outcomes = run(&x, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    for o in &outcomes {
+        let columns = [
+            "fitness",
+            o.pair.axes[0].name.as_str(),
+            o.pair.axes[1].name.as_str(),
+        ];
+        super::plot::archive_pictures(
+            &o.dir,
+            &a.plots_dir.join(&name).join(o.pair.name),
+            &columns,
+        )?;
+    }
+    println!(
+        "{}",
+        std::fs::read_to_string(a.runs_dir.join(&name).join("summary.md"))?
+    );
     println!(
         "wrote {} and {} in {:.0} s",
         a.runs_dir.join(&name).join("summary.md").display(),

@@ -26,6 +26,20 @@ pub struct PlotArgs {
     heatmap: Vec<String>,
 }
 
+/// Draws a MAP-Elites run's coverage, QD score and a heatmap per column into `out` (for
+/// experiments whose archives are run folders).
+pub(super) fn archive_pictures(run: &Path, out: &Path, columns: &[&str]) -> Result<()> {
+    for format in ["png", "svg"] {
+        self::run(PlotArgs {
+            run: run.to_path_buf(),
+            out: Some(out.to_path_buf()),
+            format: format.into(),
+            heatmap: columns.iter().map(|c| c.to_string()).collect(),
+        })?;
+    }
+    Ok(())
+}
+
 /// The statistics an elite can be coloured by, by name: its fitness, its features
 /// (named by the problem) and, when the run re-evaluated its elites, the replays'
 /// means of both.

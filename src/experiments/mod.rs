@@ -3,6 +3,7 @@
 
 pub mod compare_optimizers;
 pub mod ntbea_defaults;
+pub mod play_styles;
 pub mod rinascimento_tuning;
 pub mod strategy;
 pub mod validation;

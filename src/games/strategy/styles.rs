@@ -52,9 +52,12 @@ pub fn feature_names() -> Vec<String> {
 /// Settings of [`StylesProblem`] (the registry's `--set` names).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StylesConfig {
-    /// The first `levels` training levels are played (the paper picks a few
+    /// The first `levels` levels of `level_set` are played (the paper picks a few
     /// representative ones; ours are generated, so the first ones are as good as any).
     pub levels: usize,
+    /// `training` (the search's) or `validation` (levels the search never saw, for
+    /// validating an archive's elites).
+    pub level_set: String,
     /// Games per level; seats alternate over the whole evaluation.
     pub games: usize,
     /// The fixed opponent, an agent of the game as on the command line.
@@ -71,6 +74,7 @@ impl Default for StylesConfig {
     fn default() -> Self {
         StylesConfig {
             levels: 2,
+            level_set: "training".into(),
             games: 5,
             opponent: "mcts".into(),
             budget: 2000,
@@ -93,12 +97,21 @@ impl StylesProblem {
     pub fn new(config: StylesConfig) -> Result<StylesProblem, String> {
         let space = parse_space(SPACE_FILE, "spaces/strategy_script_weights.ron")
             .map_err(|e| e.to_string())?;
-        let available = training_levels();
+        let available = match config.level_set.as_str() {
+            "training" => training_levels(),
+            "validation" => super::level::validation_levels(),
+            other => {
+                return Err(format!(
+                    "--set level_set={other}: give training or validation"
+                ));
+            }
+        };
         if config.levels == 0 || config.levels > available.len() {
             return Err(format!(
-                "--set levels={}: there are {} training levels; give 1 to {}",
+                "--set levels={}: there are {} {} levels; give 1 to {}",
                 config.levels,
                 available.len(),
+                config.level_set,
                 available.len()
             ));
         }

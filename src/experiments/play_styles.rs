@@ -1,0 +1,206 @@
+//! The play-styles paper's Section IV in the strategy game: three MAP-Elites archives
+//! over P-MCTS(PU)'s 11 research and spawn script weights, one per feature pair
+//! (attacks x ranged-minus-melee support units; defender spawns x winning turn;
+//! research progress x tile dominance), each initialised with the one-hot weight
+//! vectors and random ones, then grown by the one-weight mutation; then the elites
+//! nearest the corners of each archive are validated on levels the search never used
+//! (the paper's Table II). Every archive is an ordinary run folder, so an interrupted
+//! experiment resumes from the runs' logs.
+
+use crate::eval::FeatureAxis;
+use crate::experiments::validation::{CellChoice, ValidationRow, choose, markdown, validate};
+use crate::optim::AlgoConfig;
+use crate::optim::map_elites::{Archive, Better, MapElitesConfig, Mutation};
+use crate::registry::build_problem;
+use crate::run::{self, ProblemSpec, RunConfig};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One archive: its folder name and its two axes.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    pub name: &'static str,
+    pub axes: [FeatureAxis; 2],
+}
+
+fn axis(name: &str, low: f64, high: f64, bins: usize) -> FeatureAxis {
+    FeatureAxis {
+        name: name.into(),
+        low,
+        high,
+        bins,
+    }
+}
+
+/// The paper's three feature pairs, with bounds from a pilot of 30 evaluations at the
+/// default settings (attacks 5.5-12, ranged minus melee -1.8-5.3, defender spawns
+/// 0.7-5.1, winning turn 27.6-30, research slope 0.28-0.34, tile dominance -0.6-0.95);
+/// under/overflow buckets take the rest.
+pub fn paper_pairs() -> Vec<Pair> {
+    vec![
+        Pair {
+            name: "attacks-support",
+            axes: [
+                axis("attacks", 4.0, 16.0, 6),
+                axis("ranged_minus_melee", -3.0, 6.0, 6),
+            ],
+        },
+        Pair {
+            name: "defenders-winturn",
+            axes: [
+                axis("defender_spawns", 0.0, 6.0, 6),
+                axis("winning_turn", 10.0, 31.0, 7),
+            ],
+        },
+        Pair {
+            name: "research-dominance",
+            axes: [
+                axis("research_slope", 0.2, 0.4, 5),
+                axis("tile_dominance_slope", -1.0, 1.0, 5),
+            ],
+        },
+    ]
+}
+
+/// The experiment's settings.
+#[derive(Clone, Debug)]
+pub struct PlayStyles {
+    pub name: String,
+    pub pairs: Vec<Pair>,
+    /// The strategy-styles problem's settings for the search (levels, games, budget,
+    /// opponent, turns).
+    pub search: BTreeMap<String, String>,
+    /// Evaluations per archive, initialisation included.
+    pub evaluations: u64,
+    /// Random weight vectors after the 11 one-hot ones.
+    pub init_random: usize,
+    pub batch: usize,
+    /// Validation: problem settings over the search's (validation levels, games) and
+    /// evaluations per corner elite.
+    pub validation: BTreeMap<String, String>,
+    pub validation_evaluations: usize,
+    pub seed: u64,
+}
+
+/// One archive's outcome.
+pub struct ArchiveOutcome {
+    pub pair: Pair,
+    pub dir: PathBuf,
+    pub elites: usize,
+    pub coverage: f64,
+    pub best_win_rate: f64,
+    pub rows: Vec<ValidationRow>,
+    pub table: String,
+}
+
+/// Runs (or resumes) every archive and validates its corners. `progress` shows bars.
+pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<ArchiveOutcome>, String> {
+    let root = runs_dir.join(&x.name);
+    std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    let spec = ProblemSpec {
+        name: "strategy-styles".into(),
+        settings: x.search.clone(),
+    };
+    let problem = build_problem(&spec, None)?;
+    let space = problem.space().clone();
+    let mut out = Vec::new();
+    for (i, pair) in x.pairs.iter().enumerate() {
+        let config = MapElitesConfig {
+            axes: pair.axes.to_vec(),
+            overflow_bins: true,
+            better: Better::Lexicographic {
+                secondary: "mean_score".into(),
+            },
+            mutation: Mutation::HillClimber,
+            batch: x.batch,
+            init_one_hot: true,
+            init_random: x.init_random,
+            ..MapElitesConfig::default()
+        };
+        let rc = RunConfig {
+            playtune_version: env!("CARGO_PKG_VERSION").into(),
+            problem: spec.clone(),
+            space: space.clone(),
+            space_file: Some("spaces/strategy_script_weights.ron".into()),
+            algorithm: AlgoConfig::MapElites(config),
+            budget: x.evaluations,
+            trials: 1,
+            seed: crate::rng::derive_seed(x.seed, &[i as u64]),
+            log: true,
+        };
+        let dir = root.join(pair.name);
+        run::reuse_or_create_run_dir(&dir, &rc)?;
+        let result = run::execute(Some(&dir), &rc, problem.as_ref(), progress)
+            .map_err(|e| format!("{}: {e}", pair.name))?;
+        let archive = result.trials[0]
+            .archive
+            .as_ref()
+            .ok_or("MAP-Elites wrote no archive")?;
+        // Validation: the corner elites on levels the search never saw.
+        let mut vspec = spec.clone();
+        vspec.settings.extend(x.validation.clone());
+        let vproblem = build_problem(&vspec, None)?;
+        let picked = choose(archive, &CellChoice::Corners)?;
+        let elites: Vec<_> = picked.iter().map(|&k| &archive.elites()[k]).collect();
+        let rows = validate(
+            vproblem.as_ref(),
+            &elites,
+            x.validation_evaluations,
+            crate::rng::derive_seed(x.seed, &[100 + i as u64]),
+        )?;
+        let names = vproblem.feature_names();
+        let shown: Vec<usize> = pair
+            .axes
+            .iter()
+            .filter_map(|a| names.iter().position(|n| *n == a.name))
+            .collect();
+        let table = markdown(&rows, &names, &shown);
+        std::fs::write(dir.join("validation.md"), &table)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        out.push(ArchiveOutcome {
+            pair: pair.clone(),
+            dir,
+            elites: archive.elites().len(),
+            coverage: archive.coverage(),
+            best_win_rate: archive.best().map_or(f64::NAN, |e| e.fitness),
+            rows,
+            table,
+        });
+    }
+    let md = summary(x, &out);
+    std::fs::write(root.join("summary.md"), &md).map_err(|e| format!("summary.md: {e}"))?;
+    Ok(out)
+}
+
+/// The experiment's summary: per archive its coverage and best win rate, then the
+/// validation table of its corner elites.
+pub fn summary(x: &PlayStyles, outcomes: &[ArchiveOutcome]) -> String {
+    let settings = |m: &BTreeMap<String, String>| -> String {
+        m.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut md = format!(
+        "# {}\n\nSearch: strategy-styles with {} ({} evaluations per archive: 11 one-hot, {} random, then one-weight mutations; batches of {}). Validation: corner elites, {} evaluations each with {}.\n\n",
+        x.name,
+        settings(&x.search),
+        x.evaluations,
+        x.init_random,
+        x.batch,
+        x.validation_evaluations,
+        settings(&x.validation)
+    );
+    for o in outcomes {
+        md.push_str(&format!(
+            "## {} x {}\n\n{} elites, coverage {:.1}%, best archive win rate {:.2}. Archive value against validation mean ± s.e.:\n\n{}\n",
+            o.pair.axes[0].name,
+            o.pair.axes[1].name,
+            o.elites,
+            100.0 * o.coverage,
+            o.best_win_rate,
+            o.table
+        ));
+    }
+    md
+}
