@@ -148,17 +148,7 @@ fn rinascimento(a: ExperimentArgs) -> Result<()> {
     }
     let started = std::time::Instant::now();
     run(&config, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    println!(
-        "{}",
-        std::fs::read_to_string(a.runs_dir.join(&config.name).join("summary.md"))?
-    );
-    println!(
-        "wrote {} and {} in {:.0} s",
-        a.runs_dir.join(&config.name).join("summary.md").display(),
-        a.plots_dir.join(&config.name).display(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    print_summary(&a, &config.name, started)
 }
 
 /// How NTBEA's defaults were chosen: NTBEA tunes NTBEA's settings over the
@@ -240,15 +230,8 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
         x.settings.push((k.trim().into(), v.trim().into()));
     }
     let started = std::time::Instant::now();
-    let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    println!("{md}");
-    println!(
-        "wrote {} and {} in {:.0} s",
-        a.runs_dir.join(&name).join("summary.md").display(),
-        a.plots_dir.join(&name).display(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(&a, &name, started)
 }
 
 /// The play-styles paper's three archives in the strategy game, their heatmaps and
@@ -348,17 +331,7 @@ fn play_styles(a: ExperimentArgs) -> Result<()> {
             &columns,
         )?;
     }
-    println!(
-        "{}",
-        std::fs::read_to_string(a.runs_dir.join(&name).join("summary.md"))?
-    );
-    println!(
-        "wrote {} and {} in {:.0} s",
-        a.runs_dir.join(&name).join("summary.md").display(),
-        a.plots_dir.join(&name).display(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    print_summary(&a, &name, started)
 }
 
 fn space_battle(a: ExperimentArgs) -> Result<()> {
@@ -427,6 +400,19 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         "wrote {} and {} in {:.0} s",
         a.runs_dir.join(&config.name).join("summary.md").display(),
         a.plots_dir.join(&config.name).join("figure2.png").display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Prints an experiment's `summary.md` and where its files went.
+fn print_summary(a: &ExperimentArgs, name: &str, started: std::time::Instant) -> Result<()> {
+    let summary = a.runs_dir.join(name).join("summary.md");
+    println!("{}", std::fs::read_to_string(&summary)?);
+    println!(
+        "wrote {} and {} in {:.0} s",
+        summary.display(),
+        a.plots_dir.join(name).display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
