@@ -62,3 +62,42 @@ fn validation_of_a_noise_free_archive_reproduces_it() {
         .code(2)
         .stderr(predicate::str::contains("holds no elite"));
 }
+
+/// A three-feature archive's heatmap shows the third feature as slices side by side,
+/// one panel per bucket, on one colour scale.
+#[test]
+fn a_three_feature_archive_is_drawn_as_slices() {
+    let dir = tempfile::tempdir().unwrap();
+    playtune()
+        .args(["map-elites", "--problem", "strategy-styles"])
+        .args([
+            "--set",
+            "levels=1",
+            "--set",
+            "games=2",
+            "--set",
+            "budget=50",
+            "--set",
+            "turns=6",
+        ])
+        .args(["--one-hot", "--init-random", "5", "--evaluations", "30"])
+        .args(["--axis", "attacks=0:4:4", "--axis", "defender_spawns=0:3:3"])
+        .args(["--axis", "research_slope=0:0.5:3", "--name", "t3", "-q"])
+        .arg("--runs-dir")
+        .arg(dir.path())
+        .assert()
+        .success();
+    let out = dir.path().join("pictures");
+    playtune()
+        .arg("plot")
+        .arg(dir.path().join("t3"))
+        .arg("--out")
+        .arg(&out)
+        .args(["--heatmap", "fitness"])
+        .assert()
+        .success();
+    let png = std::fs::read(out.join("heatmap_fitness.png")).unwrap();
+    // The PNG header's width: three 950-pixel panels and the colour bar.
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    assert_eq!(width, 3 * 950 + 150);
+}

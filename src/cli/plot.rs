@@ -1,7 +1,7 @@
 //! `playtune plot`: the pictures of a finished run.
 
 use crate::optim::map_elites::{AnyArchive, Archive};
-use crate::plot::{Heatmap, Series, bucket_labels, heatmap, line_chart};
+use crate::plot::{Heatmap, Series, bucket_labels, heatmaps, line_chart};
 use crate::run::{self, read_result};
 use crate::stats::Summary;
 use anyhow::{Result, bail};
@@ -159,13 +159,13 @@ pub fn run(a: PlotArgs) -> Result<()> {
         };
         // A grid's heatmap; a CVT archive's cells are not rectangles, so it has none.
         if let Some(AnyArchive::Grid(archive)) = &t.archive {
-            if archive.axes.len() > 2 && !a.heatmap.is_empty() {
+            if archive.axes.len() > 3 && !a.heatmap.is_empty() {
                 bail!(
-                    "--heatmap: the archive has {} axes; a heatmap shows one or two",
+                    "--heatmap: the archive has {} axes; a heatmap shows one to three (the third as slices side by side)",
                     archive.axes.len()
                 );
             }
-            if archive.axes.len() <= 2 {
+            if archive.axes.len() <= 3 {
                 let axis_edges = |i: usize| -> Vec<f64> {
                     let a = &archive.axes[i];
                     let step = (a.high - a.low) / a.bins as f64;
@@ -177,38 +177,58 @@ pub fn run(a: PlotArgs) -> Result<()> {
                     e
                 };
                 let x_edges = axis_edges(0);
-                let (y_edges, ny) = if archive.axes.len() == 2 {
+                let (y_edges, ny) = if archive.axes.len() >= 2 {
                     (axis_edges(1), archive.bins(1))
                 } else {
                     (vec![0.0, 1.0], 1)
                 };
                 let nx = archive.bins(0);
+                // A third axis: one panel per bucket of it, side by side.
+                let (z_labels, nz) = if archive.axes.len() == 3 {
+                    (bucket_labels(&axis_edges(2)), archive.bins(2))
+                } else {
+                    (vec![String::new()], 1)
+                };
                 for (column, stem) in &wanted {
-                    let mut values = vec![vec![None; nx]; ny];
-                    for e in &archive.store.elites {
-                        let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
-                        values[y][e.cell[0]] = Some(elite_value(e, *column, n_features));
-                    }
-                    let h = Heatmap {
-                        title: format!("{name}: elites' {} (trial 0)", columns[*column]),
-                        x_label: archive.axes[0].name.clone(),
-                        y_label: archive
-                            .axes
-                            .get(1)
-                            .map(|a| a.name.clone())
-                            .unwrap_or_default(),
-                        x_buckets: bucket_labels(&x_edges),
-                        y_buckets: if archive.axes.len() == 2 {
-                            bucket_labels(&y_edges)
+                    let mut panels = Vec::with_capacity(nz);
+                    for (z, z_label) in z_labels.iter().enumerate().take(nz) {
+                        let mut values = vec![vec![None; nx]; ny];
+                        for e in archive
+                            .store
+                            .elites
+                            .iter()
+                            .filter(|e| e.cell.len() < 3 || e.cell[2] == z)
+                        {
+                            let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
+                            values[y][e.cell[0]] = Some(elite_value(e, *column, n_features));
+                        }
+                        let slice = if nz > 1 {
+                            format!(", {} {}", archive.axes[2].name, z_label)
                         } else {
-                            vec![String::new()]
-                        },
-                        values,
-                        value_label: columns[*column].clone(),
-                        range: None,
-                        annotate: true,
-                    };
-                    heatmap(&file(stem), &h)?;
+                            String::new()
+                        };
+                        let h = Heatmap {
+                            title: format!("{name}: elites' {} (trial 0{slice})", columns[*column]),
+                            x_label: archive.axes[0].name.clone(),
+                            y_label: archive
+                                .axes
+                                .get(1)
+                                .map(|a| a.name.clone())
+                                .unwrap_or_default(),
+                            x_buckets: bucket_labels(&x_edges),
+                            y_buckets: if archive.axes.len() >= 2 {
+                                bucket_labels(&y_edges)
+                            } else {
+                                vec![String::new()]
+                            },
+                            values,
+                            value_label: columns[*column].clone(),
+                            range: None,
+                            annotate: true,
+                        };
+                        panels.push(h);
+                    }
+                    heatmaps(&file(stem), &panels)?;
                     written.push(file(stem));
                 }
             }

@@ -4,6 +4,7 @@
 //! hatching, so that "no elite here" cannot be read as a low value.
 
 use super::{PlotError, render, text};
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -80,18 +81,19 @@ fn shown(i: usize, every: usize, n: usize) -> bool {
     i % every == 0 && (i != last_regular || last_regular == 0)
 }
 
+/// Draws one heatmap into `path` (.png or .svg).
 pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
-    let ny = h.values.len();
-    let nx = h.values.first().map_or(0, Vec::len);
-    let all: Vec<f64> = h
-        .values
+    heatmaps(path, std::slice::from_ref(h))
+}
+
+/// The colour range of `panels`: the first panel's `range`, else the values' own.
+fn value_range(panels: &[Heatmap]) -> (f64, f64) {
+    let all: Vec<f64> = panels
         .iter()
-        .flatten()
-        .flatten()
-        .copied()
+        .flat_map(|h| h.values.iter().flatten().flatten().copied())
         .filter(|v| v.is_finite())
         .collect();
-    let (vmin, vmax) = h.range.unwrap_or_else(|| {
+    panels.first().and_then(|h| h.range).unwrap_or_else(|| {
         let lo = all.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = all.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         if lo.is_finite() {
@@ -103,155 +105,24 @@ pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
         } else {
             (0.0, 1.0)
         }
-    });
-    let colour = |v: f64| ViridisRGB::get_color_normalized(v.clamp(vmin, vmax), vmin, vmax);
-    let (grey, hatch) = (RGBColor(170, 170, 170), RGBColor(205, 205, 205));
-    let (nxf, nyf) = (nx.max(1) as f64, ny.max(1) as f64);
-    let y_label_width = h
-        .y_buckets
-        .iter()
-        .map(|s| text_width(s, 13.0))
-        .fold(0.0, f64::max);
-    render!(path, (1100, 860), |root| (|| -> Result<(), String> {
+    })
+}
+
+/// Draws heatmaps side by side on one colour scale with one colour bar: the slices of
+/// a three-feature archive along its third feature, say. Each panel keeps its own
+/// title and axes.
+pub fn heatmaps(path: &Path, panels: &[Heatmap]) -> Result<(), PlotError> {
+    let (vmin, vmax) = value_range(panels);
+    let k = panels.len().max(1);
+    let width = u32::try_from(950 * k + 150).unwrap_or(u32::MAX);
+    render!(path, (width, 860), |root| (|| -> Result<(), String> {
         root.fill(&WHITE).map_err(text)?;
-        let (main, bar) = root.split_horizontally(950);
-        let mut chart = ChartBuilder::on(&main)
-            .caption(&h.title, ("sans-serif", 22))
-            .margin(16)
-            .margin_right(24)
-            .x_label_area_size(64)
-            .y_label_area_size((y_label_width + 40.0).clamp(60.0, 220.0) as u32)
-            .build_cartesian_2d(0.0..nxf, 0.0..nyf)
-            .map_err(text)?;
-        // The mesh only draws the axis titles: bucket labels sit at cell centres,
-        // where plotters' own tick placement would not put them.
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(0)
-            .y_labels(0)
-            .x_desc(&h.x_label)
-            .y_desc(&h.y_label)
-            .axis_desc_style(("sans-serif", 16))
-            .draw()
-            .map_err(text)?;
-        let (x0, y0) = chart.backend_coord(&(0.0, 0.0));
-        let (x1, y1) = chart.backend_coord(&(nxf, nyf));
-        let (cell_w, cell_h) = ((x1 - x0) as f64 / nxf, (y0 - y1) as f64 / nyf);
-        // Pixels of a point in cell units (the chart's own mapping, linear).
-        let px = |x: f64, y: f64| {
-            (
-                x0 + (x * cell_w).round() as i32,
-                y0 - (y * cell_h).round() as i32,
-            )
-        };
-        for (yi, row) in h.values.iter().enumerate() {
-            for (xi, v) in row.iter().enumerate() {
-                let (x, y) = (xi as f64, yi as f64);
-                let cell = [(x, y), (x + 1.0, y + 1.0)];
-                match v {
-                    Some(v) if v.is_finite() => {
-                        chart
-                            .draw_series(std::iter::once(Rectangle::new(cell, colour(*v).filled())))
-                            .map_err(text)?;
-                    }
-                    _ => {
-                        chart
-                            .draw_series(std::iter::once(Rectangle::new(cell, WHITE.filled())))
-                            .map_err(text)?;
-                        // Hatching: diagonals at a quarter, half and three quarters.
-                        let lines = [0.25, 0.5, 0.75, 1.0].into_iter().flat_map(|t| {
-                            [
-                                vec![(x + t, y), (x, y + t)],
-                                vec![(x + 1.0, y + t), (x + t, y + 1.0)],
-                            ]
-                        });
-                        chart
-                            .draw_series(lines.map(|l| PathElement::new(l, hatch.stroke_width(1))))
-                            .map_err(text)?;
-                        chart
-                            .draw_series(std::iter::once(Rectangle::new(
-                                cell,
-                                grey.stroke_width(1),
-                            )))
-                            .map_err(text)?;
-                    }
-                }
-            }
+        let (mains, bar) = root.split_horizontally(width - 150);
+        for (area, h) in mains.split_evenly((1, k)).iter().zip(panels) {
+            panel(area, h, vmin, vmax)?;
         }
-        // Printed values, sized to the cells (none where even small text won't fit).
-        if h.annotate {
-            for (yi, row) in h.values.iter().enumerate() {
-                for (xi, v) in row.iter().enumerate() {
-                    let Some(v) = v.filter(|v| v.is_finite()) else {
-                        continue;
-                    };
-                    let label = cell_text(v);
-                    let size = (cell_h * 0.35)
-                        .min(cell_w / (0.6 * label.chars().count() as f64 + 0.4))
-                        .min(16.0);
-                    if size < 8.0 {
-                        continue;
-                    }
-                    let shade = if (v - vmin) / (vmax - vmin) > 0.55 {
-                        BLACK
-                    } else {
-                        WHITE
-                    };
-                    let style = ("sans-serif", size)
-                        .into_font()
-                        .color(&shade)
-                        .pos(Pos::new(HPos::Center, VPos::Center));
-                    chart
-                        .draw_series(std::iter::once(Text::new(
-                            label,
-                            (xi as f64 + 0.5, yi as f64 + 0.5),
-                            style,
-                        )))
-                        .map_err(text)?;
-                }
-            }
-        }
-        // Bucket labels: smaller type where they are long, and every k-th one where
-        // even that would overlap.
-        let longest = h
-            .x_buckets
-            .iter()
-            .map(|s| s.chars().count())
-            .max()
-            .unwrap_or(1);
-        let x_size = ((cell_w - 8.0) / (0.6 * longest as f64)).clamp(10.0, 13.0);
-        let label_style = |size: f64, h: HPos, v: VPos| {
-            ("sans-serif", size)
-                .into_font()
-                .color(&BLACK)
-                .pos(Pos::new(h, v))
-        };
-        let widest = text_width(&"0".repeat(longest), x_size);
-        let every_x = ((widest + 8.0) / cell_w).ceil().max(1.0) as usize;
-        for (i, s) in h.x_buckets.iter().enumerate().take(nx) {
-            if shown(i, every_x, nx) {
-                let (cx, _) = px(i as f64 + 0.5, 0.0);
-                main.draw(&Text::new(
-                    s.as_str(),
-                    (cx, y0 + 6),
-                    label_style(x_size, HPos::Center, VPos::Top),
-                ))
-                .map_err(text)?;
-            }
-        }
-        let every_y = (18.0 / cell_h).ceil().max(1.0) as usize;
-        for (i, s) in h.y_buckets.iter().enumerate().take(ny) {
-            if shown(i, every_y, ny) {
-                let (_, cy) = px(0.0, i as f64 + 0.5);
-                main.draw(&Text::new(
-                    s.as_str(),
-                    (x0 - 6, cy),
-                    label_style(13.0, HPos::Right, VPos::Center),
-                ))
-                .map_err(text)?;
-            }
-        }
+        let colour = |v: f64| ViridisRGB::get_color_normalized(v.clamp(vmin, vmax), vmin, vmax);
+        let value_label = panels.first().map_or("", |h| h.value_label.as_str());
         // Colour bar with its scale and what it measures.
         let mut scale = ChartBuilder::on(&bar)
             .margin_top(60)
@@ -266,7 +137,7 @@ pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
             .disable_x_axis()
             .y_labels(8)
             .y_label_formatter(&|v: &f64| short_number(*v))
-            .y_desc(&h.value_label)
+            .y_desc(value_label)
             .axis_desc_style(("sans-serif", 15))
             .label_style(("sans-serif", 13))
             .draw()
@@ -281,6 +152,163 @@ pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
             .map_err(text)?;
         Ok(())
     })())
+}
+
+/// One heatmap panel on `main`, coloured on the scale `vmin..vmax`.
+fn panel<DB: DrawingBackend>(
+    main: &DrawingArea<DB, Shift>,
+    h: &Heatmap,
+    vmin: f64,
+    vmax: f64,
+) -> Result<(), String> {
+    let ny = h.values.len();
+    let nx = h.values.first().map_or(0, Vec::len);
+    let colour = |v: f64| ViridisRGB::get_color_normalized(v.clamp(vmin, vmax), vmin, vmax);
+    let (grey, hatch) = (RGBColor(170, 170, 170), RGBColor(205, 205, 205));
+    let (nxf, nyf) = (nx.max(1) as f64, ny.max(1) as f64);
+    let y_label_width = h
+        .y_buckets
+        .iter()
+        .map(|s| text_width(s, 13.0))
+        .fold(0.0, f64::max);
+    let mut chart = ChartBuilder::on(main)
+        .caption(&h.title, ("sans-serif", 22))
+        .margin(16)
+        .margin_right(24)
+        .x_label_area_size(64)
+        .y_label_area_size((y_label_width + 40.0).clamp(60.0, 220.0) as u32)
+        .build_cartesian_2d(0.0..nxf, 0.0..nyf)
+        .map_err(text)?;
+    // The mesh only draws the axis titles: bucket labels sit at cell centres,
+    // where plotters' own tick placement would not put them.
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(0)
+        .y_labels(0)
+        .x_desc(&h.x_label)
+        .y_desc(&h.y_label)
+        .axis_desc_style(("sans-serif", 16))
+        .draw()
+        .map_err(text)?;
+    let (x0, y0) = chart.backend_coord(&(0.0, 0.0));
+    let (x1, y1) = chart.backend_coord(&(nxf, nyf));
+    let (cell_w, cell_h) = ((x1 - x0) as f64 / nxf, (y0 - y1) as f64 / nyf);
+    // The chart's coordinates are the backend's; `main.draw` takes the area's own
+    // (they differ for every panel but the first).
+    let (ox, oy) = main.get_base_pixel();
+    // Pixels of a point in cell units (the chart's own mapping, linear).
+    let px = |x: f64, y: f64| {
+        (
+            x0 + (x * cell_w).round() as i32,
+            y0 - (y * cell_h).round() as i32,
+        )
+    };
+    for (yi, row) in h.values.iter().enumerate() {
+        for (xi, v) in row.iter().enumerate() {
+            let (x, y) = (xi as f64, yi as f64);
+            let cell = [(x, y), (x + 1.0, y + 1.0)];
+            match v {
+                Some(v) if v.is_finite() => {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(cell, colour(*v).filled())))
+                        .map_err(text)?;
+                }
+                _ => {
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(cell, WHITE.filled())))
+                        .map_err(text)?;
+                    // Hatching: diagonals at a quarter, half and three quarters.
+                    let lines = [0.25, 0.5, 0.75, 1.0].into_iter().flat_map(|t| {
+                        [
+                            vec![(x + t, y), (x, y + t)],
+                            vec![(x + 1.0, y + t), (x + t, y + 1.0)],
+                        ]
+                    });
+                    chart
+                        .draw_series(lines.map(|l| PathElement::new(l, hatch.stroke_width(1))))
+                        .map_err(text)?;
+                    chart
+                        .draw_series(std::iter::once(Rectangle::new(cell, grey.stroke_width(1))))
+                        .map_err(text)?;
+                }
+            }
+        }
+    }
+    // Printed values, sized to the cells (none where even small text won't fit).
+    if h.annotate {
+        for (yi, row) in h.values.iter().enumerate() {
+            for (xi, v) in row.iter().enumerate() {
+                let Some(v) = v.filter(|v| v.is_finite()) else {
+                    continue;
+                };
+                let label = cell_text(v);
+                let size = (cell_h * 0.35)
+                    .min(cell_w / (0.6 * label.chars().count() as f64 + 0.4))
+                    .min(16.0);
+                if size < 8.0 {
+                    continue;
+                }
+                let shade = if (v - vmin) / (vmax - vmin) > 0.55 {
+                    BLACK
+                } else {
+                    WHITE
+                };
+                let style = ("sans-serif", size)
+                    .into_font()
+                    .color(&shade)
+                    .pos(Pos::new(HPos::Center, VPos::Center));
+                chart
+                    .draw_series(std::iter::once(Text::new(
+                        label,
+                        (xi as f64 + 0.5, yi as f64 + 0.5),
+                        style,
+                    )))
+                    .map_err(text)?;
+            }
+        }
+    }
+    // Bucket labels: smaller type where they are long, and every k-th one where
+    // even that would overlap.
+    let longest = h
+        .x_buckets
+        .iter()
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(1);
+    let x_size = ((cell_w - 8.0) / (0.6 * longest as f64)).clamp(10.0, 13.0);
+    let label_style = |size: f64, h: HPos, v: VPos| {
+        ("sans-serif", size)
+            .into_font()
+            .color(&BLACK)
+            .pos(Pos::new(h, v))
+    };
+    let widest = text_width(&"0".repeat(longest), x_size);
+    let every_x = ((widest + 8.0) / cell_w).ceil().max(1.0) as usize;
+    for (i, s) in h.x_buckets.iter().enumerate().take(nx) {
+        if shown(i, every_x, nx) {
+            let (cx, _) = px(i as f64 + 0.5, 0.0);
+            main.draw(&Text::new(
+                s.as_str(),
+                (cx - ox, y0 + 6 - oy),
+                label_style(x_size, HPos::Center, VPos::Top),
+            ))
+            .map_err(text)?;
+        }
+    }
+    let every_y = (18.0 / cell_h).ceil().max(1.0) as usize;
+    for (i, s) in h.y_buckets.iter().enumerate().take(ny) {
+        if shown(i, every_y, ny) {
+            let (_, cy) = px(0.0, i as f64 + 0.5);
+            main.draw(&Text::new(
+                s.as_str(),
+                (x0 - 6 - ox, cy - oy),
+                label_style(13.0, HPos::Right, VPos::Center),
+            ))
+            .map_err(text)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

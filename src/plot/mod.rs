@@ -8,7 +8,7 @@ mod charts;
 mod heatmap;
 
 pub use charts::{Series, box_plot, line_chart, sorted_error_bars};
-pub use heatmap::{Heatmap, bucket_labels, heatmap, short_number};
+pub use heatmap::{Heatmap, bucket_labels, heatmap, heatmaps, short_number};
 
 pub use crate::draw::PlotError;
 pub(crate) use crate::draw::{render, text};
