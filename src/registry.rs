@@ -420,7 +420,9 @@ mod tests {
         assert_eq!(p.space().len(), 11);
         assert_eq!(p.tie_break().as_deref(), Some("mean_score"));
         for (k, v, says) in [
-            ("levels", "0", "levels from 1 to 20"),
+            ("levels", "0", "levels from 1 to 100"),
+            ("levels", "21", "there are 20 training levels"),
+            ("level_set", "test", "give training or validation"),
             ("turns", "65", "turns from 1 to 64"),
             ("opponent", "hal", "unknown strategy agent `hal`"),
         ] {
