@@ -65,27 +65,26 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         .ok_or_else(|| anyhow!("{}: trial {} has no archive", a.run.display(), a.trial))?;
     let elites = archive.elites();
     let names: Vec<&str> = archive.axes().iter().map(|x| x.name.as_str()).collect();
-    let key = |e: &crate::optim::map_elites::Elite| -> Result<f64> {
-        if a.by == "fitness" {
-            return Ok(e.fitness);
-        }
+    // The column: None for the fitness, else a feature's index.
+    let column = if a.by == "fitness" {
+        None
+    } else {
         let problem = crate::registry::build_problem(&config.problem, Some(&config.space))
             .map_err(anyhow::Error::msg)?;
         let features = problem.feature_names();
-        let i = features.iter().position(|f| *f == a.by).ok_or_else(|| {
+        Some(features.iter().position(|f| *f == a.by).ok_or_else(|| {
             anyhow!(
                 "--by {}: no such column (fitness, {})",
                 a.by,
                 features.join(", ")
             )
-        })?;
-        Ok(e.features[i])
+        })?)
     };
     let mut order: Vec<(f64, usize)> = elites
         .iter()
         .enumerate()
-        .map(|(i, e)| key(e).map(|k| (k, i)))
-        .collect::<Result<_>>()?;
+        .map(|(i, e)| (column.map_or(e.fitness, |c| e.features[c]), i))
+        .collect();
     if order.len() < a.pick {
         bail!(
             "the archive has {} elites, fewer than --pick {}",

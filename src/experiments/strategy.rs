@@ -115,11 +115,6 @@ pub fn ladder(
         .iter()
         .map(|values| {
             let w = crate::games::strategy::scripts::weights_from_point(space, values)?;
-            // Every script's weight, by name: the ladder's agents are self-contained.
-            let genome: Vec<String> = w.0[..crate::games::strategy::GENOME_LEN]
-                .iter()
-                .map(|v| v.to_string())
-                .collect();
             if w.0[crate::games::strategy::GENOME_LEN..].iter().any(|&v| v != 0.5) {
                 return Err(
                     "the ladder takes archives over the 11 genome weights only (the other scripts at 0.5)"
@@ -131,7 +126,10 @@ pub fn ladder(
             } else {
                 format!(",{agent_settings}")
             };
-            Ok(format!("p-mcts-pu(weights={}{extra})", genome.join("/")))
+            Ok(format!(
+                "p-mcts-pu(weights={}{extra})",
+                crate::games::strategy::scripts::genome_text(&w)
+            ))
         })
         .collect::<Result<Vec<_>, String>>()?;
     let n = agents.len();

@@ -491,3 +491,13 @@ pub fn weights_from_point(space: &Space, values: &[f64]) -> Result<ScriptWeights
     }
     Ok(w)
 }
+
+/// The genome part of `w` (its first [`GENOME_LEN`] weights) as the agents' `weights=`
+/// setting takes it: `a/b/c/...`.
+pub fn genome_text(w: &ScriptWeights) -> String {
+    w.0[..GENOME_LEN]
+        .iter()
+        .map(f64::to_string)
+        .collect::<Vec<_>>()
+        .join("/")
+}

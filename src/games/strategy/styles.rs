@@ -166,13 +166,9 @@ impl StylesProblem {
     /// back to itself).
     fn evaluated(&self, x: &[f64]) -> Result<AgentSpec, String> {
         let w = super::scripts::weights_from_point(&self.space, x)?;
-        let genome: Vec<String> = w.0[..super::GENOME_LEN]
-            .iter()
-            .map(f64::to_string)
-            .collect();
         let spec = AgentSpec {
             name: "p-mcts-pu".into(),
-            settings: vec![("weights".into(), genome.join("/"))],
+            settings: vec![("weights".into(), super::scripts::genome_text(&w))],
         };
         self.agent(&spec)?;
         Ok(spec)
