@@ -277,6 +277,15 @@ impl<G: Game> Mcts<G> {
         }
     }
 
+    /// The child of `node` reached by `action`, if it has one.
+    fn child_with(&self, node: usize, action: &G::Action) -> Option<usize> {
+        self.nodes[node]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.nodes[c].action.as_ref() == Some(action))
+    }
+
     /// UCB1 choice among `self.candidates` (children of `node`); unvisited first.
     fn select(&self, node: usize, rng: &mut Rng) -> usize {
         let parent_visits = f64::from(self.nodes[node].visits.max(1));
@@ -365,12 +374,7 @@ impl<G: Game> Mcts<G> {
             let mut untried = 0usize;
             let mut pick: Option<usize> = None;
             for (i, a) in legal.iter().enumerate() {
-                let child = self.nodes[node]
-                    .children
-                    .iter()
-                    .copied()
-                    .find(|&c| self.nodes[c].action.as_ref() == Some(a));
-                match child {
+                match self.child_with(node, a) {
                     Some(c) => self.candidates.push(c),
                     None => {
                         // Reservoir sampling of one untried action.
@@ -435,12 +439,7 @@ impl<G: Game> Mcts<G> {
         let mut untried = 0usize;
         let mut pick: Option<usize> = None;
         for (i, (prior, a)) in options.iter().take(open).enumerate() {
-            let child = self.nodes[node]
-                .children
-                .iter()
-                .copied()
-                .find(|&c| self.nodes[c].action.as_ref() == Some(a));
-            match child {
+            match self.child_with(node, a) {
                 Some(c) => {
                     self.nodes[c].prior = *prior;
                     self.candidates.push(c);
