@@ -198,7 +198,7 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
 /// `strategy-difficulty` (the Prismata paper's round robin of bots made by
 /// configuration). Quick: 4 training levels x 2 games per pairing (a minute or two on
 /// 2 cores). Full (or paper): all 20 training levels x 10 games per pairing for the
-/// portfolio table (about 40 minutes on 2 cores) and for the difficulty one (about 5);
+/// portfolio table (about 25 minutes on 2 cores) and for the difficulty one (about 7);
 /// published in runs/published/.
 fn strategy(a: ExperimentArgs) -> Result<()> {
     use crate::experiments::strategy::{StrategyExperiment, run};
