@@ -95,13 +95,17 @@ pub struct ArchiveOutcome {
 
 /// Runs (or resumes) every archive and validates its corners. `progress` shows bars.
 pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<ArchiveOutcome>, String> {
-    let root = runs_dir.join(&x.name);
-    std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
     let spec = ProblemSpec {
         name: "strategy-styles".into(),
         settings: x.search.clone(),
     };
+    // Bad settings fail before any folder is made.
     let problem = build_problem(&spec, None)?;
+    let mut vspec = spec.clone();
+    vspec.settings.extend(x.validation.clone());
+    let vproblem = build_problem(&vspec, None)?;
+    let root = runs_dir.join(&x.name);
+    std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
     let space = problem.space().clone();
     let mut out = Vec::new();
     for (i, pair) in x.pairs.iter().enumerate() {
@@ -137,9 +141,6 @@ pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<Archiv
             .as_ref()
             .ok_or("MAP-Elites wrote no archive")?;
         // Validation: the corner elites on levels the search never saw.
-        let mut vspec = spec.clone();
-        vspec.settings.extend(x.validation.clone());
-        let vproblem = build_problem(&vspec, None)?;
         let picked = choose(archive, &CellChoice::Corners)?;
         let elites: Vec<_> = picked.iter().map(|&k| &archive.elites()[k]).collect();
         let rows = validate(
