@@ -103,7 +103,11 @@ fn games_lists_games_settings_and_agents() {
             .and(predicate::str::contains("rinascimento"))
             .and(predicate::str::contains("max_ticks=2000"))
             .and(predicate::str::contains("mcts* | mcts"))
-            .and(predicate::str::contains("iterations=175")),
+            .and(predicate::str::contains("iterations=175"))
+            .and(predicate::str::contains("strategy"))
+            .and(predicate::str::contains("p-mcts-pu | pmcts-pu"))
+            .and(predicate::str::contains("hps"))
+            .and(predicate::str::contains("level=training")),
     );
 }
 
