@@ -523,7 +523,18 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Stri
         Table::Difficulty => {
             let m = win_matrix(x, rows);
             let n = x.agents.len();
-            let agents: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+            // Short labels: the number, the agent's name and its settings' values
+            // (`hps(depth=1,budget=300)` is `4 hps 1/300`).
+            let agents: Vec<String> = (0..n)
+                .map(|i| match AgentSpec::parse(&x.agents[i]) {
+                    Ok(spec) if !spec.settings.is_empty() => {
+                        let values: Vec<&str> =
+                            spec.settings.iter().map(|(_, v)| v.as_str()).collect();
+                        format!("{i} {} {}", spec.name, values.join("/"))
+                    }
+                    _ => format!("{i} {}", x.agents[i]),
+                })
+                .collect();
             let h = Heatmap {
                 title: "Row agent's win rate vs column agent (0 = weakest intended)".into(),
                 x_label: "column agent".into(),
