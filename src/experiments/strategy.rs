@@ -13,7 +13,7 @@ use crate::game::{Agent, Game};
 use crate::games::strategy::{Level, Strategy, StrategyState, training_levels};
 use crate::harness::agents::{AgentSpec, all_agents, build_agent};
 use crate::harness::{GameDef, Values};
-use crate::plot::{Heatmap, heatmap, sorted_error_bars};
+use crate::plot::{Heatmap, category_error_bars, heatmap};
 use crate::rng::derive_seed;
 use crate::stats::Summary;
 use rayon::prelude::*;
@@ -21,6 +21,11 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
+
+/// The Tribes paper's Table I win rates, in the order of
+/// [`StrategyExperiment::portfolio`]'s pairings: P-MCTS, P-MCTS(B), P-MCTS(PU) against
+/// MCTS; MCTS, P-MCTS, P-MCTS(B), P-MCTS(PU) against RHEA.
+pub const TRIBES_TABLE_I: [f64; 7] = [0.656, 0.654, 0.686, 0.370, 0.564, 0.556, 0.678];
 
 /// Which table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -500,22 +505,27 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Stri
     let err = |e: crate::draw::PlotError| e.to_string();
     match x.table {
         Table::Portfolio => {
-            let groups: Vec<(String, Vec<(f64, f64)>)> = x
+            let bars: Vec<(String, f64, f64)> = x
                 .pairings
                 .iter()
                 .enumerate()
                 .map(|(p, &(a, b))| {
-                    let r = rows_of(rows, p);
-                    let (m, se) = stat(&r, |g| g.result_a);
-                    (format!("{} v {}", x.agents[a], x.agents[b]), vec![(m, se)])
+                    let (m, se) = stat(&rows_of(rows, p), |g| g.result_a);
+                    (format!("{} v {}", x.agents[a], x.agents[b]), m, se)
                 })
                 .collect();
+            // The paper's figures where the pairings are the paper's.
+            let paper = StrategyExperiment::portfolio("", 1, 1, 0);
+            let reference = (x.agents == paper.agents && x.pairings == paper.pairings)
+                .then_some(("Tribes paper (Table I)", &TRIBES_TABLE_I[..]));
             for ext in ["png", "svg"] {
-                sorted_error_bars(
+                category_error_bars(
                     &dir.join(format!("win_rates.{ext}")),
-                    "Win rate of the first agent (mean ± s.e.)",
+                    "Win rate of the first agent against the second",
                     "win rate",
-                    &groups,
+                    &bars,
+                    reference,
+                    Some(0.5),
                 )
                 .map_err(err)?;
             }

@@ -159,6 +159,103 @@ pub fn sorted_error_bars(
     })())
 }
 
+/// One value per category with its standard-error bar, categories named along x, and
+/// optionally a reference value per category drawn as a hollow triangle (a paper's
+/// figure beside ours) and a horizontal line (0.5 for win rates).
+pub fn category_error_bars(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    bars: &[(String, f64, f64)],
+    reference: Option<(&str, &[f64])>,
+    line: Option<f64>,
+) -> Result<(), PlotError> {
+    let n = bars.len().max(1);
+    let refs: &[f64] = reference.map_or(&[], |r| r.1);
+    let (y0, y1) = padded(
+        bars.iter()
+            .flat_map(|&(_, m, s)| [m - s, m + s])
+            .chain(refs.iter().copied())
+            .chain(line),
+        0.08,
+    );
+    render!(path, SIZE, |root| (|| -> Result<(), String> {
+        root.fill(&WHITE).map_err(text)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 24))
+            .margin(16)
+            .x_label_area_size(90)
+            .y_label_area_size(72)
+            .build_cartesian_2d(0.0..n as f64, y0..y1)
+            .map_err(text)?;
+        let name_of = |x: &f64| {
+            let i = (x - 0.5).round();
+            if (x - 0.5 - i).abs() < 1e-9 && i >= 0.0 && (i as usize) < bars.len() {
+                bars[i as usize].0.clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(2 * n + 1)
+            .x_label_formatter(&name_of)
+            .y_desc(y_label)
+            .label_style(("sans-serif", 14))
+            .draw()
+            .map_err(text)?;
+        if let Some(level) = line {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(0.0, level), (n as f64, level)],
+                    BLACK.mix(0.4).stroke_width(1),
+                )))
+                .map_err(text)?;
+        }
+        let colour = palette(0);
+        chart
+            .draw_series(bars.iter().enumerate().map(|(i, &(_, m, s))| {
+                ErrorBar::new_vertical(i as f64 + 0.5, m - s, m, m + s, colour.filled(), 10)
+            }))
+            .map_err(text)?
+            .label("playtune (mean ± s.e.)")
+            .legend(move |(x, y)| Circle::new((x + 10, y), 4, colour.filled()));
+        chart
+            .draw_series(
+                bars.iter()
+                    .enumerate()
+                    .map(|(i, &(_, m, _))| Circle::new((i as f64 + 0.5, m), 4, colour.filled())),
+            )
+            .map_err(text)?;
+        if let Some((name, values)) = reference {
+            let other = palette(1);
+            let marker =
+                move |x: f64, y: f64| TriangleMarker::new((x, y), 6, other.stroke_width(2));
+            chart
+                .draw_series(
+                    values
+                        .iter()
+                        .enumerate()
+                        .take(bars.len())
+                        .map(|(i, &v)| marker(i as f64 + 0.5, v)),
+                )
+                .map_err(text)?
+                .label(name)
+                .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 6, other.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 15))
+            .draw()
+            .map_err(text)?;
+        Ok(())
+    })())
+}
+
 /// Box plots (median, quartiles, whiskers at 1.5 IQR, outliers as dots), one per group.
 pub fn box_plot(
     path: &Path,
