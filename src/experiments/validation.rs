@@ -77,12 +77,16 @@ pub fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, S
             .collect::<Result<Vec<_>, _>>()?,
         CellChoice::Corners => {
             let axes = archive.axes();
+            // Where each axis's feature sits among the elite's features (the problem
+            // may report more features than the archive has axes).
+            let columns = axis_features(archive);
             // Feature value of an axis mapped to [0, 1] over the axis's bounds.
             let unit = |e: &Elite, a: usize| {
                 let ax = &axes[a];
                 let span = ax.high - ax.low;
+                let v = e.features.get(columns[a]).copied().unwrap_or(ax.low);
                 if span > 0.0 {
-                    ((e.features.get(a).copied().unwrap_or(ax.low) - ax.low) / span).clamp(0.0, 1.0)
+                    ((v - ax.low) / span).clamp(0.0, 1.0)
                 } else {
                     0.5
                 }
@@ -104,6 +108,14 @@ pub fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, S
             chosen
         }
     })
+}
+
+/// The feature index of each of the archive's axes.
+fn axis_features(archive: &AnyArchive) -> Vec<usize> {
+    match archive {
+        AnyArchive::Grid(a) => a.axis_features.clone(),
+        AnyArchive::Cvt(a) => a.axis_features.clone(),
+    }
 }
 
 /// One validated elite.
@@ -200,6 +212,45 @@ pub fn markdown(rows: &[ValidationRow], names: &[String], shown: &[usize]) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Corners are found on the axes' own features, wherever they sit among the
+    /// elite's features (here the axes are features 2 and 0 of three).
+    #[test]
+    fn corners_use_the_axes_features() {
+        use crate::eval::FeatureAxis;
+        use crate::optim::map_elites::{Better, GridArchive};
+        let axis = |name: &str| FeatureAxis {
+            name: name.into(),
+            low: 0.0,
+            high: 10.0,
+            bins: 10,
+        };
+        let mut grid = GridArchive::new(
+            vec![axis("c"), axis("a")],
+            vec![2, 0],
+            false,
+            Better::Greater,
+            None,
+            0.0,
+        );
+        // features (a, b, c): b is not an axis and must not matter.
+        for (i, f) in [
+            [0.5, 9.0, 0.5],
+            [9.5, 0.0, 0.5],
+            [0.5, 5.0, 9.5],
+            [9.5, 1.0, 9.5],
+            [5.0, 5.0, 5.0],
+        ]
+        .iter()
+        .enumerate()
+        {
+            grid.add(&[i as f64], 1.0, f, i as u64);
+        }
+        let archive = AnyArchive::Grid(grid);
+        let mut picked = choose(&archive, &CellChoice::Corners).unwrap();
+        picked.sort();
+        assert_eq!(picked, [0, 1, 2, 3], "the four corners, not the centre");
+    }
 
     #[test]
     fn cell_choices_parse() {
