@@ -17,7 +17,6 @@ use crate::plot::{Heatmap, category_error_bars, heatmap};
 use crate::rng::derive_seed;
 use crate::stats::Summary;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
@@ -565,26 +564,6 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Stri
         }
     }
     Ok(())
-}
-
-/// Row averages of a finished difficulty experiment's games, in agent order.
-pub fn row_averages(x: &StrategyExperiment, rows: &[GameRow]) -> Vec<f64> {
-    win_matrix(x, rows).iter().map(|r| row_average(r)).collect()
-}
-
-/// The rows of a run folder's `games.csv`.
-pub fn load_rows(dir: &Path) -> Vec<GameRow> {
-    read_rows(&dir.join("games.csv"))
-}
-
-/// Per-pairing mean of the first agent's result.
-pub fn win_rates(x: &StrategyExperiment, rows: &[GameRow]) -> BTreeMap<usize, f64> {
-    (0..x.pairings.len())
-        .map(|p| {
-            let r = rows_of(rows, p);
-            (p, stat(&r, |g| g.result_a).0)
-        })
-        .collect()
 }
 
 #[cfg(test)]
