@@ -69,6 +69,13 @@ pub trait Problem: Send + Sync {
         None
     }
 
+    /// How many evaluations the problem can take at once, where that is not the number
+    /// of cores: an external evaluator with N persistent workers takes N, whatever the
+    /// machine. `None`: one per core (rayon's pool).
+    fn concurrency(&self) -> Option<usize> {
+        None
+    }
+
     /// Evaluates `x` (one number per dimension of [`Problem::space`]) with randomness
     /// drawn only from `seed`.
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError>;
