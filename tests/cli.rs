@@ -347,11 +347,12 @@ fn bad_options_exit_with_2_and_a_message() {
 }
 
 #[test]
-fn a_crashing_external_evaluator_stops_the_run_cleanly_and_resume_reuses_its_work() {
+fn an_evaluator_that_breaks_for_good_stops_the_run_and_resume_retry_failed_finishes_it() {
     let dir = TempDir::new().unwrap();
     let flag = dir.path().join("crash");
     std::fs::write(&flag, "").unwrap();
-    // Crashes on the 7th call while the flag file exists (NTBEA asks one point at a time).
+    // Crashes from its 7th call on while the flag file exists (NTBEA asks one point at
+    // a time): evaluations 7 to 10 fail, each after two retries.
     let counter = dir.path().join("count");
     let script = format!(
         "n=$(cat {c} 2>/dev/null || echo 0); n=$((n+1)); echo $n > {c}; \
@@ -362,8 +363,8 @@ fn a_crashing_external_evaluator_stops_the_run_cleanly_and_resume_reuses_its_wor
     );
     let space = dir.path().join("s.ron");
     std::fs::write(&space, GOOD).unwrap();
-    let base = |cmd: &mut Command| {
-        cmd.args([
+    let out = playtune()
+        .args([
             "optimize",
             "--problem",
             "command",
@@ -379,27 +380,53 @@ fn a_crashing_external_evaluator_stops_the_run_cleanly_and_resume_reuses_its_wor
         .arg("--space")
         .arg(&space)
         .arg("--runs-dir")
-        .arg(dir.path());
-    };
-    let mut cmd = playtune();
-    base(&mut cmd);
-    let out = cmd.assert().code(2).get_output().clone();
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("evaluation 6")
+        err.contains("4 of 10 evaluations failed")
             && err.contains("segfault in evaluator")
-            && err.contains("playtune resume"),
+            && err.contains("failures.jsonl")
+            && err.contains("--retry-failed"),
         "{err}"
     );
+    assert!(!err.contains("panicked"), "{err}");
     let log = std::fs::read_to_string(dir.path().join("ext/evals.csv")).unwrap();
     assert_eq!(
         log.lines().count(),
         1 + 6,
-        "the six evaluations before the crash are kept"
+        "the six healthy evaluations are kept"
+    );
+    let failures = std::fs::read_to_string(dir.path().join("ext/failures.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = failures
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4, "{failures}");
+    for (r, index) in rows.iter().zip(6..) {
+        assert_eq!(r["index"], index);
+        assert_eq!(r["attempts"], 3, "the first try and two retries");
+        let reason = r["reason"].as_str().unwrap();
+        assert!(reason.contains("segfault in evaluator"), "{reason}");
+    }
+    // The same command without fixing anything fails again at once, from the log.
+    let calls = std::fs::read_to_string(&counter).unwrap();
+    playtune()
+        .args(["resume", "-q"])
+        .arg(dir.path().join("ext"))
+        .assert()
+        .code(2);
+    assert_eq!(
+        std::fs::read_to_string(&counter).unwrap(),
+        calls,
+        "nothing re-run"
     );
     std::fs::remove_file(&flag).unwrap();
     let out = playtune()
-        .args(["resume", "--json", "-q"])
+        .args(["resume", "--retry-failed", "--json", "-q"])
         .arg(dir.path().join("ext"))
         .assert()
         .success()
@@ -409,6 +436,91 @@ fn a_crashing_external_evaluator_stops_the_run_cleanly_and_resume_reuses_its_wor
     let j = last_json(&out);
     assert_eq!(j["evaluations_reused"], 6);
     assert_eq!(j["evaluations"], 10);
+    assert_eq!(j["evaluations_failed"], 0);
+    assert!(
+        !dir.path().join("ext/failures.jsonl").exists(),
+        "retried failures that succeeded leave the failure log"
+    );
+}
+
+/// A flaky evaluator (one crash) costs a retry; without retries the evaluation is
+/// recorded as failed, the optimiser is told, the run finishes, and a resume replays
+/// the failure to the same files.
+#[test]
+fn a_flaky_evaluator_is_retried_or_recorded_and_the_run_goes_on() {
+    let dir = TempDir::new().unwrap();
+    let space = dir.path().join("s.ron");
+    std::fs::write(&space, GOOD).unwrap();
+    let run = |name: &str, retries: &str| {
+        let counter = dir.path().join(format!("count-{name}"));
+        // Crashes on its 3rd call only; the fitness depends on the request.
+        let script = format!(
+            "n=$(cat {c} 2>/dev/null || echo 0); n=$((n+1)); echo $n > {c}; \
+             if [ $n -eq 3 ]; then echo 'lost connection' >&2; exit 1; fi; \
+             read l; echo ${{#l}}",
+            c = counter.display()
+        );
+        let out = playtune()
+            .args([
+                "optimize",
+                "--problem",
+                "command",
+                "--algo",
+                "rmhc",
+                "--budget",
+                "10",
+                "--json",
+                "-q",
+                "--retries",
+                retries,
+                "--name",
+                name,
+                "--set",
+            ])
+            .arg(format!("cmd={script}"))
+            .arg("--space")
+            .arg(&space)
+            .arg("--runs-dir")
+            .arg(dir.path())
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        last_json(&out)
+    };
+    let retried = run("retried", "2");
+    assert_eq!(retried["evaluations_failed"], 0);
+    assert!(!dir.path().join("retried/failures.jsonl").exists());
+    let failed = run("failed", "0");
+    assert_eq!(failed["evaluations_failed"], 1);
+    assert_eq!(failed["evaluations"], 10);
+    let row: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(dir.path().join("failed/failures.jsonl"))
+            .unwrap()
+            .trim(),
+    )
+    .unwrap();
+    // The 3rd call is in the second batch (parent and mutant, evaluated in parallel).
+    assert!(row["index"] == 2 || row["index"] == 3, "{row}");
+    assert!(row["reason"].as_str().unwrap().contains("lost connection"));
+    let log = std::fs::read_to_string(dir.path().join("failed/evals.csv")).unwrap();
+    assert_eq!(log.lines().count(), 1 + 9);
+    // Resuming the finished run replays the failure: the same result, nothing re-run.
+    let result = std::fs::read_to_string(dir.path().join("failed/result.ron")).unwrap();
+    let out = playtune()
+        .args(["resume", "--json", "-q"])
+        .arg(dir.path().join("failed"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(last_json(&out)["evaluations_reused"], 10);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("failed/result.ron")).unwrap(),
+        result
+    );
 }
 
 #[test]

@@ -170,6 +170,7 @@ fn base_config() -> String {
         trials: 1,
         seed: 1,
         log: true,
+        faults: Default::default(),
     };
     ron::ser::to_string_pretty(&config, ron::ser::PrettyConfig::default()).unwrap()
 }

@@ -38,6 +38,7 @@ fn run(
         trials,
         seed: 2026,
         log: false,
+        faults: Default::default(),
     };
     execute(None, &config, p.as_ref(), false).unwrap()
 }
@@ -261,10 +262,10 @@ fn brmhc_preprocessing_finds_the_important_dimensions() {
             4 * 4 + 3,
             "four sweeps of four values, base + two cells"
         );
-        let evals: Vec<Evaluation> = batch
+        let evals: Vec<Option<Evaluation>> = batch
             .iter()
             .enumerate()
-            .map(|(i, c)| problem.evaluate(&c.values, seed * 100 + i as u64).unwrap())
+            .map(|(i, c)| problem.evaluate(&c.values, seed * 100 + i as u64).ok())
             .collect();
         b.tell(&batch, &evals);
         let imp = b.importance();

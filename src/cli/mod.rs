@@ -97,6 +97,22 @@ pub struct CommonRunArgs {
     /// Print one JSON object as the last line of output.
     #[arg(long)]
     pub json: bool,
+    /// Evaluations of a failed point again, with the same seed, before it is recorded
+    /// as failed (in the run's failures.jsonl) and the run goes on.
+    #[arg(long, default_value_t = crate::run::FaultPolicy::default().retries)]
+    pub retries: u32,
+    /// Stop the run when more than this share of evaluations has failed (counted over
+    /// at least 20 evaluations); 0 stops at the first failure, 1 never.
+    #[arg(long, value_name = "SHARE", default_value_t = crate::run::FaultPolicy::default().max_failures)]
+    pub max_failures: f64,
+    /// External evaluators (--problem command): seconds an evaluation may take before
+    /// the evaluator is killed and the evaluation retried (the `timeout` setting).
+    #[arg(long, value_name = "SECONDS")]
+    pub eval_timeout: Option<f64>,
+    /// External evaluators (--problem command): start N persistent workers that each
+    /// serve many evaluations over JSON lines (the settings mode=worker, workers=N).
+    #[arg(long, value_name = "N")]
+    pub workers: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,

@@ -189,6 +189,10 @@ pub struct ResumeArgs {
     json: bool,
     #[arg(long, short)]
     quiet: bool,
+    /// Evaluate again the evaluations the run recorded as failed (after fixing the
+    /// evaluator), instead of replaying them as failures.
+    #[arg(long)]
+    retry_failed: bool,
 }
 
 fn split_pair<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str)> {
@@ -208,13 +212,37 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         let (k, v) = split_pair("--set", s)?;
         settings.insert(k.to_string(), v.to_string());
     }
-    let spec = ProblemSpec {
-        name: common
-            .problem
-            .clone()
-            .unwrap_or_else(|| default_problem.into()),
-        settings,
-    };
+    let name = common
+        .problem
+        .clone()
+        .unwrap_or_else(|| default_problem.into());
+    // Deadlines and workers are settings of the external evaluator, which alone can
+    // be killed mid-evaluation; the flags are the way users find them.
+    for (flag, given, setting) in [
+        (
+            "--eval-timeout",
+            common.eval_timeout.map(|t| t.to_string()),
+            "timeout",
+        ),
+        (
+            "--workers",
+            common.workers.map(|n| n.to_string()),
+            "workers",
+        ),
+    ] {
+        if let Some(value) = given {
+            if name != "command" {
+                bail!(
+                    "{flag} is for --problem command (an external evaluator); problem `{name}` evaluates in-process"
+                );
+            }
+            settings.insert(setting.into(), value);
+            if setting == "workers" {
+                settings.insert("mode".into(), "worker".into());
+            }
+        }
+    }
+    let spec = ProblemSpec { name, settings };
     let user = match &common.space {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -263,7 +291,12 @@ fn start(
         trials: common.trials,
         seed: common.seed,
         log: !common.no_log,
+        faults: run::FaultPolicy {
+            retries: common.retries,
+            max_failures: common.max_failures,
+        },
     };
+    config.faults.check().map_err(anyhow::Error::msg)?;
     // Check the whole configuration before creating a folder for it.
     if budget == 0 {
         bail!("--budget 0: give at least one evaluation");
@@ -292,7 +325,14 @@ fn start(
     run::check_run_name(&name).map_err(anyhow::Error::msg)?;
     let dir = run::fresh_dir(&common.runs_dir, &name);
     run::create_run_dir(&dir, &config)?;
-    finish(&dir, &config, problem.as_ref(), common.json, common.quiet)
+    finish(
+        &dir,
+        &config,
+        problem.as_ref(),
+        common.json,
+        common.quiet,
+        false,
+    )
 }
 
 fn finish(
@@ -301,10 +341,26 @@ fn finish(
     problem: &dyn Problem,
     json: bool,
     quiet: bool,
+    retry_failed: bool,
 ) -> Result<()> {
     let started = std::time::Instant::now();
-    let result = run::execute(Some(dir), config, problem, !quiet && !json).with_context(|| {
-        format!("run {} stopped; its log keeps every evaluation done: `playtune resume {}` goes on from there", dir.display(), dir.display())
+    let options = run::Options {
+        progress: !quiet && !json,
+        retry_failed,
+    };
+    let result = run::execute_with(Some(dir), config, problem, options).map_err(|e| {
+        let how = match e {
+            run::RunError::TooManyFailures { .. } => format!(
+                "every failure is in {}; fix the evaluator, then `playtune resume {} --retry-failed` evaluates them again and goes on",
+                dir.join(run::failures::FAILURES_FILE).display(),
+                dir.display()
+            ),
+            _ => format!("`playtune resume {}` goes on from there", dir.display()),
+        };
+        anyhow!(e).context(format!(
+            "run {} stopped; its log keeps every evaluation done: {how}",
+            dir.display()
+        ))
     })?;
     report(dir, config, &result, started.elapsed().as_secs_f64(), json);
     Ok(())
@@ -328,6 +384,13 @@ fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: boo
         r.spent.reused,
         seconds
     );
+    if r.spent.failed > 0 {
+        println!(
+            "failed: {} evaluation(s), each with its reason in {}",
+            r.spent.failed,
+            dir.join(run::failures::FAILURES_FILE).display()
+        );
+    }
     for t in r.trials.iter().take(5) {
         let point: Vec<String> = t
             .recommendation
@@ -406,6 +469,7 @@ fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: boo
             "evaluations_select": r.spent.select,
             "evaluations_reevaluate": r.spent.reevaluate,
             "evaluations_reused": r.spent.reused,
+            "evaluations_failed": r.spent.failed,
             "success_rate": r.success_rate,
             "mean_final_value": r.final_value.mean,
             "seconds": seconds,
@@ -563,5 +627,12 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
     let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
     let problem =
         build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
-    finish(&a.run, &config, problem.as_ref(), a.json, a.quiet)
+    finish(
+        &a.run,
+        &config,
+        problem.as_ref(),
+        a.json,
+        a.quiet,
+        a.retry_failed,
+    )
 }

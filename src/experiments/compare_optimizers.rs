@@ -128,6 +128,7 @@ pub fn run(
             trials: config.trials,
             seed: derive_seed(config.seed, &[ai as u64]),
             log: true,
+            faults: Default::default(),
         };
         run::reuse_or_create_run_dir(&dir, &rc)?;
         if progress {

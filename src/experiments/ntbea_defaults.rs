@@ -143,6 +143,7 @@ pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<Defaul
         trials: c.tuning_runs,
         seed: c.seed,
         log: true,
+        faults: Default::default(),
     };
     run::reuse_or_create_run_dir(&dir, &rc)?;
     if progress {

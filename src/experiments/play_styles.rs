@@ -131,6 +131,7 @@ pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<Archiv
             trials: 1,
             seed: crate::rng::derive_seed(x.seed, &[i as u64]),
             log: true,
+            faults: Default::default(),
         };
         let dir = root.join(pair.name);
         run::reuse_or_create_run_dir(&dir, &rc)?;

@@ -142,6 +142,7 @@ pub fn run(
                 trials: c.runs,
                 seed: derive_seed(c.seed, &[ai as u64, bi as u64]),
                 log: true,
+                faults: Default::default(),
             };
             run::reuse_or_create_run_dir(&dir, &rc)?;
             if progress {

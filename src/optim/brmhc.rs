@@ -231,22 +231,30 @@ impl Optimizer for Brmhc {
         self.climber.ask()
     }
 
-    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]) {
+    fn tell(&mut self, asked: &[Candidate], results: &[Option<Evaluation>]) {
         if self.preprocessed || self.batch.is_empty() {
             self.preprocessed = true;
             return self.climber.tell(asked, results);
         }
-        let f = |i: usize| results[i].fitness;
+        // A failed probe tells nothing about its dimension: a sweep uses the values
+        // that were evaluated, a cell whose probe or base failed gets importance 0.
+        let f = |i: usize| results[i].as_ref().map(|e| e.fitness);
         let mut importance = vec![0.0; self.space.len()];
         for probe in &self.probes {
             match probe {
                 Probe::Sweep { dim, start, len } => {
-                    let fits: Vec<f64> = (*start..start + len).map(f).collect();
-                    importance[*dim] = Summary::of(&fits).sd();
+                    let fits: Vec<f64> = (*start..start + len).filter_map(f).collect();
+                    importance[*dim] = if fits.len() > 1 {
+                        Summary::of(&fits).sd()
+                    } else {
+                        0.0
+                    };
                 }
                 Probe::Cells { dims, base } => {
                     for (i, &d) in dims.iter().enumerate() {
-                        importance[d] = (f(base + 1 + i) - f(*base)).abs();
+                        if let (Some(probe), Some(base)) = (f(base + 1 + i), f(*base)) {
+                            importance[d] = (probe - base).abs();
+                        }
                     }
                 }
             }

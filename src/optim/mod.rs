@@ -103,7 +103,10 @@ pub trait Optimizer: Send {
 
     /// Results of the last batch: `asked` is that batch as [`Optimizer::ask`] returned
     /// it, `results` its evaluations in the same order (as pyribs and Optuna tell).
-    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]);
+    /// `None` is an evaluation that failed (an external evaluator crashed, hung or
+    /// printed no fitness, after its retries): every optimiser handles it explicitly,
+    /// learning nothing from it, and never treats it as a fitness.
+    fn tell(&mut self, asked: &[Candidate], results: &[Option<Evaluation>]);
 
     /// The best point so far and its estimated fitness.
     fn recommend(&self) -> Recommendation;
@@ -269,7 +272,11 @@ pub fn run_in_process(
         let results = batch
             .iter()
             .enumerate()
-            .map(|(j, c)| problem.evaluate(&c.values, derive_seed(seed, &[index + j as u64])))
+            .map(|(j, c)| {
+                problem
+                    .evaluate(&c.values, derive_seed(seed, &[index + j as u64]))
+                    .map(Some)
+            })
             .collect::<Result<Vec<_>, _>>()?;
         optimizer.tell(&batch, &results);
         index += batch.len() as u64;

@@ -50,14 +50,13 @@ impl Optimizer for RandomSearch {
             .collect()
     }
 
-    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]) {
-        if let Some(i) = argmax(results.iter().map(|e| e.fitness)) {
-            if self
-                .best
-                .as_ref()
-                .is_none_or(|(_, f)| results[i].fitness > *f)
-            {
-                self.best = Some((asked[i].values.clone(), results[i].fitness));
+    fn tell(&mut self, asked: &[Candidate], results: &[Option<Evaluation>]) {
+        let fitness = |r: &Option<Evaluation>| r.as_ref().map_or(f64::NEG_INFINITY, |e| e.fitness);
+        if let Some(i) = argmax(results.iter().map(fitness)) {
+            let f = fitness(&results[i]);
+            // Failed evaluations score minus infinity: never the best.
+            if f > f64::NEG_INFINITY && self.best.as_ref().is_none_or(|(_, b)| f > *b) {
+                self.best = Some((asked[i].values.clone(), f));
             }
         }
     }

@@ -128,16 +128,28 @@ impl Optimizer for HillClimber {
         batch
     }
 
-    fn tell(&mut self, _asked: &[Candidate], results: &[Evaluation]) {
+    fn tell(&mut self, _asked: &[Candidate], results: &[Option<Evaluation>]) {
         let r = self.resample as usize;
-        let mean = |s: &[Evaluation]| s.iter().map(|e| e.fitness).sum::<f64>() / s.len() as f64;
+        // The mean of the evaluations that succeeded; None if all failed.
+        let mean = |s: &[Option<Evaluation>]| {
+            let ok: Vec<f64> = s.iter().flatten().map(|e| e.fitness).collect();
+            (!ok.is_empty()).then(|| ok.iter().sum::<f64>() / ok.len() as f64)
+        };
         let (parent, child) = (mean(&results[..r]), mean(&results[r..2 * r]));
         self.generations += 1;
-        if child >= parent {
-            std::mem::swap(&mut self.parent, &mut self.child);
-            self.parent_estimate = child;
-        } else {
-            self.parent_estimate = parent;
+        // A mutant whose evaluations all failed is rejected; a parent whose evaluations
+        // all failed this generation gives way to a mutant that was evaluated.
+        match (parent, child) {
+            (_, None) => {
+                if let Some(p) = parent {
+                    self.parent_estimate = p;
+                }
+            }
+            (Some(p), Some(c)) if c < p => self.parent_estimate = p,
+            (_, Some(c)) => {
+                std::mem::swap(&mut self.parent, &mut self.child);
+                self.parent_estimate = c;
+            }
         }
     }
 

@@ -369,17 +369,32 @@ pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(
     std::fs::rename(&tmp, path).map_err(|e| e.to_string())
 }
 
-/// Logged evaluations by (trial, index), reused when a run resumes.
+/// Logged evaluations by (trial, index), reused when a run resumes, and logged
+/// failures, replayed as failures.
 #[derive(Default)]
 pub struct Cache {
     rows: HashMap<(u64, u64), LogRow>,
+    failures: HashMap<(u64, u64), super::failures::FailureRow>,
+}
+
+/// What the logs of an interrupted run say about one evaluation.
+pub enum Logged<'a> {
+    Evaluation(&'a Evaluation),
+    Failure(&'a super::failures::FailureRow),
 }
 
 impl Cache {
     pub fn from_rows(rows: Vec<LogRow>) -> Cache {
         Cache {
             rows: rows.into_iter().map(|r| ((r.trial, r.index), r)).collect(),
+            failures: HashMap::new(),
         }
+    }
+
+    /// Adds the failures of `failures.jsonl`; a logged evaluation of the same (trial,
+    /// index) wins over a failure (a retry that succeeded).
+    pub fn add_failures(&mut self, failures: HashMap<(u64, u64), super::failures::FailureRow>) {
+        self.failures = failures;
     }
 
     pub fn len(&self) -> usize {
@@ -392,10 +407,17 @@ impl Cache {
 
     /// The logged evaluation of this point at this position, if the log has it.
     /// The seed must match too: a row of a run with another seed is not this run's.
-    pub fn get(&self, trial: u64, index: u64, seed: u64, values: &[f64]) -> Option<&Evaluation> {
-        self.rows
+    pub fn get(&self, trial: u64, index: u64, seed: u64, values: &[f64]) -> Option<Logged<'_>> {
+        if let Some(r) = self
+            .rows
             .get(&(trial, index))
             .filter(|r| r.seed == seed && r.values == values)
-            .map(|r| &r.eval)
+        {
+            return Some(Logged::Evaluation(&r.eval));
+        }
+        self.failures
+            .get(&(trial, index))
+            .filter(|r| r.seed == seed && r.values == values)
+            .map(Logged::Failure)
     }
 }

@@ -7,6 +7,7 @@
 //! parallel and each batch's evaluations too, yet the files do not depend on the
 //! number of threads.
 
+pub mod failures;
 pub mod log;
 mod result;
 
@@ -16,13 +17,15 @@ use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::{AlgoConfig, Phase};
 use crate::rng::derive_seed;
 use crate::space::Space;
+use failures::{FailureRow, FailureWriter};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use log::{Cache, LogRow, LogWriter};
+use log::{Cache, LogRow, LogWriter, Logged};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 pub const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
@@ -53,6 +56,67 @@ pub struct RunConfig {
     pub seed: u64,
     /// Whether evaluations are logged to `evals.csv`.
     pub log: bool,
+    /// What happens when an evaluation fails (absent from configs written before it
+    /// existed: those runs get the defaults).
+    #[serde(default, skip_serializing_if = "FaultPolicy::is_default")]
+    pub faults: FaultPolicy,
+}
+
+/// What a run does when an evaluation fails: it tries again with the same seed, then
+/// records the failure in `failures.jsonl`, tells the optimiser, and goes on; it stops
+/// only when failures pass a share of the evaluations.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FaultPolicy {
+    /// Evaluations of a failed point again, with the same seed, before it counts as
+    /// failed: a flaky evaluator's crash costs a retry, not an evaluation.
+    pub retries: u32,
+    /// The share of failed evaluations above which the run stops, counted over at
+    /// least [`FAILURE_WINDOW`] evaluations so that an evaluator that always fails
+    /// stops the run within a few evaluations, and one crash in a hundred does not.
+    pub max_failures: f64,
+}
+
+/// The fewest evaluations a failure share is counted over.
+pub const FAILURE_WINDOW: u64 = 20;
+
+impl Default for FaultPolicy {
+    fn default() -> FaultPolicy {
+        FaultPolicy {
+            retries: 2,
+            max_failures: 0.2,
+        }
+    }
+}
+
+impl FaultPolicy {
+    fn is_default(&self) -> bool {
+        *self == FaultPolicy::default()
+    }
+
+    pub fn check(&self) -> Result<(), String> {
+        if !(0.0..=1.0).contains(&self.max_failures) {
+            return Err(format!(
+                "--max-failures {}: give a share from 0 (stop at the first failure) to 1 (never stop)",
+                self.max_failures
+            ));
+        }
+        if self.retries > 100 {
+            return Err(format!("--retries {}: give 0 to 100", self.retries));
+        }
+        Ok(())
+    }
+
+    /// Whether `failed` of `attempted` evaluations is past the share, mid-run: the
+    /// share is taken over at least [`FAILURE_WINDOW`] evaluations.
+    fn exceeded(&self, failed: u64, attempted: u64) -> bool {
+        failed as f64 > self.max_failures * attempted.max(FAILURE_WINDOW) as f64
+    }
+
+    /// Whether a finished run failed too often to count as finished: a run of 3
+    /// evaluations that all failed found nothing, whatever the window.
+    fn exceeded_at_end(&self, failed: u64, attempted: u64) -> bool {
+        failed as f64 > self.max_failures * attempted as f64
+    }
 }
 
 /// Why a run stopped early.
@@ -65,6 +129,17 @@ pub enum RunError {
         trial: u64,
         index: u64,
         message: String,
+    },
+    #[error(
+        "{failed} of {attempted} evaluations failed, more than --max-failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
+    )]
+    TooManyFailures {
+        failed: u64,
+        attempted: u64,
+        share: f64,
+        trial: u64,
+        index: u64,
+        last: String,
     },
     #[error("{0}")]
     Io(String),
@@ -85,6 +160,13 @@ pub struct Spent {
     /// saved: a resumed run's files equal those of a run never interrupted.
     #[serde(skip)]
     pub reused: u64,
+    /// Of all the above, how many failed (see `failures.jsonl`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub failed: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Spent {
@@ -160,6 +242,10 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
         .algorithm
         .check()
         .map_err(|m| format!("{}: algorithm: {m}", path.display()))?;
+    config
+        .faults
+        .check()
+        .map_err(|m| format!("{}: faults: {m}", path.display()))?;
     Ok(config)
 }
 
@@ -175,6 +261,34 @@ pub fn execute(
     problem: &dyn Problem,
     progress: bool,
 ) -> Result<RunResult, RunError> {
+    execute_with(
+        dir,
+        config,
+        problem,
+        Options {
+            progress,
+            retry_failed: false,
+        },
+    )
+}
+
+/// How [`execute_with`] runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Draw a progress bar on standard error.
+    pub progress: bool,
+    /// On resume, evaluate again the evaluations `failures.jsonl` records as failed
+    /// (after fixing the evaluator), instead of replaying them as failures.
+    pub retry_failed: bool,
+}
+
+/// [`execute`] with options.
+pub fn execute_with(
+    dir: Option<&Path>,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    options: Options,
+) -> Result<RunResult, RunError> {
     let binding =
         Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
     let features = problem.feature_names();
@@ -184,6 +298,7 @@ pub fn execute(
         .algorithm
         .build(&config.space, config.budget, 0, &features, &axes)
         .map_err(RunError::Config)?;
+    config.faults.check().map_err(RunError::Config)?;
     if config.trials == 0 {
         return Err(RunError::Config(
             "--trials is 0: run at least one trial".into(),
@@ -191,10 +306,13 @@ pub fn execute(
     }
     let logging = config.log && dir.is_some();
     let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
+    let failures_path = dir
+        .map(|d| d.join(failures::FAILURES_FILE))
+        .unwrap_or_default();
     // Whether a log is there to resume from (then it is rewritten at the end, without
     // the rows its reading left out).
     let resuming = logging && log_path.exists();
-    let cache = if resuming {
+    let mut cache = if resuming {
         let log = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
         if let Some(m) = log.repair_message(&log_path) {
             eprintln!("{m}");
@@ -203,14 +321,28 @@ pub fn execute(
     } else {
         Cache::default()
     };
+    if logging && !options.retry_failed {
+        cache.add_failures(failures::read_failures(&failures_path).map_err(RunError::Io)?);
+    }
     let writer = if logging {
-        Some(Mutex::new(
+        Some(Mutex::new((
             LogWriter::open(&log_path, &config.space, &features).map_err(io)?,
-        ))
+            FailureWriter::new(&failures_path),
+        )))
     } else {
         None
     };
-    let bar = progress_bar(progress, config);
+    // An evaluator with its own workers gets as many threads as it has workers.
+    let pool = match problem.concurrency() {
+        Some(n) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n.max(1))
+                .build()
+                .map_err(|e| RunError::Io(format!("cannot start {n} evaluation threads: {e}")))?,
+        ),
+        None => None,
+    };
+    let bar = progress_bar(options.progress, config);
     let trial_ctx = TrialContext {
         config,
         problem,
@@ -220,6 +352,10 @@ pub fn execute(
         cache: &cache,
         writer: writer.as_ref(),
         bar: &bar,
+        pool: pool.as_ref(),
+        attempted: AtomicU64::new(0),
+        failed: AtomicU64::new(0),
+        last_failure: Mutex::new(None),
     };
     let started = std::time::Instant::now();
     let trials: Vec<Result<TrialResult, RunError>> = (0..config.trials)
@@ -228,11 +364,38 @@ pub fn execute(
         .collect();
     let search_seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
+    let (failed, attempted) = (
+        trial_ctx.failed.load(Ordering::SeqCst),
+        trial_ctx.attempted.load(Ordering::SeqCst),
+    );
+    let last = trial_ctx.last_failure.lock().ok().and_then(|l| l.clone());
+    drop(trial_ctx);
     drop(writer);
     let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if config.faults.exceeded_at_end(failed, attempted) {
+        let (trial, index, last) = last.unwrap_or((0, 0, String::new()));
+        return Err(RunError::TooManyFailures {
+            failed,
+            attempted,
+            share: config.faults.max_failures,
+            trial,
+            index,
+            last,
+        });
+    }
     // One trial writes its batches in order; only parallel trials interleave rows.
     if logging && (config.trials > 1 || resuming) {
         log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
+    }
+    if logging && failures_path.exists() {
+        let logged = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        let done: std::collections::HashSet<(u64, u64)> = logged
+            .rows
+            .iter()
+            .map(|(_, r)| (r.trial, r.index))
+            .collect();
+        failures::canonicalise(&failures_path, &|t, i| done.contains(&(t, i)))
+            .map_err(RunError::Io)?;
     }
     let mut result = RunResult::new(config, trials);
     result.search_seconds = search_seconds;
@@ -266,11 +429,75 @@ struct TrialContext<'a> {
     features: &'a [String],
     axes: &'a [crate::eval::FeatureAxis],
     cache: &'a Cache,
-    writer: Option<&'a Mutex<LogWriter>>,
+    writer: Option<&'a Mutex<(LogWriter, FailureWriter)>>,
     bar: &'a ProgressBar,
+    /// The evaluator's own thread pool, if it has its own concurrency.
+    pool: Option<&'a rayon::ThreadPool>,
+    /// Evaluations attempted and failed, over all trials: the failure share.
+    attempted: AtomicU64,
+    failed: AtomicU64,
+    /// The latest failure: (trial, index, reason).
+    last_failure: Mutex<Option<(u64, u64, String)>>,
+}
+
+/// One evaluation's outcome in the run loop.
+enum Outcome {
+    /// Evaluated now.
+    Done(Evaluation),
+    /// Taken from the log of an interrupted run.
+    Logged(Evaluation),
+    /// Failed after `attempts` tries (now, or as recorded in `failures.jsonl`).
+    Failed {
+        reason: String,
+        attempts: u32,
+        logged: bool,
+    },
 }
 
 impl TrialContext<'_> {
+    /// Evaluates one candidate, or takes it from the log, trying again with the same
+    /// seed after a failure.
+    fn evaluate(&self, trial: u64, i: u64, seed: u64, values: &[f64]) -> Outcome {
+        match self.cache.get(trial, i, seed, values) {
+            Some(Logged::Evaluation(e)) => return Outcome::Logged(e.clone()),
+            Some(Logged::Failure(f)) => {
+                return Outcome::Failed {
+                    reason: f.reason.clone(),
+                    attempts: f.attempts,
+                    logged: true,
+                };
+            }
+            None => {}
+        }
+        let mut full = Vec::new();
+        let point = if self.binding.is_identity() {
+            values
+        } else {
+            self.binding.full_point(values, &mut full);
+            &full
+        };
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let outcome = self
+                .problem
+                .evaluate(point, seed)
+                .map_err(|e| e.0)
+                .and_then(finite);
+            match outcome {
+                Ok(e) => return Outcome::Done(e),
+                Err(reason) if attempts > self.config.faults.retries => {
+                    return Outcome::Failed {
+                        reason,
+                        attempts,
+                        logged: false,
+                    };
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
     fn run(&self, trial: u64) -> Result<TrialResult, RunError> {
         let c = self.config;
         let mut optimizer = c
@@ -285,7 +512,6 @@ impl TrialContext<'_> {
             .map_err(RunError::Config)?;
         let mut spent = Spent::default();
         let mut index = 0u64;
-        let identity = self.binding.is_identity();
         // The recommendation about 20 times a trial: the convergence curve.
         let checkpoint_every = (c.budget / 20).max(1);
         let mut next_checkpoint = checkpoint_every;
@@ -300,39 +526,31 @@ impl TrialContext<'_> {
             let one = |(j, cand): (usize, &crate::optim::Candidate)| {
                 let i = index + j as u64;
                 let seed = derive_seed(c.seed, &[trial, i]);
-                if let Some(hit) = self.cache.get(trial, i, seed, &cand.values) {
-                    return (seed, Some(hit.clone()), Ok(hit.clone()));
-                }
-                let outcome = if identity {
-                    self.problem.evaluate(&cand.values, seed)
-                } else {
-                    let mut full = Vec::with_capacity(self.problem.space().len());
-                    self.binding.full_point(&cand.values, &mut full);
-                    self.problem.evaluate(&full, seed)
-                };
-                (seed, None, outcome.map_err(|e| e.0).and_then(finite))
+                (seed, self.evaluate(trial, i, seed, &cand.values))
             };
             // Spreading evaluations of a few microseconds over threads costs more than
             // it saves; the results do not depend on the choice.
             let started = std::time::Instant::now();
-            let outcomes: Vec<(u64, Option<Evaluation>, Result<Evaluation, String>)> =
-                if batch.len() > 1 && per_eval > CHEAP_EVALUATION {
-                    batch.par_iter().enumerate().map(one).collect()
-                } else {
-                    batch.iter().enumerate().map(one).collect()
-                };
+            let outcomes: Vec<(u64, Outcome)> = if batch.len() > 1 && per_eval > CHEAP_EVALUATION {
+                let parallel = || batch.par_iter().enumerate().map(one).collect();
+                match self.pool {
+                    Some(pool) => pool.install(parallel),
+                    None => parallel(),
+                }
+            } else {
+                batch.iter().enumerate().map(one).collect()
+            };
             per_eval = started.elapsed() / batch.len() as u32;
             let mut rows = Vec::new();
-            let mut failure = None;
+            let mut failed_rows = Vec::new();
             let mut evals = Vec::with_capacity(batch.len());
-            for (j, (cand, (seed, cached, outcome))) in batch.iter().zip(outcomes).enumerate() {
+            let mut last_failure = None;
+            for (j, (cand, (seed, outcome))) in batch.iter().zip(outcomes).enumerate() {
                 let i = index + j as u64;
+                spent.count(cand.phase);
                 match outcome {
-                    Ok(e) => {
-                        spent.count(cand.phase);
-                        if cached.is_some() {
-                            spent.reused += 1;
-                        } else if self.writer.is_some() {
+                    Outcome::Done(e) => {
+                        if self.writer.is_some() {
                             rows.push(LogRow {
                                 trial,
                                 index: i,
@@ -342,26 +560,64 @@ impl TrialContext<'_> {
                                 eval: e.clone(),
                             });
                         }
-                        evals.push(e);
+                        evals.push(Some(e));
                     }
-                    Err(message) => {
-                        failure.get_or_insert(RunError::Evaluation {
-                            trial,
-                            index: i,
-                            message,
-                        });
+                    Outcome::Logged(e) => {
+                        spent.reused += 1;
+                        evals.push(Some(e));
+                    }
+                    Outcome::Failed {
+                        reason,
+                        attempts,
+                        logged,
+                    } => {
+                        spent.failed += 1;
+                        if logged {
+                            spent.reused += 1;
+                        } else if self.writer.is_some() {
+                            failed_rows.push(FailureRow {
+                                trial,
+                                index: i,
+                                phase: cand.phase,
+                                seed,
+                                point: FailureRow::point_by_name(&c.space, &cand.values),
+                                values: cand.values.clone(),
+                                reason: reason.clone(),
+                                attempts,
+                            });
+                        }
+                        last_failure = Some((i, reason));
+                        evals.push(None);
                     }
                 }
             }
-            // Successful evaluations of a failing batch are logged too: a resumed run reuses them.
             if let Some(w) = self.writer {
-                w.lock()
-                    .map_err(|_| RunError::Io("log writer poisoned".into()))?
-                    .append(&c.space, &rows)
-                    .map_err(io)?;
+                let mut w = w
+                    .lock()
+                    .map_err(|_| RunError::Io("log writer poisoned".into()))?;
+                w.0.append(&c.space, &rows).map_err(io)?;
+                w.1.append(&failed_rows).map_err(io)?;
             }
-            if let Some(f) = failure {
-                return Err(f);
+            let attempted = self
+                .attempted
+                .fetch_add(batch.len() as u64, Ordering::SeqCst)
+                + batch.len() as u64;
+            let new_failures = evals.iter().filter(|e| e.is_none()).count() as u64;
+            let failed = self.failed.fetch_add(new_failures, Ordering::SeqCst) + new_failures;
+            if let Some((i, last)) = last_failure {
+                if let Ok(mut l) = self.last_failure.lock() {
+                    *l = Some((trial, i, last.clone()));
+                }
+                if c.faults.exceeded(failed, attempted) {
+                    return Err(RunError::TooManyFailures {
+                        failed,
+                        attempted,
+                        share: c.faults.max_failures,
+                        trial,
+                        index: i,
+                        last,
+                    });
+                }
             }
             optimizer.tell(&batch, &evals);
             index += batch.len() as u64;

@@ -130,6 +130,7 @@ impl RunResult {
             spent.select += t.spent.select;
             spent.reevaluate += t.spent.reevaluate;
             spent.reused += t.spent.reused;
+            spent.failed += t.spent.failed;
         }
         RunResult {
             playtune_version: config.playtune_version.clone(),

@@ -200,9 +200,15 @@ impl Scheduler {
             .collect()
     }
 
-    fn tell_reevaluations(&mut self, results: &[Evaluation]) {
+    fn tell_reevaluations(&mut self, results: &[Option<Evaluation>]) {
         let r = self.config.reevaluate as usize;
         for (e, chunk) in self.archive.elites_mut().iter_mut().zip(results.chunks(r)) {
+            // Replays that failed are left out; an elite none of whose replays
+            // succeeded keeps no replay.
+            let chunk: Vec<&Evaluation> = chunk.iter().flatten().collect();
+            if chunk.is_empty() {
+                continue;
+            }
             let fitness = Summary::of(&chunk.iter().map(|x| x.fitness).collect::<Vec<_>>());
             let features = (0..e.features.len())
                 .map(|f| Summary::of(&chunk.iter().map(|x| x.features[f]).collect::<Vec<_>>()))
@@ -245,15 +251,22 @@ impl Optimizer for Scheduler {
         batch
     }
 
-    fn tell(&mut self, asked: &[Candidate], results: &[Evaluation]) {
+    fn tell(&mut self, asked: &[Candidate], results: &[Option<Evaluation>]) {
         if self.replaying {
             return self.tell_reevaluations(results);
         }
         self.outcomes.clear();
         for (c, r) in asked.iter().zip(results) {
-            let o = self
-                .archive
-                .add(&c.values, r.fitness, &r.features, self.evaluations);
+            // A failed evaluation is not inserted; its emitter hears "not added".
+            let o = match r {
+                Some(r) => self
+                    .archive
+                    .add(&c.values, r.fitness, &r.features, self.evaluations),
+                None => AddOutcome {
+                    status: AddStatus::NotAdded,
+                    improvement: 0.0,
+                },
+            };
             self.outcomes.push(o);
             self.evaluations += 1;
         }

@@ -332,14 +332,18 @@ impl NtbeaRun {
         free: &[usize],
         config: &NtbeaConfig,
         cap: usize,
-        fitness: f64,
+        fitness: Option<f64>,
     ) {
-        self.model.add(&self.current, fitness);
-        if self.seen.insert(self.current.clone()) {
-            self.evaluated.push(self.current.clone());
+        // A failed evaluation updates nothing, but the search still moves on: a point
+        // that always fails must not be asked for again and again.
+        if let Some(fitness) = fitness {
+            self.model.add(&self.current, fitness);
+            if self.seen.insert(self.current.clone()) {
+                self.evaluated.push(self.current.clone());
+            }
+            self.fit_range = (self.fit_range.0.min(fitness), self.fit_range.1.max(fitness));
+            self.fit_summary.add(fitness);
         }
-        self.fit_range = (self.fit_range.0.min(fitness), self.fit_range.1.max(fitness));
-        self.fit_summary.add(fitness);
         if self.remaining == 0 {
             return;
         }
@@ -513,13 +517,16 @@ impl Optimizer for Ntbea {
             .collect()
     }
 
-    fn tell(&mut self, _asked: &[Candidate], results: &[Evaluation]) {
+    fn tell(&mut self, _asked: &[Candidate], results: &[Option<Evaluation>]) {
         let selecting = !self.finalists.is_empty();
         for (&i, e) in self.pending.iter().zip(results) {
+            let fitness = e.as_ref().map(|e| e.fitness);
             if selecting {
-                self.selection[i].add(e.fitness);
+                if let Some(f) = fitness {
+                    self.selection[i].add(f);
+                }
             } else {
-                self.runs[i].step(&self.space, &self.free, &self.config, self.cap, e.fitness);
+                self.runs[i].step(&self.space, &self.free, &self.config, self.cap, fitness);
             }
         }
     }

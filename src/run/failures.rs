@@ -1,0 +1,192 @@
+//! `failures.jsonl`: every evaluation that failed after its retries, one JSON object
+//! per line, appended as batches finish. The optimisers were told these evaluations
+//! failed; a resumed run tells them so again (the same run, replayed), unless asked to
+//! retry them (`playtune resume --retry-failed`).
+//!
+//! A line: `{"trial": 0, "index": 12, "phase": "search", "seed": 99, "values": [3.0],
+//! "point": {"speed": "3"}, "reason": "...", "attempts": 3}`. `reason` holds the last
+//! attempt's message, with the tail of the evaluator's error output where it has one.
+
+use crate::optim::Phase;
+use crate::space::Space;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+pub const FAILURES_FILE: &str = "failures.jsonl";
+
+/// One failed evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FailureRow {
+    pub trial: u64,
+    pub index: u64,
+    pub phase: Phase,
+    pub seed: u64,
+    /// The point as numbers, in the space's order (what a resumed run matches).
+    pub values: Vec<f64>,
+    /// The same point by name, as a person reads it.
+    pub point: serde_json::Map<String, serde_json::Value>,
+    pub reason: String,
+    /// Evaluations tried: 1 + the retries.
+    pub attempts: u32,
+}
+
+impl FailureRow {
+    pub fn point_by_name(
+        space: &Space,
+        values: &[f64],
+    ) -> serde_json::Map<String, serde_json::Value> {
+        space
+            .render(values)
+            .into_iter()
+            .map(|(k, v)| (k, serde_json::Value::String(v)))
+            .collect()
+    }
+}
+
+/// Appends failures to a run's `failures.jsonl`, creating it at the first one.
+pub struct FailureWriter {
+    path: std::path::PathBuf,
+    file: Option<BufWriter<File>>,
+}
+
+impl FailureWriter {
+    pub fn new(path: &Path) -> FailureWriter {
+        FailureWriter {
+            path: path.to_path_buf(),
+            file: None,
+        }
+    }
+
+    pub fn append(&mut self, rows: &[FailureRow]) -> std::io::Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        if self.file.is_none() {
+            cut_half_line(&self.path)?;
+            let f = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&self.path)?;
+            self.file = Some(BufWriter::new(f));
+        }
+        let file = self.file.as_mut().expect("opened above");
+        for r in rows {
+            serde_json::to_writer(&mut *file, r)?;
+            file.write_all(b"\n")?;
+        }
+        file.flush()
+    }
+}
+
+/// Cuts a last line that an interruption left half written.
+fn cut_half_line(path: &Path) -> std::io::Result<()> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(());
+    };
+    if bytes.is_empty() || bytes.last() == Some(&b'\n') {
+        return Ok(());
+    }
+    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    OpenOptions::new()
+        .write(true)
+        .open(path)?
+        .set_len(keep as u64)
+}
+
+/// Reads a run's failures by (trial, index), the later of two copies winning; lines
+/// that do not parse (a half-written last line) are skipped. No file: no failures.
+pub fn read_failures(path: &Path) -> Result<HashMap<(u64, u64), FailureRow>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<FailureRow>(l).ok())
+        .map(|r| ((r.trial, r.index), r))
+        .collect())
+}
+
+/// Rewrites `failures.jsonl` sorted by (trial, index), without the failures that a
+/// later retry turned into logged evaluations (`done`); removes the file if none is
+/// left.
+pub fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), String> {
+    let failures = read_failures(path)?;
+    let mut rows: Vec<FailureRow> = failures
+        .into_values()
+        .filter(|r| !done(r.trial, r.index))
+        .collect();
+    if rows.is_empty() {
+        return match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.to_string()),
+            _ => Ok(()),
+        };
+    }
+    rows.sort_by_key(|r| (r.trial, r.index));
+    let tmp = path.with_extension("jsonl.tmp");
+    let mut text = String::new();
+    for r in &rows {
+        text.push_str(&serde_json::to_string(r).map_err(|e| e.to_string())?);
+        text.push('\n');
+    }
+    std::fs::write(&tmp, text).map_err(|e| e.to_string())?;
+    std::fs::rename(&tmp, path).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(trial: u64, index: u64, reason: &str) -> FailureRow {
+        FailureRow {
+            trial,
+            index,
+            phase: Phase::Search,
+            seed: 7,
+            values: vec![1.0, 2.5],
+            point: serde_json::Map::new(),
+            reason: reason.into(),
+            attempts: 3,
+        }
+    }
+
+    #[test]
+    fn failures_round_trip_and_canonicalise() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(FAILURES_FILE);
+        let mut w = FailureWriter::new(&path);
+        w.append(&[row(1, 4, "hung"), row(0, 2, "crashed\nstderr: boom")])
+            .unwrap();
+        drop(w);
+        // A kill mid-line leaves half a row: it is skipped, then cut before appending.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"{\"trial\": 9")
+            .unwrap();
+        let read = read_failures(&path).unwrap();
+        assert_eq!(read.len(), 2);
+        assert_eq!(read[&(0, 2)].reason, "crashed\nstderr: boom");
+        let mut w = FailureWriter::new(&path);
+        w.append(&[row(0, 5, "garbage")]).unwrap();
+        drop(w);
+        assert_eq!(read_failures(&path).unwrap().len(), 3);
+        canonicalise(&path, &|t, i| (t, i) == (1, 4)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let order: Vec<(u64, u64)> = text
+            .lines()
+            .map(|l| {
+                let r: FailureRow = serde_json::from_str(l).unwrap();
+                (r.trial, r.index)
+            })
+            .collect();
+        assert_eq!(order, vec![(0, 2), (0, 5)]);
+        canonicalise(&path, &|_, _| true).unwrap();
+        assert!(!path.exists());
+    }
+}
