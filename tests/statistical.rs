@@ -1,5 +1,5 @@
 //! Statistical acceptance tests: each optimiser over 100 fixed seeds (trials) on the
-//! noisy benchmarks of spec/optimizers.md, with margins that a correct implementation
+//! noisy benchmarks of docs/optimizers.md, with margins that a correct implementation
 //! passes and a broken one (no model, wrong acceptance, no exploration) fails.
 
 use playtune::eval::{EvalError, Evaluation, Problem};

@@ -1,7 +1,7 @@
 //! Space Battle Evolved: a two-ship real-time duel on a torus with black holes, three
 //! missile types and ammunition packs, whose 30 rules parameters are what the
-//! optimisers evolve (Liu et al., NTBEA game improvement; rules in
-//! `spec/space-battle-evolved.md`).
+//! optimisers evolve (Kunanusont et al., 2017, "The N-Tuple Bandit Evolutionary
+//! Algorithm for Automatic Game Improvement"; rules in `docs/space-battle.md`).
 //!
 //! One tick, in order: ships fire and move; packs spawn and missiles move; ships meet
 //! objects (ship 0 first); dead objects leave, bomb-type missiles leaving a bomb.
