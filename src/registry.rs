@@ -126,6 +126,11 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "strategy play styles: P-MCTS(PU)'s 11 genome weights; win rate over levels x games against the opponent, features from the game logs",
     ),
     (
+        "manual",
+        &[("features", "")],
+        "points evaluated outside playtune: `playtune ask RUN` prints candidates as JSON lines, `playtune tell RUN` takes results (needs --space)",
+    ),
+    (
         "command",
         &[("cmd", ""), ("features", "")],
         "an external program: reads {\"seed\", \"point\"} JSON on stdin, prints a fitness (needs --space)",
@@ -248,6 +253,20 @@ fn rinascimento_preset(s: &Settings) -> Result<crate::games::rinascimento::Prese
     crate::games::rinascimento::Preset::parse(&name).map_err(|e| format!("--set rules={name}: {e}"))
 }
 
+/// A `features=a,b` setting: names that head columns of the log, so checked as names.
+fn feature_list(text: &str) -> Result<Vec<String>, String> {
+    let features: Vec<String> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|f| !f.is_empty())
+        .map(String::from)
+        .collect();
+    for f in &features {
+        crate::space::check_name("feature", f).map_err(|m| format!("--set features: {m}"))?;
+    }
+    Ok(features)
+}
+
 /// Builds a problem from its spec. `space` is the user's search space, which the
 /// external-command problem requires and the others bind to by name.
 pub fn build_problem(
@@ -347,6 +366,13 @@ pub fn build_problem(
                 budget: s.positive("budget")?,
                 turns: s.count("turns", crate::games::strategy::log::MAX_TURNS)?,
             })?)
+        }
+        "manual" => {
+            let space = space.ok_or("problem `manual` needs --space FILE: the points it asks for are yours to evaluate")?;
+            Box::new(crate::eval::ManualProblem::new(
+                space.clone(),
+                feature_list(&s.get::<String>("features")?)?,
+            ))
         }
         "command" => {
             let cmd: String = s.get("cmd")?;

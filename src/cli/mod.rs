@@ -1,6 +1,7 @@
 //! The `playtune` command line. `main` calls [`main`], which prints any error with its
 //! chain of causes and exits with status 2.
 
+mod asktell;
 mod compare;
 mod experiment;
 mod games;
@@ -33,6 +34,12 @@ enum Command {
     MapElites(optimize::MapElitesArgs),
     /// Finish an interrupted run, reusing every evaluation in its log.
     Resume(optimize::ResumeArgs),
+    /// Print the candidates a run evaluated outside playtune (--problem manual) waits
+    /// for, as JSON lines: {"id", "trial", "seed", "phase", "point"}.
+    Ask(asktell::AskArgs),
+    /// Give a run evaluated outside playtune the results of asked candidates, as JSON
+    /// lines in any order: {"id", "fitness", "features"} or {"id", "error"}.
+    Tell(asktell::TellArgs),
     /// Check parameter-space files.
     Spaces {
         #[command(subcommand)]
@@ -125,6 +132,8 @@ pub fn main() -> ExitCode {
         Command::Optimize(a) => optimize::optimize(a),
         Command::MapElites(a) => optimize::map_elites(a),
         Command::Resume(a) => optimize::resume(a),
+        Command::Ask(a) => asktell::ask(a),
+        Command::Tell(a) => asktell::tell(a),
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
         Command::Plot(a) => plot::run(a),

@@ -325,6 +325,13 @@ fn start(
     run::check_run_name(&name).map_err(anyhow::Error::msg)?;
     let dir = run::fresh_dir(&common.runs_dir, &name);
     run::create_run_dir(&dir, &config)?;
+    if config.problem.name == "manual" {
+        println!(
+            "run {d} created: `playtune ask {d} --n K` prints candidates to evaluate, `playtune tell {d} < results.jsonl` takes their results",
+            d = dir.display()
+        );
+        return Ok(());
+    }
     finish(
         &dir,
         &config,
@@ -366,7 +373,7 @@ fn finish(
     Ok(())
 }
 
-fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: bool) {
+pub(super) fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: bool) {
     println!(
         "run {} ({} on {}, {} trial(s), seed {})",
         dir.display(),

@@ -4,12 +4,14 @@
 mod benchmarks;
 mod binding;
 mod command;
+mod manual;
 
 #[cfg(test)]
 pub(crate) use benchmarks::int_space;
 pub use benchmarks::{NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Sphere};
 pub use binding::Binding;
 pub use command::CommandProblem;
+pub use manual::{ManualProblem, point_json};
 
 use crate::space::Space;
 use serde::{Deserialize, Serialize};

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// What an evaluation is for; the log and the budget report keep them apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Phase {
     /// B-RMHC's importance estimation.
     Preprocess,

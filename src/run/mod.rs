@@ -289,6 +289,46 @@ pub fn execute_with(
     problem: &dyn Problem,
     options: Options,
 ) -> Result<RunResult, RunError> {
+    match drive(dir, config, problem, options, false)? {
+        Driven::Finished(r) => Ok(r),
+        Driven::Waiting(_) => unreachable!("a run that evaluates never waits"),
+    }
+}
+
+/// A candidate the optimiser waits for, evaluated outside playtune (`playtune ask`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Waiting {
+    pub trial: u64,
+    pub index: u64,
+    pub seed: u64,
+    pub phase: Phase,
+    /// The point in the run's search space.
+    pub values: Vec<f64>,
+}
+
+/// Where a run evaluated outside playtune stands.
+pub enum Driven {
+    /// Every evaluation is in: `result.ron` is written.
+    Finished(RunResult),
+    /// The candidates the optimisers wait for, in (trial, index) order: each trial's
+    /// current batch, less what is logged.
+    Waiting(Vec<Waiting>),
+}
+
+/// Replays a run from its logs without evaluating anything (`playtune ask`/`tell`):
+/// the optimisers are told every logged evaluation and failure, in order, up to the
+/// first batch that is not complete.
+pub fn replay(dir: &Path, config: &RunConfig, problem: &dyn Problem) -> Result<Driven, RunError> {
+    drive(Some(dir), config, problem, Options::default(), true)
+}
+
+fn drive(
+    dir: Option<&Path>,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    options: Options,
+    replay_only: bool,
+) -> Result<Driven, RunError> {
     let binding =
         Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
     let features = problem.feature_names();
@@ -356,9 +396,10 @@ pub fn execute_with(
         attempted: AtomicU64::new(0),
         failed: AtomicU64::new(0),
         last_failure: Mutex::new(None),
+        replay_only,
     };
     let started = std::time::Instant::now();
-    let trials: Vec<Result<TrialResult, RunError>> = (0..config.trials)
+    let trials: Vec<Result<TrialEnd, RunError>> = (0..config.trials)
         .into_par_iter()
         .map(|t| trial_ctx.run(t))
         .collect();
@@ -371,7 +412,18 @@ pub fn execute_with(
     let last = trial_ctx.last_failure.lock().ok().and_then(|l| l.clone());
     drop(trial_ctx);
     drop(writer);
-    let trials = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let ends = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut trials = Vec::with_capacity(ends.len());
+    let mut waiting = Vec::new();
+    for end in ends {
+        match end {
+            TrialEnd::Finished(t) => trials.push(t),
+            TrialEnd::Waiting(w) => waiting.extend(w),
+        }
+    }
+    if !waiting.is_empty() {
+        return Ok(Driven::Waiting(waiting));
+    }
     if config.faults.exceeded_at_end(failed, attempted) {
         let (trial, index, last) = last.unwrap_or((0, 0, String::new()));
         return Err(RunError::TooManyFailures {
@@ -402,7 +454,7 @@ pub fn execute_with(
     if let Some(dir) = dir {
         result.write(&dir.join(RESULT_FILE)).map_err(io)?;
     }
-    Ok(result)
+    Ok(Driven::Finished(result))
 }
 
 fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
@@ -438,6 +490,14 @@ struct TrialContext<'a> {
     failed: AtomicU64,
     /// The latest failure: (trial, index, reason).
     last_failure: Mutex<Option<(u64, u64, String)>>,
+    /// Evaluate nothing: a candidate the logs lack is waited for.
+    replay_only: bool,
+}
+
+/// How a trial ended: finished, or waiting for candidates evaluated elsewhere.
+enum TrialEnd {
+    Finished(TrialResult),
+    Waiting(Vec<Waiting>),
 }
 
 /// One evaluation's outcome in the run loop.
@@ -452,6 +512,8 @@ enum Outcome {
         attempts: u32,
         logged: bool,
     },
+    /// Not in the logs, and the run only replays: evaluated elsewhere, later.
+    Pending,
 }
 
 impl TrialContext<'_> {
@@ -467,6 +529,7 @@ impl TrialContext<'_> {
                     logged: true,
                 };
             }
+            None if self.replay_only => return Outcome::Pending,
             None => {}
         }
         let mut full = Vec::new();
@@ -498,7 +561,7 @@ impl TrialContext<'_> {
         }
     }
 
-    fn run(&self, trial: u64) -> Result<TrialResult, RunError> {
+    fn run(&self, trial: u64) -> Result<TrialEnd, RunError> {
         let c = self.config;
         let mut optimizer = c
             .algorithm
@@ -541,6 +604,22 @@ impl TrialContext<'_> {
                 batch.iter().enumerate().map(one).collect()
             };
             per_eval = started.elapsed() / batch.len() as u32;
+            if outcomes.iter().any(|(_, o)| matches!(o, Outcome::Pending)) {
+                let waiting = batch
+                    .iter()
+                    .zip(&outcomes)
+                    .enumerate()
+                    .filter(|(_, (_, (_, o)))| matches!(o, Outcome::Pending))
+                    .map(|(j, (cand, (seed, _)))| Waiting {
+                        trial,
+                        index: index + j as u64,
+                        seed: *seed,
+                        phase: cand.phase,
+                        values: cand.values.clone(),
+                    })
+                    .collect();
+                return Ok(TrialEnd::Waiting(waiting));
+            }
             let mut rows = Vec::new();
             let mut failed_rows = Vec::new();
             let mut evals = Vec::with_capacity(batch.len());
@@ -589,6 +668,7 @@ impl TrialContext<'_> {
                         last_failure = Some((i, reason));
                         evals.push(None);
                     }
+                    Outcome::Pending => unreachable!("a waiting batch returned above"),
                 }
             }
             if let Some(w) = self.writer {
@@ -637,7 +717,7 @@ impl TrialContext<'_> {
                     .count() as u64,
             );
         }
-        Ok(TrialResult::new(
+        Ok(TrialEnd::Finished(TrialResult::new(
             trial,
             optimizer.as_ref(),
             &c.space,
@@ -645,7 +725,7 @@ impl TrialContext<'_> {
             self.binding,
             spent,
             trace,
-        ))
+        )))
     }
 }
 

@@ -1,0 +1,266 @@
+//! `playtune ask` and `playtune tell`: a run evaluated outside playtune. The run
+//! folder is the whole state: `ask` replays the optimiser from the logs to the batch
+//! it waits for and prints its candidates; `tell` appends results to the logs.
+
+use crate::eval::{Problem, point_json};
+use crate::registry::build_problem;
+use crate::run::failures::{FAILURES_FILE, FailureRow, FailureWriter};
+use crate::run::log::{LOG_FILE, LogRow, LogWriter};
+use crate::run::{self, Driven, RunConfig, Waiting};
+use anyhow::{Context, Result, anyhow, bail};
+use clap::Args;
+use std::collections::{BTreeMap, HashSet};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// Candidates handed out by `ask` and not yet told: a second `ask` gives others.
+const ASKED_FILE: &str = "asked.jsonl";
+
+#[derive(Args)]
+pub struct AskArgs {
+    /// The run folder (made by `playtune optimize` or `map-elites` with
+    /// `--problem manual`).
+    run: PathBuf,
+    /// Candidates to print at most. The optimiser can give no more than its current
+    /// batch (NTBEA: one point per run) before it hears their results.
+    #[arg(long, short, default_value_t = 1)]
+    n: usize,
+    /// Print candidates already handed out by an earlier `ask` too.
+    #[arg(long)]
+    again: bool,
+}
+
+#[derive(Args)]
+pub struct TellArgs {
+    /// The run folder.
+    run: PathBuf,
+    /// JSON-lines results (default: standard input), one per candidate, in any order:
+    /// {"id": 3, "fitness": 0.5, "features": {"kills": 2}} or {"id": 3, "error": "why"};
+    /// add "trial": T for a run of several trials.
+    file: Option<PathBuf>,
+    /// Print one JSON object as the last line of output.
+    #[arg(long)]
+    json: bool,
+}
+
+fn load(dir: &Path) -> Result<(RunConfig, Box<dyn Problem>)> {
+    let config = run::read_config(dir).map_err(anyhow::Error::msg)?;
+    let problem =
+        build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    Ok((config, problem))
+}
+
+fn read_asked(dir: &Path) -> HashSet<(u64, u64)> {
+    std::fs::read_to_string(dir.join(ASKED_FILE))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| Some((v["trial"].as_u64()?, v["id"].as_u64()?)))
+        .collect()
+}
+
+pub fn ask(a: AskArgs) -> Result<()> {
+    if a.n == 0 {
+        bail!("--n 0: ask for at least one candidate");
+    }
+    let (config, problem) = load(&a.run)?;
+    let waiting = match run::replay(&a.run, &config, problem.as_ref())? {
+        Driven::Finished(_) => {
+            eprintln!(
+                "run {} is finished: its recommendation is in {}",
+                a.run.display(),
+                a.run.join(run::RESULT_FILE).display()
+            );
+            return Ok(());
+        }
+        Driven::Waiting(w) => w,
+    };
+    let asked = if a.again {
+        HashSet::new()
+    } else {
+        read_asked(&a.run)
+    };
+    let fresh: Vec<&Waiting> = waiting
+        .iter()
+        .filter(|w| !asked.contains(&(w.trial, w.index)))
+        .take(a.n)
+        .collect();
+    let mut out = std::io::stdout().lock();
+    let mut record = String::new();
+    for w in &fresh {
+        let line = serde_json::json!({
+            "id": w.index,
+            "trial": w.trial,
+            "seed": w.seed,
+            "phase": w.phase.as_str(),
+            "point": point_json(&config.space, &w.values),
+        });
+        writeln!(out, "{line}")?;
+        record.push_str(&serde_json::json!({"trial": w.trial, "id": w.index}).to_string());
+        record.push('\n');
+    }
+    out.flush()?;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(a.run.join(ASKED_FILE))
+        .and_then(|mut f| f.write_all(record.as_bytes()))
+        .with_context(|| format!("cannot write {}", a.run.join(ASKED_FILE).display()))?;
+    if fresh.len() < a.n {
+        let handed_out = waiting
+            .iter()
+            .filter(|w| asked.contains(&(w.trial, w.index)))
+            .count();
+        eprintln!(
+            "{} candidate(s) printed, {handed_out} handed out earlier wait for results: the optimiser needs its batch's results before it proposes more (`playtune ask {} --again` prints those again)",
+            fresh.len(),
+            a.run.display()
+        );
+    }
+    Ok(())
+}
+
+/// One result line, checked against what the run waits for.
+enum Told {
+    Evaluation(crate::eval::Evaluation),
+    Failure(String),
+}
+
+fn parse_result(
+    text: &str,
+    features: &[String],
+    trials: u64,
+) -> Result<((u64, u64), Told), String> {
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    let id = v
+        .get("id")
+        .and_then(|i| i.as_u64())
+        .ok_or("no numeric `id` (the id `playtune ask` printed)")?;
+    let trial = match v.get("trial") {
+        None if trials == 1 => 0,
+        None => return Err(format!("no `trial`: the run has {trials} trials")),
+        Some(t) => t.as_u64().ok_or("`trial` is not a whole number")?,
+    };
+    if let Some(e) = v.get("error") {
+        let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
+        return Ok(((trial, id), Told::Failure(why)));
+    }
+    let number = |x: &serde_json::Value, what: &str| {
+        x.as_f64()
+            .filter(|f| f.is_finite())
+            .ok_or_else(|| format!("{what} `{x}` is not a finite number"))
+    };
+    let fitness = number(
+        v.get("fitness")
+            .ok_or("neither `fitness` nor `error` is given")?,
+        "fitness",
+    )?;
+    let features = features
+        .iter()
+        .map(|f| {
+            let x = v
+                .get("features")
+                .and_then(|o| o.get(f))
+                .ok_or_else(|| format!("feature `{f}` is missing"))?;
+            number(x, &format!("feature {f}"))
+        })
+        .collect::<Result<Vec<f64>, String>>()?;
+    Ok((
+        (trial, id),
+        Told::Evaluation(crate::eval::Evaluation { fitness, features }),
+    ))
+}
+
+pub fn tell(a: TellArgs) -> Result<()> {
+    let (config, problem) = load(&a.run)?;
+    let waiting = match run::replay(&a.run, &config, problem.as_ref())? {
+        Driven::Finished(_) => bail!(
+            "run {} is finished: it waits for no results",
+            a.run.display()
+        ),
+        Driven::Waiting(w) => w,
+    };
+    let by_key: BTreeMap<(u64, u64), &Waiting> =
+        waiting.iter().map(|w| ((w.trial, w.index), w)).collect();
+    let source = a
+        .file
+        .as_ref()
+        .map_or_else(|| "standard input".to_string(), |p| p.display().to_string());
+    let reader: Box<dyn BufRead> = match &a.file {
+        Some(p) => Box::new(std::io::BufReader::new(
+            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
+        )),
+        None => Box::new(std::io::stdin().lock()),
+    };
+    let features = problem.feature_names();
+    let mut told: BTreeMap<(u64, u64), Told> = BTreeMap::new();
+    for (n, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("cannot read {source}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let at = |m: String| anyhow!("{source}:{}: {m}", n + 1);
+        let (key, result) = parse_result(&line, &features, config.trials).map_err(at)?;
+        if !by_key.contains_key(&key) {
+            return Err(at(format!(
+                "trial {} id {} is not waiting for a result (told already, or not asked yet); nothing was recorded",
+                key.0, key.1
+            )));
+        }
+        if told.insert(key, result).is_some() {
+            return Err(at(format!(
+                "trial {} id {} is told twice; nothing was recorded",
+                key.0, key.1
+            )));
+        }
+    }
+    // Every line checked: now all are recorded, or (an I/O error) none is reused.
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    for (key, result) in &told {
+        let w = by_key[key];
+        match result {
+            Told::Evaluation(e) => rows.push(LogRow {
+                trial: w.trial,
+                index: w.index,
+                phase: w.phase,
+                seed: w.seed,
+                values: w.values.clone(),
+                eval: e.clone(),
+            }),
+            Told::Failure(reason) => failures.push(FailureRow {
+                trial: w.trial,
+                index: w.index,
+                phase: w.phase,
+                seed: w.seed,
+                point: FailureRow::point_by_name(&config.space, &w.values),
+                values: w.values.clone(),
+                reason: reason.clone(),
+                attempts: 1,
+            }),
+        }
+    }
+    LogWriter::open(&a.run.join(LOG_FILE), &config.space, &features)
+        .and_then(|mut w| w.append(&config.space, &rows))
+        .with_context(|| format!("cannot write {}", a.run.join(LOG_FILE).display()))?;
+    FailureWriter::new(&a.run.join(FAILURES_FILE))
+        .append(&failures)
+        .with_context(|| format!("cannot write {}", a.run.join(FAILURES_FILE).display()))?;
+    match run::replay(&a.run, &config, problem.as_ref())? {
+        Driven::Finished(result) => {
+            let _ = std::fs::remove_file(a.run.join(ASKED_FILE));
+            super::optimize::report(&a.run, &config, &result, 0.0, a.json);
+        }
+        Driven::Waiting(w) => {
+            println!(
+                "told {} result(s) ({} failed); {} candidate(s) wait: `playtune ask {}`",
+                told.len(),
+                failures.len(),
+                w.len(),
+                a.run.display()
+            );
+        }
+    }
+    Ok(())
+}
