@@ -97,10 +97,7 @@ pub fn wait_exit(child: &Child, timeout: Duration) -> bool {
     if spawned.is_err() {
         return poll_exit(pid, timeout);
     }
-    match rx.recv_timeout(timeout) {
-        Ok(exited) => exited,
-        Err(_) => false,
-    }
+    rx.recv_timeout(timeout) == Ok(true)
 }
 
 /// [`wait_exit`] without a thread, for when no thread can be started.

@@ -147,7 +147,11 @@ fn json(line: &str, what: &str) -> Result<Map<String, Value>, String> {
 /// Whether the JSON error at `column` (1-based, on the line's one line) is at a
 /// spelling of NaN or infinity.
 fn names_non_finite(line: &str, column: usize) -> bool {
-    let at = column.saturating_sub(1).min(line.len());
+    let mut at = column.saturating_sub(1).min(line.len());
+    // serde_json counts columns in bytes: one may fall inside a character.
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
     // The parser stops on the offending character or just past it.
     let from = line[..at]
         .char_indices()
@@ -266,6 +270,9 @@ mod tests {
     fn what_was_printed_is_quoted_but_cut_short() {
         let e = parse_output(&[], &"x".repeat(10_000)).unwrap_err();
         assert!(e.len() < 400 && e.contains("xxx...`"), "{e}");
+        for odd in ["\"¡", "{\"fitness\": ¡nf}", "{\"fitness\": \u{83280}}"] {
+            assert!(parse_output(&[], odd).is_err());
+        }
         let e = parse_output(&[], "").unwrap_err();
         assert!(e.contains("printed nothing"), "{e}");
         let e = parse_output(&[], "{\"error\": \"no licence\"}").unwrap_err();
