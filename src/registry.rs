@@ -132,8 +132,14 @@ pub const PROBLEMS: &[ProblemEntry] = &[
     ),
     (
         "command",
-        &[("cmd", ""), ("features", "")],
-        "an external program: reads {\"seed\", \"point\"} JSON on stdin, prints a fitness (needs --space)",
+        &[
+            ("cmd", ""),
+            ("features", ""),
+            ("mode", "once"),
+            ("workers", "cores"),
+            ("timeout", "600"),
+        ],
+        "an external program (needs --space): mode=once runs it per evaluation, {\"seed\", \"point\"} JSON on stdin, fitness out; mode=worker keeps `workers` of them, one JSON line each way; each evaluation killed after `timeout` seconds",
     ),
 ];
 
@@ -194,6 +200,8 @@ impl Settings<'_> {
 const MAX_SETTING: usize = 1_000_000;
 /// Most dimensions of a benchmark: a space of this many already takes a while.
 const MAX_DIMS: usize = 100_000;
+/// Most persistent evaluator processes: each is a process, with three threads here.
+const MAX_WORKERS: usize = 1024;
 /// Most ticks of a Space Battle game.
 const MAX_TICKS: usize = 1_000_000;
 
@@ -392,7 +400,35 @@ pub fn build_problem(
                 crate::space::check_name("feature", f)
                     .map_err(|m| format!("--set features: {m}"))?;
             }
-            Box::new(CommandProblem::new(cmd, space.clone(), features))
+            let text = &s.values["timeout"];
+            let timeout: f64 = s.get("timeout")?;
+            if !(timeout.is_finite() && timeout > 0.0) {
+                return Err(format!(
+                    "--set timeout={text}: problem `command` takes a timeout in seconds, a finite number above 0",
+                ));
+            }
+            let timeout = std::time::Duration::try_from_secs_f64(timeout)
+                .map_err(|_| format!("--set timeout={text}: too long a timeout"))?;
+            let problem = CommandProblem::new(cmd, space.clone(), features).with_timeout(timeout);
+            let workers = &s.values["workers"];
+            match s.get::<String>("mode")?.as_str() {
+                "once" if spec.settings.contains_key("workers") => {
+                    return Err(format!(
+                        "--set workers={workers}: workers serve --set mode=worker; mode once starts a process per evaluation"
+                    ));
+                }
+                "once" => Box::new(problem),
+                "worker" => Box::new(problem.with_workers(if workers == "cores" {
+                    std::thread::available_parallelism().map_or(1, |n| n.get())
+                } else {
+                    s.count("workers", MAX_WORKERS)?
+                })),
+                other => {
+                    return Err(format!(
+                        "--set mode={other}: problem `command` takes mode once (a process per evaluation) or worker (persistent processes)"
+                    ));
+                }
+            }
         }
         _ => unreachable!("every name in PROBLEMS is built above"),
     })

@@ -1,0 +1,281 @@
+//! What playtune writes to an evaluator and how it reads the answers.
+
+use crate::eval::Evaluation;
+use crate::space::{Domain, Space};
+use serde_json::{Map, Value};
+
+/// The point as the evaluator sees it: categories by name, booleans as booleans,
+/// numbers as numbers.
+pub fn point(space: &Space, x: &[f64]) -> Map<String, Value> {
+    space
+        .dims
+        .iter()
+        .zip(x)
+        .map(|(d, &v)| {
+            let value = match &d.domain {
+                Domain::Categories(_) => Value::String(d.domain.render(v)),
+                Domain::Bool => Value::Bool(v >= 0.5),
+                _ => serde_json::json!(v),
+            };
+            (d.name.clone(), value)
+        })
+        .collect()
+}
+
+/// A one-shot request: `{"seed": 12, "point": {...}}`.
+pub fn once_request(space: &Space, x: &[f64], seed: u64) -> String {
+    serde_json::json!({ "seed": seed, "point": point(space, x) }).to_string()
+}
+
+/// A worker's request, one line: `{"id": 7, "seed": 12, "point": {...}}`.
+pub fn worker_request(space: &Space, x: &[f64], seed: u64, id: u64) -> String {
+    let mut line =
+        serde_json::json!({ "id": id, "seed": seed, "point": point(space, x) }).to_string();
+    line.push('\n');
+    line
+}
+
+/// How a worker answered a request.
+#[derive(Debug, PartialEq)]
+pub enum Reply {
+    Done(Evaluation),
+    /// The worker could not evaluate this point, and said so: `{"id": 7, "error": ...}`.
+    Refused(String),
+}
+
+/// Quotes what an evaluator printed, cut to a readable length.
+pub fn show(text: &str) -> String {
+    const MAX: usize = 200;
+    let text = text.trim();
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("`{}...`", &text[..cut]),
+        None => format!("`{text}`"),
+    }
+}
+
+/// A one-shot evaluator's standard output: its last non-empty line is a number (the
+/// fitness) or `{"fitness": f, "features": {...}}`.
+pub fn parse_output(features: &[String], stdout: &str) -> Result<Evaluation, String> {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .ok_or("it printed nothing on its standard output")?
+        .trim();
+    if let Ok(f) = line.parse::<f64>() {
+        // Rust reads `NaN`, `inf`, `infinity` and `1e999` (as infinity) as numbers too.
+        if !f.is_finite() {
+            return Err(format!(
+                "it printed {}, which is not a finite number",
+                show(line)
+            ));
+        }
+        if !features.is_empty() {
+            return Err(format!(
+                "it printed the bare number {}, but features are declared ({}): print {{\"fitness\": ..., \"features\": {{...}}}}",
+                show(line),
+                features.join(", ")
+            ));
+        }
+        return Ok(Evaluation::fitness(f));
+    }
+    let v = json(line, "its last line")?;
+    if let Some(e) = v.get("error") {
+        return Err(format!("it reported an error: {}", error_text(e)));
+    }
+    evaluation(features, &v, line)
+}
+
+/// A worker's reply line to request `id`.
+pub fn parse_reply(features: &[String], id: u64, line: &str) -> Result<Reply, String> {
+    let line = line.trim();
+    let v = json(line, "its reply")?;
+    match v.get("id") {
+        Some(got) if got.as_u64() == Some(id) => {}
+        Some(got) => {
+            return Err(format!(
+                "it replied {} with id {got} to the request with id {id}",
+                show(line)
+            ));
+        }
+        None => {
+            return Err(format!(
+                "its reply {} has no \"id\" (the request's was {id})",
+                show(line)
+            ));
+        }
+    }
+    if let Some(e) = v.get("error") {
+        return Ok(Reply::Refused(error_text(e)));
+    }
+    evaluation(features, &v, line).map(Reply::Done)
+}
+
+fn error_text(e: &Value) -> String {
+    let text = match e {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    show(&text).trim_matches('`').to_string()
+}
+
+/// Reads `line` as a JSON object, saying plainly why not when it is none: above all
+/// for the non-finite numbers JSON has no spelling for (`NaN`, `Infinity`, which
+/// Python's json module writes, and `1e999`, which overflows a 64-bit float).
+fn json(line: &str, what: &str) -> Result<Map<String, Value>, String> {
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(format!(
+            "{what} {} is neither a number nor a JSON object",
+            show(line)
+        )),
+        Err(e) if e.to_string().contains("number out of range") => Err(format!(
+            "{what} {} holds a number out of range of a 64-bit float (it would be infinite): fitness and features must be finite",
+            show(line)
+        )),
+        Err(e) if names_non_finite(line, e.column()) => Err(format!(
+            "{what} {} holds NaN or an infinity, which are not finite numbers",
+            show(line)
+        )),
+        Err(e) => Err(format!(
+            "{what} {} is neither a number nor JSON ({e})",
+            show(line)
+        )),
+    }
+}
+
+/// Whether the JSON error at `column` (1-based, on the line's one line) is at a
+/// spelling of NaN or infinity.
+fn names_non_finite(line: &str, column: usize) -> bool {
+    let mut at = column.saturating_sub(1).min(line.len());
+    // serde_json counts columns in bytes: one may fall inside a character.
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    // The parser stops on the offending character or just past it.
+    let from = line[..at]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !c.is_ascii_alphabetic())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let word = line[from..]
+        .trim_start_matches(['-', '+'])
+        .to_ascii_lowercase();
+    word.starts_with("nan") || word.starts_with("inf")
+}
+
+fn evaluation(
+    features: &[String],
+    v: &Map<String, Value>,
+    line: &str,
+) -> Result<Evaluation, String> {
+    let fitness = v
+        .get("fitness")
+        .and_then(Value::as_f64)
+        .ok_or_else(|| format!("{} has no numeric \"fitness\"", show(line)))?;
+    if !fitness.is_finite() {
+        return Err(format!("the fitness in {} is not finite", show(line)));
+    }
+    let features = features
+        .iter()
+        .map(|n| {
+            let f = v
+                .get("features")
+                .and_then(|f| f.get(n))
+                .and_then(Value::as_f64)
+                .ok_or_else(|| format!("{} lacks the numeric feature `{n}`", show(line)))?;
+            if f.is_finite() {
+                Ok(f)
+            } else {
+                Err(format!("feature `{n}` in {} is not finite", show(line)))
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Evaluation { fitness, features })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kills() -> Vec<String> {
+        vec!["kills".to_string()]
+    }
+
+    #[test]
+    fn non_finite_numbers_are_refused_in_every_spelling() {
+        for bare in [
+            "NaN",
+            "nan",
+            "inf",
+            "-inf",
+            "1e999",
+            "infinity",
+            "-Infinity",
+        ] {
+            let e = parse_output(&[], &format!("{bare}\n")).unwrap_err();
+            assert!(e.contains("not a finite number") && e.contains(bare), "{e}");
+            for json in [
+                format!("{{\"fitness\": {bare}, \"features\": {{\"kills\": 1}}}}"),
+                format!("{{\"fitness\": 1, \"features\": {{\"kills\": {bare}}}}}"),
+            ] {
+                let e = parse_output(&kills(), &json).unwrap_err();
+                assert!(
+                    e.contains("NaN or an infinity") || e.contains("out of range"),
+                    "{json}: {e}"
+                );
+                let reply = json.replacen('{', "{\"id\": 3, ", 1);
+                let e = parse_reply(&kills(), 3, &reply).unwrap_err();
+                assert!(
+                    e.contains("NaN or an infinity") || e.contains("out of range"),
+                    "{reply}: {e}"
+                );
+            }
+        }
+        let e = parse_output(&[], "{\"fitness\": 1e999}").unwrap_err();
+        assert!(e.contains("out of range"), "{e}");
+    }
+
+    #[test]
+    fn replies_are_read_by_id() {
+        let ok = parse_reply(
+            &kills(),
+            7,
+            "{\"id\": 7, \"fitness\": 0.5, \"features\": {\"kills\": 3}}",
+        );
+        assert_eq!(
+            ok,
+            Ok(Reply::Done(Evaluation {
+                fitness: 0.5,
+                features: vec![3.0]
+            }))
+        );
+        let e = parse_reply(&[], 7, "{\"id\": 8, \"fitness\": 0.5}").unwrap_err();
+        assert!(e.contains("id 8") && e.contains("id 7"), "{e}");
+        let e = parse_reply(&[], 7, "{\"fitness\": 0.5}").unwrap_err();
+        assert!(e.contains("no \"id\""), "{e}");
+        assert_eq!(
+            parse_reply(&[], 7, "{\"id\": 7, \"error\": \"board too small\"}"),
+            Ok(Reply::Refused("board too small".into()))
+        );
+        let e = parse_reply(&kills(), 7, "{\"id\": 7, \"fitness\": 1}").unwrap_err();
+        assert!(e.contains("lacks the numeric feature `kills`"), "{e}");
+        let e = parse_reply(&[], 7, "{\"id\": 7}").unwrap_err();
+        assert!(e.contains("no numeric \"fitness\""), "{e}");
+        let e = parse_reply(&[], 7, "0.5").unwrap_err();
+        assert!(e.contains("neither a number nor a JSON object"), "{e}");
+    }
+
+    #[test]
+    fn what_was_printed_is_quoted_but_cut_short() {
+        let e = parse_output(&[], &"x".repeat(10_000)).unwrap_err();
+        assert!(e.len() < 400 && e.contains("xxx...`"), "{e}");
+        for odd in ["\"¡", "{\"fitness\": ¡nf}", "{\"fitness\": \u{83280}}"] {
+            assert!(parse_output(&[], odd).is_err());
+        }
+        let e = parse_output(&[], "").unwrap_err();
+        assert!(e.contains("printed nothing"), "{e}");
+        let e = parse_output(&[], "{\"error\": \"no licence\"}").unwrap_err();
+        assert!(e.contains("no licence"), "{e}");
+    }
+}
