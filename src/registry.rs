@@ -376,7 +376,9 @@ pub fn build_problem(
             })?)
         }
         "manual" => {
-            let space = space.ok_or("problem `manual` needs --space FILE: the points it asks for are yours to evaluate")?;
+            let space = space.ok_or(
+                "problem `manual` needs --space FILE: the points it asks for are yours to evaluate",
+            )?;
             Box::new(crate::eval::ManualProblem::new(
                 space.clone(),
                 feature_list(&s.get::<String>("features")?)?,
@@ -388,18 +390,7 @@ pub fn build_problem(
                 return Err("problem `command` needs --set cmd=\"PROGRAM ARGS\"".into());
             }
             let space = space.ok_or("problem `command` needs --space FILE: playtune cannot guess an external program's parameters")?;
-            let features: String = s.get("features")?;
-            let features: Vec<String> = features
-                .split(',')
-                .map(str::trim)
-                .filter(|f| !f.is_empty())
-                .map(String::from)
-                .collect();
-            // Feature names head columns of the log: a newline would split its rows.
-            for f in &features {
-                crate::space::check_name("feature", f)
-                    .map_err(|m| format!("--set features: {m}"))?;
-            }
+            let features = feature_list(&s.get::<String>("features")?)?;
             let text = &s.values["timeout"];
             let timeout: f64 = s.get("timeout")?;
             if !(timeout.is_finite() && timeout > 0.0) {

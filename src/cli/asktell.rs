@@ -2,7 +2,7 @@
 //! folder is the whole state: `ask` replays the optimiser from the logs to the batch
 //! it waits for and prints its candidates; `tell` appends results to the logs.
 
-use crate::eval::{Problem, point_json};
+use crate::eval::{Problem, Reply, parse_reply, point_json};
 use crate::registry::build_problem;
 use crate::run::failures::{FAILURES_FILE, FailureRow, FailureWriter};
 use crate::run::log::{LOG_FILE, LogRow, LogWriter};
@@ -131,8 +131,13 @@ fn parse_result(
     features: &[String],
     trials: u64,
 ) -> Result<((u64, u64), Told), String> {
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not valid JSON ({e})"))?;
+    // A line that is no JSON gets the worker protocol's message (it names NaN,
+    // infinities and out-of-range numbers).
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        parse_reply(features, 0, text)
+            .err()
+            .unwrap_or_else(|| format!("not valid JSON ({e})"))
+    })?;
     let id = v
         .get("id")
         .and_then(|i| i.as_u64())
@@ -142,34 +147,12 @@ fn parse_result(
         None => return Err(format!("no `trial`: the run has {trials} trials")),
         Some(t) => t.as_u64().ok_or("`trial` is not a whole number")?,
     };
-    if let Some(e) = v.get("error") {
-        let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
-        return Ok(((trial, id), Told::Failure(why)));
-    }
-    let number = |x: &serde_json::Value, what: &str| {
-        x.as_f64()
-            .filter(|f| f.is_finite())
-            .ok_or_else(|| format!("{what} `{x}` is not a finite number"))
+    // Read as a worker's reply is read: the same checks, the same messages.
+    let told = match parse_reply(features, id, text)? {
+        Reply::Done(e) => Told::Evaluation(e),
+        Reply::Refused(why) => Told::Failure(why),
     };
-    let fitness = number(
-        v.get("fitness")
-            .ok_or("neither `fitness` nor `error` is given")?,
-        "fitness",
-    )?;
-    let features = features
-        .iter()
-        .map(|f| {
-            let x = v
-                .get("features")
-                .and_then(|o| o.get(f))
-                .ok_or_else(|| format!("feature `{f}` is missing"))?;
-            number(x, &format!("feature {f}"))
-        })
-        .collect::<Result<Vec<f64>, String>>()?;
-    Ok((
-        (trial, id),
-        Told::Evaluation(crate::eval::Evaluation { fitness, features }),
-    ))
+    Ok(((trial, id), told))
 }
 
 pub fn tell(a: TellArgs) -> Result<()> {

@@ -18,7 +18,7 @@
 
 mod once;
 mod process;
-mod reply;
+pub(crate) mod reply;
 mod worker;
 
 use super::{EvalError, Evaluation, Problem};

@@ -1,26 +1,8 @@
 //! What playtune writes to an evaluator and how it reads the answers.
 
-use crate::eval::Evaluation;
-use crate::space::{Domain, Space};
+use crate::eval::{Evaluation, point_json as point};
+use crate::space::Space;
 use serde_json::{Map, Value};
-
-/// The point as the evaluator sees it: categories by name, booleans as booleans,
-/// numbers as numbers.
-pub fn point(space: &Space, x: &[f64]) -> Map<String, Value> {
-    space
-        .dims
-        .iter()
-        .zip(x)
-        .map(|(d, &v)| {
-            let value = match &d.domain {
-                Domain::Categories(_) => Value::String(d.domain.render(v)),
-                Domain::Bool => Value::Bool(v >= 0.5),
-                _ => serde_json::json!(v),
-            };
-            (d.name.clone(), value)
-        })
-        .collect()
-}
 
 /// A one-shot request: `{"seed": 12, "point": {...}}`.
 pub fn once_request(space: &Space, x: &[f64], seed: u64) -> String {
