@@ -119,7 +119,10 @@ fn ask_and_tell_reproduce_the_in_process_run() {
             );
             assert_eq!(a.spent, b.spent);
             let estimates = |t: &playtune::run::TrialResult| -> Vec<(u64, f64)> {
-                t.trace.iter().map(|c| (c.evaluations, c.estimate)).collect()
+                t.trace
+                    .iter()
+                    .map(|c| (c.evaluations, c.estimate))
+                    .collect()
             };
             assert_eq!(estimates(a), estimates(b));
         }

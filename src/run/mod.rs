@@ -112,10 +112,12 @@ impl FaultPolicy {
         failed as f64 > self.max_failures * attempted.max(FAILURE_WINDOW) as f64
     }
 
-    /// Whether a finished run failed too often to count as finished: a run of 3
-    /// evaluations that all failed found nothing, whatever the window.
+    /// Whether a finished run failed too often to count as finished: past the share
+    /// as mid-run, or every evaluation failed (a run of 3 evaluations that all failed
+    /// found nothing, whatever the window).
     fn exceeded_at_end(&self, failed: u64, attempted: u64) -> bool {
-        failed as f64 > self.max_failures * attempted as f64
+        self.exceeded(failed, attempted)
+            || (failed > 0 && failed == attempted && self.max_failures < 1.0)
     }
 }
 
