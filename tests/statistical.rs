@@ -455,3 +455,34 @@ fn the_defaults_are_what_the_published_experiment_validated() {
         row.mean
     );
 }
+
+/// Batch NTBEA (q = 4 walkers over one model) at equal evaluations: the acceptance
+/// figures of sequential NTBEA hold (benches/ntbea_batch.sh measured, over 200 trials:
+/// OneMax D=10 100%, trap 99%, OneMax D=20 95.5% against 88% sequential).
+#[test]
+fn batch_ntbea_keeps_the_acceptance_figures_at_equal_evaluations() {
+    let batch = || {
+        AlgoConfig::Ntbea(NtbeaConfig {
+            batch: 4,
+            ..NtbeaConfig::default()
+        })
+    };
+    let onemax10 = run(
+        "noisy-onemax",
+        &[("dims", "10"), ("sigma", "1")],
+        batch(),
+        200,
+        100,
+    );
+    assert!(success(&onemax10) >= 0.96, "D=10: {}", success(&onemax10));
+    let trap = run(
+        "noisy-trap",
+        &[("dims", "6"), ("values", "3"), ("sigma", "2")],
+        batch(),
+        400,
+        100,
+    );
+    assert!(success(&trap) >= 0.91, "trap 6x3: {}", success(&trap));
+    let onemax20 = run("noisy-onemax", &[("dims", "20")], batch(), 500, 100);
+    assert!(success(&onemax20) >= 0.85, "D=20: {}", success(&onemax20));
+}

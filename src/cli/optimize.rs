@@ -97,9 +97,11 @@ pub struct OptimizeArgs {
     /// B-RMHC: pre-processing evaluations do not count against the budget.
     #[arg(long)]
     free_preprocessing: bool,
-    /// Random search: points per parallel batch.
-    #[arg(long, default_value_t = 32)]
-    batch: usize,
+    /// Points evaluated at once, in parallel. Random search: points per batch
+    /// [default: 32]. NTBEA: q walkers per run sharing one model (batch NTBEA, for
+    /// slow evaluators with several --workers) [default: 1, sequential NTBEA].
+    #[arg(long)]
+    batch: Option<usize>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -497,7 +499,9 @@ fn shorten(s: &str, n: usize) -> String {
 
 pub fn optimize(a: OptimizeArgs) -> Result<()> {
     let algorithm = match a.algo {
-        Algo::Random => AlgoConfig::Random(RandomConfig { batch: a.batch }),
+        Algo::Random => AlgoConfig::Random(RandomConfig {
+            batch: a.batch.unwrap_or(32),
+        }),
         Algo::Rmhc => AlgoConfig::Rmhc(RmhcConfig {
             resample: a.resample,
         }),
@@ -523,6 +527,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             },
             runs: a.runs,
             selection_budget: a.selection_budget,
+            batch: a.batch.unwrap_or(1),
         }),
     };
     start(&a.common, "noisy-onemax", algorithm, a.budget)

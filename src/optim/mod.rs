@@ -196,7 +196,13 @@ impl AlgoConfig {
                     MAX_COUNT,
                     "neighbours scored per step",
                 )?;
-                count("--runs", c.runs as u64, MAX_COUNT, "independent NTBEA runs")
+                count("--runs", c.runs as u64, MAX_COUNT, "independent NTBEA runs")?;
+                count(
+                    "--batch",
+                    c.batch as u64,
+                    MAX_COUNT,
+                    "points per NTBEA step",
+                )
             }
             AlgoConfig::MapElites(c) => {
                 count("--batch", c.batch as u64, MAX_BATCH, "candidates per batch")?;

@@ -206,6 +206,19 @@ pub struct NtbeaConfig {
     pub runs: usize,
     /// Evaluations spent re-evaluating the runs' recommendations (with R > 1).
     pub selection_budget: u64,
+    /// Points each run evaluates at once (q): q walkers over one shared model, each
+    /// stepping to its own best neighbour, all q evaluated in one parallel batch. For
+    /// slow evaluators with several workers; 1 is the sequential algorithm.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub batch: usize,
+}
+
+fn one() -> usize {
+    1
+}
+
+fn is_one(n: &usize) -> bool {
+    *n == 1
 }
 
 /// The fitness scale a relative exploration constant is measured in.
@@ -246,6 +259,7 @@ impl NtbeaConfig {
             recommend: RecommendFrom::Evaluated,
             runs: 1,
             selection_budget: 0,
+            batch: 1,
         }
     }
 }
@@ -265,6 +279,7 @@ impl Default for NtbeaConfig {
             recommend: DEFAULT_RECOMMEND,
             runs: 1,
             selection_budget: 0,
+            batch: 1,
         }
     }
 }
@@ -287,7 +302,10 @@ pub const DEFAULT_RECOMMEND: RecommendFrom = RecommendFrom::Neighbourhood;
 pub struct NtbeaRun {
     model: TupleModel,
     rng: Rng,
-    current: Vec<u32>,
+    /// The walkers' current points (one in sequential NTBEA); the first `asked` of
+    /// them are being evaluated.
+    current: Vec<Vec<u32>>,
+    asked: usize,
     remaining: u64,
     evaluated: Vec<Vec<u32>>,
     seen: std::collections::HashSet<Vec<u32>>,
@@ -301,15 +319,25 @@ pub struct NtbeaRun {
 }
 
 impl NtbeaRun {
-    fn new(space: &Space, tuples: &[Vec<usize>], budget: u64, mut rng: Rng) -> NtbeaRun {
+    fn new(
+        space: &Space,
+        tuples: &[Vec<usize>],
+        budget: u64,
+        walkers: usize,
+        mut rng: Rng,
+    ) -> NtbeaRun {
         let arity: Vec<usize> = space.dims.iter().map(|d| d.arity()).collect();
-        let current = random_point(space, &mut rng);
+        // Each walker starts at its own random point: q independent starts.
+        let current: Vec<Vec<u32>> = (0..walkers.max(1))
+            .map(|_| random_point(space, &mut rng))
+            .collect();
         NtbeaRun {
             model: TupleModel::new(tuples, &arity),
             rng,
-            scratch: current.clone(),
-            best_neighbour: current.clone(),
+            scratch: current[0].clone(),
+            best_neighbour: current[0].clone(),
             current,
+            asked: 0,
             remaining: budget,
             evaluated: Vec::new(),
             seen: Default::default(),
@@ -325,24 +353,35 @@ impl NtbeaRun {
         &self.model
     }
 
-    /// Adds the evaluation of the current point and moves to the best neighbour.
+    /// The walkers' points to evaluate next: as many as the budget allows, up to q.
+    fn ask(&mut self) -> &[Vec<u32>] {
+        let n = (self.current.len() as u64).min(self.remaining) as usize;
+        self.remaining -= n as u64;
+        self.asked = n;
+        &self.current[..n]
+    }
+
+    /// Adds the evaluations of the asked walkers' points (`None`: failed) and moves
+    /// each walker to its best neighbour.
     fn step(
         &mut self,
         space: &Space,
         free: &[usize],
         config: &NtbeaConfig,
         cap: usize,
-        fitness: Option<f64>,
+        fitness: &[Option<f64>],
     ) {
         // A failed evaluation updates nothing, but the search still moves on: a point
         // that always fails must not be asked for again and again.
-        if let Some(fitness) = fitness {
-            self.model.add(&self.current, fitness);
-            if self.seen.insert(self.current.clone()) {
-                self.evaluated.push(self.current.clone());
+        for (w, f) in fitness.iter().enumerate().take(self.asked) {
+            if let Some(f) = *f {
+                self.model.add(&self.current[w], f);
+                if self.seen.insert(self.current[w].clone()) {
+                    self.evaluated.push(self.current[w].clone());
+                }
+                self.fit_range = (self.fit_range.0.min(f), self.fit_range.1.max(f));
+                self.fit_summary.add(f);
             }
-            self.fit_range = (self.fit_range.0.min(fitness), self.fit_range.1.max(fitness));
-            self.fit_summary.add(fitness);
         }
         if self.remaining == 0 {
             return;
@@ -359,35 +398,45 @@ impl NtbeaRun {
         };
         self.model
             .exploration_table(config.epsilon, &mut self.explore);
-        self.scorer
-            .prepare(&self.model, &self.current, &self.explore);
-        let mut best = f64::NEG_INFINITY;
-        for _ in 0..config.neighbours.min(cap).max(1) {
-            neighbour(
-                space,
-                free,
-                &self.current,
-                config.mutation,
-                &mut self.rng,
-                &mut self.scratch,
-                &mut self.changed,
-            );
-            // The tie-break is far below any fitness difference that matters.
-            let score =
-                self.scorer
-                    .score(&self.model, &self.scratch, &self.changed, k, &self.explore)
-                    + 1e-9 * self.rng.random::<f64>();
-            if score > best {
-                best = score;
-                std::mem::swap(&mut self.best_neighbour, &mut self.scratch);
+        let walkers = self.asked;
+        for w in 0..walkers {
+            self.scorer
+                .prepare(&self.model, &self.current[w], &self.explore);
+            let mut best = f64::NEG_INFINITY;
+            for _ in 0..config.neighbours.min(cap).max(1) {
+                neighbour(
+                    space,
+                    free,
+                    &self.current[w],
+                    config.mutation,
+                    &mut self.rng,
+                    &mut self.scratch,
+                    &mut self.changed,
+                );
+                // Walkers that already moved this step hold their new points: a
+                // neighbour equal to one would evaluate the same point twice.
+                if self.current[..w].contains(&self.scratch) {
+                    continue;
+                }
+                // The tie-break is far below any fitness difference that matters.
+                let score =
+                    self.scorer
+                        .score(&self.model, &self.scratch, &self.changed, k, &self.explore)
+                        + 1e-9 * self.rng.random::<f64>();
+                if score > best {
+                    best = score;
+                    std::mem::swap(&mut self.best_neighbour, &mut self.scratch);
+                }
+            }
+            if best > f64::NEG_INFINITY {
+                std::mem::swap(&mut self.current[w], &mut self.best_neighbour);
             }
         }
-        std::mem::swap(&mut self.current, &mut self.best_neighbour);
     }
 
     /// The point with the highest model mean and that mean.
     fn recommend(&self, free: &[usize], from: RecommendFrom) -> (Vec<u32>, f64) {
-        let mut best = (self.current.clone(), f64::NEG_INFINITY);
+        let mut best = (self.current[0].clone(), f64::NEG_INFINITY);
         let mut consider = |p: &[u32]| {
             if let Some(m) = self.model.mean(p) {
                 if m > best.1 {
@@ -457,7 +506,13 @@ impl Ntbea {
         let runs = (0..r)
             .map(|i| {
                 let run_budget = search / r + u64::from(i < search % r);
-                NtbeaRun::new(&space, &tuples, run_budget, rng_from_seed(rng.random()))
+                NtbeaRun::new(
+                    &space,
+                    &tuples,
+                    run_budget,
+                    config.batch,
+                    rng_from_seed(rng.random()),
+                )
             })
             .collect();
         Ok(Ntbea {
@@ -483,11 +538,10 @@ impl Optimizer for Ntbea {
         self.pending.clear();
         let mut batch = Vec::new();
         for (i, run) in self.runs.iter_mut().enumerate() {
-            if run.remaining > 0 {
-                run.remaining -= 1;
+            for point in run.ask() {
                 self.pending.push(i);
                 batch.push(Candidate {
-                    values: self.space.decode(&run.current),
+                    values: self.space.decode(point),
                     phase: Phase::Search,
                 });
             }
@@ -518,15 +572,31 @@ impl Optimizer for Ntbea {
     }
 
     fn tell(&mut self, _asked: &[Candidate], results: &[Option<Evaluation>]) {
-        let selecting = !self.finalists.is_empty();
-        for (&i, e) in self.pending.iter().zip(results) {
-            let fitness = e.as_ref().map(|e| e.fitness);
-            if selecting {
-                if let Some(f) = fitness {
-                    self.selection[i].add(f);
+        let fitness: Vec<Option<f64>> = results
+            .iter()
+            .map(|e| e.as_ref().map(|e| e.fitness))
+            .collect();
+        if !self.finalists.is_empty() {
+            for (&i, f) in self.pending.iter().zip(&fitness) {
+                if let Some(f) = f {
+                    self.selection[i].add(*f);
                 }
-            } else {
-                self.runs[i].step(&self.space, &self.free, &self.config, self.cap, fitness);
+            }
+            return;
+        }
+        // The batch holds each run's walkers in turn, in the runs' order.
+        let mut from = 0;
+        for (i, run) in self.runs.iter_mut().enumerate() {
+            let n = self.pending[from..].iter().take_while(|&&r| r == i).count();
+            if n > 0 {
+                run.step(
+                    &self.space,
+                    &self.free,
+                    &self.config,
+                    self.cap,
+                    &fitness[from..from + n],
+                );
+                from += n;
             }
         }
     }
@@ -574,6 +644,39 @@ impl Optimizer for Ntbea {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Batch NTBEA asks q distinct points a step (fewer only at the end of the
+    /// budget), and every result of the batch reaches the one model.
+    #[test]
+    fn a_batch_holds_q_distinct_points_and_all_reach_the_model() {
+        let space = crate::eval::int_space("q", 8, 4);
+        for seed in 0..20 {
+            let config = NtbeaConfig {
+                batch: 4,
+                ..NtbeaConfig::default()
+            };
+            let mut o = Ntbea::new(config, space.clone(), 30, seed).unwrap();
+            let mut sizes = Vec::new();
+            loop {
+                let batch = o.ask();
+                if batch.is_empty() {
+                    break;
+                }
+                let mut points: Vec<&Vec<f64>> = batch.iter().map(|c| &c.values).collect();
+                points.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                points.dedup();
+                assert_eq!(points.len(), batch.len(), "seed {seed}: a point twice");
+                sizes.push(batch.len());
+                let results: Vec<Option<Evaluation>> = batch
+                    .iter()
+                    .map(|c| Some(Evaluation::fitness(c.values.iter().sum())))
+                    .collect();
+                o.tell(&batch, &results);
+            }
+            assert_eq!(sizes, [4, 4, 4, 4, 4, 4, 4, 2], "seed {seed}");
+            assert_eq!(o.runs()[0].model().evaluations(), 30, "seed {seed}");
+        }
+    }
 
     #[test]
     fn tuple_sets_parse_and_expand() {

@@ -137,6 +137,7 @@ pub fn config_of(x: &[f64]) -> NtbeaConfig {
         recommend: RECOMMEND[x[6] as usize],
         runs: 1,
         selection_budget: 0,
+        batch: 1,
     }
 }
 
