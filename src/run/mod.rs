@@ -419,7 +419,7 @@ fn drive(
     let mut waiting = Vec::new();
     for end in ends {
         match end {
-            TrialEnd::Finished(t) => trials.push(t),
+            TrialEnd::Finished(t) => trials.push(*t),
             TrialEnd::Waiting(w) => waiting.extend(w),
         }
     }
@@ -498,7 +498,7 @@ struct TrialContext<'a> {
 
 /// How a trial ended: finished, or waiting for candidates evaluated elsewhere.
 enum TrialEnd {
-    Finished(TrialResult),
+    Finished(Box<TrialResult>),
     Waiting(Vec<Waiting>),
 }
 
@@ -719,7 +719,7 @@ impl TrialContext<'_> {
                     .count() as u64,
             );
         }
-        Ok(TrialEnd::Finished(TrialResult::new(
+        Ok(TrialEnd::Finished(Box::new(TrialResult::new(
             trial,
             optimizer.as_ref(),
             &c.space,
@@ -727,7 +727,7 @@ impl TrialContext<'_> {
             self.binding,
             spent,
             trace,
-        )))
+        ))))
     }
 }
 
