@@ -1,0 +1,112 @@
+//! The published play-styles experiment (runs/published/play-styles-full): the
+//! archives are diverse and competitive, and validation on levels the search never
+//! used keeps opposite corners apart in the features that hold. The figures here are
+//! the ones the README quotes; `cargo test --release --test play_styles_published --
+//! --nocapture` prints them.
+
+use playtune::optim::map_elites::Archive;
+use playtune::run::read_result;
+use std::path::Path;
+
+const ROOT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/runs/published/play-styles-full"
+);
+
+/// A validation.md row: cell, then (archive, validation mean, validation se) for
+/// fitness and each feature.
+fn validation(archive: &str) -> Vec<(String, Vec<(f64, f64, f64)>)> {
+    let text =
+        std::fs::read_to_string(Path::new(ROOT).join(archive).join("validation.md")).unwrap();
+    text.lines()
+        .skip(2)
+        .filter(|l| l.starts_with('|'))
+        .map(|l| {
+            let cols: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+            let stats = cols[1..]
+                .chunks(2)
+                .map(|c| {
+                    let (m, se) = c[1].split_once('±').unwrap();
+                    (
+                        c[0].parse().unwrap(),
+                        m.trim().parse().unwrap(),
+                        se.trim().parse().unwrap(),
+                    )
+                })
+                .collect();
+            (cols[0].to_string(), stats)
+        })
+        .collect()
+}
+
+/// Whether validation keeps feature `f` of rows `a` (low end) and `b` (high end)
+/// apart in the archive's direction, by more than two standard errors of the gap.
+fn apart(rows: &[(String, Vec<(f64, f64, f64)>)], a: usize, b: usize, f: usize) -> bool {
+    let (x, y) = (rows[a].1[f], rows[b].1[f]);
+    let gap = y.1 - x.1;
+    (y.0 - x.0).signum() == gap.signum() && gap.abs() > 2.0 * (x.2.powi(2) + y.2.powi(2)).sqrt()
+}
+
+#[test]
+fn the_archives_are_diverse_and_competitive() {
+    for name in ["attacks-support", "defenders-winturn", "research-dominance"] {
+        let dir = Path::new(ROOT).join(name);
+        let r = read_result(&dir).unwrap();
+        let config = playtune::run::read_config(&dir).unwrap();
+        let names = playtune::registry::build_problem(&config.problem, None)
+            .unwrap()
+            .feature_names();
+        let archive = r.trials[0].archive.as_ref().unwrap();
+        let elites = archive.elites();
+        let m = r.trials[0].history.last().unwrap();
+        let above = elites.iter().filter(|e| e.fitness > 0.5).count();
+        let spread: Vec<String> = archive
+            .axes()
+            .iter()
+            .enumerate()
+            .map(|(_, axis)| {
+                let f = names.iter().position(|n| *n == axis.name).unwrap();
+                let v: Vec<f64> = elites.iter().map(|e| e.features[f]).collect();
+                let (lo, hi) = v
+                    .iter()
+                    .fold((f64::MAX, f64::MIN), |a, &x| (a.0.min(x), a.1.max(x)));
+                format!("{} {lo:.3}..{hi:.3}", axis.name)
+            })
+            .collect();
+        println!(
+            "{name}: {} elites, coverage {:.1}%, QD score {:.2}, {above} of {} ({:.0}%) win more than half their games; spread {}",
+            elites.len(),
+            100.0 * m.coverage,
+            m.qd_score,
+            elites.len(),
+            100.0 * above as f64 / elites.len() as f64,
+            spread.join(", ")
+        );
+        assert!(elites.len() >= 10, "{name}: {} elites", elites.len());
+        assert!(
+            above * 2 > elites.len(),
+            "{name}: most elites win more than half"
+        );
+    }
+}
+
+#[test]
+fn validation_keeps_opposite_corners_apart() {
+    // attacks x support units: rows 1:1, 4:2, 3:7, 6:6 (low-low, high-low, low-high,
+    // high-high). Opposite corners 1:1 and 6:6 stay apart in both features; support
+    // units separate the low rows from the high rows on every side.
+    let a = validation("attacks-support");
+    assert!(apart(&a, 0, 3, 1) && apart(&a, 0, 3, 2));
+    assert!(apart(&a, 0, 2, 2) && apart(&a, 1, 3, 2) && apart(&a, 1, 2, 2));
+    // defender spawns x winning turn: corners 1:7 and 6:7 stay apart in defenders.
+    let d = validation("defenders-winturn");
+    assert!(apart(&d, 0, 1, 1));
+    // research x tile dominance: rows 3:2, 5:3, 2:5, 4:5; research separates the
+    // high-research corner 5:3 from both low ones.
+    let r = validation("research-dominance");
+    assert!(apart(&r, 0, 1, 1) && apart(&r, 2, 1, 1));
+    // Every validated corner elite stays competitive on unseen levels.
+    for rows in [&a, &d, &r] {
+        assert!(rows.iter().all(|(_, s)| s[0].1 > 0.55), "{rows:?}");
+    }
+}
