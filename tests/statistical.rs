@@ -350,33 +350,28 @@ fn iso_line_beats_gaussian_mutation_on_the_sphere() {
 /// sigma 2 (budget 400), 50% on noisy OneMax D = 20 (budget 500). Margins: about two
 /// binomial standard errors below each aim (sqrt(p(1-p)/100): 1.4, 2.2 and 5 points).
 /// The paper's settings (the old defaults) reach 38%, 42% and 1% here.
+/// Success rates on the three acceptance benchmarks: noisy OneMax D = 10 (sigma 1,
+/// budget 200), the trap 6 x 3 (sigma 2, budget 400), noisy OneMax D = 20 (budget 500).
+fn acceptance(config: NtbeaConfig) -> [f64; 3] {
+    let algo = || AlgoConfig::Ntbea(config.clone());
+    [
+        (vec![("dims", "10"), ("sigma", "1")], "noisy-onemax", 200),
+        (
+            vec![("dims", "6"), ("values", "3"), ("sigma", "2")],
+            "noisy-trap",
+            400,
+        ),
+        (vec![("dims", "20"), ("sigma", "1")], "noisy-onemax", 500),
+    ]
+    .map(|(settings, problem, budget)| success(&run(problem, &settings, algo(), budget, 100)))
+}
+
 #[test]
 fn default_ntbea_meets_its_acceptance_figures() {
-    let defaults = || AlgoConfig::Ntbea(NtbeaConfig::default());
-    let onemax10 = run(
-        "noisy-onemax",
-        &[("dims", "10"), ("sigma", "1")],
-        defaults(),
-        200,
-        100,
-    );
-    assert!(success(&onemax10) >= 0.96, "D=10: {}", success(&onemax10));
-    let trap = run(
-        "noisy-trap",
-        &[("dims", "6"), ("values", "3"), ("sigma", "2")],
-        defaults(),
-        400,
-        100,
-    );
-    assert!(success(&trap) >= 0.91, "trap 6x3: {}", success(&trap));
-    let onemax20 = run(
-        "noisy-onemax",
-        &[("dims", "20"), ("sigma", "1")],
-        defaults(),
-        500,
-        100,
-    );
-    assert!(success(&onemax20) >= 0.40, "D=20: {}", success(&onemax20));
+    let [d10, trap, d20] = acceptance(NtbeaConfig::default());
+    assert!(d10 >= 0.96, "D=10: {d10}");
+    assert!(trap >= 0.91, "trap 6x3: {trap}");
+    assert!(d20 >= 0.40, "D=20: {d20}");
 }
 
 #[test]
@@ -461,28 +456,11 @@ fn the_defaults_are_what_the_published_experiment_validated() {
 /// OneMax D=10 100%, trap 99%, OneMax D=20 95.5% against 88% sequential).
 #[test]
 fn batch_ntbea_keeps_the_acceptance_figures_at_equal_evaluations() {
-    let batch = || {
-        AlgoConfig::Ntbea(NtbeaConfig {
-            batch: 4,
-            ..NtbeaConfig::default()
-        })
-    };
-    let onemax10 = run(
-        "noisy-onemax",
-        &[("dims", "10"), ("sigma", "1")],
-        batch(),
-        200,
-        100,
-    );
-    assert!(success(&onemax10) >= 0.96, "D=10: {}", success(&onemax10));
-    let trap = run(
-        "noisy-trap",
-        &[("dims", "6"), ("values", "3"), ("sigma", "2")],
-        batch(),
-        400,
-        100,
-    );
-    assert!(success(&trap) >= 0.91, "trap 6x3: {}", success(&trap));
-    let onemax20 = run("noisy-onemax", &[("dims", "20")], batch(), 500, 100);
-    assert!(success(&onemax20) >= 0.85, "D=20: {}", success(&onemax20));
+    let [d10, trap, d20] = acceptance(NtbeaConfig {
+        batch: 4,
+        ..NtbeaConfig::default()
+    });
+    assert!(d10 >= 0.96, "D=10: {d10}");
+    assert!(trap >= 0.91, "trap 6x3: {trap}");
+    assert!(d20 >= 0.85, "D=20: {d20}");
 }
