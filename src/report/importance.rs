@@ -227,7 +227,7 @@ mod tests {
         };
         let labels: Vec<String> = (0..RANGES).map(|g| label_of(&d, g)).collect();
         assert_eq!(labels[0], "0–2");
-        assert_eq!(labels[9], "22–24");
+        assert_eq!(labels[9], "23–24");
         // Every value in exactly one range, in order.
         let mut seen = Vec::new();
         for i in 0..d.len() {
