@@ -7,7 +7,7 @@
 //! 3. [`optim`] (one module per optimiser) and [`games`] (rules, game agents, each
 //!    game's [`harness::GameDef`]);
 //! 4. [`run`] (run folders, logs, resume) and [`registry`] (problems and games by name);
-//! 5. [`cli`].
+//! 5. [`cli`] and [`report`] (which draws with `playtune plot`'s code).
 
 pub mod agents;
 pub mod cli;
@@ -20,6 +20,7 @@ pub mod harness;
 pub mod optim;
 pub mod plot;
 pub mod registry;
+pub mod report;
 pub mod rng;
 pub mod run;
 pub mod space;

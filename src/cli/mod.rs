@@ -7,7 +7,8 @@ mod experiment;
 mod games;
 mod ladder;
 mod optimize;
-mod plot;
+pub(crate) mod plot;
+mod report;
 mod spaces;
 mod validate;
 
@@ -60,6 +61,9 @@ enum Command {
     Games,
     /// Draw a finished run: convergence, or MAP-Elites metrics and heatmap.
     Plot(plot::PlotArgs),
+    /// One self-contained HTML page of a finished run (configuration, convergence,
+    /// recommendation, parameter importance; MAP-Elites' archive) or an experiment.
+    Report(report::ReportArgs),
     /// List the built-in problems and their settings.
     Problems,
     /// Evaluate chosen elites of a MAP-Elites run again, under other problem settings
@@ -137,6 +141,7 @@ pub fn main() -> ExitCode {
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
         Command::Plot(a) => plot::run(a),
+        Command::Report(a) => report::run(a),
         Command::Tournament(a) => games::tournament_cmd(a),
         Command::Games => games::games_cmd(),
         Command::Experiment(a) => experiment::experiment(a),

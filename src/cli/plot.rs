@@ -76,6 +76,24 @@ fn elite_value(e: &crate::optim::map_elites::Elite, index: usize, features: usiz
 }
 
 pub fn run(a: PlotArgs) -> Result<()> {
+    for w in pictures(&a)? {
+        println!("wrote {}", w.display());
+    }
+    Ok(())
+}
+
+/// Draws the pictures of a finished run as `plot` does, printing nothing; returns the
+/// files written (`playtune report` embeds them).
+pub(crate) fn draw(run: &Path, out: &Path, format: &str) -> Result<Vec<PathBuf>> {
+    pictures(&PlotArgs {
+        run: run.to_path_buf(),
+        out: Some(out.to_path_buf()),
+        format: format.into(),
+        heatmap: Vec::new(),
+    })
+}
+
+fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
     if a.format != "png" && a.format != "svg" {
         bail!("--format {}: use png or svg", a.format);
     }
@@ -296,10 +314,7 @@ pub fn run(a: PlotArgs) -> Result<()> {
         )?;
         written.push(file("convergence"));
     }
-    for w in written {
-        println!("wrote {}", w.display());
-    }
-    Ok(())
+    Ok(written)
 }
 
 /// A column name as part of a file name: anything but letters, digits, `_` and `-`

@@ -170,6 +170,31 @@ pub fn category_error_bars(
     reference: Option<(&str, &[f64])>,
     line: Option<f64>,
 ) -> Result<(), PlotError> {
+    error_bars_at(path, SIZE, title, y_label, bars, reference, line, true)
+}
+
+/// A small [`category_error_bars`] without a legend: one of many on a page (a
+/// parameter's mean fitness per value in `playtune report`).
+pub fn small_error_bars(
+    path: &Path,
+    title: &str,
+    y_label: &str,
+    bars: &[(String, f64, f64)],
+) -> Result<(), PlotError> {
+    error_bars_at(path, (440, 280), title, y_label, bars, None, None, false)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn error_bars_at(
+    path: &Path,
+    size: (u32, u32),
+    title: &str,
+    y_label: &str,
+    bars: &[(String, f64, f64)],
+    reference: Option<(&str, &[f64])>,
+    line: Option<f64>,
+    legend: bool,
+) -> Result<(), PlotError> {
     let n = bars.len().max(1);
     let refs: &[f64] = reference.map_or(&[], |r| r.1);
     let (y0, y1) = padded(
@@ -179,12 +204,12 @@ pub fn category_error_bars(
             .chain(line),
         0.08,
     );
-    render!(path, SIZE, |root| (|| -> Result<(), String> {
+    render!(path, size, |root| (|| -> Result<(), String> {
         root.fill(&WHITE).map_err(text)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 24))
             .margin(16)
-            .x_label_area_size(90)
+            .x_label_area_size(if legend { 90 } else { 40 })
             .y_label_area_size(72)
             .build_cartesian_2d(0.0..n as f64, y0..y1)
             .map_err(text)?;
@@ -243,6 +268,9 @@ pub fn category_error_bars(
                 .map_err(text)?
                 .label(name)
                 .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 6, other.stroke_width(2)));
+        }
+        if !legend {
+            return Ok(());
         }
         chart
             .configure_series_labels()

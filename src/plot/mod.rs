@@ -7,7 +7,9 @@
 mod charts;
 mod heatmap;
 
-pub use charts::{Series, box_plot, category_error_bars, line_chart, sorted_error_bars};
+pub use charts::{
+    Series, box_plot, category_error_bars, line_chart, small_error_bars, sorted_error_bars,
+};
 pub use heatmap::{Heatmap, bucket_labels, heatmap, heatmaps, short_number};
 
 pub use crate::draw::PlotError;

@@ -1,0 +1,843 @@
+//! `playtune report`: one self-contained HTML page a game designer reads, for a run
+//! folder (configuration, run summary, recommendation, convergence, parameter
+//! importance; for MAP-Elites the archive and its metric history) or an experiment's
+//! folder (its Markdown tables, its figures, its runs).
+//!
+//! Pictures are drawn by `playtune plot`'s code into a temporary folder and embedded
+//! as `data:` URIs; the page has no script and refers to no other file.
+
+mod html;
+mod importance;
+
+pub use html::{base64, markdown};
+pub use importance::{DimStats, ValueStats, one_tuple_stats};
+
+use crate::run::failures::{FAILURES_FILE, read_failures};
+use crate::run::log::{LOG_FILE, read_log};
+use crate::run::{CONFIG_FILE, RESULT_FILE, RunConfig, RunResult, TrialResult};
+use anyhow::{Context, Result, bail};
+use html::{Section, escape, figure, key_values, num, table};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// A temporary folder for the pictures, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir> {
+        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!(
+            "playtune-report-{}-{n}-{nanos}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The page for `dir`: a run folder (with `config.ron`) or an experiment's folder (its
+/// `*.md` tables, run folders inside it, and the PNG figures in `plots`, by default
+/// `plots/<name>` or the `plots/` twin of a folder under `runs/`).
+pub fn report(dir: &Path, plots: Option<&Path>) -> Result<String> {
+    if !dir.is_dir() {
+        bail!("{}: no such folder", dir.display());
+    }
+    if dir.join(CONFIG_FILE).is_file() {
+        return run_report(dir);
+    }
+    experiment_report(dir, plots)
+}
+
+fn folder_name(dir: &Path) -> String {
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "run".into())
+}
+
+/// The estimate with its 95% interval (estimate ± 1.96 se) and samples, as HTML.
+fn estimate_html(t: &TrialResult) -> String {
+    if t.estimate_samples >= 2 && t.estimate_se > 0.0 {
+        let half = 1.96 * t.estimate_se;
+        format!(
+            "{} ± {} <span class=\"note\">(95% interval {} to {}; {} samples)</span>",
+            num(t.estimate),
+            num(half),
+            num(t.estimate - half),
+            num(t.estimate + half),
+            t.estimate_samples
+        )
+    } else {
+        let why = match t.estimate_samples {
+            0 => "no evaluation of exactly this point: the model's estimate, no interval".into(),
+            1 => "1 sample: no interval".to_string(),
+            n => format!("{n} samples"),
+        };
+        format!("{} <span class=\"note\">({why})</span>", num(t.estimate))
+    }
+}
+
+fn point_text(t: &TrialResult) -> String {
+    t.recommendation
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A JSON value of the algorithm's settings as short text.
+fn setting_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => n
+            .as_f64()
+            .map_or_else(|| n.to_string(), crate::plot::short_number),
+        serde_json::Value::Object(m) if m.len() == 1 => {
+            let (k, v) = m.iter().next().expect("one entry");
+            format!("{k}({})", setting_text(v))
+        }
+        other => other.to_string(),
+    }
+}
+
+fn configuration(dir: &Path, config: &RunConfig) -> Section {
+    let settings = if config.problem.settings.is_empty() {
+        "its defaults".to_string()
+    } else {
+        config
+            .problem
+            .settings
+            .iter()
+            .map(|(k, v)| format!("<code>{}={}</code>", escape(k), escape(v)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut algo = Vec::new();
+    if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(&config.algorithm) {
+        for (_, inner) in m {
+            match inner {
+                serde_json::Value::Object(fields) => {
+                    for (k, v) in fields {
+                        algo.push(format!(
+                            "<code>{}: {}</code>",
+                            escape(&k),
+                            escape(&setting_text(&v))
+                        ));
+                    }
+                }
+                other => algo.push(escape(&setting_text(&other))),
+            }
+        }
+    }
+    let searched = config.space.dims.iter().filter(|d| !d.fixed).count();
+    let rows = vec![
+        (
+            "run folder",
+            format!("<code>{}</code>", escape(&folder_name(dir))),
+        ),
+        (
+            "problem",
+            format!("<strong>{}</strong>", escape(&config.problem.name)),
+        ),
+        ("problem settings", settings),
+        (
+            "algorithm",
+            format!("<strong>{}</strong>", escape(config.algorithm.name())),
+        ),
+        ("algorithm settings", algo.join(" ")),
+        ("budget", format!("{} evaluations per trial", config.budget)),
+        ("trials", config.trials.to_string()),
+        ("seed", config.seed.to_string()),
+        (
+            "space",
+            format!(
+                "<code>{}</code>{}: {} dimensions, {} searched, {} points",
+                escape(&config.space.name),
+                config
+                    .space_file
+                    .as_ref()
+                    .map(|f| format!(" (from <code>{}</code>)", escape(f)))
+                    .unwrap_or_default(),
+                config.space.dims.len(),
+                searched,
+                num(config.space.size())
+            ),
+        ),
+        (
+            "failed evaluations",
+            format!(
+                "retried {} time(s); the run stops past {}% failed",
+                config.faults.retries,
+                num(100.0 * config.faults.max_failures)
+            ),
+        ),
+        (
+            "playtune version",
+            escape(&config.playtune_version).to_string(),
+        ),
+    ];
+    let dims: Vec<Vec<String>> = config
+        .space
+        .dims
+        .iter()
+        .map(|d| {
+            let default = d.domain.render(d.domain.value(d.default));
+            vec![
+                format!("<code>{}</code>", escape(&d.name)),
+                escape(&d.domain.describe()),
+                d.domain.len().to_string(),
+                if d.fixed {
+                    format!("fixed at {}", escape(&default))
+                } else {
+                    format!("searched (default {})", escape(&default))
+                },
+            ]
+        })
+        .collect();
+    let mut body = key_values(&rows);
+    body.push_str("<h3>The space</h3>\n<div class=\"wide\">");
+    body.push_str(&table(
+        &["dimension", "domain", "values", "searched"],
+        &dims,
+    ));
+    body.push_str("</div>");
+    Section::new("configuration", "Configuration", body)
+}
+
+fn run_summary(dir: &Path, result: &RunResult) -> Result<Section> {
+    let s = &result.spent;
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for (phase, n, what) in [
+        ("search", s.search, "the search itself"),
+        ("preprocess", s.preprocess, "B-RMHC's importance estimation"),
+        (
+            "select",
+            s.select,
+            "re-evaluating each NTBEA run's recommendation",
+        ),
+        ("reevaluate", s.reevaluate, "re-playing MAP-Elites' elites"),
+        (
+            "reused",
+            s.reused,
+            "taken from the log of an interrupted run",
+        ),
+    ] {
+        if n > 0 || phase == "search" {
+            rows.push(vec![
+                phase.into(),
+                format!("<span class=\"num\">{n}</span>"),
+                what.into(),
+            ]);
+        }
+    }
+    rows.push(vec![
+        "<strong>total</strong>".into(),
+        format!("<strong>{}</strong>", s.total()),
+        format!("over {} trial(s)", result.trials.len()),
+    ]);
+    rows.push(vec![
+        "failed".into(),
+        s.failed.to_string(),
+        "failed after their retries (see failures.jsonl)".into(),
+    ]);
+    let mut body = table(&["evaluations", "count", "what for"], &rows);
+    let fv = &result.final_value;
+    let mut line = format!(
+        "<p>Final value over trials (true fitness where the problem knows it, else the optimiser's estimate{}): <strong>{}</strong> ± {} (standard error, {} trial(s))",
+        if result.trials.iter().any(|t| !t.history.is_empty()) {
+            "; MAP-Elites: the QD score"
+        } else {
+            ""
+        },
+        num(fv.mean),
+        num(fv.se()),
+        fv.n
+    );
+    if let Some(rate) = result.success_rate {
+        let _ = write!(
+            line,
+            "; share of trials whose recommendation is optimal: {}%",
+            num(100.0 * rate)
+        );
+    }
+    line.push_str(".</p>\n");
+    body.push_str(&line);
+    let failures = read_failures(&dir.join(FAILURES_FILE)).map_err(anyhow::Error::msg)?;
+    if !failures.is_empty() {
+        let mut f: Vec<_> = failures.into_values().collect();
+        f.sort_by_key(|r| (r.trial, r.index));
+        const SHOWN: usize = 200;
+        let rows: Vec<Vec<String>> = f
+            .iter()
+            .take(SHOWN)
+            .map(|r| {
+                vec![
+                    r.trial.to_string(),
+                    r.index.to_string(),
+                    r.phase.as_str().into(),
+                    r.attempts.to_string(),
+                    format!("<code>{}</code>", escape(&r.reason)),
+                ]
+            })
+            .collect();
+        let _ = write!(
+            body,
+            "<h3>Failed evaluations ({})</h3>\n<div class=\"wide\">{}</div>",
+            f.len(),
+            table(&["trial", "index", "phase", "attempts", "reason"], &rows)
+        );
+        if f.len() > SHOWN {
+            let _ = writeln!(
+                body,
+                "<p class=\"note\">The first {SHOWN} of {}; every one is in <code>failures.jsonl</code>.</p>",
+                f.len()
+            );
+        }
+    }
+    Ok(Section::new("summary", "Run summary", body))
+}
+
+fn recommendation(result: &RunResult) -> Option<Section> {
+    let best = result
+        .trials
+        .iter()
+        .max_by(|a, b| a.final_value().total_cmp(&b.final_value()))?;
+    let mut body = String::new();
+    let several = result.trials.len() > 1;
+    if several {
+        let _ = writeln!(
+            body,
+            "<p>Of {} trials, trial {} has the highest final value; its recommendation (each trial's is below; picking the best of several estimates favours lucky ones):</p>",
+            result.trials.len(),
+            best.trial
+        );
+    }
+    let mut rows: Vec<(&str, String)> = vec![("estimated fitness", estimate_html(best))];
+    if let Some(tf) = best.true_fitness {
+        let optimal = match best.optimal {
+            Some(true) => " (a global optimum)",
+            Some(false) => " (not a global optimum)",
+            None => "",
+        };
+        rows.push(("true fitness", format!("{}{optimal}", num(tf))));
+    }
+    body.push_str(&format!("<div class=\"big\">{}</div>", key_values(&rows)));
+    let point: Vec<Vec<String>> = best
+        .recommendation
+        .iter()
+        .map(|(k, v)| {
+            vec![
+                format!("<code>{}</code>", escape(k)),
+                format!("<strong>{}</strong>", escape(v)),
+            ]
+        })
+        .collect();
+    body.push_str("<div class=\"wide\">");
+    body.push_str(&table(&["parameter", "recommended value"], &point));
+    body.push_str("</div>");
+    if several {
+        let has_true = result.trials.iter().any(|t| t.true_fitness.is_some());
+        let rows: Vec<Vec<String>> = result
+            .trials
+            .iter()
+            .map(|t| {
+                let mut r = vec![t.trial.to_string(), estimate_html(t)];
+                if has_true {
+                    r.push(t.true_fitness.map(num).unwrap_or_default());
+                }
+                r.push(format!("<code>{}</code>", escape(&point_text(t))));
+                r
+            })
+            .collect();
+        let mut header = vec!["trial", "estimate ± 1.96 se"];
+        if has_true {
+            header.push("true fitness");
+        }
+        header.push("recommendation");
+        let _ = write!(
+            body,
+            "<h3>Each trial's recommendation</h3>\n<div class=\"wide\">{}</div>",
+            table(&header, &rows)
+        );
+    }
+    Some(Section::new("recommendation", "Recommendation", body))
+}
+
+fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<Section>> {
+    let log = dir.join(LOG_FILE);
+    let Ok(text) = std::fs::read_to_string(&log) else {
+        return Ok(None);
+    };
+    // The features are the columns between `fitness` and the check.
+    let header: Vec<&str> = text.lines().next().unwrap_or("").split(',').collect();
+    let Some(f) = header.iter().position(|c| *c == "fitness") else {
+        return Ok(None);
+    };
+    let features: Vec<String> = header[f + 1..]
+        .iter()
+        .filter(|c| **c != "check")
+        .map(|c| c.to_string())
+        .collect();
+    let contents = read_log(&log, &config.space, &features).map_err(anyhow::Error::msg)?;
+    let rows: Vec<_> = contents.rows.into_iter().map(|(_, r)| r).collect();
+    let used = rows
+        .iter()
+        .filter(|r| importance::is_search(r.phase) && r.eval.fitness.is_finite())
+        .count();
+    let stats = one_tuple_stats(&config.space, &rows);
+    if stats.is_empty() {
+        return Ok(None);
+    }
+    let mut body = format!(
+        "<p>How much each parameter matters, computed from the {used} logged search evaluations \
+         (pooled over trials) as NTBEA's 1-tuple statistics: for each value of a parameter, the \
+         mean fitness of the evaluations that had it, with its standard error and count. A \
+         parameter's <strong>importance</strong> is the spread of those means (highest mean − \
+         lowest mean); parameters are listed from the most to the least important. A numeric \
+         parameter with more than {} values is read in {} ranges of values. These are \
+         averages over whatever the other parameters were, and a search that homed in on good \
+         regions tried some values far more often than others: overlapping error bars mean the \
+         evaluations cannot tell those values apart.</p>\n",
+        importance::MAX_VALUES,
+        importance::RANGES
+    );
+    let rows: Vec<Vec<String>> = stats
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let (best, worst) = d.best_and_worst().expect("a value at least");
+            let value = |v: &ValueStats| {
+                format!(
+                    "<strong>{}</strong>: {} ± {} (n = {})",
+                    escape(&v.label),
+                    num(v.fitness.mean),
+                    num(v.fitness.se()),
+                    v.fitness.n
+                )
+            };
+            vec![
+                (i + 1).to_string(),
+                format!("<code>{}</code>", escape(&d.name)),
+                num(d.spread),
+                value(best),
+                value(worst),
+                d.values.len().to_string(),
+            ]
+        })
+        .collect();
+    body.push_str("<div class=\"wide\">");
+    body.push_str(&table(
+        &[
+            "rank",
+            "parameter",
+            "importance (spread of means)",
+            "best value: mean ± se",
+            "worst value: mean ± se",
+            "values tried",
+        ],
+        &rows,
+    ));
+    body.push_str("</div>\n<h3>Mean fitness per value (± one standard error)</h3>\n");
+    const CHARTS: usize = 60;
+    body.push_str("<div class=\"grid\">\n");
+    for (i, d) in stats.iter().take(CHARTS).enumerate() {
+        let bars: Vec<(String, f64, f64)> = d
+            .values
+            .iter()
+            .map(|v| (v.label.clone(), v.fitness.mean, v.fitness.se()))
+            .collect();
+        let path = pictures.join(format!("importance_{i}.png"));
+        crate::plot::small_error_bars(&path, &d.name, "mean fitness", &bars)?;
+        let mut details = String::new();
+        for v in &d.values {
+            let _ = write!(
+                details,
+                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+                escape(&v.label),
+                num(v.fitness.mean),
+                num(v.fitness.se()),
+                v.fitness.n
+            );
+        }
+        let caption = format!(
+            "{}. <code>{}</code>: spread {}<details><summary>values</summary><table><thead><tr><th>value</th><th>mean</th><th>se</th><th>n</th></tr></thead><tbody>{details}</tbody></table></details>",
+            i + 1,
+            escape(&d.name),
+            num(d.spread)
+        );
+        body.push_str(&figure(
+            &path,
+            &format!("mean fitness per value of {}", d.name),
+            &caption,
+        )?);
+    }
+    body.push_str("</div>\n");
+    if stats.len() > CHARTS {
+        let _ = writeln!(
+            body,
+            "<p class=\"note\">Charts for the {CHARTS} most important of {} parameters; the table lists all.</p>",
+            stats.len()
+        );
+    }
+    Ok(Some(Section::new(
+        "importance",
+        "Parameter importance",
+        body,
+    )))
+}
+
+/// The page of one run folder.
+fn run_report(dir: &Path) -> Result<String> {
+    let config = crate::run::read_config(dir).map_err(anyhow::Error::msg)?;
+    if !dir.join(RESULT_FILE).is_file() {
+        bail!(
+            "{}: the run has not finished (no {RESULT_FILE}); `playtune resume {}` completes it, then report it",
+            dir.display(),
+            dir.display()
+        );
+    }
+    let result = crate::run::read_result(dir).map_err(anyhow::Error::msg)?;
+    let name = folder_name(dir);
+    let tmp = TempDir::new()?;
+    let drawn = crate::cli::plot::draw(dir, &tmp.0, "png");
+    let picture = |stem: &str| -> Option<PathBuf> {
+        let p = tmp.0.join(format!("{stem}.png"));
+        p.is_file().then_some(p)
+    };
+    let mut sections = vec![configuration(dir, &config), run_summary(dir, &result)?];
+    sections.extend(recommendation(&result));
+    let map_elites = result.trials.iter().any(|t| t.archive.is_some());
+    if !map_elites {
+        let body = match picture("convergence") {
+            Some(p) => figure(
+                &p,
+                "convergence",
+                &format!(
+                    "The recommendation after each twentieth of the budget: the optimiser's estimate of its fitness{}, mean over {} trial(s), shaded ± one standard error.",
+                    if result
+                        .trials
+                        .iter()
+                        .any(|t| t.trace.iter().any(|c| c.true_fitness.is_some()))
+                    {
+                        " and its true fitness"
+                    } else {
+                        ""
+                    },
+                    result.trials.len()
+                ),
+            )?,
+            None => format!(
+                "<p class=\"note\">No convergence plot: {}</p>\n",
+                escape(&drawn.as_ref().err().map_or_else(
+                    || "the run has no recommendation trace".to_string(),
+                    |e| format!("{e:#}")
+                ))
+            ),
+        };
+        sections.push(Section::new("convergence", "Convergence", body));
+    }
+    sections.extend(importance(dir, &config, &tmp.0)?);
+    if map_elites {
+        let mut body = String::new();
+        let rows: Vec<Vec<String>> = result
+            .trials
+            .iter()
+            .filter_map(|t| {
+                let m = t.history.last()?;
+                Some(vec![
+                    t.trial.to_string(),
+                    m.filled.to_string(),
+                    format!("{}%", num(100.0 * m.coverage)),
+                    num(m.qd_score),
+                    num(m.max_fitness),
+                    num(m.mean_fitness),
+                ])
+            })
+            .collect();
+        body.push_str(&table(
+            &[
+                "trial",
+                "cells filled",
+                "coverage",
+                "QD score",
+                "best fitness",
+                "mean fitness",
+            ],
+            &rows,
+        ));
+        let mut heatmaps: Vec<PathBuf> = drawn
+            .as_ref()
+            .map(|w| {
+                w.iter()
+                    .filter(|p| {
+                        p.file_stem()
+                            .is_some_and(|s| s.to_string_lossy().starts_with("heatmap"))
+                    })
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        heatmaps.sort();
+        if heatmaps.is_empty() {
+            body.push_str("<p class=\"note\">No heatmap: the archive is not a grid of one to three axes (a CVT archive's cells are not rectangles).</p>\n");
+        }
+        for h in &heatmaps {
+            body.push_str(&figure(
+                h,
+                "archive heatmap",
+                "Trial 0's archive: each cell's elite coloured by its fitness (empty cells blank).",
+            )?);
+        }
+        sections.push(Section::new("archive", "Archive", body));
+        let mut body = String::new();
+        for (stem, caption) in [
+            (
+                "coverage",
+                "Coverage: the share of the archive's cells holding an elite, per trial.",
+            ),
+            (
+                "qd_score",
+                "QD score: the sum of the elites' fitness (offset so that every elite counts positively), per trial.",
+            ),
+        ] {
+            if let Some(p) = picture(stem) {
+                body.push_str(&figure(&p, stem, caption)?);
+            }
+        }
+        if !body.is_empty() {
+            sections.push(Section::new("metrics", "Metric history", body));
+        }
+    }
+    let subtitle = format!(
+        "{} on {} · {} trial(s) of {} evaluations · seed {} · playtune {}",
+        escape(config.algorithm.name()),
+        escape(&config.problem.name),
+        config.trials,
+        config.budget,
+        config.seed,
+        escape(&result.playtune_version)
+    );
+    Ok(html::page(
+        &format!("playtune report: {name}"),
+        &subtitle,
+        &sections,
+    ))
+}
+
+/// Run folders under `dir` (a run folder's own subfolders are not searched), sorted.
+fn run_folders(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut subs: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir())
+        .collect();
+    subs.sort();
+    for s in subs {
+        if s.join(CONFIG_FILE).is_file() {
+            out.push(s);
+        } else if depth > 1 {
+            run_folders(&s, depth - 1, out);
+        }
+    }
+}
+
+/// Files in `dir` whose extension is `ext`, sorted by name.
+fn files_with(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Where an experiment's figures are by default: the `plots/` twin of a folder under
+/// `runs/` (runs/published/X: plots/published/X), else plots/<name>.
+fn default_plots(dir: &Path) -> PathBuf {
+    let parts: Vec<_> = dir.components().collect();
+    if let Some(i) = parts.iter().position(|c| c.as_os_str() == "runs") {
+        let mut p: PathBuf = parts[..i].iter().collect();
+        p.push("plots");
+        p.extend(&parts[i + 1..]);
+        if p.is_dir() {
+            return p;
+        }
+    }
+    Path::new("plots").join(folder_name(dir))
+}
+
+fn id_of(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+/// The page of an experiment's folder.
+fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<String> {
+    let name = folder_name(dir);
+    let mut sections = Vec::new();
+    let mut md = files_with(dir, "md");
+    // The summary first.
+    md.sort_by_key(|p| p.file_name().is_none_or(|n| n != "summary.md"));
+    for f in &md {
+        let text =
+            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        if text.trim().is_empty() {
+            continue;
+        }
+        let file = f.file_name().unwrap_or_default().to_string_lossy();
+        sections.push(Section::new(
+            &format!("tables-{}", id_of(&file)),
+            &format!("Tables: {file}"),
+            markdown(&text),
+        ));
+    }
+    for f in files_with(dir, "txt") {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        if text.trim().is_empty() {
+            continue;
+        }
+        let file = f.file_name().unwrap_or_default().to_string_lossy();
+        sections.push(Section::new(
+            &format!("settings-{}", id_of(&file)),
+            &format!("Settings: {file}"),
+            format!("<pre>{}</pre>\n", escape(text.trim_end())),
+        ));
+    }
+    let plots = plots.map_or_else(|| default_plots(dir), Path::to_path_buf);
+    let pngs = files_with(&plots, "png");
+    if !pngs.is_empty() {
+        let mut body = format!(
+            "<p class=\"note\">The figures in <code>{}</code>.</p>\n",
+            escape(&plots.display().to_string())
+        );
+        for p in &pngs {
+            let file = p.file_name().unwrap_or_default().to_string_lossy();
+            body.push_str(&figure(
+                p,
+                &file,
+                &format!("<code>{}</code>", escape(&file)),
+            )?);
+        }
+        sections.push(Section::new("figures", "Figures", body));
+    }
+    let mut runs = Vec::new();
+    run_folders(dir, 3, &mut runs);
+    if !runs.is_empty() {
+        let rows: Vec<Vec<String>> = runs
+            .iter()
+            .map(|r| {
+                let rel = r.strip_prefix(dir).unwrap_or(r).display().to_string();
+                let mut row = vec![format!("<code>{}</code>", escape(&rel))];
+                match (crate::run::read_config(r), crate::run::read_result(r)) {
+                    (Ok(c), Ok(res)) => {
+                        let best = res
+                            .trials
+                            .iter()
+                            .max_by(|a, b| a.final_value().total_cmp(&b.final_value()));
+                        row.extend([
+                            escape(c.algorithm.name()),
+                            escape(&c.problem.name),
+                            format!("{} × {}", c.trials, c.budget),
+                            format!(
+                                "{} ± {}",
+                                num(res.final_value.mean),
+                                num(res.final_value.se())
+                            ),
+                            best.map(|t| {
+                                format!(
+                                    "trial {}: {}<br><code>{}</code>",
+                                    t.trial,
+                                    estimate_html(t),
+                                    escape(&shorten(&point_text(t), 240))
+                                )
+                            })
+                            .unwrap_or_default(),
+                        ]);
+                    }
+                    (Ok(c), Err(_)) => row.extend([
+                        escape(c.algorithm.name()),
+                        escape(&c.problem.name),
+                        format!("{} × {}", c.trials, c.budget),
+                        "unfinished".into(),
+                        format!(
+                            "not finished: <code>playtune resume {}</code>",
+                            escape(&r.display().to_string())
+                        ),
+                    ]),
+                    (Err(e), _) => row.extend([
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        escape(&e),
+                    ]),
+                }
+                row
+            })
+            .collect();
+        let body = format!(
+            "<p>{} run folder(s); <code>playtune report FOLDER</code> gives any of them its own page. The final value is the trials' mean (true fitness where the problem knows it, else the optimiser's estimate; MAP-Elites: QD score) ± its standard error; the recommendation is the best trial's.</p>\n<div class=\"wide\">{}</div>",
+            runs.len(),
+            table(
+                &[
+                    "run",
+                    "algorithm",
+                    "problem",
+                    "trials × budget",
+                    "final value",
+                    "best trial's recommendation",
+                ],
+                &rows
+            )
+        );
+        sections.push(Section::new("runs", "Runs", body));
+    }
+    if sections.is_empty() {
+        bail!(
+            "{}: not a run folder (no {CONFIG_FILE}) nor an experiment's folder (no *.md tables, run folders or figures in {})",
+            dir.display(),
+            plots.display()
+        );
+    }
+    Ok(html::page(
+        &format!("playtune report: {name}"),
+        &format!(
+            "experiment folder <code>{}</code>",
+            escape(&dir.display().to_string())
+        ),
+        &sections,
+    ))
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(max).collect();
+        format!("{cut} …")
+    }
+}
