@@ -15,7 +15,9 @@ const ROOT: &str = concat!(
 
 /// A validation.md row: cell, then (archive, validation mean, validation se) for
 /// fitness and each feature.
-fn validation(archive: &str) -> Vec<(String, Vec<(f64, f64, f64)>)> {
+type Row = (String, Vec<(f64, f64, f64)>);
+
+fn validation(archive: &str) -> Vec<Row> {
     let text =
         std::fs::read_to_string(Path::new(ROOT).join(archive).join("validation.md")).unwrap();
     text.lines()
@@ -41,7 +43,7 @@ fn validation(archive: &str) -> Vec<(String, Vec<(f64, f64, f64)>)> {
 
 /// Whether validation keeps feature `f` of rows `a` (low end) and `b` (high end)
 /// apart in the archive's direction, by more than two standard errors of the gap.
-fn apart(rows: &[(String, Vec<(f64, f64, f64)>)], a: usize, b: usize, f: usize) -> bool {
+fn apart(rows: &[Row], a: usize, b: usize, f: usize) -> bool {
     let (x, y) = (rows[a].1[f], rows[b].1[f]);
     let gap = y.1 - x.1;
     (y.0 - x.0).signum() == gap.signum() && gap.abs() > 2.0 * (x.2.powi(2) + y.2.powi(2)).sqrt()
@@ -63,8 +65,7 @@ fn the_archives_are_diverse_and_competitive() {
         let spread: Vec<String> = archive
             .axes()
             .iter()
-            .enumerate()
-            .map(|(_, axis)| {
+            .map(|axis| {
                 let f = names.iter().position(|n| *n == axis.name).unwrap();
                 let v: Vec<f64> = elites.iter().map(|e| e.features[f]).collect();
                 let (lo, hi) = v
