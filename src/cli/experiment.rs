@@ -64,7 +64,8 @@ pub struct ExperimentArgs {
     /// (the Rinascimento paper's agent tuning, Figure 5 and Table VIII),
     /// ntbea-defaults (NTBEA tunes NTBEA's own defaults over benchmark problems),
     /// strategy-portfolio (portfolio MCTS against MCTS and RHEA, the Tribes paper's
-    /// Table I) or strategy-difficulty (a round robin of bots by configuration).
+    /// Table I), strategy-difficulty (a round robin of bots by configuration) or
+    /// play-styles (MAP-Elites archives of P-MCTS(PU) script weights, validated).
     experiment: String,
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
