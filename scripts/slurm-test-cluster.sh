@@ -18,6 +18,11 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo -n"; fi
 stop() {
   for p in slurmd slurmctld; do $SUDO pkill -x "$p" 2>/dev/null || true; done
   $SUDO pkill -x munged 2>/dev/null || true
+  # They take a few seconds to shut down; a restart must not meet the old ones.
+  for _ in $(seq 1 20); do
+    pgrep -x 'slurmd|slurmctld|munged' >/dev/null || return 0
+    sleep 0.5
+  done
 }
 
 if [ "$cmd" = stop ]; then
