@@ -126,12 +126,6 @@ impl FaultPolicy {
 pub enum RunError {
     #[error("{0}")]
     Config(String),
-    #[error("trial {trial}, evaluation {index}: {message}")]
-    Evaluation {
-        trial: u64,
-        index: u64,
-        message: String,
-    },
     #[error(
         "{failed} of {attempted} evaluations failed, more than --max-failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
     )]
