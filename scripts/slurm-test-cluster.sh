@@ -20,7 +20,9 @@ stop() {
   $SUDO pkill -x munged 2>/dev/null || true
   # They take a few seconds to shut down; a restart must not meet the old ones.
   for _ in $(seq 1 20); do
-    pgrep -x 'slurmd|slurmctld|munged' >/dev/null || return 0
+    # (pgrep -x takes one name at a time: a pattern of over 15 characters matches none.)
+    pgrep -x slurmd >/dev/null || pgrep -x slurmctld >/dev/null || pgrep -x munged >/dev/null \
+      || return 0
     sleep 0.5
   done
 }
@@ -77,10 +79,15 @@ MaxJobCount=100000
 NodeName=$host CPUs=$CPUS RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 CONF
-# Debian's tools read /etc/slurm/slurm.conf unless SLURM_CONF says otherwise.
+# Debian's tools read /etc/slurm/slurm.conf unless SLURM_CONF says otherwise: point it
+# at this cluster's, unless a real cluster's configuration is there.
 export SLURM_CONF="$conf"
-$SUDO env SLURM_CONF="$conf" slurmctld
-$SUDO env SLURM_CONF="$conf" slurmd
+if [ ! -e /etc/slurm/slurm.conf ] || [ -L /etc/slurm/slurm.conf ]; then
+  $SUDO mkdir -p /etc/slurm && $SUDO ln -sfn "$conf" /etc/slurm/slurm.conf || true
+fi
+# -c: a new cluster each start, without the jobs of an earlier one.
+$SUDO env SLURM_CONF="$conf" slurmctld -c
+$SUDO env SLURM_CONF="$conf" slurmd -c
 for _ in $(seq 1 30); do
   if sinfo -h -o %T 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; then
     echo "slurm up: node $host with $CPUS CPUs; export SLURM_CONF=$conf"

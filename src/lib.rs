@@ -7,10 +7,12 @@
 //! 3. [`optim`] (one module per optimiser) and [`games`] (rules, game agents, each
 //!    game's [`harness::GameDef`]);
 //! 4. [`run`] (run folders, logs, resume) and [`registry`] (problems and games by name);
-//! 5. [`cli`] and [`report`] (which draws with `playtune plot`'s code).
+//! 5. [`experiments`], [`cluster`] (an experiment's work items as Slurm array tasks),
+//!    then [`cli`] and [`report`] (which draws with `playtune plot`'s code).
 
 pub mod agents;
 pub mod cli;
+pub mod cluster;
 pub mod draw;
 pub mod eval;
 pub mod experiments;

@@ -73,7 +73,7 @@ pub fn ask(a: AskArgs) -> Result<()> {
             );
             return Ok(());
         }
-        Driven::Waiting(w) => w,
+        Driven::Waiting { waiting, .. } => waiting,
     };
     let asked = if a.again {
         HashSet::new()
@@ -162,7 +162,7 @@ pub fn tell(a: TellArgs) -> Result<()> {
             "run {} is finished: it waits for no results",
             a.run.display()
         ),
-        Driven::Waiting(w) => w,
+        Driven::Waiting { waiting, .. } => waiting,
     };
     let by_key: BTreeMap<(u64, u64), &Waiting> =
         waiting.iter().map(|w| ((w.trial, w.index), w)).collect();
@@ -235,7 +235,7 @@ pub fn tell(a: TellArgs) -> Result<()> {
             let _ = std::fs::remove_file(a.run.join(ASKED_FILE));
             super::optimize::report(&a.run, &config, &result, 0.0, a.json);
         }
-        Driven::Waiting(w) => {
+        Driven::Waiting { waiting: w, .. } => {
             println!(
                 "told {} result(s) ({} failed); {} candidate(s) wait: `playtune ask {}`",
                 told.len(),

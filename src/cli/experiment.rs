@@ -98,9 +98,50 @@ pub struct ExperimentArgs {
     plots_dir: PathBuf,
     #[arg(long, short)]
     quiet: bool,
+    /// Where the work runs: here (local), or as Slurm array tasks, one per trial of
+    /// each algorithm, submitted with sbatch from this machine (slurm; space-battle).
+    /// Rerunning the command resubmits only what is missing.
+    #[arg(long, value_enum, default_value = "local")]
+    executor: Executor,
+    /// Extra sbatch options for --executor slurm, as one string, e.g.
+    /// "--partition=cpu --time=02:00:00 --account=game-ai".
+    #[arg(
+        long,
+        value_name = "OPTIONS",
+        default_value = "",
+        allow_hyphen_values = true
+    )]
+    slurm_args: String,
+    /// With --executor slurm: submit and return without waiting (`playtune status
+    /// RUN` shows the tasks; the same command again collects or resubmits).
+    #[arg(long)]
+    detach: bool,
+    /// With --executor slurm: seconds between two looks at the queue while waiting.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    poll: f64,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
+pub enum Executor {
+    /// Every evaluation on this machine, in parallel over its cores.
+    Local,
+    /// Each work item as a task of a Slurm array (sbatch, squeue, scancel).
+    Slurm,
 }
 
 pub fn experiment(a: ExperimentArgs) -> Result<()> {
+    if a.executor == Executor::Slurm && a.experiment != "space-battle" {
+        bail!(
+            "--executor slurm runs the space-battle experiment (its trials and re-evaluations as array tasks); `{}` runs locally only, so far",
+            a.experiment
+        );
+    }
+    if a.executor == Executor::Local && (a.detach || !a.slurm_args.is_empty()) {
+        bail!("--detach and --slurm-args go with --executor slurm");
+    }
+    if !(a.poll > 0.0 && a.poll.is_finite()) {
+        bail!("--poll {}: give a positive number of seconds", a.poll);
+    }
     match a.experiment.as_str() {
         "space-battle" => space_battle(a),
         "rinascimento" => rinascimento(a),
@@ -387,14 +428,58 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    let result = run(
-        &config,
-        problem.as_ref(),
-        &a.runs_dir,
-        &a.plots_dir,
-        !a.quiet,
-    )
-    .map_err(anyhow::Error::msg)?;
+    let result = match a.executor {
+        Executor::Local => run(
+            &config,
+            problem.as_ref(),
+            &a.runs_dir,
+            &a.plots_dir,
+            !a.quiet,
+        )
+        .map_err(anyhow::Error::msg)?,
+        Executor::Slurm => {
+            use crate::cluster::{Outcome, Overhead, SlurmOptions, run_experiment, slurm};
+            let options = SlurmOptions {
+                args: slurm::split_args(&a.slurm_args)?,
+                wait: !a.detach,
+                poll: std::time::Duration::from_secs_f64(a.poll),
+                program: std::env::current_exe()
+                    .map_err(|e| anyhow!("cannot find this playtune binary: {e}"))?,
+                progress: !a.quiet,
+            };
+            let mut overhead = Overhead::default();
+            let outcome = run_experiment(
+                &config,
+                problem.as_ref(),
+                &a.runs_dir,
+                &a.plots_dir,
+                &options,
+                &mut overhead,
+            )
+            .map_err(anyhow::Error::msg)?;
+            eprintln!(
+                "cluster overhead: {:.2} s to plan and submit {} task(s), {:.2} s to collect",
+                overhead.submit_seconds, overhead.tasks, overhead.collect_seconds
+            );
+            match outcome {
+                Outcome::Finished(r) => *r,
+                Outcome::Submitted { tasks, job } => {
+                    let dir = a.runs_dir.join(&config.name);
+                    match job {
+                        Some(job) => println!(
+                            "submitted {tasks} task(s) as Slurm job {job}; `playtune status {}` shows them, the same command again collects them",
+                            dir.display()
+                        ),
+                        None => println!(
+                            "nothing new to submit; `playtune status {}` shows where the tasks stand",
+                            dir.display()
+                        ),
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    };
     let md = crate::experiments::compare_optimizers::summary_markdown(&result);
     println!("{md}");
     println!(

@@ -2,6 +2,7 @@
 //! chain of causes and exits with status 2.
 
 mod asktell;
+mod cluster;
 mod compare;
 mod experiment;
 mod games;
@@ -69,6 +70,15 @@ enum Command {
     /// Evaluate chosen elites of a MAP-Elites run again, under other problem settings
     /// (validation levels, more games): archive against validation values.
     Validate(validate::ValidateArgs),
+    /// Where a run or an experiment stands: evaluations so far; for one run with
+    /// --executor slurm, its tasks pending, running, done and failed (with log tails).
+    Status(cluster::StatusArgs),
+    /// Cancel the Slurm tasks of an experiment still in the queue (what they finished
+    /// is kept; the next call resubmits the rest).
+    Cancel(cluster::CancelArgs),
+    /// One work item of an experiment run on Slurm: what each array task runs.
+    #[command(hide = true)]
+    Task(cluster::TaskArgs),
     /// Bots of graded difficulty from a strategy-styles archive: picked elites play a
     /// round robin on levels the search never used.
     Ladder(ladder::LadderArgs),
@@ -149,6 +159,9 @@ pub fn main() -> ExitCode {
         Command::Render(a) => games::render_cmd(a),
         Command::Validate(a) => validate::run(a),
         Command::Ladder(a) => ladder::ladder_cmd(a),
+        Command::Status(a) => cluster::status(a),
+        Command::Cancel(a) => cluster::cancel(a),
+        Command::Task(a) => cluster::task(a),
         Command::Problems => {
             // One column for the names, as wide as the longest.
             let width = crate::registry::PROBLEMS

@@ -356,6 +356,7 @@ fn finish(
     let options = run::Options {
         progress: !quiet && !json,
         retry_failed,
+        only_trial: None,
     };
     let result = run::execute_with(Some(dir), config, problem, options).map_err(|e| {
         let how = match e {

@@ -116,20 +116,9 @@ pub fn run(
     let home = runs_dir.join(&config.name);
     let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
     let mut outcomes = Vec::new();
-    for (ai, (name, algorithm)) in config.algorithms.iter().enumerate() {
+    for ai in 0..config.algorithms.len() {
+        let (name, rc) = algorithm_run(config, ai);
         let dir = home.join(name.to_lowercase());
-        let rc = RunConfig {
-            playtune_version: env!("CARGO_PKG_VERSION").into(),
-            problem: config.problem.clone(),
-            space: config.space.clone(),
-            space_file: None,
-            algorithm: algorithm.clone(),
-            budget: config.budget,
-            trials: config.trials,
-            seed: derive_seed(config.seed, &[ai as u64]),
-            log: true,
-            faults: Default::default(),
-        };
         run::reuse_or_create_run_dir(&dir, &rc)?;
         if progress {
             eprintln!(
@@ -144,50 +133,20 @@ pub fn run(
         let points: Vec<String> = result.trials.iter().map(|t| point_key(&t.values)).collect();
         let log_path = dir.join(REEVALUATION_LOG);
         let mut done = read_reevaluations(&log_path, &points);
-        let jobs: Vec<(usize, u64)> = (0..result.trials.len())
+        let jobs: Vec<Reevaluation> = (0..result.trials.len())
             .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
             .filter(|job| !done.contains_key(job))
+            .map(|(t, r)| Reevaluation {
+                trial: t,
+                repeat: r,
+                values: &result.trials[t].values,
+                point: &points[t],
+            })
             .collect();
         if progress && !jobs.is_empty() {
             eprintln!("{name}: {} re-evaluations", jobs.len());
         }
-        // A line an interruption cut short (no newline) is dropped before appending.
-        if let Ok(bytes) = std::fs::read(&log_path) {
-            let whole = bytes.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
-            if whole < bytes.len() {
-                std::fs::OpenOptions::new()
-                    .write(true)
-                    .open(&log_path)
-                    .and_then(|f| f.set_len(whole as u64))
-                    .map_err(|e| format!("{}: {e}", log_path.display()))?;
-            }
-        }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log_path)
-            .map_err(|e| format!("{}: {e}", log_path.display()))?;
-        let log = std::sync::Mutex::new(file);
-        let fresh: Vec<((usize, u64), f64)> = jobs
-            .par_iter()
-            .map(|&(t, r)| {
-                let mut full = Vec::new();
-                binding.full_point(&result.trials[t].values, &mut full);
-                let seed = derive_seed(config.seed, &[0xEE, ai as u64, t as u64, r]);
-                let fitness = problem
-                    .evaluate(&full, seed)
-                    .map(|e| e.fitness)
-                    .map_err(|e| format!("{name}, trial {t}, re-evaluation {r}: {e}"))?;
-                // One write per line: a line an interruption cuts short has no newline.
-                let line = format!("{t},{r},{},{fitness}\n", points[t]);
-                let mut file = log.lock().unwrap_or_else(|e| e.into_inner());
-                file.write_all(line.as_bytes())
-                    .and_then(|()| file.flush())
-                    .map_err(|e| format!("{}: {e}", log_path.display()))?;
-                Ok(((t, r), fitness))
-            })
-            .collect::<Result<_, String>>()?;
-        done.extend(fresh);
+        done.extend(reevaluate(config, problem, &binding, ai, &log_path, &jobs)?);
         let fitness: Vec<f64> = (0..result.trials.len())
             .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
             .map(|job| done[&job])
@@ -257,18 +216,103 @@ pub fn run(
     Ok(result)
 }
 
+/// Algorithm `ai`'s name and the configuration of its search's run folder
+/// (`<experiment>/<name in lower case>`): its seed is derived from the experiment's
+/// seed and the algorithm's position, so a cluster task builds the same run.
+pub fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig) {
+    let (name, algorithm) = &config.algorithms[ai];
+    let rc = RunConfig {
+        playtune_version: env!("CARGO_PKG_VERSION").into(),
+        problem: config.problem.clone(),
+        space: config.space.clone(),
+        space_file: None,
+        algorithm: algorithm.clone(),
+        budget: config.budget,
+        trials: config.trials,
+        seed: derive_seed(config.seed, &[ai as u64]),
+        log: true,
+        faults: Default::default(),
+    };
+    (name.clone(), rc)
+}
+
+/// A re-evaluation by (trial, repeat).
+pub type ReevaluationKey = (usize, u64);
+
+/// One re-evaluation of a trial's final game.
+pub struct Reevaluation<'a> {
+    pub trial: usize,
+    pub repeat: u64,
+    /// The final game in the experiment's space.
+    pub values: &'a [f64],
+    /// The same as the log names it ([`point_key`]).
+    pub point: &'a str,
+}
+
+/// Plays `jobs` in parallel, each seeded by (algorithm, trial, repeat), appending each
+/// to the re-evaluation log at `log_path` as it finishes.
+pub fn reevaluate(
+    config: &ExperimentConfig,
+    problem: &dyn Problem,
+    binding: &Binding,
+    ai: usize,
+    log_path: &Path,
+    jobs: &[Reevaluation],
+) -> Result<Vec<(ReevaluationKey, f64)>, String> {
+    if jobs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let name = &config.algorithms[ai].0;
+    // A line an interruption cut short (no newline) is dropped before appending.
+    if let Ok(bytes) = std::fs::read(log_path) {
+        let whole = bytes.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
+        if whole < bytes.len() {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(log_path)
+                .and_then(|f| f.set_len(whole as u64))
+                .map_err(|e| format!("{}: {e}", log_path.display()))?;
+        }
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(log_path)
+        .map_err(|e| format!("{}: {e}", log_path.display()))?;
+    let log = std::sync::Mutex::new(file);
+    jobs.par_iter()
+        .map(|job| {
+            let (t, r) = (job.trial, job.repeat);
+            let mut full = Vec::new();
+            binding.full_point(job.values, &mut full);
+            let seed = derive_seed(config.seed, &[0xEE, ai as u64, t as u64, r]);
+            let fitness = problem
+                .evaluate(&full, seed)
+                .map(|e| e.fitness)
+                .map_err(|e| format!("{name}, trial {t}, re-evaluation {r}: {e}"))?;
+            // One write per line: a line an interruption cuts short has no newline.
+            let line = format!("{t},{r},{},{fitness}\n", job.point);
+            let mut file = log.lock().unwrap_or_else(|e| e.into_inner());
+            file.write_all(line.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("{}: {e}", log_path.display()))?;
+            Ok(((t, r), fitness))
+        })
+        .collect()
+}
+
 /// Each trial's re-evaluations, one line each: `trial,repeat,point,fitness`.
-const REEVALUATION_LOG: &str = "reevaluations.csv";
+pub const REEVALUATION_LOG: &str = "reevaluations.csv";
 
 /// A point as the re-evaluation log names it: its values joined by `;`.
-fn point_key(values: &[f64]) -> String {
+pub fn point_key(values: &[f64]) -> String {
     let v: Vec<String> = values.iter().map(|x| x.to_string()).collect();
     v.join(";")
 }
 
 /// The logged re-evaluations whose point is still that trial's final game (a log
 /// line cut short by an interruption, or left from another search, is ignored).
-fn read_reevaluations(path: &Path, points: &[String]) -> HashMap<(usize, u64), f64> {
+pub fn read_reevaluations(path: &Path, points: &[String]) -> HashMap<(usize, u64), f64> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return HashMap::new();
     };

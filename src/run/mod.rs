@@ -264,6 +264,7 @@ pub fn execute(
         Options {
             progress,
             retry_failed: false,
+            only_trial: None,
         },
     )
 }
@@ -276,6 +277,9 @@ pub struct Options {
     /// On resume, evaluate again the evaluations `failures.jsonl` records as failed
     /// (after fixing the evaluator), instead of replaying them as failures.
     pub retry_failed: bool,
+    /// Run only this trial (a cluster task runs one trial of a run in a folder of its
+    /// own; its rows are the rows the whole run would log for that trial).
+    pub only_trial: Option<u64>,
 }
 
 /// [`execute`] with options.
@@ -287,7 +291,7 @@ pub fn execute_with(
 ) -> Result<RunResult, RunError> {
     match drive(dir, config, problem, options, false)? {
         Driven::Finished(r) => Ok(r),
-        Driven::Waiting(_) => unreachable!("a run that evaluates never waits"),
+        Driven::Waiting { .. } => unreachable!("a run that evaluates never waits"),
     }
 }
 
@@ -306,9 +310,14 @@ pub struct Waiting {
 pub enum Driven {
     /// Every evaluation is in: `result.ron` is written.
     Finished(RunResult),
-    /// The candidates the optimisers wait for, in (trial, index) order: each trial's
-    /// current batch, less what is logged.
-    Waiting(Vec<Waiting>),
+    /// Some trials wait for candidates.
+    Waiting {
+        /// The candidates the optimisers wait for, in (trial, index) order: each
+        /// trial's current batch, less what is logged.
+        waiting: Vec<Waiting>,
+        /// The trials whose evaluations are all in.
+        finished: Vec<TrialResult>,
+    },
 }
 
 /// Replays a run from its logs without evaluating anything (`playtune ask`/`tell`):
@@ -340,6 +349,16 @@ fn drive(
             "--trials is 0: run at least one trial".into(),
         ));
     }
+    let trial_ids: Vec<u64> = match options.only_trial {
+        Some(t) if t >= config.trials => {
+            return Err(RunError::Config(format!(
+                "trial {t} does not exist: the run has {} trials",
+                config.trials
+            )));
+        }
+        Some(t) => vec![t],
+        None => (0..config.trials).collect(),
+    };
     let logging = config.log && dir.is_some();
     let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
     let failures_path = dir
@@ -395,7 +414,7 @@ fn drive(
         replay_only,
     };
     let started = std::time::Instant::now();
-    let trials: Vec<Result<TrialEnd, RunError>> = (0..config.trials)
+    let trials: Vec<Result<TrialEnd, RunError>> = trial_ids
         .into_par_iter()
         .map(|t| trial_ctx.run(t))
         .collect();
@@ -418,7 +437,10 @@ fn drive(
         }
     }
     if !waiting.is_empty() {
-        return Ok(Driven::Waiting(waiting));
+        return Ok(Driven::Waiting {
+            waiting,
+            finished: trials,
+        });
     }
     if config.faults.exceeded_at_end(failed, attempted) {
         let (trial, index, last) = last.unwrap_or((0, 0, String::new()));

@@ -1,0 +1,175 @@
+//! `playtune status`, `playtune cancel` and the hidden `playtune task` that each Slurm
+//! array task runs.
+
+use crate::cluster::{self, CLUSTER_DIR};
+use anyhow::{Result, anyhow, bail};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct StatusArgs {
+    /// A run folder, or an experiment folder (local or run with --executor slurm).
+    dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct CancelArgs {
+    /// An experiment folder run with --executor slurm.
+    dir: PathBuf,
+}
+
+#[derive(Args)]
+pub struct TaskArgs {
+    /// The experiment folder.
+    dir: PathBuf,
+    /// Which submission (slurm/submission-K.ron).
+    #[arg(long)]
+    submission: usize,
+    /// Which task of it [default: $SLURM_ARRAY_TASK_ID].
+    #[arg(long)]
+    index: Option<usize>,
+}
+
+pub fn status(a: StatusArgs) -> Result<()> {
+    if !a.dir.is_dir() {
+        bail!("{}: no such folder", a.dir.display());
+    }
+    if a.dir.join(CLUSTER_DIR).is_dir() {
+        return cluster_status(&a.dir);
+    }
+    if a.dir.join(crate::run::CONFIG_FILE).exists() {
+        println!("{}", run_line(&a.dir)?);
+        return Ok(());
+    }
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(&a.dir)?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join(crate::run::CONFIG_FILE).exists())
+        .collect();
+    if runs.is_empty() {
+        bail!(
+            "{}: neither a run folder (no config.ron) nor an experiment folder (no run folders, no slurm/)",
+            a.dir.display()
+        );
+    }
+    runs.sort();
+    for r in runs {
+        println!("{}", run_line(&r)?);
+    }
+    Ok(())
+}
+
+/// One line for a run folder: evaluations logged against the budget, failures,
+/// finished or not.
+fn run_line(dir: &Path) -> Result<String> {
+    let config = crate::run::read_config(dir).map_err(anyhow::Error::msg)?;
+    let log = dir.join(crate::run::log::LOG_FILE);
+    let rows = std::fs::read_to_string(&log)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0);
+    let failed = std::fs::read_to_string(dir.join(crate::run::failures::FAILURES_FILE))
+        .map(|t| t.lines().count())
+        .unwrap_or(0);
+    let finished = dir.join(crate::run::RESULT_FILE).exists();
+    Ok(format!(
+        "{}: {rows} evaluations logged of {} planned ({} trials x {}){}, {}",
+        dir.display(),
+        config.budget * config.trials,
+        config.trials,
+        config.budget,
+        if failed > 0 {
+            format!(", {failed} failed")
+        } else {
+            String::new()
+        },
+        if finished { "finished" } else { "not finished" }
+    ))
+}
+
+fn cluster_status(dir: &Path) -> Result<()> {
+    let s = cluster::status(dir).map_err(anyhow::Error::msg)?;
+    let c = &s.counts;
+    println!(
+        "{}: {} work items (one trial of one algorithm each)",
+        dir.display(),
+        c.items
+    );
+    println!(
+        "tasks: {} done, {} running, {} pending, {} failed, {} not submitted",
+        c.done, c.running, c.pending, c.failed, c.not_submitted
+    );
+    println!(
+        "evaluations so far: {} of {} planned (search and pre-processing, which B-RMHC adds), re-evaluations {} of {}",
+        s.progress.evaluations,
+        s.planned_evaluations,
+        s.progress.reevaluations,
+        s.planned_reevaluations
+    );
+    for (item, q) in &s.queue {
+        println!(
+            "  {item}: job {} task {} {} ({})",
+            q.job, q.task, q.state, q.reason
+        );
+    }
+    if !s.failed.is_empty() {
+        println!(
+            "failed or cancelled (resubmitted by the next `playtune experiment ... --executor slurm`):"
+        );
+        for f in &s.failed {
+            println!(
+                "  {}: job {} task {}, log {}",
+                f.item,
+                f.job,
+                f.task,
+                f.log.display()
+            );
+            for l in f.tail.lines() {
+                println!("    | {l}");
+            }
+        }
+    }
+    if c.done == c.items {
+        println!(
+            "every item is done: the next `playtune experiment ... --executor slurm` collects them and writes the summary"
+        );
+    }
+    Ok(())
+}
+
+pub fn cancel(a: CancelArgs) -> Result<()> {
+    let jobs = cluster::cancel(&a.dir).map_err(anyhow::Error::msg)?;
+    if jobs.is_empty() {
+        println!("{}: no task in the queue", a.dir.display());
+    } else {
+        println!(
+            "cancelled Slurm job(s) {}; what they finished is kept, the rest is resubmitted by the next call",
+            jobs.join(", ")
+        );
+    }
+    Ok(())
+}
+
+pub fn task(a: TaskArgs) -> Result<()> {
+    let index = match a.index {
+        Some(i) => i,
+        None => std::env::var("SLURM_ARRAY_TASK_ID")
+            .map_err(|_| anyhow!("no --index and no SLURM_ARRAY_TASK_ID: which task is this?"))?
+            .parse()
+            .map_err(|e| anyhow!("SLURM_ARRAY_TASK_ID: {e}"))?,
+    };
+    // A task uses the CPUs Slurm gave it, not every core of the node.
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() && std::env::var_os("SLURM_JOB_ID").is_some()
+    {
+        let cpus = std::env::var("SLURM_CPUS_PER_TASK")
+            .ok()
+            .and_then(|c| c.parse::<usize>().ok())
+            .unwrap_or(1);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cpus.max(1))
+            .build_global()
+            .map_err(|e| anyhow!("cannot start {cpus} threads: {e}"))?;
+    }
+    let line = cluster::run_task(&a.dir, a.submission, index).map_err(anyhow::Error::msg)?;
+    println!("{line}");
+    Ok(())
+}

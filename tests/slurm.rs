@@ -1,0 +1,328 @@
+//! The Slurm executor. Without a cluster: a clear error and exit 2 for
+//! `--executor slurm` without `sbatch`, reserved sbatch options, and `playtune status`.
+//! With one (`sbatch` on the PATH and a node up, as `scripts/slurm-test-cluster.sh
+//! start` leaves this machine; CI starts it): a small Space Battle experiment through
+//! the cluster gives the local run's `summary.ron` byte for byte, a second call
+//! submits nothing, and an array task cancelled part way (`scancel`) is reported with
+//! its log tail and redone by the next call with the same result. Where no cluster is
+//! here, those tests say so and skip, unless PLAYTUNE_REQUIRE_SLURM is set (CI sets it
+//! once its cluster is up), when they fail.
+
+use assert_cmd::Command;
+use std::path::Path;
+use std::time::{Duration, Instant};
+use tempfile::TempDir;
+
+/// A small experiment: 1-2 trials of each algorithm on short games.
+fn experiment(
+    runs: &Path,
+    name: &str,
+    trials: &str,
+    budget: &str,
+    extra: &[&str],
+) -> std::process::Output {
+    Command::cargo_bin("playtune")
+        .unwrap()
+        .args([
+            "experiment",
+            "space-battle",
+            "--preset",
+            "quick",
+            "--trials",
+            trials,
+            "--budget",
+            budget,
+            "--reevaluations",
+            "2",
+            "--name",
+            name,
+            "--runs-dir",
+        ])
+        .arg(runs)
+        .arg("--plots-dir")
+        .arg(runs.join("plots"))
+        .args(["--quiet", "--poll", "0.5"])
+        .args(extra)
+        .timeout(Duration::from_secs(900))
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Whether a cluster answers here; says plainly when not.
+fn cluster_up(test: &str) -> bool {
+    let up = Command::new("sinfo")
+        .args(["--noheader", "--format=%T"])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .is_ok_and(|o| {
+            o.status.success() && {
+                let s = String::from_utf8_lossy(&o.stdout);
+                s.contains("idle") || s.contains("mix") || s.contains("alloc")
+            }
+        });
+    if !up {
+        if std::env::var_os("PLAYTUNE_REQUIRE_SLURM").is_some() {
+            panic!("{test}: PLAYTUNE_REQUIRE_SLURM is set but no Slurm cluster answers `sinfo`");
+        }
+        eprintln!(
+            "SKIPPED {test}: no Slurm cluster here (sbatch/sinfo missing or no node up); `bash scripts/slurm-test-cluster.sh start` starts one"
+        );
+    }
+    up
+}
+
+#[test]
+fn slurm_executor_without_sbatch_is_a_clear_error() {
+    let dir = TempDir::new().unwrap();
+    let empty = TempDir::new().unwrap();
+    let out = Command::cargo_bin("playtune")
+        .unwrap()
+        .args([
+            "experiment",
+            "space-battle",
+            "--executor",
+            "slurm",
+            "--runs-dir",
+        ])
+        .arg(dir.path())
+        .env("PATH", empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(e.contains("`sbatch` is not on the PATH"), "{e}");
+    assert!(e.contains("--executor"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+    // Nothing was written: the error comes before any folder.
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+}
+
+#[test]
+fn slurm_options_playtune_sets_itself_are_refused() {
+    let dir = TempDir::new().unwrap();
+    for args in ["--array=0-3", "--output x.out", "--comment 'unbalanced"] {
+        let out = Command::cargo_bin("playtune")
+            .unwrap()
+            .args([
+                "experiment",
+                "space-battle",
+                "--executor",
+                "slurm",
+                "--runs-dir",
+            ])
+            .arg(dir.path())
+            .args(["--slurm-args", args])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args}: {}", stderr(&out));
+        let e = stderr(&out);
+        assert!(
+            e.contains("sets itself") || e.contains("unbalanced quotes"),
+            "{args}: {e}"
+        );
+    }
+    for (experiment, extra) in [
+        ("rinascimento", vec!["--executor", "slurm"]),
+        ("space-battle", vec!["--detach"]),
+        ("space-battle", vec!["--slurm-args", "--partition=cpu"]),
+    ] {
+        let out = Command::cargo_bin("playtune")
+            .unwrap()
+            .args(["experiment", experiment, "--runs-dir"])
+            .arg(dir.path())
+            .args(&extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("--executor slurm"),
+            "{}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn status_of_runs_and_bad_folders() {
+    let dir = TempDir::new().unwrap();
+    let run = Command::cargo_bin("playtune")
+        .unwrap()
+        .args([
+            "optimize",
+            "--budget",
+            "30",
+            "--trials",
+            "2",
+            "--name",
+            "r",
+            "-q",
+            "--runs-dir",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    let out = Command::cargo_bin("playtune")
+        .unwrap()
+        .arg("status")
+        .arg(dir.path().join("r"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(text.contains("60 evaluations logged"), "{text}");
+    assert!(text.contains("finished"), "{text}");
+    // The folder above it lists its runs.
+    let out = Command::cargo_bin("playtune")
+        .unwrap()
+        .arg("status")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("/r:"));
+    for bad in [
+        dir.path().join("missing"),
+        dir.path().join("r").join("evals.csv"),
+    ] {
+        let out = Command::cargo_bin("playtune")
+            .unwrap()
+            .arg("status")
+            .arg(&bad)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    }
+    let empty = TempDir::new().unwrap();
+    let out = Command::cargo_bin("playtune")
+        .unwrap()
+        .arg("status")
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("neither a run folder"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_cluster_run_equals_the_local_run_and_is_not_redone() {
+    if !cluster_up("a_cluster_run_equals_the_local_run_and_is_not_redone") {
+        return;
+    }
+    let local = TempDir::new().unwrap();
+    let cluster = TempDir::new().unwrap();
+    let o = experiment(local.path(), "x", "2", "6", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = experiment(cluster.path(), "x", "2", "6", &["--executor", "slurm"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("submit 6 task(s)"), "{}", stderr(&o));
+    let summary = |d: &Path| std::fs::read(d.join("x").join("summary.ron")).unwrap();
+    assert_eq!(summary(local.path()), summary(cluster.path()));
+    for algo in ["rmhc", "b-rmhc", "ntbea"] {
+        for file in ["evals.csv", "result.ron"] {
+            let read = |d: &Path| std::fs::read(d.join("x").join(algo).join(file)).unwrap();
+            assert_eq!(read(local.path()), read(cluster.path()), "{algo}/{file}");
+        }
+    }
+    // Every task folder was collected; a second call submits nothing and writes the
+    // same summary.
+    let tasks = cluster.path().join("x").join("slurm").join("tasks");
+    assert_eq!(std::fs::read_dir(&tasks).unwrap().count(), 0);
+    let o = experiment(cluster.path(), "x", "2", "6", &["--executor", "slurm"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("submit 0 task(s)"), "{}", stderr(&o));
+    assert_eq!(summary(local.path()), summary(cluster.path()));
+    // The work items ran as tasks: six lines in done.jsonl, one per item.
+    let done = std::fs::read_to_string(cluster.path().join("x/slurm/done.jsonl")).unwrap();
+    assert_eq!(done.lines().count(), 6, "{done}");
+}
+
+#[test]
+fn a_cancelled_task_is_reported_and_redone_with_the_same_result() {
+    if !cluster_up("a_cancelled_task_is_reported_and_redone_with_the_same_result") {
+        return;
+    }
+    let local = TempDir::new().unwrap();
+    let cluster = TempDir::new().unwrap();
+    // B-RMHC's task (task 1) pre-processes 95 evaluations before its search: long
+    // enough to be cancelled part way.
+    let o = experiment(
+        cluster.path(),
+        "c",
+        "1",
+        "12",
+        &["--executor", "slurm", "--detach"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let home = cluster.path().join("c");
+    let sub: String = std::fs::read_to_string(home.join("slurm/submission-0.ron")).unwrap();
+    let job = sub
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("job: Some(\""))
+        .and_then(|l| l.split('"').next())
+        .expect("a job id in submission-0.ron")
+        .to_string();
+    let partial = home.join("slurm/tasks/b-rmhc-t0.partial/evals.csv");
+    let started = Instant::now();
+    // Cancel it once it has logged some of its work.
+    while std::fs::read_to_string(&partial).map_or(0, |t| t.lines().count()) < 5 {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "task 1 never started"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let c = Command::new("scancel")
+        .arg(format!("{job}_1"))
+        .output()
+        .unwrap();
+    assert!(c.status.success(), "{}", stderr(&c));
+    // Wait until the queue lets go of the job's tasks.
+    loop {
+        let q = Command::new("squeue")
+            .args(["--noheader", "--array", "--jobs", &job])
+            .output()
+            .unwrap();
+        if String::from_utf8_lossy(&q.stdout).trim().is_empty() {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(600),
+            "the job never ended"
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    assert!(
+        !home.join("slurm/tasks/b-rmhc-t0").exists(),
+        "the cancelled task finished before scancel reached it"
+    );
+    let s = Command::cargo_bin("playtune")
+        .unwrap()
+        .arg("status")
+        .arg(&home)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&s.stdout);
+    assert!(s.status.success(), "{}", stderr(&s));
+    assert!(text.contains("1 failed"), "{text}");
+    assert!(text.contains("B-RMHC trial 0"), "{text}");
+    assert!(text.contains("CANCELLED"), "the log tail: {text}");
+    // The next call resubmits only the cancelled task, which resumes from what it had
+    // logged, and the summary is the local run's.
+    let o = experiment(cluster.path(), "c", "1", "12", &["--executor", "slurm"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("submit 1 task(s)"), "{}", stderr(&o));
+    let l = experiment(local.path(), "c", "1", "12", &[]);
+    assert!(l.status.success(), "{}", stderr(&l));
+    assert_eq!(
+        std::fs::read(local.path().join("c/summary.ron")).unwrap(),
+        std::fs::read(home.join("summary.ron")).unwrap()
+    );
+}
