@@ -326,3 +326,178 @@ fn a_cancelled_task_is_reported_and_redone_with_the_same_result() {
         std::fs::read(home.join("summary.ron")).unwrap()
     );
 }
+
+/// A search through the cluster: `optimize` or `map-elites` with its batches as tasks.
+fn search(runs: &Path, name: &str, args: &[&str], extra: &[&str]) -> std::process::Output {
+    Command::cargo_bin("playtune")
+        .unwrap()
+        .args(args)
+        .args(["--name", name, "--quiet", "--runs-dir"])
+        .arg(runs)
+        .args(extra)
+        .timeout(Duration::from_secs(900))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_search_with_batches_on_the_cluster_logs_what_the_local_run_logs() {
+    if !cluster_up("a_search_with_batches_on_the_cluster_logs_what_the_local_run_logs") {
+        return;
+    }
+    let slurm = ["--executor", "slurm", "--tasks", "3", "--poll", "0.5"];
+    for (name, args) in [
+        (
+            "random",
+            &[
+                "optimize", "--algo", "random", "--budget", "40", "--batch", "20", "--trials", "2",
+            ][..],
+        ),
+        ("map-elites", &["map-elites", "--evaluations", "72"][..]),
+        (
+            "ntbea-batch",
+            &[
+                "optimize", "--algo", "ntbea", "--budget", "24", "--batch", "4",
+            ][..],
+        ),
+    ] {
+        let local = TempDir::new().unwrap();
+        let cluster = TempDir::new().unwrap();
+        let l = search(local.path(), name, args, &[]);
+        assert!(l.status.success(), "{name}: {}", stderr(&l));
+        let c = search(cluster.path(), name, args, &slurm);
+        assert!(c.status.success(), "{name}: {}", stderr(&c));
+        assert!(stderr(&c).contains("round(s)"), "{name}: {}", stderr(&c));
+        let read = |d: &Path, f: &str| std::fs::read_to_string(d.join(name).join(f)).unwrap();
+        assert_eq!(
+            read(local.path(), "evals.csv"),
+            read(cluster.path(), "evals.csv"),
+            "{name}"
+        );
+        // The results agree but for the seconds the search took.
+        let timeless = |t: String| {
+            t.lines()
+                .filter(|l| !l.contains("seconds"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert_eq!(
+            timeless(read(local.path(), "result.ron")),
+            timeless(read(cluster.path(), "result.ron")),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_search_task_cancelled_is_reported_and_resumed() {
+    if !cluster_up("a_search_task_cancelled_is_reported_and_resumed") {
+        return;
+    }
+    let space = concat!(env!("CARGO_MANIFEST_DIR"), "/spaces/noisy_onemax_10.ron");
+    // An evaluator of a few seconds: long enough to cancel a task while it runs.
+    let args = [
+        "optimize",
+        "--problem",
+        "command",
+        "--set",
+        "cmd=sleep 2; cat >/dev/null; echo 1.5",
+        "--space",
+        space,
+        "--algo",
+        "random",
+        "--budget",
+        "6",
+        "--batch",
+        "6",
+    ];
+    let dir = TempDir::new().unwrap();
+    let run = dir.path().join("slow");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("playtune"))
+        .args(args)
+        .args(["--name", "slow", "--quiet", "--runs-dir"])
+        .arg(dir.path())
+        .args(["--executor", "slurm", "--tasks", "2", "--poll", "0.5"])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let job = loop {
+        let text = std::fs::read_to_string(run.join("slurm/submission-0.ron")).unwrap_or_default();
+        if let Some(job) = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("job: Some(\""))
+            .and_then(|l| l.split('"').next())
+        {
+            break job.to_string();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no submission"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Cancel task 1 once it runs.
+    loop {
+        let q = Command::new("squeue")
+            .args(["--noheader", "--array", "--format=%K %T", "--jobs", &job])
+            .output()
+            .unwrap();
+        if String::from_utf8_lossy(&q.stdout).contains("1 RUNNING") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "task 1 never ran"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let c = Command::new("scancel")
+        .arg(format!("{job}_1"))
+        .output()
+        .unwrap();
+    assert!(c.status.success());
+    let out = child.wait_with_output().unwrap();
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{e}");
+    assert!(e.contains("ended without results"), "{e}");
+    assert!(e.contains("CANCELLED"), "the log tail: {e}");
+    assert!(e.contains("--executor slurm"), "how to go on: {e}");
+    // Task 0's evaluations are kept; resuming evaluates only task 1's.
+    let kept = std::fs::read_to_string(run.join("evals.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    assert_eq!(kept, 3);
+    let r = Command::cargo_bin("playtune")
+        .unwrap()
+        .arg("resume")
+        .arg(&run)
+        .args([
+            "--quiet",
+            "--executor",
+            "slurm",
+            "--tasks",
+            "2",
+            "--poll",
+            "0.5",
+        ])
+        .timeout(Duration::from_secs(600))
+        .output()
+        .unwrap();
+    assert!(r.status.success(), "{}", stderr(&r));
+    assert!(
+        stderr(&r).contains("1 round(s), 2 task(s), 3 evaluation(s)"),
+        "{}",
+        stderr(&r)
+    );
+    let local = TempDir::new().unwrap();
+    let l = search(local.path(), "slow", &args, &[]);
+    assert!(l.status.success(), "{}", stderr(&l));
+    assert_eq!(
+        std::fs::read_to_string(run.join("evals.csv")).unwrap(),
+        std::fs::read_to_string(local.path().join("slow/evals.csv")).unwrap()
+    );
+}

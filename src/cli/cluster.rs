@@ -169,7 +169,13 @@ pub fn task(a: TaskArgs) -> Result<()> {
             .build_global()
             .map_err(|e| anyhow!("cannot start {cpus} threads: {e}"))?;
     }
-    let line = cluster::run_task(&a.dir, a.submission, index).map_err(anyhow::Error::msg)?;
+    // An experiment folder holds slurm/experiment.ron; a run folder, config.ron.
+    let line = if a.dir.join(CLUSTER_DIR).join("experiment.ron").exists() {
+        cluster::run_task(&a.dir, a.submission, index)
+    } else {
+        cluster::search::run_batch_task(&a.dir, a.submission, index)
+    }
+    .map_err(anyhow::Error::msg)?;
     println!("{line}");
     Ok(())
 }

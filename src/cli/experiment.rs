@@ -1,5 +1,6 @@
 //! `playtune experiment`: the papers' experiments as presets.
 
+use super::Executor;
 use crate::experiments::compare_optimizers::{ExperimentConfig, paper_algorithms, run};
 use crate::optim::ntbea::NtbeaConfig;
 use crate::registry::build_problem;
@@ -98,49 +99,29 @@ pub struct ExperimentArgs {
     plots_dir: PathBuf,
     #[arg(long, short)]
     quiet: bool,
-    /// Where the work runs: here (local), or as Slurm array tasks, one per trial of
-    /// each algorithm, submitted with sbatch from this machine (slurm; space-battle).
-    /// Rerunning the command resubmits only what is missing.
-    #[arg(long, value_enum, default_value = "local")]
-    executor: Executor,
-    /// Extra sbatch options for --executor slurm, as one string, e.g.
-    /// "--partition=cpu --time=02:00:00 --account=game-ai".
-    #[arg(
-        long,
-        value_name = "OPTIONS",
-        default_value = "",
-        allow_hyphen_values = true
-    )]
-    slurm_args: String,
+    #[command(flatten)]
+    cluster: super::ClusterArgs,
     /// With --executor slurm: submit and return without waiting (`playtune status
     /// RUN` shows the tasks; the same command again collects or resubmits).
     #[arg(long)]
     detach: bool,
-    /// With --executor slurm: seconds between two looks at the queue while waiting.
-    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
-    poll: f64,
-}
-
-#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
-pub enum Executor {
-    /// Every evaluation on this machine, in parallel over its cores.
-    Local,
-    /// Each work item as a task of a Slurm array (sbatch, squeue, scancel).
-    Slurm,
 }
 
 pub fn experiment(a: ExperimentArgs) -> Result<()> {
-    if a.executor == Executor::Slurm && a.experiment != "space-battle" {
+    a.cluster.check()?;
+    if a.cluster.tasks.is_some() {
+        bail!(
+            "--tasks is for one search's batches: an experiment runs one task per trial of each algorithm"
+        );
+    }
+    if a.cluster.executor == Executor::Slurm && a.experiment != "space-battle" {
         bail!(
             "--executor slurm runs the space-battle experiment (its trials and re-evaluations as array tasks); `{}` runs locally only, so far",
             a.experiment
         );
     }
-    if a.executor == Executor::Local && (a.detach || !a.slurm_args.is_empty()) {
-        bail!("--detach and --slurm-args go with --executor slurm");
-    }
-    if !(a.poll > 0.0 && a.poll.is_finite()) {
-        bail!("--poll {}: give a positive number of seconds", a.poll);
+    if a.cluster.executor == Executor::Local && a.detach {
+        bail!("--detach goes with --executor slurm");
     }
     match a.experiment.as_str() {
         "space-battle" => space_battle(a),
@@ -428,7 +409,7 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    let result = match a.executor {
+    let result = match a.cluster.executor {
         Executor::Local => run(
             &config,
             problem.as_ref(),
@@ -438,15 +419,8 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         )
         .map_err(anyhow::Error::msg)?,
         Executor::Slurm => {
-            use crate::cluster::{Outcome, Overhead, SlurmOptions, run_experiment, slurm};
-            let options = SlurmOptions {
-                args: slurm::split_args(&a.slurm_args)?,
-                wait: !a.detach,
-                poll: std::time::Duration::from_secs_f64(a.poll),
-                program: std::env::current_exe()
-                    .map_err(|e| anyhow!("cannot find this playtune binary: {e}"))?,
-                progress: !a.quiet,
-            };
+            use crate::cluster::{Outcome, Overhead, run_experiment};
+            let options = a.cluster.options(!a.detach, !a.quiet)?;
             let mut overhead = Overhead::default();
             let outcome = run_experiment(
                 &config,

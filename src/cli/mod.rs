@@ -84,6 +84,76 @@ enum Command {
     Ladder(ladder::LadderArgs),
 }
 
+/// Where the work runs: `--executor local|slurm` and the cluster's settings.
+#[derive(Args, Clone)]
+pub struct ClusterArgs {
+    /// Where evaluations run: here (local), or as Slurm array tasks submitted with
+    /// sbatch from this machine (slurm): an experiment's trials, or a search's batches
+    /// (--tasks tasks a batch). Rerunning the command (an experiment) or `playtune
+    /// resume RUN --executor slurm` (a search) resubmits only what is missing.
+    #[arg(long, value_enum, default_value = "local")]
+    pub executor: Executor,
+    /// Extra sbatch options for --executor slurm, as one string, e.g.
+    /// "--partition=cpu --time=02:00:00 --account=game-ai".
+    #[arg(
+        long,
+        value_name = "OPTIONS",
+        default_value = "",
+        allow_hyphen_values = true
+    )]
+    pub slurm_args: String,
+    /// With --executor slurm, for a search: array tasks each batch is cut into
+    /// [default: 16].
+    #[arg(long, value_name = "N")]
+    pub tasks: Option<usize>,
+    /// With --executor slurm: the longest wait, in seconds, between two looks at the
+    /// queue (the first looks come sooner).
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    pub poll: f64,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum, PartialEq, Debug)]
+pub enum Executor {
+    /// Every evaluation on this machine, in parallel over its cores.
+    Local,
+    /// Work items as tasks of Slurm arrays (sbatch, squeue, scancel).
+    Slurm,
+}
+
+impl ClusterArgs {
+    /// Refuses cluster settings without the cluster, and bad numbers.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.executor == Executor::Local && (!self.slurm_args.is_empty() || self.tasks.is_some())
+        {
+            anyhow::bail!("--slurm-args and --tasks go with --executor slurm");
+        }
+        if !(self.poll > 0.0 && self.poll.is_finite()) {
+            anyhow::bail!("--poll {}: give a positive number of seconds", self.poll);
+        }
+        if self.tasks == Some(0) {
+            anyhow::bail!("--tasks 0: give at least one task a batch");
+        }
+        crate::cluster::slurm::split_args(&self.slurm_args)?;
+        Ok(())
+    }
+
+    /// The cluster settings; the tasks run this very binary.
+    pub fn options(
+        &self,
+        wait: bool,
+        progress: bool,
+    ) -> anyhow::Result<crate::cluster::SlurmOptions> {
+        Ok(crate::cluster::SlurmOptions {
+            args: crate::cluster::slurm::split_args(&self.slurm_args)?,
+            wait,
+            poll: std::time::Duration::from_secs_f64(self.poll),
+            program: std::env::current_exe()
+                .map_err(|e| anyhow::anyhow!("cannot find this playtune binary: {e}"))?,
+            progress,
+        })
+    }
+}
+
 /// Options every run command shares.
 #[derive(Args, Clone)]
 pub struct CommonRunArgs {
@@ -137,6 +207,8 @@ pub struct CommonRunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 pub fn main() -> ExitCode {

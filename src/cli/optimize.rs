@@ -195,6 +195,8 @@ pub struct ResumeArgs {
     /// evaluator), instead of replaying them as failures.
     #[arg(long)]
     retry_failed: bool,
+    #[command(flatten)]
+    cluster: super::ClusterArgs,
 }
 
 fn split_pair<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str)> {
@@ -299,6 +301,14 @@ fn start(
         },
     };
     config.faults.check().map_err(anyhow::Error::msg)?;
+    common.cluster.check()?;
+    if common.cluster.executor == super::Executor::Slurm
+        && (common.no_log || config.problem.name == "manual")
+    {
+        bail!(
+            "--executor slurm records every result in the run's log: it goes without --no-log and --problem manual"
+        );
+    }
     // Check the whole configuration before creating a folder for it.
     if budget == 0 {
         bail!("--budget 0: give at least one evaluation");
@@ -341,6 +351,7 @@ fn start(
         common.json,
         common.quiet,
         false,
+        &common.cluster,
     )
 }
 
@@ -351,8 +362,44 @@ fn finish(
     json: bool,
     quiet: bool,
     retry_failed: bool,
+    cluster: &super::ClusterArgs,
 ) -> Result<()> {
     let started = std::time::Instant::now();
+    if cluster.executor == super::Executor::Slurm {
+        if retry_failed {
+            bail!(
+                "--retry-failed goes with the local executor: `playtune resume RUN --retry-failed` evaluates the failures here"
+            );
+        }
+        let options = cluster.options(true, !quiet && !json)?;
+        let mut rounds = crate::cluster::search::Rounds::default();
+        let result = crate::cluster::search::run_search(
+            dir,
+            config,
+            problem,
+            &options,
+            cluster.tasks.unwrap_or(16),
+            &mut rounds,
+        )
+        .map_err(|e| {
+            anyhow!(e).context(format!(
+                "run {} stopped; its log keeps every evaluation recorded",
+                dir.display()
+            ))
+        })?;
+        if !json {
+            eprintln!(
+                "cluster: {} round(s), {} task(s), {} evaluation(s); {:.2} s submitting, {:.2} s collecting",
+                rounds.rounds,
+                rounds.tasks,
+                rounds.evaluations,
+                rounds.submit_seconds,
+                rounds.collect_seconds
+            );
+        }
+        report(dir, config, &result, started.elapsed().as_secs_f64(), json);
+        return Ok(());
+    }
     let options = run::Options {
         progress: !quiet && !json,
         retry_failed,
@@ -637,6 +684,7 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
 }
 
 pub fn resume(a: ResumeArgs) -> Result<()> {
+    a.cluster.check()?;
     let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
     let problem =
         build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
@@ -647,5 +695,6 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
         a.json,
         a.quiet,
         a.retry_failed,
+        &a.cluster,
     )
 }

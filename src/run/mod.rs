@@ -749,7 +749,7 @@ impl TrialContext<'_> {
 
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
 /// would silently poison every estimate and comparison made from it.
-fn finite(e: Evaluation) -> Result<Evaluation, String> {
+pub(crate) fn finite(e: Evaluation) -> Result<Evaluation, String> {
     if !e.fitness.is_finite() {
         return Err(format!("the fitness is {}, not a finite number", e.fitness));
     }

@@ -1,0 +1,445 @@
+//! One search whose batches are evaluated as Slurm array tasks: the ask/tell loop of
+//! `playtune ask` / `tell`, with `sbatch` in between. Each round replays the run from
+//! its logs to the batches its trials wait for (a MAP-Elites batch, random search's
+//! points, the walkers of batch NTBEA, NTBEA multi-run's runs, re-evaluations), cuts
+//! them into at most `tasks` chunks, and submits one array task per chunk. A task
+//! evaluates its candidates with the run's problem and seeds, as the local run would,
+//! with the same retries, and writes their results whole (`results/K-I.jsonl`, renamed
+//! into place). The coordinator records the results in the run's logs, as `tell` does,
+//! and goes on to the next round. The run folder is the local run's: `resume` finishes
+//! it on either executor.
+//!
+//! Layout under `<run>/slurm/`: `submission-K.ron` (the chunks of round K and its job),
+//! `submission-K.sh`, `results/K-I.jsonl`, `logs/JOB_TASK.out`.
+
+use super::{CLUSTER_DIR, SlurmOptions, indent, slurm, tail, write_atomic};
+use crate::eval::{Binding, Evaluation, Problem};
+use crate::optim::Phase;
+use crate::run::failures::{FAILURES_FILE, FailureRow, FailureWriter};
+use crate::run::log::{LOG_FILE, LogRow, LogWriter};
+use crate::run::{self, Driven, RunConfig, RunResult};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+const RESULTS_DIR: &str = "results";
+const LOGS_DIR: &str = "logs";
+
+/// A candidate a trial waits for.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Candidate {
+    trial: u64,
+    index: u64,
+    seed: u64,
+    phase: Phase,
+    values: Vec<f64>,
+}
+
+/// One round: task i evaluates chunks[i].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Round {
+    job: Option<String>,
+    chunks: Vec<Vec<Candidate>>,
+    submitted_at: u64,
+}
+
+/// A task's answer for one candidate.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Answer {
+    trial: u64,
+    index: u64,
+    seed: u64,
+    values: Vec<f64>,
+    outcome: Result<Evaluation, String>,
+    attempts: u32,
+}
+
+struct Folder {
+    run: PathBuf,
+}
+
+impl Folder {
+    fn cluster(&self) -> PathBuf {
+        self.run.join(CLUSTER_DIR)
+    }
+    fn round(&self, k: usize) -> PathBuf {
+        self.cluster().join(format!("submission-{k}.ron"))
+    }
+    fn results(&self, k: usize, task: usize) -> PathBuf {
+        self.cluster()
+            .join(RESULTS_DIR)
+            .join(format!("{k}-{task}.jsonl"))
+    }
+    fn log_of(&self, job: &str, task: usize) -> PathBuf {
+        self.cluster()
+            .join(LOGS_DIR)
+            .join(format!("{job}_{task}.out"))
+    }
+    fn rounds(&self) -> Result<Vec<Round>, String> {
+        let mut out = Vec::new();
+        for k in 0.. {
+            let path = self.round(k);
+            if !path.exists() {
+                break;
+            }
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            out.push(ron::from_str(&text).map_err(|e| run::ron_error(&path, &e))?);
+        }
+        Ok(out)
+    }
+    fn job_name(&self) -> String {
+        let name = self
+            .run
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        format!("playtune-{name}")
+    }
+}
+
+/// Cuts `items` into `parts` contiguous chunks of sizes differing by at most one.
+fn chunks<T: Clone>(items: &[T], parts: usize) -> Vec<Vec<T>> {
+    let parts = parts.clamp(1, items.len().max(1));
+    let (base, extra) = (items.len() / parts, items.len() % parts);
+    let mut out = Vec::with_capacity(parts);
+    let mut at = 0;
+    for p in 0..parts {
+        let n = base + usize::from(p < extra);
+        out.push(items[at..at + n].to_vec());
+        at += n;
+    }
+    out
+}
+
+/// How the rounds went, for people and the overhead figures.
+#[derive(Debug, Default)]
+pub struct Rounds {
+    pub rounds: usize,
+    pub tasks: usize,
+    pub evaluations: usize,
+    /// Seconds in sbatch calls, in collecting and recording results.
+    pub submit_seconds: f64,
+    pub collect_seconds: f64,
+}
+
+/// Runs the search to its end, every batch on the cluster. A round left unfinished by
+/// an earlier call (its tasks still queued, or their results not yet recorded) is
+/// finished first; a task that failed is reported with its log tail and its chunk is
+/// evaluated again by the next call (`playtune resume RUN --executor slurm`).
+pub fn run_search(
+    dir: &Path,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    options: &SlurmOptions,
+    tasks: usize,
+    rounds: &mut Rounds,
+) -> Result<RunResult, String> {
+    slurm::check_tools().map_err(|e| e.to_string())?;
+    if tasks == 0 {
+        return Err("--tasks 0: give at least one task per round".into());
+    }
+    let folder = Folder {
+        run: dir.to_path_buf(),
+    };
+    std::fs::create_dir_all(folder.cluster().join(RESULTS_DIR)).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(folder.cluster().join(LOGS_DIR)).map_err(|e| e.to_string())?;
+    let job_name = folder.job_name();
+    let jobs = || -> Result<Vec<String>, String> {
+        Ok(folder.rounds()?.into_iter().filter_map(|r| r.job).collect())
+    };
+    // An earlier call's tasks still in the queue: wait for them first.
+    super::wait_for(&job_name, &jobs, options)?;
+    loop {
+        let waiting = match run::replay(dir, config, problem).map_err(|e| e.to_string())? {
+            Driven::Finished(r) => return Ok(r),
+            Driven::Waiting { waiting, .. } => waiting,
+        };
+        let waiting: Vec<Candidate> = waiting
+            .into_iter()
+            .map(|w| Candidate {
+                trial: w.trial,
+                index: w.index,
+                seed: w.seed,
+                phase: w.phase,
+                values: w.values,
+            })
+            .collect();
+        let collecting = Instant::now();
+        // Results on disk for what waits (a round whose recording was interrupted, or
+        // the round just run): record them and replay again.
+        let recorded = record(&folder, config, problem, &waiting)?;
+        rounds.collect_seconds += collecting.elapsed().as_secs_f64();
+        if recorded > 0 {
+            continue;
+        }
+        let k = folder.rounds()?.len();
+        if let Some(last) = folder.rounds()?.last()
+            && last.chunks.iter().flatten().any(|c| waiting.contains(c))
+        {
+            // The last round was for these candidates and left some without a
+            // result: its failed tasks are reported, and the next call submits again.
+            let failed = failed_tasks(&folder, last, &waiting);
+            if !failed.is_empty() {
+                let mut m = format!(
+                    "{} task(s) of round {} ended without results; `playtune resume {} --executor slurm` submits their candidates again:",
+                    failed.len(),
+                    k - 1,
+                    dir.display()
+                );
+                for (task, job, log) in failed.iter().take(10) {
+                    m += &format!(
+                        "\n  task {task} (job {job}; log {}):\n{}",
+                        log.display(),
+                        indent(&tail(log, 8))
+                    );
+                }
+                // Marked so that the next call submits a new round.
+                mark_reported(&folder, k - 1)?;
+                return Err(m);
+            }
+        }
+        let submitting = Instant::now();
+        let parts = chunks(&waiting, tasks);
+        let job = submit(&folder, config, k, &parts, options)?;
+        rounds.submit_seconds += submitting.elapsed().as_secs_f64();
+        rounds.rounds += 1;
+        rounds.tasks += parts.len();
+        rounds.evaluations += waiting.len();
+        if options.progress {
+            eprintln!(
+                "round {k}: {} candidate(s) in {} task(s), Slurm job {job}",
+                waiting.len(),
+                parts.len()
+            );
+        }
+        super::wait_for(&job_name, &jobs, options)?;
+    }
+}
+
+/// The tasks of a round whose candidates still wait (they wrote no results): (task,
+/// job, log).
+fn failed_tasks(
+    folder: &Folder,
+    round: &Round,
+    waiting: &[Candidate],
+) -> Vec<(usize, String, PathBuf)> {
+    let Some(job) = &round.job else {
+        return Vec::new();
+    };
+    (0..round.chunks.len())
+        .filter(|&i| round.chunks[i].iter().any(|c| waiting.contains(c)))
+        .map(|i| (i, job.clone(), folder.log_of(job, i)))
+        .collect()
+}
+
+/// Renames a reported round's file so that the next call numbers a new one after it
+/// and does not report it again.
+fn mark_reported(folder: &Folder, k: usize) -> Result<(), String> {
+    let rounds = folder.rounds()?;
+    let mut round = rounds[k].clone();
+    // Nothing of it is waited for any more: its chunks are dropped, the job kept.
+    round.chunks = round.chunks.into_iter().map(|_| Vec::new()).collect();
+    let text = ron::ser::to_string_pretty(&round, ron::ser::PrettyConfig::default())
+        .map_err(|e| e.to_string())?;
+    write_atomic(&folder.round(k), text.as_bytes())
+}
+
+/// Records the answers on disk for candidates that wait; returns how many.
+fn record(
+    folder: &Folder,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    waiting: &[Candidate],
+) -> Result<usize, String> {
+    let by_key: BTreeMap<(u64, u64), &Candidate> =
+        waiting.iter().map(|c| ((c.trial, c.index), c)).collect();
+    let mut rows = Vec::new();
+    let mut failures = Vec::new();
+    let Ok(entries) = std::fs::read_dir(folder.cluster().join(RESULTS_DIR)) else {
+        return Ok(0);
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
+    files.sort();
+    for path in &files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let a: Answer = serde_json::from_str(line)
+                .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+            // An answer for a candidate no longer waited for (recorded already) or
+            // for another point (a changed run) is not this round's.
+            let Some(c) = by_key.get(&(a.trial, a.index)) else {
+                continue;
+            };
+            if c.seed != a.seed || c.values != a.values {
+                continue;
+            }
+            match a.outcome {
+                Ok(eval) => rows.push(LogRow {
+                    trial: c.trial,
+                    index: c.index,
+                    phase: c.phase,
+                    seed: c.seed,
+                    values: c.values.clone(),
+                    eval,
+                }),
+                Err(reason) => failures.push(FailureRow {
+                    trial: c.trial,
+                    index: c.index,
+                    phase: c.phase,
+                    seed: c.seed,
+                    point: FailureRow::point_by_name(&config.space, &c.values),
+                    values: c.values.clone(),
+                    reason,
+                    attempts: a.attempts,
+                }),
+            }
+        }
+    }
+    rows.sort_by_key(|r| (r.trial, r.index));
+    failures.sort_by_key(|f| (f.trial, f.index));
+    let features = problem.feature_names();
+    let log = folder.run.join(LOG_FILE);
+    LogWriter::open(&log, &config.space, &features)
+        .and_then(|mut w| w.append(&config.space, &rows))
+        .map_err(|e| format!("{}: {e}", log.display()))?;
+    FailureWriter::new(&folder.run.join(FAILURES_FILE))
+        .append(&failures)
+        .map_err(|e| format!("{}: {e}", folder.run.display()))?;
+    // Recorded: the files are spent (a crash before this line records them again,
+    // which the log's one-copy-per-row rule makes harmless).
+    for path in &files {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(rows.len() + failures.len())
+}
+
+fn submit(
+    folder: &Folder,
+    config: &RunConfig,
+    k: usize,
+    parts: &[Vec<Candidate>],
+    options: &SlurmOptions,
+) -> Result<String, String> {
+    let _ = config;
+    let run = std::fs::canonicalize(&folder.run).map_err(|e| e.to_string())?;
+    let logs = std::fs::canonicalize(folder.cluster().join(LOGS_DIR)).map_err(|e| e.to_string())?;
+    let mut round = Round {
+        job: None,
+        chunks: parts.to_vec(),
+        submitted_at: super::now(),
+    };
+    let path = folder.round(k);
+    let write = |r: &Round| {
+        let text = ron::ser::to_string_pretty(r, ron::ser::PrettyConfig::default())
+            .map_err(|e| e.to_string())?;
+        write_atomic(&path, text.as_bytes())
+    };
+    write(&round)?;
+    let script = folder.cluster().join(format!("submission-{k}.sh"));
+    let text = super::batch_script(
+        &folder.job_name(),
+        &logs,
+        &options.program,
+        &run,
+        k,
+        &format!(
+            "Round {k} of the search: {} candidates in {} chunks; the task index picks the chunk in submission-{k}.ron.",
+            parts.iter().map(Vec::len).sum::<usize>(),
+            parts.len()
+        ),
+    );
+    write_atomic(&script, text.as_bytes())?;
+    match slurm::submit(&script, parts.len(), &options.args) {
+        Ok(job) => {
+            round.job = Some(job.clone());
+            write(&round)?;
+            Ok(job)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            Err(e.to_string())
+        }
+    }
+}
+
+/// Evaluates chunk `index` of round `k`: `playtune task RUN --submission K` for a run
+/// folder. Candidates are evaluated in parallel over the task's CPUs, each tried again
+/// with the same seed after a failure as the local run does.
+pub fn run_batch_task(dir: &Path, k: usize, index: usize) -> Result<String, String> {
+    let started = Instant::now();
+    let folder = Folder {
+        run: dir.to_path_buf(),
+    };
+    let config = run::read_config(dir)?;
+    let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
+    let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let round = folder
+        .rounds()?
+        .into_iter()
+        .nth(k)
+        .ok_or_else(|| format!("{}: no such round", folder.round(k).display()))?;
+    let chunk = round
+        .chunks
+        .get(index)
+        .ok_or_else(|| format!("task {index}: round {k} has {} tasks", round.chunks.len()))?;
+    let answers: Vec<Answer> = chunk
+        .par_iter()
+        .map(|c| {
+            let mut full = Vec::new();
+            binding.full_point(&c.values, &mut full);
+            let mut attempts = 0;
+            let outcome = loop {
+                attempts += 1;
+                let outcome = problem
+                    .evaluate(&full, c.seed)
+                    .map_err(|e| e.0)
+                    .and_then(run::finite);
+                if outcome.is_ok() || attempts > config.faults.retries {
+                    break outcome;
+                }
+            };
+            Answer {
+                trial: c.trial,
+                index: c.index,
+                seed: c.seed,
+                values: c.values.clone(),
+                outcome,
+                attempts,
+            }
+        })
+        .collect();
+    let mut text = String::new();
+    for a in &answers {
+        text += &serde_json::to_string(a).map_err(|e| e.to_string())?;
+        text.push('\n');
+    }
+    write_atomic(&folder.results(k, index), text.as_bytes())?;
+    let failed = answers.iter().filter(|a| a.outcome.is_err()).count();
+    Ok(format!(
+        "round {k}, task {index}: {} evaluations ({failed} failed) in {:.1} s",
+        answers.len(),
+        started.elapsed().as_secs_f64()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunks;
+
+    #[test]
+    fn chunks_cover_in_order_and_balance() {
+        let items: Vec<u32> = (0..10).collect();
+        let c = chunks(&items, 4);
+        assert_eq!(c.iter().map(Vec::len).collect::<Vec<_>>(), vec![3, 3, 2, 2]);
+        assert_eq!(c.concat(), items);
+        assert_eq!(chunks(&items, 64).len(), 10);
+        assert_eq!(chunks(&items[..0], 3), vec![Vec::<u32>::new()]);
+    }
+}
