@@ -91,6 +91,12 @@ struct TaskRecord {
     evaluations: u64,
     reevaluations: u64,
     seconds: f64,
+    /// Seconds since the Unix epoch when the task began and ended its work: how many
+    /// tasks were in flight at once, and the gaps Slurm left between them.
+    #[serde(default)]
+    started_at: f64,
+    #[serde(default)]
+    finished_at: f64,
 }
 
 /// Where the state lives.
@@ -307,6 +313,8 @@ fn collect(
                 "evaluations": record.evaluations,
                 "reevaluations": record.reevaluations,
                 "seconds": record.seconds,
+                "started_at": record.started_at,
+                "finished_at": record.finished_at,
             }))
             .map_err(|e| e.to_string())?;
             append_lines_text(&format!("{line}\n"), &folder.cluster().join(DONE_FILE))?;
@@ -331,16 +339,7 @@ fn append_lines_text(text: &str, to: &Path) -> Result<(), String> {
     if text.is_empty() {
         return Ok(());
     }
-    if let Ok(bytes) = std::fs::read(to) {
-        let whole = bytes.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
-        if whole < bytes.len() {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(to)
-                .and_then(|f| f.set_len(whole as u64))
-                .map_err(|e| format!("{}: {e}", to.display()))?;
-        }
-    }
+    failures::cut_half_line(to).map_err(|e| format!("{}: {e}", to.display()))?;
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -603,7 +602,7 @@ pub fn run_experiment(
     Ok(Outcome::Finished(Box::new(result)))
 }
 
-/// Writes the submission and its batch script, and submits the array.
+/// Submits the items as one array, task i computing items[i].
 fn submit(
     folder: &Folder,
     config: &ExperimentConfig,
@@ -611,45 +610,23 @@ fn submit(
     items: &[WorkItem],
     options: &SlurmOptions,
 ) -> Result<String, String> {
-    let home = std::fs::canonicalize(&folder.home).map_err(|e| e.to_string())?;
-    let logs = std::fs::canonicalize(folder.logs()).map_err(|e| e.to_string())?;
-    let mut submission = Submission {
-        job: None,
-        items: items.to_vec(),
-        submitted_at: super::now(),
-    };
-    let path = folder.submission(k);
-    let write = |s: &Submission| {
-        let text = ron::ser::to_string_pretty(s, ron::ser::PrettyConfig::default())
-            .map_err(|e| e.to_string())?;
-        write_atomic(&path, text.as_bytes())
-    };
-    write(&submission)?;
-    let script = folder.cluster().join(format!("submission-{k}.sh"));
-    let text = super::batch_script(
-        &folder.job_name(config),
-        &logs,
-        &options.program,
-        &home,
+    let submitted_at = super::now();
+    let array = super::Array {
+        cluster: &folder.cluster(),
+        folder: &folder.home,
         k,
-        &format!(
+        job_name: &folder.job_name(config),
+        tasks: items.len(),
+        about: format!(
             "One work item of the experiment per array task: {} items; the task index picks the item in submission-{k}.ron.",
             items.len()
         ),
-    );
-    write_atomic(&script, text.as_bytes())?;
-    match slurm::submit(&script, items.len(), &options.args) {
-        Ok(job) => {
-            submission.job = Some(job.clone());
-            write(&submission)?;
-            Ok(job)
-        }
-        Err(e) => {
-            // Nothing was submitted: the next call numbers its submission the same.
-            let _ = std::fs::remove_file(&path);
-            Err(e.to_string())
-        }
-    }
+    };
+    super::submit_array(&array, options, |job| Submission {
+        job,
+        items: items.to_vec(),
+        submitted_at,
+    })
 }
 
 /// Cancels every task of the experiment still in the queue; returns the jobs.
@@ -675,6 +652,7 @@ pub fn cancel(home: &Path) -> Result<Vec<String>, String> {
 /// index is `index`, or `SLURM_ARRAY_TASK_ID`.
 pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
     let started = Instant::now();
+    let started_at = unix_seconds();
     let config = read_experiment(home)?;
     let folder = Folder {
         home: home.to_path_buf(),
@@ -765,6 +743,8 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
         evaluations: result.spent.total() - result.spent.reused,
         reevaluations: jobs.len() as u64,
         seconds,
+        started_at,
+        finished_at: unix_seconds(),
     };
     let text = ron::ser::to_string_pretty(&record, ron::ser::PrettyConfig::default())
         .map_err(|e| e.to_string())?;
@@ -777,4 +757,11 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
         record.evaluations,
         record.reevaluations
     ))
+}
+
+fn unix_seconds() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs_f64())
+        .unwrap_or(0.0)
 }

@@ -71,26 +71,64 @@ pub(crate) fn now() -> u64 {
         .unwrap_or(0)
 }
 
-/// The batch script of one array: each task runs `playtune task FOLDER --submission K`.
-pub(crate) fn batch_script(
-    job_name: &str,
-    logs: &Path,
-    program: &Path,
-    folder: &Path,
-    k: usize,
-    about: &str,
-) -> String {
-    format!(
+/// One array to submit: where its files go and what its tasks run.
+pub(crate) struct Array<'a> {
+    /// `<folder>/slurm`.
+    pub cluster: &'a Path,
+    /// The experiment or run folder the tasks work in.
+    pub folder: &'a Path,
+    pub k: usize,
+    pub job_name: &'a str,
+    pub tasks: usize,
+    /// A comment for the batch script.
+    pub about: String,
+}
+
+/// Writes the K-th submission file (its work, no job id yet) and its batch script,
+/// submits the array, and writes the file again with Slurm's job id. A failed
+/// `sbatch` leaves no submission file, so the next call numbers its own the same.
+pub(crate) fn submit_array<S: serde::Serialize>(
+    array: &Array,
+    options: &SlurmOptions,
+    submission: impl Fn(Option<String>) -> S,
+) -> Result<String, String> {
+    let folder = std::fs::canonicalize(array.folder).map_err(|e| e.to_string())?;
+    let logs = array.cluster.join("logs");
+    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
+    let logs = std::fs::canonicalize(logs).map_err(|e| e.to_string())?;
+    let path = array.cluster.join(format!("submission-{}.ron", array.k));
+    let write = |job: Option<String>| {
+        let text = ron::ser::to_string_pretty(&submission(job), ron::ser::PrettyConfig::default())
+            .map_err(|e| e.to_string())?;
+        write_atomic(&path, text.as_bytes())
+    };
+    write(None)?;
+    let script = array.cluster.join(format!("submission-{}.sh", array.k));
+    let text = format!(
         "#!/bin/sh\n\
          #SBATCH --job-name={job_name}\n\
          #SBATCH --output={logs}/%A_%a.out\n\
          #SBATCH --cpus-per-task=1\n\
          # {about}\n\
          exec {program} task {folder} --submission {k}\n",
+        job_name = array.job_name,
         logs = logs.display(),
-        program = sh_quote(&program.display().to_string()),
+        about = array.about,
+        program = sh_quote(&options.program.display().to_string()),
         folder = sh_quote(&folder.display().to_string()),
-    )
+        k = array.k,
+    );
+    write_atomic(&script, text.as_bytes())?;
+    match slurm::submit(&script, array.tasks, &options.args) {
+        Ok(job) => {
+            write(Some(job.clone()))?;
+            Ok(job)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            Err(e.to_string())
+        }
+    }
 }
 
 /// Waits until no task of `jobs` is in the queue, looking sooner at first and then

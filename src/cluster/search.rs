@@ -203,7 +203,7 @@ pub fn run_search(
         }
         let submitting = Instant::now();
         let parts = chunks(&waiting, tasks);
-        let job = submit(&folder, config, k, &parts, options)?;
+        let job = submit(&folder, k, &parts, options)?;
         rounds.submit_seconds += submitting.elapsed().as_secs_f64();
         rounds.rounds += 1;
         rounds.tasks += parts.len();
@@ -320,53 +320,31 @@ fn record(
     Ok(rows.len() + failures.len())
 }
 
+/// Submits one round, task i evaluating parts[i].
 fn submit(
     folder: &Folder,
-    config: &RunConfig,
     k: usize,
     parts: &[Vec<Candidate>],
     options: &SlurmOptions,
 ) -> Result<String, String> {
-    let _ = config;
-    let run = std::fs::canonicalize(&folder.run).map_err(|e| e.to_string())?;
-    let logs = std::fs::canonicalize(folder.cluster().join(LOGS_DIR)).map_err(|e| e.to_string())?;
-    let mut round = Round {
-        job: None,
-        chunks: parts.to_vec(),
-        submitted_at: super::now(),
-    };
-    let path = folder.round(k);
-    let write = |r: &Round| {
-        let text = ron::ser::to_string_pretty(r, ron::ser::PrettyConfig::default())
-            .map_err(|e| e.to_string())?;
-        write_atomic(&path, text.as_bytes())
-    };
-    write(&round)?;
-    let script = folder.cluster().join(format!("submission-{k}.sh"));
-    let text = super::batch_script(
-        &folder.job_name(),
-        &logs,
-        &options.program,
-        &run,
+    let submitted_at = super::now();
+    let array = super::Array {
+        cluster: &folder.cluster(),
+        folder: &folder.run,
         k,
-        &format!(
+        job_name: &folder.job_name(),
+        tasks: parts.len(),
+        about: format!(
             "Round {k} of the search: {} candidates in {} chunks; the task index picks the chunk in submission-{k}.ron.",
             parts.iter().map(Vec::len).sum::<usize>(),
             parts.len()
         ),
-    );
-    write_atomic(&script, text.as_bytes())?;
-    match slurm::submit(&script, parts.len(), &options.args) {
-        Ok(job) => {
-            round.job = Some(job.clone());
-            write(&round)?;
-            Ok(job)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&path);
-            Err(e.to_string())
-        }
-    }
+    };
+    super::submit_array(&array, options, |job| Round {
+        job,
+        chunks: parts.to_vec(),
+        submitted_at,
+    })
 }
 
 /// Evaluates chunk `index` of round `k`: `playtune task RUN --submission K` for a run

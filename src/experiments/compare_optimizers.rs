@@ -264,16 +264,8 @@ pub fn reevaluate(
     }
     let name = &config.algorithms[ai].0;
     // A line an interruption cut short (no newline) is dropped before appending.
-    if let Ok(bytes) = std::fs::read(log_path) {
-        let whole = bytes.iter().rposition(|&c| c == b'\n').map_or(0, |p| p + 1);
-        if whole < bytes.len() {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(log_path)
-                .and_then(|f| f.set_len(whole as u64))
-                .map_err(|e| format!("{}: {e}", log_path.display()))?;
-        }
-    }
+    crate::run::failures::cut_half_line(log_path)
+        .map_err(|e| format!("{}: {e}", log_path.display()))?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -81,8 +81,9 @@ impl FailureWriter {
     }
 }
 
-/// Cuts a last line that an interruption left half written.
-fn cut_half_line(path: &Path) -> std::io::Result<()> {
+/// Cuts a last line that an interruption left half written (any line-based log: the
+/// failures, an experiment's re-evaluations, a cluster's task records).
+pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
     let Ok(bytes) = std::fs::read(path) else {
         return Ok(());
     };
