@@ -174,7 +174,7 @@ fn status_of_runs_and_bad_folders() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(text.contains("60 evaluations logged"), "{text}");
+    assert!(text.contains("60 evaluations logged (budget 60"), "{text}");
     assert!(text.contains("finished"), "{text}");
     // The folder above it lists its runs.
     let out = Command::cargo_bin("playtune")
@@ -464,6 +464,18 @@ fn a_search_task_cancelled_is_reported_and_resumed() {
     assert!(e.contains("ended without results"), "{e}");
     assert!(e.contains("CANCELLED"), "the log tail: {e}");
     assert!(e.contains("--executor slurm"), "how to go on: {e}");
+    let s = Command::cargo_bin("playtune")
+        .unwrap()
+        .arg("status")
+        .arg(&run)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&s.stdout);
+    assert!(s.status.success(), "{}", stderr(&s));
+    assert!(text.contains("3 evaluations logged"), "{text}");
+    assert!(text.contains("task 1 ended without results"), "{text}");
+    assert!(!text.contains("task 0 ended"), "{text}");
+    assert!(text.contains("CANCELLED"), "{text}");
     // Task 0's evaluations are kept; resuming evaluates only task 1's.
     let kept = std::fs::read_to_string(run.join("evals.csv"))
         .unwrap()

@@ -34,11 +34,16 @@ pub fn status(a: StatusArgs) -> Result<()> {
     if !a.dir.is_dir() {
         bail!("{}: no such folder", a.dir.display());
     }
-    if a.dir.join(CLUSTER_DIR).is_dir() {
+    if a.dir.join(CLUSTER_DIR).join("experiment.ron").exists() {
         return cluster_status(&a.dir);
     }
     if a.dir.join(crate::run::CONFIG_FILE).exists() {
         println!("{}", run_line(&a.dir)?);
+        if a.dir.join(CLUSTER_DIR).is_dir() {
+            for line in cluster::search::status(&a.dir).map_err(anyhow::Error::msg)? {
+                println!("{line}");
+            }
+        }
         return Ok(());
     }
     let mut runs: Vec<PathBuf> = std::fs::read_dir(&a.dir)?
@@ -72,7 +77,7 @@ fn run_line(dir: &Path) -> Result<String> {
         .unwrap_or(0);
     let finished = dir.join(crate::run::RESULT_FILE).exists();
     Ok(format!(
-        "{}: {rows} evaluations logged of {} planned ({} trials x {}){}, {}",
+        "{}: {rows} evaluations logged (budget {} = {} trial(s) x {}; pre-processing, selection and re-evaluation phases add to it){}, {}",
         dir.display(),
         config.budget * config.trials,
         config.trials,
@@ -99,7 +104,7 @@ fn cluster_status(dir: &Path) -> Result<()> {
         c.done, c.running, c.pending, c.failed, c.not_submitted
     );
     println!(
-        "evaluations so far: {} of {} planned (search and pre-processing, which B-RMHC adds), re-evaluations {} of {}",
+        "evaluations logged: {} (budget {}; B-RMHC's pre-processing adds to it); re-evaluations: {} of {}",
         s.progress.evaluations,
         s.planned_evaluations,
         s.progress.reevaluations,

@@ -43,6 +43,10 @@ struct Round {
     job: Option<String>,
     chunks: Vec<Vec<Candidate>>,
     submitted_at: u64,
+    /// Its tasks that ended without results were reported: the next call submits
+    /// their candidates in a new round.
+    #[serde(default)]
+    reported: bool,
 }
 
 /// A task's answer for one candidate.
@@ -98,6 +102,75 @@ impl Folder {
             .unwrap_or_default();
         format!("playtune-{name}")
     }
+}
+
+/// Lines for `playtune status RUN` of a search run on the cluster: its rounds, the
+/// tasks of the last one still queued, and those that ended without results.
+pub fn status(dir: &Path) -> Result<Vec<String>, String> {
+    let folder = Folder {
+        run: dir.to_path_buf(),
+    };
+    let rounds = folder.rounds()?;
+    let mut lines = vec![format!(
+        "on Slurm: {} round(s) submitted, {} task(s)",
+        rounds.len(),
+        rounds.iter().map(|r| r.chunks.len()).sum::<usize>()
+    )];
+    let Some(last) = rounds.last() else {
+        return Ok(lines);
+    };
+    let queue = if slurm::on_path("squeue") {
+        slurm::queue(&folder.job_name()).map_err(|e| e.to_string())?
+    } else {
+        Vec::new()
+    };
+    let ours: Vec<&slurm::Queued> = queue
+        .iter()
+        .filter(|q| Some(&q.job) == last.job.as_ref())
+        .collect();
+    let running = ours.iter().filter(|q| q.is_running()).count();
+    let k = rounds.len() - 1;
+    let answered = (0..last.chunks.len())
+        .filter(|&i| folder.results(k, i).exists())
+        .count();
+    lines.push(format!(
+        "round {k} (job {}): {} task(s), {running} running, {} pending, {answered} answered and not yet recorded",
+        last.job.as_deref().unwrap_or("-"),
+        last.chunks.len(),
+        ours.len() - running
+    ));
+    if ours.is_empty() && dir.join(run::RESULT_FILE).exists() {
+        lines.push("finished".into());
+    } else if ours.is_empty()
+        && let Some(job) = &last.job
+    {
+        // A task whose candidates are neither logged nor answered ended without
+        // its work.
+        let config = run::read_config(dir)?;
+        let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
+        let log =
+            crate::run::log::read_log(&dir.join(LOG_FILE), &config.space, &problem.feature_names())
+                .map(|l| l.rows)
+                .unwrap_or_default();
+        let mut recorded: std::collections::HashSet<(u64, u64)> =
+            log.iter().map(|(_, r)| (r.trial, r.index)).collect();
+        recorded.extend(crate::run::failures::read_failures(&dir.join(FAILURES_FILE))?.into_keys());
+        for (i, chunk) in last.chunks.iter().enumerate() {
+            let unrecorded = chunk
+                .iter()
+                .any(|c| !recorded.contains(&(c.trial, c.index)));
+            if unrecorded && !folder.results(k, i).exists() && !chunk.is_empty() {
+                let log = folder.log_of(job, i);
+                lines.push(format!(
+                    "  task {i} ended without results (log {}); `playtune resume {} --executor slurm` goes on:\n{}",
+                    log.display(),
+                    dir.display(),
+                    indent(&tail(&log, 8))
+                ));
+            }
+        }
+    }
+    Ok(lines)
 }
 
 /// Cuts `items` into `parts` contiguous chunks of sizes differing by at most one.
@@ -177,6 +250,7 @@ pub fn run_search(
         }
         let k = folder.rounds()?.len();
         if let Some(last) = folder.rounds()?.last()
+            && !last.reported
             && last.chunks.iter().flatten().any(|c| waiting.contains(c))
         {
             // The last round was for these candidates and left some without a
@@ -235,13 +309,11 @@ fn failed_tasks(
         .collect()
 }
 
-/// Renames a reported round's file so that the next call numbers a new one after it
-/// and does not report it again.
+/// Marks a round as reported, so that the next call submits a new one after it.
 fn mark_reported(folder: &Folder, k: usize) -> Result<(), String> {
     let rounds = folder.rounds()?;
     let mut round = rounds[k].clone();
-    // Nothing of it is waited for any more: its chunks are dropped, the job kept.
-    round.chunks = round.chunks.into_iter().map(|_| Vec::new()).collect();
+    round.reported = true;
     let text = ron::ser::to_string_pretty(&round, ron::ser::PrettyConfig::default())
         .map_err(|e| e.to_string())?;
     write_atomic(&folder.round(k), text.as_bytes())
@@ -344,6 +416,7 @@ fn submit(
         job,
         chunks: parts.to_vec(),
         submitted_at,
+        reported: false,
     })
 }
 
