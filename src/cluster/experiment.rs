@@ -765,3 +765,142 @@ fn unix_seconds() -> f64 {
         .map(|d| d.as_secs_f64())
         .unwrap_or(0.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiments::compare_optimizers::paper_algorithms;
+    use crate::optim::ntbea::NtbeaConfig;
+    use crate::run::ProblemSpec;
+
+    fn small() -> (ExperimentConfig, Box<dyn Problem>) {
+        let spec = ProblemSpec {
+            name: "space-battle".into(),
+            settings: [("max_ticks", "120"), ("mcts_iterations", "5")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        };
+        let problem = crate::registry::build_problem(&spec, None).unwrap();
+        let config = ExperimentConfig {
+            name: "x".into(),
+            problem: spec,
+            space: problem.space().clone(),
+            algorithms: paper_algorithms(NtbeaConfig::paper()),
+            trials: 2,
+            budget: 4,
+            reevaluations: 2,
+            seed: 3,
+        };
+        (config, problem)
+    }
+
+    /// The tasks' path without a cluster: every item computed by `run_task` (one of
+    /// them twice, as a rerun after a kill would), collected, then summarised by the
+    /// local code, equals the local run byte for byte; progress sees every item done.
+    #[test]
+    fn tasks_then_collection_equal_the_local_run() {
+        let (config, problem) = small();
+        let local = tempfile::TempDir::new().unwrap();
+        compare_optimizers::run(&config, problem.as_ref(), local.path(), local.path(), false)
+            .unwrap();
+        let dir = tempfile::TempDir::new().unwrap();
+        let folder = Folder {
+            home: dir.path().join("x"),
+        };
+        std::fs::create_dir_all(folder.tasks()).unwrap();
+        write_experiment(&folder, &config).unwrap();
+        for ai in 0..config.algorithms.len() {
+            run::reuse_or_create_run_dir(
+                &folder.run_dir(&config, ai),
+                &algorithm_run(&config, ai).1,
+            )
+            .unwrap();
+        }
+        let before = progress(&folder, &config, problem.as_ref()).unwrap();
+        assert_eq!((before.done.len(), before.missing.len()), (0, 6));
+        let items: Vec<WorkItem> = before.missing.iter().copied().collect();
+        let submission = Submission {
+            job: Some("1".into()),
+            items: items.clone(),
+            submitted_at: 0,
+        };
+        let text = ron::ser::to_string_pretty(&submission, Default::default()).unwrap();
+        std::fs::write(folder.submission(0), text).unwrap();
+        for i in 0..items.len() {
+            run_task(&folder.home, 0, i).unwrap();
+        }
+        assert!(
+            run_task(&folder.home, 0, 2)
+                .unwrap()
+                .contains("already done")
+        );
+        assert!(run_task(&folder.home, 0, 6).is_err());
+        assert_eq!(collect(&folder, &config, problem.as_ref()).unwrap(), 6);
+        let after = progress(&folder, &config, problem.as_ref()).unwrap();
+        assert_eq!((after.done.len(), after.missing.len()), (6, 0));
+        compare_optimizers::run(&config, problem.as_ref(), dir.path(), dir.path(), false).unwrap();
+        let read = |d: &Path, f: &str| std::fs::read(d.join("x").join(f)).unwrap();
+        assert_eq!(
+            read(local.path(), "summary.ron"),
+            read(dir.path(), "summary.ron")
+        );
+        for algo in ["rmhc", "b-rmhc", "ntbea"] {
+            let f = format!("{algo}/evals.csv");
+            assert_eq!(read(local.path(), &f), read(dir.path(), &f), "{f}");
+        }
+        // A second experiment under the same name is refused.
+        let mut other = config.clone();
+        other.seed = 4;
+        assert!(
+            write_experiment(&folder, &other)
+                .unwrap_err()
+                .contains("another experiment")
+        );
+    }
+
+    /// A task killed part way resumes from its partial folder: evaluations it logged
+    /// are not evaluated again.
+    #[test]
+    fn a_partial_task_resumes_from_its_log() {
+        let (config, problem) = small();
+        let dir = tempfile::TempDir::new().unwrap();
+        let folder = Folder {
+            home: dir.path().join("x"),
+        };
+        std::fs::create_dir_all(folder.tasks()).unwrap();
+        write_experiment(&folder, &config).unwrap();
+        let item = WorkItem {
+            algorithm: 0,
+            trial: 1,
+        };
+        let submission = Submission {
+            job: None,
+            items: vec![item],
+            submitted_at: 0,
+        };
+        let text = ron::ser::to_string_pretty(&submission, Default::default()).unwrap();
+        std::fs::write(folder.submission(0), text).unwrap();
+        let line = run_task(&folder.home, 0, 0).unwrap();
+        assert!(
+            line.contains("4 evaluations and 2 re-evaluations"),
+            "{line}"
+        );
+        // Make it partial again, less its last re-evaluation and last evaluation row.
+        let done = folder.tasks().join(item.folder(&config));
+        let partial = folder
+            .tasks()
+            .join(format!("{}{PARTIAL}", item.folder(&config)));
+        std::fs::rename(&done, &partial).unwrap();
+        for (file, keep) in [(log::LOG_FILE, 4), (REEVALUATION_LOG, 1)] {
+            let text = std::fs::read_to_string(partial.join(file)).unwrap();
+            let kept: Vec<&str> = text.lines().take(keep).collect();
+            std::fs::write(partial.join(file), kept.join("\n") + "\n").unwrap();
+        }
+        let line = run_task(&folder.home, 0, 0).unwrap();
+        assert!(
+            line.contains("1 evaluations and 1 re-evaluations"),
+            "{line}"
+        );
+    }
+}
