@@ -863,7 +863,7 @@ mod tests {
     /// are not evaluated again.
     #[test]
     fn a_partial_task_resumes_from_its_log() {
-        let (config, problem) = small();
+        let (config, _) = small();
         let dir = tempfile::TempDir::new().unwrap();
         let folder = Folder {
             home: dir.path().join("x"),
