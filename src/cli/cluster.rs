@@ -122,10 +122,14 @@ fn cluster_status(dir: &Path) -> Result<()> {
         );
         for f in &s.failed {
             println!(
-                "  {}: job {} task {}, log {}",
+                "  {}: job {} task {}{}, log {}",
                 f.item,
                 f.job,
                 f.task,
+                f.state
+                    .as_ref()
+                    .map(|s| format!(", {s}"))
+                    .unwrap_or_default(),
                 f.log.display()
             );
             for l in f.tail.lines() {

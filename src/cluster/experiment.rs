@@ -393,6 +393,8 @@ pub struct FailedTask {
     pub task: usize,
     pub log: PathBuf,
     pub tail: String,
+    /// How Slurm's accounting says it ended, where the cluster keeps accounting.
+    pub state: Option<String>,
 }
 
 /// The state of a cluster experiment: what `playtune status` prints.
@@ -446,6 +448,7 @@ fn state(
     };
     let mut failed = Vec::new();
     let mut queued = Vec::new();
+    let mut accounting: BTreeMap<String, Option<BTreeMap<usize, String>>> = BTreeMap::new();
     for item in &progress.missing {
         if complete.contains(&item.folder(config)) {
             counts.done += 1; // finished, not collected yet
@@ -459,12 +462,18 @@ fn state(
         } else if let Some((job, task)) = last_task(&submissions, *item) {
             counts.failed += 1;
             let log = folder.log_of(&job, task);
+            let state = accounting
+                .entry(job.clone())
+                .or_insert_with(|| slurm::accounting(&job))
+                .as_ref()
+                .and_then(|a| a.get(&task).cloned());
             failed.push(FailedTask {
                 item: item.describe(config),
                 tail: tail(&log, 8),
                 job,
                 task,
                 log,
+                state,
             });
         } else {
             counts.not_submitted += 1;
@@ -583,10 +592,14 @@ pub fn run_experiment(
         );
         for f in status.failed.iter().take(10) {
             m += &format!(
-                "\n  {} (job {}, task {}; log {}):\n{}",
+                "\n  {} (job {}, task {}{}; log {}):\n{}",
                 f.item,
                 f.job,
                 f.task,
+                f.state
+                    .as_ref()
+                    .map(|s| format!(", {s}"))
+                    .unwrap_or_default(),
                 f.log.display(),
                 indent(&f.tail)
             );

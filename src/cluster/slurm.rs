@@ -2,8 +2,10 @@
 //! what is pending or running, `scancel` cancels. No daemon of ours and no ssh: what
 //! the cluster knows, it says through these, and what a task did, its own output says.
 //!
-//! `sacct` is not used: a cluster without accounting (the test cluster) has none, and
-//! a task's outcome is read from its output folder, written complete or not at all.
+//! What a task did is read from its output folder, written complete or not at all.
+//! `sacct`, where the cluster keeps accounting, only adds the state Slurm ended a
+//! failed task with (TIMEOUT, OUT_OF_MEMORY, NODE_FAIL, ...) to the report; a
+//! cluster without accounting (the test cluster) works the same without it.
 
 use std::path::Path;
 use std::process::Command;
@@ -195,6 +197,42 @@ pub fn expand_indices(text: &str) -> Vec<usize> {
     out
 }
 
+/// How Slurm's accounting says each task of an array ended (`sacct`), by task index;
+/// None where the cluster keeps no accounting or `sacct` is missing.
+pub fn accounting(job: &str) -> Option<std::collections::BTreeMap<usize, String>> {
+    if !on_path("sacct") {
+        return None;
+    }
+    let out = run(
+        "sacct",
+        &[
+            "--noheader".into(),
+            "--parsable2".into(),
+            format!("--jobs={job}"),
+            "--format=JobID,State,ExitCode".into(),
+        ],
+    )
+    .ok()?;
+    Some(parse_accounting(&out))
+}
+
+/// Lines of `sacct --parsable2 --format=JobID,State,ExitCode`: `12_3|TIMEOUT|0:0`;
+/// the job steps (`12_3.batch`) are left out.
+pub fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.trim().split('|').collect();
+        let [id, state, exit] = f[..] else { continue };
+        let Some((_, task)) = id.split_once('_') else {
+            continue;
+        };
+        if let Ok(task) = task.parse::<usize>() {
+            out.insert(task, format!("{state} (exit {exit})"));
+        }
+    }
+    out
+}
+
 /// Cancels whole jobs (every task of each array).
 pub fn cancel(jobs: &[String]) -> Result<(), SlurmError> {
     if jobs.is_empty() {
@@ -231,6 +269,15 @@ mod tests {
         assert!(!q[1].is_running());
         assert!(q[2].is_running());
         assert_eq!(q[2].reason, "node1");
+    }
+
+    #[test]
+    fn accounting_lines() {
+        let a = parse_accounting(
+            "12_0|COMPLETED|0:0\n12_0.batch|COMPLETED|0:0\n12_1|TIMEOUT|0:0\n12_[2-3]|PENDING|0:0\n",
+        );
+        assert_eq!(a.len(), 2);
+        assert_eq!(a[&1], "TIMEOUT (exit 0:0)");
     }
 
     #[test]
