@@ -252,16 +252,17 @@ fn a_cancelled_task_is_reported_and_redone_with_the_same_result() {
     let local = TempDir::new().unwrap();
     let cluster = TempDir::new().unwrap();
     // B-RMHC's task (task 1) pre-processes 95 evaluations before its search: long
-    // enough to be cancelled part way.
+    // enough to be cancelled part way. A name with a space: the paths in the batch
+    // script and on sbatch's command line stay whole.
     let o = experiment(
         cluster.path(),
-        "c",
+        "c d",
         "1",
         "12",
         &["--executor", "slurm", "--detach"],
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let home = cluster.path().join("c");
+    let home = cluster.path().join("c d");
     let sub: String = std::fs::read_to_string(home.join("slurm/submission-0.ron")).unwrap();
     let job = sub
         .lines()
@@ -316,13 +317,13 @@ fn a_cancelled_task_is_reported_and_redone_with_the_same_result() {
     assert!(text.contains("CANCELLED"), "the log tail: {text}");
     // The next call resubmits only the cancelled task, which resumes from what it had
     // logged, and the summary is the local run's.
-    let o = experiment(cluster.path(), "c", "1", "12", &["--executor", "slurm"]);
+    let o = experiment(cluster.path(), "c d", "1", "12", &["--executor", "slurm"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("submit 1 task(s)"), "{}", stderr(&o));
-    let l = experiment(local.path(), "c", "1", "12", &[]);
+    let l = experiment(local.path(), "c d", "1", "12", &[]);
     assert!(l.status.success(), "{}", stderr(&l));
     assert_eq!(
-        std::fs::read(local.path().join("c/summary.ron")).unwrap(),
+        std::fs::read(local.path().join("c d/summary.ron")).unwrap(),
         std::fs::read(home.join("summary.ron")).unwrap()
     );
 }

@@ -124,7 +124,7 @@ impl Folder {
         self.home.join(config.algorithms[ai].0.to_lowercase())
     }
     fn job_name(&self, config: &ExperimentConfig) -> String {
-        format!("playtune-{}", config.name)
+        slurm::job_name(&config.name)
     }
 
     /// The submissions in order (index, submission).

@@ -104,22 +104,25 @@ pub(crate) fn submit_array<S: serde::Serialize>(
     };
     write(None)?;
     let script = array.cluster.join(format!("submission-{}.sh", array.k));
+    // The job's name and the tasks' output files go on sbatch's command line.
     let text = format!(
         "#!/bin/sh\n\
-         #SBATCH --job-name={job_name}\n\
-         #SBATCH --output={logs}/%A_%a.out\n\
          #SBATCH --cpus-per-task=1\n\
          # {about}\n\
          exec {program} task {folder} --submission {k}\n",
-        job_name = array.job_name,
-        logs = logs.display(),
         about = array.about,
         program = sh_quote(&options.program.display().to_string()),
         folder = sh_quote(&folder.display().to_string()),
         k = array.k,
     );
     write_atomic(&script, text.as_bytes())?;
-    match slurm::submit(&script, array.tasks, &options.args) {
+    match slurm::submit(
+        &script,
+        array.tasks,
+        array.job_name,
+        &logs.join("%A_%a.out"),
+        &options.args,
+    ) {
         Ok(job) => {
             write(Some(job.clone()))?;
             Ok(job)
@@ -141,9 +144,26 @@ pub(crate) fn wait_for(
     let mut pause = Duration::from_millis(250).min(options.poll);
     let mut last_line = String::new();
     let started = Instant::now();
+    let mut refused = 0;
     loop {
         let jobs = jobs()?;
-        let queue = slurm::queue(job_name).map_err(|e| e.to_string())?;
+        // A busy or restarting controller refuses now and then: try again a few
+        // times before giving up (the tasks go on either way).
+        let queue = match slurm::queue(job_name) {
+            Ok(q) => {
+                refused = 0;
+                q
+            }
+            Err(e @ slurm::SlurmError::Failed { .. }) if refused < 5 => {
+                refused += 1;
+                if options.progress {
+                    eprintln!("{e}; trying again");
+                }
+                std::thread::sleep(options.poll);
+                continue;
+            }
+            Err(e) => return Err(e.to_string()),
+        };
         let ours: Vec<&slurm::Queued> = queue.iter().filter(|q| jobs.contains(&q.job)).collect();
         if ours.is_empty() {
             return Ok(());

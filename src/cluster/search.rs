@@ -100,7 +100,7 @@ impl Folder {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        format!("playtune-{name}")
+        slurm::job_name(&name)
     }
 }
 

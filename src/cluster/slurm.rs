@@ -90,13 +90,24 @@ fn run(program: &'static str, args: &[String]) -> Result<String, SlurmError> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Submits `script` as an array of `tasks` tasks (indices 0..tasks) and returns the
-/// job id. `extra` (the user's `--slurm-args`) comes before the script, so it wins
-/// over the script's `#SBATCH` lines, as on any `sbatch` command line.
-pub fn submit(script: &Path, tasks: usize, extra: &[String]) -> Result<String, SlurmError> {
+/// Submits `script` as an array of `tasks` tasks (indices 0..tasks) named
+/// `job_name`, each writing its output to `output` (`%A` the job, `%a` the task), and
+/// returns the job id. These go on the command line, not in the script, so that no
+/// path is split at a space. `extra` (the user's `--slurm-args`) comes before the
+/// script, so it wins over the script's `#SBATCH` lines, as on any `sbatch` command
+/// line.
+pub fn submit(
+    script: &Path,
+    tasks: usize,
+    job_name: &str,
+    output: &Path,
+    extra: &[String],
+) -> Result<String, SlurmError> {
     let mut args = vec![
         "--parsable".to_string(),
         format!("--array=0-{}", tasks.saturating_sub(1)),
+        format!("--job-name={job_name}"),
+        format!("--output={}", output.display()),
     ];
     args.extend(extra.iter().cloned());
     args.push(script.display().to_string());
@@ -233,6 +244,22 @@ pub fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String>
     out
 }
 
+/// A job name Slurm and people read easily: `playtune-` and the folder's name, with
+/// anything but letters, digits, `.`, `_` and `-` made `_`.
+pub fn job_name(folder_name: &str) -> String {
+    let clean: String = folder_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("playtune-{clean}")
+}
+
 /// Cancels whole jobs (every task of each array).
 pub fn cancel(jobs: &[String]) -> Result<(), SlurmError> {
     if jobs.is_empty() {
@@ -269,6 +296,15 @@ mod tests {
         assert!(!q[1].is_running());
         assert!(q[2].is_running());
         assert_eq!(q[2].reason, "node1");
+    }
+
+    #[test]
+    fn job_names() {
+        assert_eq!(
+            job_name("space-battle-paper"),
+            "playtune-space-battle-paper"
+        );
+        assert_eq!(job_name("my run/é"), "playtune-my_run__");
     }
 
     #[test]
