@@ -48,6 +48,30 @@ fn experiment(
         .unwrap()
 }
 
+/// `playtune experiment EXPERIMENT --executor slurm --runs-dir DIR` and more, with
+/// PATH as given (None: this process's).
+fn slurm_experiment(
+    experiment: &str,
+    dir: &Path,
+    extra: &[&str],
+    path: Option<&Path>,
+) -> std::process::Output {
+    let mut c = Command::cargo_bin("playtune").unwrap();
+    c.args([
+        "experiment",
+        experiment,
+        "--executor",
+        "slurm",
+        "--runs-dir",
+    ])
+    .arg(dir)
+    .args(extra);
+    if let Some(p) = path {
+        c.env("PATH", p);
+    }
+    c.output().unwrap()
+}
+
 fn stderr(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -68,7 +92,11 @@ fn cluster_up(test: &str) -> bool {
         if std::env::var_os("PLAYTUNE_REQUIRE_SLURM").is_some() {
             panic!("{test}: PLAYTUNE_REQUIRE_SLURM is set but no Slurm cluster answers `sinfo`");
         }
-        eprintln!(
+        // Written to the process's stderr, not through eprintln!, which the test
+        // harness captures: the skip shows in the plain `cargo test` output.
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
             "SKIPPED {test}: no Slurm cluster here (sbatch/sinfo missing or no node up); `bash scripts/slurm-test-cluster.sh start` starts one"
         );
     }
@@ -79,19 +107,7 @@ fn cluster_up(test: &str) -> bool {
 fn slurm_executor_without_sbatch_is_a_clear_error() {
     let dir = TempDir::new().unwrap();
     let empty = TempDir::new().unwrap();
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
-        .args([
-            "experiment",
-            "space-battle",
-            "--executor",
-            "slurm",
-            "--runs-dir",
-        ])
-        .arg(dir.path())
-        .env("PATH", empty.path())
-        .output()
-        .unwrap();
+    let out = slurm_experiment("space-battle", dir.path(), &[], Some(empty.path()));
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let e = stderr(&out);
     assert!(e.contains("`sbatch` is not on the PATH"), "{e}");
@@ -105,19 +121,7 @@ fn slurm_executor_without_sbatch_is_a_clear_error() {
 fn slurm_options_playtune_sets_itself_are_refused() {
     let dir = TempDir::new().unwrap();
     for args in ["--array=0-3", "--output x.out", "--comment 'unbalanced"] {
-        let out = Command::cargo_bin("playtune")
-            .unwrap()
-            .args([
-                "experiment",
-                "space-battle",
-                "--executor",
-                "slurm",
-                "--runs-dir",
-            ])
-            .arg(dir.path())
-            .args(["--slurm-args", args])
-            .output()
-            .unwrap();
+        let out = slurm_experiment("space-battle", dir.path(), &["--slurm-args", args], None);
         assert_eq!(out.status.code(), Some(2), "{args}: {}", stderr(&out));
         let e = stderr(&out);
         assert!(

@@ -121,17 +121,7 @@ fn cluster_status(dir: &Path) -> Result<()> {
             "failed or cancelled (resubmitted by the next `playtune experiment ... --executor slurm`):"
         );
         for f in &s.failed {
-            println!(
-                "  {}: job {} task {}{}, log {}",
-                f.item,
-                f.job,
-                f.task,
-                f.state
-                    .as_ref()
-                    .map(|s| format!(", {s}"))
-                    .unwrap_or_default(),
-                f.log.display()
-            );
+            println!("  {}", f.heading());
             for l in f.tail.lines() {
                 println!("    | {l}");
             }

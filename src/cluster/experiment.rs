@@ -397,6 +397,23 @@ pub struct FailedTask {
     pub state: Option<String>,
 }
 
+impl FailedTask {
+    /// `RMHC trial 3 (job 12, task 3, TIMEOUT (exit 0:0); log PATH)`.
+    pub fn heading(&self) -> String {
+        format!(
+            "{} (job {}, task {}{}; log {})",
+            self.item,
+            self.job,
+            self.task,
+            self.state
+                .as_ref()
+                .map(|s| format!(", {s}"))
+                .unwrap_or_default(),
+            self.log.display()
+        )
+    }
+}
+
 /// The state of a cluster experiment: what `playtune status` prints.
 #[derive(Debug)]
 pub struct Status {
@@ -591,18 +608,7 @@ pub fn run_experiment(
             status.counts.items
         );
         for f in status.failed.iter().take(10) {
-            m += &format!(
-                "\n  {} (job {}, task {}{}; log {}):\n{}",
-                f.item,
-                f.job,
-                f.task,
-                f.state
-                    .as_ref()
-                    .map(|s| format!(", {s}"))
-                    .unwrap_or_default(),
-                f.log.display(),
-                indent(&f.tail)
-            );
+            m += &format!("\n  {}:\n{}", f.heading(), indent(&f.tail));
         }
         if status.failed.len() > 10 {
             m += &format!("\n  ... and {} more", status.failed.len() - 10);
