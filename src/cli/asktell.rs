@@ -4,8 +4,8 @@
 
 use crate::eval::{Problem, Reply, parse_reply, point_json};
 use crate::registry::build_problem;
-use crate::run::failures::{FAILURES_FILE, FailureRow, FailureWriter};
-use crate::run::log::{LOG_FILE, LogRow, LogWriter};
+use crate::run::failures::FailureRow;
+use crate::run::log::LogRow;
 use crate::run::{self, Driven, RunConfig, Waiting};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
@@ -224,12 +224,8 @@ pub fn tell(a: TellArgs) -> Result<()> {
             }),
         }
     }
-    LogWriter::open(&a.run.join(LOG_FILE), &config.space, &features)
-        .and_then(|mut w| w.append(&config.space, &rows))
-        .with_context(|| format!("cannot write {}", a.run.join(LOG_FILE).display()))?;
-    FailureWriter::new(&a.run.join(FAILURES_FILE))
-        .append(&failures)
-        .with_context(|| format!("cannot write {}", a.run.join(FAILURES_FILE).display()))?;
+    run::append_results(&a.run, &config.space, &features, &rows, &failures)
+        .map_err(anyhow::Error::msg)?;
     match run::replay(&a.run, &config, problem.as_ref())? {
         Driven::Finished(result) => {
             let _ = std::fs::remove_file(a.run.join(ASKED_FILE));

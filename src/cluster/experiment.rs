@@ -24,10 +24,10 @@
 use super::{CLUSTER_DIR, SlurmOptions, indent, slurm, tail, write_atomic};
 use crate::eval::{Binding, Problem};
 use crate::experiments::compare_optimizers::{
-    self, ExperimentConfig, ExperimentResult, REEVALUATION_LOG, Reevaluation, algorithm_run,
-    point_key, read_reevaluations,
+    self, ExperimentConfig, ExperimentResult, REEVALUATION_LOG, Reevaluation, algorithm_folder,
+    algorithm_run, point_key, read_reevaluations,
 };
-use crate::run::failures::{self, FailureWriter};
+use crate::run::failures;
 use crate::run::log::{self, LogWriter};
 use crate::run::{self, Driven, RunConfig};
 use serde::{Deserialize, Serialize};
@@ -56,7 +56,7 @@ impl WorkItem {
     fn folder(&self, config: &ExperimentConfig) -> String {
         format!(
             "{}-t{}",
-            config.algorithms[self.algorithm].0.to_lowercase(),
+            algorithm_folder(&config.algorithms[self.algorithm].0),
             self.trial
         )
     }
@@ -121,7 +121,7 @@ impl Folder {
         self.logs().join(format!("{job}_{task}.out"))
     }
     fn run_dir(&self, config: &ExperimentConfig, ai: usize) -> PathBuf {
-        self.home.join(config.algorithms[ai].0.to_lowercase())
+        self.home.join(algorithm_folder(&config.algorithms[ai].0))
     }
     fn job_name(&self, config: &ExperimentConfig) -> String {
         slurm::job_name(&config.name)
@@ -235,10 +235,9 @@ fn progress(
     if let Ok(entries) = std::fs::read_dir(folder.tasks()) {
         for e in entries.flatten() {
             let dir = e.path();
-            let Some((ai, rc)) = task_run(config, &dir) else {
+            let Some((_, rc)) = task_run(config, &dir) else {
                 continue;
             };
-            let _ = ai;
             if let Ok(l) = log::read_log(&dir.join(log::LOG_FILE), &rc.space, &features) {
                 p.evaluations += l.rows.len() as u64;
             }
@@ -258,7 +257,7 @@ fn task_run(config: &ExperimentConfig, dir: &Path) -> Option<(usize, RunConfig)>
     let ai = config
         .algorithms
         .iter()
-        .position(|(n, _)| n.to_lowercase() == algo)?;
+        .position(|(n, _)| algorithm_folder(n) == algo)?;
     Some((ai, algorithm_run(config, ai).1))
 }
 
@@ -287,20 +286,16 @@ fn collect(
             continue;
         };
         let main = folder.run_dir(config, ai);
-        let rows = log::read_log(&dir.join(log::LOG_FILE), &rc.space, &features)?;
-        LogWriter::open(&main.join(log::LOG_FILE), &rc.space, &features)
-            .and_then(|mut w| {
-                let rows: Vec<_> = rows.rows.into_iter().map(|(_, r)| r).collect();
-                w.append(&rc.space, &rows)
-            })
-            .map_err(|e| format!("{}: {e}", main.join(log::LOG_FILE).display()))?;
+        let rows: Vec<_> = log::read_log(&dir.join(log::LOG_FILE), &rc.space, &features)?
+            .rows
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
         let mut failed: Vec<_> = failures::read_failures(&dir.join(failures::FAILURES_FILE))?
             .into_values()
             .collect();
         failed.sort_by_key(|f| (f.trial, f.index));
-        FailureWriter::new(&main.join(failures::FAILURES_FILE))
-            .append(&failed)
-            .map_err(|e| format!("{}: {e}", main.display()))?;
+        run::append_results(&main, &rc.space, &features, &rows, &failed)?;
         append_lines(&dir.join(REEVALUATION_LOG), &main.join(REEVALUATION_LOG))?;
         if let Ok(text) = std::fs::read_to_string(dir.join(TASK_FILE))
             && let Ok(record) = ron::from_str::<TaskRecord>(&text)

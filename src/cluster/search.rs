@@ -15,8 +15,8 @@
 use super::{CLUSTER_DIR, SlurmOptions, indent, slurm, tail, write_atomic};
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::Phase;
-use crate::run::failures::{FAILURES_FILE, FailureRow, FailureWriter};
-use crate::run::log::{LOG_FILE, LogRow, LogWriter};
+use crate::run::failures::{FAILURES_FILE, FailureRow};
+use crate::run::log::{LOG_FILE, LogRow};
 use crate::run::{self, Driven, RunConfig, RunResult};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -376,14 +376,13 @@ fn record(
     }
     rows.sort_by_key(|r| (r.trial, r.index));
     failures.sort_by_key(|f| (f.trial, f.index));
-    let features = problem.feature_names();
-    let log = folder.run.join(LOG_FILE);
-    LogWriter::open(&log, &config.space, &features)
-        .and_then(|mut w| w.append(&config.space, &rows))
-        .map_err(|e| format!("{}: {e}", log.display()))?;
-    FailureWriter::new(&folder.run.join(FAILURES_FILE))
-        .append(&failures)
-        .map_err(|e| format!("{}: {e}", folder.run.display()))?;
+    run::append_results(
+        &folder.run,
+        &config.space,
+        &problem.feature_names(),
+        &rows,
+        &failures,
+    )?;
     // Recorded: the files are spent (a crash before this line records them again,
     // which the log's one-copy-per-row rule makes harmless).
     for path in &files {
@@ -445,17 +444,8 @@ pub fn run_batch_task(dir: &Path, k: usize, index: usize) -> Result<String, Stri
         .map(|c| {
             let mut full = Vec::new();
             binding.full_point(&c.values, &mut full);
-            let mut attempts = 0;
-            let outcome = loop {
-                attempts += 1;
-                let outcome = problem
-                    .evaluate(&full, c.seed)
-                    .map_err(|e| e.0)
-                    .and_then(run::finite);
-                if outcome.is_ok() || attempts > config.faults.retries {
-                    break outcome;
-                }
-            };
+            let (outcome, attempts) =
+                run::evaluate_with_retries(problem.as_ref(), &full, c.seed, config.faults.retries);
             Answer {
                 trial: c.trial,
                 index: c.index,

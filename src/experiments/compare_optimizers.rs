@@ -118,7 +118,7 @@ pub fn run(
     let mut outcomes = Vec::new();
     for ai in 0..config.algorithms.len() {
         let (name, rc) = algorithm_run(config, ai);
-        let dir = home.join(name.to_lowercase());
+        let dir = home.join(algorithm_folder(&name));
         run::reuse_or_create_run_dir(&dir, &rc)?;
         if progress {
             eprintln!(
@@ -214,6 +214,11 @@ pub fn run(
         .map_err(|e| e.to_string())?;
     std::fs::write(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
     Ok(result)
+}
+
+/// The folder of an algorithm's search under the experiment: its name in lower case.
+pub fn algorithm_folder(name: &str) -> String {
+    name.to_lowercase()
 }
 
 /// Algorithm `ai`'s name and the configuration of its search's run folder

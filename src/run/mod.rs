@@ -557,25 +557,13 @@ impl TrialContext<'_> {
             self.binding.full_point(values, &mut full);
             &full
         };
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
-            let outcome = self
-                .problem
-                .evaluate(point, seed)
-                .map_err(|e| e.0)
-                .and_then(finite);
-            match outcome {
-                Ok(e) => return Outcome::Done(e),
-                Err(reason) if attempts > self.config.faults.retries => {
-                    return Outcome::Failed {
-                        reason,
-                        attempts,
-                        logged: false,
-                    };
-                }
-                Err(_) => {}
-            }
+        match evaluate_with_retries(self.problem, point, seed, self.config.faults.retries) {
+            (Ok(e), _) => Outcome::Done(e),
+            (Err(reason), attempts) => Outcome::Failed {
+                reason,
+                attempts,
+                logged: false,
+            },
         }
     }
 
@@ -745,6 +733,49 @@ impl TrialContext<'_> {
             trace,
         ))))
     }
+}
+
+/// Evaluates a point of the problem's own space, trying again with the same seed
+/// after a failure (a non-finite result counts as one) up to `retries` times; returns
+/// the last outcome and the attempts made. Every evaluator of a run goes through it:
+/// the run loop and a cluster task.
+pub(crate) fn evaluate_with_retries(
+    problem: &dyn Problem,
+    point: &[f64],
+    seed: u64,
+    retries: u32,
+) -> (Result<Evaluation, String>, u32) {
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let outcome = problem
+            .evaluate(point, seed)
+            .map_err(|e| e.0)
+            .and_then(finite);
+        if outcome.is_ok() || attempts > retries {
+            return (outcome, attempts);
+        }
+    }
+}
+
+/// Appends evaluations and failures to a run folder's `evals.csv` and
+/// `failures.jsonl`, as the run loop writes them: what `tell`, a cluster search's
+/// collection and an experiment's task collection record.
+pub fn append_results(
+    dir: &Path,
+    space: &Space,
+    features: &[String],
+    rows: &[LogRow],
+    failed: &[FailureRow],
+) -> Result<(), String> {
+    let log_path = dir.join(log::LOG_FILE);
+    LogWriter::open(&log_path, space, features)
+        .and_then(|mut w| w.append(space, rows))
+        .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+    let failures_path = dir.join(failures::FAILURES_FILE);
+    FailureWriter::new(&failures_path)
+        .append(failed)
+        .map_err(|e| format!("cannot write {}: {e}", failures_path.display()))
 }
 
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
