@@ -1,5 +1,6 @@
 //! Game and agent speed: Space Battle ticks, forward-model copies, agent decisions and
-//! one skill-depth evaluation; Rinascimento random games. Each figure is per iteration
+//! one skill-depth evaluation; Rinascimento random games; the strategy game's games,
+//! decisions and HPS leaf evaluations (heuristic, playout, learned). Each figure is per iteration
 //! of the named unit, so `cargo bench --bench games` prints them as times; the README
 //! turns them into rates next to the Java reference's.
 
@@ -245,12 +246,77 @@ fn strategy_agents(c: &mut Criterion) {
     g.finish();
 }
 
+/// HPS's leaf evaluations in the strategy game, one call each, from the same
+/// mid-game state: the heuristic, the symmetric playout (2 turns, then the heuristic)
+/// and a learned network of the paper's size (512-512 over the game's encoding;
+/// random weights cost what trained ones cost). Read them as ratios to the heuristic,
+/// the shape of the paper's Table II.
+fn strategy_leaf_evaluators(c: &mut Criterion) {
+    use playtune::agents::{Hps, HpsConfig, LeafEvaluation, StateEvaluator};
+    use playtune::games::strategy::encoding::encoding;
+    use playtune::games::strategy::{RuleBased, StrategyEncoding, StrategyPhases, StrategyState};
+    use playtune::learn::network::{Layer, Network, NetworkHeader, TrainingSummary};
+    use playtune::learn::{LearnedEvaluator, StateEncoding};
+    use rand::RngExt;
+    use std::sync::Arc;
+    let mut s = StrategyState::from_seed(3);
+    let mut rng = rng_from_seed(1);
+    while s.turn() < 8 && !s.is_over() {
+        let p = s.current();
+        let a = RuleBased.act(&s, p, &mut rng);
+        s.advance(&[a]);
+    }
+    let sizes = [encoding().width(), 512, 512, 1];
+    let layers = sizes
+        .windows(2)
+        .map(|w| Layer {
+            inputs: w[0],
+            outputs: w[1],
+            weights: (0..w[0] * w[1]).map(|_| rng.random_range(-0.05..0.05)).collect(),
+            biases: vec![0.01; w[1]],
+        })
+        .collect();
+    let header = NetworkHeader {
+        encoding: encoding().clone(),
+        hidden: vec![512, 512],
+        training: TrainingSummary::default(),
+    };
+    let network = Arc::new(Network::new(header, layers).expect("sizes chain"));
+    let learned: Arc<dyn StateEvaluator<StrategyState>> = Arc::new(
+        LearnedEvaluator::new(
+            network,
+            Arc::new(StrategyEncoding) as Arc<dyn StateEncoding<StrategyState>>,
+            "random-512-512",
+        )
+        .expect("same encoding"),
+    );
+    let agent = |leaf| {
+        Hps::new(
+            HpsConfig {
+                leaf,
+                ..HpsConfig::default()
+            },
+            Arc::new(StrategyPhases),
+        )
+    };
+    let mut g = c.benchmark_group("strategy_leaf_evaluation");
+    for (name, hps) in [
+        ("heuristic", agent(LeafEvaluation::Heuristic)),
+        ("playout", agent(LeafEvaluation::Playout)),
+        ("learned_512_512", agent(LeafEvaluation::Heuristic).with_evaluator(learned.clone())),
+    ] {
+        g.bench_function(name, |b| b.iter(|| black_box(hps.leaf_value(&s, 0, &mut rng))));
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     ticks,
     rinascimento,
     rinascimento_agents,
     strategy,
-    strategy_agents
+    strategy_agents,
+    strategy_leaf_evaluators
 );
 criterion_main!(benches);

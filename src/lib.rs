@@ -2,8 +2,9 @@
 //!
 //! Layers, from the ground up (nothing imports from a layer above it):
 //! 1. [`space`], [`game`], [`stats`], [`rng`], [`draw`];
-//! 2. [`eval`] (problems and benchmarks) and [`agents`], then [`harness`] (one play
-//!    loop, tournament, ladder and agent registry for every game);
+//! 2. [`eval`] (problems and benchmarks) and [`agents`], [`learn`] (learned state
+//!    evaluation: encodings, self-play samples, networks), then [`harness`] (one play
+//!    loop, tournament, ladder, self-play and agent registry for every game);
 //! 3. [`optim`] (one module per optimiser) and [`games`] (rules, game agents, each
 //!    game's [`harness::GameDef`]);
 //! 4. [`run`] (run folders, logs, resume) and [`registry`] (problems and games by name);
@@ -19,6 +20,7 @@ pub mod experiments;
 pub mod game;
 pub mod games;
 pub mod harness;
+pub mod learn;
 pub mod optim;
 pub mod plot;
 pub mod registry;

@@ -126,6 +126,17 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "strategy play styles: P-MCTS(PU)'s 11 genome weights; win rate over levels x games against the opponent, features from the game logs",
     ),
     (
+        "strategy-hps",
+        &[
+            ("games", "10"),
+            ("opponent", "hps"),
+            ("budget", "5000"),
+            ("model", ""),
+            ("turns", "30"),
+        ],
+        "strategy game HPS tuning: search, depth, leaf (heuristic, playout, learned with model=FILE), partial-player caps; win rate against the opponent",
+    ),
+    (
         "manual",
         &[("features", "")],
         "points evaluated outside playtune: `playtune ask RUN` prints candidates as JSON lines, `playtune tell RUN` takes results (needs --space)",
@@ -372,6 +383,16 @@ pub fn build_problem(
                 games: s.positive("games")?,
                 opponent: s.get("opponent")?,
                 budget: s.positive("budget")?,
+                turns: s.count("turns", crate::games::strategy::log::MAX_TURNS)?,
+            })?)
+        }
+        "strategy-hps" => {
+            use crate::games::strategy::hps_tuning::{HpsTuning, HpsTuningConfig};
+            Box::new(HpsTuning::new(HpsTuningConfig {
+                games: s.positive("games")?,
+                opponent: s.get("opponent")?,
+                budget: s.positive("budget")?,
+                model: s.get("model")?,
                 turns: s.count("turns", crate::games::strategy::log::MAX_TURNS)?,
             })?)
         }

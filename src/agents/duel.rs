@@ -165,6 +165,33 @@ impl Portfolio<Duel> for DuelPortfolio {
     }
 }
 
+/// A stand-in for a learned evaluator: the hit-point margin squashed into (-1, 1), or
+/// its opposite when `wrong` (an evaluator that misleads), counting its calls.
+pub(crate) struct DuelEvaluator {
+    pub wrong: bool,
+    pub calls: std::sync::atomic::AtomicUsize,
+}
+
+impl DuelEvaluator {
+    pub(crate) fn new(wrong: bool) -> Self {
+        DuelEvaluator {
+            wrong,
+            calls: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+}
+
+impl crate::agents::StateEvaluator<Duel> for DuelEvaluator {
+    fn evaluate(&self, s: &Duel, p: usize) -> f64 {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let v = (f64::from(s.hp[p] - s.hp[1 - p]) / 10.0).tanh();
+        if self.wrong { -v } else { v }
+    }
+    fn label(&self) -> String {
+        "duel-margin".into()
+    }
+}
+
 /// Games `agent` wins out of `games` against a random player, seats alternating.
 pub(crate) fn wins_against_random(agent: &mut dyn Agent<Duel>, games: u64) -> usize {
     let mut wins = 0;

@@ -3,21 +3,26 @@
 //! partial player per phase. The search runs over whole turns: the distinct turns that
 //! the cross product of partial players produces, searched by alpha-beta (minimax with
 //! iterative deepening) or by UCT to a depth in turns, leaves valued by the game's
-//! heuristic or by a symmetric playout (both sides play the playout partial players
-//! for a few turns, then the heuristic). The agent then plays the chosen turn one
-//! action at a time.
+//! heuristic, by a symmetric playout (both sides play the playout partial players
+//! for a few turns, then the heuristic) or by a learned [`StateEvaluator`]. The agent
+//! then plays the chosen turn one action at a time.
 //!
 //! Search effort is counted in forward-model calls ([`Game::advance`]), as for every
-//! agent, so a game's result does not depend on the machine.
+//! agent, so a game's result does not depend on the machine. A limit on thinking time
+//! per turn ([`HpsConfig::time`], the protocol of the Prismata papers) may be added;
+//! it is measured in the thread's CPU time, and a timed game is not reproducible.
 
 use super::WIN_BONUS;
-use super::common::Budget;
+use super::common::{Budget, thread_cpu_time};
+use super::evaluator::StateEvaluator;
 use super::portfolio::PhasePlayers;
 use crate::game::{Acting, Agent, Game};
 use crate::rng::Rng;
 use rand::RngExt;
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// How HPS searches the tree of turn plans.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -39,6 +44,9 @@ pub enum LeafEvaluation {
     /// Both sides play their playout partial players for `playout_turns` turns, then
     /// the heuristic.
     Playout,
+    /// The agent's [`StateEvaluator`] (see [`Hps::with_evaluator`]), a value from -1
+    /// to 1; no forward-model call.
+    Learned,
 }
 
 /// Settings of [`Hps`].
@@ -56,6 +64,8 @@ pub struct HpsConfig {
     pub c: f64,
     /// Most actions one partial player may take in one phase.
     pub phase_cap: usize,
+    /// Thinking time per turn (thread CPU time), if limited; `budget` still applies.
+    pub time: Option<Duration>,
 }
 
 impl Default for HpsConfig {
@@ -68,6 +78,7 @@ impl Default for HpsConfig {
             budget: 20_000,
             c: std::f64::consts::SQRT_2,
             phase_cap: 40,
+            time: None,
         }
     }
 }
@@ -93,6 +104,20 @@ pub struct Hps<G: Game> {
     queue: VecDeque<G::Action>,
     due: u32,
     legal: Vec<G::Action>,
+    evaluator: Option<Arc<dyn StateEvaluator<G>>>,
+    /// Leaves valued and CPU time spent searching, over the agent's life.
+    leaves: Cell<u64>,
+    thinking: Duration,
+}
+
+/// What an [`Hps`] agent has done since it was made: for the evaluations-per-second
+/// table of the learned-evaluation experiment.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HpsWork {
+    /// Leaf evaluations.
+    pub leaves: u64,
+    /// CPU time spent planning turns.
+    pub thinking: Duration,
 }
 
 impl<G: Game> Hps<G> {
@@ -103,6 +128,32 @@ impl<G: Game> Hps<G> {
             queue: VecDeque::new(),
             due: 0,
             legal: Vec::new(),
+            evaluator: None,
+            leaves: Cell::new(0),
+            thinking: Duration::ZERO,
+        }
+    }
+
+    /// Values leaves with `evaluator` ([`LeafEvaluation::Learned`]).
+    pub fn with_evaluator(mut self, evaluator: Arc<dyn StateEvaluator<G>>) -> Self {
+        self.config.leaf = LeafEvaluation::Learned;
+        self.evaluator = Some(evaluator);
+        self
+    }
+
+    /// The value this agent gives a leaf `state` for `player` (no budget), as its
+    /// search would: for measuring evaluators on their own.
+    pub fn leaf_value(&self, state: &G, player: usize, rng: &mut Rng) -> f64 {
+        let mut unlimited = Budget::new(usize::MAX);
+        self.leaf(state, player, &mut unlimited, rng)
+            .unwrap_or(f64::NAN)
+    }
+
+    /// Leaves valued and thinking time so far.
+    pub fn work(&self) -> HpsWork {
+        HpsWork {
+            leaves: self.leaves.get(),
+            thinking: self.thinking,
         }
     }
 
@@ -197,7 +248,8 @@ impl<G: Game> Hps<G> {
     }
 
     /// A leaf's value for `root_player`: the heuristic, after a symmetric playout if
-    /// so set; a finished game adds the win bonus for its outcome.
+    /// so set, or the learned evaluation; a finished game adds the win bonus for its
+    /// outcome.
     fn leaf(
         &self,
         state: &G,
@@ -205,6 +257,18 @@ impl<G: Game> Hps<G> {
         budget: &mut Budget,
         rng: &mut Rng,
     ) -> Result<f64, OutOfBudget> {
+        if !budget.in_time() {
+            return Err(OutOfBudget);
+        }
+        self.leaves.set(self.leaves.get() + 1);
+        if let (LeafEvaluation::Learned, Some(evaluator)) = (self.config.leaf, &self.evaluator) {
+            let value = if state.is_over() {
+                0.0
+            } else {
+                evaluator.evaluate(state, root_player)
+            };
+            return Ok(value + WIN_BONUS * super::outcome(state, root_player));
+        }
         let mut end;
         let mut state = state;
         if self.config.leaf == LeafEvaluation::Playout {
@@ -443,7 +507,16 @@ impl<G: Game> Hps<G> {
 
     /// Searches `player`'s turn in `state` and queues its actions.
     fn plan(&mut self, state: &G, player: usize, rng: &mut Rng) {
-        let mut budget = Budget::new(self.config.budget);
+        let start = thread_cpu_time();
+        self.search(state, player, rng);
+        self.thinking += thread_cpu_time().saturating_sub(start);
+    }
+
+    fn search(&mut self, state: &G, player: usize, rng: &mut Rng) {
+        let mut budget = match self.config.time {
+            Some(time) => Budget::timed(self.config.budget, time),
+            None => Budget::new(self.config.budget),
+        };
         self.queue.clear();
         let turns = match self.turns(state, player, &mut budget, rng) {
             Ok(t) if !t.is_empty() => t,
@@ -490,14 +563,17 @@ impl<G: Game> Agent<G> for Hps<G> {
             HpsSearch::AlphaBeta => "alpha-beta",
             HpsSearch::Uct => "UCT",
         };
-        let leaf = match self.config.leaf {
-            LeafEvaluation::Heuristic => "heuristic",
-            LeafEvaluation::Playout => "playout",
+        let leaf = match (self.config.leaf, &self.evaluator) {
+            (LeafEvaluation::Heuristic, _) => "heuristic".to_string(),
+            (LeafEvaluation::Playout, _) => "playout".to_string(),
+            (LeafEvaluation::Learned, Some(e)) => e.label(),
+            (LeafEvaluation::Learned, None) => "heuristic (no evaluator)".to_string(),
         };
-        format!(
-            "HPS({search}, depth {}, {leaf}, {} calls)",
-            self.config.depth, self.config.budget
-        )
+        let limit = match self.config.time {
+            Some(t) => format!("{} calls, {:.0} ms", self.config.budget, t.as_secs_f64() * 1e3),
+            None => format!("{} calls", self.config.budget),
+        };
+        format!("HPS({search}, depth {}, {leaf}, {limit})", self.config.depth)
     }
 
     /// Plays the next action of the turn chosen when the turn began; searches again if
@@ -573,6 +649,47 @@ mod tests {
                 assert!(wins >= 9, "{search:?} {leaf:?}: {wins}/10");
             }
         }
+    }
+
+    #[test]
+    fn a_learned_leaf_is_called_and_steers_the_search() {
+        use crate::agents::duel::DuelEvaluator;
+        for search in [HpsSearch::AlphaBeta, HpsSearch::Uct] {
+            let right = Arc::new(DuelEvaluator::new(false));
+            let mut agent = hps(search, LeafEvaluation::Heuristic, 2000).with_evaluator(right.clone());
+            assert!(agent.name().contains("duel-margin"), "{}", agent.name());
+            let wins = crate::agents::duel::wins_against_random(&mut agent, 20);
+            assert!(wins >= 18, "{search:?}: {wins}/20 with a right evaluator");
+            let calls = right.calls.load(std::sync::atomic::Ordering::Relaxed);
+            assert!(calls > 0 && agent.work().leaves >= calls as u64, "{calls}");
+            // The same search misled by the opposite evaluator plays to lose.
+            let wrong = Arc::new(DuelEvaluator::new(true));
+            let mut agent = hps(search, LeafEvaluation::Heuristic, 2000).with_evaluator(wrong);
+            let wins = crate::agents::duel::wins_against_random(&mut agent, 20);
+            assert!(wins <= 12, "{search:?}: {wins}/20 with a misleading evaluator");
+        }
+    }
+
+    #[test]
+    fn a_time_limit_ends_the_search() {
+        // No call limit and a deep search: only the 2 ms limit can stop it. The bound
+        // checked is far above the limit, so a loaded machine does not fail it; a
+        // limit that is ignored searches to depth 30 and never returns in time.
+        let mut agent = Hps::new(
+            HpsConfig {
+                depth: 30,
+                budget: usize::MAX,
+                time: Some(Duration::from_millis(2)),
+                ..HpsConfig::default()
+            },
+            Arc::new(DuelPlayers),
+        );
+        let mut rng = rng_from_seed(3);
+        agent.act(&Duel::new(), 0, &mut rng);
+        let work = agent.work();
+        assert!(work.leaves > 0);
+        assert!(work.thinking < Duration::from_secs(2), "{:?}", work.thinking);
+        assert!(agent.name().contains("2 ms"), "{}", agent.name());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use super::any_action;
 use super::common::Budget;
+use super::evaluator::{SharedEvaluator, StateEvaluator};
 use super::opponents::{OpponentModel, Simulator, opponent_calls};
 use super::portfolio::{PortfolioSearch, Suggestion, unpruned_children};
 use super::{WIN_BONUS, outcome};
@@ -176,6 +177,8 @@ pub struct Mcts<G: Game> {
     portfolio: Option<PortfolioSearch<G>>,
     suggestions: Vec<Suggestion<G::Action>>,
     options: Vec<(f64, G::Action)>,
+    /// Values the state where the tree ends instead of a random rollout, if set.
+    evaluator: Option<SharedEvaluator<G>>,
 }
 
 impl<G: Game> Mcts<G> {
@@ -190,9 +193,18 @@ impl<G: Game> Mcts<G> {
         }
     }
 
+    /// Replaces the random rollout by `evaluator`: an iteration values the state it
+    /// reaches after expanding a node (a value from -1 to 1, plus the outcome of a
+    /// finished game) instead of playing on to the depth limit.
+    pub fn with_evaluator(mut self, evaluator: std::sync::Arc<dyn StateEvaluator<G>>) -> Self {
+        self.evaluator = Some(SharedEvaluator(evaluator));
+        self
+    }
+
     pub fn new(config: MctsConfig) -> Self {
         Mcts {
             portfolio: None,
+            evaluator: None,
             suggestions: Vec::new(),
             options: Vec::new(),
             sim: Simulator::new(config.opponent, 1),
@@ -546,6 +558,18 @@ impl<G: Game> Mcts<G> {
                 break;
             }
         }
+        if let Some(evaluator) = &self.evaluator
+            && !out_of_budget
+        {
+            let value = if state.is_over() {
+                0.0
+            } else {
+                evaluator.0.evaluate(&state, player)
+            };
+            self.backup(node, value, outcome(&state, player));
+            self.scratch = Some(state);
+            return true;
+        }
         // Random rollout to the depth limit.
         while alive && depth < self.config.rollout_depth && !state.is_over() {
             match any_action(&state, player, rng, &mut self.buf) {
@@ -607,8 +631,12 @@ impl<G: Game> Default for Mcts<G> {
 impl<G: Game> Agent<G> for Mcts<G> {
     fn name(&self) -> String {
         let kind = self.portfolio.as_ref().map_or("MCTS", |p| p.label());
+        let leaf = match &self.evaluator {
+            Some(e) => format!(", {}", e.0.label()),
+            None => String::new(),
+        };
         format!(
-            "{kind}({} it, depth {}, macro {})",
+            "{kind}({} it, depth {}, macro {}{leaf})",
             self.config.iterations, self.config.rollout_depth, self.config.macro_action
         )
     }
@@ -658,6 +686,7 @@ mod tests {
     use crate::games::rinascimento::{self, RinState, Rules};
     use crate::games::space_battle::{DoNothing, SbeParams, SbeState};
     use crate::rng::rng_from_seed;
+    use std::sync::Arc;
 
     fn sbe_config() -> MctsConfig {
         MctsConfig {
@@ -775,6 +804,48 @@ mod tests {
             Mcts::<RinState>::mean_value(&m.nodes[lost]),
             4.0 - WIN_BONUS
         );
+    }
+
+    #[test]
+    fn an_evaluator_replaces_the_rollout() {
+        use crate::agents::common::counted::Counted;
+        use crate::agents::duel::{Duel, DuelEvaluator, wins_against_random};
+        let config = MctsConfig {
+            iterations: 200,
+            rollout_depth: 12,
+            ..MctsConfig::default()
+        };
+        // Forward-model calls of one decision with rollouts and with the evaluator.
+        let calls = |evaluator: Option<Arc<DuelEvaluator>>| {
+            let mut agent = Mcts::<Counted<Duel>>::new(config.clone());
+            if let Some(e) = evaluator {
+                struct Wrap(Arc<DuelEvaluator>);
+                impl StateEvaluator<Counted<Duel>> for Wrap {
+                    fn evaluate(&self, s: &Counted<Duel>, p: usize) -> f64 {
+                        self.0.evaluate(&s.inner, p)
+                    }
+                    fn label(&self) -> String {
+                        self.0.label()
+                    }
+                }
+                agent = agent.with_evaluator(Arc::new(Wrap(e)));
+            }
+            let state = Counted::new(Duel::new());
+            agent.act(&state, 0, &mut rng_from_seed(4));
+            state.take()
+        };
+        let evaluator = Arc::new(DuelEvaluator::new(false));
+        let (rolled, evaluated) = (calls(None), calls(Some(evaluator.clone())));
+        assert_eq!(
+            evaluator.calls.load(std::sync::atomic::Ordering::Relaxed),
+            200,
+            "one evaluation per iteration"
+        );
+        assert!(evaluated * 2 < rolled, "{evaluated} calls against {rolled} with rollouts");
+        let mut agent = Mcts::<Duel>::new(config).with_evaluator(evaluator);
+        assert!(agent.name().contains("duel-margin"));
+        let wins = wins_against_random(&mut agent, 20);
+        assert!(wins >= 18, "{wins}/20");
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod bmrh;
 pub mod common;
 #[cfg(test)]
 pub(crate) mod duel;
+pub mod evaluator;
 pub mod hps;
 pub mod mcts;
 pub mod microbial;
@@ -22,8 +23,9 @@ pub mod random;
 pub mod srh;
 
 pub use bmrh::{Bmrh, BmrhConfig, MutationPoint};
-pub use common::Budget;
-pub use hps::{Hps, HpsConfig, HpsSearch, LeafEvaluation};
+pub use common::{Budget, thread_cpu_time};
+pub use evaluator::StateEvaluator;
+pub use hps::{Hps, HpsConfig, HpsSearch, HpsWork, LeafEvaluation};
 pub use mcts::{Mcts, MctsConfig, Recommendation};
 pub use microbial::{MicrobialConfig, MicrobialEa};
 pub use opponents::{OpponentModel, Simulator};

@@ -128,9 +128,10 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
         "rinascimento" => rinascimento(a),
         "ntbea-defaults" => ntbea_defaults(a),
         "strategy-portfolio" | "strategy-difficulty" => strategy(a),
+        "learned-eval" => learned_eval(a),
         "play-styles" => play_styles(a),
         other => bail!(
-            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles)"
+            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles, learned-eval)"
         ),
     }
 }
@@ -250,6 +251,38 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
         let (k, v) = s
             .split_once('=')
             .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
+        x.settings.push((k.trim().into(), v.trim().into()));
+    }
+    let started = std::time::Instant::now();
+    run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(&a, &name, started)
+}
+
+/// The Prismata learned-evaluation paper's Tables II and III in the strategy game:
+/// self-play, training, evaluations per second, and the learned HPS player against the
+/// heuristic and playout ones at equal thinking time and equal forward-model budget.
+/// Quick: a couple of minutes on 2 cores. Full (or paper): about an hour; published in
+/// runs/published/learned-eval-full.
+fn learned_eval(a: ExperimentArgs) -> Result<()> {
+    use crate::experiments::learned_eval::{LearnedEvalConfig, run};
+    if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
+        bail!(
+            "the learned-eval experiment takes --preset, --set (game settings such as turns=20), --seed and --name, not --trials, --budget, --reevaluations or --fix"
+        );
+    }
+    let name = a
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("{}-{}", a.experiment, a.preset.name()));
+    let mut x = match a.preset {
+        Preset::Quick => LearnedEvalConfig::quick(&name, a.seed),
+        _ => LearnedEvalConfig::full(&name, a.seed),
+    };
+    for s in &a.settings {
+        let (k, v) = s
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
+        x.settings.retain(|(name, _)| name != k.trim());
         x.settings.push((k.trim().into(), v.trim().into()));
     }
     let started = std::time::Instant::now();

@@ -7,6 +7,7 @@ mod compare;
 mod experiment;
 mod games;
 mod ladder;
+mod learn;
 mod optimize;
 pub(crate) mod plot;
 mod report;
@@ -82,6 +83,14 @@ enum Command {
     /// Bots of graded difficulty from a strategy-styles archive: picked elites play a
     /// round robin on levels the search never used.
     Ladder(ladder::LadderArgs),
+    /// Record self-play games of a game with a state encoding (the strategy game): one
+    /// sample per turn (the state's counts, the player to move) and the winner, for
+    /// `train-eval`. Resumable: games already in the file are kept.
+    Selfplay(learn::SelfplayArgs),
+    /// Train a network that predicts the winner from a state on self-play samples
+    /// (candle, CPU): loss and accuracy per epoch, early stopping; the network is then
+    /// an agent setting, hps(leaf=learned:FILE).
+    TrainEval(learn::TrainEvalArgs),
 }
 
 /// Where the work runs: `--executor local|slurm` and the cluster's settings.
@@ -231,6 +240,8 @@ pub fn main() -> ExitCode {
         Command::Render(a) => games::render_cmd(a),
         Command::Validate(a) => validate::run(a),
         Command::Ladder(a) => ladder::ladder_cmd(a),
+        Command::Selfplay(a) => learn::selfplay_cmd(a),
+        Command::TrainEval(a) => learn::train_eval_cmd(a),
         Command::Status(a) => cluster::status(a),
         Command::Cancel(a) => cluster::cancel(a),
         Command::Task(a) => cluster::task(a),

@@ -18,9 +18,13 @@ pub use play::Record;
 pub use settings::{Setting, Values};
 pub use tournament::TournamentResult;
 
-use crate::game::{Agent, Game};
+use crate::game::{Acting, Agent, Game};
+use crate::learn::samples::NO_WINNER;
+use crate::learn::{Encoding, GameSamples, StateEncoding};
 use crate::rng::derive_seed;
+use rayon::prelude::*;
 use std::path::Path;
+use std::sync::Arc;
 
 /// What a game tells the harness about itself. Implement it on a unit struct in the
 /// game's folder; [`DynGame`] then gives the command line everything by name.
@@ -68,7 +72,15 @@ pub trait GameDef: Sync + 'static {
         let _ = (history, at, title, out);
         None
     }
+    /// The game's state encoding for learned evaluation (`playtune selfplay`), if it
+    /// has one.
+    fn encoding(&self) -> Option<Arc<dyn StateEncoding<Self::State>>> {
+        None
+    }
 }
+
+/// Hands each finished self-play game to its writer (called from many threads).
+pub type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), String> + Sync + 'a;
 
 /// An agent of a game, as listed by `playtune games`.
 pub struct AgentInfo {
@@ -102,6 +114,13 @@ pub trait DynGame: Sync {
     fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, String>;
     /// One game, drawn into `out` at steps `at`.
     fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String>;
+    /// The game's state encoding, if it has one.
+    fn encoding(&self) -> Option<Encoding>;
+    /// Plays the self-play games `games` in parallel (game `g` seeded by
+    /// `derive_seed(seed, [g])`, seats rotating with `g`) and hands each to `sink` as
+    /// it finishes: one sample at the start of every turn (whenever the player to move
+    /// changes), labelled with the winner.
+    fn selfplay(&self, game: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), String>;
 }
 
 /// A game to play as the user asked for it.
@@ -275,5 +294,61 @@ impl<D: GameDef> DynGame for D {
             None => Err(format!("game `{}` has no picture", GameDef::name(self))),
             Some(r) => r.map(|()| record),
         }
+    }
+
+    fn encoding(&self) -> Option<Encoding> {
+        GameDef::encoding(self).map(|e| e.encoding().clone())
+    }
+
+    fn selfplay(&self, req: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), String> {
+        let encoder = GameDef::encoding(self).ok_or_else(|| {
+            format!(
+                "game `{}` has no state encoding, so it cannot record self-play samples",
+                GameDef::name(self)
+            )
+        })?;
+        let p = prepare(self, req)?;
+        let players = DynGame::players(self, &req.settings)?;
+        if p.specs.len() != players {
+            return Err(format!(
+                "self-play needs one agent per seat: {} agents for {players} players",
+                p.specs.len()
+            ));
+        }
+        let lineup: Vec<usize> = (0..players).collect();
+        let len = encoder.encoding().len();
+        games.par_iter().try_for_each(|&g| {
+            let seats = play::rotated_seats(players, g as usize);
+            let mut samples = GameSamples {
+                game: g,
+                winner: NO_WINNER,
+                movers: Vec::new(),
+                counts: Vec::new(),
+            };
+            let mut last: Option<Acting> = None;
+            let (end, _) = p.play_one(
+                self,
+                &lineup,
+                &seats,
+                req.budget,
+                derive_seed(req.seed, &[u64::from(g)]),
+                &mut |s, _| {
+                    let acting = s.acting();
+                    if last != Some(acting) {
+                        last = Some(acting);
+                        samples.movers.push(u8::try_from(encoder.mover(s)).unwrap_or(u8::MAX));
+                        let at = samples.counts.len();
+                        samples.counts.resize(at + len, 0);
+                        encoder.encode(s, &mut samples.counts[at..]);
+                    }
+                },
+            )?;
+            let winners = end.winners();
+            let mut won = winners.iter().enumerate().filter(|(_, w)| **w);
+            if let (Some((seat, _)), None) = (won.next(), won.next()) {
+                samples.winner = u8::try_from(seat).unwrap_or(NO_WINNER);
+            }
+            sink(samples)
+        })
     }
 }

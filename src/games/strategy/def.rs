@@ -4,6 +4,7 @@
 //! statistics per game; maps at chosen steps.
 
 use super::bot::RuleBased;
+use super::encoding::StrategyEncoding;
 use super::level::{Level, LevelConfig, training_levels, validation_levels};
 use super::log::features;
 use super::phases::StrategyPhases;
@@ -12,10 +13,12 @@ use super::scripts::{SCRIPTS, StrategyScripts, read_weights};
 use super::state::{GameConfig, StrategyState};
 use crate::agents::{
     Hps, HpsConfig, HpsSearch, LeafEvaluation, Mcts, PortfolioSearch, ScriptWeights,
+    StateEvaluator,
 };
 use crate::game::Agent;
 use crate::harness::agents::mcts_config;
 use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
+use crate::learn::{LearnedEvaluator, StateEncoding};
 use std::sync::Arc;
 
 /// The strategy game's descriptor.
@@ -95,10 +98,63 @@ pub fn weights_setting(text: &str) -> Result<ScriptWeights, String> {
     read_weights(std::path::Path::new(text))
 }
 
-/// The settings of a portfolio MCTS: MCTS's with this game's defaults, plus weights.
-fn portfolio_settings() -> Vec<Setting> {
+/// The learned evaluator named by a `leaf` setting's `learned:FILE`, if it names one
+/// (`None` for the other leaf settings). The file's encoding must be this game's.
+pub fn learned_leaf(
+    text: &str,
+) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, String> {
+    let Some(file) = text.strip_prefix("learned:") else {
+        return Ok(None);
+    };
+    if file.trim().is_empty() {
+        return Err("leaf=learned:FILE: name the network file (made by `playtune train-eval`)".into());
+    }
+    let evaluator = LearnedEvaluator::load(
+        std::path::Path::new(file.trim()),
+        Arc::new(StrategyEncoding) as Arc<dyn StateEncoding<StrategyState>>,
+    )?;
+    Ok(Some(Arc::new(evaluator)))
+}
+
+/// The `leaf` setting of the MCTS agents.
+fn mcts_leaf_setting() -> Setting {
+    Setting::new(
+        "leaf",
+        "rollout",
+        "rollout (random, to the depth), or learned:FILE (a network from `playtune train-eval` values the state instead)",
+    )
+}
+
+/// An MCTS agent's learned leaf evaluator from its `leaf` setting.
+fn mcts_leaf(v: &Values) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, String> {
+    match v.get("leaf") {
+        "rollout" => Ok(None),
+        other => learned_leaf(other)?.map(Some).ok_or_else(|| {
+            format!("leaf={other}: expected rollout or learned:FILE")
+        }),
+    }
+}
+
+/// MCTS over raw actions with this game's defaults, plus the leaf setting.
+fn mcts_settings() -> Vec<Setting> {
     let mut settings =
-        AgentEntry::<StrategyState>::preset(&["p"], "", Generic::Mcts, MCTS_DEFAULTS).settings;
+        AgentEntry::<StrategyState>::preset(&["m"], "", Generic::Mcts, MCTS_DEFAULTS).settings;
+    settings.push(mcts_leaf_setting());
+    settings
+}
+
+fn mcts(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
+    let agent = Mcts::new(mcts_config(v)?);
+    Ok(Box::new(match mcts_leaf(v)? {
+        Some(e) => agent.with_evaluator(e),
+        None => agent,
+    }))
+}
+
+/// The settings of a portfolio MCTS: MCTS's with this game's defaults, plus weights
+/// and the leaf setting.
+fn portfolio_settings() -> Vec<Setting> {
+    let mut settings = mcts_settings();
     settings.push(Setting::new(
         "weights",
         "default",
@@ -113,7 +169,7 @@ fn portfolio_mcts(
     bias: bool,
     unpruning: bool,
 ) -> Result<Box<dyn Agent<StrategyState>>, String> {
-    Ok(Box::new(Mcts::with_portfolio(
+    let agent = Mcts::with_portfolio(
         mcts_config(v)?,
         PortfolioSearch {
             portfolio: Arc::new(StrategyScripts),
@@ -121,7 +177,11 @@ fn portfolio_mcts(
             bias,
             unpruning,
         },
-    )))
+    );
+    Ok(Box::new(match mcts_leaf(v)? {
+        Some(e) => agent.with_evaluator(e),
+        None => agent,
+    }))
 }
 
 fn hps_settings() -> Vec<Setting> {
@@ -133,7 +193,7 @@ fn hps_settings() -> Vec<Setting> {
         s(
             "leaf",
             "heuristic",
-            "heuristic or playout (symmetric, then heuristic)",
+            "heuristic, playout (symmetric, then heuristic) or learned:FILE (a network from `playtune train-eval`)",
         ),
         s(
             "playout_turns",
@@ -151,6 +211,11 @@ fn hps_settings() -> Vec<Setting> {
             &d.phase_cap.to_string(),
             "most actions of one partial player in a phase",
         ),
+        s(
+            "time",
+            "0",
+            "thinking time per turn in ms of the thread's CPU time, 0 for none (timed games are not reproducible)",
+        ),
     ]
 }
 
@@ -161,16 +226,28 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
             _ => HpsSearch::Uct,
         },
         depth: v.count("depth")?,
-        leaf: match v.choice("leaf", &["heuristic", "playout"])? {
-            0 => LeafEvaluation::Heuristic,
-            _ => LeafEvaluation::Playout,
+        leaf: match v.get("leaf") {
+            "heuristic" => LeafEvaluation::Heuristic,
+            "playout" => LeafEvaluation::Playout,
+            _ => LeafEvaluation::Learned,
         },
         playout_turns: v.whole("playout_turns")?,
         budget: v.count("budget")?,
         c: v.real("c")?,
         phase_cap: v.count("phase_cap")?,
+        time: match v.real("time")? {
+            t if t == 0.0 => None,
+            t if t > 0.0 && t.is_finite() => Some(std::time::Duration::from_secs_f64(t / 1e3)),
+            t => return Err(format!("time={t}: give milliseconds above 0, or 0 for no limit")),
+        },
     };
-    Ok(Box::new(Hps::new(config, Arc::new(StrategyPhases))))
+    let agent = Hps::new(config, Arc::new(StrategyPhases));
+    Ok(Box::new(match v.get("leaf") {
+        "heuristic" | "playout" => agent,
+        other => agent.with_evaluator(learned_leaf(other)?.ok_or_else(|| {
+            format!("leaf={other}: expected heuristic, playout or learned:FILE")
+        })?),
+    }))
 }
 
 impl GameDef for Strategy {
@@ -228,11 +305,11 @@ impl GameDef for Strategy {
                 Vec::new(),
                 |_, _| Ok(Box::new(RuleBased::new())),
             ),
-            AgentEntry::preset(
+            AgentEntry::own(
                 &["mcts"],
                 "MCTS over raw actions, the Tribes paper's settings (depth 20, 2000 calls a decision)",
-                Generic::Mcts,
-                MCTS_DEFAULTS,
+                mcts_settings(),
+                |v, _| mcts(v),
             ),
             AgentEntry::preset(
                 &["rhea", "bmrh"],
@@ -273,6 +350,10 @@ impl GameDef for Strategy {
 
     fn default_agents(&self, _: &Values) -> Result<Vec<String>, String> {
         Ok(vec!["p-mcts-pu".into(), "mcts".into()])
+    }
+
+    fn encoding(&self) -> Option<Arc<dyn StateEncoding<StrategyState>>> {
+        Some(Arc::new(StrategyEncoding))
     }
 
     fn summary(&self, state: &StrategyState) -> Vec<(String, f64)> {

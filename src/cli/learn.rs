@@ -1,0 +1,148 @@
+//! `playtune selfplay` and `playtune train-eval`: the data and the network of a learned
+//! state evaluator.
+
+use crate::experiments::learned_eval::{TrainOutput, selfplay, train_eval};
+use crate::harness::{GameRequest, split_agents};
+use crate::harness::settings::parse_pairs;
+use crate::learn::TrainConfig;
+use anyhow::{Result, bail};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// The game; it must have a state encoding (the strategy game has).
+    #[arg(long, default_value = "strategy")]
+    game: String,
+    /// The agents, one per seat, comma-separated (NAME or NAME(KEY=VALUE,...)); seats
+    /// rotate with the game number.
+    #[arg(long, default_value = "hps(leaf=playout),hps(leaf=playout)")]
+    agents: String,
+    /// Games to have in the file (games already there are kept, not replayed).
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// A game setting, NAME=VALUE (repeatable), e.g. --set level=any.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+    /// Seed: game g is seeded by (seed, g), whatever the number of threads.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Folder of the sample file (samples.bin); an existing one is added to.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
+    let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
+    let settings =
+        parse_pairs(a.settings.iter().map(String::as_str), "--set").map_err(anyhow::Error::msg)?;
+    let req = GameRequest {
+        agents: split_agents(&a.agents),
+        settings,
+        budget: None,
+        seed: a.seed,
+    };
+    let started = std::time::Instant::now();
+    let r = selfplay(game, &req, a.games, &a.out, !a.quiet).map_err(anyhow::Error::msg)?;
+    if r.torn > 0 {
+        println!("cut off a game cut short at the end of the file ({} bytes)", r.torn);
+    }
+    println!(
+        "{}: {} games ({} played now, {} kept), {} samples, {:.1} s",
+        r.path.display(),
+        r.games_before + r.games_played,
+        r.games_played,
+        r.games_before,
+        r.samples,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct TrainEvalArgs {
+    /// A self-play folder (or its samples.bin) from `playtune selfplay`.
+    data: PathBuf,
+    /// Where to write the network.
+    #[arg(long)]
+    out: PathBuf,
+    /// Hidden layer sizes, comma-separated (the paper's: 512,512).
+    #[arg(long, value_delimiter = ',', default_value = "512,512")]
+    hidden: Vec<usize>,
+    /// Most epochs.
+    #[arg(long, default_value_t = TrainConfig::default().epochs)]
+    epochs: usize,
+    /// Stop after this many epochs without a lower validation loss.
+    #[arg(long, default_value_t = TrainConfig::default().patience)]
+    patience: usize,
+    #[arg(long, default_value_t = TrainConfig::default().batch)]
+    batch: usize,
+    /// Adam's learning rate (the paper's: 0.00001).
+    #[arg(long, default_value_t = TrainConfig::default().learning_rate)]
+    learning_rate: f64,
+    /// Share of the games held out for validation.
+    #[arg(long, default_value_t = TrainConfig::default().validation)]
+    validation: f64,
+    /// Seed of the split, the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Run folder name under --runs-dir and --plots-dir [default: train-NETWORK].
+    #[arg(long)]
+    name: Option<String>,
+    #[arg(long, default_value = "runs")]
+    runs_dir: PathBuf,
+    #[arg(long, default_value = "plots")]
+    plots_dir: PathBuf,
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
+    if !a.data.exists() {
+        bail!(
+            "{}: no such self-play folder or sample file (make one with `playtune selfplay`)",
+            a.data.display()
+        );
+    }
+    let config = TrainConfig {
+        hidden: a.hidden.clone(),
+        epochs: a.epochs,
+        patience: a.patience,
+        batch: a.batch,
+        learning_rate: a.learning_rate,
+        validation: a.validation,
+        seed: a.seed,
+    };
+    let stem = a
+        .out
+        .file_stem()
+        .map_or_else(|| "network".into(), |s| s.to_string_lossy().into_owned());
+    let name = a.name.clone().unwrap_or_else(|| format!("train-{stem}"));
+    let out = TrainOutput {
+        model: a.out.clone(),
+        run_dir: a.runs_dir.join(&name),
+        plot_dir: a.plots_dir.join(&name),
+    };
+    let trained = train_eval(&a.data, &config, &out, !a.quiet).map_err(anyhow::Error::msg)?;
+    let t = &trained.network.header.training;
+    println!(
+        "{}: kept epoch {} of {}, validation loss {:.4}, accuracy {:.3} ({} training and {} validation samples)",
+        a.out.display(),
+        t.epoch,
+        t.epochs_run,
+        t.validation_loss,
+        t.validation_accuracy,
+        t.train_samples,
+        t.validation_samples
+    );
+    println!(
+        "wrote {} and {}; use it as hps(leaf=learned:{}) or mcts(leaf=learned:{})",
+        out.run_dir.join("training.csv").display(),
+        out.plot_dir.join("training.png").display(),
+        a.out.display(),
+        a.out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,124 @@
+//! A game's state encoding: a fixed list of counted features, each stored as one byte
+//! in the sample file and fed to the network one-hot (the Prismata paper's encoding:
+//! the player to move, then each player's unit-type and resource counts, every count a
+//! one-hot vector). A new game supplies its own [`StateEncoding`].
+
+use serde::{Deserialize, Serialize};
+
+/// One counted feature: its value is clamped to `0..cap` and becomes a one-hot block of
+/// `cap` inputs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Feature {
+    pub name: String,
+    pub cap: u8,
+}
+
+/// A named list of features. The name is written into sample files and networks, and
+/// checked on load: a network only evaluates states of the encoding it learned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Encoding {
+    pub name: String,
+    pub features: Vec<Feature>,
+}
+
+impl Encoding {
+    /// An encoding from `(name, cap)` pairs; caps of 0 are raised to 1.
+    pub fn new(name: &str, features: impl IntoIterator<Item = (String, u8)>) -> Encoding {
+        Encoding {
+            name: name.to_string(),
+            features: features
+                .into_iter()
+                .map(|(name, cap)| Feature { name, cap: cap.max(1) })
+                .collect(),
+        }
+    }
+
+    /// Bytes per encoded state (one per feature).
+    pub fn len(&self) -> usize {
+        self.features.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.features.is_empty()
+    }
+
+    /// Network inputs: the sum of the caps.
+    pub fn width(&self) -> usize {
+        self.features.iter().map(|f| usize::from(f.cap)).sum()
+    }
+
+    /// The indices of the inputs set to 1 for the counts `counts` (one per feature),
+    /// written into `out` (cleared first), in increasing order.
+    pub fn active_inputs(&self, counts: &[u8], out: &mut Vec<u32>) {
+        out.clear();
+        let mut offset = 0u32;
+        for (f, &c) in self.features.iter().zip(counts) {
+            out.push(offset + u32::from(c.min(f.cap - 1)));
+            offset += u32::from(f.cap);
+        }
+    }
+
+    /// Whether `other` encodes states the same way (same name and features).
+    pub fn check_same(&self, other: &Encoding, what: &str) -> Result<(), String> {
+        if self.name != other.name {
+            return Err(format!(
+                "{what} uses the encoding `{}`, but this game's is `{}`",
+                other.name, self.name
+            ));
+        }
+        if self.features != other.features {
+            return Err(format!(
+                "{what} uses a different version of the encoding `{}` ({} features, this game's has {})",
+                self.name,
+                other.features.len(),
+                self.features.len()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How a game encodes its states for learning.
+pub trait StateEncoding<S>: Send + Sync {
+    /// The encoding's name and features.
+    fn encoding(&self) -> &Encoding;
+
+    /// Writes one count per feature of `state` into `counts` (its length is the
+    /// encoding's [`Encoding::len`]). Counts beyond a feature's cap may be written;
+    /// they are clamped.
+    fn encode(&self, state: &S, counts: &mut [u8]);
+
+    /// The player to move in `state`, whose view the network's value takes.
+    fn mover(&self, state: &S) -> usize;
+}
+
+/// A count as a byte, saturating.
+pub fn count(n: impl TryInto<u8>) -> u8 {
+    n.try_into().unwrap_or(u8::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn active_inputs_are_offsets_plus_clamped_counts() {
+        let e = Encoding::new("t", [("a".into(), 2), ("b".into(), 3), ("c".into(), 4)]);
+        assert_eq!(e.width(), 9);
+        let mut out = Vec::new();
+        e.active_inputs(&[1, 0, 200], &mut out);
+        assert_eq!(out, [1, 2, 8]);
+        e.active_inputs(&[0, 2, 3], &mut out);
+        assert_eq!(out, [0, 4, 8]);
+    }
+
+    #[test]
+    fn encodings_are_checked_by_name_and_features() {
+        let a = Encoding::new("x", [("a".into(), 2)]);
+        let b = Encoding::new("y", [("a".into(), 2)]);
+        let c = Encoding::new("x", [("a".into(), 3)]);
+        assert!(a.check_same(&a.clone(), "m").is_ok());
+        assert!(a.check_same(&b, "m").unwrap_err().contains("`y`"));
+        assert!(a.check_same(&c, "m").unwrap_err().contains("different version"));
+    }
+}
