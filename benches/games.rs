@@ -213,14 +213,10 @@ fn strategy(c: &mut Criterion) {
     g.finish();
 }
 
-/// One decision of the strategy game's search agents at their defaults, from a
-/// mid-game state (the rule-based bot played both sides for 8 rounds): P-MCTS(PU) and
-/// MCTS at 2000 forward-model calls, HPS at 20,000 calls a turn (its first decision
-/// plans the whole turn; the bench times that search).
-fn strategy_agents(c: &mut Criterion) {
-    use playtune::games::strategy::{RuleBased, Strategy, StrategyState};
-    use playtune::harness::agents::{AgentSpec, all_agents, build_agent};
-    use playtune::harness::{GameDef, Values};
+/// A mid-game state of the strategy game: the rule-based bot played both sides for 8
+/// rounds.
+fn strategy_mid_game() -> playtune::games::strategy::StrategyState {
+    use playtune::games::strategy::{RuleBased, StrategyState};
     let mut s = StrategyState::from_seed(3);
     let mut rng = rng_from_seed(1);
     while s.turn() < 8 && !s.is_over() {
@@ -228,6 +224,19 @@ fn strategy_agents(c: &mut Criterion) {
         let a = RuleBased.act(&s, p, &mut rng);
         s.advance(&[a]);
     }
+    s
+}
+
+/// One decision of the strategy game's search agents at their defaults, from a
+/// mid-game state (the rule-based bot played both sides for 8 rounds): P-MCTS(PU) and
+/// MCTS at 2000 forward-model calls, HPS at 20,000 calls a turn (its first decision
+/// plans the whole turn; the bench times that search).
+fn strategy_agents(c: &mut Criterion) {
+    use playtune::games::strategy::Strategy;
+    use playtune::harness::agents::{AgentSpec, all_agents, build_agent};
+    use playtune::harness::{GameDef, Values};
+    let s = strategy_mid_game();
+    let mut rng = rng_from_seed(1);
     let p = s.current();
     let entries = all_agents(Strategy.agents());
     let values = Values::new("game", &Strategy.settings(), &[]).expect("defaults");
@@ -254,25 +263,22 @@ fn strategy_agents(c: &mut Criterion) {
 fn strategy_leaf_evaluators(c: &mut Criterion) {
     use playtune::agents::{Hps, HpsConfig, LeafEvaluation, StateEvaluator};
     use playtune::games::strategy::encoding::encoding;
-    use playtune::games::strategy::{RuleBased, StrategyEncoding, StrategyPhases, StrategyState};
+    use playtune::games::strategy::{StrategyEncoding, StrategyPhases, StrategyState};
     use playtune::learn::network::{Layer, Network, NetworkHeader, TrainingSummary};
     use playtune::learn::{LearnedEvaluator, StateEncoding};
     use rand::RngExt;
     use std::sync::Arc;
-    let mut s = StrategyState::from_seed(3);
+    let s = strategy_mid_game();
     let mut rng = rng_from_seed(1);
-    while s.turn() < 8 && !s.is_over() {
-        let p = s.current();
-        let a = RuleBased.act(&s, p, &mut rng);
-        s.advance(&[a]);
-    }
     let sizes = [encoding().width(), 512, 512, 1];
     let layers = sizes
         .windows(2)
         .map(|w| Layer {
             inputs: w[0],
             outputs: w[1],
-            weights: (0..w[0] * w[1]).map(|_| rng.random_range(-0.05..0.05)).collect(),
+            weights: (0..w[0] * w[1])
+                .map(|_| rng.random_range(-0.05..0.05))
+                .collect(),
             biases: vec![0.01; w[1]],
         })
         .collect();
@@ -303,9 +309,14 @@ fn strategy_leaf_evaluators(c: &mut Criterion) {
     for (name, hps) in [
         ("heuristic", agent(LeafEvaluation::Heuristic)),
         ("playout", agent(LeafEvaluation::Playout)),
-        ("learned_512_512", agent(LeafEvaluation::Heuristic).with_evaluator(learned.clone())),
+        (
+            "learned_512_512",
+            agent(LeafEvaluation::Heuristic).with_evaluator(learned.clone()),
+        ),
     ] {
-        g.bench_function(name, |b| b.iter(|| black_box(hps.leaf_value(&s, 0, &mut rng))));
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(hps.leaf_value(&s, 0, &mut rng)))
+        });
     }
     g.finish();
 }

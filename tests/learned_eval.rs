@@ -21,7 +21,15 @@ const BOT: &str = "hps(leaf=playout,budget=1500),hps(leaf=playout,budget=1500)";
 fn selfplay(out: &Path, games: usize, threads: &str) -> assert_cmd::assert::Assert {
     playtune()
         .env("RAYON_NUM_THREADS", threads)
-        .args(["selfplay", "--agents", BOT, "--set", "level=any", "--set", "turns=15"])
+        .args([
+            "selfplay",
+            "--agents",
+            BOT,
+            "--set",
+            "level=any",
+            "--set",
+            "turns=15",
+        ])
         .args(["--games", &games.to_string(), "--seed", "5", "-q", "--out"])
         .arg(out)
         .assert()
@@ -52,13 +60,25 @@ fn selfplay_resumes_and_does_not_depend_on_threads() {
         .stdout(predicate::str::contains("1 played now, 5 kept"));
     assert_eq!(games(&a), before);
     selfplay(&b, 6, "1").success();
-    assert_eq!(games(&a), games(&b), "one thread and two give the same games");
+    assert_eq!(
+        games(&a),
+        games(&b),
+        "one thread and two give the same games"
+    );
     let file = SampleFile::read(&path).unwrap();
     assert_eq!(file.header.encoding.name, "strategy-counts-v1");
     assert!(file.games.iter().all(|g| g.len() >= 2 && g.winner != 7));
     // Another seed into the same folder is refused, naming the difference.
     playtune()
-        .args(["selfplay", "--agents", BOT, "--set", "level=any", "--set", "turns=15"])
+        .args([
+            "selfplay",
+            "--agents",
+            BOT,
+            "--set",
+            "level=any",
+            "--set",
+            "turns=15",
+        ])
         .args(["--games", "6", "--seed", "6", "-q", "--out"])
         .arg(&a)
         .assert()
@@ -75,7 +95,15 @@ fn a_trained_network_plays_as_an_agent_setting() {
     playtune()
         .arg("train-eval")
         .arg(&data)
-        .args(["--hidden", "16,16", "--epochs", "3", "--validation", "0.3", "-q"])
+        .args([
+            "--hidden",
+            "16,16",
+            "--epochs",
+            "3",
+            "--validation",
+            "0.3",
+            "-q",
+        ])
         .arg("--out")
         .arg(&model)
         .arg("--runs-dir")
@@ -95,10 +123,21 @@ fn a_trained_network_plays_as_an_agent_setting() {
         format!("hps(leaf=learned:{},budget=2000)", model.display()),
         format!("mcts(leaf=learned:{},budget=500)", model.display()),
         format!("p-mcts-pu(leaf=learned:{},budget=500)", model.display()),
-        format!("hps(leaf=learned:{},time=2,depth=6,budget=max)", model.display()),
+        format!(
+            "hps(leaf=learned:{},time=2,depth=6,budget=max)",
+            model.display()
+        ),
     ] {
         playtune()
-            .args(["tournament", "--game", "strategy", "--games", "2", "--set", "turns=10"])
+            .args([
+                "tournament",
+                "--game",
+                "strategy",
+                "--games",
+                "2",
+                "--set",
+                "turns=10",
+            ])
             .arg("--agents")
             .arg(format!("{agent},rule"))
             .assert()
@@ -120,25 +159,56 @@ fn bad_input_is_named_with_exit_code_2() {
     let out = tmp.path().join("x");
     let out = out.to_str().unwrap();
     fail(
-        &["selfplay", "--game", "space-battle", "--agents", "random,random", "--out", out],
+        &[
+            "selfplay",
+            "--game",
+            "space-battle",
+            "--agents",
+            "random,random",
+            "--out",
+            out,
+        ],
         "no state encoding",
     );
     fail(&["selfplay", "--games", "0", "--out", out], "--games 0");
-    fail(&["selfplay", "--agents", "hps(leaf=nowhere)", "--out", out], "leaf=nowhere");
-    fail(&["train-eval", "/no/such/data", "--out", out], "no such self-play folder");
+    fail(
+        &["selfplay", "--agents", "hps(leaf=nowhere)", "--out", out],
+        "leaf=nowhere",
+    );
+    fail(
+        &["train-eval", "/no/such/data", "--out", out],
+        "no such self-play folder",
+    );
     let junk = tmp.path().join("junk.bin");
     std::fs::write(&junk, b"hello").unwrap();
     let junk = junk.to_str().unwrap();
-    fail(&["train-eval", junk, "--out", out], "not a playtune sample file");
+    fail(
+        &["train-eval", junk, "--out", out],
+        "not a playtune sample file",
+    );
     let tournament = |agent: &str, needle: &str| {
         fail(
-            &["tournament", "--game", "strategy", "--games", "1", "--agents", &format!("{agent},rule")],
+            &[
+                "tournament",
+                "--game",
+                "strategy",
+                "--games",
+                "1",
+                "--agents",
+                &format!("{agent},rule"),
+            ],
             needle,
         )
     };
     tournament("hps(leaf=learned:)", "name the network file");
-    tournament("hps(leaf=learned:/no/such.evalnet)", "cannot read the network");
-    tournament(&format!("hps(leaf=learned:{junk})"), "not a playtune evaluation network");
+    tournament(
+        "hps(leaf=learned:/no/such.evalnet)",
+        "cannot read the network",
+    );
+    tournament(
+        &format!("hps(leaf=learned:{junk})"),
+        "not a playtune evaluation network",
+    );
     tournament("mcts(leaf=playout)", "expected rollout or learned:FILE");
     tournament("hps(time=-3)", "time=-3");
     // A network of another game's encoding is refused by name.
@@ -150,8 +220,18 @@ fn bad_input_is_named_with_exit_code_2() {
             training: TrainingSummary::default(),
         },
         vec![
-            Layer { inputs: 2, outputs: 2, weights: vec![0.0; 4], biases: vec![0.0; 2] },
-            Layer { inputs: 2, outputs: 1, weights: vec![0.0; 2], biases: vec![0.0] },
+            Layer {
+                inputs: 2,
+                outputs: 2,
+                weights: vec![0.0; 4],
+                biases: vec![0.0; 2],
+            },
+            Layer {
+                inputs: 2,
+                outputs: 1,
+                weights: vec![0.0; 2],
+                biases: vec![0.0],
+            },
         ],
     )
     .unwrap();
@@ -184,7 +264,10 @@ fn networks_learn_to_predict_the_winner_of_held_out_games() {
         };
         let trained = playtune::learn::train::train(&file, "data", &config, &mut |_| {}).unwrap();
         let t = &trained.network.header.training;
-        eprintln!("seed {seed}: validation accuracy {:.3}", t.validation_accuracy);
+        eprintln!(
+            "seed {seed}: validation accuracy {:.3}",
+            t.validation_accuracy
+        );
         assert!(
             t.validation_accuracy > 0.6,
             "seed {seed}: validation accuracy {:.3} ({} samples)",

@@ -183,7 +183,8 @@ impl DuelEvaluator {
 
 impl crate::agents::StateEvaluator<Duel> for DuelEvaluator {
     fn evaluate(&self, s: &Duel, p: usize) -> f64 {
-        self.calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let v = (f64::from(s.hp[p] - s.hp[1 - p]) / 10.0).tanh();
         if self.wrong { -v } else { v }
     }

@@ -570,10 +570,17 @@ impl<G: Game> Agent<G> for Hps<G> {
             (LeafEvaluation::Learned, None) => "heuristic (no evaluator)".to_string(),
         };
         let limit = match self.config.time {
-            Some(t) => format!("{} calls, {:.0} ms", self.config.budget, t.as_secs_f64() * 1e3),
+            Some(t) => format!(
+                "{} calls, {:.0} ms",
+                self.config.budget,
+                t.as_secs_f64() * 1e3
+            ),
             None => format!("{} calls", self.config.budget),
         };
-        format!("HPS({search}, depth {}, {leaf}, {limit})", self.config.depth)
+        format!(
+            "HPS({search}, depth {}, {leaf}, {limit})",
+            self.config.depth
+        )
     }
 
     /// Plays the next action of the turn chosen when the turn began; searches again if
@@ -656,7 +663,8 @@ mod tests {
         use crate::agents::duel::DuelEvaluator;
         for search in [HpsSearch::AlphaBeta, HpsSearch::Uct] {
             let right = Arc::new(DuelEvaluator::new(false));
-            let mut agent = hps(search, LeafEvaluation::Heuristic, 2000).with_evaluator(right.clone());
+            let mut agent =
+                hps(search, LeafEvaluation::Heuristic, 2000).with_evaluator(right.clone());
             assert!(agent.name().contains("duel-margin"), "{}", agent.name());
             let wins = crate::agents::duel::wins_against_random(&mut agent, 20);
             assert!(wins >= 18, "{search:?}: {wins}/20 with a right evaluator");
@@ -666,7 +674,10 @@ mod tests {
             let wrong = Arc::new(DuelEvaluator::new(true));
             let mut agent = hps(search, LeafEvaluation::Heuristic, 2000).with_evaluator(wrong);
             let wins = crate::agents::duel::wins_against_random(&mut agent, 20);
-            assert!(wins <= 12, "{search:?}: {wins}/20 with a misleading evaluator");
+            assert!(
+                wins <= 12,
+                "{search:?}: {wins}/20 with a misleading evaluator"
+            );
         }
     }
 
@@ -688,7 +699,11 @@ mod tests {
         agent.act(&Duel::new(), 0, &mut rng);
         let work = agent.work();
         assert!(work.leaves > 0);
-        assert!(work.thinking < Duration::from_secs(2), "{:?}", work.thinking);
+        assert!(
+            work.thinking < Duration::from_secs(2),
+            "{:?}",
+            work.thinking
+        );
         assert!(agent.name().contains("2 ms"), "{}", agent.name());
     }
 

@@ -841,7 +841,10 @@ mod tests {
             200,
             "one evaluation per iteration"
         );
-        assert!(evaluated * 2 < rolled, "{evaluated} calls against {rolled} with rollouts");
+        assert!(
+            evaluated * 2 < rolled,
+            "{evaluated} calls against {rolled} with rollouts"
+        );
         let mut agent = Mcts::<Duel>::new(config).with_evaluator(evaluator);
         assert!(agent.name().contains("duel-margin"));
         let wins = wins_against_random(&mut agent, 20);

@@ -2,8 +2,8 @@
 //! state evaluator.
 
 use crate::experiments::learned_eval::{TrainOutput, selfplay, train_eval};
-use crate::harness::{GameRequest, split_agents};
 use crate::harness::settings::parse_pairs;
+use crate::harness::{GameRequest, split_agents};
 use crate::learn::TrainConfig;
 use anyhow::{Result, bail};
 use clap::Args;
@@ -47,7 +47,10 @@ pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let r = selfplay(game, &req, a.games, &a.out, !a.quiet).map_err(anyhow::Error::msg)?;
     if r.torn > 0 {
-        println!("cut off a game cut short at the end of the file ({} bytes)", r.torn);
+        println!(
+            "cut off a game cut short at the end of the file ({} bytes)",
+            r.torn
+        );
     }
     println!(
         "{}: {} games ({} played now, {} kept), {} samples, {:.1} s",

@@ -36,8 +36,11 @@ use std::time::Duration;
 pub const SAMPLES_FILE: &str = "samples.bin";
 
 /// The paper's Table II, evaluations per second: resource heuristic, playout, learned.
-pub const PAPER_TABLE_II: [(&str, f64); 3] =
-    [("heuristic", 8010.0), ("playout", 147.0), ("learned", 1766.0)];
+pub const PAPER_TABLE_II: [(&str, f64); 3] = [
+    ("heuristic", 8010.0),
+    ("playout", 147.0),
+    ("learned", 1766.0),
+];
 /// The paper's Table III: the learned player's score against the resource heuristic
 /// and the playout players (6400 games each, 1000 ms a turn).
 pub const PAPER_TABLE_III: [(&str, f64); 2] = [("heuristic", 0.664), ("playout", 0.588)];
@@ -199,21 +202,36 @@ pub fn train_eval(
     )
     .map_err(|e| format!("{}: {e}", csv_path.display()))?;
     let mut write_error = None;
-    let trained = crate::learn::train::train(&samples, &path.display().to_string(), config, &mut |r| {
-        if let Err(e) = writeln!(
-            csv,
-            "{},{:.6},{:.6},{:.6},{:.6},{:.2}",
-            r.epoch, r.train_loss, r.train_accuracy, r.validation_loss, r.validation_accuracy, r.seconds
-        ) {
-            write_error.get_or_insert(format!("{}: {e}", csv_path.display()));
-        }
-        if progress {
-            eprintln!(
-                "epoch {:>3}: loss {:.4} / {:.4}, accuracy {:.3} / {:.3} (train / validation), {:.0} s",
-                r.epoch, r.train_loss, r.validation_loss, r.train_accuracy, r.validation_accuracy, r.seconds
-            );
-        }
-    })?;
+    let trained = crate::learn::train::train(
+        &samples,
+        &path.display().to_string(),
+        config,
+        &mut |r| {
+            if let Err(e) = writeln!(
+                csv,
+                "{},{:.6},{:.6},{:.6},{:.6},{:.2}",
+                r.epoch,
+                r.train_loss,
+                r.train_accuracy,
+                r.validation_loss,
+                r.validation_accuracy,
+                r.seconds
+            ) {
+                write_error.get_or_insert(format!("{}: {e}", csv_path.display()));
+            }
+            if progress {
+                eprintln!(
+                    "epoch {:>3}: loss {:.4} / {:.4}, accuracy {:.3} / {:.3} (train / validation), {:.0} s",
+                    r.epoch,
+                    r.train_loss,
+                    r.validation_loss,
+                    r.train_accuracy,
+                    r.validation_accuracy,
+                    r.seconds
+                );
+            }
+        },
+    )?;
     if let Some(e) = write_error {
         return Err(e);
     }
@@ -309,13 +327,14 @@ impl LearnedEvalConfig {
         }
     }
 
-    /// The published run: 4000 self-play games of HPS with playouts, the paper's
-    /// 512-512 network, Table III from 300 games a pairing at 25 ms a turn and 500 at
-    /// 20,000 calls a turn (about an hour on 2 cores).
+    /// The published run: 8000 self-play games of HPS with playouts (the paper's
+    /// Master Bot is HPS with playouts too), the paper's 512-512 network, Table III
+    /// from 300 games a pairing at 25 ms a turn and 500 at 20,000 calls a turn (about
+    /// 90 minutes on 2 cores).
     pub fn full(name: &str, seed: u64) -> Self {
         LearnedEvalConfig {
             selfplay_agent: "hps(leaf=playout)".into(),
-            selfplay_games: 4000,
+            selfplay_games: 8000,
             train: TrainConfig {
                 seed,
                 ..TrainConfig::default()
@@ -359,7 +378,14 @@ pub struct MatchRow {
 }
 
 impl MatchRow {
-    fn new(protocol: &str, player: &str, opponent: &str, games: usize, wins_a: usize, wins_b: usize) -> Self {
+    fn new(
+        protocol: &str,
+        player: &str,
+        opponent: &str,
+        games: usize,
+        wins_a: usize,
+        wins_b: usize,
+    ) -> Self {
         // A draw counts as a win for both in the tournament's win counts.
         let draws = (wins_a + wins_b).saturating_sub(games);
         let wins = wins_a - draws;
@@ -385,7 +411,11 @@ impl MatchRow {
 /// Turn-start states of games between default HPS players (seeded), `n` of them,
 /// spread over the games' lengths.
 fn sample_states(x: &LearnedEvalConfig, n: usize) -> Result<Vec<StrategyState>, String> {
-    let values = Values::new("game `strategy`", &GameDef::settings(&Strategy), &x.settings)?;
+    let values = Values::new(
+        "game `strategy`",
+        &GameDef::settings(&Strategy),
+        &x.settings,
+    )?;
     let mut states = Vec::new();
     let mut game = 0u64;
     while states.len() < n {
@@ -458,7 +488,11 @@ pub fn speeds(
             if leaf == LeafEvaluation::Learned {
                 agent = agent.with_evaluator(learned.clone());
             }
-            let repeats = if leaf == LeafEvaluation::Playout { 1 } else { 10 };
+            let repeats = if leaf == LeafEvaluation::Playout {
+                1
+            } else {
+                10
+            };
             let mut rng = rng_from_seed(derive_seed(x.seed, &[0x5350_4545, 2]));
             let start = thread_cpu_time();
             let mut sink = 0.0;
@@ -487,7 +521,11 @@ pub fn speeds(
 }
 
 /// Table III: the pairings at equal thinking time and at equal forward-model budget.
-pub fn matches(x: &LearnedEvalConfig, model: &Path, progress: bool) -> Result<Vec<MatchRow>, String> {
+pub fn matches(
+    x: &LearnedEvalConfig,
+    model: &Path,
+    progress: bool,
+) -> Result<Vec<MatchRow>, String> {
     let model = model.display().to_string();
     let timed = |leaf: &str| {
         format!(
@@ -502,9 +540,30 @@ pub fn matches(x: &LearnedEvalConfig, model: &Path, progress: bool) -> Result<Ve
         ("time", x.timed_games, &timed as &dyn Fn(&str) -> String),
         ("calls", x.budget_games, &called),
     ] {
-        pairings.push((protocol, games, "learned", spec(&learned), "heuristic", spec("heuristic")));
-        pairings.push((protocol, games, "learned", spec(&learned), "playout", spec("playout")));
-        pairings.push((protocol, games, "playout", spec("playout"), "heuristic", spec("heuristic")));
+        pairings.push((
+            protocol,
+            games,
+            "learned",
+            spec(&learned),
+            "heuristic",
+            spec("heuristic"),
+        ));
+        pairings.push((
+            protocol,
+            games,
+            "learned",
+            spec(&learned),
+            "playout",
+            spec("playout"),
+        ));
+        pairings.push((
+            protocol,
+            games,
+            "playout",
+            spec("playout"),
+            "heuristic",
+            spec("heuristic"),
+        ));
     }
     let mut rows = Vec::new();
     for (k, (protocol, games, a, spec_a, b, spec_b)) in pairings.into_iter().enumerate() {
@@ -518,7 +577,14 @@ pub fn matches(x: &LearnedEvalConfig, model: &Path, progress: bool) -> Result<Ve
             seed: derive_seed(x.seed, &[0x4d41_5443, k as u64]),
         };
         let r = DynGame::tournament(&Strategy, &req, games)?;
-        rows.push(MatchRow::new(protocol, a, b, r.games, r.agents[0].wins, r.agents[1].wins));
+        rows.push(MatchRow::new(
+            protocol,
+            a,
+            b,
+            r.games,
+            r.agents[0].wins,
+            r.agents[1].wins,
+        ));
     }
     Ok(rows)
 }
@@ -550,9 +616,28 @@ fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), String> {
     write_file(path, &out)
 }
 
-fn read_rows<T: for<'de> serde::Deserialize<'de>>(path: &Path) -> Option<Vec<T>> {
-    let text = std::fs::read_to_string(path).ok()?;
-    ron::from_str(&text).ok()
+/// The rows of stage `name`: read from `dir/NAME.ron` unless `stale` or missing, else
+/// computed and written there and to `dir/NAME.csv`.
+fn stage<T: Serialize + for<'de> serde::Deserialize<'de>>(
+    dir: &Path,
+    name: &str,
+    stale: bool,
+    compute: impl FnOnce() -> Result<Vec<T>, String>,
+) -> Result<Vec<T>, String> {
+    let path = dir.join(format!("{name}.ron"));
+    if !stale
+        && let Some(rows) = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|text| ron::from_str(&text).ok())
+    {
+        return Ok(rows);
+    }
+    let rows = compute()?;
+    let text = ron::ser::to_string_pretty(&rows, ron::ser::PrettyConfig::default())
+        .map_err(|e| e.to_string())?;
+    write_file(&path, &text)?;
+    write_csv(&dir.join(format!("{name}.csv")), &rows)?;
+    Ok(rows)
 }
 
 /// Runs the experiment into `runs_dir/NAME` and `plots_dir/NAME`, skipping stages
@@ -598,45 +683,16 @@ pub fn run(
         run_dir: dir.clone(),
         plot_dir: plots.clone(),
     };
-    if !model.exists() || report.games_played > 0 {
+    // New games retrain the network, and a new network redoes the tables.
+    let stale = !model.exists() || report.games_played > 0;
+    if stale {
         train_eval(&data, &x.train, &out, progress)?;
     }
     let network = crate::learn::Network::load(&model)?;
     let learned = learned_leaf(&format!("learned:{}", model.display()))?
         .ok_or("the learned evaluator did not load")?;
-
-    // 3. Table II.
-    let speed_file = dir.join("speed.ron");
-    let speed: Vec<SpeedRow> = match read_rows(&speed_file) {
-        Some(rows) if report.games_played == 0 => rows,
-        _ => {
-            let rows = speeds(x, &learned)?;
-            write_file(
-                &speed_file,
-                &ron::ser::to_string_pretty(&rows, ron::ser::PrettyConfig::default())
-                    .map_err(|e| e.to_string())?,
-            )?;
-            write_csv(&dir.join("speed.csv"), &rows)?;
-            rows
-        }
-    };
-
-    // 4. Table III.
-    let match_file = dir.join("matches.ron");
-    let matches: Vec<MatchRow> = match read_rows(&match_file) {
-        Some(rows) if report.games_played == 0 => rows,
-        _ => {
-            let rows = matches(x, &model, progress)?;
-            write_file(
-                &match_file,
-                &ron::ser::to_string_pretty(&rows, ron::ser::PrettyConfig::default())
-                    .map_err(|e| e.to_string())?,
-            )?;
-            write_csv(&dir.join("matches.csv"), &rows)?;
-            rows
-        }
-    };
-
+    let speed = stage(&dir, "speed", stale, || speeds(x, &learned))?;
+    let matches = stage(&dir, "matches", stale, || matches(x, &model, progress))?;
     let summary = summary(x, &network, &speed, &matches);
     write_file(&dir.join("summary.md"), &summary)?;
     Ok(summary)
@@ -672,9 +728,7 @@ pub fn summary(
         t.validation_loss,
         t.validation_accuracy,
     );
-    let (heuristic, heuristic_alone) = speed
-        .first()
-        .map_or((1.0, 1.0), |r| (r.in_search, r.alone));
+    let (heuristic, heuristic_alone) = speed.first().map_or((1.0, 1.0), |r| (r.in_search, r.alone));
     s.push_str(&format!(
         "## Table II: evaluations per second\n\nIn search: leaves valued per second of thinking by HPS (alpha-beta, iterative deepening to depth {}) given {} ms of CPU time per turn, from {} states. \
          Alone: the same leaf evaluation called by itself on those states. The paper's figures are Prismata's, on its machine (2019): compare the ratios, not the rates.\n\n\
@@ -715,7 +769,16 @@ pub fn summary(
         };
         s.push_str(&format!(
             "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {:.3} | {} |\n",
-            protocol, r.player, r.opponent, r.games, r.wins, r.draws, r.losses, r.score, r.se, paper
+            protocol,
+            r.player,
+            r.opponent,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.score,
+            r.se,
+            paper
         ));
     }
     s
@@ -733,7 +796,8 @@ mod tests {
         assert!((r.score - 0.6).abs() < 1e-12);
         // Per-game scores 1 x5, 0.5 x2, 0 x3: sample variance 0.2111..., se sqrt(v/10).
         let mean: f64 = 0.6;
-        let v = (5.0 * (1.0 - mean).powi(2) + 2.0 * (0.5 - mean).powi(2) + 3.0 * mean.powi(2)) / 9.0;
+        let v =
+            (5.0 * (1.0 - mean).powi(2) + 2.0 * (0.5 - mean).powi(2) + 3.0 * mean.powi(2)) / 9.0;
         assert!((r.se - (v / 10.0_f64).sqrt()).abs() < 1e-12);
     }
 }

@@ -336,7 +336,9 @@ impl<D: GameDef> DynGame for D {
                     let acting = s.acting();
                     if last != Some(acting) {
                         last = Some(acting);
-                        samples.movers.push(u8::try_from(encoder.mover(s)).unwrap_or(u8::MAX));
+                        samples
+                            .movers
+                            .push(u8::try_from(encoder.mover(s)).unwrap_or(u8::MAX));
                         let at = samples.counts.len();
                         samples.counts.resize(at + len, 0);
                         encoder.encode(s, &mut samples.counts[at..]);

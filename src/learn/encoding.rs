@@ -28,7 +28,10 @@ impl Encoding {
             name: name.to_string(),
             features: features
                 .into_iter()
-                .map(|(name, cap)| Feature { name, cap: cap.max(1) })
+                .map(|(name, cap)| Feature {
+                    name,
+                    cap: cap.max(1),
+                })
                 .collect(),
         }
     }
@@ -119,6 +122,10 @@ mod tests {
         let c = Encoding::new("x", [("a".into(), 3)]);
         assert!(a.check_same(&a.clone(), "m").is_ok());
         assert!(a.check_same(&b, "m").unwrap_err().contains("`y`"));
-        assert!(a.check_same(&c, "m").unwrap_err().contains("different version"));
+        assert!(
+            a.check_same(&c, "m")
+                .unwrap_err()
+                .contains("different version")
+        );
     }
 }

@@ -58,9 +58,10 @@ impl<S> LearnedEvaluator<S> {
     /// `encoding`.
     pub fn load(path: &Path, encoding: Arc<dyn StateEncoding<S>>) -> Result<Self, String> {
         let network = load_shared(path)?;
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         Self::new(network, encoding, &name)
     }
 

@@ -215,8 +215,7 @@ impl Network {
                 biases: floats.by_ref().take(w[1]).collect(),
             })
             .collect();
-        if let Some(k) = header.encoding.features.iter().position(|f| f.cap == 0)
-        {
+        if let Some(k) = header.encoding.features.iter().position(|f| f.cap == 0) {
             return Err(bad(&format!("feature {k} has a cap of 0")));
         }
         Network::new(header, layers).map_err(|e| bad(&e))
@@ -249,7 +248,9 @@ pub(crate) mod tests {
             .map(|w| Layer {
                 inputs: w[0],
                 outputs: w[1],
-                weights: (0..w[0] * w[1]).map(|_| rng.random_range(-0.5..0.5)).collect(),
+                weights: (0..w[0] * w[1])
+                    .map(|_| rng.random_range(-0.5..0.5))
+                    .collect(),
                 biases: (0..w[1]).map(|_| rng.random_range(-0.1..0.1)).collect(),
             })
             .collect();
@@ -273,8 +274,8 @@ pub(crate) mod tests {
         for (k, l) in net.layers.iter().enumerate() {
             let mut y = l.biases.clone();
             for (i, xi) in x.iter().enumerate() {
-                for o in 0..l.outputs {
-                    y[o] += xi * l.weights[i * l.outputs + o];
+                for (o, yo) in y.iter_mut().enumerate() {
+                    *yo += xi * l.weights[i * l.outputs + o];
                 }
             }
             if k + 1 < net.layers.len() {
@@ -310,7 +311,11 @@ pub(crate) mod tests {
         let e = Network::load(&path).unwrap_err();
         assert!(e.contains("cut short or damaged"), "{e}");
         std::fs::write(&path, b"nonsense").unwrap();
-        assert!(Network::load(&path).unwrap_err().contains("not a playtune evaluation network"));
+        assert!(
+            Network::load(&path)
+                .unwrap_err()
+                .contains("not a playtune evaluation network")
+        );
     }
 
     #[test]

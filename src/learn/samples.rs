@@ -134,7 +134,10 @@ impl SampleFile {
             .map_err(|e| io_error(path, "cannot read", e))?;
         let bad = |at: usize, why: &str| format!("{}: byte {at}: {why}", path.display());
         if !bytes.starts_with(MAGIC) {
-            return Err(bad(0, "not a playtune sample file (no `playtune-samples 1` line)"));
+            return Err(bad(
+                0,
+                "not a playtune sample file (no `playtune-samples 1` line)",
+            ));
         }
         let mut at = MAGIC.len();
         let header_len = read_u32(&bytes, at).ok_or_else(|| bad(at, "header cut short"))? as usize;
@@ -143,8 +146,8 @@ impl SampleFile {
             .get(at..at + header_len)
             .ok_or_else(|| bad(at, "header cut short"))?;
         let text = std::str::from_utf8(text).map_err(|_| bad(at, "header is not UTF-8"))?;
-        let header: SampleHeader = ron::from_str(text)
-            .map_err(|e| format!("{}: header: {e}", path.display()))?;
+        let header: SampleHeader =
+            ron::from_str(text).map_err(|e| format!("{}: header: {e}", path.display()))?;
         at += header_len;
         let len = header.encoding.len();
         let mut games = Vec::new();
@@ -337,7 +340,11 @@ mod tests {
         let e = SampleWriter::resume(&path, &other).err().unwrap();
         assert!(e.contains("another seed"), "{e}");
         std::fs::write(&path, b"hello").unwrap();
-        assert!(SampleFile::read(&path).unwrap_err().contains("not a playtune sample file"));
+        assert!(
+            SampleFile::read(&path)
+                .unwrap_err()
+                .contains("not a playtune sample file")
+        );
     }
 
     #[test]

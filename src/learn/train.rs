@@ -155,7 +155,11 @@ impl Params {
                 (w[0], w[1]),
                 device,
             )?)?);
-            biases.push(Var::from_tensor(&Tensor::from_vec(draw(w[1]), w[1], device)?)?);
+            biases.push(Var::from_tensor(&Tensor::from_vec(
+                draw(w[1]),
+                w[1],
+                device,
+            )?)?);
         }
         Ok(Params { weights, biases })
     }
@@ -315,7 +319,10 @@ pub fn train(
     let mut best: Option<(f64, usize, Vec<Layer>)> = None;
     let mut order = flat.train.clone();
     for epoch in 1..=config.epochs {
-        order.shuffle(&mut rng_from_seed(derive_seed(config.seed, &[SHUFFLE, epoch as u64])));
+        order.shuffle(&mut rng_from_seed(derive_seed(
+            config.seed,
+            &[SHUFFLE, epoch as u64],
+        )));
         let (mut loss_sum, mut right, mut decided) = (0.0, 0usize, 0usize);
         for rows in order.chunks(config.batch) {
             let mut step = || -> candle_core::Result<(f64, Vec<f32>, Vec<f32>)> {
@@ -362,7 +369,10 @@ pub fn train(
                 epoch,
                 params.layers().map_err(candle_error)?,
             ));
-        } else if best.as_ref().is_some_and(|b| epoch - b.1 >= config.patience) {
+        } else if best
+            .as_ref()
+            .is_some_and(|b| epoch - b.1 >= config.patience)
+        {
             break;
         }
     }
@@ -399,7 +409,11 @@ pub fn candle_logits(network: &Network, counts: &[Vec<u8>]) -> Result<Vec<f32>, 
                 .layers
                 .iter()
                 .map(|l| {
-                    Var::from_tensor(&Tensor::from_slice(&l.weights, (l.inputs, l.outputs), &device)?)
+                    Var::from_tensor(&Tensor::from_slice(
+                        &l.weights,
+                        (l.inputs, l.outputs),
+                        &device,
+                    )?)
                 })
                 .collect::<candle_core::Result<_>>()?,
             biases: network
@@ -507,7 +521,8 @@ mod tests {
         let data = toy_data(50);
         let flat = flatten(&data, &small());
         let game_of = |i: usize| i / 10;
-        let train: std::collections::BTreeSet<usize> = flat.train.iter().map(|&i| game_of(i)).collect();
+        let train: std::collections::BTreeSet<usize> =
+            flat.train.iter().map(|&i| game_of(i)).collect();
         let validation: std::collections::BTreeSet<usize> =
             flat.validation.iter().map(|&i| game_of(i)).collect();
         assert!(train.is_disjoint(&validation));
@@ -518,7 +533,16 @@ mod tests {
     #[test]
     fn the_fast_pass_equals_candles() {
         let data = toy_data(40);
-        let trained = train(&data, "toy", &TrainConfig { epochs: 2, ..small() }, &mut |_| {}).unwrap();
+        let trained = train(
+            &data,
+            "toy",
+            &TrainConfig {
+                epochs: 2,
+                ..small()
+            },
+            &mut |_| {},
+        )
+        .unwrap();
         let net = &trained.network;
         let rows: Vec<Vec<u8>> = vec![vec![0, 0, 5], vec![1, 2, 0], vec![1, 1, 3], vec![0, 2, 9]];
         let slow = candle_logits(net, &rows).unwrap();
@@ -535,11 +559,41 @@ mod tests {
     fn bad_settings_are_refused() {
         let data = toy_data(20);
         for (config, needle) in [
-            (TrainConfig { epochs: 0, ..small() }, "--epochs 0"),
-            (TrainConfig { batch: 0, ..small() }, "--batch 0"),
-            (TrainConfig { hidden: vec![4, 0], ..small() }, "--hidden"),
-            (TrainConfig { learning_rate: -1.0, ..small() }, "--learning-rate"),
-            (TrainConfig { validation: 1.0, ..small() }, "--validation"),
+            (
+                TrainConfig {
+                    epochs: 0,
+                    ..small()
+                },
+                "--epochs 0",
+            ),
+            (
+                TrainConfig {
+                    batch: 0,
+                    ..small()
+                },
+                "--batch 0",
+            ),
+            (
+                TrainConfig {
+                    hidden: vec![4, 0],
+                    ..small()
+                },
+                "--hidden",
+            ),
+            (
+                TrainConfig {
+                    learning_rate: -1.0,
+                    ..small()
+                },
+                "--learning-rate",
+            ),
+            (
+                TrainConfig {
+                    validation: 1.0,
+                    ..small()
+                },
+                "--validation",
+            ),
         ] {
             let e = train(&data, "toy", &config, &mut |_| {}).unwrap_err();
             assert!(e.contains(needle), "{e}");

@@ -12,8 +12,7 @@ use super::render::{Snapshot, game_map};
 use super::scripts::{SCRIPTS, StrategyScripts, read_weights};
 use super::state::{GameConfig, StrategyState};
 use crate::agents::{
-    Hps, HpsConfig, HpsSearch, LeafEvaluation, Mcts, PortfolioSearch, ScriptWeights,
-    StateEvaluator,
+    Hps, HpsConfig, HpsSearch, LeafEvaluation, Mcts, PortfolioSearch, ScriptWeights, StateEvaluator,
 };
 use crate::game::Agent;
 use crate::harness::agents::mcts_config;
@@ -100,14 +99,14 @@ pub fn weights_setting(text: &str) -> Result<ScriptWeights, String> {
 
 /// The learned evaluator named by a `leaf` setting's `learned:FILE`, if it names one
 /// (`None` for the other leaf settings). The file's encoding must be this game's.
-pub fn learned_leaf(
-    text: &str,
-) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, String> {
+pub fn learned_leaf(text: &str) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, String> {
     let Some(file) = text.strip_prefix("learned:") else {
         return Ok(None);
     };
     if file.trim().is_empty() {
-        return Err("leaf=learned:FILE: name the network file (made by `playtune train-eval`)".into());
+        return Err(
+            "leaf=learned:FILE: name the network file (made by `playtune train-eval`)".into(),
+        );
     }
     let evaluator = LearnedEvaluator::load(
         std::path::Path::new(file.trim()),
@@ -129,9 +128,9 @@ fn mcts_leaf_setting() -> Setting {
 fn mcts_leaf(v: &Values) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, String> {
     match v.get("leaf") {
         "rollout" => Ok(None),
-        other => learned_leaf(other)?.map(Some).ok_or_else(|| {
-            format!("leaf={other}: expected rollout or learned:FILE")
-        }),
+        other => learned_leaf(other)?
+            .map(Some)
+            .ok_or_else(|| format!("leaf={other}: expected rollout or learned:FILE")),
     }
 }
 
@@ -236,17 +235,23 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
         c: v.real("c")?,
         phase_cap: v.count("phase_cap")?,
         time: match v.real("time")? {
-            t if t == 0.0 => None,
+            0.0 => None,
             t if t > 0.0 && t.is_finite() => Some(std::time::Duration::from_secs_f64(t / 1e3)),
-            t => return Err(format!("time={t}: give milliseconds above 0, or 0 for no limit")),
+            t => {
+                return Err(format!(
+                    "time={t}: give milliseconds above 0, or 0 for no limit"
+                ));
+            }
         },
     };
     let agent = Hps::new(config, Arc::new(StrategyPhases));
     Ok(Box::new(match v.get("leaf") {
         "heuristic" | "playout" => agent,
-        other => agent.with_evaluator(learned_leaf(other)?.ok_or_else(|| {
-            format!("leaf={other}: expected heuristic, playout or learned:FILE")
-        })?),
+        other => {
+            agent.with_evaluator(learned_leaf(other)?.ok_or_else(|| {
+                format!("leaf={other}: expected heuristic, playout or learned:FILE")
+            })?)
+        }
     }))
 }
 

@@ -55,7 +55,11 @@ pub fn hps_space(with_learned: bool) -> Space {
     Space {
         name: "strategy-hps".into(),
         dims: vec![
-            dim("search", Domain::Categories(vec!["alphabeta".into(), "uct".into()]), 0),
+            dim(
+                "search",
+                Domain::Categories(vec!["alphabeta".into(), "uct".into()]),
+                0,
+            ),
             dim("depth", Domain::List(vec![1.0, 2.0, 3.0, 4.0]), 1),
             dim("leaf", Domain::Categories(leaves), 0),
             dim("playout_turns", Domain::List(vec![1.0, 2.0, 4.0, 8.0]), 1),
@@ -95,7 +99,13 @@ impl HpsTuning {
     }
 
     fn agent(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<StrategyState>>, String> {
-        build_agent("strategy", &all_agents(Strategy.agents()), spec, None, &self.game)
+        build_agent(
+            "strategy",
+            &all_agents(Strategy.agents()),
+            spec,
+            None,
+            &self.game,
+        )
     }
 
     /// The HPS agent spec of point `x`, as `playtune play` would take it.
@@ -106,7 +116,10 @@ impl HpsTuning {
             "learned" => format!("learned:{}", self.config.model),
             other => other.to_string(),
         };
-        let mut settings = vec![("leaf".to_string(), leaf), ("budget".into(), self.config.budget.to_string())];
+        let mut settings = vec![
+            ("leaf".to_string(), leaf),
+            ("budget".into(), self.config.budget.to_string()),
+        ];
         for k in ["search", "depth", "playout_turns", "c", "phase_cap"] {
             settings.push((k.to_string(), text[k].clone()));
         }
@@ -134,7 +147,14 @@ impl Problem for HpsTuning {
                 let (mut a, mut b) = (self.agent(&me)?, self.agent(&self.opponent)?);
                 let seat = i % 2;
                 let mut agents: Vec<&mut dyn Agent<StrategyState>> = vec![a.as_mut(), b.as_mut()];
-                let end = play(state, &mut agents, &[seat, 1 - seat], AGENTS, game_seed, &mut |_, _| {})?;
+                let end = play(
+                    state,
+                    &mut agents,
+                    &[seat, 1 - seat],
+                    AGENTS,
+                    game_seed,
+                    &mut |_, _| {},
+                )?;
                 let w = end.winners();
                 Ok(match (w[seat], w[1 - seat]) {
                     (true, false) => 1.0,
@@ -168,7 +188,11 @@ mod tests {
     #[test]
     fn points_become_hps_specs_and_evaluate_reproducibly() {
         let p = HpsTuning::new(config("")).unwrap();
-        assert_eq!(p.space().dims[2].domain.len(), 2, "no model, no learned leaf");
+        assert_eq!(
+            p.space().dims[2].domain.len(),
+            2,
+            "no model, no learned leaf"
+        );
         let mut x = p.space().decode(&p.space().default_indices());
         x[2] = 1.0;
         let spec = p.spec(&x).unwrap();
@@ -189,7 +213,10 @@ mod tests {
     #[test]
     fn the_shipped_space_file_agrees() {
         let text = std::fs::read_to_string("spaces/strategy_hps.ron").unwrap();
-        assert_eq!(text, format!("{HEADER}{}", crate::space::to_space_file(&hps_space(true))));
+        assert_eq!(
+            text,
+            format!("{HEADER}{}", crate::space::to_space_file(&hps_space(true)))
+        );
     }
 
     /// Writes the shipped space file:
