@@ -276,3 +276,33 @@ fn networks_learn_to_predict_the_winner_of_held_out_games() {
         );
     }
 }
+
+/// The experiment end to end at the quick preset on short games: every table and
+/// picture is written, and a second call finds every stage done.
+#[test]
+fn the_experiment_writes_both_tables_and_resumes() {
+    let tmp = TempDir::new().unwrap();
+    let run = || {
+        playtune()
+            .args(["experiment", "learned-eval", "--preset", "quick", "--set", "turns=10", "-q"])
+            .arg("--runs-dir")
+            .arg(tmp.path().join("runs"))
+            .arg("--plots-dir")
+            .arg(tmp.path().join("plots"))
+            .assert()
+            .success()
+    };
+    run().stdout(predicate::str::contains("## Table III"));
+    let dir = tmp.path().join("runs/learned-eval-quick");
+    for file in ["summary.md", "speed.csv", "matches.csv", "training.csv", "strategy.evalnet"] {
+        assert!(dir.join(file).exists(), "{file}");
+    }
+    assert!(tmp.path().join("plots/learned-eval-quick/training.png").exists());
+    let matches = std::fs::read_to_string(dir.join("matches.csv")).unwrap();
+    assert_eq!(matches.lines().count(), 7, "a header and 6 pairings:\n{matches}");
+    let before = std::fs::read(dir.join("matches.ron")).unwrap();
+    let network = std::fs::read(dir.join("strategy.evalnet")).unwrap();
+    run();
+    assert_eq!(std::fs::read(dir.join("matches.ron")).unwrap(), before);
+    assert_eq!(std::fs::read(dir.join("strategy.evalnet")).unwrap(), network);
+}
