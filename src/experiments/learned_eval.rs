@@ -315,6 +315,9 @@ impl LearnedEvalConfig {
                 hidden: vec![64, 64],
                 epochs: 8,
                 patience: 3,
+                // A small network on little data learns in few epochs only at a
+                // larger rate than the default.
+                learning_rate: 1e-3,
                 seed,
                 ..TrainConfig::default()
             },
@@ -336,6 +339,8 @@ impl LearnedEvalConfig {
             selfplay_agent: "hps(leaf=playout)".into(),
             selfplay_games: 8000,
             train: TrainConfig {
+                // The defaults, with a cap on epochs so the run keeps to its time.
+                epochs: 12,
                 seed,
                 ..TrainConfig::default()
             },

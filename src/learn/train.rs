@@ -32,7 +32,7 @@ pub struct TrainConfig {
     /// Epochs without a better validation loss before stopping.
     pub patience: usize,
     pub batch: usize,
-    /// Adam's learning rate.
+    /// Adam's learning rate (default 1e-4; the paper's is 1e-5).
     pub learning_rate: f64,
     /// Share of the games held out for validation.
     pub validation: f64,
@@ -46,7 +46,10 @@ impl Default for TrainConfig {
             epochs: 40,
             patience: 4,
             batch: 256,
-            learning_rate: 1e-3,
+            // Measured on 3,400 strategy self-play games, 512-512 (README, "Learned
+            // state evaluation"): 1e-4 reached a lower validation loss than 1e-3,
+            // which overfits after one epoch, and than the paper's 1e-5.
+            learning_rate: 1e-4,
             validation: 0.1,
             seed: 1,
         }
