@@ -284,7 +284,15 @@ fn the_experiment_writes_both_tables_and_resumes() {
     let tmp = TempDir::new().unwrap();
     let run = || {
         playtune()
-            .args(["experiment", "learned-eval", "--preset", "quick", "--set", "turns=10", "-q"])
+            .args([
+                "experiment",
+                "learned-eval",
+                "--preset",
+                "quick",
+                "--set",
+                "turns=10",
+                "-q",
+            ])
             .arg("--runs-dir")
             .arg(tmp.path().join("runs"))
             .arg("--plots-dir")
@@ -294,15 +302,32 @@ fn the_experiment_writes_both_tables_and_resumes() {
     };
     run().stdout(predicate::str::contains("## Table III"));
     let dir = tmp.path().join("runs/learned-eval-quick");
-    for file in ["summary.md", "speed.csv", "matches.csv", "training.csv", "strategy.evalnet"] {
+    for file in [
+        "summary.md",
+        "speed.csv",
+        "matches.csv",
+        "training.csv",
+        "strategy.evalnet",
+    ] {
         assert!(dir.join(file).exists(), "{file}");
     }
-    assert!(tmp.path().join("plots/learned-eval-quick/training.png").exists());
+    assert!(
+        tmp.path()
+            .join("plots/learned-eval-quick/training.png")
+            .exists()
+    );
     let matches = std::fs::read_to_string(dir.join("matches.csv")).unwrap();
-    assert_eq!(matches.lines().count(), 7, "a header and 6 pairings:\n{matches}");
+    assert_eq!(
+        matches.lines().count(),
+        7,
+        "a header and 6 pairings:\n{matches}"
+    );
     let before = std::fs::read(dir.join("matches.ron")).unwrap();
     let network = std::fs::read(dir.join("strategy.evalnet")).unwrap();
     run();
     assert_eq!(std::fs::read(dir.join("matches.ron")).unwrap(), before);
-    assert_eq!(std::fs::read(dir.join("strategy.evalnet")).unwrap(), network);
+    assert_eq!(
+        std::fs::read(dir.join("strategy.evalnet")).unwrap(),
+        network
+    );
 }
