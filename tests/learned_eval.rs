@@ -262,7 +262,8 @@ fn networks_learn_to_predict_the_winner_of_held_out_games() {
             validation: 0.25,
             seed,
         };
-        let trained = playtune::learn::train::train(&file, "data", &config, &mut |_| {}).unwrap();
+        let trained =
+            playtune::learn::train::train(&file, "data", &config, None, &mut |_| {}).unwrap();
         let t = &trained.network.header.training;
         eprintln!(
             "seed {seed}: validation accuracy {:.3}",

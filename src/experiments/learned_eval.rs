@@ -206,6 +206,7 @@ pub fn train_eval(
         &samples,
         &path.display().to_string(),
         config,
+        Some(&out.model),
         &mut |r| {
             if let Err(e) = writeln!(
                 csv,

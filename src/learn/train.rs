@@ -79,6 +79,7 @@ pub struct Trained {
 /// Samples flattened for training: counts back to back, targets, and which set each
 /// belongs to.
 struct Flat {
+    encoding: Encoding,
     len: usize,
     counts: Vec<u8>,
     targets: Vec<f32>,
@@ -97,6 +98,7 @@ const SHUFFLE: u64 = 0x5348_5546;
 fn flatten(data: &SampleFile, config: &TrainConfig) -> Flat {
     let len = data.header.encoding.len();
     let mut flat = Flat {
+        encoding: data.header.encoding.clone(),
         len,
         counts: Vec::with_capacity(data.samples() * len),
         targets: Vec::with_capacity(data.samples()),
@@ -260,11 +262,13 @@ fn measure(
 }
 
 /// Trains a network on `data` (read from `data_name`, recorded in the network).
-/// `on_epoch` sees every epoch's record as it finishes.
+/// `on_epoch` sees every epoch's record as it finishes; the best network so far is
+/// written to `checkpoint`, if given, each time an epoch improves on it.
 pub fn train(
     data: &SampleFile,
     data_name: &str,
     config: &TrainConfig,
+    checkpoint: Option<&std::path::Path>,
     on_epoch: &mut dyn FnMut(&EpochRecord),
 ) -> Result<Trained, String> {
     if config.epochs == 0 {
@@ -367,11 +371,13 @@ pub fn train(
             ));
         }
         if best.as_ref().is_none_or(|b| validation_loss < b.0) {
-            best = Some((
-                validation_loss,
-                epoch,
-                params.layers().map_err(candle_error)?,
-            ));
+            let layers = params.layers().map_err(candle_error)?;
+            // Saved at every improvement, so an interrupted run keeps its best epoch.
+            if let Some(path) = checkpoint {
+                network_of(data_name, config, &flat, &records, epoch, layers.clone())?
+                    .save(path)?;
+            }
+            best = Some((validation_loss, epoch, layers));
         } else if best
             .as_ref()
             .is_some_and(|b| epoch - b.1 >= config.patience)
@@ -380,9 +386,24 @@ pub fn train(
         }
     }
     let (_, best_epoch, layers) = best.expect("at least one epoch ran");
+    Ok(Trained {
+        network: network_of(data_name, config, &flat, &records, best_epoch, layers)?,
+        epochs: records,
+    })
+}
+
+/// The network of epoch `best_epoch`'s `layers`, its header saying how it was trained.
+fn network_of(
+    data_name: &str,
+    config: &TrainConfig,
+    flat: &Flat,
+    records: &[EpochRecord],
+    best_epoch: usize,
+    layers: Vec<Layer>,
+) -> Result<Network, String> {
     let kept = &records[best_epoch - 1];
     let header = NetworkHeader {
-        encoding: encoding.clone(),
+        encoding: flat.encoding.clone(),
         hidden: config.hidden.clone(),
         training: TrainingSummary {
             data: data_name.to_string(),
@@ -396,10 +417,7 @@ pub fn train(
             validation_accuracy: kept.validation_accuracy,
         },
     };
-    Ok(Trained {
-        network: Network::new(header, layers)?,
-        epochs: records,
-    })
+    Network::new(header, layers)
 }
 
 /// The logits candle computes for `rows` of counts (for tests that compare the
@@ -505,7 +523,16 @@ mod tests {
     #[test]
     fn a_learnable_winner_is_learned_and_kept_from_the_best_epoch() {
         let data = toy_data(200);
-        let trained = train(&data, "toy", &small(), &mut |_| {}).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let checkpoint = dir.path().join("best.evalnet");
+        let trained = train(&data, "toy", &small(), Some(&checkpoint), &mut |_| {}).unwrap();
+        // The last checkpoint written is the best epoch's network.
+        let saved = Network::load(&checkpoint).unwrap();
+        assert_eq!(saved.layers, trained.network.layers);
+        assert_eq!(
+            saved.header.training.epoch,
+            trained.network.header.training.epoch
+        );
         let t = &trained.network.header.training;
         // The signal decides 90% of the samples; the rest is a coin (the lead says 1).
         assert!(t.validation_accuracy > 0.85, "{t:?}");
@@ -543,6 +570,7 @@ mod tests {
                 epochs: 2,
                 ..small()
             },
+            None,
             &mut |_| {},
         )
         .unwrap();
@@ -598,7 +626,7 @@ mod tests {
                 "--validation",
             ),
         ] {
-            let e = train(&data, "toy", &config, &mut |_| {}).unwrap_err();
+            let e = train(&data, "toy", &config, None, &mut |_| {}).unwrap_err();
             assert!(e.contains(needle), "{e}");
         }
     }
