@@ -264,30 +264,12 @@ fn strategy_leaf_evaluators(c: &mut Criterion) {
     use playtune::agents::{Hps, HpsConfig, LeafEvaluation, StateEvaluator};
     use playtune::games::strategy::encoding::encoding;
     use playtune::games::strategy::{StrategyEncoding, StrategyPhases, StrategyState};
-    use playtune::learn::network::{Layer, Network, NetworkHeader, TrainingSummary};
+    use playtune::learn::network::Network;
     use playtune::learn::{LearnedEvaluator, StateEncoding};
-    use rand::RngExt;
     use std::sync::Arc;
     let s = strategy_mid_game();
     let mut rng = rng_from_seed(1);
-    let sizes = [encoding().width(), 512, 512, 1];
-    let layers = sizes
-        .windows(2)
-        .map(|w| Layer {
-            inputs: w[0],
-            outputs: w[1],
-            weights: (0..w[0] * w[1])
-                .map(|_| rng.random_range(-0.05..0.05))
-                .collect(),
-            biases: vec![0.01; w[1]],
-        })
-        .collect();
-    let header = NetworkHeader {
-        encoding: encoding().clone(),
-        hidden: vec![512, 512],
-        training: TrainingSummary::default(),
-    };
-    let network = Arc::new(Network::new(header, layers).expect("sizes chain"));
+    let network = Arc::new(Network::random(encoding().clone(), &[512, 512], 1));
     let learned: Arc<dyn StateEvaluator<StrategyState>> = Arc::new(
         LearnedEvaluator::new(
             network,

@@ -158,6 +158,37 @@ impl Network {
         a[0]
     }
 
+    /// An untrained network over `encoding` with weights drawn uniformly from
+    /// `±1/sqrt(inputs)` (seeded): it costs what a trained one of its size costs to
+    /// evaluate, for benchmarks and tests.
+    pub fn random(encoding: Encoding, hidden: &[usize], seed: u64) -> Network {
+        use rand::RngExt;
+        let mut rng = crate::rng::rng_from_seed(seed);
+        let mut sizes = vec![encoding.width()];
+        sizes.extend(hidden);
+        sizes.push(1);
+        let layers = sizes
+            .windows(2)
+            .map(|w| {
+                let bound = 1.0 / (w[0] as f32).sqrt();
+                Layer {
+                    inputs: w[0],
+                    outputs: w[1],
+                    weights: (0..w[0] * w[1])
+                        .map(|_| rng.random_range(-bound..bound))
+                        .collect(),
+                    biases: (0..w[1]).map(|_| rng.random_range(-bound..bound)).collect(),
+                }
+            })
+            .collect();
+        let header = NetworkHeader {
+            encoding,
+            hidden: hidden.to_vec(),
+            training: TrainingSummary::default(),
+        };
+        Network::new(header, layers).expect("the sizes chain by construction")
+    }
+
     /// Parameters in all layers.
     pub fn parameters(&self) -> usize {
         self.layers
@@ -251,8 +282,6 @@ pub fn value_of_logit(logit: f32) -> f64 {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rng::rng_from_seed;
-    use rand::RngExt;
 
     /// A random network over a small encoding.
     pub(crate) fn random_network(hidden: &[usize], seed: u64) -> Network {
@@ -260,30 +289,7 @@ pub(crate) mod tests {
             "test-v1",
             [("p".into(), 2), ("a".into(), 5), ("b".into(), 7)],
         );
-        let mut rng = rng_from_seed(seed);
-        let mut sizes = vec![encoding.width()];
-        sizes.extend(hidden);
-        sizes.push(1);
-        let layers = sizes
-            .windows(2)
-            .map(|w| Layer {
-                inputs: w[0],
-                outputs: w[1],
-                weights: (0..w[0] * w[1])
-                    .map(|_| rng.random_range(-0.5..0.5))
-                    .collect(),
-                biases: (0..w[1]).map(|_| rng.random_range(-0.1..0.1)).collect(),
-            })
-            .collect();
-        Network::new(
-            NetworkHeader {
-                encoding,
-                hidden: hidden.to_vec(),
-                training: TrainingSummary::default(),
-            },
-            layers,
-        )
-        .unwrap()
+        Network::random(encoding, hidden, seed)
     }
 
     /// The plain dense forward pass, for comparison.
