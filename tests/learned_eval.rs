@@ -19,6 +19,15 @@ fn playtune() -> Command {
 const BOT: &str = "hps(leaf=playout,budget=1500),hps(leaf=playout,budget=1500)";
 
 fn selfplay(out: &Path, games: usize, threads: &str) -> assert_cmd::assert::Assert {
+    selfplay_seeded(out, games, threads, 5)
+}
+
+fn selfplay_seeded(
+    out: &Path,
+    games: usize,
+    threads: &str,
+    seed: u64,
+) -> assert_cmd::assert::Assert {
     playtune()
         .env("RAYON_NUM_THREADS", threads)
         .args([
@@ -30,7 +39,14 @@ fn selfplay(out: &Path, games: usize, threads: &str) -> assert_cmd::assert::Asse
             "--set",
             "turns=15",
         ])
-        .args(["--games", &games.to_string(), "--seed", "5", "-q", "--out"])
+        .args([
+            "--games",
+            &games.to_string(),
+            "--seed",
+            &seed.to_string(),
+            "-q",
+            "--out",
+        ])
         .arg(out)
         .assert()
 }
@@ -69,19 +85,7 @@ fn selfplay_resumes_and_does_not_depend_on_threads() {
     assert_eq!(file.header.encoding.name, "strategy-counts-v1");
     assert!(file.games.iter().all(|g| g.len() >= 2 && g.winner != 7));
     // Another seed into the same folder is refused, naming the difference.
-    playtune()
-        .args([
-            "selfplay",
-            "--agents",
-            BOT,
-            "--set",
-            "level=any",
-            "--set",
-            "turns=15",
-        ])
-        .args(["--games", "6", "--seed", "6", "-q", "--out"])
-        .arg(&a)
-        .assert()
+    selfplay_seeded(&a, 6, "2", 6)
         .code(2)
         .stderr(predicate::str::contains("another seed"));
 }

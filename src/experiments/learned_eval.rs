@@ -433,16 +433,23 @@ fn sample_states(x: &LearnedEvalConfig, n: usize) -> Result<Vec<StrategyState>, 
         let mut agents: [&mut dyn Agent<StrategyState>; 2] = [&mut a, &mut b];
         let mut last = None;
         let mut turn = 0usize;
-        crate::harness::play::play(start, &mut agents, &[0, 1], 2, seed, &mut |s, _| {
-            if last != Some(s.acting()) {
-                last = Some(s.acting());
-                // Every third turn start, so that one game does not fill the set.
-                if turn % 3 == 1 && states.len() < n {
-                    states.push(s.clone());
+        crate::harness::play::play(
+            start,
+            &mut agents,
+            &[0, 1],
+            crate::harness::play::AGENTS,
+            seed,
+            &mut |s, _| {
+                if last != Some(s.acting()) {
+                    last = Some(s.acting());
+                    // Every third turn start, so that one game does not fill the set.
+                    if turn % 3 == 1 && states.len() < n {
+                        states.push(s.clone());
+                    }
+                    turn += 1;
                 }
-                turn += 1;
-            }
-        })?;
+            },
+        )?;
         game += 1;
     }
     Ok(states)

@@ -82,10 +82,6 @@ impl<S> LearnedEvaluator<S> {
             self.network.logit(active, scratch)
         })
     }
-
-    pub fn network(&self) -> &Network {
-        &self.network
-    }
 }
 
 impl<S: Send + Sync> StateEvaluator<S> for LearnedEvaluator<S> {

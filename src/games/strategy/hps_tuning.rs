@@ -6,7 +6,7 @@
 use super::def::{Strategy, level_seed};
 use super::state::StrategyState;
 use crate::eval::{EvalError, Evaluation, Problem};
-use crate::game::{Agent, Game};
+use crate::game::Agent;
 use crate::harness::agents::{AgentSpec, all_agents, build_agent};
 use crate::harness::play::{AGENTS, play};
 use crate::harness::{GameDef, Values};
@@ -155,12 +155,8 @@ impl Problem for HpsTuning {
                     game_seed,
                     &mut |_, _| {},
                 )?;
-                let w = end.winners();
-                Ok(match (w[seat], w[1 - seat]) {
-                    (true, false) => 1.0,
-                    (true, true) => 0.5,
-                    _ => 0.0,
-                })
+                // 1 a win, 1/2 a draw, 0 a loss.
+                Ok((crate::agents::outcome(&end, seat) + 1.0) / 2.0)
             })
             .collect::<Result<_, _>>()
             .map_err(EvalError)?;
