@@ -143,6 +143,83 @@ fn bad_games_agents_and_settings_exit_with_2() {
     }
 }
 
+/// `render` takes turns (`end` or any turn past the end: the final state), and every
+/// game's picture has a legend naming the agents' colours and the map's marks.
+#[test]
+fn renders_take_turns_reach_the_end_and_have_a_legend() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&[&str], &[&str]); 2] = [
+        (
+            &[
+                "--game",
+                "strategy",
+                "--agents",
+                "random,rule",
+                "--set",
+                "turns=6",
+                "--at",
+                "0,2,end",
+            ],
+            &[
+                "start",
+                "after 2 turns",
+                "end, after",
+                "tribe 0: random",
+                "tribe 1: rule",
+                "Terrain:",
+                "forest",
+                "Resources",
+                "Buildings",
+                "windmill",
+                "Units",
+                "catapult",
+                "capital",
+            ],
+        ),
+        (
+            &[
+                "--game",
+                "space-battle",
+                "--agents",
+                "ras,random",
+                "--set",
+                "max_ticks=60",
+                "--at",
+                "30,500",
+            ],
+            &[
+                "tick 30",
+                "tick 60 (end)",
+                "ship 0: ras",
+                "ship 1: random",
+                "Black holes:",
+                "penalty area",
+                "bomb",
+                "pack",
+            ],
+        ),
+    ];
+    for (i, (args, says)) in cases.iter().enumerate() {
+        let pic = dir.path().join(format!("map{i}.svg"));
+        playtune()
+            .arg("render")
+            .args(*args)
+            .arg("--out")
+            .arg(&pic)
+            .assert()
+            .success();
+        let svg = std::fs::read_to_string(&pic).unwrap();
+        for text in *says {
+            assert!(svg.contains(text), "{args:?}: the picture lacks `{text}`");
+        }
+    }
+    playtune()
+        .args(["render", "--game", "strategy", "--at", "soon"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a turn"));
+}
+
 /// The strategy experiments run, write their table and plots, and resume without
 /// playing a finished game again (the games file is the same after a second run).
 #[test]

@@ -184,9 +184,13 @@ fn report_of_an_ntbea_run_has_every_section_and_embedded_pictures() {
         "1-tuple statistics",
         "true fitness",
         "<code>x0</code>",
+        "<code>--scale sd</code>",
+        "<code>--recommend neighbourhood</code>",
+        "<code>--tuples auto</code>",
     ] {
         assert!(html.contains(text), "the page says {text}");
     }
+    no_debug_names(&html);
 }
 
 #[test]
@@ -220,12 +224,97 @@ fn report_of_a_map_elites_run_shows_the_archive_and_its_metrics() {
             "recommendation",
             "importance",
             "archive",
+            "elites",
             "metrics",
         ],
     );
     // Four parameter charts, the heatmap, coverage and QD score.
     assert_eq!(images, 4 + 3);
     assert!(html.contains("QD score"));
+    // Settings as the command line names them; default axes said and listed.
+    no_debug_names(&html);
+    assert!(html.contains("<code>--better greater</code>"), "{html}");
+    assert!(
+        html.contains("the problem's default axes: <code>measure_0="),
+        "the default axes are named"
+    );
+    // The elites as a table: cell id, fitness, features, point.
+    let elites = &sections(&html)[5].2;
+    assert!(
+        elites.contains(
+            "<thead><tr><th>cell</th><th>fitness</th><th>measure_0 (axis)</th><th>measure_1 (axis)</th><th>point</th>"
+        ),
+        "{elites}"
+    );
+    assert!(
+        elites.matches("<tr><td><code>").count() > 10,
+        "a row per elite"
+    );
+
+    // After `validate`, the page has its table, with the cells' ids as the elites
+    // table writes them.
+    let run = dir.path().join("me");
+    let printed = ok(&["validate", s(&run), "--cells", "best", "--evaluations", "2"]);
+    let best_cell = printed
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("| ")
+                .filter(|l| l.chars().next().unwrap().is_ascii_digit())
+        })
+        .and_then(|l| l.split(" |").next())
+        .unwrap()
+        .to_string();
+    ok(&["report", s(&run), "--out", s(&out)]);
+    let html = std::fs::read_to_string(&out).unwrap();
+    check_page(
+        &html,
+        &[
+            "configuration",
+            "summary",
+            "recommendation",
+            "importance",
+            "archive",
+            "elites",
+            "metrics",
+            "validation",
+        ],
+    );
+    let found = sections(&html);
+    assert!(
+        found[7].2.contains(&format!("<td>{best_cell}</td>")),
+        "{}",
+        found[7].2
+    );
+    assert!(
+        found[5]
+            .2
+            .contains(&format!("<tr><td><code>{best_cell}</code>")),
+        "the best elite heads the elites table"
+    );
+}
+
+/// No Rust debug name of a setting on the page (`Sd`, `Neighbourhood`,
+/// `Lexicographic(...)`, `axes: []`): the command line's names instead.
+fn no_debug_names(html: &str) {
+    let text = text_of(html);
+    for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+        assert!(
+            ![
+                "Sd",
+                "Range",
+                "Neighbourhood",
+                "Evaluated",
+                "HillClimber",
+                "Greater",
+                "Lexicographic",
+                "Sizes",
+                "Auto"
+            ]
+            .contains(&word),
+            "debug name {word} on the page"
+        );
+    }
+    assert!(!text.contains("axes: []") && !text.contains("secondary("));
 }
 
 #[test]

@@ -229,7 +229,7 @@ pub fn tell(a: TellArgs) -> Result<()> {
     match run::replay(&a.run, &config, problem.as_ref())? {
         Driven::Finished(result) => {
             let _ = std::fs::remove_file(a.run.join(ASKED_FILE));
-            super::optimize::report(&a.run, &config, &result, 0.0, a.json);
+            super::optimize::report(&a.run, &config, problem.as_ref(), &result, 0.0, a.json);
         }
         Driven::Waiting { waiting: w, .. } => {
             println!(

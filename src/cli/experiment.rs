@@ -11,21 +11,28 @@ use std::path::PathBuf;
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub enum Preset {
-    /// A few minutes on 2 cores: 4 trials of 20 evaluations, 5 re-evaluations, games of
-    /// 300 ticks, MCTS with 30 iterations.
+    /// A few minutes or less on 2 cores, to see what an experiment writes. space-battle:
+    /// 4 trials of 20 evaluations, 5 re-evaluations, 300-tick games, MCTS with 30
+    /// iterations. rinascimento: 10 NTBEA runs at budgets 50-500, 100 games per win
+    /// rate. ntbea-defaults: a smoke test. strategy-portfolio, strategy-difficulty: 4
+    /// training levels x 2 games a pairing. play-styles: 40 evaluations an archive of
+    /// short games. learned-eval: small self-play, training and tables.
     Quick,
-    /// The paper's design at a smaller game: 50 trials of 100 evaluations, 20
-    /// re-evaluations, games of 400 ticks, MCTS with 40 iterations (about 50 minutes
-    /// on 2 cores). Rinascimento: 30 NTBEA runs at budgets 50-1000, 300 games per true
-    /// win rate, tables of 1000 games.
+    /// space-battle: the paper's design at a smaller game, 50 trials of 100
+    /// evaluations, 20 re-evaluations, 400-tick games, MCTS with 40 iterations (about
+    /// 50 minutes on 2 cores). rinascimento: 30 NTBEA runs at budgets 50-1000, 300
+    /// games per true win rate, tables of 1000 games. ntbea-defaults: the published
+    /// run (about 25 minutes). Elsewhere the same as full.
     Medium,
-    /// The paper: 50 trials of 100 evaluations, 100 re-evaluations, 2000-tick games,
-    /// MCTS with 175 iterations (roughly 40 core-hours: several sessions on 2 cores,
-    /// each resuming where the last stopped). Rinascimento: 100 NTBEA runs, 1000 games per true
-    /// win rate, tables of 10,000 games (117 minutes on 2 cores).
+    /// The papers' settings. space-battle: 50 trials of 100 evaluations, 100
+    /// re-evaluations, 2000-tick games, MCTS with 175 iterations (roughly 40
+    /// core-hours, resumable). rinascimento: 100 NTBEA runs, 1000 games per true win
+    /// rate, tables of 10,000 games (117 minutes on 2 cores). Strategy experiments: as
+    /// full.
     Paper,
-    /// The strategy experiments' published tables: every training level, 10 games per
-    /// pairing and level; elsewhere the same as paper.
+    /// The strategy experiments' published tables (strategy-portfolio,
+    /// strategy-difficulty, play-styles, learned-eval): every training level, 10 games
+    /// per pairing and level, the full archives and training; elsewhere as paper.
     Full,
 }
 
@@ -65,9 +72,12 @@ pub struct ExperimentArgs {
     /// (the Rinascimento paper's agent tuning, Figure 5 and Table VIII),
     /// ntbea-defaults (NTBEA tunes NTBEA's own defaults over benchmark problems),
     /// strategy-portfolio (portfolio MCTS against MCTS and RHEA, the Tribes paper's
-    /// Table I), strategy-difficulty (a round robin of bots by configuration) or
-    /// play-styles (MAP-Elites archives of P-MCTS(PU) script weights, validated).
+    /// Table I), strategy-difficulty (a round robin of bots by configuration),
+    /// play-styles (MAP-Elites archives of P-MCTS(PU) script weights, validated) or
+    /// learned-eval (self-play, a trained state evaluator and the Prismata paper's
+    /// Tables II and III).
     experiment: String,
+    /// How large a run: quick (minutes), medium, paper or full; see each value below.
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Trials per algorithm [default: the preset's].
@@ -88,15 +98,20 @@ pub struct ExperimentArgs {
     /// Fix a parameter, NAME=VALUE (repeatable).
     #[arg(long = "fix", value_name = "NAME=VALUE")]
     fix: Vec<String>,
+    /// Experiment seed: every run, game and re-evaluation derives its seed from it, so
+    /// the same seed gives the same files with any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Folder name under --runs-dir and --plots-dir [default: EXPERIMENT-PRESET].
     #[arg(long)]
     name: Option<String>,
+    /// Where the experiment's folder goes; an existing folder is resumed from its logs.
     #[arg(long, default_value = "runs")]
     runs_dir: PathBuf,
+    /// Where its figures go.
     #[arg(long, default_value = "plots")]
     plots_dir: PathBuf,
+    /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
     #[command(flatten)]
@@ -123,6 +138,15 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
     if a.cluster.executor == Executor::Local && a.detach {
         bail!("--detach goes with --executor slurm");
     }
+    let folder = a.runs_dir.join(
+        a.name
+            .clone()
+            .unwrap_or_else(|| format!("{}-{}", a.experiment, a.preset.name())),
+    );
+    super::interrupt::on_interrupt(&format!(
+        "what finished is in {}; the same command again goes on from there",
+        folder.display()
+    ));
     match a.experiment.as_str() {
         "space-battle" => space_battle(a),
         "rinascimento" => rinascimento(a),

@@ -15,6 +15,8 @@ struct RunArgs {
     /// does not set its own [default: each agent's].
     #[arg(long)]
     budget: Option<usize>,
+    /// Seed: every game and evaluation derives its seed from it, so the same seed
+    /// gives the same results with any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Print one JSON object as the last line.
@@ -56,12 +58,25 @@ pub struct GameArgs {
 pub struct RenderArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Steps to draw, one panel each [default: the game's choice].
-    #[arg(long, value_delimiter = ',')]
+    /// Turns to draw, one panel each: the map after that many turns (0: the start;
+    /// Space Battle: ticks; Strategy: turns, in which each tribe plays once), or `end`
+    /// for the final state, which a turn past the end also draws, e.g. `--at 0,10,end`
+    /// [default: the start, a third, two thirds and the end].
+    #[arg(long, value_delimiter = ',', value_parser = parse_turn, value_name = "TURNS")]
     at: Vec<u32>,
     /// Output picture (.png or .svg) [default: plots/GAME.png].
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+/// A turn of `--at`: a number, or `end` (the final state, as `u32::MAX`).
+fn parse_turn(text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("end") {
+        return Ok(u32::MAX);
+    }
+    t.parse()
+        .map_err(|_| format!("`{t}` is not a turn: give a number of turns (0: the start) or `end`"))
 }
 
 #[derive(Args)]
@@ -271,10 +286,21 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         );
     }
     for p in &r.pairs {
-        println!(
-            "  {} vs {}: {} - {} of {}",
-            r.agents[p.a].name, r.agents[p.b].name, p.wins_a, p.wins_b, p.games
+        let mut line = format!(
+            "  {} vs {}: {} games, {} won by the first, {} by the second",
+            r.agents[p.a].name,
+            r.agents[p.b].name,
+            p.games,
+            p.wins_a - p.both,
+            p.wins_b - p.both
         );
+        if p.both > 0 {
+            line += &format!(", {} shared", p.both);
+        }
+        if p.neither > 0 {
+            line += &format!(", {} without a winner", p.neither);
+        }
+        println!("{line}");
     }
     println!(
         "length {:.2} +- {:.2} (sd) steps, min {}, max {}, stalemated {:.1}, finished {:.1}, no winner {}, {:.3} ms a game, {:.0} states/s on {} thread(s)",

@@ -32,15 +32,20 @@ pub struct LadderArgs {
     /// Games per pair and level, seats alternating.
     #[arg(long, default_value_t = 4)]
     games: usize,
+    /// Seed: every game and evaluation derives its seed from it, so the same seed
+    /// gives the same results with any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Folder name under --runs-dir and --plots-dir [default: RUN's name + "-ladder"].
     #[arg(long)]
     name: Option<String>,
+    /// Where the output folder goes.
     #[arg(long, default_value = "runs")]
     runs_dir: PathBuf,
+    /// Where its pictures go.
     #[arg(long, default_value = "plots")]
     plots_dir: PathBuf,
+    /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
 }

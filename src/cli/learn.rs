@@ -30,6 +30,7 @@ pub struct SelfplayArgs {
     /// Folder of the sample file (samples.bin); an existing one is added to.
     #[arg(long)]
     out: PathBuf,
+    /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
 }
@@ -45,6 +46,10 @@ pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
         seed: a.seed,
     };
     let started = std::time::Instant::now();
+    super::interrupt::on_interrupt(&format!(
+        "the games finished are in {}; the same command again goes on from there",
+        a.out.display()
+    ));
     let r = selfplay(game, &req, a.games, &a.out, !a.quiet).map_err(anyhow::Error::msg)?;
     if r.torn > 0 {
         println!(
@@ -80,6 +85,7 @@ pub struct TrainEvalArgs {
     /// Stop after this many epochs without a lower validation loss.
     #[arg(long, default_value_t = TrainConfig::default().patience)]
     patience: usize,
+    /// Samples per gradient step (mini-batch size).
     #[arg(long, default_value_t = TrainConfig::default().batch)]
     batch: usize,
     /// Adam's learning rate (the paper's: 0.00001; the default was measured best of
@@ -95,10 +101,13 @@ pub struct TrainEvalArgs {
     /// Run folder name under --runs-dir and --plots-dir [default: train-NETWORK].
     #[arg(long)]
     name: Option<String>,
+    /// Where the output folder goes.
     #[arg(long, default_value = "runs")]
     runs_dir: PathBuf,
+    /// Where its pictures go.
     #[arg(long, default_value = "plots")]
     plots_dir: PathBuf,
+    /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
 }

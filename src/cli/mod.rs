@@ -6,10 +6,13 @@ mod cluster;
 mod compare;
 mod experiment;
 mod games;
+mod interrupt;
 mod ladder;
 mod learn;
 mod optimize;
 pub(crate) mod plot;
+mod problems;
+mod reevaluate;
 mod report;
 mod spaces;
 mod validate;
@@ -43,6 +46,10 @@ enum Command {
     /// Give a run evaluated outside playtune the results of asked candidates, as JSON
     /// lines in any order: {"id", "fitness", "features"} or {"id", "error"}.
     Tell(asktell::TellArgs),
+    /// Evaluate a run's recommendations (or any point, --point) again N times with
+    /// fresh seeds: mean ± standard error beside the optimiser's estimate, which is a
+    /// model value and can be far from the truth on noisy problems.
+    Reevaluate(reevaluate::ReevaluateArgs),
     /// Check parameter-space files.
     Spaces {
         #[command(subcommand)]
@@ -52,7 +59,9 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Play one game of any game (see `games`) between named agents; print the record.
     Play(games::GameArgs),
-    /// Draw one game of a game that has a picture (space-battle: map, trails, missiles).
+    /// Draw one game of a game that has a picture, at chosen turns and its end, with a
+    /// legend: space-battle (map, black holes, trails, missiles) and strategy (terrain,
+    /// resources, cities, units by tribe). Rinascimento has no picture.
     Render(games::RenderArgs),
     /// Reproduce a paper's experiment (space-battle: RMHC vs B-RMHC vs NTBEA).
     Experiment(experiment::ExperimentArgs),
@@ -66,7 +75,9 @@ enum Command {
     /// One self-contained HTML page of a finished run (configuration, convergence,
     /// recommendation, parameter importance; MAP-Elites' archive) or an experiment.
     Report(report::ReportArgs),
-    /// List the built-in problems and their settings.
+    /// List the built-in problems: their settings, the features each evaluation
+    /// reports, and the MAP-Elites grid they suggest (FEATURE=LOW:HIGH:BINS, as --axis
+    /// takes it).
     Problems,
     /// Evaluate chosen elites of a MAP-Elites run again, under other problem settings
     /// (validation levels, more games): archive against validation values.
@@ -229,39 +240,24 @@ pub fn main() -> ExitCode {
         Command::Resume(a) => optimize::resume(a),
         Command::Ask(a) => asktell::ask(a),
         Command::Tell(a) => asktell::tell(a),
+        Command::Reevaluate(a) => timed(|| reevaluate::run(a)),
         Command::Spaces { command } => spaces::run(command),
         Command::Compare(a) => compare::run(a),
-        Command::Plot(a) => plot::run(a),
-        Command::Report(a) => report::run(a),
+        Command::Plot(a) => timed(|| plot::run(a)),
+        Command::Report(a) => timed(|| report::run(a)),
         Command::Tournament(a) => games::tournament_cmd(a),
         Command::Games => games::games_cmd(),
         Command::Experiment(a) => experiment::experiment(a),
         Command::Play(a) => games::play_cmd(a),
-        Command::Render(a) => games::render_cmd(a),
-        Command::Validate(a) => validate::run(a),
-        Command::Ladder(a) => ladder::ladder_cmd(a),
+        Command::Render(a) => timed(|| games::render_cmd(a)),
+        Command::Validate(a) => timed(|| validate::run(a)),
+        Command::Ladder(a) => timed(|| ladder::ladder_cmd(a)),
         Command::Selfplay(a) => learn::selfplay_cmd(a),
-        Command::TrainEval(a) => learn::train_eval_cmd(a),
+        Command::TrainEval(a) => timed(|| learn::train_eval_cmd(a)),
         Command::Status(a) => cluster::status(a),
         Command::Cancel(a) => cluster::cancel(a),
         Command::Task(a) => cluster::task(a),
-        Command::Problems => {
-            // One column for the names, as wide as the longest.
-            let width = crate::registry::PROBLEMS
-                .iter()
-                .map(|p| p.0.len())
-                .max()
-                .unwrap_or(0);
-            for (name, settings, about) in crate::registry::PROBLEMS {
-                let s: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                println!(
-                    "{name:width$}  {about}\n{:width$}  settings: {}",
-                    "",
-                    s.join(" ")
-                );
-            }
-            Ok(())
-        }
+        Command::Problems => problems::run(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -269,6 +265,30 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Runs a command that may take minutes and says on stderr how long it took (stdout
+/// stays as scripts read it); commands that print their own time are not wrapped.
+fn timed(command: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
+    let started = std::time::Instant::now();
+    let outcome = command();
+    let seconds = started.elapsed().as_secs_f64();
+    if outcome.is_ok() && seconds >= 2.0 {
+        eprintln!("took {}", duration_text(seconds));
+    }
+    outcome
+}
+
+/// A duration as people read it: `42.0 s`, `3 min 05 s`, `2 h 07 min`.
+pub(crate) fn duration_text(seconds: f64) -> String {
+    let whole = seconds.round() as u64;
+    if seconds < 60.0 {
+        format!("{seconds:.1} s")
+    } else if whole < 3600 {
+        format!("{} min {:02} s", whole / 60, whole % 60)
+    } else {
+        format!("{} h {:02} min", whole / 3600, whole % 3600 / 60)
     }
 }
 
@@ -280,5 +300,46 @@ fn restore_sigpipe() {
     // disposition for SIGPIPE.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn durations_read_as_people_write_them() {
+        assert_eq!(duration_text(4.31), "4.3 s");
+        assert_eq!(duration_text(185.0), "3 min 05 s");
+        assert_eq!(duration_text(7620.0), "2 h 07 min");
+    }
+
+    /// Every option and argument of every command says what it does in `--help`.
+    #[test]
+    fn every_option_has_a_description() {
+        fn walk(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if id == "help" || id == "version" || arg.is_hide_set() {
+                    continue;
+                }
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{path} {id}"));
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                if sub.is_hide_set() {
+                    continue;
+                }
+                if sub.get_about().is_none() {
+                    missing.push(format!("{path} {} (the command)", sub.get_name()));
+                }
+                walk(sub, &format!("{path} {}", sub.get_name()), missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&Cli::command(), "playtune", &mut missing);
+        assert!(missing.is_empty(), "no description: {missing:#?}");
     }
 }

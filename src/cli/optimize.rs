@@ -4,7 +4,9 @@ use super::CommonRunArgs;
 use crate::eval::{Binding, FeatureAxis, Problem};
 use crate::optim::AlgoConfig;
 use crate::optim::brmhc::BrmhcConfig;
-use crate::optim::map_elites::{ArchiveConfig, Better, MapElitesConfig, Mutation};
+use crate::optim::map_elites::{
+    ArchiveConfig, Better, MapElitesConfig, Mutation, default_emitters, unmoved_dims,
+};
 use crate::optim::ntbea::{self, FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
 use crate::optim::random::RandomConfig;
 use crate::optim::rmhc::RmhcConfig;
@@ -120,13 +122,15 @@ pub struct MapElitesArgs {
     /// Candidates per batch, evaluated in parallel.
     #[arg(long, default_value_t = 36)]
     batch: usize,
-    /// Mutation: gaussian (continuous dimensions) or hill-climber (one dimension to
-    /// another value). Default: gaussian when the space has Float dimensions.
+    /// Mutation: gaussian (Float dimensions only) or hill-climber (one dimension to
+    /// another value). Default: gaussian for a space of Floats, hill-climber for one
+    /// without, and both in turn for a mixed space, so every dimension moves.
     #[arg(long, value_enum, conflicts_with = "emitters")]
     mutation: Option<MutationArg>,
     /// Emitters, batches going to each in turn: gaussian, iso-line (Vassiliades &
     /// Mouret's iso+line), one-weight (one dimension to another value; also
-    /// hill-climber), or a comma list such as gaussian,iso-line. Default: as --mutation.
+    /// hill-climber), or a comma list such as gaussian,iso-line. Default: as
+    /// --mutation's.
     #[arg(long, value_name = "LIST")]
     emitters: Option<String>,
     /// Standard deviation of Gaussian mutation, and the isotropic one of iso-line.
@@ -187,8 +191,10 @@ pub enum MutationArg {
 pub struct ResumeArgs {
     /// The run folder.
     run: PathBuf,
+    /// Print one JSON object as the last line of output.
     #[arg(long)]
     json: bool,
+    /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
     /// Evaluate again the evaluations the run recorded as failed (after fixing the
@@ -365,6 +371,15 @@ fn finish(
     cluster: &super::ClusterArgs,
 ) -> Result<()> {
     let started = std::time::Instant::now();
+    super::interrupt::on_interrupt(&format!(
+        "every evaluation done is in {d}; `playtune resume {d}{}` goes on from there",
+        if cluster.executor == super::Executor::Slurm {
+            " --executor slurm"
+        } else {
+            ""
+        },
+        d = dir.display()
+    ));
     if cluster.executor == super::Executor::Slurm {
         if retry_failed {
             bail!(
@@ -397,7 +412,14 @@ fn finish(
                 rounds.collect_seconds
             );
         }
-        report(dir, config, &result, started.elapsed().as_secs_f64(), json);
+        report(
+            dir,
+            config,
+            problem,
+            &result,
+            started.elapsed().as_secs_f64(),
+            json,
+        );
         return Ok(());
     }
     let options = run::Options {
@@ -419,11 +441,31 @@ fn finish(
             dir.display()
         ))
     })?;
-    report(dir, config, &result, started.elapsed().as_secs_f64(), json);
+    report(
+        dir,
+        config,
+        problem,
+        &result,
+        started.elapsed().as_secs_f64(),
+        json,
+    );
     Ok(())
 }
 
-pub(super) fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64, json: bool) {
+pub(super) fn report(
+    dir: &Path,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    r: &RunResult,
+    seconds: f64,
+    json: bool,
+) {
+    let agent = |values: &[f64]| -> Option<String> {
+        let binding = Binding::new(&config.space, problem.space()).ok()?;
+        let mut full = Vec::new();
+        binding.full_point(values, &mut full);
+        problem.agent_spec(&full)
+    };
     println!(
         "run {} ({} on {}, {} trial(s), seed {})",
         dir.display(),
@@ -454,9 +496,12 @@ pub(super) fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let mut line = format!("trial {}: estimate {:.4}", t.trial, t.estimate);
+        let mut line = format!(
+            "trial {}: estimate {:.4} (the optimiser's model value)",
+            t.trial, t.estimate
+        );
         if let Some(f) = t.true_fitness {
-            line += &format!(", true fitness {f}");
+            line += &format!(", true fitness {f} (noise-free, known for this benchmark)");
         }
         if let Some(o) = t.optimal {
             line += if o { " (optimal)" } else { " (not optimal)" };
@@ -470,6 +515,9 @@ pub(super) fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64
             );
         }
         println!("{line}\n  {}", shorten(&point.join(" "), 400));
+        if let Some(spec) = agent(&t.values) {
+            println!("  as an agent: {spec}");
+        }
     }
     if r.trials.len() > 5 {
         println!(
@@ -480,6 +528,12 @@ pub(super) fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64
     }
     if let Some(s) = r.success_rate {
         println!("optimal in {:.1}% of trials", 100.0 * s);
+    }
+    if r.trials.iter().any(|t| t.true_fitness.is_none()) && !run::is_manual(config) {
+        println!(
+            "an estimate is the optimiser's model, not a measurement: `playtune reevaluate {}` plays each recommendation again with fresh seeds",
+            dir.display()
+        );
     }
     println!(
         "final value: mean {:.4}, se {:.4} over {} trial(s)",
@@ -499,7 +553,7 @@ pub(super) fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64
             .iter()
             .map(|t| {
                 let mut o = serde_json::json!({
-                    "trial": t.trial, "values": t.values, "estimate": t.estimate,
+                    "trial": t.trial, "values": t.values, "estimate": t.estimate, "agent": agent(&t.values),
                     "true_fitness": t.true_fitness, "optimal": t.optimal, "evaluations": t.spent.total(),
                 });
                 if let Some(m) = t.history.last() {
@@ -517,6 +571,7 @@ pub(super) fn report(dir: &Path, config: &RunConfig, r: &RunResult, seconds: f64
             "problem": r.problem,
             "seed": config.seed,
             "recommendation": rec,
+            "agent": agent(&first.values),
             "estimate": first.estimate,
             "true_fitness": first.true_fitness,
             "optimal": first.optimal,
@@ -606,10 +661,6 @@ fn parse_axis(text: &str) -> Result<FeatureAxis> {
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
     let (_, problem, space, _) = problem_and_space(common, "sphere")?;
-    let has_floats = space
-        .free_dims()
-        .iter()
-        .any(|&d| space.dims[d].domain.is_continuous());
     let mut emitters = match &a.emitters {
         Some(list) => list
             .split(',')
@@ -625,17 +676,19 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
                 )),
             })
             .collect::<Result<Vec<_>>>()?,
-        None => vec![
-            match a.mutation.unwrap_or(if has_floats {
-                MutationArg::Gaussian
-            } else {
-                MutationArg::HillClimber
-            }) {
-                MutationArg::Gaussian => Mutation::Gaussian { sigma: a.sigma },
-                MutationArg::HillClimber => Mutation::HillClimber,
-            },
-        ],
+        None => match a.mutation {
+            Some(MutationArg::Gaussian) => vec![Mutation::Gaussian { sigma: a.sigma }],
+            Some(MutationArg::HillClimber) => vec![Mutation::HillClimber],
+            None => default_emitters(&space, a.sigma),
+        },
     };
+    let unmoved = unmoved_dims(&space, &emitters);
+    if !unmoved.is_empty() {
+        eprintln!(
+            "warning: the chosen emitters move only Float dimensions; {} stay at their defaults (add one-weight: --emitters one-weight,gaussian)",
+            unmoved.join(", ")
+        );
+    }
     let mutation = emitters.remove(0);
     let archive = match (a.archive, a.centroids) {
         (ArchiveArg::Grid, None) => ArchiveConfig::Grid,
@@ -686,6 +739,15 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
 pub fn resume(a: ResumeArgs) -> Result<()> {
     a.cluster.check()?;
     let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
+    if run::is_manual(&config) {
+        // Resuming would evaluate the candidates here, where a manual problem can only
+        // fail, and record every one of them as failed.
+        bail!(
+            "{}: this run is evaluated outside playtune (--problem manual), so `resume` cannot evaluate it; `playtune ask {d}` prints the candidates it waits for and `playtune tell {d} < results.jsonl` takes their results",
+            a.run.display(),
+            d = a.run.display()
+        );
+    }
     let problem =
         build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
     finish(

@@ -1,5 +1,6 @@
 //! `playtune plot`: the pictures of a finished run.
 
+use crate::eval::Problem;
 use crate::optim::map_elites::{AnyArchive, Archive};
 use crate::plot::{Heatmap, Series, bucket_labels, heatmaps, line_chart};
 use crate::run::{self, read_result};
@@ -122,7 +123,7 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
                         .iter()
                         .map(|m| (m.evaluations as f64, pick(m)))
                         .collect(),
-                    band: Vec::new(),
+                    ..Series::default()
                 })
                 .collect()
         };
@@ -151,11 +152,14 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
             .as_ref()
             .and_then(|a| a.elites().first())
             .map_or(0, |e| e.features.len());
-        let feature_names = crate::registry::build_problem(&config.problem, Some(&config.space))
-            .map(|p| p.feature_names())
+        let problem = crate::registry::build_problem(&config.problem, Some(&config.space))
             .ok()
-            .filter(|n| n.len() == n_features)
+            .filter(|p| p.feature_names().len() == n_features);
+        let feature_names = problem
+            .as_ref()
+            .map(|p| p.feature_names())
             .unwrap_or_else(|| (0..n_features).map(|i| format!("feature_{i}")).collect());
+        let problem = problem.as_deref();
         let replayed = t
             .archive
             .as_ref()
@@ -207,10 +211,13 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
                 } else {
                     (vec![String::new()], 1)
                 };
+                let axes = archive.axes.len();
+                let note = cell_note(axes);
                 for (column, stem) in &wanted {
                     let mut panels = Vec::with_capacity(nz);
                     for (z, z_label) in z_labels.iter().enumerate().take(nz) {
                         let mut values = vec![vec![None; nx]; ny];
+                        let mut labels = vec![vec![None; nx]; ny];
                         for e in archive
                             .store
                             .elites
@@ -219,30 +226,37 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
                         {
                             let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
                             values[y][e.cell[0]] = Some(elite_value(e, *column, n_features));
+                            labels[y][e.cell[0]] = Some(cell_id(&e.cell));
                         }
                         let slice = if nz > 1 {
-                            format!(", {} {}", archive.axes[2].name, z_label)
+                            format!(
+                                ", {} {z}: {z_label}",
+                                axis_title(problem, &archive.axes[2].name, 'K', axes)
+                            )
                         } else {
                             String::new()
                         };
                         let h = Heatmap {
                             title: format!("{name}: elites' {} (trial 0{slice})", columns[*column]),
-                            x_label: archive.axes[0].name.clone(),
+                            note: note.clone(),
+                            x_label: axis_title(problem, &archive.axes[0].name, 'I', axes),
                             y_label: archive
                                 .axes
                                 .get(1)
-                                .map(|a| a.name.clone())
+                                .map(|a| axis_title(problem, &a.name, 'J', axes))
                                 .unwrap_or_default(),
                             x_buckets: bucket_labels(&x_edges),
-                            y_buckets: if archive.axes.len() >= 2 {
+                            y_buckets: if axes >= 2 {
                                 bucket_labels(&y_edges)
                             } else {
                                 vec![String::new()]
                             },
+                            numbered: true,
                             values,
                             value_label: columns[*column].clone(),
-                            range: None,
+                            range: problem.and_then(|p| column_range(p, &columns[*column])),
                             annotate: true,
+                            labels,
                         };
                         panels.push(h);
                     }
@@ -263,11 +277,17 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
     } else {
         // Mean over trials of the recommendation's estimate (and true fitness, where the
         // problem knows it) at each checkpoint, with a band of one standard error.
+        let trials = result.trials.len();
         let curve =
             |name: &str, pick: &dyn Fn(&crate::run::Checkpoint) -> Option<f64>| -> Option<Series> {
                 let len = result.trials.iter().map(|t| t.trace.len()).max()?;
                 let mut s = Series {
-                    name: name.into(),
+                    name: if trials > 1 {
+                        format!("{name} (mean of {trials} trials)")
+                    } else {
+                        format!("{name} (one trial)")
+                    },
+                    band_name: band_name(name, trials),
                     ..Default::default()
                 };
                 for i in 0..len {
@@ -292,10 +312,12 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
                 (!s.points.is_empty()).then_some(s)
             };
         let mut series: Vec<Series> = Vec::new();
-        series.extend(curve("recommendation: the optimiser's estimate", &|c| {
+        series.extend(curve("estimate of the recommendation", &|c| {
             Some(c.estimate)
         }));
-        series.extend(curve("recommendation: true fitness", &|c| c.true_fitness));
+        series.extend(curve("true fitness of the recommendation", &|c| {
+            c.true_fitness
+        }));
         if series.is_empty() {
             bail!("{}: the run has no recommendation trace", a.run.display());
         }
@@ -317,6 +339,54 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
     Ok(written)
 }
 
+/// The range a heatmap column is known to lie in: the problem's fitness range for
+/// `fitness` (and its replays' mean), its feature's for a feature.
+pub(crate) fn column_range(problem: &dyn Problem, column: &str) -> Option<(f64, f64)> {
+    let own = column.strip_prefix("replay_").unwrap_or(column);
+    if own == "fitness" {
+        problem.fitness_range()
+    } else {
+        problem.feature_range(own)
+    }
+}
+
+/// An axis's title: the feature, its unit where the problem gives one, and which part
+/// of a cell's id (`I` of `I:J`) counts along it.
+fn axis_title(problem: Option<&dyn Problem>, feature: &str, part: char, axes: usize) -> String {
+    let unit = problem
+        .and_then(|p| p.feature_unit(feature))
+        .map(|u| format!(" ({u})"))
+        .unwrap_or_default();
+    let id = ["I", "J", "K"][..axes.clamp(1, 3)].join(":");
+    format!("{feature}{unit}: {part} of cell {id}")
+}
+
+/// A cell's id as `playtune validate --cells` takes it and prints it: `I:J`.
+pub(crate) fn cell_id(cell: &[usize]) -> String {
+    cell.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// The line under a heatmap saying how its cells are named.
+fn cell_note(axes: usize) -> String {
+    let id = ["I", "J", "K"][..axes.clamp(1, 3)].join(":");
+    format!(
+        "Cell id {id}: written at the top of each elite's cell where it fits, its parts the buckets' numbers on the axes (from 0).\n\
+         `playtune validate RUN --cells {id}` takes these ids and prints them. Hatched cells hold no elite."
+    )
+}
+
+/// What a convergence curve's shaded band is (none with one trial).
+pub(crate) fn band_name(curve: &str, trials: usize) -> String {
+    if trials > 1 {
+        format!("{curve}: band = mean ± 1 standard error over {trials} trials")
+    } else {
+        String::new()
+    }
+}
+
 /// A column name as part of a file name: anything but letters, digits, `_` and `-`
 /// becomes `_`.
 fn file_safe(name: &str) -> String {
@@ -329,4 +399,49 @@ fn file_safe(name: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{NoisyWinRate, Sphere};
+    use crate::plot::colour_range;
+
+    /// A win-rate fitness (and a rate feature, and their replays) is coloured on 0 to
+    /// 1 whatever the elites reached; a fitness with no known range on the data's.
+    #[test]
+    fn win_rates_are_coloured_on_zero_to_one() {
+        let wins = NoisyWinRate::new(4, 3, 0.2, 0.8);
+        for column in [
+            "fitness",
+            "replay_fitness",
+            "win_rate",
+            "replay_stalemate_rate",
+        ] {
+            let known = column_range(&wins, column);
+            assert_eq!(known, Some((0.0, 1.0)), "{column}");
+            assert_eq!(colour_range(known, [0.35, 0.6].into_iter()), (0.0, 1.0));
+        }
+        assert_eq!(column_range(&wins, "win_rate_se"), None);
+        assert_eq!(column_range(&wins, "attacks"), None);
+        assert_eq!(column_range(&Sphere::new(4), "fitness"), Some((0.0, 100.0)));
+        assert_eq!(column_range(&Sphere::new(4), "measure_0"), None);
+    }
+
+    #[test]
+    fn cells_are_named_as_validate_names_them() {
+        assert_eq!(cell_id(&[3, 7]), "3:7");
+        assert_eq!(cell_id(&[1, 0, 2]), "1:0:2");
+        assert!(axis_title(None, "attacks", 'I', 2).ends_with("I of cell I:J"));
+        assert!(cell_note(2).contains("--cells I:J"));
+    }
+
+    #[test]
+    fn the_convergence_band_says_what_it_is() {
+        assert_eq!(
+            band_name("estimate of the recommendation", 5),
+            "estimate of the recommendation: band = mean ± 1 standard error over 5 trials"
+        );
+        assert_eq!(band_name("estimate", 1), "", "one trial has no band");
+    }
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 pub enum SpacesCommand {
     /// Validate space files and print each one's dimensions and size.
     Check {
+        /// Space files (RON) to check.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },

@@ -26,6 +26,8 @@ pub struct ValidateArgs {
     /// Evaluations of each elite.
     #[arg(long, default_value_t = 20)]
     evaluations: usize,
+    /// Seed: every game and evaluation derives its seed from it, so the same seed
+    /// gives the same results with any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }

@@ -198,6 +198,10 @@ impl Problem for NoisyWinRate {
     fn space(&self) -> &Space {
         &self.space
     }
+    /// Each evaluation is a win (1) or a loss (0).
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let p = self.true_fitness(x).unwrap_or(0.0);
         let u: f64 = rand::RngExt::random(&mut rng_from_seed(seed));
@@ -272,6 +276,11 @@ impl Problem for Sphere {
     }
     fn feature_names(&self) -> Vec<String> {
         vec!["measure_0".into(), "measure_1".into()]
+    }
+    /// The objective is normalised to 0 (the worst point within +-5.12) to 100 (the
+    /// optimum); points beyond +-5.12 can fall below 0.
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 100.0))
     }
     fn default_axes(&self) -> Vec<FeatureAxis> {
         let bound = self.space.len() as f64 / 2.0 * 5.12;

@@ -49,6 +49,13 @@ pub struct FeatureAxis {
     pub bins: usize,
 }
 
+/// 0 to 1 for a feature named as a rate (`win_rate`, `stalemate_rate`,
+/// `win_rate_0_mcts`), not for a rate's standard error (`win_rate_se`).
+pub fn rate_range(name: &str) -> Option<(f64, f64)> {
+    let rate = name.ends_with("_rate") || name == "rate" || name.starts_with("win_rate_");
+    (rate && !name.ends_with("_se")).then_some((0.0, 1.0))
+}
+
 /// Something to optimise.
 pub trait Problem: Send + Sync {
     /// The problem's parameters, with their domains and defaults. A user space may
@@ -63,6 +70,27 @@ pub trait Problem: Send + Sync {
     /// The default MAP-Elites grid over the features, if the problem suggests one.
     fn default_axes(&self) -> Vec<FeatureAxis> {
         Vec::new()
+    }
+
+    /// The range the fitness is known to lie in, if it has one (a win rate: 0 to 1):
+    /// pictures colour on it rather than on the data's own, so that 0.6 reads the same
+    /// in every heatmap.
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        None
+    }
+
+    /// The range feature `name` is known to lie in, if any. By default a rate (a name
+    /// ending in `_rate`, or a `win_rate_...` of a ladder, but not a standard error
+    /// `..._se`) lies in 0 to 1.
+    fn feature_range(&self, name: &str) -> Option<(f64, f64)> {
+        rate_range(name)
+    }
+
+    /// What feature `name` counts, for axis titles ("attacks a game"), if the problem
+    /// says.
+    fn feature_unit(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
     }
 
     /// The feature that breaks fitness ties between a cell's elite and a newcomer, if
@@ -82,6 +110,13 @@ pub trait Problem: Send + Sync {
     /// Evaluates `x` (one number per dimension of [`Problem::space`]) with randomness
     /// drawn only from `seed`.
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError>;
+
+    /// For a problem that tunes an agent: point `x` as an agent spec a user can paste
+    /// into `playtune play` or `tournament` (`mcts(c=4,depth=5,...)`), with the
+    /// agent's own setting names.
+    fn agent_spec(&self, _x: &[f64]) -> Option<String> {
+        None
+    }
 
     /// The noise-free fitness of `x`, for benchmarks that know it.
     fn true_fitness(&self, _x: &[f64]) -> Option<f64> {

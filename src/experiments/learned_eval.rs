@@ -257,7 +257,7 @@ pub fn plot_training(path: &Path, epochs: &[EpochRecord]) -> Result<(), String> 
     let series = |name: &str, f: fn(&EpochRecord) -> f64| Series {
         name: name.to_string(),
         points: epochs.iter().map(|e| (e.epoch as f64, f(e))).collect(),
-        band: Vec::new(),
+        ..Series::default()
     };
     line_chart(
         path,

@@ -557,6 +557,7 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Stri
                     .collect(),
                 range: Some((0.0, 1.0)),
                 annotate: true,
+                ..Heatmap::default()
             };
             for ext in ["png", "svg"] {
                 heatmap(&dir.join(format!("round_robin.{ext}")), &h).map_err(err)?;

@@ -50,6 +50,23 @@ impl AgentSpec {
     }
 }
 
+/// The spec as a user types it, `NAME` or `NAME(KEY=VALUE,...)`: what [`AgentSpec::parse`]
+/// reads back to the same spec.
+impl std::fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)?;
+        if !self.settings.is_empty() {
+            let pairs: Vec<String> = self
+                .settings
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            write!(f, "({})", pairs.join(","))?;
+        }
+        Ok(())
+    }
+}
+
 /// Splits a list of agents at the commas outside parentheses, so that
 /// `mcts(iterations=9,depth=3),random` is two agents.
 pub fn split_agents(text: &str) -> Vec<String> {

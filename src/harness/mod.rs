@@ -59,17 +59,20 @@ pub trait GameDef: Sync + 'static {
         let _ = state;
         Vec::new()
     }
-    /// Draws a played game into `out` (.png or .svg): `history` holds every state
-    /// before each step, then the final one; `at` the steps to show (empty: the
-    /// game's choice). `None` if the game has no picture.
+    /// Draws a played game into `out` (.png or .svg), with a legend: `history` holds
+    /// every state before each step, then the final one; `at` the turns to show, one
+    /// panel each (empty: the game's choice; a turn at or past the end, or `u32::MAX`,
+    /// shows the final state: [`crate::draw::frames`]); `agents` who played each seat.
+    /// `None` if the game has no picture.
     fn render(
         &self,
         history: &[Self::State],
         at: &[u32],
         title: &str,
+        agents: &[String],
         out: &Path,
     ) -> Option<Result<(), String>> {
-        let _ = (history, at, title, out);
+        let _ = (history, at, title, agents, out);
         None
     }
     /// The game's state encoding for learned evaluation (`playtune selfplay`), if it
@@ -112,7 +115,7 @@ pub trait DynGame: Sync {
     fn play(&self, game: &GameRequest) -> Result<Record, String>;
     /// Many games ([`tournament`]).
     fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, String>;
-    /// One game, drawn into `out` at steps `at`.
+    /// One game, drawn into `out` after the turns `at` (see [`GameDef::render`]).
     fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String>;
     /// The game's state encoding, if it has one.
     fn encoding(&self) -> Option<Encoding>;
@@ -203,8 +206,23 @@ impl<D: GameDef> Prepared<D> {
         Ok((end, record))
     }
 
+    /// The agents as given, settings included (`mcts(iterations=50)`), so that two
+    /// configurations of one agent can be told apart; a spec given twice gets `#2`.
     fn names(&self) -> Vec<String> {
-        self.specs.iter().map(|s| s.name.clone()).collect()
+        let mut seen: Vec<String> = Vec::new();
+        self.specs
+            .iter()
+            .map(|s| {
+                let text = s.to_string();
+                let copies = seen.iter().filter(|t| **t == text).count();
+                seen.push(text.clone());
+                if copies == 0 {
+                    text
+                } else {
+                    format!("{text} #{}", copies + 1)
+                }
+            })
+            .collect()
     }
 }
 
@@ -290,7 +308,7 @@ impl<D: GameDef> DynGame for D {
         history.push(end);
         let scores: Vec<String> = record.scores.iter().map(|s| format!("{s:.0}")).collect();
         let title = format!("{}: {}", p.names().join(" vs "), scores.join(" to "));
-        match GameDef::render(self, &history, at, &title, out) {
+        match GameDef::render(self, &history, at, &title, &p.names(), out) {
             None => Err(format!("game `{}` has no picture", GameDef::name(self))),
             Some(r) => r.map(|()| record),
         }

@@ -63,6 +63,11 @@ pub struct PairResult {
     pub games: usize,
     pub wins_a: usize,
     pub wins_b: usize,
+    /// Games both won (a shared win counts for each, so wins_a + wins_b - both +
+    /// neither = games).
+    pub both: usize,
+    /// Games neither won (stalemates, or another seat's win).
+    pub neither: usize,
 }
 
 /// Per-agent results and round-robin pairings from the records of
@@ -78,7 +83,15 @@ pub fn standings(
     let mut pairs = Vec::new();
     for (k, lineup) in lineups.iter().enumerate() {
         let mut pair_wins = vec![0usize; lineup.len()];
+        let (mut both, mut neither) = (0, 0);
         for r in &records[k * games..(k + 1) * games] {
+            if lineup.len() > 1 {
+                match (r.winners[0], r.winners[1]) {
+                    (true, true) => both += 1,
+                    (false, false) => neither += 1,
+                    _ => {}
+                }
+            }
             for (i, &a) in lineup.iter().enumerate() {
                 played[a] += 1;
                 points[a] += r.scores[i];
@@ -95,6 +108,8 @@ pub fn standings(
                 games,
                 wins_a: pair_wins[0],
                 wins_b: pair_wins[1],
+                both,
+                neither,
             });
         }
     }

@@ -10,6 +10,9 @@ pub struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
     pub band: Vec<(f64, f64, f64)>,
+    /// What the band is, for the legend (e.g. "mean ± 1 standard error over 5
+    /// trials"); a band should always say.
+    pub band_name: String,
 }
 
 /// A line chart of several series (convergence curves, archive metrics).
@@ -52,12 +55,17 @@ pub fn line_chart(
             if !s.band.is_empty() {
                 let mut poly: Vec<(f64, f64)> = s.band.iter().map(|b| (b.0, b.2)).collect();
                 poly.extend(s.band.iter().rev().map(|b| (b.0, b.1)));
-                chart
+                let drawn = chart
                     .draw_series(std::iter::once(Polygon::new(
                         poly,
                         colour.mix(0.18).filled(),
                     )))
                     .map_err(text)?;
+                if !s.band_name.is_empty() {
+                    drawn.label(s.band_name.clone()).legend(move |(x, y)| {
+                        Rectangle::new([(x, y - 6), (x + 20, y + 6)], colour.mix(0.18).filled())
+                    });
+                }
             }
             chart
                 .draw_series(LineSeries::new(
@@ -70,7 +78,10 @@ pub fn line_chart(
                     PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
                 });
         }
-        if series.iter().any(|s| !s.name.is_empty()) {
+        if series
+            .iter()
+            .any(|s| !s.name.is_empty() || !s.band_name.is_empty())
+        {
             chart
                 .configure_series_labels()
                 .background_style(WHITE.mix(0.85))

@@ -10,7 +10,7 @@ mod heatmap;
 pub use charts::{
     Series, box_plot, category_error_bars, line_chart, small_error_bars, sorted_error_bars,
 };
-pub use heatmap::{Heatmap, bucket_labels, heatmap, heatmaps, short_number};
+pub use heatmap::{Heatmap, bucket_labels, colour_range, heatmap, heatmaps, short_number};
 
 pub use crate::draw::PlotError;
 pub(crate) use crate::draw::{render, text};

@@ -38,16 +38,31 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// A number for people: at most three decimals, or scientific notation where that
-/// would hide it.
+/// A number for people, written the same way everywhere on the page: plain decimals
+/// with at most three decimals (trailing zeros dropped) from 0.01 up; below that three
+/// significant digits (0.00412), scientific notation only below 0.0001 or from ten
+/// million up, with three significant digits (4.12e-5, 4.88e14).
 pub fn num(v: f64) -> String {
     if v.is_nan() {
         return "n/a".into();
     }
-    if v == 0.0 || (v.abs() >= 0.01 && v.abs() < 1e7) || v.is_infinite() {
-        crate::plot::short_number(v)
-    } else {
-        format!("{v:.3e}")
+    let a = v.abs();
+    if v == 0.0 || v.is_infinite() || (0.01..1e7).contains(&a) {
+        return crate::plot::short_number(v);
+    }
+    if (1e-4..0.01).contains(&a) {
+        // Three significant digits: the leading zeros after the point, then three.
+        let decimals = (-a.log10()).floor() as usize + 3;
+        let s = format!("{v:.decimals$}");
+        return s.trim_end_matches('0').trim_end_matches('.').to_string();
+    }
+    let s = format!("{v:.2e}");
+    match s.split_once('e') {
+        Some((mantissa, exp)) => format!(
+            "{}e{exp}",
+            mantissa.trim_end_matches('0').trim_end_matches('.')
+        ),
+        None => s,
     }
 }
 
@@ -334,6 +349,27 @@ pub fn markdown(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_one_way() {
+        let cases = [
+            (0.0, "0"),
+            (0.5, "0.5"),
+            (1.0 / 3.0, "0.333"),
+            (12.0, "12"),
+            (-2.25, "-2.25"),
+            (0.00412, "0.00412"),
+            (0.0041, "0.0041"),
+            (-0.005, "-0.005"),
+            (0.0000412, "4.12e-5"),
+            (48828125.0, "4.88e7"),
+            (4.8e14, "4.8e14"),
+            (f64::NAN, "n/a"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(num(v), want, "{v}");
+        }
+    }
 
     #[test]
     fn base64_matches_rfc_4648() {

@@ -6,12 +6,16 @@
 //! Pictures are drawn by `playtune plot`'s code into a temporary folder and embedded
 //! as `data:` URIs; the page has no script and refers to no other file.
 
+mod elites;
 mod html;
 mod importance;
+mod settings;
 
 pub use html::{base64, markdown};
 pub use importance::{DimStats, ValueStats, one_tuple_stats};
+pub use settings::{Flag, algorithm_flags, axes_html};
 
+use crate::eval::Problem;
 use crate::run::failures::{FAILURES_FILE, read_failures};
 use crate::run::log::{LOG_FILE, read_log};
 use crate::run::{CONFIG_FILE, RESULT_FILE, RunConfig, RunResult, TrialResult};
@@ -96,22 +100,7 @@ fn point_text(t: &TrialResult) -> String {
         .join(", ")
 }
 
-/// A JSON value of the algorithm's settings as short text.
-fn setting_text(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Number(n) => n
-            .as_f64()
-            .map_or_else(|| n.to_string(), crate::plot::short_number),
-        serde_json::Value::Object(m) if m.len() == 1 => {
-            let (k, v) = m.iter().next().expect("one entry");
-            format!("{k}({})", setting_text(v))
-        }
-        other => other.to_string(),
-    }
-}
-
-fn configuration(dir: &Path, config: &RunConfig) -> Section {
+fn configuration(dir: &Path, config: &RunConfig, problem: Option<&dyn Problem>) -> Section {
     let settings = if config.problem.settings.is_empty() {
         "its defaults".to_string()
     } else {
@@ -123,25 +112,14 @@ fn configuration(dir: &Path, config: &RunConfig) -> Section {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let mut algo = Vec::new();
-    if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(&config.algorithm) {
-        for (_, inner) in m {
-            match inner {
-                serde_json::Value::Object(fields) => {
-                    for (k, v) in fields {
-                        algo.push(format!(
-                            "<code>{}: {}</code>",
-                            escape(&k),
-                            escape(&setting_text(&v))
-                        ));
-                    }
-                }
-                other => algo.push(escape(&setting_text(&other))),
-            }
-        }
-    }
+    let default_axes = problem.map(|p| p.default_axes());
+    let axes = settings::axes_html(&config.algorithm, default_axes.as_deref());
+    let algo: Vec<String> = algorithm_flags(&config.algorithm)
+        .iter()
+        .map(|f| format!("<code>{}</code>", escape(&f.text())))
+        .collect();
     let searched = config.space.dims.iter().filter(|d| !d.fixed).count();
-    let rows = vec![
+    let mut rows = vec![
         (
             "run folder",
             format!("<code>{}</code>", escape(&folder_name(dir))),
@@ -155,7 +133,13 @@ fn configuration(dir: &Path, config: &RunConfig) -> Section {
             "algorithm",
             format!("<strong>{}</strong>", escape(config.algorithm.name())),
         ),
-        ("algorithm settings", algo.join(" ")),
+        (
+            "algorithm settings",
+            format!(
+                "{} <span class=\"note\">(as on the command line; switches not shown are off)</span>",
+                algo.join(" ")
+            ),
+        ),
         ("budget", format!("{} evaluations per trial", config.budget)),
         ("trials", config.trials.to_string()),
         ("seed", config.seed.to_string()),
@@ -187,6 +171,9 @@ fn configuration(dir: &Path, config: &RunConfig) -> Section {
             escape(&config.playtune_version).to_string(),
         ),
     ];
+    if let Some(axes) = axes {
+        rows.insert(5, ("feature axes", axes));
+    }
     let dims: Vec<Vec<String>> = config
         .space
         .dims
@@ -502,9 +489,9 @@ fn run_report(dir: &Path) -> Result<String> {
     let config = crate::run::read_config(dir).map_err(anyhow::Error::msg)?;
     if !dir.join(RESULT_FILE).is_file() {
         bail!(
-            "{}: the run has not finished (no {RESULT_FILE}); `playtune resume {}` completes it, then report it",
+            "{}: the run has not finished (no {RESULT_FILE}); {}, then report it",
             dir.display(),
-            dir.display()
+            crate::run::how_to_finish(dir)
         );
     }
     let result = crate::run::read_result(dir).map_err(anyhow::Error::msg)?;
@@ -515,7 +502,14 @@ fn run_report(dir: &Path) -> Result<String> {
         let p = tmp.0.join(format!("{stem}.png"));
         p.is_file().then_some(p)
     };
-    let mut sections = vec![configuration(dir, &config), run_summary(dir, &result)?];
+    // The problem names features, default axes and known ranges; a run whose problem
+    // no longer builds is still reported.
+    let problem = crate::registry::build_problem(&config.problem, Some(&config.space)).ok();
+    let problem = problem.as_deref();
+    let mut sections = vec![
+        configuration(dir, &config, problem),
+        run_summary(dir, &result)?,
+    ];
     sections.extend(recommendation(&result));
     let map_elites = result.trials.iter().any(|t| t.archive.is_some());
     if !map_elites {
@@ -596,10 +590,11 @@ fn run_report(dir: &Path) -> Result<String> {
             body.push_str(&figure(
                 h,
                 "archive heatmap",
-                "Trial 0's archive: each cell's elite coloured by its fitness (empty cells blank).",
+                "Trial 0's archive: each cell's elite coloured by its fitness (hatched cells hold no elite), on the fitness's full range where the problem knows it (a win rate: 0 to 1). The id written in each cell is the one the elites table below, <code>playtune validate --cells</code> and <code>validation.md</code> use.",
             )?);
         }
         sections.push(Section::new("archive", "Archive", body));
+        sections.extend(elites::elites_section(&config, &result, problem));
         let mut body = String::new();
         for (stem, caption) in [
             (
@@ -619,6 +614,7 @@ fn run_report(dir: &Path) -> Result<String> {
             sections.push(Section::new("metrics", "Metric history", body));
         }
     }
+    sections.extend(elites::validation_section(dir));
     let subtitle = format!(
         "{} on {} · {} trial(s) of {} evaluations · seed {} · playtune {}",
         escape(config.algorithm.name()),
@@ -783,10 +779,17 @@ fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<String> {
                         escape(&c.problem.name),
                         format!("{} × {}", c.trials, c.budget),
                         "unfinished".into(),
-                        format!(
-                            "not finished: <code>playtune resume {}</code>",
-                            escape(&r.display().to_string())
-                        ),
+                        if crate::run::is_manual(&c) {
+                            format!(
+                                "not finished: <code>playtune ask {0}</code> / <code>playtune tell {0}</code>",
+                                escape(&r.display().to_string())
+                            )
+                        } else {
+                            format!(
+                                "not finished: <code>playtune resume {}</code>",
+                                escape(&r.display().to_string())
+                            )
+                        },
                     ]),
                     (Err(e), _) => row.extend([
                         String::new(),

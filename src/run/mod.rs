@@ -9,6 +9,7 @@
 
 pub mod failures;
 pub mod log;
+pub mod reevaluate;
 mod result;
 
 pub use result::{Checkpoint, RunResult, TrialResult, read_result};
@@ -226,6 +227,24 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
         }
     })?;
     parse_config(&text, &path)
+}
+
+/// Whether the run's problem is evaluated outside playtune (`ask`/`tell`): such a run
+/// is finished by telling results, never by `resume`.
+pub fn is_manual(config: &RunConfig) -> bool {
+    config.problem.name == "manual"
+}
+
+/// What finishes the unfinished run in `dir`, as a command to show: `resume`, or for a
+/// run evaluated outside playtune, `ask` and `tell`.
+pub fn how_to_finish(dir: &Path) -> String {
+    let d = dir.display();
+    match read_config(dir) {
+        Ok(c) if is_manual(&c) => {
+            format!("`playtune ask {d}` and `playtune tell {d}` evaluate what it waits for")
+        }
+        _ => format!("`playtune resume {d}` completes it"),
+    }
 }
 
 /// Parses and checks the text of a `config.ron`; `path` names it in errors.

@@ -157,8 +157,9 @@ pub fn read_result(dir: &Path) -> Result<RunResult, String> {
     let path = dir.join(super::RESULT_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
-            "{}: {e} (did the run finish? `playtune resume` completes it)",
-            path.display()
+            "{}: {e} (did the run finish? {})",
+            path.display(),
+            super::how_to_finish(dir)
         )
     })?;
     let mut r: RunResult = ron::from_str(&text).map_err(|e| super::ron_error(&path, &e))?;

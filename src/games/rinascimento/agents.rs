@@ -59,6 +59,38 @@ impl TunedAgent {
         }
     }
 
+    /// The harness's name for dimension `dim` of [`TunedAgent::space`]: the setting a
+    /// user types in `playtune play --agents` (the grid keeps the spec's names).
+    pub fn setting_name(self, dim: &str) -> &str {
+        match (self, dim) {
+            (_, "opponent_model") => "opponent",
+            (TunedAgent::Bmrh | TunedAgent::Srh, "sequence_length") => "length",
+            (TunedAgent::Bmrh, "mutation_style") => "mutation",
+            (TunedAgent::Bmrh, "exp_decay") => "decay",
+            (TunedAgent::Bmrh, "gauss_mean") => "mean",
+            (TunedAgent::Bmrh, "gauss_sd") => "sd",
+            (TunedAgent::Mcts, "progression_width") => "width",
+            (TunedAgent::Mcts, "recommendation") => "recommend",
+            (_, other) => other,
+        }
+    }
+
+    /// Point `x` of [`TunedAgent::space`] as the agent spec `playtune play` takes: the
+    /// game's preset of this agent with every tuned setting and `budget` written out.
+    pub fn agent_spec(self, x: &[f64], budget: usize) -> crate::harness::AgentSpec {
+        let mut settings: Vec<(String, String)> = self
+            .space()
+            .render(x)
+            .into_iter()
+            .map(|(k, v)| (self.setting_name(&k).to_string(), v))
+            .collect();
+        settings.push(("budget".into(), budget.to_string()));
+        crate::harness::AgentSpec {
+            name: self.name().into(),
+            settings,
+        }
+    }
+
     /// The agent's hyper-parameter grid, defaults at the tuned configuration.
     pub fn space(self) -> Space {
         match self {
@@ -397,6 +429,39 @@ mod tests {
             let y = s.decode(&last);
             let spec = RinAgentSpec::from_point(kind, |n| s.position(n).map(|i| y[i]), 1000);
             assert!(spec.is_ok(), "{spec:?}");
+        }
+    }
+
+    /// The printed spec of a point plays exactly the games the point's agent plays.
+    #[test]
+    fn printed_specs_build_the_tuned_agent() {
+        use crate::harness::agents::{all_agents, build_agent};
+        use crate::harness::{GameDef, Values};
+        let def = super::super::def::Rinascimento;
+        let entries = all_agents(def.agents());
+        let game = Values::new("game", &def.settings(), &[("players".into(), "2".into())]).unwrap();
+        let rules = super::super::rules::Rules::splendor(2);
+        for kind in [TunedAgent::Bmrh, TunedAgent::Srh, TunedAgent::Mcts] {
+            let s = kind.space();
+            let last: Vec<u32> = s.dims.iter().map(|d| d.domain.len() as u32 - 1).collect();
+            let mid: Vec<u32> = s.dims.iter().map(|d| d.domain.len() as u32 / 2).collect();
+            for idx in [s.default_indices(), last, mid] {
+                let x = s.decode(&idx);
+                let tuned =
+                    RinAgentSpec::from_point(kind, |n| s.position(n).map(|i| x[i]), 60).unwrap();
+                let text = kind.agent_spec(&x, 60).to_string();
+                let parsed = crate::harness::AgentSpec::parse(&text).unwrap();
+                let mut printed = build_agent("rinascimento", &entries, &parsed, None, &game)
+                    .unwrap_or_else(|e| panic!("{text}: {e}"));
+                let mut direct = tuned.build();
+                let mut rnd = RinAgentSpec::Rnd.build();
+                let a =
+                    super::super::play::play_game(&rules, &mut [direct.as_mut(), rnd.as_mut()], 4);
+                let mut rnd = RinAgentSpec::Rnd.build();
+                let b =
+                    super::super::play::play_game(&rules, &mut [printed.as_mut(), rnd.as_mut()], 4);
+                assert_eq!(a, b, "{text}");
+            }
         }
     }
 

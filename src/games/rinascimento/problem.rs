@@ -179,6 +179,20 @@ impl Problem for AgentProblem {
             .to_vec()
     }
 
+    /// A win rate.
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+
+    fn agent_spec(&self, x: &[f64]) -> Option<String> {
+        Some(
+            self.config
+                .agent
+                .agent_spec(x, self.config.budget)
+                .to_string(),
+        )
+    }
+
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let spec = RinAgentSpec::from_point(
             self.config.agent,

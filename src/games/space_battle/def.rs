@@ -132,8 +132,9 @@ impl GameDef for SpaceBattle {
         history: &[SbeState],
         at: &[u32],
         title: &str,
+        agents: &[String],
         out: &std::path::Path,
     ) -> Option<Result<(), String>> {
-        Some(super::render::game_map(history, at, title, out))
+        Some(super::render::game_map(history, at, title, agents, out))
     }
 }

@@ -5,46 +5,89 @@
 
 use super::geometry::{HEIGHT, WIDTH};
 use super::{ObjectKind, SbeState};
-use crate::draw::{PlotError, render, text};
+use crate::draw::{
+    LegendEntry, PlotError, Swatch, draw_legend, frames, legend_height, render, text,
+};
 use plotters::prelude::*;
 use std::path::Path;
 
 /// Draws a played game: `history` holds the state before every tick, then the final
-/// one; one panel for each tick in `at` (empty: 0, a third, two thirds, the end).
-pub fn game_map(history: &[SbeState], at: &[u32], title: &str, path: &Path) -> Result<(), String> {
-    let end = history.last().map_or(0, |s| s.tick());
-    let mut at = if at.is_empty() {
-        vec![0, end / 3, 2 * end / 3, end]
-    } else {
-        at.to_vec()
-    };
-    at.sort_unstable();
-    at.dedup();
+/// one; one panel for each turn in `at`, a turn being a tick (empty: the start, a
+/// third, two thirds, the end; a tick at or past the end draws the final state).
+/// `agents` names who flies each ship, for the legend (empty: the ships' numbers).
+pub fn game_map(
+    history: &[SbeState],
+    at: &[u32],
+    title: &str,
+    agents: &[String],
+    path: &Path,
+) -> Result<(), String> {
+    let ticks: Vec<u32> = history.iter().map(SbeState::tick).collect();
+    let frames = frames(&ticks, at);
+    if frames.is_empty() {
+        return Err("the game has no state to draw".into());
+    }
     let mut trails: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
-    let mut snaps = Vec::new();
     for s in history {
         for (i, t) in trails.iter_mut().enumerate() {
             t.push((s.ship(i).pos.x, s.ship(i).pos.y));
         }
-        if at.contains(&s.tick()) {
-            snaps.push(Snapshot {
-                tick: s.tick(),
-                state: s.clone(),
-                trails: trails.clone(),
-            });
-        }
     }
-    if snaps.is_empty() {
-        return Err(format!("--at {at:?}: the game lasted {end} ticks"));
-    }
-    panels(path, title, &snaps).map_err(|e| e.to_string())
+    let snaps: Vec<Snapshot> = frames
+        .iter()
+        .map(|f| Snapshot {
+            caption: if f.end {
+                format!("tick {} (end)", f.turn)
+            } else {
+                format!("tick {}", f.turn)
+            },
+            state: history[f.index].clone(),
+            trails: trails.clone().map(|t| t[..=f.index].to_vec()),
+        })
+        .collect();
+    panels(path, title, &snaps, &legend(agents)).map_err(|e| e.to_string())
 }
 
 /// What a panel shows: the state at a tick and the ships' positions up to it.
 struct Snapshot {
-    tick: u32,
+    caption: String,
     state: SbeState,
     trails: [Vec<(f64, f64)>; 2],
+}
+
+const BOMB: RGBColor = RGBColor(255, 140, 0);
+const PACK: RGBColor = RGBColor(44, 160, 44);
+const HOLE: RGBColor = RGBColor(60, 60, 60);
+const PENALTY: RGBColor = RGBColor(20, 20, 20);
+
+/// The legend of a map: which colour is which ship (and its agent), then every mark.
+pub(crate) fn legend(agents: &[String]) -> Vec<LegendEntry> {
+    let mut out = vec![LegendEntry::heading("Ships:")];
+    for (p, colour) in SHIP_COLOURS.iter().enumerate() {
+        let label = match agents.get(p) {
+            Some(name) => format!("ship {p}: {name}"),
+            None => format!("ship {p}"),
+        };
+        out.push(LegendEntry::new(Swatch::Disc(*colour, 1.0), label));
+    }
+    out.extend([
+        LegendEntry::new(Swatch::Line(RGBColor(120, 120, 120)), "heading and trail"),
+        LegendEntry::heading("Objects:"),
+        LegendEntry::new(Swatch::Disc(SHIP_COLOURS[0], 1.0), "missile"),
+        LegendEntry::new(Swatch::Disc(BOMB, 0.6), "bomb"),
+        LegendEntry::new(Swatch::Disc(PACK, 1.0), "pack (points)"),
+        LegendEntry::heading("Black holes:"),
+        LegendEntry::new(
+            Swatch::Disc(HOLE, 0.15),
+            "pull radius, its rim the safe zone",
+        ),
+        LegendEntry::new(Swatch::Disc(PENALTY, 0.55), "penalty area (loses points)"),
+        LegendEntry::heading(
+            "A ship's heading (the line from it), trail and missiles are in its colour. \
+             Each panel is the map after that many ticks, each ship's points at its top.",
+        ),
+    ]);
+    out
 }
 
 const SHIP_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
@@ -67,17 +110,26 @@ fn unwrap_segments(trail: &[(f64, f64)]) -> Vec<Vec<(f64, f64)>> {
 }
 
 /// Draws one panel per snapshot side by side (up to 3 per row).
-fn panels(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotError> {
+fn panels(
+    path: &Path,
+    title: &str,
+    snapshots: &[Snapshot],
+    legend: &[LegendEntry],
+) -> Result<(), PlotError> {
     let cols = snapshots.len().clamp(1, 3);
     let rows = snapshots.len().div_ceil(cols).max(1);
-    let size = (cols as u32 * 660, rows as u32 * 540 + 50);
+    let width = cols as u32 * 660;
+    let key = legend_height(legend, width as i32) as u32;
+    let size = (width, rows as u32 * 540 + 50 + key);
     render!(path, size, |root| (|| -> Result<(), String> {
         root.fill(&WHITE).map_err(text)?;
         let root = root.titled(title, ("sans-serif", 24)).map_err(text)?;
-        let panels = root.split_evenly((rows, cols));
+        let (maps, key_area) = root.split_vertically(rows as u32 * 540);
+        draw_legend(&key_area, legend)?;
+        let panels = maps.split_evenly((rows, cols));
         for (panel, snap) in panels.iter().zip(snapshots) {
             let chart = ChartBuilder::on(panel)
-                .caption(format!("tick {}", snap.tick), ("sans-serif", 18))
+                .caption(&snap.caption, ("sans-serif", 18))
                 .margin(8)
                 .build_cartesian_2d(0.0..WIDTH, HEIGHT..0.0)
                 .map_err(text)?;
@@ -91,16 +143,12 @@ fn panels(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotEr
                 // Radii are in map pixels; the panel keeps the map's aspect ratio.
                 let scale =
                     |r: f64| area.map_coordinate(&(r, 0.0)).0 - area.map_coordinate(&(0.0, 0.0)).0;
-                area.draw(&Circle::new(
-                    c,
-                    scale(hole.radius),
-                    RGBColor(60, 60, 60).mix(0.15).filled(),
-                ))
-                .map_err(text)?;
+                area.draw(&Circle::new(c, scale(hole.radius), HOLE.mix(0.15).filled()))
+                    .map_err(text)?;
                 area.draw(&Circle::new(
                     c,
                     scale(hole.penalty_radius().max(0.0)),
-                    RGBColor(20, 20, 20).mix(0.45).filled(),
+                    PENALTY.mix(0.45).filled(),
                 ))
                 .map_err(text)?;
                 area.draw(&Circle::new(c, 2, BLACK.filled()))
@@ -118,8 +166,8 @@ fn panels(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotEr
             for o in snap.state.objects().iter().filter(|o| o.alive) {
                 let style = match o.kind {
                     ObjectKind::Missile => SHIP_COLOURS[o.owner.clamp(0, 1) as usize].filled(),
-                    ObjectKind::Bomb => RGBColor(255, 140, 0).mix(0.6).filled(),
-                    ObjectKind::Pack => RGBColor(44, 160, 44).filled(),
+                    ObjectKind::Bomb => BOMB.mix(0.6).filled(),
+                    ObjectKind::Pack => PACK.filled(),
                 };
                 let r = match o.kind {
                     ObjectKind::Pack => 4,
@@ -139,7 +187,7 @@ fn panels(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotEr
                     colour.stroke_width(3),
                 ))
                 .map_err(text)?;
-                let label = format!("ship {p}: {:.0}", snap.state.points(p));
+                let label = format!("ship {p}: {:.0} points", snap.state.points(p));
                 area.draw(&Text::new(
                     label,
                     (8.0 + 320.0 * p as f64, 18.0),
@@ -150,4 +198,33 @@ fn panels(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotEr
         }
         Ok(())
     })())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_legend_names_each_ship_and_every_mark() {
+        let legend = legend(&["mcts".to_string(), "ras".to_string()]);
+        let find = |label: &str| legend.iter().find(|e| e.label.starts_with(label));
+        assert_eq!(
+            find("ship 0: mcts").map(|e| &e.swatch),
+            Some(&Swatch::Disc(SHIP_COLOURS[0], 1.0))
+        );
+        assert_eq!(
+            find("ship 1: ras").map(|e| &e.swatch),
+            Some(&Swatch::Disc(SHIP_COLOURS[1], 1.0))
+        );
+        for mark in [
+            "missile",
+            "bomb",
+            "pack",
+            "pull radius",
+            "penalty area",
+            "heading",
+        ] {
+            assert!(find(mark).is_some(), "{mark}");
+        }
+    }
 }

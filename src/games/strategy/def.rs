@@ -8,7 +8,7 @@ use super::encoding::StrategyEncoding;
 use super::level::{Level, LevelConfig, training_levels, validation_levels};
 use super::log::features;
 use super::phases::StrategyPhases;
-use super::render::{Snapshot, game_map};
+use super::render::{Snapshot, game_map_of};
 use super::scripts::{SCRIPTS, StrategyScripts, read_weights};
 use super::state::{GameConfig, StrategyState};
 use crate::agents::{
@@ -391,25 +391,31 @@ impl GameDef for Strategy {
         history: &[StrategyState],
         at: &[u32],
         title: &str,
+        agents: &[String],
         out: &std::path::Path,
     ) -> Option<Result<(), String>> {
-        let last = history.len().saturating_sub(1) as u32;
-        let steps: Vec<u32> = if at.is_empty() {
-            vec![0, last / 3, 2 * last / 3, last]
-        } else {
-            at.iter().map(|&s| s.min(last)).collect()
-        };
-        let snapshots: Vec<Snapshot> = steps
+        let turns: Vec<u32> = history.iter().map(|s| u32::from(s.turn())).collect();
+        let snapshots: Vec<Snapshot> = crate::draw::frames(&turns, at)
             .iter()
-            .map(|&s| {
-                let state = history[s as usize].clone();
-                Snapshot {
-                    caption: format!("step {s}, round {}", state.turn() + 1),
-                    state,
-                }
+            .map(|f| {
+                let state = history[f.index].clone();
+                let caption = if f.end {
+                    let log = state.log();
+                    let how = match state.winner() {
+                        Some(w) if log.by_capture => format!("tribe {w} won by capture"),
+                        Some(w) => format!("tribe {w} won on score"),
+                        None => "a draw".into(),
+                    };
+                    format!("end, after {} turns: {how}", log.end_turn)
+                } else if f.turn == 0 {
+                    "start".into()
+                } else {
+                    format!("after {} turns", f.turn)
+                };
+                Snapshot { caption, state }
             })
             .collect();
-        Some(game_map(out, title, &snapshots).map_err(|e| e.to_string()))
+        Some(game_map_of(out, title, &snapshots, agents).map_err(|e| e.to_string()))
     }
 }
 

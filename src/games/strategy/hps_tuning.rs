@@ -135,6 +135,15 @@ impl Problem for HpsTuning {
         &self.space
     }
 
+    /// A win rate.
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+
+    fn agent_spec(&self, x: &[f64]) -> Option<String> {
+        self.spec(x).ok().map(|s| s.to_string())
+    }
+
     /// Win rate (a draw counts half) over the games, each seeded by (seed, game).
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let me = self.spec(x).map_err(EvalError)?;

@@ -1,10 +1,10 @@
 //! Strategy game maps: terrain, territory, resources, buildings, cities (owner, level,
 //! capital) and units (type letter and hit points), one panel per snapshot side by
-//! side, like the Space Battle maps.
+//! side, like the Space Battle maps, over a legend of every mark.
 
-use crate::draw::{PlotError, render, text};
+use crate::draw::{LegendEntry, PlotError, Swatch, draw_legend, legend_height, render, text};
 use crate::games::strategy::level::Level;
-use crate::games::strategy::rules::{Resource, Terrain};
+use crate::games::strategy::rules::{BUILDING_INFO, Resource, Terrain, UNITS};
 use crate::games::strategy::state::{GameConfig, NONE, StrategyState};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -47,20 +47,135 @@ fn owner_colour(owner: u8) -> RGBColor {
     }
 }
 
-/// Draws one panel per snapshot side by side (up to 3 per row).
+/// Draws one panel per snapshot side by side (up to 3 per row), the tribes named by
+/// their numbers in the legend.
 pub fn game_map(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), PlotError> {
+    game_map_of(path, title, snapshots, &[])
+}
+
+/// [`game_map`] with the agent playing each tribe named in the legend.
+pub fn game_map_of(
+    path: &Path,
+    title: &str,
+    snapshots: &[Snapshot],
+    agents: &[String],
+) -> Result<(), PlotError> {
     let cols = snapshots.len().clamp(1, 3);
     let rows = snapshots.len().div_ceil(cols).max(1);
-    let size = (cols as u32 * 560, rows as u32 * 620 + 50);
+    let legend = legend(agents);
+    let width = cols as u32 * 560;
+    let key = legend_height(&legend, width as i32) as u32;
+    let size = (width, rows as u32 * 620 + 50 + key);
     render!(path, size, |root| (|| -> Result<(), String> {
         root.fill(&WHITE).map_err(text)?;
         let root = root.titled(title, ("sans-serif", 24)).map_err(text)?;
-        let panels = root.split_evenly((rows, cols));
+        let (maps, key_area) = root.split_vertically(rows as u32 * 620);
+        draw_legend(&key_area, &legend)?;
+        let panels = maps.split_evenly((rows, cols));
         for (panel, snap) in panels.iter().zip(snapshots) {
             draw_panel(panel, snap)?;
         }
         Ok(())
     })())
+}
+
+const TERRAINS: [(Terrain, &str); 4] = [
+    (Terrain::Plain, "plain"),
+    (Terrain::Forest, "forest"),
+    (Terrain::Mountain, "mountain"),
+    (Terrain::Water, "water (impassable)"),
+];
+
+const RESOURCES: [(Resource, &str); 4] = [
+    (Resource::Fruit, "fruit"),
+    (Resource::Animal, "animal"),
+    (Resource::Crop, "crop"),
+    (Resource::Ore, "ore"),
+];
+
+/// The legend of a map: which colour is which tribe (and its agent), then terrain,
+/// resources, buildings, cities and units, as they are drawn.
+pub(crate) fn legend(agents: &[String]) -> Vec<LegendEntry> {
+    let mut out = vec![LegendEntry::heading("Tribes:")];
+    for (p, colour) in TRIBE_COLOURS.iter().enumerate() {
+        let label = match agents.get(p) {
+            Some(name) => format!("tribe {p}: {name}"),
+            None => format!("tribe {p}"),
+        };
+        out.push(LegendEntry::new(Swatch::Square(*colour), label));
+    }
+    for (p, colour) in TRIBE_COLOURS.iter().enumerate() {
+        out.push(LegendEntry::new(
+            Swatch::Square(mix(terrain_colour(Terrain::Plain), *colour, 0.35)),
+            format!("tribe {p}'s territory"),
+        ));
+    }
+    out.push(LegendEntry::heading("Terrain:"));
+    for (t, name) in TERRAINS {
+        out.push(LegendEntry::new(Swatch::Square(terrain_colour(t)), name));
+    }
+    out.push(LegendEntry::heading("Resources:"));
+    for (r, name) in RESOURCES {
+        if let Some(c) = resource_colour(r) {
+            out.push(LegendEntry::new(Swatch::Disc(c, 1.0), name));
+        }
+    }
+    out.push(LegendEntry::heading("Buildings:"));
+    for b in &BUILDING_INFO {
+        out.push(LegendEntry::new(
+            Swatch::Glyph {
+                text: b.letter.to_string(),
+                colour: BLACK,
+                disc: None,
+            },
+            b.name.replace('_', " "),
+        ));
+    }
+    out.extend([
+        LegendEntry::heading("Cities:"),
+        LegendEntry::new(
+            Swatch::Glyph {
+                text: "2".into(),
+                colour: WHITE,
+                disc: Some(TRIBE_COLOURS[0]),
+            },
+            "level",
+        ),
+        LegendEntry::new(
+            Swatch::Glyph {
+                text: "\u{2605}".into(),
+                colour: WHITE,
+                disc: Some(TRIBE_COLOURS[0]),
+            },
+            "capital (thin border)",
+        ),
+        LegendEntry::new(Swatch::Framed(TRIBE_COLOURS[0], 4), "city walls"),
+        LegendEntry::new(Swatch::Square(NEUTRAL), "neutral village"),
+        LegendEntry::heading("Units:"),
+    ]);
+    for u in &UNITS {
+        out.push(LegendEntry::new(
+            Swatch::Glyph {
+                text: u.letter.to_string(),
+                colour: WHITE,
+                disc: Some(NEUTRAL),
+            },
+            u.name,
+        ));
+    }
+    out.push(LegendEntry::heading(
+        "A resource is the dot at a tile's top right, a building the letter at its bottom left; \
+         cities and units (hit points under the letter) take their owner's colour. \
+         Each panel is the map after that many turns (each tribe plays once a turn), \
+         the tribes' standing under it.",
+    ));
+    out
+}
+
+/// `a` blended towards `b` by `t` (what `b.mix(t)` drawn over `a` looks like).
+fn mix(a: RGBColor, b: RGBColor, t: f64) -> RGBColor {
+    let m = |x: u8, y: u8| (f64::from(x) * (1.0 - t) + f64::from(y) * t).round() as u8;
+    RGBColor(m(a.0, b.0), m(a.1, b.1), m(a.2, b.2))
 }
 
 /// Draws the start of a game on `level` (one panel).
@@ -200,4 +315,63 @@ fn draw_panel<DB: DrawingBackend>(
             .map_err(text)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::legend_layout;
+
+    /// The legend names each tribe's colour and agent, every terrain, resource,
+    /// building and unit type the map can show, and the city marks.
+    #[test]
+    fn the_legend_explains_every_mark() {
+        let agents = ["rule".to_string(), "hps(depth=2)".to_string()];
+        let legend = legend(&agents);
+        let has = |label: &str, swatch: Option<&Swatch>| {
+            legend
+                .iter()
+                .any(|e| e.label == label && swatch.is_none_or(|s| &e.swatch == s))
+        };
+        assert!(has(
+            "tribe 0: rule",
+            Some(&Swatch::Square(TRIBE_COLOURS[0]))
+        ));
+        assert!(has(
+            "tribe 1: hps(depth=2)",
+            Some(&Swatch::Square(TRIBE_COLOURS[1]))
+        ));
+        assert!(has("neutral village", Some(&Swatch::Square(NEUTRAL))));
+        for (t, name) in TERRAINS {
+            assert!(
+                has(name, Some(&Swatch::Square(terrain_colour(t)))),
+                "{name}"
+            );
+        }
+        for (r, name) in RESOURCES {
+            let colour = resource_colour(r).unwrap();
+            assert!(has(name, Some(&Swatch::Disc(colour, 1.0))), "{name}");
+        }
+        for b in &BUILDING_INFO {
+            let letter = b.letter.to_string();
+            assert!(
+                legend.iter().any(
+                    |e| matches!(&e.swatch, Swatch::Glyph { text, .. } if *text == letter)
+                        && e.label == b.name.replace('_', " ")
+                ),
+                "{}",
+                b.name
+            );
+        }
+        for u in &UNITS {
+            assert!(has(u.name, None), "{}", u.name);
+        }
+        for city in ["level", "capital", "walls", "hit points"] {
+            assert!(legend.iter().any(|e| e.label.contains(city)), "{city}");
+        }
+        // Without agents the tribes are numbered; the legend fits under one panel.
+        assert!(super::legend(&[]).iter().any(|e| e.label == "tribe 1"));
+        let height = legend_layout(&legend, 560).height;
+        assert!(height > 0 && height < 620, "{height}");
+    }
 }

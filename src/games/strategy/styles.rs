@@ -296,6 +296,31 @@ impl Problem for StylesProblem {
         Some("mean_score".into())
     }
 
+    /// The win rate: 1 a win, 1/2 a draw, 0 a loss, averaged over the games.
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+
+    fn feature_unit(&self, name: &str) -> Option<String> {
+        let stat = name.strip_suffix("_se").unwrap_or(name);
+        let unit = match stat {
+            "win_rate" => "share of games won, a draw half",
+            "mean_score" => "points at the end of a game",
+            "attacks" => "attacks a game",
+            "ranged_minus_melee" => "ranged minus melee support units spawned a game",
+            "defender_spawns" => "defenders spawned a game",
+            "winning_turn" => "turn a won game ended in",
+            "research_slope" => "technologies a turn",
+            "tile_dominance_slope" => "own minus enemy tiles, change a turn",
+            _ => return None,
+        };
+        Some(if stat == name {
+            unit.to_string()
+        } else {
+            format!("standard error; {unit}")
+        })
+    }
+
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let me = self.evaluated(x).map_err(EvalError)?;
         let n = self.config.levels * self.config.games;

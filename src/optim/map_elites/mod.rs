@@ -21,6 +21,7 @@ pub use emitters::{Emitter, Mutation};
 pub use scheduler::{EmitterStats, Scheduler};
 
 use crate::eval::FeatureAxis;
+use crate::space::Space;
 use serde::{Deserialize, Serialize};
 
 /// The scheduler under its old name: `MapElites::new` builds one as before.
@@ -100,6 +101,39 @@ impl Default for MapElitesConfig {
             reevaluate: 0,
         }
     }
+}
+
+/// The emitters a run gets when it names none: every kind of free dimension must move.
+/// Gaussian mutation moves only Float dimensions and one-weight mutation moves every
+/// dimension one level at a time, so a space of only Floats gets Gaussian (pyribs'
+/// default), a space without Floats one-weight, and a mixed space both in turn (on a
+/// five-dimension space with one Float, Gaussian alone filled 8% of the grid and the
+/// pair 53%).
+pub fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
+    let free = space.free_dims();
+    let floats = free
+        .iter()
+        .filter(|&&d| space.dims[d].domain.is_continuous())
+        .count();
+    match (floats, free.len() - floats) {
+        (0, _) => vec![Mutation::HillClimber],
+        (_, 0) => vec![Mutation::Gaussian { sigma }],
+        _ => vec![Mutation::HillClimber, Mutation::Gaussian { sigma }],
+    }
+}
+
+/// The free dimensions that none of `emitters` ever moves (Gaussian and iso-line leave
+/// every non-Float dimension where it is), by name: what a run would search in vain.
+pub fn unmoved_dims(space: &Space, emitters: &[Mutation]) -> Vec<String> {
+    if emitters.iter().any(|m| matches!(m, Mutation::HillClimber)) {
+        return Vec::new();
+    }
+    space
+        .free_dims()
+        .into_iter()
+        .filter(|&d| !space.dims[d].domain.is_continuous())
+        .map(|d| space.dims[d].name.clone())
+        .collect()
 }
 
 impl MapElitesConfig {

@@ -1,0 +1,231 @@
+//! `playtune reevaluate`: a run's recommendations, or any point, evaluated again with
+//! fresh seeds, to set the optimiser's estimate beside a measurement.
+
+use crate::registry::build_problem;
+use crate::run::reevaluate::{Reevaluation, reevaluate};
+use crate::run::{self, RunConfig};
+use anyhow::{Result, anyhow, bail};
+use clap::Args;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct ReevaluateArgs {
+    /// The run folder.
+    run: PathBuf,
+    /// Evaluations of each point, each with a seed the run never used.
+    #[arg(long, short, default_value_t = 30)]
+    n: u32,
+    /// Only this trial's recommendation [default: every trial's].
+    #[arg(long)]
+    trial: Option<u64>,
+    /// Evaluate this point instead of a recommendation, NAME=VALUE (repeatable): names
+    /// not given keep the recommendation's value (trial 0's, or --trial's), or the
+    /// space's default where the run has not finished.
+    #[arg(long = "point", value_name = "NAME=VALUE")]
+    point: Vec<String>,
+    /// Seed the fresh evaluations derive from [default: the run's seed]; their seeds
+    /// never coincide with the run's own.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print one JSON object as the last line of output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One point to evaluate: where it comes from, its values, and the run's estimate.
+struct Target {
+    label: String,
+    trial: u64,
+    values: Vec<f64>,
+    estimate: Option<(f64, f64, u64)>,
+    true_fitness: Option<f64>,
+}
+
+pub fn run(a: ReevaluateArgs) -> Result<()> {
+    if a.n == 0 {
+        bail!("--n 0: give at least one evaluation");
+    }
+    let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
+    if config.problem.name == "manual" {
+        bail!(
+            "{}: problem `manual` is evaluated outside playtune, so playtune cannot evaluate its points again; `playtune ask` and `playtune tell` are the way to evaluate them",
+            a.run.display()
+        );
+    }
+    let problem =
+        build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    let mut targets = targets(&a, &config)?;
+    let seed = a.seed.unwrap_or(config.seed);
+    let mut rows = Vec::new();
+    let binding = crate::eval::Binding::new(&config.space, problem.space())
+        .map_err(|e| anyhow!("{}: {}", a.run.display(), e.message))?;
+    for t in targets.iter_mut() {
+        if t.true_fitness.is_none() {
+            let mut full = Vec::new();
+            binding.full_point(&t.values, &mut full);
+            t.true_fitness = problem.true_fitness(&full);
+        }
+        let r = reevaluate(
+            &config.space,
+            problem.as_ref(),
+            config.faults.retries,
+            &t.values,
+            t.trial,
+            a.n,
+            seed,
+        )
+        .map_err(|e| anyhow!("{}: {e}", a.run.display()))?;
+        print_target(&config, t, &r, a.n);
+        rows.push(serde_json::json!({
+            "trial": t.trial,
+            "point": crate::eval::point_json(&config.space, &t.values),
+            "estimate": t.estimate.map(|e| e.0),
+            "estimate_se": t.estimate.map(|e| e.1),
+            "mean": r.summary.mean,
+            "se": r.summary.se(),
+            "sd": r.summary.sd(),
+            "evaluations": r.fitness.len(),
+            "failed": r.failures.len(),
+            "true_fitness": t.true_fitness,
+        }));
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "run_dir": a.run.display().to_string(),
+                "seed": seed,
+                "n": a.n,
+                "points": rows,
+            })
+        );
+    }
+    Ok(())
+}
+
+fn targets(a: &ReevaluateArgs, config: &RunConfig) -> Result<Vec<Target>> {
+    let result = if a.run.join(run::RESULT_FILE).is_file() {
+        Some(run::read_result(&a.run).map_err(anyhow::Error::msg)?)
+    } else {
+        None
+    };
+    let trials: Vec<&run::TrialResult> = match &result {
+        Some(r) => r
+            .trials
+            .iter()
+            .filter(|t| a.trial.is_none_or(|k| t.trial == k))
+            .collect(),
+        None => Vec::new(),
+    };
+    if let (Some(k), Some(r)) = (a.trial, &result)
+        && trials.is_empty()
+    {
+        bail!(
+            "--trial {k}: the run has trials 0 to {}",
+            r.trials.len().saturating_sub(1)
+        );
+    }
+    if a.point.is_empty() {
+        if result.is_none() {
+            bail!(
+                "{}: the run has not finished, so it has no recommendation yet; finish it, or name a point with --point NAME=VALUE",
+                a.run.display()
+            );
+        }
+        return Ok(trials
+            .into_iter()
+            .map(|t| Target {
+                label: format!("trial {} recommendation", t.trial),
+                trial: t.trial,
+                values: t.values.clone(),
+                estimate: Some((t.estimate, t.estimate_se, t.estimate_samples)),
+                true_fitness: t.true_fitness,
+            })
+            .collect());
+    }
+    let space = &config.space;
+    let mut values = match trials.first() {
+        Some(t) => t.values.clone(),
+        None => space.decode(&space.default_indices()),
+    };
+    for p in &a.point {
+        let (name, text) = p
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--point {p}: write NAME=VALUE"))?;
+        let (name, text) = (name.trim(), text.trim());
+        let d = space.position(name).ok_or_else(|| {
+            let names: Vec<&str> = space.names().collect();
+            anyhow!(
+                "--point {p}: the run's space has no dimension `{name}` (it has {})",
+                names.join(", ")
+            )
+        })?;
+        let domain = &space.dims[d].domain;
+        values[d] = domain.parse_number(text).ok_or_else(|| {
+            anyhow!(
+                "--point {p}: `{text}` is not a value of {name} ({})",
+                domain.describe()
+            )
+        })?;
+    }
+    Ok(vec![Target {
+        label: "point".into(),
+        trial: a.trial.unwrap_or(0),
+        values,
+        estimate: None,
+        true_fitness: None,
+    }])
+}
+
+fn print_target(config: &RunConfig, t: &Target, r: &Reevaluation, n: u32) {
+    let point: Vec<String> = config
+        .space
+        .render(&t.values)
+        .into_iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    println!("{}: {}", t.label, point.join(" "));
+    if let Some((estimate, se, samples)) = t.estimate {
+        println!(
+            "  estimate        {estimate:.4} ± {se:.4}  (the optimiser's model of this point, from {samples} sample(s): not a measurement)"
+        );
+    }
+    if r.fitness.is_empty() {
+        println!("  re-evaluated    every one of {n} evaluation(s) failed");
+    } else {
+        let min = r.fitness.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = r.fitness.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        println!(
+            "  re-evaluated    {:.4} ± {:.4}  (mean ± standard error of {} fresh evaluation(s); sd {:.4}, min {:.4}, max {:.4})",
+            r.summary.mean,
+            r.summary.se(),
+            r.fitness.len(),
+            r.summary.sd(),
+            min,
+            max
+        );
+    }
+    if let Some(f) = t.true_fitness {
+        println!("  true fitness    {f}  (noise-free, known for this benchmark)");
+    }
+    if !r.failures.is_empty() {
+        println!(
+            "  failed          {} of {n} evaluation(s); first reason: {}",
+            r.failures.len(),
+            r.failures[0]
+        );
+    }
+    if let Some((estimate, _, _)) = t.estimate
+        && r.fitness.len() > 1
+    {
+        let se = r.summary.se();
+        let gap = estimate - r.summary.mean;
+        if se > 0.0 && gap.abs() > 3.0 * se {
+            println!(
+                "  the estimate is {:.1} standard errors {} the re-evaluated mean: trust the re-evaluation",
+                gap.abs() / se,
+                if gap > 0.0 { "above" } else { "below" }
+            );
+        }
+    }
+}
