@@ -260,29 +260,17 @@ pub(crate) fn draw_legend<DB: DrawingBackend>(
         let c = (x + LEGEND_ROW / 2 - 1, cy);
         match &e.swatch {
             Swatch::Heading => {}
-            Swatch::Square(colour) => {
-                area.draw(&Rectangle::new(
-                    [(sx, sy), (sx + s, sy + s)],
-                    colour.filled(),
-                ))
-                .map_err(text)?;
-                area.draw(&Rectangle::new(
-                    [(sx, sy), (sx + s, sy + s)],
-                    RGBColor(160, 160, 160).stroke_width(1),
-                ))
-                .map_err(text)?;
-            }
-            Swatch::Framed(colour, border) => {
-                area.draw(&Rectangle::new(
-                    [(sx, sy), (sx + s, sy + s)],
-                    colour.filled(),
-                ))
-                .map_err(text)?;
-                area.draw(&Rectangle::new(
-                    [(sx, sy), (sx + s, sy + s)],
-                    BLACK.stroke_width(*border),
-                ))
-                .map_err(text)?;
+            Swatch::Square(colour) | Swatch::Framed(colour, _) => {
+                // A plain square gets a thin grey outline so pale colours show; a framed
+                // one its own black border.
+                let border = match &e.swatch {
+                    Swatch::Framed(_, width) => BLACK.stroke_width(*width),
+                    _ => RGBColor(160, 160, 160).stroke_width(1),
+                };
+                let square = [(sx, sy), (sx + s, sy + s)];
+                area.draw(&Rectangle::new(square, colour.filled()))
+                    .map_err(text)?;
+                area.draw(&Rectangle::new(square, border)).map_err(text)?;
             }
             Swatch::Disc(colour, alpha) => {
                 area.draw(&Circle::new(c, s / 2, colour.mix(*alpha).filled()))
