@@ -68,6 +68,37 @@ fn tournaments_of_every_game_are_the_same_on_one_thread_or_four() {
         let one = run("1");
         assert_eq!(one, run("4"), "{args:?}");
         assert_eq!(one["pairs"].as_array().unwrap().len(), 6, "{one}");
+        design_metrics_agree_with_the_game(&one);
+    }
+}
+
+/// The harness's design metrics against what each game reports of itself.
+fn design_metrics_agree_with_the_game(j: &serde_json::Value) {
+    let d = &j["design"];
+    let f = |k: &str| d[k].as_f64().unwrap_or_else(|| panic!("design.{k}: {j}"));
+    let games = j["games"].as_f64().unwrap();
+    let no_winner = j["no_winner"].as_f64().unwrap() / games;
+    assert!((f("stalemate_rate") - no_winner).abs() < 1e-12, "{d}");
+    // Every game has a winning seat or none: the seat rates add up to the games won,
+    // a draw counting for each winner.
+    let seats = f("seat_win_rate_0") + f("seat_win_rate_1");
+    assert!(
+        (seats - (1.0 - no_winner + f("draw_rate"))).abs() < 1e-9,
+        "{d}"
+    );
+    assert!(
+        (f("seat_advantage") - (f("seat_win_rate_0") - f("seat_win_rate_1")).abs()).abs() < 1e-12
+    );
+    assert!((f("mean_length") - j["mean_length"].as_f64().unwrap()).abs() < 1e-9);
+    assert!(f("lead_changes") >= 0.0);
+    match j["game"].as_str().unwrap() {
+        // 120-tick duels: the tick limit ends every one.
+        "space-battle" => assert_eq!(f("ended_by_rules"), 0.0, "{d}"),
+        // Captures end games by the rules, the turn limit by the cap.
+        "strategy" => {
+            assert!((f("ended_by_rules") - j["by_capture"].as_f64().unwrap()).abs() < 1e-12)
+        }
+        _ => assert!((0.0..=1.0).contains(&f("ended_by_rules"))),
     }
 }
 

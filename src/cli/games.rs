@@ -319,6 +319,22 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     if !extra.is_empty() {
         println!("means: {}", extra.join(", "));
     }
+    let d = &r.design;
+    let seats: Vec<String> = d.seat_win_rate.iter().map(|w| format!("{w:.3}")).collect();
+    println!(
+        "design: seat win rates {} (seat advantage {:.3}), draws {:.1}%, no winner {:.1}%, ended by the rules {:.1}%, {:.2} lead changes a game, the winner leads for good from {} of the game",
+        seats.join(" / "),
+        d.seat_advantage,
+        100.0 * d.draw_rate,
+        100.0 * d.stalemate_rate,
+        100.0 * d.ended_by_rules,
+        d.lead_changes,
+        if d.decided_at.is_nan() {
+            "- (no sole winner)".to_string()
+        } else {
+            format!("{:.0}%", 100.0 * d.decided_at)
+        }
+    );
     if a.run.json {
         let win_rates: Vec<f64> = r.agents.iter().map(|ag| ag.win_rate).collect();
         let mut j = serde_json::json!({
@@ -337,6 +353,19 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         for (k, v) in &r.extra {
             j[k] = serde_json::json!(v);
         }
+        // NaN is not JSON: a metric without games to measure is null.
+        let design: serde_json::Map<String, serde_json::Value> = r
+            .design
+            .features()
+            .into_iter()
+            .map(|(k, v)| {
+                (
+                    k,
+                    serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into),
+                )
+            })
+            .collect();
+        j["design"] = serde_json::Value::Object(design);
         println!("{j}");
     }
     Ok(())

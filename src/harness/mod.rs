@@ -9,6 +9,7 @@
 
 pub mod agents;
 pub mod ladder;
+pub mod metrics;
 pub mod play;
 pub mod settings;
 pub mod tournament;
@@ -58,6 +59,13 @@ pub trait GameDef: Sync + 'static {
     fn summary(&self, state: &Self::State) -> Vec<(String, f64)> {
         let _ = state;
         Vec::new()
+    }
+    /// Whether the game's own rules ended `state` (a capture, a score reached, no
+    /// moves left) rather than a cap on its length (a tick or turn limit, a step cap):
+    /// the design metric `ended_by_rules`. By default the rules end every game.
+    fn ended_by_rules(&self, state: &Self::State) -> bool {
+        let _ = state;
+        true
     }
     /// Draws a played game into `out` (.png or .svg), with a legend: `history` holds
     /// every state before each step, then the final one; `at` the turns to show, one
@@ -201,8 +209,22 @@ impl<D: GameDef> Prepared<D> {
         for b in built.iter_mut() {
             refs.push(b.as_mut());
         }
-        let end = play::play(state, &mut refs, seats, D::AGENT_STREAM, seed, observe)?;
-        let record = Record::new(&end, seats, def.summary(&end));
+        let mut lead = metrics::LeadTracker::default();
+        let end = play::play(
+            state,
+            &mut refs,
+            seats,
+            D::AGENT_STREAM,
+            seed,
+            &mut |s, a| {
+                lead.observe(s);
+                observe(s, a)
+            },
+        )?;
+        lead.observe(&end);
+        let lead = lead.finish(&end.winners(), end.step_count());
+        let by_rules = def.ended_by_rules(&end);
+        let record = Record::new(&end, seats, def.summary(&end), lead, by_rules);
         Ok((end, record))
     }
 

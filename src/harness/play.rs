@@ -102,13 +102,27 @@ pub struct Record {
     pub length: u32,
     /// The game's own statistics by name ([`super::GameDef::summary`]).
     pub extra: Vec<(String, f64)>,
+    /// How the lead on score moved ([`super::metrics::LeadTracker`]).
+    pub lead: super::metrics::Lead,
+    /// Whether the game's rules ended it, not a cap on its length
+    /// ([`super::GameDef::ended_by_rules`]).
+    pub by_rules: bool,
 }
 
 impl Record {
-    /// The record of a finished `state` whose seats were `seats`.
-    pub fn new<G: Game>(state: &G, seats: &[usize], extra: Vec<(String, f64)>) -> Record {
+    /// The record of a finished `state` whose seats were `seats`, with the game's own
+    /// statistics, how its lead moved and whether its rules ended it.
+    pub fn new<G: Game>(
+        state: &G,
+        seats: &[usize],
+        extra: Vec<(String, f64)>,
+        lead: super::metrics::Lead,
+        by_rules: bool,
+    ) -> Record {
         let flags = state.winners();
         Record {
+            lead,
+            by_rules,
             seats: seats.to_vec(),
             scores: seats.iter().map(|&s| state.score(s)).collect(),
             winners: seats

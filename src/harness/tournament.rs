@@ -154,6 +154,8 @@ pub struct TournamentResult {
     pub mean_length_finished: f64,
     /// Means over all games of the game's own statistics, by name.
     pub extra: Vec<(String, f64)>,
+    /// The games' design metrics (seat balance, draws, caps, lead changes, ...).
+    pub design: super::metrics::DesignMetrics,
 }
 
 /// Sums up `records` ([`play_lineups`] of `lineups`, `games` each).
@@ -163,6 +165,7 @@ pub fn summarize(
     games: usize,
     records: &[Record],
 ) -> TournamentResult {
+    let players = lineups.first().map_or(0, Vec::len);
     let (agents, pairs) = standings(names, lineups, games, records);
     let n = records.len();
     let lengths: Vec<f64> = records.iter().map(|r| f64::from(r.length)).collect();
@@ -211,5 +214,6 @@ pub fn summarize(
         min_length: records.iter().map(|r| r.length).min().unwrap_or(0),
         max_length: records.iter().map(|r| r.length).max().unwrap_or(0),
         extra,
+        design: super::metrics::DesignMetrics::of(records, players),
     }
 }

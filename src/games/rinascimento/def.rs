@@ -104,6 +104,11 @@ impl GameDef for Rinascimento {
         ])
     }
 
+    /// The action limit is the cap; points and a player without moves are the rules.
+    fn ended_by_rules(&self, state: &RinState) -> bool {
+        state.end_reason() != Some(super::state::EndReason::Timeout)
+    }
+
     fn summary(&self, state: &RinState) -> Vec<(String, f64)> {
         // Indicators, so that their means over a tournament are rates and shares (the
         // length cut points are the reference framework's figures').

@@ -46,6 +46,13 @@ impl GameRecord {
             winners: self.winners.clone(),
             length: self.length,
             extra,
+            // This record does not follow the lead; its tournament reports none of
+            // the lead metrics.
+            lead: harness::metrics::Lead {
+                changes: 0,
+                decided_at: None,
+            },
+            by_rules: !self.stalemate,
         }
     }
 }

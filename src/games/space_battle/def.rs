@@ -113,6 +113,11 @@ impl GameDef for SpaceBattle {
         ])
     }
 
+    /// The tick limit is the cap; a ship that lost its last life ends it by the rules.
+    fn ended_by_rules(&self, state: &SbeState) -> bool {
+        state.tick() < state.max_ticks()
+    }
+
     fn summary(&self, state: &SbeState) -> Vec<(String, f64)> {
         let record = super::GameRecord::of(state);
         let mut out = vec![("t".to_string(), game_t(&record))];

@@ -218,6 +218,9 @@ fn hps_settings() -> Vec<Setting> {
     ]
 }
 
+/// The most thinking time a turn an HPS agent may be given: an hour (in ms).
+const MAX_THINKING_MS: f64 = 3_600_000.0;
+
 fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
     let config = HpsConfig {
         search: match v.choice("search", &["alphabeta", "uct"])? {
@@ -231,19 +234,23 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
             _ => LeafEvaluation::Learned,
         },
         playout_turns: v.whole("playout_turns")?,
-        budget: v.count("budget")?,
-        c: v.real("c")?,
+        budget: v.limit("budget")?,
+        c: v.non_negative("c")?,
         phase_cap: v.count("phase_cap")?,
-        time: match v.real("time")? {
+        time: match v
+            .real_in("time", 0.0, MAX_THINKING_MS)
+            .map_err(|e| format!("{e} (milliseconds of thinking a turn, 0 for no limit)"))?
+        {
             0.0 => None,
-            t if t > 0.0 && t.is_finite() => Some(std::time::Duration::from_secs_f64(t / 1e3)),
-            t => {
-                return Err(format!(
-                    "time={t}: give milliseconds above 0, or 0 for no limit"
-                ));
-            }
+            t => Some(std::time::Duration::from_secs_f64(t / 1e3)),
         },
     };
+    if config.budget == usize::MAX && config.time.is_none() {
+        return Err(format!(
+            "budget=max, time=0: {} would think forever: give budget a number, or time (milliseconds a turn)",
+            v.owner()
+        ));
+    }
     let agent = Hps::new(config, Arc::new(StrategyPhases));
     Ok(Box::new(match v.get("leaf") {
         "heuristic" | "playout" => agent,
@@ -359,6 +366,11 @@ impl GameDef for Strategy {
 
     fn encoding(&self) -> Option<Arc<dyn StateEncoding<StrategyState>>> {
         Some(Arc::new(StrategyEncoding))
+    }
+
+    /// The turn limit is the cap (the score decides there); a capture is the rules.
+    fn ended_by_rules(&self, state: &StrategyState) -> bool {
+        state.log().by_capture
     }
 
     fn summary(&self, state: &StrategyState) -> Vec<(String, f64)> {
