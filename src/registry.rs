@@ -18,6 +18,19 @@ pub const GAMES: &[&dyn DynGame] = &[
     &crate::games::strategy::Strategy,
 ];
 
+/// Game settings written as `NAME=VALUE NAME=VALUE` (spaces between, since agent
+/// lists take the commas), e.g. `players=2 rules=reference`.
+fn game_settings(text: &str) -> Result<Vec<(String, String)>, String> {
+    text.split_whitespace()
+        .map(|pair| {
+            pair.split_once('=')
+                .filter(|(k, _)| !k.is_empty())
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| format!("game_settings: `{pair}` is not NAME=VALUE"))
+        })
+        .collect()
+}
+
 /// The game called `name`, or a message listing the known ones.
 pub fn game(name: &str) -> Result<&'static dyn DynGame, String> {
     GAMES
@@ -112,6 +125,17 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("rules", "spec"),
         ],
         "Rinascimento rule-vector skill depth: min gap of win rates between ladder agents, each against the weakest",
+    ),
+    (
+        "design",
+        &[
+            ("game", "rinascimento"),
+            ("ladder", "rnd,osla,mcts"),
+            ("games", "20"),
+            ("budget", ""),
+            ("game_settings", ""),
+        ],
+        "any game's skill depth over its settings: min gap between ladder rungs (weakest first), each rung's win rate against the weakest; features: rung win rates and design metrics",
     ),
     (
         "strategy-styles",
@@ -272,16 +296,26 @@ fn rinascimento_preset(s: &Settings) -> Result<crate::games::rinascimento::Prese
     crate::games::rinascimento::Preset::parse(&name).map_err(|e| format!("--set rules={name}: {e}"))
 }
 
-/// A `features=a,b` setting: names that head columns of the log, so checked as names.
+/// A `features=a,b` setting: names that head columns of the log, so checked as names;
+/// an empty name (`a,,b`, a comma at an end) or one given twice is refused.
 fn feature_list(text: &str) -> Result<Vec<String>, String> {
-    let features: Vec<String> = text
-        .split(',')
-        .map(str::trim)
-        .filter(|f| !f.is_empty())
-        .map(String::from)
-        .collect();
-    for f in &features {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut features: Vec<String> = Vec::new();
+    for f in text.split(',').map(str::trim) {
+        if f.is_empty() {
+            return Err(format!(
+                "--set features={text}: an empty feature name (two commas in a row, or one at an end); give names separated by single commas"
+            ));
+        }
         crate::space::check_name("feature", f).map_err(|m| format!("--set features: {m}"))?;
+        if features.iter().any(|g| g == f) {
+            return Err(format!(
+                "--set features={text}: `{f}` is given twice; each feature heads a column of the log, so give each name once"
+            ));
+        }
+        features.push(f.to_string());
     }
     Ok(features)
 }
@@ -374,6 +408,27 @@ pub fn build_problem(
                 })?
                 .with_preset(preset),
             )
+        }
+        "design" => {
+            use crate::harness::design::{DesignConfig, DesignProblem};
+            let budget: String = s.get("budget")?;
+            let budget = match budget.trim() {
+                "" => None,
+                b => Some(b.parse::<usize>().ok().filter(|&b| b > 0).ok_or_else(|| {
+                    format!("budget={b}: give a whole number of forward-model calls above 0, or leave it empty for each agent's own")
+                })?),
+            };
+            let ladder: String = s.get("ladder")?;
+            Box::new(DesignProblem::new(
+                game(&s.get::<String>("game")?)?,
+                DesignConfig {
+                    ladder: crate::harness::split_agents(&ladder),
+                    games: s.positive("games")?,
+                    budget,
+                    settings: game_settings(&s.get::<String>("game_settings")?)?,
+                },
+                space,
+            )?)
         }
         "strategy-styles" => {
             use crate::games::strategy::styles::{StylesConfig, StylesProblem};

@@ -329,11 +329,7 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         100.0 * d.stalemate_rate,
         100.0 * d.ended_by_rules,
         d.lead_changes,
-        if d.decided_at.is_nan() {
-            "- (no sole winner)".to_string()
-        } else {
-            format!("{:.0}%", 100.0 * d.decided_at)
-        }
+        format!("{:.0}%", 100.0 * d.decided_at)
     );
     if a.run.json {
         let win_rates: Vec<f64> = r.agents.iter().map(|ag| ag.win_rate).collect();
@@ -353,17 +349,11 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         for (k, v) in &r.extra {
             j[k] = serde_json::json!(v);
         }
-        // NaN is not JSON: a metric without games to measure is null.
         let design: serde_json::Map<String, serde_json::Value> = r
             .design
             .features()
             .into_iter()
-            .map(|(k, v)| {
-                (
-                    k,
-                    serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into),
-                )
-            })
+            .map(|(k, v)| (k, serde_json::json!(v)))
             .collect();
         j["design"] = serde_json::Value::Object(design);
         println!("{j}");

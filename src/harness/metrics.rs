@@ -105,8 +105,8 @@ pub struct DesignMetrics {
     /// Mean changes of the sole leader on score per game.
     pub lead_changes: f64,
     /// Mean over games with a sole winner of the share of the game after which the
-    /// winner led for good (NaN when no game had a sole winner): small means decided
-    /// early.
+    /// winner led for good: small means decided early. 1 when no game had a sole
+    /// winner (nothing was ever decided), so that it is always a number.
     pub decided_at: f64,
 }
 
@@ -149,7 +149,7 @@ impl DesignMetrics {
                 .sum::<f64>()
                 / n.max(1) as f64,
             decided_at: if decided.is_empty() {
-                f64::NAN
+                1.0
             } else {
                 decided.iter().sum::<f64>() / decided.len() as f64
             },

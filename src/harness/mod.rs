@@ -8,6 +8,7 @@
 //! once in [`crate::registry::GAMES`].
 
 pub mod agents;
+pub mod design;
 pub mod ladder;
 pub mod metrics;
 pub mod play;
@@ -59,6 +60,12 @@ pub trait GameDef: Sync + 'static {
     fn summary(&self, state: &Self::State) -> Vec<(String, f64)> {
         let _ = state;
         Vec::new()
+    }
+    /// The game's design space, if it has one: settings a designer tunes, with their
+    /// ranges and the game's own values as defaults (`--problem design` searches it
+    /// unless a --space file names other settings).
+    fn design_space(&self) -> Option<crate::space::Space> {
+        None
     }
     /// Whether the game's own rules ended `state` (a capture, a score reached, no
     /// moves left) rather than a cap on its length (a tick or turn limit, a step cap):
@@ -121,12 +128,17 @@ pub trait DynGame: Sync {
     /// One game, agent `i` in seat `i`. `budget`, if given, is every agent's default
     /// forward-model budget.
     fn play(&self, game: &GameRequest) -> Result<Record, String>;
+    /// Checks a request without playing: the settings set a game up and every agent
+    /// builds.
+    fn check(&self, game: &GameRequest) -> Result<(), String>;
     /// Many games ([`tournament`]).
     fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, String>;
     /// One game, drawn into `out` after the turns `at` (see [`GameDef::render`]).
     fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String>;
     /// The game's state encoding, if it has one.
     fn encoding(&self) -> Option<Encoding>;
+    /// The game's design space, if it has one ([`GameDef::design_space`]).
+    fn design_space(&self) -> Option<crate::space::Space>;
     /// Plays the self-play games `games` in parallel (game `g` seeded by
     /// `derive_seed(seed, [g])`, seats rotating with `g`) and hands each to `sink` as
     /// it finishes: one sample at the start of every turn (whenever the player to move
@@ -291,6 +303,10 @@ impl<D: GameDef> DynGame for D {
         Ok(self.new_state(&values(self, settings)?, 0)?.num_players())
     }
 
+    fn check(&self, req: &GameRequest) -> Result<(), String> {
+        prepare(self, req).map(|_| ())
+    }
+
     fn play(&self, req: &GameRequest) -> Result<Record, String> {
         let p = prepare(self, req)?;
         let lineup: Vec<usize> = (0..p.specs.len()).collect();
@@ -338,6 +354,10 @@ impl<D: GameDef> DynGame for D {
 
     fn encoding(&self) -> Option<Encoding> {
         GameDef::encoding(self).map(|e| e.encoding().clone())
+    }
+
+    fn design_space(&self) -> Option<crate::space::Space> {
+        GameDef::design_space(self)
     }
 
     fn selfplay(&self, req: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), String> {

@@ -5,7 +5,7 @@
 use super::actions::RandomPlayer;
 use super::agents::RinRandom;
 use super::preset::Preset;
-use super::rules::{MAX_PLAYERS, Rules};
+use super::rules::{MAX_PLAYERS, RULE_NAMES, Rules};
 use super::state::RinState;
 use crate::agents::RandomAgent;
 use crate::game::Game;
@@ -13,6 +13,36 @@ use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
 
 /// The Rinascimento descriptor.
 pub struct Rinascimento;
+
+/// A rule setting left at Splendor's value for the player count.
+const SPLENDOR: &str = "splendor";
+
+/// The rule vector of `settings`: Splendor's for `players`, with the rules given over
+/// it (read as a designer's point is: `rules_from_point`).
+fn rules(settings: &Values, players: usize) -> Result<Rules, String> {
+    let mut given = Vec::new();
+    for &name in &RULE_NAMES[1..] {
+        let text = settings.get(name);
+        if text != SPLENDOR {
+            let v: f64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("{name}={text}: give a whole number, or {SPLENDOR}"))?;
+            given.push((name, v));
+        }
+    }
+    if given.is_empty() {
+        // Splendor itself, built exactly as before there were rule settings.
+        return Ok(Rules::splendor(players as u32));
+    }
+    super::problem::rules_from_point(|n| {
+        if n == "players" {
+            Some(players as f64)
+        } else {
+            given.iter().find(|(g, _)| *g == n).map(|(_, v)| *v)
+        }
+    })
+}
 
 fn preset(settings: &Values) -> Result<Preset, String> {
     Preset::parse(settings.get("rules")).map_err(|e| format!("rules: {e}"))
@@ -34,7 +64,7 @@ impl GameDef for Rinascimento {
     }
 
     fn settings(&self) -> Vec<Setting> {
-        vec![
+        let mut settings = vec![
             Setting::new(
                 "players",
                 "4",
@@ -45,7 +75,17 @@ impl GameDef for Rinascimento {
                 "spec",
                 "spec, or reference: the Java framework's readings and random player",
             ),
-        ]
+        ];
+        // The rest of the rule vector, each Splendor's value for the player count
+        // unless given: what a designer tunes (`--problem design`).
+        settings.extend(RULE_NAMES[1..].iter().map(|&name| {
+            Setting::new(
+                name,
+                SPLENDOR,
+                "a rule (docs/rinascimento.md); splendor: Splendor's value for the player count",
+            )
+        }));
+        settings
     }
 
     fn new_state(&self, settings: &Values, seed: u64) -> Result<RinState, String> {
@@ -55,8 +95,12 @@ impl GameDef for Rinascimento {
                 "players={players}: Rinascimento takes 2 to {MAX_PLAYERS} players"
             ));
         }
-        let rules = preset(settings)?.rules(Rules::splendor(players as u32));
+        let rules = preset(settings)?.rules(rules(settings, players)?);
         RinState::new(&rules, seed)
+    }
+
+    fn design_space(&self) -> Option<crate::space::Space> {
+        Some(super::problem::rules_space())
     }
 
     fn agents(&self) -> Vec<AgentEntry<RinState>> {

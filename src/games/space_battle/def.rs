@@ -113,6 +113,11 @@ impl GameDef for SpaceBattle {
         ])
     }
 
+    /// The NTBEA paper's 30 game parameters (Table I).
+    fn design_space(&self) -> Option<crate::space::Space> {
+        Some(super::problem::space())
+    }
+
     /// The tick limit is the cap; a ship that lost its last life ends it by the rules.
     fn ended_by_rules(&self, state: &SbeState) -> bool {
         state.tick() < state.max_ticks()

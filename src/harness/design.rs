@@ -1,0 +1,221 @@
+//! Designing any game: the skill-depth problem over a game's settings, for every game
+//! the harness plays. A point of the search space is a set of game settings; its
+//! fitness is the skill depth of a ladder of agents (weakest first) under them, and
+//! its features are each rung's result and the games' design metrics, so that any of
+//! them can be an archive axis or a constraint.
+
+use super::metrics::DesignMetrics;
+use super::{AgentSpec, DynGame, GameRequest, ladder};
+use crate::eval::{EvalError, Evaluation, Problem};
+use crate::space::Space;
+
+/// What the design problem plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DesignConfig {
+    /// Agent specs, weakest first (at least two).
+    pub ladder: Vec<String>,
+    /// Games each rung plays at every point.
+    pub games: usize,
+    /// Every agent's default forward-model budget, if given.
+    pub budget: Option<usize>,
+    /// Game settings that stay as given at every point (`players=2`).
+    pub settings: Vec<(String, String)>,
+}
+
+/// Problem `design`: for a point's game settings, rung `r` of the ladder plays `games`
+/// games against `players - 1` copies of the weakest rung, its seat rotating with the
+/// game (game `g`: seat `g % players`), game `g` of rung `r` seeded with
+/// `derive_seed(seed, [r, g])`. A rung's result is its mean score, a win counting 1
+/// and a win shared by k players 1/k; the fitness is the ladder's skill depth, the
+/// smallest gap between neighbouring rungs (`harness::ladder::skill_depth`).
+pub struct DesignProblem {
+    game: &'static dyn DynGame,
+    config: DesignConfig,
+    space: Space,
+    features: Vec<String>,
+}
+
+/// The design metrics a design evaluation reports, in order (per-seat win rates are
+/// left out: the number of seats may change with the point).
+const METRICS: [&str; 8] = [
+    "seat_advantage",
+    "draw_rate",
+    "stalemate_rate",
+    "ended_by_rules",
+    "mean_length",
+    "sd_length",
+    "lead_changes",
+    "decided_at",
+];
+
+impl DesignProblem {
+    /// The problem over `space` (a --space file), or the game's own design space.
+    /// Every dimension must be a game setting; one also given in `config.settings` is
+    /// fixed at that value.
+    pub fn new(
+        game: &'static dyn DynGame,
+        config: DesignConfig,
+        space: Option<&Space>,
+    ) -> Result<DesignProblem, String> {
+        if config.ladder.len() < 2 {
+            return Err(format!(
+                "ladder: give at least two agents, weakest first (got {})",
+                config.ladder.len()
+            ));
+        }
+        if config.games == 0 {
+            return Err("games=0: play at least one game per rung".into());
+        }
+        let mut config = config;
+        let mut space = match space {
+            Some(s) => s.clone(),
+            None => game.design_space().ok_or_else(|| {
+                format!(
+                    "game `{}` has no built-in design space: give --space FILE whose dimensions are its settings (`playtune games` lists them)",
+                    game.name()
+                )
+            })?,
+        };
+        let settings = game.settings();
+        for d in &space.dims {
+            if !settings.iter().any(|s| s.name == d.name) {
+                let known: Vec<&str> = settings.iter().map(|s| s.name.as_str()).collect();
+                return Err(format!(
+                    "dimension `{}` is not a setting of game `{}` (its settings: {})",
+                    d.name,
+                    game.name(),
+                    known.join(", ")
+                ));
+            }
+        }
+        // A game setting given for a dimension fixes that dimension there: `players=2`
+        // searches the 2-player rules.
+        let mut fixed = Vec::new();
+        config.settings.retain(|(k, v)| {
+            if space.position(k).is_some() {
+                fixed.push((k.clone(), v.clone()));
+                false
+            } else {
+                true
+            }
+        });
+        for (k, v) in fixed {
+            space
+                .fix(&k, &v)
+                .map_err(|e| format!("game_settings {k}={v}: {e}"))?;
+        }
+        let mut features = Vec::new();
+        for (i, text) in config.ladder.iter().enumerate() {
+            let spec = AgentSpec::parse(text)?;
+            features.push(format!("win_rate_{i}_{}", feature_name(&spec.name)));
+        }
+        features.extend(METRICS.iter().map(|m| m.to_string()));
+        let problem = DesignProblem {
+            game,
+            config,
+            space,
+            features,
+        };
+        // The game's default point must set up, and every rung must build, before a
+        // search starts.
+        let x0 = problem.space.decode(&problem.space.default_indices());
+        let settings = problem.settings_at(&x0);
+        let players = game.players(&settings)?;
+        for a in &problem.config.ladder {
+            game.check(&GameRequest {
+                settings: settings.clone(),
+                agents: vec![a.clone(); players],
+                budget: problem.config.budget,
+                seed: 0,
+            })
+            .map_err(|e| format!("ladder agent `{a}`: {e}"))?;
+        }
+        Ok(problem)
+    }
+
+    /// The game settings of point `x`: the fixed ones, then the point's.
+    fn settings_at(&self, x: &[f64]) -> Vec<(String, String)> {
+        let mut settings = self.config.settings.clone();
+        settings.extend(self.space.render(x));
+        settings
+    }
+}
+
+/// An agent's name as part of a feature name: letters, digits and underscores.
+fn feature_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    cleaned.trim_matches('_').to_string()
+}
+
+impl Problem for DesignProblem {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        self.features.clone()
+    }
+
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let settings = self.settings_at(x);
+        let players = self.game.players(&settings).map_err(EvalError)?;
+        let ladder = &self.config.ladder;
+        let games = self.config.games;
+        let played = ladder::play_ladder(ladder.len(), games, seed, |rung, g, seed| {
+            let seat = g % players;
+            let mut agents = vec![ladder[0].clone(); players];
+            agents[seat] = ladder[rung].clone();
+            let record = self.game.play(&GameRequest {
+                settings: settings.clone(),
+                agents,
+                budget: self.config.budget,
+                seed,
+            })?;
+            let winners = record.winners.iter().filter(|w| **w).count();
+            let score = if record.winners[seat] {
+                1.0 / winners as f64
+            } else {
+                0.0
+            };
+            Ok((record, score))
+        })
+        .map_err(EvalError)?;
+        let rungs: Vec<f64> = played
+            .chunks(games)
+            .map(|c| c.iter().map(|(_, s)| s).sum::<f64>() / games as f64)
+            .collect();
+        let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
+        let metrics = DesignMetrics::of(&records, players).features();
+        let mut features = rungs.clone();
+        features.extend(METRICS.iter().map(|m| {
+            metrics
+                .iter()
+                .find(|(k, _)| k == m)
+                .map_or(f64::NAN, |(_, v)| *v)
+        }));
+        Ok(Evaluation {
+            fitness: ladder::skill_depth(&rungs),
+            features,
+        })
+    }
+
+    /// A rung's win rate, and the rates among the metrics, lie in 0 to 1.
+    fn feature_range(&self, name: &str) -> Option<(f64, f64)> {
+        match name {
+            "seat_advantage" | "draw_rate" | "stalemate_rate" | "ended_by_rules" | "decided_at" => {
+                Some((0.0, 1.0))
+            }
+            n if n.starts_with("win_rate_") => Some((0.0, 1.0)),
+            _ => None,
+        }
+    }
+}
