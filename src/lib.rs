@@ -1,7 +1,7 @@
 //! playtune: design games and tune game-playing bots by watching simulated agents play.
 //!
 //! Layers, from the ground up (nothing imports from a layer above it):
-//! 1. [`space`], [`game`], [`stats`], [`rng`], [`draw`];
+//! 1. [`space`], [`game`], [`stats`], [`rng`], [`draw`], [`damage`];
 //! 2. [`eval`] (problems and benchmarks) and [`agents`], [`learn`] (learned state
 //!    evaluation: encodings, self-play samples, networks), then [`harness`] (one play
 //!    loop, tournament, ladder, self-play and agent registry for every game);
@@ -14,6 +14,7 @@
 pub mod agents;
 pub mod cli;
 pub mod cluster;
+pub mod damage;
 pub mod draw;
 pub mod eval;
 pub mod experiments;

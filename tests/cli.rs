@@ -1376,7 +1376,7 @@ fn resume_and_plot_check_a_hand_edited_config() {
     let config = std::fs::read_to_string(run.join("config.ron")).unwrap();
     let edits: [(&str, &str, &str); 5] = [
         ("step: 1", "step: 0", "step must be at least 1"),
-        ("resample: 1", "resample: 0", "--resample 0"),
+        ("resample: 1", "resample: 0", "algorithm: resample: 0"),
         ("default: 0", "default: 7", "outside the domain"),
         ("max: 1,", "max: 9007199254740993,", "2^53"),
         ("seed: 1", "seed: -1", "config.ron:"),

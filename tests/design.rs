@@ -251,12 +251,9 @@ fn rinascimento_rules_are_designed_from_the_command_line() {
             .get_output()
             .stdout
             .clone();
+        let json = String::from_utf8_lossy(&out);
         std::fs::read_to_string(dir.path().join(name).join("evals.csv")).unwrap()
-            + &String::from_utf8_lossy(&out)
-                .lines()
-                .last()
-                .unwrap()
-                .to_string()
+            + json.lines().last().unwrap()
     };
     let one = run("1", "a");
     let header = one.lines().next().unwrap();

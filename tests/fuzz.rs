@@ -448,3 +448,300 @@ proptest! {
         }
     }
 }
+
+// Issue 29: typed strings. Agent specs, `--slurm-args`, `--fix` and NTBEA tuple terms
+// are either refused with a message or accepted inside their domains; none panics.
+
+/// An agent setting's value: numbers at their edges, `max`, `none`, empty, junk.
+fn setting_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => number(),
+        1 => prop::sample::select(vec![
+            "max", "MAX", "none", "", " ", "0", "1", "-0", "1e-9", "0.999", "1.0001", "1000000",
+            "1000001", "robust", "osla", "random", "nothing", "true", "false", "uniform",
+            "exponential", "gaussian", "fresh", "alphabeta", "uct", "heuristic",
+        ])
+        .prop_map(String::from),
+    ]
+}
+
+const AGENT_KEYS: &[&str] = &[
+    "iterations",
+    "depth",
+    "macro",
+    "c",
+    "epsilon",
+    "p_exp",
+    "width",
+    "children",
+    "recommend",
+    "opponent",
+    "opponent_budget",
+    "roll_with_opponents",
+    "budget",
+    "length",
+    "evaluations",
+    "shift_buffer",
+    "flip_at_least_one",
+    "mutation",
+    "decay",
+    "mean",
+    "sd",
+    "mutation_rate",
+    "population",
+    "recombination",
+    "discount",
+    "search",
+    "playout_turns",
+    "phase_cap",
+    "time",
+    "bogus",
+];
+
+/// Agent spec texts: a name, then settings joined with separators that may be wrong.
+fn agent_spec() -> impl Strategy<Value = (String, bool)> {
+    let pair = prop_oneof![
+        8 => (prop::sample::select(AGENT_KEYS), setting_value()).prop_map(|(k, v)| format!("{k}={v}")),
+        1 => prop::sample::select(vec!["", " ", "=", "c", "=1", "c==1", "c=1=2", "(", ")"]).prop_map(String::from),
+    ];
+    (
+        prop::sample::select(vec![
+            "mcts",
+            "bmrh",
+            "srh",
+            "microbial",
+            "osla",
+            "random",
+            "hps",
+            "MCTS",
+            "",
+            "mcts*",
+        ]),
+        prop::collection::vec(pair, 0..5),
+        prop::sample::select(vec!["(", "( "]),
+        prop::sample::select(vec![")", "", "))", ") x"]),
+        any::<bool>(),
+    )
+        .prop_map(|(name, pairs, open, close, bare)| {
+            let text = if bare && pairs.is_empty() {
+                name.to_string()
+            } else {
+                format!("{name}{open}{}{close}", pairs.join(","))
+            };
+            (text, name == "hps")
+        })
+}
+
+/// Whether `v`, accepted for `k`, lies in the domain of setting `k`.
+fn in_domain(k: &str, v: &str) -> bool {
+    let real = v.parse::<f64>().ok().filter(|x| x.is_finite());
+    let count = || {
+        v.parse::<usize>()
+            .is_ok_and(|n| (1..=1_000_000).contains(&n))
+    };
+    match k {
+        "c" | "epsilon" | "sd" => real.is_some_and(|x| x >= 0.0),
+        "opponent_budget" | "mutation_rate" | "recombination" | "discount" => {
+            real.is_some_and(|x| (0.0..=1.0).contains(&x))
+        }
+        "p_exp" => v.eq_ignore_ascii_case("none") || real.is_some_and(|x| (0.0..=1.0).contains(&x)),
+        "depth" | "macro" | "width" | "children" | "length" | "population" | "phase_cap" => count(),
+        "iterations" | "evaluations" | "budget" => v.eq_ignore_ascii_case("max") || count(),
+        "time" => real.is_some_and(|x| (0.0..=3_600_000.0).contains(&x)),
+        "decay" => real.is_some_and(|x| x > 0.0),
+        "mean" => real.is_some(),
+        _ => true,
+    }
+}
+
+proptest! {
+    #![proptest_config(config(6_000))]
+    #[test]
+    fn agent_specs_are_refused_or_in_their_domains((text, strategy) in agent_spec()) {
+        use playtune::harness::{AgentSpec, GameRequest};
+        let Ok(spec) = AgentSpec::parse(&text) else { return Ok(()) };
+        let mut keys: Vec<&str> = spec.settings.iter().map(|(k, _)| k.as_str()).collect();
+        keys.sort_unstable();
+        let n = keys.len();
+        keys.dedup();
+        prop_assert_eq!(keys.len(), n, "a key given twice was accepted: {}", text);
+        prop_assert!(spec.settings.iter().all(|(k, v)| !k.is_empty() && !v.is_empty()), "{}", text);
+        let (game, settings, other) = if strategy {
+            ("strategy", vec![], "rule")
+        } else {
+            ("rinascimento", vec![("players".to_string(), "2".to_string())], "random")
+        };
+        let request = GameRequest {
+            settings,
+            agents: vec![spec.to_string(), other.into()],
+            budget: None,
+            seed: 1,
+        };
+        let checked = playtune::registry::game(game).unwrap().check(&request);
+        if let Err(e) = &checked {
+            prop_assert!(!e.trim().is_empty(), "{text}: an empty message");
+            return Ok(());
+        }
+        for (k, v) in &spec.settings {
+            prop_assert!(in_domain(k, v), "{text}: {k}={v} accepted");
+        }
+        let given = |k: &str| spec.settings.iter().find(|(n, _)| n == k).map(|(_, v)| v.to_ascii_lowercase());
+        let max = |k: &str| given(k).as_deref() == Some("max");
+        let name = spec.name.to_ascii_lowercase();
+        // Never a search without a finite limit.
+        prop_assert!(!(max("iterations") && max("budget")), "{text}: thinks forever");
+        prop_assert!(!(max("evaluations") && max("budget")), "{text}: thinks forever");
+        prop_assert!(!(name == "microbial" && max("budget")), "{text}: thinks forever");
+        prop_assert!(!(name == "osla" && max("budget")), "{text}: thinks forever");
+        if name == "hps" && max("budget") {
+            let time = given("time").and_then(|t| t.parse::<f64>().ok()).unwrap_or(0.0);
+            prop_assert!(time > 0.0, "{text}: thinks forever");
+        }
+    }
+}
+
+/// Every spelling sbatch reads as a reserved option, with a value.
+fn reserved_spelling() -> impl Strategy<Value = String> {
+    let long = prop::sample::select(vec![
+        ("array", 2usize),
+        ("job-name", 1),
+        ("output", 2),
+        ("error", 2),
+    ])
+    .prop_flat_map(|(name, shortest)| (Just(name), shortest..=name.len(), any::<bool>()))
+    .prop_map(|(name, len, equals)| {
+        let prefix = &name[..len];
+        if equals {
+            format!("--{prefix}=v1")
+        } else {
+            format!("--{prefix} v1")
+        }
+    });
+    let short = (
+        prop::sample::select(vec!['a', 'J', 'o', 'e']),
+        prop::sample::select(vec!["", "H", "v", "vQ", "HO"]),
+        any::<bool>(),
+    )
+        .prop_map(|(c, flags, attached)| {
+            if attached {
+                format!("-{flags}{c}v1")
+            } else {
+                format!("-{flags}{c} v1")
+            }
+        });
+    prop_oneof![long, short]
+}
+
+/// sbatch words that set nothing playtune sets.
+fn harmless_words() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "--partition=cpu",
+            "-p cpu",
+            "-pcpu",
+            "--time 5",
+            "-t5",
+            "--hold",
+            "-H",
+            "-vv",
+            "--exclusive",
+            "--comment=--array=1",
+            "--comment -Jx",
+            "--qos low",
+            "-N 2",
+            "--mem=4G",
+            "--parsable",
+            "-Q",
+        ])
+        .prop_map(String::from),
+        0..4,
+    )
+}
+
+proptest! {
+    #![proptest_config(config(8_000))]
+    #[test]
+    fn reserved_sbatch_options_are_refused_in_every_spelling(
+        before in harmless_words(),
+        reserved in reserved_spelling(),
+        after in harmless_words(),
+    ) {
+        use playtune::cluster::slurm::{SlurmError, split_args};
+        let text = format!("{} {reserved} {}", before.join(" "), after.join(" "));
+        let e = split_args(&text);
+        prop_assert!(matches!(e, Err(SlurmError::Reserved(_))), "{text}: {e:?}");
+        let harmless = format!("{} {}", before.join(" "), after.join(" "));
+        prop_assert!(split_args(&harmless).is_ok(), "{harmless}: {:?}", split_args(&harmless));
+    }
+
+    #[test]
+    fn slurm_args_never_panic(text in "[-a-zA-Z=' \"0-9]{0,40}") {
+        use playtune::cluster::slurm::split_args;
+        match split_args(&text) {
+            Ok(words) => prop_assert!(words.iter().all(|w| w != "--")),
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(config(4_000))]
+    #[test]
+    fn fixes_are_refused_or_each_dimension_fixed_once(
+        fixes in prop::collection::vec(
+            (prop::sample::select(vec!["x", "y", "z", "", " x", "x "]), prop::sample::select(vec!["0", "1", "3", "true", "", "2.5", "NaN"]), any::<bool>())
+                .prop_map(|(k, v, eq)| if eq { format!("{k}={v}") } else { format!("{k}{v}") }),
+            0..4,
+        ),
+    ) {
+        let mut space = parse_space("(name: \"s\", dims: [(name: \"x\", kind: Int(min: 0, max: 3)), (name: \"y\", kind: Bool)])", "s.ron").unwrap();
+        match space.fix_all(&fixes) {
+            Ok(()) => {
+                let mut names: Vec<String> = fixes.iter().map(|f| f.split('=').next().unwrap().trim().to_string()).collect();
+                let n = names.len();
+                names.sort();
+                names.dedup();
+                prop_assert_eq!(names.len(), n, "{:?}: a dimension fixed twice", fixes);
+                prop_assert_eq!(space.dims.iter().filter(|d| d.fixed).count(), n);
+            }
+            Err(e) => prop_assert!(e.contains("--fix"), "{e}"),
+        }
+    }
+
+    #[test]
+    fn tuple_terms_are_refused_or_each_given_once(
+        terms in prop::collection::vec(prop::sample::select(vec!["1", "2", "3", "N", "D", "x0", "x1", "x2", "", " "]), 1..5),
+        seps in prop::collection::vec(prop::sample::select(vec!["+", ",", ";"]), 4),
+    ) {
+        use playtune::optim::ntbea::TupleSet;
+        let mut text = String::new();
+        for (i, t) in terms.iter().enumerate() {
+            if i > 0 { text.push_str(seps[i - 1]); }
+            text.push_str(t);
+        }
+        let space = parse_space("(name: \"s\", dims: [(name: \"x0\", kind: Bool), (name: \"x1\", kind: Bool), (name: \"x2\", kind: Int(min: 0, max: 2))])", "s.ron").unwrap();
+        match TupleSet::parse(&text) {
+            Ok(TupleSet::Sizes { sizes, full }) => {
+                let given = text.split(['+', ',']).count();
+                prop_assert_eq!(given, sizes.len() + usize::from(full), "{}: a term dropped", text);
+                let _ = TupleSet::Sizes { sizes, full }.expand(&space, 100);
+            }
+            Ok(TupleSet::Explicit(tuples)) => {
+                let mut seen: Vec<Vec<String>> = Vec::new();
+                for t in &tuples {
+                    prop_assert!(t.iter().all(|n| !n.trim().is_empty()), "{text}");
+                    let mut s = t.clone();
+                    s.sort();
+                    let n = s.len();
+                    s.dedup();
+                    prop_assert_eq!(s.len(), n, "{}: a name twice in a tuple", text);
+                    prop_assert!(!seen.contains(&s), "{text}: a tuple twice");
+                    seen.push(s);
+                }
+                let _ = TupleSet::Explicit(tuples).expand(&space, 100);
+            }
+            Ok(TupleSet::Auto) => prop_assert!(false, "{text}: auto"),
+            Err(e) => prop_assert!(!e.is_empty()),
+        }
+    }
+}

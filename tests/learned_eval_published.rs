@@ -49,3 +49,24 @@ fn the_readme_quotes_the_published_tables() {
         );
     }
 }
+
+#[test]
+fn the_published_tables_pass_the_checks_a_resumed_run_makes() {
+    use playtune::experiments::learned_eval::{
+        LearnedEvalConfig, check_match_rows, check_speed_rows,
+    };
+    let read = |name: &str| std::fs::read_to_string(Path::new(RUN).join(name)).unwrap();
+    let x = LearnedEvalConfig::full("learned-eval-full", 1);
+    let mut matches: Vec<MatchRow> = ron::from_str(&read("matches.ron")).unwrap();
+    check_match_rows(&x, &matches).unwrap();
+    let speed: Vec<SpeedRow> = ron::from_str(&read("speed.ron")).unwrap();
+    check_speed_rows(&speed).unwrap();
+    // Counts that do not add up, or a score its counts do not give, are refused.
+    matches[1].wins += 1;
+    let e = check_match_rows(&x, &matches).unwrap_err();
+    assert!(e.contains("row 1: wins"), "{e}");
+    matches[1].wins -= 1;
+    matches[4].score = 7.0;
+    let e = check_match_rows(&x, &matches).unwrap_err();
+    assert!(e.contains("row 4: score 7"), "{e}");
+}

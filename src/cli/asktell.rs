@@ -10,7 +10,7 @@ use crate::run::{self, Driven, RunConfig, Waiting};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use std::collections::{BTreeMap, HashSet};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Candidates handed out by `ask` and not yet told: a second `ask` gives others.
@@ -59,13 +59,36 @@ fn read_asked(dir: &Path) -> HashSet<(u64, u64)> {
         .collect()
 }
 
+/// Rewrites `asked.jsonl` whole, never appends: each candidate still waited for that
+/// `handed` says was handed out, once, so `--again` and told results do not make it
+/// grow.
+fn write_asked(dir: &Path, waiting: &[Waiting], handed: impl Fn((u64, u64)) -> bool) -> Result<()> {
+    let mut record = String::new();
+    for w in waiting {
+        if handed((w.trial, w.index)) {
+            record.push_str(&serde_json::json!({"trial": w.trial, "id": w.index}).to_string());
+            record.push('\n');
+        }
+    }
+    let path = dir.join(ASKED_FILE);
+    let unchanged = std::fs::read_to_string(&path).ok().as_deref() == Some(record.as_str());
+    if !unchanged && (path.exists() || !record.is_empty()) {
+        run::lock::write_whole(&path, record.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
 pub fn ask(a: AskArgs) -> Result<()> {
     if a.n == 0 {
         bail!("--n 0: ask for at least one candidate");
     }
+    // Replaying writes the logs' header and `asked.jsonl`: one command at a time.
+    let _lock = super::optimize::lock_run(&a.run)?;
     let (config, problem) = load(&a.run)?;
     let waiting = match run::replay(&a.run, &config, problem.as_ref())? {
         Driven::Finished(_) => {
+            let _ = std::fs::remove_file(a.run.join(ASKED_FILE));
             eprintln!(
                 "run {} is finished: its recommendation is in {}",
                 a.run.display(),
@@ -75,10 +98,11 @@ pub fn ask(a: AskArgs) -> Result<()> {
         }
         Driven::Waiting { waiting, .. } => waiting,
     };
+    let handed = read_asked(&a.run);
     let asked = if a.again {
         HashSet::new()
     } else {
-        read_asked(&a.run)
+        handed.clone()
     };
     let fresh: Vec<&Waiting> = waiting
         .iter()
@@ -86,7 +110,6 @@ pub fn ask(a: AskArgs) -> Result<()> {
         .take(a.n)
         .collect();
     let mut out = std::io::stdout().lock();
-    let mut record = String::new();
     for w in &fresh {
         let line = serde_json::json!({
             "id": w.index,
@@ -96,16 +119,12 @@ pub fn ask(a: AskArgs) -> Result<()> {
             "point": point_json(&config.space, &w.values),
         });
         writeln!(out, "{line}")?;
-        record.push_str(&serde_json::json!({"trial": w.trial, "id": w.index}).to_string());
-        record.push('\n');
     }
     out.flush()?;
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(a.run.join(ASKED_FILE))
-        .and_then(|mut f| f.write_all(record.as_bytes()))
-        .with_context(|| format!("cannot write {}", a.run.join(ASKED_FILE).display()))?;
+    let printed: HashSet<(u64, u64)> = fresh.iter().map(|w| (w.trial, w.index)).collect();
+    write_asked(&a.run, &waiting, |key| {
+        handed.contains(&key) || printed.contains(&key)
+    })?;
     if fresh.len() < a.n {
         let handed_out = waiting
             .iter()
@@ -155,48 +174,156 @@ fn parse_result(
     Ok(((trial, id), told))
 }
 
+/// What a run's logs hold for the results told that it no longer waits for: `tell`
+/// of a result already recorded is a no-op, a different one is refused.
+struct Recorded {
+    rows: BTreeMap<(u64, u64), crate::eval::Evaluation>,
+    failures: BTreeMap<(u64, u64), String>,
+}
+
+impl Recorded {
+    fn read(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Recorded> {
+        let log = dir.join(run::log::LOG_FILE);
+        let rows = if log.exists() {
+            run::log::read_log(&log, &config.space, features)
+                .map_err(anyhow::Error::msg)?
+                .rows
+                .into_iter()
+                .map(|(_, r)| ((r.trial, r.index), r.eval))
+                .collect()
+        } else {
+            BTreeMap::new()
+        };
+        let failures = run::failures::read_failures(&dir.join(run::failures::FAILURES_FILE))
+            .map_err(anyhow::Error::msg)?
+            .into_iter()
+            .filter(|(k, _)| !rows.contains_key(k))
+            .map(|(k, f)| (k, f.reason))
+            .collect();
+        Ok(Recorded { rows, failures })
+    }
+
+    /// Whether `told` is what the logs hold for `key`: Some(true) the same, Some(false)
+    /// another result (described), None when nothing is recorded.
+    fn same(&self, key: (u64, u64), told: &Told) -> Option<Result<(), String>> {
+        let recorded = match (self.rows.get(&key), self.failures.get(&key)) {
+            (Some(e), _) => Told::Evaluation(e.clone()),
+            (None, Some(r)) => Told::Failure(r.clone()),
+            (None, None) => return None,
+        };
+        let same = match (&recorded, told) {
+            (Told::Evaluation(a), Told::Evaluation(b)) => a == b,
+            (Told::Failure(a), Told::Failure(b)) => a == b,
+            _ => false,
+        };
+        Some(if same {
+            Ok(())
+        } else {
+            Err(format!(
+                "trial {} id {} is recorded already as {}, and this line says {}: a recorded result is never replaced; nothing was recorded",
+                key.0,
+                key.1,
+                describe(&recorded),
+                describe(told)
+            ))
+        })
+    }
+}
+
+fn describe(t: &Told) -> String {
+    match t {
+        Told::Evaluation(e) if e.features.is_empty() => format!("fitness {}", e.fitness),
+        Told::Evaluation(e) => format!("fitness {} with features {:?}", e.fitness, e.features),
+        Told::Failure(why) => format!("failed ({why:?})"),
+    }
+}
+
 pub fn tell(a: TellArgs) -> Result<()> {
-    let (config, problem) = load(&a.run)?;
-    let waiting = match run::replay(&a.run, &config, problem.as_ref())? {
-        Driven::Finished(_) => bail!(
-            "run {} is finished: it waits for no results",
-            a.run.display()
-        ),
-        Driven::Waiting { waiting, .. } => waiting,
-    };
-    let by_key: BTreeMap<(u64, u64), &Waiting> =
-        waiting.iter().map(|w| ((w.trial, w.index), w)).collect();
     let source = a
         .file
         .as_ref()
         .map_or_else(|| "standard input".to_string(), |p| p.display().to_string());
-    let reader: Box<dyn BufRead> = match &a.file {
-        Some(p) => Box::new(std::io::BufReader::new(
-            std::fs::File::open(p).with_context(|| format!("cannot read {}", p.display()))?,
-        )),
-        None => Box::new(std::io::stdin().lock()),
+    // The results are read before the folder is locked: a slow pipe does not hold it.
+    let text = match &a.file {
+        Some(p) => {
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?
+        }
+        None => std::io::read_to_string(std::io::stdin().lock())
+            .with_context(|| format!("cannot read {source}"))?,
     };
+    let _lock = super::optimize::lock_run(&a.run)?;
+    let (config, problem) = load(&a.run)?;
+    let (waiting, finished) = match run::replay(&a.run, &config, problem.as_ref())? {
+        Driven::Finished(_) => (Vec::new(), true),
+        Driven::Waiting { waiting, .. } => (waiting, false),
+    };
+    let by_key: BTreeMap<(u64, u64), &Waiting> =
+        waiting.iter().map(|w| ((w.trial, w.index), w)).collect();
     let features = problem.feature_names();
     let mut told: BTreeMap<(u64, u64), Told> = BTreeMap::new();
-    for (n, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("cannot read {source}"))?;
+    let mut seen: HashSet<(u64, u64)> = HashSet::new();
+    let mut already = 0usize;
+    let mut recorded: Option<Recorded> = None;
+    for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let at = |m: String| anyhow!("{source}:{}: {m}", n + 1);
-        let (key, result) = parse_result(&line, &features, config.trials).map_err(at)?;
-        if !by_key.contains_key(&key) {
-            return Err(at(format!(
-                "trial {} id {} is not waiting for a result (told already, or not asked yet); nothing was recorded",
-                key.0, key.1
-            )));
-        }
-        if told.insert(key, result).is_some() {
+        let (key, result) = parse_result(line, &features, config.trials).map_err(at)?;
+        if !seen.insert(key) {
             return Err(at(format!(
                 "trial {} id {} is told twice; nothing was recorded",
                 key.0, key.1
             )));
         }
+        if by_key.contains_key(&key) {
+            told.insert(key, result);
+            continue;
+        }
+        if recorded.is_none() {
+            recorded = Some(Recorded::read(&a.run, &config, &features)?);
+        }
+        match recorded.as_ref().and_then(|r| r.same(key, &result)) {
+            Some(Ok(())) => already += 1,
+            Some(Err(conflict)) => return Err(at(conflict)),
+            None if finished => bail!(
+                "run {} is finished: it waits for no results ({source}:{}: trial {} id {} was never asked)",
+                a.run.display(),
+                n + 1,
+                key.0,
+                key.1
+            ),
+            None => {
+                return Err(at(format!(
+                    "trial {} id {} is not waiting for a result (not asked yet); nothing was recorded",
+                    key.0, key.1
+                )));
+            }
+        }
+    }
+    if told.is_empty() && (already > 0 || finished) {
+        if already == 0 {
+            bail!(
+                "run {} is finished: it waits for no results",
+                a.run.display()
+            );
+        }
+        if finished {
+            let _ = std::fs::remove_file(a.run.join(ASKED_FILE));
+        }
+        println!(
+            "nothing to record: the {already} result(s) of {source} are recorded already with the same values; {}",
+            if finished {
+                format!("run {} is finished", a.run.display())
+            } else {
+                format!(
+                    "{} candidate(s) wait: `playtune ask {}`",
+                    waiting.len(),
+                    a.run.display()
+                )
+            }
+        );
+        return Ok(());
     }
     // Every line checked: now all are recorded, or (an I/O error) none is reused.
     let mut rows = Vec::new();
@@ -226,14 +353,24 @@ pub fn tell(a: TellArgs) -> Result<()> {
     }
     run::append_results(&a.run, &config.space, &features, &rows, &failures)
         .map_err(anyhow::Error::msg)?;
+    let skipped = if already > 0 {
+        format!("; {already} recorded already with the same values, skipped")
+    } else {
+        String::new()
+    };
     match run::replay(&a.run, &config, problem.as_ref())? {
         Driven::Finished(result) => {
             let _ = std::fs::remove_file(a.run.join(ASKED_FILE));
+            if already > 0 {
+                eprintln!("told {} result(s){skipped}", told.len());
+            }
             super::optimize::report(&a.run, &config, problem.as_ref(), &result, 0.0, a.json);
         }
         Driven::Waiting { waiting: w, .. } => {
+            let handed = read_asked(&a.run);
+            write_asked(&a.run, &w, |key| handed.contains(&key))?;
             println!(
-                "told {} result(s) ({} failed); {} candidate(s) wait: `playtune ask {}`",
+                "told {} result(s) ({} failed){skipped}; {} candidate(s) wait: `playtune ask {}`",
                 told.len(),
                 failures.len(),
                 w.len(),

@@ -69,12 +69,15 @@ pub fn status(a: StatusArgs) -> Result<()> {
 fn run_line(dir: &Path) -> Result<String> {
     let config = crate::run::read_config(dir).map_err(anyhow::Error::msg)?;
     let log = dir.join(crate::run::log::LOG_FILE);
+    // Whole lines only: a writer may be halfway through the last one.
     let rows = std::fs::read_to_string(&log)
-        .map(|t| t.lines().count().saturating_sub(1))
+        .map(|t| t.matches('\n').count().saturating_sub(1))
         .unwrap_or(0);
-    let failed = std::fs::read_to_string(dir.join(crate::run::failures::FAILURES_FILE))
-        .map(|t| t.lines().count())
-        .unwrap_or(0);
+    // Failures as the run reads them: damaged lines are named, not counted.
+    let failed =
+        crate::run::failures::read_failures(&dir.join(crate::run::failures::FAILURES_FILE))
+            .map_err(anyhow::Error::msg)?
+            .len();
     let finished = dir.join(crate::run::RESULT_FILE).exists();
     Ok(format!(
         "{}: {rows} evaluations logged (budget {} = {} trial(s) x {}; pre-processing, selection and re-evaluation phases add to it){}, {}",

@@ -5,9 +5,9 @@ use crate::experiments::compare_optimizers::{ExperimentConfig, paper_algorithms,
 use crate::optim::ntbea::NtbeaConfig;
 use crate::registry::build_problem;
 use crate::run::ProblemSpec;
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub enum Preset {
@@ -147,7 +147,31 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
         "what finished is in {}; the same command again goes on from there",
         folder.display()
     ));
-    match a.experiment.as_str() {
+    const KNOWN: [&str; 7] = [
+        "space-battle",
+        "rinascimento",
+        "ntbea-defaults",
+        "strategy-portfolio",
+        "strategy-difficulty",
+        "learned-eval",
+        "play-styles",
+    ];
+    // One command at a time in an experiment's folder: locked before its first write.
+    // A folder made here for a command refused before it wrote anything is removed.
+    let (_lock, made) = if KNOWN.contains(&a.experiment.as_str()) {
+        let made: Vec<PathBuf> = folder
+            .ancestors()
+            .filter(|d| !d.as_os_str().is_empty() && !d.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        std::fs::create_dir_all(&folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+        let lock = crate::run::lock::lock_experiment(&folder).map_err(anyhow::Error::msg);
+        (Some(lock?), made)
+    } else {
+        (None, Vec::new())
+    };
+    let outcome = match a.experiment.as_str() {
         "space-battle" => space_battle(a),
         "rinascimento" => rinascimento(a),
         "ntbea-defaults" => ntbea_defaults(a),
@@ -157,7 +181,15 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
         other => bail!(
             "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles, learned-eval)"
         ),
+    };
+    if outcome.is_err() && !made.is_empty() {
+        let _ = std::fs::remove_file(folder.join(crate::run::lock::LOCK_FILE));
+        // Only folders left empty go (remove_dir refuses any other).
+        for d in &made {
+            let _ = std::fs::remove_dir(d);
+        }
     }
+    outcome
 }
 
 /// The Rinascimento paper's agent experiments (Figure 5, best configurations vs OSLA,
@@ -442,12 +474,7 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
     };
     let problem = build_problem(&spec, None).map_err(anyhow::Error::msg)?;
     let mut space = problem.space().clone();
-    for f in &a.fix {
-        let (k, v) = f
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--fix {f}: expected NAME=VALUE"))?;
-        space.fix(k.trim(), v.trim()).map_err(anyhow::Error::msg)?;
-    }
+    space.fix_all(&a.fix).map_err(anyhow::Error::msg)?;
     let preset = a.preset.name();
     let config = ExperimentConfig {
         name: a

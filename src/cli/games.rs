@@ -322,14 +322,14 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     let d = &r.design;
     let seats: Vec<String> = d.seat_win_rate.iter().map(|w| format!("{w:.3}")).collect();
     println!(
-        "design: seat win rates {} (seat advantage {:.3}), draws {:.1}%, no winner {:.1}%, ended by the rules {:.1}%, {:.2} lead changes a game, the winner leads for good from {} of the game",
+        "design: seat win rates {} (seat advantage {:.3}), draws {:.1}%, no winner {:.1}%, ended by the rules {:.1}%, {:.2} lead changes a game, the winner leads for good from {:.0}% of the game",
         seats.join(" / "),
         d.seat_advantage,
         100.0 * d.draw_rate,
         100.0 * d.stalemate_rate,
         100.0 * d.ended_by_rules,
         d.lead_changes,
-        format!("{:.0}%", 100.0 * d.decided_at)
+        100.0 * d.decided_at
     );
     if a.run.json {
         let win_rates: Vec<f64> = r.agents.iter().map(|ag| ag.win_rate).collect();

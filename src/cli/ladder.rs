@@ -134,6 +134,11 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         a.seed,
     )
     .map_err(anyhow::Error::msg)?;
+    // One command at a time writes the ladder's folder.
+    let folder = a.runs_dir.join(&name);
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
+    let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
     let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
     println!(
         "Ladder from {} (axes {}), elites ordered by {}:\n\n{md}",

@@ -46,6 +46,10 @@ pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
         seed: a.seed,
     };
     let started = std::time::Instant::now();
+    // One command at a time adds to a sample file.
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", a.out.display()))?;
+    let _lock = crate::run::lock::lock(&a.out).map_err(anyhow::Error::msg)?;
     super::interrupt::on_interrupt(&format!(
         "the games finished are in {}; the same command again goes on from there",
         a.out.display()
@@ -138,6 +142,11 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         run_dir: a.runs_dir.join(&name),
         plot_dir: a.plots_dir.join(&name),
     };
+    // One command at a time writes the training folder and the network.
+    std::fs::create_dir_all(&out.run_dir)
+        .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.run_dir.display()))?;
+    let _lock = crate::run::lock::lock(&out.run_dir).map_err(anyhow::Error::msg)?;
+    let _model_lock = crate::run::lock::lock_beside(&out.model).map_err(anyhow::Error::msg)?;
     let trained = train_eval(&a.data, &config, &out, !a.quiet).map_err(anyhow::Error::msg)?;
     let t = &trained.network.header.training;
     println!(

@@ -233,6 +233,8 @@ pub struct CommonRunArgs {
 
 pub fn main() -> ExitCode {
     restore_sigpipe();
+    // Ctrl-C and SIGTERM kill the external evaluators too, whatever the command.
+    interrupt::install();
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Optimize(a) => optimize::optimize(a),

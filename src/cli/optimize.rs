@@ -13,7 +13,7 @@ use crate::optim::rmhc::RmhcConfig;
 use crate::registry::build_problem;
 use crate::run::{self, ProblemSpec, RunConfig, RunResult};
 use crate::space::{Space, dim_error, parse_space};
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 
@@ -255,8 +255,7 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
     let spec = ProblemSpec { name, settings };
     let user = match &common.space {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read space file {}", path.display()))?;
+            let text = crate::space::read_space_text(path)?;
             let file = path.display().to_string();
             let space = parse_space(&text, &file)?;
             Some((space, text, file))
@@ -272,10 +271,7 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         }
         None => problem.space().clone(),
     };
-    for f in &common.fix {
-        let (k, v) = split_pair("--fix", f)?;
-        space.fix(k, v).map_err(anyhow::Error::msg)?;
-    }
+    space.fix_all(&common.fix).map_err(anyhow::Error::msg)?;
     Ok((
         spec,
         problem,
@@ -316,11 +312,9 @@ fn start(
         );
     }
     // Check the whole configuration before creating a folder for it.
-    if budget == 0 {
-        bail!("--budget 0: give at least one evaluation");
-    }
-    if common.trials == 0 {
-        bail!("--trials 0: run at least one trial");
+    // The limits `config.ron` is read with, before anything is sized by them.
+    if let Err((flag, m)) = run::check_size(budget, common.trials, "--budget", "--trials") {
+        bail!("{flag} {m}");
     }
     config
         .algorithm
@@ -341,7 +335,8 @@ fn start(
         )
     });
     run::check_run_name(&name).map_err(anyhow::Error::msg)?;
-    let dir = run::fresh_dir(&common.runs_dir, &name);
+    // Locked from its creation: a `resume` or `ask` started meanwhile is refused.
+    let (dir, _lock) = run::claim_fresh_dir(&common.runs_dir, &name).map_err(anyhow::Error::msg)?;
     run::create_run_dir(&dir, &config)?;
     if config.problem.name == "manual" {
         println!(
@@ -429,7 +424,7 @@ fn finish(
     };
     let result = run::execute_with(Some(dir), config, problem, options).map_err(|e| {
         let how = match e {
-            run::RunError::TooManyFailures { .. } => format!(
+            run::RunError::TooManyFailures { .. } | run::RunError::NothingSucceeded { .. } => format!(
                 "every failure is in {}; fix the evaluator, then `playtune resume {} --retry-failed` evaluates them again and goes on",
                 dir.join(run::failures::FAILURES_FILE).display(),
                 dir.display()
@@ -738,8 +733,25 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
 
 pub fn resume(a: ResumeArgs) -> Result<()> {
     a.cluster.check()?;
+    let _lock = lock_run(&a.run)?;
     let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
     if run::is_manual(&config) {
+        // Every result told, but the last `tell` could not finish (a full disk): the
+        // replay writes what it left unwritten.
+        let problem =
+            build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+        let started = std::time::Instant::now();
+        if let run::Driven::Finished(r) = run::replay(&a.run, &config, problem.as_ref())? {
+            report(
+                &a.run,
+                &config,
+                problem.as_ref(),
+                &r,
+                started.elapsed().as_secs_f64(),
+                a.json,
+            );
+            return Ok(());
+        }
         // Resuming would evaluate the candidates here, where a manual problem can only
         // fail, and record every one of them as failed.
         bail!(
@@ -759,4 +771,14 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
         a.retry_failed,
         &a.cluster,
     )
+}
+
+/// Locks a run folder a command writes (see `run::lock`); a folder that does not exist
+/// gets the message reading its `config.ron` gives.
+pub(super) fn lock_run(dir: &Path) -> Result<Option<run::lock::FolderLock>> {
+    if !dir.is_dir() {
+        // Nothing to lock: the command's own reading says what is wrong.
+        return Ok(None);
+    }
+    run::lock::lock(dir).map(Some).map_err(anyhow::Error::msg)
 }

@@ -37,6 +37,8 @@ pub fn run(a: ValidateArgs) -> Result<()> {
         bail!("--evaluations must be at least 1");
     }
     let choice = CellChoice::parse(&a.cells).map_err(anyhow::Error::msg)?;
+    // It writes validation.md into the run: one command at a time.
+    let _lock = super::optimize::lock_run(&a.run)?;
     let config = read_config(&a.run).map_err(anyhow::Error::msg)?;
     let result = read_result(&a.run).map_err(anyhow::Error::msg)?;
     let trial = result.trials.get(a.trial).ok_or_else(|| {
@@ -90,7 +92,8 @@ pub fn run(a: ValidateArgs) -> Result<()> {
         markdown(&rows, &names, &shown)
     );
     let out = a.run.join("validation.md");
-    std::fs::write(&out, &md).map_err(|e| anyhow!("{}: {e}", out.display()))?;
+    crate::run::lock::write_whole(&out, md.as_bytes())
+        .map_err(|e| anyhow!("{}: {e}", out.display()))?;
     println!("{md}\nwrote {}", out.display());
     Ok(())
 }

@@ -213,7 +213,8 @@ fn progress(
         for t in &finished {
             points[t.trial as usize] = point_key(&t.values);
         }
-        let reevaluated = read_reevaluations(&dir.join(REEVALUATION_LOG), &points);
+        let reevaluated =
+            read_reevaluations(&dir.join(REEVALUATION_LOG), &points, config.reevaluations);
         p.reevaluations += reevaluated.len() as u64;
         let log_path = dir.join(log::LOG_FILE);
         if log_path.exists() {
@@ -695,6 +696,14 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
         .tasks()
         .join(format!("{}{PARTIAL}", item.folder(&config)));
     let main = folder.run_dir(&config, item.algorithm);
+    // Two tasks of one item (a requeued task beside its first run) never write one
+    // folder together: the second is refused.
+    std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+    let _lock = run::lock::lock_here(&partial)?;
+    if done.exists() {
+        let _ = std::fs::remove_dir_all(&partial);
+        return Ok(format!("{}: already done", item.describe(&config)));
+    }
     let fresh = !partial.join(log::LOG_FILE).exists();
     run::reuse_or_create_run_dir(&partial, &rc)?;
     if fresh {
@@ -726,8 +735,13 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
     let trial = &result.trials[0];
     let mut points = vec![String::new(); config.trials as usize];
     points[item.trial as usize] = point_key(&trial.values);
-    let mut logged = read_reevaluations(&main.join(REEVALUATION_LOG), &points);
-    logged.extend(read_reevaluations(&partial.join(REEVALUATION_LOG), &points));
+    let repeats = config.reevaluations;
+    let mut logged = read_reevaluations(&main.join(REEVALUATION_LOG), &points, repeats);
+    logged.extend(read_reevaluations(
+        &partial.join(REEVALUATION_LOG),
+        &points,
+        repeats,
+    ));
     let t = item.trial as usize;
     let jobs: Vec<Reevaluation> = (0..config.reevaluations)
         .filter(|r| !logged.contains_key(&(t, *r)))

@@ -36,12 +36,10 @@ pub struct SlurmOptions {
     pub progress: bool,
 }
 
-/// Writes a file whole or not at all: a temporary file renamed into place.
+/// Writes a file whole or not at all: a temporary file (of this process: two tasks
+/// of one chunk never share one) renamed into place.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    crate::run::lock::write_whole(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// The last lines of a file.

@@ -28,9 +28,11 @@ pub enum SlurmError {
     #[error("--slurm-args `{0}`: unbalanced quotes")]
     BadArgs(String),
     #[error(
-        "--slurm-args sets `{0}`, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
+        "--slurm-args sets {0}, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
     )]
     Reserved(String),
+    #[error("--slurm-args: `{0}` is not an sbatch option: {1}")]
+    NotAnOption(String, &'static str),
 }
 
 /// Whether a program is on the PATH.
@@ -53,16 +55,256 @@ pub fn check_tools() -> Result<(), SlurmError> {
     Ok(())
 }
 
-/// `--slurm-args` split as a shell would, less the options playtune sets itself.
+/// How an sbatch option takes its argument (getopt's `has_arg`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Arg {
+    No,
+    Required,
+    Optional,
+}
+
+/// sbatch's options (Slurm 25.x, `src/common/slurm_opt.c`: every option with a
+/// common or an sbatch setter): long name, argument, short letter. sbatch reads them
+/// with `getopt_long`, so a long option may be abbreviated to any prefix that no other
+/// option shares, and a short one may carry its argument attached (`-a1-3`) or follow
+/// other short flags (`-Ha1-3`). A cluster's plugins may add options; they can only
+/// make a prefix ambiguous (which sbatch then refuses), never make one reach another
+/// option.
+const SBATCH_OPTIONS: &[(&str, Arg, Option<char>)] = {
+    use Arg::{No as N, Optional as O, Required as R};
+    &[
+        ("account", R, Some('A')),
+        ("acctg-freq", R, None),
+        ("array", R, Some('a')),
+        ("autocomplete", R, None),
+        ("batch", R, None),
+        ("bb", R, None),
+        ("bbf", R, None),
+        ("begin", R, Some('b')),
+        ("chdir", R, Some('D')),
+        ("cluster", R, None),
+        ("cluster-constraint", R, None),
+        ("clusters", R, Some('M')),
+        ("comment", R, None),
+        ("consolidate-segments", N, None),
+        ("constraint", R, Some('C')),
+        ("container", R, None),
+        ("container-id", R, None),
+        ("context", R, None),
+        ("contiguous", N, None),
+        ("core-spec", R, Some('S')),
+        ("cores-per-socket", R, None),
+        ("cpu-freq", R, None),
+        ("cpus-per-gpu", R, None),
+        ("cpus-per-task", R, Some('c')),
+        ("deadline", R, None),
+        ("delay-boot", R, None),
+        ("dependency", R, Some('d')),
+        ("distribution", R, Some('m')),
+        ("error", R, Some('e')),
+        ("exclude", R, Some('x')),
+        ("exclusive", O, None),
+        ("export", R, None),
+        ("export-file", R, None),
+        ("external", N, None),
+        ("extra", R, None),
+        ("extra-node-info", R, Some('B')),
+        ("get-user-env", N, None),
+        ("gid", R, None),
+        ("gpu-bind", R, None),
+        ("gpu-freq", R, None),
+        ("gpus", R, Some('G')),
+        ("gpus-per-node", R, None),
+        ("gpus-per-socket", R, None),
+        ("gpus-per-task", R, None),
+        ("gres", R, None),
+        ("gres-flags", R, None),
+        ("help", N, Some('h')),
+        ("hint", R, None),
+        ("hold", N, Some('H')),
+        ("ignore-pbs", N, None),
+        ("input", R, Some('i')),
+        ("job-name", R, Some('J')),
+        ("kill-on-invalid-dep", R, None),
+        ("licenses", R, Some('L')),
+        ("mail-type", R, None),
+        ("mail-user", R, None),
+        ("mcs-label", R, None),
+        ("mem", R, None),
+        ("mem-bind", R, None),
+        ("mem-per-cpu", R, None),
+        ("mem-per-gpu", R, None),
+        ("mem-update", R, None),
+        ("mincpus", R, None),
+        ("network", R, None),
+        ("nice", O, None),
+        ("no-kill", O, Some('k')),
+        ("no-requeue", N, None),
+        ("nodefile", R, Some('F')),
+        ("nodelist", R, Some('w')),
+        ("nodes", R, Some('N')),
+        ("ntasks", R, Some('n')),
+        ("ntasks-per-core", R, None),
+        ("ntasks-per-gpu", R, None),
+        ("ntasks-per-node", R, None),
+        ("ntasks-per-socket", R, None),
+        ("ntasks-per-tres", R, None),
+        ("oom-kill-step", O, None),
+        ("open-mode", R, None),
+        ("output", R, Some('o')),
+        ("overcommit", N, Some('O')),
+        ("oversubscribe", N, Some('s')),
+        ("parsable", N, None),
+        ("partition", R, Some('p')),
+        ("prefer", R, None),
+        ("priority", R, None),
+        ("profile", R, None),
+        ("propagate", O, None),
+        ("qos", R, Some('q')),
+        ("quiet", N, Some('Q')),
+        ("reboot", N, None),
+        ("requeue", O, None),
+        ("reservation", R, None),
+        ("resources", R, None),
+        ("resv-ports", O, None),
+        ("runtime", R, None),
+        ("segment", R, None),
+        ("signal", R, None),
+        ("sockets-per-node", R, None),
+        ("spread-job", N, None),
+        ("spread-segments", N, None),
+        ("stepmgr", N, None),
+        ("switches", R, None),
+        ("tasks-per-node", R, None),
+        ("test-only", N, None),
+        ("thread-spec", R, None),
+        ("threads-per-core", R, None),
+        ("time", R, Some('t')),
+        ("time-min", R, None),
+        ("tmp", R, None),
+        ("tres-bind", R, None),
+        ("tres-per-task", R, None),
+        ("uid", R, None),
+        ("usage", N, None),
+        ("use-min-nodes", N, None),
+        ("verbose", N, Some('v')),
+        ("version", N, Some('V')),
+        ("wait", N, Some('W')),
+        ("wait-all-nodes", R, None),
+        ("wckey", R, None),
+        ("wrap", R, None),
+    ]
+};
+
+/// The options playtune sets itself for each array: the work items, the job's name,
+/// where task logs go.
+const RESERVED: [&str; 4] = ["array", "job-name", "output", "error"];
+
+/// The sbatch option a long option's name (without `--` and `=...`) stands for, as
+/// `getopt_long` resolves it: the option of that exact name, else the only one it is a
+/// prefix of (options sharing a short letter count as one). None: unknown or
+/// ambiguous, which sbatch reports itself.
+fn long_option(name: &str) -> Option<&'static (&'static str, Arg, Option<char>)> {
+    if let Some(exact) = SBATCH_OPTIONS.iter().find(|o| o.0 == name) {
+        return Some(exact);
+    }
+    if name.is_empty() {
+        return None;
+    }
+    let mut found: Option<&(&str, Arg, Option<char>)> = None;
+    for o in SBATCH_OPTIONS.iter().filter(|o| o.0.starts_with(name)) {
+        match found {
+            None => found = Some(o),
+            Some(f) if f.1 == o.1 && f.2.is_some() && f.2 == o.2 => {}
+            Some(_) => return None,
+        }
+    }
+    found
+}
+
+fn short_option(c: char) -> Option<&'static (&'static str, Arg, Option<char>)> {
+    SBATCH_OPTIONS.iter().find(|o| o.2 == Some(c))
+}
+
+/// `--slurm-args` split as a shell would, less the options playtune sets itself:
+/// `--array`, `--job-name`, `--output` and `--error` are refused in every spelling
+/// sbatch accepts (`--output=x`, `--out x`, `-ox`, `-o x`, `-Hox`, ...). The words are
+/// read as sbatch reads them, so an option's argument is never taken for an option
+/// (`--comment --array` sets a comment). A word that is no option would end sbatch's
+/// options there and be taken for the job script, so it is refused too.
 pub fn split_args(args: &str) -> Result<Vec<String>, SlurmError> {
     let words = shlex::split(args).ok_or_else(|| SlurmError::BadArgs(args.to_string()))?;
+    let reserved = |o: &(&str, Arg, Option<char>), word: &str| -> Result<(), SlurmError> {
+        if RESERVED.contains(&o.0) {
+            let spelling = if word.starts_with("--") || word.len() <= 2 {
+                word.split('=').next().unwrap_or(word).to_string()
+            } else {
+                word.to_string()
+            };
+            let name = if spelling == format!("--{}", o.0) {
+                format!("`{spelling}`")
+            } else {
+                format!("`--{}` (written `{spelling}`)", o.0)
+            };
+            return Err(SlurmError::Reserved(name));
+        }
+        Ok(())
+    };
+    // Whether the next word is the argument of the option before it (then it is never
+    // read as an option); `maybe` when that option is unknown here and might take one.
+    let mut argument_next = false;
+    let mut maybe_argument_next = false;
     for w in &words {
-        let name = w.split('=').next().unwrap_or_default();
-        if matches!(
-            name,
-            "--array" | "-a" | "--job-name" | "-J" | "--output" | "-o" | "--error" | "-e"
-        ) {
-            return Err(SlurmError::Reserved(name.to_string()));
+        if std::mem::take(&mut argument_next) {
+            continue;
+        }
+        let maybe = std::mem::take(&mut maybe_argument_next);
+        if w == "--" {
+            return Err(SlurmError::NotAnOption(
+                w.clone(),
+                "it ends sbatch's options, and the next word would be taken for the job script",
+            ));
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            match long_option(name) {
+                Some(o) => {
+                    reserved(o, w)?;
+                    argument_next = o.1 == Arg::Required && value.is_none();
+                }
+                // An option of a plugin, or a newer Slurm: its argument may follow.
+                None => maybe_argument_next = value.is_none(),
+            }
+            continue;
+        }
+        if let Some(flags) = w.strip_prefix('-').filter(|f| !f.is_empty()) {
+            for (i, c) in flags.char_indices() {
+                let Some(o) = short_option(c) else {
+                    // sbatch refuses an unknown short option itself.
+                    break;
+                };
+                reserved(o, w)?;
+                match o.1 {
+                    Arg::No => {}
+                    // The rest of the word is the argument; a required one with
+                    // nothing attached is the next word.
+                    Arg::Required => {
+                        argument_next = i + c.len_utf8() == flags.len();
+                        break;
+                    }
+                    Arg::Optional => break,
+                }
+            }
+            continue;
+        }
+        if !maybe {
+            return Err(SlurmError::NotAnOption(
+                w.clone(),
+                "sbatch stops reading options at the first word that is none, and would take it for the job script",
+            ));
         }
     }
     Ok(words)
@@ -335,5 +577,77 @@ mod tests {
             Err(SlurmError::Reserved(_))
         ));
         assert!(split_args("").unwrap().is_empty());
+    }
+
+    #[test]
+    fn reserved_options_are_refused_in_every_spelling() {
+        for args in [
+            "--array=1-3",
+            "--array 1-3",
+            "-a1-3",
+            "-a 1-3",
+            "--ar=1",
+            "--arr 1",
+            "--arra=1",
+            "--job-name=x",
+            "-Jx",
+            "-J x",
+            "--j=x",
+            "--jo x",
+            "--job=x",
+            "--job-n=x",
+            "--output=x",
+            "-ox",
+            "--ou=x",
+            "--out x",
+            "--outp=x",
+            "--error=x",
+            "-ex",
+            "--er=x",
+            "--err x",
+            "--erro=x",
+            "-Ha1",
+            "-vvJx",
+            "-HQox",
+            "--hold -a1",
+            "--partition=cpu -oX",
+            "--time 5 --err=x",
+        ] {
+            let e = split_args(args).expect_err(args);
+            assert!(matches!(e, SlurmError::Reserved(_)), "{args}: {e}");
+            assert!(e.to_string().contains("sets itself"), "{args}: {e}");
+        }
+    }
+
+    #[test]
+    fn arguments_and_other_options_pass_as_sbatch_reads_them() {
+        for args in [
+            "--partition=cpu --time=02:00:00",
+            "-p cpu -t 5",
+            "-pJ",
+            "--comment --array=1",
+            "--comment -Jx",
+            "-p -o",
+            "--exclusive --qos=low",
+            "--exclusive=user",
+            "-N2 -n 4 --mem 4G",
+            "--a=1",
+            "--o=1",
+            "--e=1",
+            "--my-plugin-option value",
+        ] {
+            assert!(split_args(args).is_ok(), "{args}: {:?}", split_args(args));
+        }
+        for args in [
+            "script.sh",
+            "--",
+            "-- x",
+            "--exclusive user",
+            "-p cpu extra",
+            "-",
+        ] {
+            let e = split_args(args).expect_err(args);
+            assert!(matches!(e, SlurmError::NotAnOption(..)), "{args}: {e}");
+        }
     }
 }

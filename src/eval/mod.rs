@@ -11,6 +11,7 @@ pub(crate) use benchmarks::int_space;
 pub use benchmarks::{NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Sphere};
 pub use binding::Binding;
 pub use command::CommandProblem;
+pub use command::groups as evaluator_groups;
 pub(crate) use command::reply::{Reply, parse_reply};
 pub use manual::{ManualProblem, point_json};
 

@@ -132,7 +132,10 @@ pub fn run(
         // with the game it re-plays, so an interrupted experiment only redoes the rest.
         let points: Vec<String> = result.trials.iter().map(|t| point_key(&t.values)).collect();
         let log_path = dir.join(REEVALUATION_LOG);
-        let mut done = read_reevaluations(&log_path, &points);
+        let log = read_reevaluation_log(&log_path, &points, config.reevaluations);
+        crate::damage::warn(&log_path, &log.damaged, "evaluated again");
+        drop_lines(&log_path, &log.damaged)?;
+        let mut done = log.done;
         let jobs: Vec<Reevaluation> = (0..result.trials.len())
             .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
             .filter(|job| !done.contains_key(job))
@@ -208,11 +211,11 @@ pub fn run(
         &groups,
     )
     .map_err(|e| e.to_string())?;
-    std::fs::write(home.join("summary.md"), summary_markdown(&result))
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))
         .map_err(|e| e.to_string())?;
     let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
         .map_err(|e| e.to_string())?;
-    std::fs::write(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
     Ok(result)
 }
 
@@ -307,29 +310,127 @@ pub fn point_key(values: &[f64]) -> String {
     v.join(";")
 }
 
-/// The logged re-evaluations whose point is still that trial's final game (a log
-/// line cut short by an interruption, or left from another search, is ignored).
-pub fn read_reevaluations(path: &Path, points: &[String]) -> HashMap<(usize, u64), f64> {
-    let Ok(text) = std::fs::read_to_string(path) else {
-        return HashMap::new();
+/// The logged re-evaluations whose point is still that trial's final game, of
+/// repeats `0..repeats`. A line left from another search (another point) is
+/// ignored; a line cut short by an interruption is dropped; a damaged line (not
+/// `trial,repeat,point,fitness`, a trial or repeat the experiment does not have, a
+/// fitness that is not a finite number, or a second copy of a re-evaluation with
+/// another fitness: all copies go) is named on standard error and evaluated again.
+pub fn read_reevaluations(
+    path: &Path,
+    points: &[String],
+    repeats: u64,
+) -> HashMap<(usize, u64), f64> {
+    let log = read_reevaluation_log(path, points, repeats);
+    crate::damage::warn(path, &log.damaged, "evaluated again");
+    log.done
+}
+
+/// A re-evaluation log read back: what it holds, and its damaged lines (line from 1,
+/// why).
+#[derive(Debug, Default)]
+pub struct ReevaluationLog {
+    pub done: HashMap<ReevaluationKey, f64>,
+    pub damaged: Vec<(usize, String)>,
+}
+
+/// [`read_reevaluations`] without the warning.
+pub fn read_reevaluation_log(path: &Path, points: &[String], repeats: u64) -> ReevaluationLog {
+    let Ok(bytes) = std::fs::read(path) else {
+        return ReevaluationLog::default();
     };
-    let mut done = HashMap::new();
-    for line in text.split_inclusive('\n') {
-        let Some(line) = line.strip_suffix('\n') else {
-            continue; // cut short
-        };
+    let mut out = ReevaluationLog::default();
+    let mut line_of: HashMap<ReevaluationKey, usize> = HashMap::new();
+    let mut conflicting = std::collections::HashSet::new();
+    for (number, line) in crate::damage::lines(&bytes) {
+        let line = String::from_utf8_lossy(line);
         let fields: Vec<&str> = line.split(',').collect();
         let [t, r, point, fitness] = fields[..] else {
+            out.damaged
+                .push((number, "not trial,repeat,point,fitness".into()));
             continue;
         };
-        let (Ok(t), Ok(r), Ok(fitness)) = (t.parse::<usize>(), r.parse(), fitness.parse()) else {
+        let (Ok(t), Ok(r), Ok(fitness)) =
+            (t.parse::<usize>(), r.parse::<u64>(), fitness.parse::<f64>())
+        else {
+            out.damaged.push((
+                number,
+                "a trial, repeat or fitness that is not a number".into(),
+            ));
             continue;
         };
-        if points.get(t).is_some_and(|p| p == point) {
-            done.insert((t, r), fitness);
+        if t >= points.len() {
+            out.damaged.push((
+                number,
+                format!("trial {t}: the experiment has {}", points.len()),
+            ));
+            continue;
+        }
+        if r >= repeats {
+            out.damaged.push((
+                number,
+                format!("repeat {r}: the experiment re-evaluates {repeats} times"),
+            ));
+            continue;
+        }
+        if !fitness.is_finite() {
+            out.damaged
+                .push((number, format!("fitness {fitness}: not a finite number")));
+            continue;
+        }
+        if point.is_empty() || points[t] != point {
+            continue; // another search's final game
+        }
+        match out.done.get(&(t, r)) {
+            None => {
+                out.done.insert((t, r), fitness);
+                line_of.insert((t, r), number);
+            }
+            Some(&old) if old.to_bits() == fitness.to_bits() => {}
+            Some(_) => {
+                conflicting.insert((t, r));
+                out.damaged.push((
+                    number,
+                    format!(
+                        "trial {t}, repeat {r} again with another fitness than line {}: evaluated again",
+                        line_of[&(t, r)]
+                    ),
+                ));
+            }
         }
     }
-    done
+    for key in conflicting {
+        out.done.remove(&key);
+        out.damaged.push((
+            line_of[&key],
+            format!(
+                "trial {}, repeat {} logged twice with different fitnesses",
+                key.0, key.1
+            ),
+        ));
+    }
+    out.damaged.sort_by_key(|d| d.0);
+    out
+}
+
+/// Rewrites the log at `path` without `lines` (numbers from 1), through a temporary
+/// file: damaged lines go once they have been named.
+pub fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), String> {
+    if lines.is_empty() {
+        return Ok(());
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let gone: std::collections::HashSet<usize> = lines.iter().map(|l| l.0).collect();
+    let mut kept = Vec::with_capacity(bytes.len());
+    for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        if !gone.contains(&(i + 1)) {
+            kept.extend_from_slice(line);
+        }
+    }
+    let tmp = path.with_extension("csv.tmp");
+    std::fs::write(&tmp, kept)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn p_text(m: &Option<MannWhitney>) -> String {

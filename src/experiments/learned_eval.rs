@@ -110,6 +110,9 @@ pub fn selfplay(
     let path = out.join(SAMPLES_FILE);
     let (writer, done, torn) = if path.exists() {
         let (w, existing) = SampleWriter::resume(&path, &header)?;
+        if let Some(m) = existing.damage_message(&path, "their games are played again") {
+            eprintln!("{m}");
+        }
         let done: HashSet<u32> = existing.games.iter().map(|g| g.game).collect();
         (w, done, existing.torn)
     } else {
@@ -181,6 +184,12 @@ pub fn train_eval(
 ) -> Result<Trained, String> {
     let path = sample_path(data);
     let samples = SampleFile::read(&path)?;
+    if let Some(m) = samples.damage_message(
+        &path,
+        "left out of training (`playtune selfplay` with the file's settings plays them again)",
+    ) {
+        eprintln!("{m}");
+    }
     if samples.torn > 0 && progress {
         eprintln!(
             "note: {}: the last game was cut short ({} bytes) and is left out",
@@ -603,7 +612,8 @@ pub fn matches(
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))
+    crate::run::lock::write_whole(path, text)
+        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
 }
 
 fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), String> {
@@ -630,20 +640,27 @@ fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), String> {
 }
 
 /// The rows of stage `name`: read from `dir/NAME.ron` unless `stale` or missing, else
-/// computed and written there and to `dir/NAME.csv`.
+/// computed and written there and to `dir/NAME.csv`. A file that does not read, or
+/// whose rows `check` refuses (it names the row and field), is named on standard
+/// error and its stage run again.
 fn stage<T: Serialize + for<'de> serde::Deserialize<'de>>(
     dir: &Path,
     name: &str,
     stale: bool,
+    check: impl Fn(&[T]) -> Result<(), String>,
     compute: impl FnOnce() -> Result<Vec<T>, String>,
 ) -> Result<Vec<T>, String> {
     let path = dir.join(format!("{name}.ron"));
-    if !stale
-        && let Some(rows) = std::fs::read_to_string(&path)
-            .ok()
-            .and_then(|text| ron::from_str(&text).ok())
-    {
-        return Ok(rows);
+    if !stale && let Ok(text) = std::fs::read_to_string(&path) {
+        match ron::from_str::<Vec<T>>(&text)
+            .map_err(|e| crate::run::ron_error(&path, &e))
+            .and_then(|rows| {
+                check(&rows).map_err(|m| format!("{}: {m}", path.display()))?;
+                Ok(rows)
+            }) {
+            Ok(rows) => return Ok(rows),
+            Err(m) => eprintln!("warning: {m}; the stage is run again"),
+        }
     }
     let rows = compute()?;
     let text = ron::ser::to_string_pretty(&rows, ron::ser::PrettyConfig::default())
@@ -651,6 +668,85 @@ fn stage<T: Serialize + for<'de> serde::Deserialize<'de>>(
     write_file(&path, &text)?;
     write_csv(&dir.join(format!("{name}.csv")), &rows)?;
     Ok(rows)
+}
+
+/// Table II's rows as [`speeds`] writes them: heuristic, playout, learned, with
+/// finite rates of at least 0.
+pub fn check_speed_rows(rows: &[SpeedRow]) -> Result<(), String> {
+    let names: Vec<&str> = rows.iter().map(|r| r.evaluator.as_str()).collect();
+    if names != ["heuristic", "playout", "learned"] {
+        return Err(format!(
+            "evaluators {names:?}: the table has heuristic, playout and learned"
+        ));
+    }
+    for (i, r) in rows.iter().enumerate() {
+        for (field, v) in [
+            ("in_search", r.in_search),
+            ("alone", r.alone),
+            ("seconds", r.seconds),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!(
+                    "row {i}: {field} {v}: not a finite number of at least 0"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Table III's rows as [`matches`] writes them for `x`: each pairing's games as the
+/// preset plays them, wins, draws and losses adding up to them, and the score and
+/// its standard error those counts give.
+pub fn check_match_rows(x: &LearnedEvalConfig, rows: &[MatchRow]) -> Result<(), String> {
+    if rows.len() != 6 {
+        return Err(format!("{} rows: the table has 6", rows.len()));
+    }
+    for (i, r) in rows.iter().enumerate() {
+        let (protocol, games) = if i < 3 {
+            ("time", x.timed_games)
+        } else {
+            ("calls", x.budget_games)
+        };
+        if r.protocol != protocol {
+            return Err(format!(
+                "row {i}: protocol {:?}, not {protocol:?}",
+                r.protocol
+            ));
+        }
+        if r.games != games {
+            return Err(format!(
+                "row {i}: games {}: the preset plays {games}",
+                r.games
+            ));
+        }
+        if r.wins
+            .checked_add(r.draws)
+            .and_then(|n| n.checked_add(r.losses))
+            != Some(r.games)
+        {
+            return Err(format!(
+                "row {i}: wins {} + draws {} + losses {} are not its {} games",
+                r.wins, r.draws, r.losses, r.games
+            ));
+        }
+        let expected = MatchRow::new(
+            protocol,
+            &r.player,
+            &r.opponent,
+            r.games,
+            r.wins + r.draws,
+            r.losses + r.draws,
+        );
+        let close = |a: f64, b: f64| a.is_finite() && (a - b).abs() <= 1e-9;
+        if !close(r.score, expected.score) || !close(r.se, expected.se) {
+            return Err(format!(
+                "row {i}: score {} ± {}: its counts give {} ± {}",
+                r.score, r.se, expected.score, expected.se
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Runs the experiment into `runs_dir/NAME` and `plots_dir/NAME`, skipping stages
@@ -704,8 +800,16 @@ pub fn run(
     let network = crate::learn::Network::load(&model)?;
     let learned = learned_leaf(&format!("learned:{}", model.display()))?
         .ok_or("the learned evaluator did not load")?;
-    let speed = stage(&dir, "speed", stale, || speeds(x, &learned))?;
-    let matches = stage(&dir, "matches", stale, || matches(x, &model, progress))?;
+    let speed = stage(&dir, "speed", stale, check_speed_rows, || {
+        speeds(x, &learned)
+    })?;
+    let matches = stage(
+        &dir,
+        "matches",
+        stale,
+        |rows| check_match_rows(x, rows),
+        || matches(x, &model, progress),
+    )?;
     let summary = summary(x, &network, &speed, &matches);
     write_file(&dir.join("summary.md"), &summary)?;
     Ok(summary)

@@ -93,6 +93,61 @@ fn validate_rows(
         .collect()
 }
 
+/// The rows of `validation.ron` validated with `key` (another key's rows are not
+/// this experiment's). A file that does not read, and rows that cannot be a
+/// validation (not one success rate from 0 to 1 per benchmark of the suite's
+/// `benchmarks`, or a mean that is not theirs), are named on standard error and
+/// validated again.
+fn read_cache(path: &Path, key: (u64, u64), benchmarks: usize) -> Vec<ValidationRow> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Vec::new();
+    };
+    let cache = match ron::from_str::<ValidationCache>(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "warning: {}; its rows are validated again",
+                run::ron_error(path, &e)
+            );
+            return Vec::new();
+        }
+    };
+    if cache.key != key {
+        return Vec::new();
+    }
+    let mut rows = Vec::new();
+    for (i, r) in cache.rows.into_iter().enumerate() {
+        match check_row(&r, benchmarks) {
+            Ok(()) => rows.push(r),
+            Err(why) => eprintln!(
+                "warning: {}: rows[{i}] ({}): {why}; validated again",
+                path.display(),
+                r.label
+            ),
+        }
+    }
+    rows
+}
+
+/// Why a validated row cannot be one: see [`read_cache`].
+fn check_row(r: &ValidationRow, benchmarks: usize) -> Result<(), String> {
+    if r.scores.len() != benchmarks {
+        return Err(format!(
+            "scores: {} of them, for {benchmarks} benchmarks",
+            r.scores.len()
+        ));
+    }
+    if let Some(v) = r.scores.iter().find(|v| !(0.0..=1.0).contains(*v)) {
+        return Err(format!("scores: {v} is not a success rate from 0 to 1"));
+    }
+    let mean = r.scores.iter().sum::<f64>() / benchmarks.max(1) as f64;
+    let off = (r.mean - mean).abs();
+    if off.is_nan() || off > 1e-9 {
+        return Err(format!("mean {}: its scores give {mean}", r.mean));
+    }
+    Ok(())
+}
+
 /// The settings the tuner itself runs with: fixed here, not the defaults it is
 /// choosing, so that a change of defaults does not change how they were chosen.
 pub fn tuner() -> NtbeaConfig {
@@ -158,12 +213,7 @@ pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<Defaul
     let suite = standard_suite();
     let cache_file = home.join("validation.ron");
     let key = (c.validation_runs, c.seed);
-    let mut cache: Vec<ValidationRow> = std::fs::read_to_string(&cache_file)
-        .ok()
-        .and_then(|text| ron::from_str::<ValidationCache>(&text).ok())
-        .filter(|cache| cache.key == key)
-        .map(|cache| cache.rows)
-        .unwrap_or_default();
+    let mut cache = read_cache(&cache_file, key, suite.len());
     let mut validate =
         |candidates: Vec<(String, NtbeaConfig)>| -> Result<Vec<ValidationRow>, String> {
             if progress {
@@ -185,7 +235,7 @@ pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<Defaul
                 rows: cache.clone(),
             })
             .map_err(|e| e.to_string())?;
-            std::fs::write(&cache_file, text).map_err(|e| e.to_string())?;
+            crate::run::lock::write_whole(&cache_file, text).map_err(|e| e.to_string())?;
             Ok(rows)
         };
 
@@ -225,11 +275,11 @@ pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<Defaul
         rows,
         best,
     };
-    std::fs::write(home.join("summary.md"), summary_markdown(&result))
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))
         .map_err(|e| e.to_string())?;
     let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
         .map_err(|e| e.to_string())?;
-    std::fs::write(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
     Ok(result)
 }
 
@@ -301,4 +351,37 @@ pub fn summary_markdown(r: &DefaultsResult) -> String {
         let _ = writeln!(s, "- {}: `{}`", row.label, describe(&row.config));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_published_validation_rows_pass_the_checks_and_damaged_ones_do_not() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("runs/published/ntbea-defaults/validation.ron");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cache: ValidationCache = ron::from_str(&text).unwrap();
+        let n = cache.rows.len();
+        let benchmarks = standard_suite().len();
+        assert!(n > 10);
+        assert_eq!(read_cache(&path, cache.key, benchmarks).len(), n);
+        let mut row = cache.rows[0].clone();
+        row.scores[0] = 1.5;
+        assert!(check_row(&row, benchmarks).unwrap_err().contains("1.5"));
+        let mut row = cache.rows[0].clone();
+        row.mean += 0.1;
+        assert!(check_row(&row, benchmarks).unwrap_err().contains("mean"));
+        let mut row = cache.rows[0].clone();
+        row.scores.pop();
+        assert!(check_row(&row, benchmarks).unwrap_err().contains("scores"));
+        // A damaged file is named and its rows validated again.
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("validation.ron");
+        std::fs::write(&bad, text.replacen("scores:[", "scores:[1.5,", 1)).unwrap();
+        assert_eq!(read_cache(&bad, cache.key, benchmarks).len(), n - 1);
+        std::fs::write(&bad, &text[..text.len() / 2]).unwrap();
+        assert!(read_cache(&bad, cache.key, benchmarks).is_empty());
+    }
 }

@@ -157,7 +157,7 @@ pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<Archiv
             .filter_map(|a| names.iter().position(|n| *n == a.name))
             .collect();
         let table = markdown(&rows, &names, &shown);
-        std::fs::write(dir.join("validation.md"), &table)
+        crate::run::lock::write_whole(dir.join("validation.md"), &table)
             .map_err(|e| format!("{}: {e}", dir.display()))?;
         out.push(ArchiveOutcome {
             pair: pair.clone(),
@@ -170,7 +170,8 @@ pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<Archiv
         });
     }
     let md = summary(x, &out);
-    std::fs::write(root.join("summary.md"), &md).map_err(|e| format!("summary.md: {e}"))?;
+    crate::run::lock::write_whole(root.join("summary.md"), &md)
+        .map_err(|e| format!("summary.md: {e}"))?;
     Ok(out)
 }
 

@@ -95,6 +95,52 @@ struct TruthCache {
     true_win_rates: Vec<f64>,
 }
 
+/// The true win rates kept in `path` for `key` (another key's are not these runs').
+/// A file that does not read, or rates that cannot be (not one win rate from 0 to 1
+/// per run), is named on standard error and measured again.
+fn read_truth(path: &Path, key: &TruthKey) -> Option<Vec<f64>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let cache = match ron::from_str::<TruthCache>(&text) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "warning: {}; the true win rates are measured again",
+                run::ron_error(path, &e)
+            );
+            return None;
+        }
+    };
+    if cache.key != *key {
+        return None;
+    }
+    let rates = &cache.true_win_rates;
+    let why = if rates.len() != key.points.len() {
+        Some(format!(
+            "{} rates for {} runs",
+            rates.len(),
+            key.points.len()
+        ))
+    } else {
+        rates
+            .iter()
+            .position(|v| !(0.0..=1.0).contains(v))
+            .map(|i| {
+                format!(
+                    "true_win_rates[{i}]: {} is not a win rate from 0 to 1",
+                    rates[i]
+                )
+            })
+    };
+    if let Some(why) = why {
+        eprintln!(
+            "warning: {}: {why}; the true win rates are measured again",
+            path.display()
+        );
+        return None;
+    }
+    Some(cache.true_win_rates)
+}
+
 fn spec(agent: &str, settings: &[(&str, String)]) -> ProblemSpec {
     let mut s: std::collections::BTreeMap<String, String> = settings
         .iter()
@@ -159,11 +205,7 @@ pub fn run(
                 seed: c.seed,
                 points: r.trials.iter().map(|t| t.values.clone()).collect(),
             };
-            let cached = std::fs::read_to_string(&truth_file)
-                .ok()
-                .and_then(|text| ron::from_str::<TruthCache>(&text).ok())
-                .filter(|cache| cache.key == key)
-                .map(|cache| cache.true_win_rates);
+            let cached = read_truth(&truth_file, &key);
             let true_win_rates: Vec<f64> = match cached {
                 Some(v) => v,
                 None => {
@@ -189,7 +231,7 @@ pub fn run(
                         true_win_rates: v.clone(),
                     };
                     let text = ron::ser::to_string(&cache).map_err(|e| e.to_string())?;
-                    std::fs::write(&truth_file, text).map_err(|e| e.to_string())?;
+                    crate::run::lock::write_whole(&truth_file, text).map_err(|e| e.to_string())?;
                     v
                 }
             };
@@ -320,11 +362,11 @@ pub fn run(
         stalemate_rate_4way: r4.stalemate_rate,
     };
     std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
-    std::fs::write(home.join("summary.md"), summary_markdown(&result, &best))
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))
         .map_err(|e| e.to_string())?;
     let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
         .map_err(|e| e.to_string())?;
-    std::fs::write(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
     Ok(result)
 }
 
@@ -385,4 +427,42 @@ pub fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String {
         100.0 * r.stalemate_rate_4way
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_true_win_rates_are_checked() {
+        let key = TruthKey {
+            true_games: 10,
+            decision_budget: 100,
+            seed: 1,
+            points: vec![vec![1.0], vec![2.0]],
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("true_win_rates.ron");
+        let write = |rates: Vec<f64>| {
+            let cache = TruthCache {
+                key: key.clone(),
+                true_win_rates: rates,
+            };
+            std::fs::write(&path, ron::ser::to_string(&cache).unwrap()).unwrap();
+        };
+        write(vec![0.25, 1.0]);
+        assert_eq!(read_truth(&path, &key), Some(vec![0.25, 1.0]));
+        for bad in [vec![0.25, 7.0], vec![0.25, f64::NAN], vec![0.5]] {
+            write(bad);
+            assert_eq!(read_truth(&path, &key), None);
+        }
+        std::fs::write(&path, "(key: (true_games: 1").unwrap();
+        assert_eq!(read_truth(&path, &key), None);
+        let other = TruthKey {
+            seed: 2,
+            ..key.clone()
+        };
+        write(vec![0.25, 1.0]);
+        assert_eq!(read_truth(&path, &other), None);
+    }
 }

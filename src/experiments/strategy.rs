@@ -268,12 +268,135 @@ fn play_game(
     })
 }
 
-/// Games already in `games.csv` (rows that do not parse, say a line cut short by a
-/// kill, are dropped and played again).
-fn read_rows(path: &Path) -> Vec<GameRow> {
-    std::fs::read_to_string(path)
-        .map(|text| text.lines().skip(1).filter_map(GameRow::from_csv).collect())
-        .unwrap_or_default()
+impl GameRow {
+    /// Why the row cannot be a game of `x`: a pairing, level or game index the
+    /// experiment does not have, a seat other than the game's, a result other than a
+    /// win, a draw or a loss, or a count that is not a whole number in its range.
+    fn impossible(&self, x: &StrategyExperiment) -> Option<String> {
+        if self.pairing >= x.pairings.len() {
+            return Some(format!(
+                "pairing {}: the experiment has {}",
+                self.pairing,
+                x.pairings.len()
+            ));
+        }
+        if !x.levels.contains(&self.level) {
+            return Some(format!("level {}: not one of the experiment's", self.level));
+        }
+        if self.game >= x.games_per_level {
+            return Some(format!(
+                "game {}: the experiment plays {} a pairing and level",
+                self.game, x.games_per_level
+            ));
+        }
+        if self.seat_a != self.game % 2 {
+            return Some(format!(
+                "seat_a {}: game {} is played from seat {}",
+                self.seat_a,
+                self.game,
+                self.game % 2
+            ));
+        }
+        if ![0.0, 0.5, 1.0].contains(&self.result_a) {
+            return Some(format!(
+                "result_a {}: a game's result is 0, 0.5 or 1",
+                self.result_a
+            ));
+        }
+        let techs = crate::games::strategy::rules::ALL_TECHS.len() as f64;
+        let counts: [(&str, [f64; 2], f64); 4] = [
+            ("score", self.score, f64::from(u32::MAX)),
+            ("techs", self.techs, techs),
+            ("cities", self.cities, f64::from(u16::MAX)),
+            ("production", self.production, f64::from(u16::MAX)),
+        ];
+        for (name, pair, max) in counts {
+            for (side, v) in ["a", "b"].iter().zip(pair) {
+                if !(v.fract() == 0.0 && (0.0..=max).contains(&v)) {
+                    return Some(format!("{name}_{side} {v}: a whole number from 0 to {max}"));
+                }
+            }
+        }
+        if !(self.turns.fract() == 0.0 && (0.0..=f64::from(u16::MAX)).contains(&self.turns)) {
+            return Some(format!("turns {}: not a number of turns", self.turns));
+        }
+        None
+    }
+}
+
+/// Games already in `games.csv`, each row checked ([`GameRow::impossible`]). A row
+/// that does not parse, cannot be a game of `x` or is a copy of a game with other
+/// results (all copies go) is left out, named in the second list (line from 1,
+/// why), and played again; an identical copy is left out too. A last line an
+/// interruption cut short is dropped without a word.
+fn read_rows(path: &Path, x: &StrategyExperiment) -> (Vec<GameRow>, Vec<(usize, String)>) {
+    let Ok(bytes) = std::fs::read(path) else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut damaged = Vec::new();
+    let mut rows: Vec<(usize, GameRow)> = Vec::new();
+    for (number, line) in crate::damage::lines(&bytes) {
+        let line = String::from_utf8_lossy(line);
+        if number == 1 {
+            if line != HEADER {
+                damaged.push((1, "not the games.csv header".to_string()));
+            }
+            continue;
+        }
+        match GameRow::from_csv(&line) {
+            None => damaged.push((number, "not 14 numbers".to_string())),
+            Some(r) => match r.impossible(x) {
+                Some(why) => damaged.push((number, why)),
+                None => rows.push((number, r)),
+            },
+        }
+    }
+    // Copies of one game: identical ones are one game; differing ones are all wrong
+    // but one, and which is not known, so the game is played again.
+    let mut first: std::collections::HashMap<(usize, u64, usize), usize> =
+        std::collections::HashMap::new();
+    let mut conflicting = std::collections::HashSet::new();
+    let mut keep = vec![true; rows.len()];
+    for (i, (number, r)) in rows.iter().enumerate() {
+        let key = (r.pairing, r.level, r.game);
+        match first.get(&key) {
+            None => {
+                first.insert(key, i);
+            }
+            Some(&j) => {
+                keep[i] = false;
+                let (first_line, first_row) = &rows[j];
+                if first_row == r {
+                    damaged.push((
+                        *number,
+                        format!("a copy of line {first_line} (the same game)"),
+                    ));
+                } else {
+                    conflicting.insert(key);
+                    damaged.push((
+                        *number,
+                        format!(
+                            "game {} of pairing {} on level {} again, with other results than line {first_line}: both are played again",
+                            r.game, r.pairing, r.level
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (number, r)) in rows.into_iter().enumerate() {
+        let key = (r.pairing, r.level, r.game);
+        if conflicting.contains(&key) {
+            if keep[i] {
+                damaged.push((number, "a game logged twice with different results".into()));
+            }
+        } else if keep[i] {
+            out.push(r);
+        }
+    }
+    damaged.sort_by_key(|d| d.0);
+    (out, damaged)
 }
 
 /// Runs (or resumes) the experiment: every game not yet in `games.csv`, then the
@@ -304,10 +427,13 @@ pub fn run(
             dir.display()
         ));
     }
-    std::fs::write(&described, describe(x)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    crate::run::lock::write_whole(&described, describe(x))
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join("games.csv");
-    let mut rows = read_rows(&path);
-    // Rewrite the file with the good rows only (a torn last line goes), then append.
+    let (mut rows, damaged) = read_rows(&path, x);
+    crate::damage::warn(&path, &damaged, "their games are played again");
+    // Rewrite the file with the good rows only (damaged rows and a torn last line
+    // go), then append.
     let mut text = format!("{HEADER}\n");
     for r in &rows {
         text.push_str(&r.to_csv());
@@ -354,7 +480,8 @@ pub fn run(
         Table::Portfolio => portfolio_table(x, &rows),
         Table::Difficulty => difficulty_table(x, &rows),
     };
-    std::fs::write(dir.join("summary.md"), &md).map_err(|e| format!("summary.md: {e}"))?;
+    crate::run::lock::write_whole(dir.join("summary.md"), &md)
+        .map_err(|e| format!("summary.md: {e}"))?;
     let plots = plots_dir.join(&x.name);
     std::fs::create_dir_all(&plots).map_err(|e| format!("{}: {e}", plots.display()))?;
     plot(x, &rows, &plots)?;
@@ -588,6 +715,86 @@ mod tests {
         assert_eq!(GameRow::from_csv(&row.to_csv()), Some(row.clone()));
         let torn = &row.to_csv()[..10];
         assert_eq!(GameRow::from_csv(torn), None);
+    }
+
+    #[test]
+    fn rows_that_cannot_be_are_named_and_left_out() {
+        let x = StrategyExperiment::portfolio("t", 2, 2, 1);
+        let level = x.levels[1];
+        let row = |pairing: usize, game: usize, result_a: f64| GameRow {
+            pairing,
+            level,
+            game,
+            seat_a: game % 2,
+            result_a,
+            score: [1890.0, 1660.0],
+            techs: [10.0, 9.0],
+            cities: [4.0, 4.0],
+            production: [16.0, 18.0],
+            turns: 30.0,
+        };
+        let mut lines = vec![HEADER.to_string()];
+        lines.push(row(0, 0, 1.0).to_csv()); // 2: kept
+        lines.push(row(0, 1, 7.0).to_csv()); // 3: result 7
+        lines.push(row(0, 2, 1.0).to_csv()); // 4: game 2 of 2
+        lines.push(row(7, 0, 1.0).to_csv()); // 5: pairing 7 of 7
+        lines.push(
+            GameRow {
+                level: 999,
+                ..row(1, 0, 0.0)
+            }
+            .to_csv(),
+        ); // 6: no such level
+        lines.push(
+            GameRow {
+                seat_a: 0,
+                ..row(1, 1, 0.0)
+            }
+            .to_csv(),
+        ); // 7: wrong seat
+        lines.push(
+            GameRow {
+                techs: [14.0, 0.0],
+                ..row(2, 0, 0.5)
+            }
+            .to_csv(),
+        ); // 8: 14 techs
+        lines.push(
+            GameRow {
+                turns: 2.5,
+                ..row(2, 1, 0.5)
+            }
+            .to_csv(),
+        ); // 9
+        lines.push(row(3, 0, 0.0).to_csv().replace(",30", ",3O")); // 10: not a number
+        lines.push(row(3, 1, 0.0).to_csv()); // 11: kept, copied at 13
+        lines.push(row(4, 0, 1.0).to_csv()); // 12: conflicts with 14
+        lines.push(row(3, 1, 0.0).to_csv()); // 13
+        lines.push(row(4, 0, 0.0).to_csv()); // 14
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        // A last line cut short goes without a word.
+        std::fs::write(&path, lines.join("\n") + "\n0,1,1,1,0.5,1").unwrap();
+        let (rows, damaged) = read_rows(&path, &x);
+        assert_eq!(rows, vec![row(0, 0, 1.0), row(3, 1, 0.0)]);
+        let numbers: Vec<usize> = damaged.iter().map(|d| d.0).collect();
+        assert_eq!(
+            numbers,
+            [3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 14],
+            "{damaged:?}"
+        );
+        let why = |n: usize| &damaged.iter().find(|d| d.0 == n).unwrap().1;
+        assert!(why(3).contains("result_a 7"));
+        assert!(why(4).contains("game 2: the experiment plays 2"));
+        assert!(why(5).contains("pairing 7: the experiment has 7"));
+        assert!(why(6).contains("level 999"));
+        assert!(why(7).contains("seat_a 0: game 1 is played from seat 1"));
+        assert!(why(8).contains("techs_a 14"));
+        assert!(why(9).contains("turns 2.5"));
+        assert!(why(10).contains("not 14 numbers"));
+        assert!(why(12).contains("logged twice with different results"));
+        assert!(why(13).contains("a copy of line 11"));
+        assert!(why(14).contains("other results than line 12"));
     }
 
     #[test]

@@ -33,15 +33,38 @@ impl AgentSpec {
         if name.is_empty() {
             return Err(format!("agent `{text}`: the name is missing"));
         }
-        let mut settings = Vec::new();
-        for pair in rest.into_iter().flat_map(|r| r.split(',')) {
+        if name.contains([')', ',', '=']) {
+            return Err(format!(
+                "agent `{text}`: `{name}` is not an agent name (NAME or NAME(KEY=VALUE,...))"
+            ));
+        }
+        let mut settings: Vec<(String, String)> = Vec::new();
+        // `NAME()` has no settings; any other empty item is a typing mistake.
+        let inner = rest.filter(|r| !r.trim().is_empty());
+        for pair in inner.into_iter().flat_map(|r| r.split(',')) {
             if pair.trim().is_empty() {
-                continue;
+                return Err(format!(
+                    "agent `{text}`: an empty setting (two commas in a row, or one at an end); expected KEY=VALUE,..."
+                ));
             }
             let (k, v) = pair
                 .split_once('=')
                 .ok_or_else(|| format!("agent `{text}`: `{pair}` is not KEY=VALUE"))?;
-            settings.push((k.trim().to_string(), v.trim().to_string()));
+            let (k, v) = (k.trim(), v.trim());
+            if k.is_empty() {
+                return Err(format!("agent `{text}`: `{pair}` has no KEY before `=`"));
+            }
+            if v.is_empty() {
+                return Err(format!(
+                    "agent `{text}`: `{k}=` has no value (leave the setting out for its default)"
+                ));
+            }
+            if let Some((_, first)) = settings.iter().find(|(n, _)| n == k) {
+                return Err(format!(
+                    "agent `{text}`: setting `{k}` is given twice ({k}={first} and {k}={v}); give each setting once"
+                ));
+            }
+            settings.push((k.to_string(), v.to_string()));
         }
         Ok(AgentSpec {
             name: name.to_string(),
@@ -290,70 +313,194 @@ impl Generic {
         }
     }
 
-    /// The agent configured by `v` (every setting present: defaults filled in).
+    /// The agent configured by `v` (every setting present: defaults filled in). Every
+    /// setting is checked against its domain, and every search agent gets a finite
+    /// amount of work per decision (see [`finite_work`]).
     pub fn build<G: Game + 'static>(self, v: &Values) -> Result<Box<dyn Agent<G>>, String> {
         let opponent = opponent_model;
         Ok(match self {
             Generic::Random => Box::new(RandomAgent),
-            Generic::Osla => Box::new(Osla::<G>::new(v.count("budget")?)),
+            // OSLA without enumerated actions samples `budget` of them: `max` would
+            // never end.
+            Generic::Osla => Box::new(Osla::<G>::new(v.count("budget").map_err(|e| {
+                format!("{e} (osla's budget counts actions tried; max would never end in a game that does not list its actions)")
+            })?)),
             Generic::Mcts => Box::new(Mcts::<G>::new(mcts_config(v)?)),
-            Generic::Bmrh => Box::new(Bmrh::<G>::new(BmrhConfig {
-                sequence_length: v.count("length")?,
-                evaluations: v.count("evaluations")?,
-                shift_buffer: v.flag("shift_buffer")?,
-                flip_at_least_one: v.flag("flip_at_least_one")?,
-                mutation: match v
-                    .choice("mutation", &["uniform", "exponential", "gaussian", "fresh"])?
-                {
-                    0 => MutationPoint::Uniform,
-                    1 => MutationPoint::Exponential {
-                        decay: v.real("decay")?,
+            Generic::Bmrh => {
+                // Checked whichever mutation point uses them: a setting given is a
+                // setting checked.
+                let (decay, mean, sd) = (
+                    v.positive("decay")?,
+                    v.real("mean")?,
+                    v.non_negative("sd")?,
+                );
+                let config = BmrhConfig {
+                    sequence_length: v.count("length")?,
+                    evaluations: v.limit("evaluations")?,
+                    shift_buffer: v.flag("shift_buffer")?,
+                    flip_at_least_one: v.flag("flip_at_least_one")?,
+                    mutation: match v
+                        .choice("mutation", &["uniform", "exponential", "gaussian", "fresh"])?
+                    {
+                        0 => MutationPoint::Uniform,
+                        1 => MutationPoint::Exponential { decay },
+                        2 => MutationPoint::Gaussian { mean, sd },
+                        _ => MutationPoint::Fresh,
                     },
-                    2 => MutationPoint::Gaussian {
-                        mean: v.real("mean")?,
-                        sd: v.real("sd")?,
-                    },
-                    _ => MutationPoint::Fresh,
-                },
-                opponent: opponent(v)?,
-                opponent_budget: v.real("opponent_budget")?,
-                budget: v.count("budget")?,
-            })),
-            Generic::Srh => Box::new(Srh::<G>::new(SrhConfig {
-                sequence_length: v.count("length")?,
-                evaluations: v.count("evaluations")?,
-                mutation_rate: v.real("mutation_rate")?,
-                flip_at_least_one: v.flag("flip_at_least_one")?,
-                shift_buffer: v.flag("shift_buffer")?,
-                opponent: opponent(v)?,
-                opponent_budget: v.real("opponent_budget")?,
-                budget: v.count("budget")?,
-            })),
-            Generic::Microbial => Box::new(MicrobialEa::<G>::new(MicrobialConfig {
-                population: v.count("population")?,
-                plan_length: v.count("length")?,
-                recombination: v.real("recombination")?,
-                mutation: v.real("mutation")?,
-                discount: v.real("discount")?,
-                macro_action: v.count("macro")?,
-                opponent: opponent(v)?,
-                opponent_budget: v.real("opponent_budget")?,
-                budget: v.count("budget")?,
-            })),
+                    opponent: opponent(v)?,
+                    opponent_budget: v.probability("opponent_budget")?,
+                    budget: v.limit("budget")?,
+                };
+                rolling_horizon_work(
+                    v,
+                    config.evaluations,
+                    config.sequence_length,
+                    config.budget,
+                    config.opponent,
+                )?;
+                Box::new(Bmrh::<G>::new(config))
+            }
+            Generic::Srh => {
+                let config = SrhConfig {
+                    sequence_length: v.count("length")?,
+                    evaluations: v.limit("evaluations")?,
+                    mutation_rate: v.probability("mutation_rate")?,
+                    flip_at_least_one: v.flag("flip_at_least_one")?,
+                    shift_buffer: v.flag("shift_buffer")?,
+                    opponent: opponent(v)?,
+                    opponent_budget: v.probability("opponent_budget")?,
+                    budget: v.limit("budget")?,
+                };
+                rolling_horizon_work(
+                    v,
+                    config.evaluations,
+                    config.sequence_length,
+                    config.budget,
+                    config.opponent,
+                )?;
+                Box::new(Srh::<G>::new(config))
+            }
+            Generic::Microbial => {
+                let population = v.count("population")?;
+                if population < 2 {
+                    return Err(format!(
+                        "population={population}: {} takes a population of at least 2 (a tournament needs two plans)",
+                        v.owner()
+                    ));
+                }
+                let config = MicrobialConfig {
+                    population,
+                    plan_length: v.count("length")?,
+                    recombination: v.probability("recombination")?,
+                    mutation: v.probability("mutation")?,
+                    discount: v.probability("discount")?,
+                    macro_action: v.count("macro")?,
+                    opponent: opponent(v)?,
+                    opponent_budget: v.probability("opponent_budget")?,
+                    budget: v.limit("budget")?,
+                };
+                // Tournaments go on while calls are left: the budget is its only limit.
+                finite_work(v, &[("budget", config.budget)], &[])?;
+                Box::new(MicrobialEa::<G>::new(config))
+            }
         })
     }
 }
 
+/// The most forward-model calls a decision may make when no `budget` caps them (the
+/// product of the other limits): more takes hours a decision.
+pub const MAX_DECISION_CALLS: u128 = 1_000_000_000;
+
+/// Refuses settings with which a search agent would think forever: at least one of
+/// `limits` (settings whose value may be `max`, usize::MAX) must be a number, and the
+/// work they allow, the product of the first finite limit with `factors`, must stay
+/// within [`MAX_DECISION_CALLS`]. A limit named `budget` bounds calls by itself.
+pub fn finite_work(
+    v: &Values,
+    limits: &[(&str, usize)],
+    factors: &[(&str, usize)],
+) -> Result<(), String> {
+    let shown = |pairs: &[(&str, usize)]| -> String {
+        pairs
+            .iter()
+            .map(|(k, n)| {
+                if *n == usize::MAX {
+                    format!("{k}=max")
+                } else {
+                    format!("{k}={n}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if limits.iter().all(|(_, n)| *n == usize::MAX) {
+        let names: Vec<&str> = limits.iter().map(|(k, _)| *k).collect();
+        return Err(format!(
+            "{}: {} would think forever: give {} a number",
+            shown(limits),
+            v.owner(),
+            names.join(" or ")
+        ));
+    }
+    if limits
+        .iter()
+        .any(|(k, n)| *k == "budget" && *n != usize::MAX)
+    {
+        return Ok(());
+    }
+    let first = limits
+        .iter()
+        .find(|(_, n)| *n != usize::MAX)
+        .map_or(1, |(_, n)| *n as u128);
+    let calls = factors
+        .iter()
+        .fold(first, |acc, (_, n)| acc.saturating_mul(*n as u128));
+    if calls > MAX_DECISION_CALLS {
+        let mut all = limits.to_vec();
+        all.extend_from_slice(factors);
+        return Err(format!(
+            "{}: {} would make up to {calls} forward-model calls a decision (at most {MAX_DECISION_CALLS}): give budget a number, or smaller settings",
+            shown(&all),
+            v.owner()
+        ));
+    }
+    Ok(())
+}
+
+/// The limits of a rolling-horizon agent (BMRH, SRH): evaluations of `length`-action
+/// sequences, or a budget of calls; an OSLA opponent spends a share of the budget, so
+/// it needs a budget that is a number.
+fn rolling_horizon_work(
+    v: &Values,
+    evaluations: usize,
+    length: usize,
+    budget: usize,
+    opponent: OpponentModel,
+) -> Result<(), String> {
+    if budget == usize::MAX && opponent == OpponentModel::Osla {
+        return Err(format!(
+            "opponent=osla, budget=max: {} gives an OSLA opponent a share of its budget: give budget a number",
+            v.owner()
+        ));
+    }
+    finite_work(
+        v,
+        &[("evaluations", evaluations), ("budget", budget)],
+        &[("length", length)],
+    )
+}
+
 /// MCTS's settings from the values of [`Generic::Mcts`]'s settings (for agents that
-/// extend MCTS, such as a game's portfolio MCTS).
+/// extend MCTS, such as a game's portfolio MCTS). Every setting in its domain, and a
+/// finite search: iterations or budget a number.
 pub fn mcts_config(v: &Values) -> Result<MctsConfig, String> {
-    Ok(MctsConfig {
-        iterations: v.count("iterations")?,
+    let config = MctsConfig {
+        iterations: v.limit("iterations")?,
         rollout_depth: v.count("depth")?,
         macro_action: v.count("macro")?,
-        c: v.real("c")?,
-        epsilon: v.real("epsilon")?,
-        p_exp: v.optional_real("p_exp")?,
+        c: v.non_negative("c")?,
+        epsilon: v.non_negative("epsilon")?,
+        p_exp: v.optional_probability("p_exp")?,
         progression_width: v.count("width")?,
         max_children_sampled: v.count("children")?,
         recommendation: Recommendation::from_index(
@@ -361,10 +508,19 @@ pub fn mcts_config(v: &Values) -> Result<MctsConfig, String> {
         )
         .unwrap_or_default(),
         opponent: opponent_model(v)?,
-        opponent_budget: v.real("opponent_budget")?,
+        opponent_budget: v.probability("opponent_budget")?,
         roll_with_opponents: v.flag("roll_with_opponents")?,
-        budget: v.count("budget")?,
-    })
+        budget: v.limit("budget")?,
+    };
+    finite_work(
+        v,
+        &[("iterations", config.iterations), ("budget", config.budget)],
+        &[
+            ("depth", config.rollout_depth),
+            ("macro", config.macro_action),
+        ],
+    )?;
+    Ok(config)
 }
 
 /// The `opponent` setting.

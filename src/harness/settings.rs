@@ -74,6 +74,11 @@ impl Values {
         }
     }
 
+    /// Whose settings these are, e.g. "agent `mcts`".
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
     /// Every setting with its value, in declaration order.
     pub fn pairs(&self) -> &[(String, String)] {
         &self.values
@@ -87,8 +92,19 @@ impl Values {
         )
     }
 
-    /// A whole number from 1 to [`MAX_COUNT`], or `max` for no limit.
+    /// A whole number from 1 to [`MAX_COUNT`]: a size (a depth, a length, a
+    /// population), which `max` would make exhaust memory or time.
     pub fn count(&self, name: &str) -> Result<usize, String> {
+        match self.get(name).parse::<usize>() {
+            Ok(v) if (1..=MAX_COUNT).contains(&v) => Ok(v),
+            _ => Err(self.bad(name, &format!("a whole number from 1 to {MAX_COUNT}"))),
+        }
+    }
+
+    /// A limit on work (iterations, evaluations, forward-model calls): a whole number
+    /// from 1 to [`MAX_COUNT`], or `max` (`usize::MAX`) for none. An agent with a
+    /// limit of `max` needs another limit that is a number (see the agents' builders).
+    pub fn limit(&self, name: &str) -> Result<usize, String> {
         let text = self.get(name);
         if text.eq_ignore_ascii_case("max") {
             return Ok(usize::MAX);
@@ -118,6 +134,32 @@ impl Values {
         }
     }
 
+    /// A finite real number from `low` to `high` (either end may be infinite).
+    pub fn real_in(&self, name: &str, low: f64, high: f64) -> Result<f64, String> {
+        match self.get(name).parse::<f64>() {
+            Ok(v) if v.is_finite() && (low..=high).contains(&v) => Ok(v),
+            _ => Err(self.bad(name, &range_text(low, high))),
+        }
+    }
+
+    /// A finite real number of at least 0 (an exploration constant, a tie-break size).
+    pub fn non_negative(&self, name: &str) -> Result<f64, String> {
+        self.real_in(name, 0.0, f64::INFINITY)
+    }
+
+    /// A probability or a share: a number from 0 to 1.
+    pub fn probability(&self, name: &str) -> Result<f64, String> {
+        self.real_in(name, 0.0, 1.0)
+    }
+
+    /// A finite real number above 0.
+    pub fn positive(&self, name: &str) -> Result<f64, String> {
+        match self.get(name).parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+            _ => Err(self.bad(name, "a finite number above 0")),
+        }
+    }
+
     /// A finite real number, or `none`.
     pub fn optional_real(&self, name: &str) -> Result<Option<f64>, String> {
         if self.get(name).eq_ignore_ascii_case("none") {
@@ -126,6 +168,16 @@ impl Values {
         self.real(name)
             .map(Some)
             .map_err(|_| self.bad(name, "a finite number or none"))
+    }
+
+    /// A probability (a number from 0 to 1), or `none`.
+    pub fn optional_probability(&self, name: &str) -> Result<Option<f64>, String> {
+        if self.get(name).eq_ignore_ascii_case("none") {
+            return Ok(None);
+        }
+        self.probability(name)
+            .map(Some)
+            .map_err(|_| self.bad(name, "a number from 0 to 1, or none"))
     }
 
     /// `true` or `false` (also 1 or 0).
@@ -147,18 +199,44 @@ impl Values {
     }
 }
 
-/// Parses `NAME=VALUE` pairs, from repeated options or a comma-separated list.
+/// What a range of [`Values::real_in`] reads as in a message.
+fn range_text(low: f64, high: f64) -> String {
+    match (low.is_finite(), high.is_finite()) {
+        (true, true) => format!("a number from {low} to {high}"),
+        (true, false) => format!("a finite number of at least {low}"),
+        (false, true) => format!("a finite number of at most {high}"),
+        (false, false) => "a finite number".to_string(),
+    }
+}
+
+/// Parses `NAME=VALUE` pairs, from repeated options or a comma-separated list. An
+/// empty item (`a=1,,b=2`), an empty name or a name given twice is refused: each is a
+/// typing mistake, and the last value silently winning would hide it.
 pub fn parse_pairs<'a>(
     items: impl IntoIterator<Item = &'a str>,
     option: &str,
 ) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
+    let mut out: Vec<(String, String)> = Vec::new();
     for item in items {
-        for pair in item.split(',').filter(|p| !p.trim().is_empty()) {
+        for pair in item.split(',') {
+            if pair.trim().is_empty() {
+                return Err(format!(
+                    "{option} {item}: an empty item (two commas in a row, or one at an end); expected NAME=VALUE,NAME=VALUE"
+                ));
+            }
             let (k, v) = pair
                 .split_once('=')
                 .ok_or_else(|| format!("{option} {pair}: expected NAME=VALUE"))?;
-            out.push((k.trim().to_string(), v.trim().to_string()));
+            let (k, v) = (k.trim(), v.trim());
+            if k.is_empty() {
+                return Err(format!("{option} {pair}: the NAME before `=` is missing"));
+            }
+            if let Some((_, first)) = out.iter().find(|(n, _)| n == k) {
+                return Err(format!(
+                    "{option} {pair}: `{k}` is given twice ({k}={first} and {k}={v}); give each setting once"
+                ));
+            }
+            out.push((k.to_string(), v.to_string()));
         }
     }
     Ok(out)

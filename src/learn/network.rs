@@ -71,12 +71,27 @@ pub struct Network {
 }
 
 impl Network {
-    /// Checks that the layers chain from the encoding's width through the hidden
-    /// sizes to one output.
+    /// A network of `layers`, checked ([`Network::check`]).
     pub fn new(header: NetworkHeader, layers: Vec<Layer>) -> Result<Network, String> {
+        let network = Network { header, layers };
+        network.check()?;
+        Ok(network)
+    }
+
+    /// The one check of a network, on writing and on reading alike: an encoding with
+    /// features, none capped at 0; hidden layers of at least one unit; layers that
+    /// chain from the encoding's width through the hidden sizes to one output; every
+    /// weight and bias a finite number.
+    pub fn check(&self) -> Result<(), String> {
+        let header = &self.header;
+        super::samples::check_encoding(&header.encoding)?;
+        if let Some(k) = header.hidden.iter().position(|&h| h == 0) {
+            return Err(format!("hidden layer {k} has 0 units"));
+        }
         let mut sizes = vec![header.encoding.width()];
         sizes.extend(&header.hidden);
         sizes.push(1);
+        let layers = &self.layers;
         if layers.len() + 1 != sizes.len() {
             return Err(format!(
                 "{} layers for {} hidden sizes",
@@ -87,7 +102,7 @@ impl Network {
         for (k, l) in layers.iter().enumerate() {
             if l.inputs != sizes[k]
                 || l.outputs != sizes[k + 1]
-                || l.weights.len() != l.inputs * l.outputs
+                || Some(l.weights.len()) != l.inputs.checked_mul(l.outputs)
                 || l.biases.len() != l.outputs
             {
                 return Err(format!(
@@ -99,8 +114,20 @@ impl Network {
                     sizes[k + 1]
                 ));
             }
+            if let Some(i) = l.weights.iter().position(|w| !w.is_finite()) {
+                return Err(format!(
+                    "layer {k}: weight {i} is {}, not a finite number",
+                    l.weights[i]
+                ));
+            }
+            if let Some(i) = l.biases.iter().position(|b| !b.is_finite()) {
+                return Err(format!(
+                    "layer {k}: bias {i} is {}, not a finite number",
+                    l.biases[i]
+                ));
+            }
         }
-        Ok(Network { header, layers })
+        Ok(())
     }
 
     /// The logit that the player to move wins, from the indices of the inputs set to
@@ -197,8 +224,11 @@ impl Network {
             .sum()
     }
 
-    /// Writes the network to `path` (whole: a temporary file, then a rename).
+    /// Writes the network to `path` (whole: a temporary file, then a rename), after
+    /// the check [`Network::load`] makes: no file is written that would not load.
     pub fn save(&self, path: &Path) -> Result<(), String> {
+        self.check()
+            .map_err(|e| format!("{}: not written: {e}", path.display()))?;
         let text = ron::ser::to_string_pretty(&self.header, ron::ser::PrettyConfig::default())
             .map_err(|e| format!("{}: header: {e}", path.display()))?;
         let mut bytes = MAGIC.to_vec();
@@ -240,13 +270,24 @@ impl Network {
             .ok_or_else(|| bad("header cut short or not UTF-8"))?;
         let header: NetworkHeader =
             ron::from_str(text).map_err(|e| bad(&format!("header: {e}")))?;
+        super::samples::check_encoding(&header.encoding)
+            .map_err(|e| bad(&format!("header: {e}")))?;
+        if let Some(k) = header.hidden.iter().position(|&h| h == 0) {
+            return Err(bad(&format!("header: hidden layer {k} has 0 units")));
+        }
         let mut floats = bytes[at + 4 + len..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         let mut sizes = vec![header.encoding.width()];
         sizes.extend(&header.hidden);
         sizes.push(1);
-        let expected: usize = sizes.windows(2).map(|w| w[0] * w[1] + w[1]).sum();
+        // Sizes from a damaged header can be anything: counted without overflow.
+        let expected = sizes
+            .windows(2)
+            .try_fold(0usize, |n, w| {
+                w[0].checked_mul(w[1])?.checked_add(w[1])?.checked_add(n)
+            })
+            .unwrap_or(usize::MAX);
         let have = (bytes.len() - at - 4 - len) / 4;
         if have != expected || (bytes.len() - at - 4 - len) % 4 != 0 {
             return Err(bad(&format!(
@@ -267,9 +308,6 @@ impl Network {
                 biases: floats.by_ref().take(w[1]).collect(),
             })
             .collect();
-        if let Some(k) = header.encoding.features.iter().position(|f| f.cap == 0) {
-            return Err(bad(&format!("feature {k} has a cap of 0")));
-        }
         Network::new(header, layers).map_err(|e| bad(&e))
     }
 }
@@ -355,6 +393,72 @@ pub(crate) mod tests {
                 .unwrap_err()
                 .contains("not a playtune evaluation network")
         );
+    }
+
+    /// The bytes `save` would write, without its check.
+    fn raw_bytes(net: &Network) -> Vec<u8> {
+        let text =
+            ron::ser::to_string_pretty(&net.header, ron::ser::PrettyConfig::default()).unwrap();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(text.as_bytes());
+        for l in &net.layers {
+            for x in l.weights.iter().chain(&l.biases) {
+                bytes.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        bytes
+    }
+
+    #[test]
+    fn one_check_refuses_what_cannot_be_evaluated_on_write_and_on_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.evalnet");
+        let good = random_network(&[4], 3);
+        let mut cases: Vec<(Network, &str)> = Vec::new();
+        for (k, v) in [
+            (0usize, f32::NAN),
+            (1, f32::INFINITY),
+            (1, f32::NEG_INFINITY),
+        ] {
+            let mut n = good.clone();
+            n.layers[k].weights[2] = v;
+            cases.push((n, "not a finite number"));
+        }
+        let mut n = good.clone();
+        n.layers[1].biases[0] = f32::NAN;
+        cases.push((n, "bias 0 is NaN"));
+        let mut n = good.clone();
+        n.header.encoding.features[1].cap = 0;
+        n.layers[0].inputs -= 5;
+        let kept = n.layers[0].inputs * 4;
+        n.layers[0].weights.truncate(kept);
+        cases.push((n, "cap of 0"));
+        let mut n = good.clone();
+        n.header.hidden = vec![0];
+        n.layers[0].outputs = 0;
+        n.layers[0].weights.clear();
+        n.layers[0].biases.clear();
+        n.layers[1].inputs = 0;
+        n.layers[1].weights.clear();
+        cases.push((n, "0 units"));
+        let mut n = good.clone();
+        n.layers[1].weights.pop();
+        cases.push((n, "layer 1 is 4x1 with 3 weights"));
+        for (net, needle) in cases {
+            let e = Network::new(net.header.clone(), net.layers.clone()).unwrap_err();
+            assert!(e.contains(needle), "new: {e}");
+            let e = net.save(&path).unwrap_err();
+            assert!(e.contains("not written") && e.contains(needle), "save: {e}");
+            std::fs::write(&path, raw_bytes(&net)).unwrap();
+            let e = Network::load(&path).unwrap_err();
+            assert!(e.contains("m.evalnet"), "load: {e}");
+            if !needle.starts_with("layer 1 is") {
+                assert!(e.contains(needle), "load: {e}");
+            }
+        }
+        good.save(&path).unwrap();
+        assert_eq!(Network::load(&path).unwrap(), good);
     }
 
     #[test]

@@ -293,6 +293,7 @@ pub fn train(
         ));
     }
     let encoding = &data.header.encoding;
+    super::samples::check_encoding(encoding).map_err(|e| format!("{data_name}: {e}"))?;
     let flat = flatten(data, config);
     if flat.train.is_empty() {
         return Err(format!(
@@ -417,7 +418,10 @@ fn network_of(
             validation_accuracy: kept.validation_accuracy,
         },
     };
-    Network::new(header, layers)
+    // The check every loader makes: a network that would not load is not written.
+    Network::new(header, layers).map_err(|e| {
+        format!("training gave a network that cannot be used ({e}); lower --learning-rate")
+    })
 }
 
 /// The logits candle computes for `rows` of counts (for tests that compare the

@@ -21,6 +21,7 @@ use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BrmhcConfig {
     pub resample: u32,
     /// Softmax temperature over importances scaled to [0, 1].

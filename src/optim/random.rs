@@ -7,6 +7,7 @@ use crate::space::{Space, random_point};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RandomConfig {
     /// Points asked per batch (evaluated in parallel).
     pub batch: usize,

@@ -15,6 +15,7 @@ use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RmhcConfig {
     /// Evaluations of the parent and of the mutant per generation (r).
     pub resample: u32,

@@ -97,26 +97,62 @@ pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
         .set_len(keep as u64)
 }
 
-/// Reads a run's failures by (trial, index), the later of two copies winning; lines
-/// that do not parse (a half-written last line) are skipped. No file: no failures.
-pub fn read_failures(path: &Path) -> Result<HashMap<(u64, u64), FailureRow>, String> {
-    let text = match std::fs::read_to_string(path) {
+/// Reads a run's failures by (trial, index), the later of two copies winning. A line
+/// that is not a failure record (garbage, an edit, a record with impossible values)
+/// is named on standard error, by file and line, and left out: it is not counted and
+/// its evaluation is not taken as failed. A half-written last line (an interruption)
+/// is left out without a word. No file: no failures.
+pub fn read_failures(path: &Path) -> Result<Failures, String> {
+    let (rows, damaged) = read_failures_checked(path)?;
+    crate::damage::warn(path, &damaged, "not counted as failures");
+    Ok(rows)
+}
+
+/// Failures by (trial, index).
+pub type Failures = HashMap<(u64, u64), FailureRow>;
+
+/// [`read_failures`] without the warnings: the rows, and the damaged lines as (line
+/// number from 1, why).
+pub fn read_failures_checked(path: &Path) -> Result<(Failures, Vec<(usize, String)>), String> {
+    let text = match std::fs::read(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashMap::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Ok((HashMap::new(), Vec::new()));
+        }
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
-    Ok(text
-        .lines()
-        .filter_map(|l| serde_json::from_str::<FailureRow>(l).ok())
-        .map(|r| ((r.trial, r.index), r))
-        .collect())
+    let mut rows = HashMap::new();
+    let mut damaged = Vec::new();
+    for (number, line) in crate::damage::lines(&text) {
+        match parse_failure(line) {
+            Ok(r) => {
+                rows.insert((r.trial, r.index), r);
+            }
+            Err(why) => damaged.push((number, why)),
+        }
+    }
+    Ok((rows, damaged))
+}
+
+/// One line of `failures.jsonl`, checked.
+fn parse_failure(line: &[u8]) -> Result<FailureRow, String> {
+    let r: FailureRow =
+        serde_json::from_slice(line).map_err(|e| format!("not a failure record ({e})"))?;
+    if let Some(v) = r.values.iter().find(|v| !v.is_finite()) {
+        return Err(format!("values: {v} is not a finite number"));
+    }
+    if r.attempts == 0 {
+        return Err("attempts: 0 (a failure took at least one attempt)".into());
+    }
+    Ok(r)
 }
 
 /// Rewrites `failures.jsonl` sorted by (trial, index), without the failures that a
 /// later retry turned into logged evaluations (`done`); removes the file if none is
 /// left.
 pub fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), String> {
-    let failures = read_failures(path)?;
+    // Damaged lines were named when the run read the file; they go now.
+    let (failures, _) = read_failures_checked(path)?;
     let mut rows: Vec<FailureRow> = failures
         .into_values()
         .filter(|r| !done(r.trial, r.index))

@@ -108,6 +108,8 @@ fn format_row(space: &Space, row: &LogRow, out: &mut String, checked: bool) {
 /// Appends rows to a run's log.
 pub struct LogWriter {
     file: BufWriter<File>,
+    /// Named in errors.
+    path: PathBuf,
     line: String,
     /// Whether rows get the `check` column: always, but in a legacy log.
     checked: bool,
@@ -145,18 +147,28 @@ impl LogWriter {
         }
         Ok(LogWriter {
             file,
+            path: path.to_path_buf(),
             line: String::new(),
             checked,
         })
     }
 
+    /// Appends `rows`; an error names the log (a full disk must say which file).
     pub fn append(&mut self, space: &Space, rows: &[LogRow]) -> std::io::Result<()> {
-        for r in rows {
-            self.line.clear();
-            format_row(space, r, &mut self.line, self.checked);
-            self.file.write_all(self.line.as_bytes())?;
-        }
-        self.file.flush()
+        let written = (|| {
+            for r in rows {
+                self.line.clear();
+                format_row(space, r, &mut self.line, self.checked);
+                self.file.write_all(self.line.as_bytes())?;
+            }
+            self.file.flush()
+        })();
+        written.map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("cannot write {}: {e}", self.path.display()),
+            )
+        })
     }
 }
 
@@ -355,18 +367,28 @@ pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(
     let mut rows: Vec<LogRow> = log.rows.into_iter().map(|(_, r)| r).collect();
     rows.sort_by_key(|r| (r.trial, r.index));
     let tmp: PathBuf = path.with_extension("csv.tmp");
-    {
-        let mut w = BufWriter::new(File::create(&tmp).map_err(|e| e.to_string())?);
-        writeln!(w, "{}", header_of(space, features, log.checked)).map_err(|e| e.to_string())?;
+    let written = (|| -> std::io::Result<()> {
+        let mut w = BufWriter::new(File::create(&tmp)?);
+        writeln!(w, "{}", header_of(space, features, log.checked))?;
         let mut line = String::new();
         for r in &rows {
             line.clear();
             format_row(space, r, &mut line, log.checked);
-            w.write_all(line.as_bytes()).map_err(|e| e.to_string())?;
+            w.write_all(line.as_bytes())?;
         }
-        w.flush().map_err(|e| e.to_string())?;
-    }
-    std::fs::rename(&tmp, path).map_err(|e| e.to_string())
+        w.flush()?;
+        drop(w);
+        std::fs::rename(&tmp, path)
+    })();
+    // The log itself is whole either way; a half copy must not stay behind.
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!(
+            "cannot rewrite {} (a sorted copy, {}): {e}",
+            path.display(),
+            tmp.display()
+        )
+    })
 }
 
 /// Logged evaluations by (trial, index), reused when a run resumes, and logged

@@ -8,6 +8,7 @@
 //! number of threads.
 
 pub mod failures;
+pub mod lock;
 pub mod log;
 pub mod reevaluate;
 mod result;
@@ -35,6 +36,7 @@ pub const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ProblemSpec {
     pub name: String,
     pub settings: BTreeMap<String, String>,
@@ -42,6 +44,7 @@ pub struct ProblemSpec {
 
 /// Everything needed to reproduce a run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RunConfig {
     pub playtune_version: String,
     pub problem: ProblemSpec,
@@ -67,6 +70,7 @@ pub struct RunConfig {
 /// records the failure in `failures.jsonl`, tells the optimiser, and goes on; it stops
 /// only when failures pass a share of the evaluations.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FaultPolicy {
     /// Evaluations of a failed point again, with the same seed, before it counts as
     /// failed: a flaky evaluator's crash costs a retry, not an evaluation.
@@ -114,11 +118,10 @@ impl FaultPolicy {
     }
 
     /// Whether a finished run failed too often to count as finished: past the share
-    /// as mid-run, or every evaluation failed (a run of 3 evaluations that all failed
-    /// found nothing, whatever the window).
+    /// as mid-run. (A trial in which every evaluation failed found nothing, whatever
+    /// the share: see [`RunError::NothingSucceeded`].)
     fn exceeded_at_end(&self, failed: u64, attempted: u64) -> bool {
         self.exceeded(failed, attempted)
-            || (failed > 0 && failed == attempted && self.max_failures < 1.0)
     }
 }
 
@@ -134,6 +137,15 @@ pub enum RunError {
         failed: u64,
         attempted: u64,
         share: f64,
+        trial: u64,
+        index: u64,
+        last: String,
+    },
+    #[error(
+        "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever --max-failures allows); the last (evaluation {index}): {last}"
+    )]
+    NothingSucceeded {
+        attempted: u64,
         trial: u64,
         index: u64,
         last: String,
@@ -253,15 +265,86 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
     // Deserialising checks the space as a space file is checked (see `Space`); the
     // algorithm's settings get the checks the command line gives them.
     let config: RunConfig = ron::from_str(text).map_err(|e| ron_error(path, &e))?;
+    // Messages name the file and the field, never a flag: a damaged config is
+    // repaired by hand or the run started again, not resumed.
+    let damaged = |field: &str, m: String| {
+        format!(
+            "{}: {field}: {m} (the file is damaged or was edited: restore it, or start the run again)",
+            path.display()
+        )
+    };
+    check_size(config.budget, config.trials, "budget", "trials")
+        .map_err(|(field, m)| damaged(field, m))?;
     config
         .algorithm
         .check()
-        .map_err(|m| format!("{}: algorithm: {m}", path.display()))?;
-    config
-        .faults
-        .check()
-        .map_err(|m| format!("{}: faults: {m}", path.display()))?;
+        .map_err(|m| damaged("algorithm", flag_to_field(&m)))?;
+    let f = &config.faults;
+    if !(0.0..=1.0).contains(&f.max_failures) {
+        return Err(damaged(
+            "faults",
+            format!("max_failures: {}: give a share from 0 to 1", f.max_failures),
+        ));
+    }
+    if f.retries > MAX_RETRIES {
+        return Err(damaged(
+            "faults",
+            format!("retries: {}: give 0 to {MAX_RETRIES}", f.retries),
+        ));
+    }
     Ok(config)
+}
+
+/// The most evaluations one trial may have (a run's `budget`, `--budget`).
+pub const MAX_BUDGET: u64 = 1_000_000_000;
+/// The most trials a run may have (`trials`, `--trials`): every trial holds an
+/// optimiser and its result in memory.
+pub const MAX_TRIALS: u64 = 100_000;
+/// The most retries of a failed evaluation (`--retries`).
+const MAX_RETRIES: u32 = 100;
+
+/// Checks a run's budget and trials against the limits of every run, for the command
+/// line and `config.ron` alike: on error, which of the two (named as the caller
+/// spells it: `budget_name`, `trials_name`) and why.
+pub fn check_size<'a>(
+    budget: u64,
+    trials: u64,
+    budget_name: &'a str,
+    trials_name: &'a str,
+) -> Result<(), (&'a str, String)> {
+    if budget == 0 {
+        return Err((budget_name, "0: give at least one evaluation".into()));
+    }
+    if budget > MAX_BUDGET {
+        return Err((
+            budget_name,
+            format!("{budget}: give at most {MAX_BUDGET} evaluations per trial"),
+        ));
+    }
+    if trials == 0 {
+        return Err((trials_name, "0: run at least one trial".into()));
+    }
+    if trials > MAX_TRIALS {
+        return Err((
+            trials_name,
+            format!("{trials}: give at most {MAX_TRIALS} trials"),
+        ));
+    }
+    Ok(())
+}
+
+/// A check's message in the words of `config.ron`: its leading flag (`--qd-offset 5:
+/// ...`) as the field that holds the value (`qd_offset: 5: ...`).
+fn flag_to_field(m: &str) -> String {
+    let Some(rest) = m.strip_prefix("--") else {
+        return m.to_string();
+    };
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or(rest.len());
+    let (flag, tail) = rest.split_at(end);
+    let tail = tail.strip_prefix(' ').unwrap_or(tail);
+    format!("{}: {tail}", flag.replace('-', "_"))
 }
 
 /// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,
@@ -400,7 +483,8 @@ fn drive(
     }
     let writer = if logging {
         Some(Mutex::new((
-            LogWriter::open(&log_path, &config.space, &features).map_err(io)?,
+            LogWriter::open(&log_path, &config.space, &features)
+                .map_err(|e| RunError::Io(format!("cannot write {}: {e}", log_path.display())))?,
             FailureWriter::new(&failures_path),
         )))
     } else {
@@ -431,6 +515,7 @@ fn drive(
         failed: AtomicU64::new(0),
         last_failure: Mutex::new(None),
         replay_only,
+        failures_path: &failures_path,
     };
     let started = std::time::Instant::now();
     let trials: Vec<Result<TrialEnd, RunError>> = trial_ids
@@ -461,6 +546,32 @@ fn drive(
             finished: trials,
         });
     }
+    // A trial that never had a result recommends a point nobody evaluated, with an
+    // estimate of NaN: the run has failed, whatever share of failures it allows.
+    if let Some(t) = trials
+        .iter()
+        .find(|t| t.spent.failed > 0 && t.spent.failed >= t.spent.total())
+    {
+        let (index, last) = match &last {
+            Some((trial, index, last)) if *trial == t.trial => (*index, last.clone()),
+            _ => (
+                t.spent.total().saturating_sub(1),
+                format!(
+                    "see {}",
+                    dir.map_or_else(
+                        || failures::FAILURES_FILE.to_string(),
+                        |d| d.join(failures::FAILURES_FILE).display().to_string()
+                    )
+                ),
+            ),
+        };
+        return Err(RunError::NothingSucceeded {
+            attempted: t.spent.total(),
+            trial: t.trial,
+            index,
+            last,
+        });
+    }
     if config.faults.exceeded_at_end(failed, attempted) {
         let (trial, index, last) = last.unwrap_or((0, 0, String::new()));
         return Err(RunError::TooManyFailures {
@@ -483,13 +594,28 @@ fn drive(
             .iter()
             .map(|(_, r)| (r.trial, r.index))
             .collect();
-        failures::canonicalise(&failures_path, &|t, i| done.contains(&(t, i)))
-            .map_err(RunError::Io)?;
+        failures::canonicalise(&failures_path, &|t, i| done.contains(&(t, i))).map_err(|e| {
+            // Nothing half written stays behind: the file itself is whole.
+            let _ = std::fs::remove_file(failures_path.with_extension("jsonl.tmp"));
+            RunError::Io(format!("cannot rewrite {}: {e}", failures_path.display()))
+        })?;
     }
     let mut result = RunResult::new(config, trials);
     result.search_seconds = search_seconds;
     if let Some(dir) = dir {
-        result.write(&dir.join(RESULT_FILE)).map_err(io)?;
+        // Whole or not at all: `report`, `plot` and `compare` may read it meanwhile.
+        let tmp = dir.join(format!(".{RESULT_FILE}.{}.tmp", std::process::id()));
+        let path = dir.join(RESULT_FILE);
+        let written = result
+            .write(&tmp)
+            .and_then(|()| std::fs::rename(&tmp, &path));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(RunError::Io(format!(
+                "cannot write {}: {e}",
+                path.display()
+            )));
+        }
     }
     Ok(Driven::Finished(result))
 }
@@ -529,6 +655,8 @@ struct TrialContext<'a> {
     last_failure: Mutex<Option<(u64, u64, String)>>,
     /// Evaluate nothing: a candidate the logs lack is waited for.
     replay_only: bool,
+    /// The run's `failures.jsonl`, named when it cannot be written.
+    failures_path: &'a Path,
 }
 
 /// How a trial ended: finished, or waiting for candidates evaluated elsewhere.
@@ -701,7 +829,12 @@ impl TrialContext<'_> {
                     .lock()
                     .map_err(|_| RunError::Io("log writer poisoned".into()))?;
                 w.0.append(&c.space, &rows).map_err(io)?;
-                w.1.append(&failed_rows).map_err(io)?;
+                w.1.append(&failed_rows).map_err(|e| {
+                    RunError::Io(format!(
+                        "cannot write {}: {e}",
+                        self.failures_path.display()
+                    ))
+                })?;
             }
             let attempted = self
                 .attempted
@@ -788,9 +921,10 @@ pub fn append_results(
     failed: &[FailureRow],
 ) -> Result<(), String> {
     let log_path = dir.join(log::LOG_FILE);
-    LogWriter::open(&log_path, space, features)
-        .and_then(|mut w| w.append(space, rows))
+    let mut w = LogWriter::open(&log_path, space, features)
         .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+    // Its errors name the log already.
+    w.append(space, rows).map_err(|e| e.to_string())?;
     let failures_path = dir.join(failures::FAILURES_FILE);
     FailureWriter::new(&failures_path)
         .append(failed)
@@ -825,7 +959,33 @@ pub fn check_run_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Creates the folder of a new run and locks it: `runs_dir/name`, or `name-2`,
+/// `name-3`, ... if taken. Creating the folder is what claims a name, so two commands
+/// given one name at once get two folders, never one between them.
+pub fn claim_fresh_dir(runs_dir: &Path, name: &str) -> Result<(PathBuf, lock::FolderLock), String> {
+    std::fs::create_dir_all(runs_dir)
+        .map_err(|e| format!("cannot create {}: {e}", runs_dir.display()))?;
+    for i in 1u64.. {
+        let dir = if i == 1 {
+            runs_dir.join(name)
+        } else {
+            runs_dir.join(format!("{name}-{i}"))
+        };
+        match std::fs::create_dir(&dir) {
+            Ok(()) => {
+                let guard = lock::lock_fresh(&dir)?;
+                return Ok((dir, guard));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+        }
+    }
+    unreachable!("some suffix is free")
+}
+
 /// The run folder for a new run: `runs_dir/name`, or `name-2`, `name-3`, ... if taken.
+/// (Checking is not claiming: a command that creates the folder uses
+/// [`claim_fresh_dir`].)
 pub fn fresh_dir(runs_dir: &Path, name: &str) -> PathBuf {
     let first = runs_dir.join(name);
     if !first.exists() {

@@ -152,7 +152,10 @@ impl RunResult {
     }
 }
 
-/// Reads a run's `result.ron`.
+/// Reads a run's `result.ron`, checked: every number finite where the run writes a
+/// finite one, the archive's cells inside its grid, and the trials those of the run's
+/// `config.ron` (when it reads). A damaged file is refused with the field that is
+/// wrong.
 pub fn read_result(dir: &Path) -> Result<RunResult, String> {
     let path = dir.join(super::RESULT_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
@@ -163,10 +166,227 @@ pub fn read_result(dir: &Path) -> Result<RunResult, String> {
         )
     })?;
     let mut r: RunResult = ron::from_str(&text).map_err(|e| super::ron_error(&path, &e))?;
+    let config = super::read_config(dir).ok();
+    check_result(&r, config.as_ref()).map_err(|(field, why)| {
+        format!(
+            "{}: {field}: {why} (the file is damaged or was edited: remove it, and {})",
+            path.display(),
+            super::how_to_finish(dir)
+        )
+    })?;
     for t in &mut r.trials {
         if let Some(a) = &mut t.archive {
             a.reindex();
         }
     }
     Ok(r)
+}
+
+/// Why a result cannot be what a run wrote: the field, and what is wrong with it.
+type Wrong = (String, String);
+
+fn finite(field: impl Fn() -> String, v: f64) -> Result<(), Wrong> {
+    if v.is_finite() {
+        Ok(())
+    } else {
+        Err((field(), format!("{v} is not a finite number")))
+    }
+}
+
+/// Not infinite: NaN stands for "no estimate yet" where a run writes one.
+fn not_infinite(field: impl Fn() -> String, v: f64) -> Result<(), Wrong> {
+    if v.is_infinite() {
+        Err((field(), format!("{v} is not a finite number")))
+    } else {
+        Ok(())
+    }
+}
+
+/// The checks of [`read_result`], against `config` when there is one.
+pub fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wrong> {
+    if let Some(c) = config
+        && r.trials.len() as u64 != c.trials
+    {
+        return Err((
+            "trials".into(),
+            format!(
+                "{} trial(s), but config.ron has trials: {}",
+                r.trials.len(),
+                c.trials
+            ),
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut spent = Spent::default();
+    for (k, t) in r.trials.iter().enumerate() {
+        let at = |f: &str| format!("trials[{k}].{f}");
+        if !seen.insert(t.trial) || t.trial >= r.trials.len() as u64 {
+            return Err((
+                at("trial"),
+                format!(
+                    "trial {} twice or beyond the {} trial(s)",
+                    t.trial,
+                    r.trials.len()
+                ),
+            ));
+        }
+        if let Some(c) = config
+            && t.values.len() != c.space.len()
+        {
+            return Err((
+                at("values"),
+                format!(
+                    "{} values for a space of {} dimensions",
+                    t.values.len(),
+                    c.space.len()
+                ),
+            ));
+        }
+        for (i, &v) in t.values.iter().enumerate() {
+            finite(|| at(&format!("values[{i}]")), v)?;
+        }
+        // A NaN estimate is what a trial without a fitness to go by writes: one whose
+        // evaluations failed, or with no evaluation of exactly its recommendation.
+        let no_estimate = t.spent.failed > 0 || t.estimate_samples == 0;
+        if no_estimate {
+            not_infinite(|| at("estimate"), t.estimate)?;
+            not_infinite(|| at("estimate_se"), t.estimate_se)?;
+        } else {
+            finite(|| at("estimate"), t.estimate)?;
+            finite(|| at("estimate_se"), t.estimate_se)?;
+        }
+        if t.estimate_se < 0.0 {
+            return Err((at("estimate_se"), format!("{} is below 0", t.estimate_se)));
+        }
+        if let Some(v) = t.true_fitness {
+            finite(|| at("true_fitness"), v)?;
+        }
+        for (i, c) in t.trace.iter().enumerate() {
+            not_infinite(|| at(&format!("trace[{i}].estimate")), c.estimate)?;
+            if let Some(v) = c.true_fitness {
+                finite(|| at(&format!("trace[{i}].true_fitness")), v)?;
+            }
+        }
+        for (i, m) in t.history.iter().enumerate() {
+            let h = |f: &str| at(&format!("history[{i}].{f}"));
+            finite(|| h("coverage"), m.coverage)?;
+            if !(0.0..=1.0).contains(&m.coverage) {
+                return Err((
+                    h("coverage"),
+                    format!("{} is not a share from 0 to 1", m.coverage),
+                ));
+            }
+            finite(|| h("qd_score"), m.qd_score)?;
+            not_infinite(|| h("max_fitness"), m.max_fitness)?;
+            not_infinite(|| h("mean_fitness"), m.mean_fitness)?;
+        }
+        if let Some(a) = &t.archive {
+            check_archive(a).map_err(|(f, why)| (at(&format!("archive.{f}")), why))?;
+        }
+        let s = &t.spent;
+        if s.failed > s.total() {
+            return Err((
+                at("spent.failed"),
+                format!("{} failed of {} evaluations", s.failed, s.total()),
+            ));
+        }
+        spent.search += s.search;
+        spent.preprocess += s.preprocess;
+        spent.select += s.select;
+        spent.reevaluate += s.reevaluate;
+        spent.failed += s.failed;
+    }
+    if spent != r.spent {
+        return Err((
+            "spent".into(),
+            format!("{:?} is not the sum of the trials' {:?}", r.spent, spent),
+        ));
+    }
+    let fv = &r.final_value;
+    if fv.n != r.trials.len() as u64 {
+        return Err((
+            "final_value".into(),
+            format!(
+                "over {} trial(s), but the file has {}",
+                fv.n,
+                r.trials.len()
+            ),
+        ));
+    }
+    let values: Vec<f64> = r.trials.iter().map(TrialResult::final_value).collect();
+    let expected = Summary::of(&values);
+    let close = |a: f64, b: f64| {
+        (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0)
+    };
+    if !close(fv.mean, expected.mean) || !close(fv.se(), expected.se()) {
+        return Err((
+            "final_value".into(),
+            format!(
+                "mean {} ± {} is not the trials' {} ± {}",
+                fv.mean,
+                fv.se(),
+                expected.mean,
+                expected.se()
+            ),
+        ));
+    }
+    if let Some(rate) = r.success_rate
+        && !(0.0..=1.0).contains(&rate)
+    {
+        return Err((
+            "success_rate".into(),
+            format!("{rate} is not a share from 0 to 1"),
+        ));
+    }
+    Ok(())
+}
+
+/// An archive's axes, cells and elites: what its index is rebuilt from.
+fn check_archive(a: &AnyArchive) -> Result<(), Wrong> {
+    use crate::optim::map_elites::{Archive, check_axis};
+    for (i, axis) in a.axes().iter().enumerate() {
+        check_axis(axis).map_err(|m| (format!("axes[{i}]"), m))?;
+    }
+    // Cells per coordinate, and the archive's size.
+    let (sizes, cells): (Vec<usize>, Option<usize>) = match a {
+        AnyArchive::Grid(g) => {
+            let extra = if g.overflow_bins { 2 } else { 0 };
+            let sizes: Vec<usize> = g.axes.iter().map(|x| x.bins + extra).collect();
+            let cells = sizes.iter().try_fold(1usize, |n, &b| n.checked_mul(b));
+            (sizes, cells)
+        }
+        AnyArchive::Cvt(c) => {
+            if let Some(i) = c.centroids.iter().position(|p| p.len() != c.axes.len()) {
+                return Err((
+                    format!("centroids[{i}]"),
+                    format!("not {} coordinates", c.axes.len()),
+                ));
+            }
+            (vec![c.centroids.len()], Some(c.centroids.len()))
+        }
+    };
+    if cells.is_none_or(|n| n > 1 << 26) {
+        return Err(("axes".into(), "more cells than an archive can have".into()));
+    }
+    let mut taken = std::collections::HashSet::new();
+    for (i, e) in a.elites().iter().enumerate() {
+        let at = |f: &str| format!("elites[{i}].{f}");
+        if e.cell.len() != sizes.len() || e.cell.iter().zip(&sizes).any(|(&c, &n)| c >= n) {
+            return Err((
+                at("cell"),
+                format!("{:?} is not a cell of the archive", e.cell),
+            ));
+        }
+        if !taken.insert(&e.cell) {
+            return Err((at("cell"), format!("{:?} holds two elites", e.cell)));
+        }
+        finite(|| at("fitness"), e.fitness)?;
+        for (k, &v) in e.values.iter().enumerate() {
+            finite(|| at(&format!("values[{k}]")), v)?;
+        }
+        for (k, &v) in e.features.iter().enumerate() {
+            finite(|| at(&format!("features[{k}]")), v)?;
+        }
+    }
+    Ok(())
 }

@@ -91,17 +91,74 @@ enum RawKind {
     },
 }
 
+/// The largest space file read: a space of the most dimensions a run takes is far
+/// smaller, and more is a mistake (a log, an image) that would be read into memory.
+pub const MAX_SPACE_FILE: u64 = 16 << 20;
+
 /// Reads and validates a space file.
 pub fn load_space(path: &Path) -> Result<Space, SpaceError> {
+    let text = read_space_text(path)?;
+    parse_space(&text, &path.display().to_string())
+}
+
+/// The text of a space file, checked before it is read: a regular file (not a folder,
+/// a pipe that could block forever or a device such as /dev/zero that never ends) of
+/// at most [`MAX_SPACE_FILE`] bytes, in UTF-8.
+pub fn read_space_text(path: &Path) -> Result<String, SpaceError> {
+    use std::io::Read;
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| SpaceError {
+    let refuse = |message: String| SpaceError {
         file: file.clone(),
         line: 0,
         column: 0,
         field: "file".into(),
-        message: format!("cannot read the space file: {e}"),
-    })?;
-    parse_space(&text, &file)
+        message,
+    };
+    let check = |meta: &std::fs::Metadata| -> Result<(), SpaceError> {
+        if meta.is_dir() {
+            return Err(refuse("it is a folder, not a space file".into()));
+        }
+        if !meta.is_file() {
+            return Err(refuse(
+                "it is not a regular file (a pipe, a socket or a device): give a space file (RON)"
+                    .into(),
+            ));
+        }
+        if meta.len() > MAX_SPACE_FILE {
+            return Err(refuse(format!(
+                "it holds {} bytes, more than a space file's limit of {} MiB: is it the right file?",
+                meta.len(),
+                MAX_SPACE_FILE >> 20
+            )));
+        }
+        Ok(())
+    };
+    let cannot = |e: std::io::Error| refuse(format!("cannot read the space file: {e}"));
+    check(&std::fs::metadata(path).map_err(cannot)?)?;
+    // Opened without blocking (a pipe put in its place meanwhile must not hang the
+    // open), and checked again: the file read is the one checked.
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let f = options.open(path).map_err(cannot)?;
+    check(&f.metadata().map_err(cannot)?)?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SPACE_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_SPACE_FILE {
+        return Err(refuse(format!(
+            "it holds more than a space file's limit of {} MiB",
+            MAX_SPACE_FILE >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        refuse(format!(
+            "it is not UTF-8 text (byte {}): is it the right file?",
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }
 
 /// Parses and validates the text of a space file; `file` names it in errors.

@@ -12,7 +12,9 @@ mod file;
 pub mod mutate;
 
 pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
-pub use file::{SpaceError, dim_error, load_space, parse_space, to_space_file};
+pub use file::{
+    MAX_SPACE_FILE, SpaceError, dim_error, load_space, parse_space, read_space_text, to_space_file,
+};
 pub use mutate::{mutate_one, neighbour, random_point};
 
 use serde::{Deserialize, Serialize};
@@ -278,6 +280,30 @@ impl Space {
         })?;
         dim.default = index;
         dim.fixed = true;
+        Ok(())
+    }
+
+    /// Fixes every dimension of `items` (`NAME=VALUE` each, as `--fix` gives them). A
+    /// dimension fixed twice is refused, even to the same value: one of the two is a
+    /// typing mistake, and the last silently winning would hide it.
+    pub fn fix_all(&mut self, items: &[String]) -> Result<(), String> {
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for item in items {
+            let (k, v) = item
+                .split_once('=')
+                .map(|(k, v)| (k.trim(), v.trim()))
+                .ok_or_else(|| format!("--fix {item}: expected NAME=VALUE"))?;
+            if k.is_empty() {
+                return Err(format!("--fix {item}: the NAME before `=` is missing"));
+            }
+            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == k) {
+                return Err(format!(
+                    "--fix {k}={v}: dimension `{k}` is fixed twice ({k}={first} and {k}={v}); fix each dimension once"
+                ));
+            }
+            seen.push((k, v));
+            self.fix(k, v)?;
+        }
         Ok(())
     }
 

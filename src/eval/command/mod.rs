@@ -16,6 +16,7 @@
 //! on the next evaluation. Every evaluator runs in a process group of its own, killed
 //! whole, so nothing it starts outlives it.
 
+pub mod groups;
 mod once;
 mod process;
 pub(crate) mod reply;

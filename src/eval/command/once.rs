@@ -46,6 +46,8 @@ pub fn run(command: &str, request: &str, seed: u64, timeout: Duration) -> Result
         Ok((out, err))
     })();
     let exited = captures.is_ok() && process::wait_exit(&child, timeout);
+    // Killed by playtune's signal handler: interrupted, not failed.
+    super::groups::hold_if_exiting();
     process::kill_group(&child);
     let status = child.wait();
     let (out, err) = captures.map_err(|e| failure(format!("cannot read its output: {e}")))?;

@@ -20,7 +20,9 @@ const TAIL_BYTES: usize = 2048;
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
 /// Starts `sh -c command` as the leader of a new process group, so that
-/// [`kill_group`] also reaches whatever it starts in the background.
+/// [`kill_group`] also reaches whatever it starts in the background. The group is
+/// registered (see [`super::groups`]) until [`kill_group`] kills it, so that Ctrl-C or
+/// SIGTERM, which do not reach a group of its own, kill it on the way out.
 pub fn spawn(
     command: &str,
     env: &[(&str, String)],
@@ -40,7 +42,7 @@ pub fn spawn(
     for k in unset {
         c.env_remove(k);
     }
-    c.spawn()
+    super::groups::spawn_registered(|| c.spawn(), |child: &Child| child.id())
 }
 
 /// Kills every process in the group that `leader` leads. Call it before reaping the
@@ -55,6 +57,8 @@ pub fn kill_group(leader: &Child) {
     unsafe {
         libc::kill(-pgid, libc::SIGKILL);
     }
+    // Dead now, and about to be reaped, after which its id may be another's.
+    super::groups::unregister(pgid);
 }
 
 /// Whether `pid` (a child of ours) has exited, without reaping it.

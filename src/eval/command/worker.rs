@@ -131,6 +131,8 @@ impl Worker {
 
     /// Kills the worker for `fault` and says why, with its error output's tail.
     fn fail(mut self, fault: Fault, timeout: Duration) -> String {
+        // Killed by playtune's signal handler: interrupted, not failed.
+        super::groups::hold_if_exiting();
         let reason = match fault {
             Fault::TimedOut if process::wait_exit(&self.child, Duration::ZERO) => {
                 "it exited without replying, and something it started holds its output open"

@@ -56,6 +56,7 @@ impl ArchiveConfig {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MapElitesConfig {
     /// The grid; empty means the problem's default axes.
     pub axes: Vec<FeatureAxis>,

@@ -51,35 +51,82 @@ impl TupleSet {
     /// Auto: evaluations per pattern of an average 2-tuple below which 1+N is used.
     pub const AUTO_MIN_SAMPLES: f64 = 10.0;
 
-    /// Parses `auto`, `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`.
+    /// Parses `auto`, `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`. A
+    /// term given twice (`1+1+N`, `N+D`, `a,a`, `a,b;b,a`) or an empty one (`1++N`,
+    /// `a,;b`) is refused: each is a typing mistake that would otherwise be dropped
+    /// without a word.
     pub fn parse(text: &str) -> Result<TupleSet, String> {
         let t = text.trim();
         if t.eq_ignore_ascii_case("auto") {
             return Ok(TupleSet::Auto);
         }
         let parts: Vec<&str> = t.split(['+', ',']).map(str::trim).collect();
+        let size_term = |p: &str| matches!(p, "1" | "2" | "3" | "N" | "n" | "D" | "d");
         if !t.contains(';')
-            && parts
-                .iter()
-                .all(|p| matches!(*p, "1" | "2" | "3" | "N" | "n" | "D" | "d"))
+            && parts.iter().any(|p| size_term(p))
+            && parts.iter().all(|p| size_term(p) || p.is_empty())
         {
-            let mut sizes: Vec<usize> = parts.iter().filter_map(|p| p.parse().ok()).collect();
+            if parts.iter().any(|p| p.is_empty()) {
+                return Err(format!(
+                    "--tuples {text}: an empty term (two separators in a row, or one at an end): use 1+N, 1+2+N, 1+2 or an explicit list like `a,b;c`"
+                ));
+            }
+            let mut sizes: Vec<usize> = Vec::new();
+            let mut full = false;
+            for p in &parts {
+                let repeated = match p.parse::<usize>() {
+                    Ok(s) if sizes.contains(&s) => true,
+                    Ok(s) => {
+                        sizes.push(s);
+                        false
+                    }
+                    Err(_) if full => true,
+                    Err(_) => {
+                        full = true;
+                        false
+                    }
+                };
+                if repeated {
+                    return Err(format!(
+                        "--tuples {text}: `{p}` is given twice (N and D both mean the tuple of all free dimensions); give each term once"
+                    ));
+                }
+            }
             sizes.sort_unstable();
-            sizes.dedup();
-            let full = parts.iter().any(|p| matches!(*p, "N" | "n" | "D" | "d"));
             return Ok(TupleSet::Sizes { sizes, full });
         }
-        let tuples: Vec<Vec<String>> = t
-            .split(';')
-            .map(|tuple| {
-                tuple
-                    .split(',')
-                    .map(|n| n.trim().to_string())
-                    .filter(|n| !n.is_empty())
-                    .collect::<Vec<_>>()
-            })
-            .filter(|v: &Vec<String>| !v.is_empty())
-            .collect();
+        let mut tuples: Vec<Vec<String>> = Vec::new();
+        for tuple in t.split(';') {
+            let mut names: Vec<String> = Vec::new();
+            for n in tuple.split(',').map(str::trim) {
+                if n.is_empty() {
+                    return Err(format!(
+                        "--tuples {text}: an empty dimension name in `{}` (two separators in a row, or one at an end)",
+                        tuple.trim()
+                    ));
+                }
+                if names.iter().any(|m| m == n) {
+                    return Err(format!(
+                        "--tuples {text}: `{n}` appears twice in the tuple `{}`; name each dimension once",
+                        tuple.trim()
+                    ));
+                }
+                names.push(n.to_string());
+            }
+            let mut key = names.clone();
+            key.sort();
+            if tuples.iter().any(|other| {
+                let mut o = other.clone();
+                o.sort();
+                o == key
+            }) {
+                return Err(format!(
+                    "--tuples {text}: the tuple `{}` is given twice; give each tuple once",
+                    tuple.trim()
+                ));
+            }
+            tuples.push(names);
+        }
         if tuples.is_empty() {
             return Err(format!(
                 "`{text}` names no tuples: use 1+N, 1+2+N, 1+2 or an explicit list like `a,b;c`"
@@ -181,6 +228,7 @@ pub enum RecommendFrom {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NtbeaConfig {
     pub tuples: TupleSet,
     /// Exploration constant of the UCB score.
@@ -695,6 +743,23 @@ mod tests {
         assert_eq!(count("1,2,3"), 4 + 6 + 4);
         assert_eq!(count("x0,x1;x3"), 2);
         assert!(TupleSet::parse("x9").unwrap().expand(space, 100).is_err());
+        for bad in [
+            "1+1+N",
+            "1+N+N",
+            "N+D",
+            "1++N",
+            "1+N+",
+            "+1",
+            "x0,x0;x1",
+            "x0,x1;x1,x0",
+            "x0,;x1",
+            "x0;;x1",
+            "x0;",
+            "",
+        ] {
+            let e = TupleSet::parse(bad).expect_err(bad);
+            assert!(e.contains("twice") || e.contains("empty"), "{bad}: {e}");
+        }
     }
 
     #[test]

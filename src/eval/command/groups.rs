@@ -1,0 +1,176 @@
+//! The process groups of the evaluators running now, for a signal handler to kill.
+//!
+//! Every evaluator sits in a process group of its own (see [`super::process::spawn`]),
+//! so Ctrl-C, which the terminal sends to its foreground group, and a SIGTERM sent to
+//! playtune alone do not reach it. Playtune's handler for those signals
+//! (`cli::interrupt`) calls [`kill_all`] before it exits. Everything here that the
+//! handler touches is async-signal-safe: a fixed array of atomics, `kill` and
+//! `nanosleep`, no lock and no allocation.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+
+/// Most groups tracked at once: far more than the workers (1024 at most) and one-shot
+/// evaluations (one per thread) a run has running together.
+const SLOTS: usize = 4096;
+
+/// Live group ids; 0 marks a free slot.
+static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+/// Threads between starting an evaluator and registering its group.
+static SPAWNING: AtomicUsize = AtomicUsize::new(0);
+/// Set once the process is on its way out: no evaluator starts any more.
+static EXITING: AtomicBool = AtomicBool::new(false);
+
+/// The signals that end playtune through its handler, blocked on a thread while it
+/// starts an evaluator so that the handler never runs between the start and the
+/// registration there (it runs on another thread, which waits for the registration).
+const HANDLED: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// Starts an evaluator with `spawn` and registers its process group (the id `pid`
+/// gives: the leader's pid). Refused once the process is exiting.
+pub(crate) fn spawn_registered<C>(
+    spawn: impl FnOnce() -> std::io::Result<C>,
+    pid: impl FnOnce(&C) -> u32,
+) -> std::io::Result<C> {
+    let old = block_handled();
+    SPAWNING.fetch_add(1, Ordering::SeqCst);
+    let started = if EXITING.load(Ordering::SeqCst) {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::Interrupted,
+            "playtune is exiting (interrupted)",
+        ))
+    } else {
+        spawn()
+    };
+    if let Ok(child) = &started
+        && let Ok(pgid) = i32::try_from(pid(child))
+    {
+        register(pgid);
+    }
+    SPAWNING.fetch_sub(1, Ordering::SeqCst);
+    restore_mask(&old);
+    started
+}
+
+fn register(pgid: i32) {
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+    // Every slot taken: this group is still killed at every evaluation's end, but not
+    // by a signal handler.
+}
+
+/// Forgets group `pgid`: it is dead (killed by [`super::process::kill_group`]) and its
+/// leader about to be reaped, after which the id may be given to another process.
+pub(crate) fn unregister(pgid: i32) {
+    if pgid <= 0 {
+        return;
+    }
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// Kills every registered evaluator's process group (SIGKILL), after any evaluator
+/// being started has been registered; from now on none starts. Async-signal-safe: for
+/// a signal handler on the way to `_exit`.
+pub fn kill_all() {
+    EXITING.store(true, Ordering::SeqCst);
+    // A thread starting an evaluator registers it within microseconds; a second at
+    // most is waited for (it cannot be this thread: it blocks the signals meanwhile).
+    for _ in 0..1000 {
+        if SPAWNING.load(Ordering::SeqCst) == 0 {
+            break;
+        }
+        let nap = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 1_000_000,
+        };
+        // SAFETY: nanosleep is async-signal-safe; `nap` is a valid timespec.
+        unsafe {
+            libc::nanosleep(&nap, std::ptr::null_mut());
+        }
+    }
+    for slot in &GROUPS {
+        let pgid = slot.load(Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: kill is async-signal-safe; a group already gone gives ESRCH.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// Whether the process is on its way out ([`kill_all`] ran).
+pub fn exiting() -> bool {
+    EXITING.load(Ordering::SeqCst)
+}
+
+/// Waits for the exit if the process is on its way out: an evaluation whose evaluator
+/// the signal handler killed must not be recorded as failed in the moment before the
+/// handler's `_exit` (it was interrupted, and `resume` evaluates it again).
+pub(crate) fn hold_if_exiting() {
+    while exiting() {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// The groups registered now (for tests).
+pub fn live() -> Vec<i32> {
+    GROUPS
+        .iter()
+        .map(|s| s.load(Ordering::SeqCst))
+        .filter(|&g| g > 0)
+        .collect()
+}
+
+fn block_handled() -> libc::sigset_t {
+    // SAFETY: both sets are initialised by sigemptyset before use; pthread_sigmask
+    // only changes the calling thread's mask.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        let mut old: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigemptyset(&mut old);
+        for s in HANDLED {
+            libc::sigaddset(&mut set, s);
+        }
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, &mut old);
+        old
+    }
+}
+
+fn restore_mask(old: &libc::sigset_t) {
+    // SAFETY: `old` is the mask pthread_sigmask returned.
+    unsafe {
+        libc::pthread_sigmask(libc::SIG_SETMASK, old, std::ptr::null_mut());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_are_registered_until_killed() {
+        let child = super::super::process::spawn("sleep 30", &[], &[], std::process::Stdio::null())
+            .unwrap();
+        let pgid = child.id() as i32;
+        assert!(live().contains(&pgid));
+        let mut child = child;
+        super::super::process::kill_group(&child);
+        assert!(!live().contains(&pgid));
+        let status = child.wait().unwrap();
+        assert!(!status.success());
+    }
+}
