@@ -2,7 +2,8 @@
 //! A new problem adds one entry to [`PROBLEMS`], a new game one line to [`GAMES`].
 
 use crate::eval::{
-    CommandProblem, NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Problem, Sphere,
+    CommandProblem, ConstrainedOneMax, NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Problem,
+    Sphere,
 };
 use crate::harness::DynGame;
 use crate::run::ProblemSpec;
@@ -56,6 +57,11 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "noisy-onemax",
         &[("dims", "10"), ("sigma", "1"), ("scale", "1")],
         "count of ones plus Gaussian noise (all times scale); optimum all ones",
+    ),
+    (
+        "constrained-onemax",
+        &[("dims", "20"), ("sigma", "1"), ("cap", "0.7")],
+        "count of ones plus noise, held to `load <= cap` (load: the share of ones); feasible optimum floor(cap x dims) ones",
     ),
     (
         "noisy-trap",
@@ -341,6 +347,11 @@ pub fn build_problem(
             s.real("sigma", 0.0)?,
             s.real("scale", f64::MIN)?,
         )),
+        "constrained-onemax" => Box::new(ConstrainedOneMax::new(
+            s.count("dims", MAX_DIMS)?,
+            s.real("sigma", 0.0)?,
+            s.real("cap", 0.0)?,
+        )?),
         "noisy-trap" => {
             let values = s.count("values", 1 << 20)?;
             if values < 2 {

@@ -118,6 +118,7 @@ fn race_space() -> Space {
         name: "race-rules".into(),
         dims: vec![int("target", 4, 30, 8), int("max_step", 1, 6, 2)],
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 

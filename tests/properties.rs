@@ -44,6 +44,7 @@ fn space() -> impl Strategy<Value = Space> {
             })
             .collect(),
         groups: Vec::new(),
+        constraints: Vec::new(),
     })
 }
 

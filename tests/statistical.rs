@@ -251,6 +251,7 @@ fn brmhc_preprocessing_finds_the_important_dimensions() {
             name: "cells".into(),
             dims: vec!["x4".into(), "x5".into()],
         }],
+        constraints: Vec::new(),
     };
     let problem = Skewed(space.clone());
     let mut top = 0;

@@ -190,6 +190,14 @@ pub struct CommonRunArgs {
     /// Fix a dimension to a value, NAME=VALUE (repeatable); the rest are searched.
     #[arg(long = "fix", value_name = "NAME=VALUE")]
     pub fix: Vec<String>,
+    /// What an acceptable point reports, on the problem's features (repeatable; `;`
+    /// separates several): `stalemate_rate<=0.05`, `mean_length>=60`,
+    /// `mean_length in 60..200`. Added to the space file's `constraints`.
+    #[arg(
+        long = "constraint",
+        value_name = "FEATURE<=V|FEATURE>=V|FEATURE in A..B"
+    )]
+    pub constraints: Vec<String>,
     /// Independent trials, run in parallel.
     #[arg(long, default_value_t = 1)]
     pub trials: u64,

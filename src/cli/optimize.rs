@@ -4,6 +4,7 @@ use super::CommonRunArgs;
 use crate::eval::{Binding, FeatureAxis, Problem};
 use crate::optim::AlgoConfig;
 use crate::optim::brmhc::BrmhcConfig;
+use crate::optim::constrained::Check;
 use crate::optim::map_elites::{
     ArchiveConfig, Better, MapElitesConfig, Mutation, default_emitters, unmoved_dims,
 };
@@ -12,7 +13,7 @@ use crate::optim::random::RandomConfig;
 use crate::optim::rmhc::RmhcConfig;
 use crate::registry::build_problem;
 use crate::run::{self, ProblemSpec, RunConfig, RunResult};
-use crate::space::{Space, dim_error, parse_space};
+use crate::space::{Space, constraint, dim_error, parse_space};
 use anyhow::{Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -272,6 +273,21 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         None => problem.space().clone(),
     };
     space.fix_all(&common.fix).map_err(anyhow::Error::msg)?;
+    let features = problem.feature_names();
+    let range = |name: &str| problem.feature_range(name);
+    if let Some((_, _, file)) = &user {
+        Check::resolve(&space.constraints, &features, range)
+            .map_err(|e| anyhow!("{file}: constraints: {e}"))?;
+    }
+    for text in &common.constraints {
+        let more = constraint::parse_list(text).map_err(|e| anyhow!("--constraint: {e}"))?;
+        Check::resolve(&more, &features, range).map_err(|e| anyhow!("--constraint: {e}"))?;
+        for c in more {
+            if !space.constraints.contains(&c) {
+                space.constraints.push(c);
+            }
+        }
+    }
     Ok((
         spec,
         problem,
@@ -530,6 +546,30 @@ pub(super) fn report(
             dir.display()
         );
     }
+    if !config.space.constraints.is_empty() {
+        let all: Vec<String> = config
+            .space
+            .constraints
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        println!("constraints: {}", all.join("; "));
+        for t in &r.trials {
+            if let Some(f) = t.feasibility {
+                println!(
+                    "trial {}: {} feasible and {} infeasible evaluations; recommendation {}",
+                    t.trial,
+                    f.feasible,
+                    f.infeasible,
+                    match f.recommendation {
+                        Some(true) => "feasible",
+                        Some(false) => "INFEASIBLE: no evaluated point met every constraint",
+                        None => "never evaluated",
+                    }
+                );
+            }
+        }
+    }
     println!(
         "final value: mean {:.4}, se {:.4} over {} trial(s)",
         r.final_value.mean,
@@ -551,6 +591,11 @@ pub(super) fn report(
                     "trial": t.trial, "values": t.values, "estimate": t.estimate, "agent": agent(&t.values),
                     "true_fitness": t.true_fitness, "optimal": t.optimal, "evaluations": t.spent.total(),
                 });
+                if let Some(f) = t.feasibility {
+                    o["feasible"] = serde_json::json!(f.feasible);
+                    o["infeasible"] = serde_json::json!(f.infeasible);
+                    o["recommendation_feasible"] = serde_json::json!(f.recommendation);
+                }
                 if let Some(m) = t.history.last() {
                     o["coverage"] = serde_json::json!(m.coverage);
                     o["qd_score"] = serde_json::json!(m.qd_score);
@@ -583,6 +628,27 @@ pub(super) fn report(
             "search_seconds": r.search_seconds,
             "trials": trials,
         });
+        let mut out = out;
+        if let Some(f) = first.feasibility {
+            let sum = |g: fn(&crate::optim::constrained::Feasibility) -> u64| -> u64 {
+                r.trials
+                    .iter()
+                    .filter_map(|t| t.feasibility.as_ref())
+                    .map(g)
+                    .sum()
+            };
+            out["constraints"] = serde_json::json!(
+                config
+                    .space
+                    .constraints
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+            );
+            out["feasible"] = serde_json::json!(sum(|f| f.feasible));
+            out["infeasible"] = serde_json::json!(sum(|f| f.infeasible));
+            out["recommendation_feasible"] = serde_json::json!(f.recommendation);
+        }
         println!("{out}");
     }
 }

@@ -22,6 +22,7 @@ pub(crate) fn int_space(name: &str, dims: usize, values: i64) -> Space {
             })
             .collect(),
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 
@@ -66,6 +67,60 @@ impl Problem for NoisyOneMax {
     }
     fn is_optimal(&self, x: &[f64]) -> Option<bool> {
         Some(x.iter().all(|&v| v == 1.0))
+    }
+}
+
+/// Constrained OneMax: the number of ones plus N(0, sigma^2) noise, with the feature
+/// `load`, the share of ones, held by its space's constraint `load <= cap`. The
+/// feasible optimum is every point with exactly floor(cap x dims) ones; the
+/// unconstrained optimum (all ones) is infeasible. A benchmark for constraint handling
+/// with a known feasible optimum.
+pub struct ConstrainedOneMax {
+    space: Space,
+    sigma: f64,
+    ones: usize,
+}
+
+impl ConstrainedOneMax {
+    pub fn new(dims: usize, sigma: f64, cap: f64) -> Result<ConstrainedOneMax, String> {
+        if !(0.0..1.0).contains(&cap) {
+            return Err(format!(
+                "cap={cap}: give a share of ones from 0 to below 1 (at 1 the constraint holds everywhere)"
+            ));
+        }
+        let mut space = int_space("constrained-onemax", dims, 2);
+        space.constraints = vec![format!("load <= {cap}").parse()?];
+        Ok(ConstrainedOneMax {
+            space,
+            sigma,
+            ones: (cap * dims as f64 + 1e-9).floor() as usize,
+        })
+    }
+}
+
+impl Problem for ConstrainedOneMax {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+    fn feature_names(&self) -> Vec<String> {
+        vec!["load".into()]
+    }
+    fn feature_range(&self, _name: &str) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let ones = x.iter().filter(|&&v| v == 1.0).count();
+        Ok(Evaluation {
+            fitness: ones as f64 + self.sigma * gaussian(seed),
+            features: vec![ones as f64 / x.len() as f64],
+        })
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        Some(x.iter().filter(|&&v| v == 1.0).count() as f64)
+    }
+    /// The feasible optimum.
+    fn is_optimal(&self, x: &[f64]) -> Option<bool> {
+        Some(x.iter().filter(|&&v| v == 1.0).count() == self.ones)
     }
 }
 
@@ -246,6 +301,7 @@ impl Sphere {
                 name: "sphere".into(),
                 dims,
                 groups: Vec::new(),
+                constraints: Vec::new(),
             },
         }
     }

@@ -8,7 +8,7 @@ mod manual;
 
 #[cfg(test)]
 pub(crate) use benchmarks::int_space;
-pub use benchmarks::{NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Sphere};
+pub use benchmarks::{ConstrainedOneMax, NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Sphere};
 pub use binding::Binding;
 pub use command::CommandProblem;
 pub use command::groups as evaluator_groups;

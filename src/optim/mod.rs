@@ -4,6 +4,7 @@
 //! external program. Each optimiser owns its generator and its budget.
 
 pub mod brmhc;
+pub mod constrained;
 pub mod map_elites;
 pub mod ntbea;
 pub mod random;
@@ -120,6 +121,12 @@ pub trait Optimizer: Send {
     /// Archive metrics after every batch, for quality-diversity optimisers.
     fn metrics_history(&self) -> &[map_elites::Metrics] {
         &[]
+    }
+
+    /// Feasible and infeasible counts, for an optimiser held to constraints
+    /// ([`constrained::Constrained`]).
+    fn feasibility(&self) -> Option<constrained::Feasibility> {
+        None
     }
 }
 

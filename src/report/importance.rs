@@ -193,6 +193,7 @@ mod tests {
                 },
             ],
             groups: Vec::new(),
+            constraints: Vec::new(),
         };
         let rows = vec![
             row(vec![0.0, 0.0, 0.0], 1.0, Phase::Search),

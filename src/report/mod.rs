@@ -159,6 +159,20 @@ fn configuration(dir: &Path, config: &RunConfig, problem: Option<&dyn Problem>) 
             ),
         ),
         (
+            "constraints",
+            if config.space.constraints.is_empty() {
+                "none".to_string()
+            } else {
+                config
+                    .space
+                    .constraints
+                    .iter()
+                    .map(|c| format!("<code>{}</code>", escape(&c.to_string())))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ),
+        (
             "failed evaluations",
             format!(
                 "retried {} time(s); the run stops past {}% failed",
@@ -318,6 +332,33 @@ fn recommendation(result: &RunResult) -> Option<Section> {
             None => "",
         };
         rows.push(("true fitness", format!("{}{optimal}", num(tf))));
+    }
+    if let Some(f) = best.feasibility {
+        let verdict = match f.recommendation {
+            Some(true) => "feasible".to_string(),
+            Some(false) => {
+                "<strong>infeasible</strong>: no evaluated point met every constraint".into()
+            }
+            None => "never evaluated".into(),
+        };
+        rows.push((
+            "constraints",
+            format!(
+                "{verdict}; {} feasible and {} infeasible evaluations over the run's trials",
+                result
+                    .trials
+                    .iter()
+                    .filter_map(|t| t.feasibility)
+                    .map(|f| f.feasible)
+                    .sum::<u64>(),
+                result
+                    .trials
+                    .iter()
+                    .filter_map(|t| t.feasibility)
+                    .map(|f| f.infeasible)
+                    .sum::<u64>()
+            ),
+        ));
     }
     body.push_str(&format!("<div class=\"big\">{}</div>", key_values(&rows)));
     let point: Vec<Vec<String>> = best

@@ -16,6 +16,7 @@ mod result;
 pub use result::{Checkpoint, RunResult, TrialResult, read_result};
 
 use crate::eval::{Binding, Evaluation, Problem};
+use crate::optim::constrained::{Check, Constrained};
 use crate::optim::{AlgoConfig, Phase};
 use crate::rng::derive_seed;
 use crate::space::Space;
@@ -445,6 +446,7 @@ fn drive(
         .algorithm
         .build(&config.space, config.budget, 0, &features, &axes)
         .map_err(RunError::Config)?;
+    constraint_checks(config, problem).map_err(RunError::Config)?;
     config.faults.check().map_err(RunError::Config)?;
     if config.trials == 0 {
         return Err(RunError::Config(
@@ -726,6 +728,11 @@ impl TrialContext<'_> {
                 self.axes,
             )
             .map_err(RunError::Config)?;
+        let checks = constraint_checks(c, self.problem).map_err(RunError::Config)?;
+        if !checks.is_empty() {
+            let floor = self.problem.fitness_range().map(|(low, _)| low);
+            optimizer = Box::new(Constrained::new(optimizer, checks, floor));
+        }
         let mut spent = Spent::default();
         let mut index = 0u64;
         // The recommendation about 20 times a trial: the convergence curve.
@@ -885,6 +892,15 @@ impl TrialContext<'_> {
             trace,
         ))))
     }
+}
+
+/// The run's constraints (its space's) against the problem's features.
+fn constraint_checks(config: &RunConfig, problem: &dyn Problem) -> Result<Vec<Check>, String> {
+    Check::resolve(
+        &config.space.constraints,
+        &problem.feature_names(),
+        |name| problem.feature_range(name),
+    )
 }
 
 /// Evaluates a point of the problem's own space, trying again with the same seed

@@ -58,6 +58,10 @@ pub struct TrialResult {
     /// The recommendation at about 20 points of the trial.
     #[serde(default)]
     pub trace: Vec<Checkpoint>,
+    /// For a run held to constraints: feasible and infeasible evaluations, and
+    /// whether the recommendation is feasible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feasibility: Option<crate::optim::constrained::Feasibility>,
 }
 
 impl TrialResult {
@@ -86,6 +90,7 @@ impl TrialResult {
             archive: opt.archive().cloned(),
             history: opt.metrics_history().to_vec(),
             trace,
+            feasibility: opt.feasibility(),
         }
     }
 

@@ -11,6 +11,7 @@
 //!         (name: "c", kind: Float(min: 0.0, max: 2.0, levels: 5)),
 //!     ],
 //!     groups: [(name: "layout", dims: ["cell_0"])],
+//!     constraints: ["stalemate_rate <= 0.05", "mean_length in 60..200"],
 //! )
 //! ```
 //! Every error names the file, the line and column, and the field at fault.
@@ -53,6 +54,9 @@ struct RawSpace {
     dims: Vec<RawDim>,
     #[serde(default)]
     groups: Vec<Group>,
+    /// `["stalemate_rate <= 0.05", "mean_length in 60..200"]`.
+    #[serde(default)]
+    constraints: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -224,6 +228,14 @@ pub fn to_space_file(space: &Space) -> String {
         }
         out += "    ],\n";
     }
+    if !space.constraints.is_empty() {
+        let all: Vec<String> = space
+            .constraints
+            .iter()
+            .map(|c| format!("{:?}", c.to_string()))
+            .collect();
+        out += &format!("    constraints: [{}],\n", all.join(", "));
+    }
     out + ")\n"
 }
 
@@ -377,10 +389,23 @@ impl Validator<'_> {
             seen.insert(d.name.clone());
             dims.push(self.dim(d)?);
         }
+        let mut constraints = Vec::with_capacity(raw.constraints.len());
+        for (i, text) in raw.constraints.iter().enumerate() {
+            let c = text.parse().map_err(|m| {
+                let at = self.text.find("constraints").unwrap_or(0);
+                let at = self.text[at..]
+                    .find(&format!("{text:?}"))
+                    .map(|p| at + p)
+                    .unwrap_or(at);
+                self.error_at(at, format!("constraints[{i}]"), m)
+            })?;
+            constraints.push(c);
+        }
         let space = Space {
             name: raw.name,
             dims,
             groups: raw.groups,
+            constraints,
         };
         self.groups(&space)?;
         Ok(space)

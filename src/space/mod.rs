@@ -7,10 +7,12 @@
 //! (tuples and mutation are defined on indices); [`Space::decode`] turns indices into
 //! values.
 
+pub mod constraint;
 mod domain;
 mod file;
 pub mod mutate;
 
+pub use constraint::{Bound, Constraint};
 pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
 pub use file::{
     MAX_SPACE_FILE, SpaceError, dim_error, load_space, parse_space, read_space_text, to_space_file,
@@ -105,6 +107,10 @@ pub struct Space {
     pub dims: Vec<Dimension>,
     #[serde(default)]
     pub groups: Vec<Group>,
+    /// What an acceptable point's evaluation reports (`stalemate_rate <= 0.05`);
+    /// every optimiser respects them (`optim::constrained`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub constraints: Vec<Constraint>,
 }
 
 /// A space as stored, its dimensions checked one by one but not yet together.
@@ -114,6 +120,8 @@ struct SpaceData {
     dims: Vec<Dimension>,
     #[serde(default)]
     groups: Vec<Group>,
+    #[serde(default)]
+    constraints: Vec<Constraint>,
 }
 
 impl TryFrom<SpaceData> for Space {
@@ -123,6 +131,7 @@ impl TryFrom<SpaceData> for Space {
             name: s.name,
             dims: s.dims,
             groups: s.groups,
+            constraints: s.constraints,
         };
         space.check_together()?;
         Ok(space)

@@ -328,6 +328,7 @@ pub fn bmrh_space() -> Space {
             dim("gauss_sd", list(&[0.5, 1.0, 2.0]), 1.0),
         ],
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 
@@ -361,6 +362,7 @@ pub fn srh_space() -> Space {
             ),
         ],
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 
@@ -383,6 +385,7 @@ pub fn mcts_space() -> Space {
             dim("roll_with_opponents", Domain::Bool, 1.0),
         ],
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 

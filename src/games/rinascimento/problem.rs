@@ -51,6 +51,7 @@ pub fn rules_space() -> Space {
             })
             .collect(),
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 

@@ -134,6 +134,7 @@ pub fn space() -> Space {
             name: "black_hole_cells".into(),
             dims: cells,
         }],
+        constraints: Vec::new(),
     }
 }
 

@@ -67,6 +67,7 @@ pub fn hps_space(with_learned: bool) -> Space {
             dim("phase_cap", Domain::List(vec![10.0, 20.0, 40.0]), 2),
         ],
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 

@@ -121,6 +121,7 @@ pub fn settings_space() -> Space {
             dim("recommend", names(&["evaluated", "neighbourhood"]), 0),
         ],
         groups: Vec::new(),
+        constraints: Vec::new(),
     }
 }
 
