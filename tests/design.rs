@@ -315,3 +315,73 @@ fn rinascimento_rules_are_designed_from_the_command_line() {
         .code(2)
         .stderr(predicate::str::contains("no built-in design space"));
 }
+
+/// The rule-design study end to end at a small size: every part of its summary, the
+/// fresh table kept in `fresh.ron`, and a rerun that reuses everything and writes the
+/// same files.
+#[test]
+fn rule_design_study_runs_and_resumes_to_the_same_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "experiment",
+        "rule-design",
+        "--preset",
+        "quick",
+        "--trials",
+        "2",
+        "--budget",
+        "8",
+        "--reevaluations",
+        "2",
+        "--name",
+        "rd",
+        "-q",
+    ];
+    playtune()
+        .args(args)
+        .current_dir(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("## Rule sets on fresh seeds"))
+        .stdout(predicate::str::contains("| Splendor (its own rules) |"))
+        .stdout(predicate::str::contains(
+            "## The parameters that mattered most",
+        ));
+    let home = dir.path().join("runs/rd");
+    for f in ["summary.md", "summary.ron", "rule-design.ron", "fresh.ron"] {
+        assert!(home.join(f).exists(), "{f}");
+    }
+    assert!(dir.path().join("plots/rd/fresh_depth.png").exists());
+    let summary = std::fs::read_to_string(home.join("summary.md")).unwrap();
+    let fresh = std::fs::read_to_string(home.join("fresh.ron")).unwrap();
+    // Every constrained run reports its feasibility, and the search logs carry it.
+    let result = std::fs::read_to_string(home.join("ntbea/result.ron")).unwrap();
+    assert!(result.contains("feasibility"));
+    playtune()
+        .args(args)
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    assert_eq!(
+        std::fs::read_to_string(home.join("summary.md")).unwrap(),
+        summary
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join("fresh.ron")).unwrap(),
+        fresh
+    );
+    // A game without a study preset is a clear error.
+    playtune()
+        .args([
+            "experiment",
+            "rule-design",
+            "--game",
+            "space-battle",
+            "--name",
+            "x",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no study preset"));
+}

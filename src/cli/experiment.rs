@@ -111,6 +111,9 @@ pub struct ExperimentArgs {
     /// Where its figures go.
     #[arg(long, default_value = "plots")]
     plots_dir: PathBuf,
+    /// The game whose rules rule-design searches.
+    #[arg(long, default_value = "rinascimento")]
+    game: String,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
@@ -138,17 +141,20 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
     if a.cluster.executor == Executor::Local && a.detach {
         bail!("--detach goes with --executor slurm");
     }
-    let folder = a.runs_dir.join(
-        a.name
-            .clone()
-            .unwrap_or_else(|| format!("{}-{}", a.experiment, a.preset.name())),
-    );
+    let folder = a.runs_dir.join(a.name.clone().unwrap_or_else(|| {
+        if a.experiment == "rule-design" {
+            format!("rule-design-{}-{}", a.game, a.preset.name())
+        } else {
+            format!("{}-{}", a.experiment, a.preset.name())
+        }
+    }));
     super::interrupt::on_interrupt(&format!(
         "what finished is in {}; the same command again goes on from there",
         folder.display()
     ));
-    const KNOWN: [&str; 7] = [
+    const KNOWN: [&str; 8] = [
         "space-battle",
+        "rule-design",
         "rinascimento",
         "ntbea-defaults",
         "strategy-portfolio",
@@ -178,8 +184,9 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
         "strategy-portfolio" | "strategy-difficulty" => strategy(a),
         "learned-eval" => learned_eval(a),
         "play-styles" => play_styles(a),
+        "rule-design" => rule_design(a),
         other => bail!(
-            "unknown experiment `{other}` (known: space-battle, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles, learned-eval)"
+            "unknown experiment `{other}` (known: space-battle, rule-design, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles, learned-eval)"
         ),
     };
     if outcome.is_err() && !made.is_empty() {
@@ -547,6 +554,42 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The rule-design study (docs/design.md): quick (minutes) or full (10 runs of NTBEA,
+/// random search and RMHC over the rules, the best found rule sets on fresh games).
+fn rule_design(a: ExperimentArgs) -> Result<()> {
+    use crate::experiments::rule_design::{RuleDesignConfig, run};
+    let preset = match a.preset {
+        Preset::Quick => "quick",
+        Preset::Full | Preset::Paper => "full",
+        Preset::Medium => bail!("rule-design has the presets quick and full"),
+    };
+    if !a.settings.is_empty() || !a.fix.is_empty() || a.ntbea != NtbeaSettings::Paper {
+        bail!(
+            "rule-design takes no --set, --fix or --ntbea: it searches the whole design space with NTBEA at playtune's defaults; `playtune optimize --problem design` takes them"
+        );
+    }
+    let mut config =
+        RuleDesignConfig::preset(&a.game, preset, a.seed).map_err(anyhow::Error::msg)?;
+    if let Some(name) = &a.name {
+        config.name = name.clone();
+    }
+    if let Some(t) = a.trials {
+        config.trials = t;
+    }
+    if let Some(b) = a.budget {
+        config.budget = b;
+    }
+    if let Some(r) = a.reevaluations {
+        config.reevaluations = r;
+    }
+    if config.trials == 0 || config.budget == 0 || config.reevaluations == 0 {
+        bail!("--trials, --budget and --reevaluations must be at least 1");
+    }
+    let started = std::time::Instant::now();
+    run(&config, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(&a, &config.name, started)
 }
 
 /// Prints an experiment's `summary.md` and where its files went.

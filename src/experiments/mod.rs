@@ -6,5 +6,6 @@ pub mod learned_eval;
 pub mod ntbea_defaults;
 pub mod play_styles;
 pub mod rinascimento_tuning;
+pub mod rule_design;
 pub mod strategy;
 pub mod validation;

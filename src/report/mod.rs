@@ -8,7 +8,7 @@
 
 mod elites;
 mod html;
-mod importance;
+pub(crate) mod importance;
 mod settings;
 
 pub use html::{base64, markdown};
