@@ -32,6 +32,18 @@ fn game_settings(text: &str) -> Result<Vec<(String, String)>, String> {
         .collect()
 }
 
+/// Every agent's default forward-model budget from a problem setting: empty for each
+/// agent's own.
+fn agents_budget(text: &str) -> Result<Option<usize>, String> {
+    match text.trim() {
+        "" => Ok(None),
+        b => Some(b.parse::<usize>().ok().filter(|&b| b > 0).ok_or_else(|| {
+            format!("budget={b}: give a whole number of forward-model calls above 0, or leave it empty for each agent's own")
+        }))
+        .transpose(),
+    }
+}
+
 /// The game called `name`, or a message listing the known ones.
 pub fn game(name: &str) -> Result<&'static dyn DynGame, String> {
     GAMES
@@ -142,6 +154,18 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("game_settings", ""),
         ],
         "any game's skill depth over its settings: min gap between ladder rungs (weakest first), each rung's win rate against the weakest; features: rung win rates and design metrics",
+    ),
+    (
+        "tune-agent",
+        &[
+            ("game", "rinascimento"),
+            ("agent", "mcts"),
+            ("opponents", "osla"),
+            ("games", "20"),
+            ("budget", ""),
+            ("game_settings", "players=2"),
+        ],
+        "any agent of any game against opponents: its tunable settings (from the agent registry) searched for the best mean score; features: score against each opponent, mean length",
     ),
     (
         "strategy-styles",
@@ -422,13 +446,7 @@ pub fn build_problem(
         }
         "design" => {
             use crate::harness::design::{DesignConfig, DesignProblem};
-            let budget: String = s.get("budget")?;
-            let budget = match budget.trim() {
-                "" => None,
-                b => Some(b.parse::<usize>().ok().filter(|&b| b > 0).ok_or_else(|| {
-                    format!("budget={b}: give a whole number of forward-model calls above 0, or leave it empty for each agent's own")
-                })?),
-            };
+            let budget = agents_budget(&s.get::<String>("budget")?)?;
             let ladder: String = s.get("ladder")?;
             Box::new(DesignProblem::new(
                 game(&s.get::<String>("game")?)?,
@@ -439,6 +457,22 @@ pub fn build_problem(
                     settings: game_settings(&s.get::<String>("game_settings")?)?,
                 },
                 space,
+            )?)
+        }
+        "tune-agent" => {
+            use crate::harness::tune::{TuneConfig, TuneProblem};
+            if space.is_some_and(|sp| sp.dims.is_empty()) {
+                return Err("tune-agent: the space file has no dimensions".into());
+            }
+            Box::new(TuneProblem::new(
+                game(&s.get::<String>("game")?)?,
+                TuneConfig {
+                    agent: s.get("agent")?,
+                    opponents: crate::harness::split_agents(&s.get::<String>("opponents")?),
+                    games: s.positive("games")?,
+                    budget: agents_budget(&s.get::<String>("budget")?)?,
+                    settings: game_settings(&s.get::<String>("game_settings")?)?,
+                },
             )?)
         }
         "strategy-styles" => {

@@ -8,6 +8,7 @@ use crate::agents::{
     Osla, RandomAgent, Recommendation, Srh, SrhConfig,
 };
 use crate::game::{Agent, Game};
+use crate::space::Domain;
 
 /// An agent as the user writes it: a name and its settings, `NAME` or
 /// `NAME(KEY=VALUE,...)`.
@@ -162,6 +163,21 @@ impl<S: Game + 'static> AgentEntry<S> {
     }
 }
 
+/// A tuning grid of numbers.
+fn list(values: &[f64]) -> Domain {
+    Domain::List(values.to_vec())
+}
+
+/// A tuning grid of names.
+fn categories(names: &[&str]) -> Domain {
+    Domain::Categories(names.iter().map(|n| n.to_string()).collect())
+}
+
+/// The opponent models a rolling-horizon or tree search agent may assume.
+fn opponents() -> Domain {
+    categories(&["nothing", "random", "osla"])
+}
+
 /// The generic agents, written once against [`Game`]: every game offers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Generic {
@@ -222,92 +238,114 @@ impl Generic {
                         "175",
                         "iterations per decision (max: unlimited)",
                     ),
-                    s("depth", "10", "steps per iteration, tree steps included"),
+                    s("depth", "10", "steps per iteration, tree steps included")
+                        .tuned(list(&[1.0, 2.0, 5.0, 10.0, 20.0])),
                     s("macro", "1", "ticks each step repeats its action"),
-                    s("c", &d.c.to_string(), "UCB1 exploration constant"),
+                    s("c", &d.c.to_string(), "UCB1 exploration constant")
+                        .tuned(list(&[0.0, 0.5, 1.0, 1.41, 2.0, 4.0, 9.0])),
                     s("epsilon", "0", "added to visits in UCB; tie-break size"),
                     s(
                         "p_exp",
                         "none",
                         "expansion probability (none: one untried action at a time)",
                     ),
-                    s("width", "1", "actions sampled per expansion with p_exp"),
+                    s("width", "1", "actions sampled per expansion with p_exp")
+                        .tuned(list(&[1.0, 3.0, 5.0, 10.0])),
                     s(
                         "children",
                         "10",
                         "children sampled where actions are not enumerated",
                     ),
-                    s("recommend", "robust", "max, robust or secure child"),
-                    s("opponent", "random", opponent),
-                    s("opponent_budget", "0.01", share),
-                    s("roll_with_opponents", "true", "opponents act in rollouts"),
+                    s("recommend", "robust", "max, robust or secure child")
+                        .tuned(categories(&["max", "robust", "secure"])),
+                    s("opponent", "random", opponent).tuned(opponents()),
+                    s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
+                    s("roll_with_opponents", "true", "opponents act in rollouts")
+                        .tuned(Domain::Bool),
                     s("budget", "max", "forward-model calls per decision"),
                 ]
             }
             Generic::Bmrh => vec![
-                s("length", "2", "actions per sequence"),
-                s("evaluations", "200", "sequences evaluated per decision"),
+                s("length", "2", "actions per sequence")
+                    .tuned(list(&[1.0, 2.0, 3.0, 5.0, 10.0, 20.0])),
+                s("evaluations", "200", "sequences evaluated per decision")
+                    .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
                 s(
                     "shift_buffer",
                     "true",
                     "keep the best sequence, shifted, for the next decision",
-                ),
+                )
+                .tuned(Domain::Bool),
                 s(
                     "flip_at_least_one",
                     "true",
                     "every mutation changes an action",
-                ),
+                )
+                .tuned(Domain::Bool),
                 s(
                     "mutation",
                     "uniform",
                     "mutation point: uniform, exponential, gaussian or fresh",
-                ),
-                s("decay", "0.5", "exponential mutation point's decay"),
+                )
+                .tuned(categories(&["uniform", "exponential", "gaussian"])),
+                s("decay", "0.5", "exponential mutation point's decay")
+                    .tuned(list(&[0.5, 0.7, 0.8, 0.9])),
                 s(
                     "mean",
                     "0",
                     "gaussian mutation point's mean (share of the sequence)",
-                ),
-                s("sd", "1", "gaussian mutation point's sd"),
-                s("opponent", "nothing", opponent),
-                s("opponent_budget", "0.01", share),
+                )
+                .tuned(list(&[0.0, 0.1, 0.3, 0.5, 0.75])),
+                s("sd", "1", "gaussian mutation point's sd").tuned(list(&[0.5, 1.0, 2.0])),
+                s("opponent", "nothing", opponent).tuned(opponents()),
+                s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
                 s("budget", "1000", "forward-model calls per decision"),
             ],
             Generic::Srh => vec![
-                s("length", "2", "actions per sequence"),
-                s("evaluations", "200", "sequences evaluated per decision"),
-                s("mutation_rate", "0.9", "chance each action mutates"),
+                s("length", "2", "actions per sequence")
+                    .tuned(list(&[1.0, 2.0, 3.0, 5.0, 10.0, 20.0])),
+                s("evaluations", "200", "sequences evaluated per decision")
+                    .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
+                s("mutation_rate", "0.9", "chance each action mutates")
+                    .tuned(list(&[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0])),
                 s(
                     "flip_at_least_one",
                     "false",
                     "every mutation changes an action",
-                ),
+                )
+                .tuned(Domain::Bool),
                 s(
                     "shift_buffer",
                     "true",
                     "keep the best sequence, shifted, for the next decision",
-                ),
-                s("opponent", "random", opponent),
-                s("opponent_budget", "0.01", share),
+                )
+                .tuned(Domain::Bool),
+                s("opponent", "random", opponent).tuned(opponents()),
+                s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
                 s("budget", "1000", "forward-model calls per decision"),
             ],
             Generic::Microbial => vec![
-                s("population", "5", "plans in the population"),
-                s("length", "7", "actions per plan"),
+                s("population", "5", "plans in the population")
+                    .tuned(list(&[2.0, 3.0, 5.0, 10.0, 20.0])),
+                s("length", "7", "actions per plan")
+                    .tuned(list(&[3.0, 5.0, 7.0, 10.0, 15.0, 20.0])),
                 s(
                     "recombination",
                     "0.1",
                     "chance a gene comes from the winner",
-                ),
+                )
+                .tuned(list(&[0.0, 0.1, 0.3, 0.5])),
                 s(
                     "mutation",
                     &(1.0f64 / 7.0).to_string(),
                     "chance a gene mutates",
-                ),
-                s("discount", "0.9", "discount of later rewards"),
+                )
+                .tuned(list(&[0.05, 0.1, 0.2, 0.3, 0.5])),
+                s("discount", "0.9", "discount of later rewards")
+                    .tuned(list(&[0.8, 0.9, 0.95, 1.0])),
                 s("macro", "1", "ticks each action repeats"),
-                s("opponent", "random", opponent),
-                s("opponent_budget", "0.01", share),
+                s("opponent", "random", opponent).tuned(opponents()),
+                s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
                 s("budget", "1750", "forward-model calls per decision"),
             ],
         }

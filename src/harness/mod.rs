@@ -14,6 +14,7 @@ pub mod metrics;
 pub mod play;
 pub mod settings;
 pub mod tournament;
+pub mod tune;
 
 pub use agents::{AgentEntry, AgentSpec, Generic, split_agents};
 pub use play::Record;

@@ -8,6 +8,10 @@ pub struct Setting {
     pub name: String,
     pub default: String,
     pub about: String,
+    /// The values worth trying when the agent is tuned (`--problem tune-agent`);
+    /// `None`: not tuned (budgets, which only buy strength, and switches of no
+    /// consequence to play).
+    pub tune: Option<crate::space::Domain>,
 }
 
 impl Setting {
@@ -16,7 +20,14 @@ impl Setting {
             name: name.into(),
             default: default.into(),
             about: about.into(),
+            tune: None,
         }
+    }
+
+    /// The setting, tuned over `domain` (values as the agent spec writes them).
+    pub fn tuned(mut self, domain: crate::space::Domain) -> Setting {
+        self.tune = Some(domain);
+        self
     }
 }
 

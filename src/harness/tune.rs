@@ -1,0 +1,231 @@
+//! Tuning any agent of any game: the search space is the agent's tunable settings as
+//! its registry entry declares them ([`super::Setting::tune`]), a point is an agent
+//! spec, and its fitness is the agent's mean score against a set of opponents.
+
+use super::{AgentSpec, DynGame, GameRequest, Setting};
+use crate::eval::{EvalError, Evaluation, Problem};
+use crate::rng::derive_seed;
+use crate::space::{Dimension, Space};
+use rayon::prelude::*;
+
+/// What the tuning problem plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneConfig {
+    /// The agent to tune, as a spec: settings it gives stay fixed at those values.
+    pub agent: String,
+    /// Opponent specs: the agent plays `games` games against each.
+    pub opponents: Vec<String>,
+    pub games: usize,
+    /// Every agent's default forward-model budget, if given.
+    pub budget: Option<usize>,
+    /// Game settings (`players=2`).
+    pub settings: Vec<(String, String)>,
+}
+
+/// Problem `tune-agent`: at point `x` the agent (its settings from `x`) plays `games`
+/// games against each opponent, the other `players - 1` seats taken by copies of that
+/// opponent, its own seat rotating with the game (game `g`: seat `g % players`), game
+/// `g` against opponent `o` seeded with `derive_seed(seed, [o, g])`. The fitness is
+/// its mean score, a win counting 1 and a win shared by k players 1/k; the features are
+/// the score against each opponent and the mean game length.
+pub struct TuneProblem {
+    game: &'static dyn DynGame,
+    config: TuneConfig,
+    base: AgentSpec,
+    space: Space,
+    features: Vec<String>,
+}
+
+/// The settings of agent `name` in `game`: its own entry or a generic agent's.
+pub fn agent_settings(game: &dyn DynGame, name: &str) -> Option<Vec<Setting>> {
+    let own = game
+        .own_agents()
+        .into_iter()
+        .find(|a| a.names.iter().any(|n| n.eq_ignore_ascii_case(name)));
+    match own {
+        Some(a) => Some(a.settings),
+        None => super::Generic::ALL
+            .into_iter()
+            .find(|g| g.name().eq_ignore_ascii_case(name))
+            .map(|g| g.settings()),
+    }
+}
+
+/// The tuning space of an agent: one dimension per tunable setting it does not fix,
+/// each at its default where the default lies on the grid (else the grid's first
+/// value).
+pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, String> {
+    let settings = agent_settings(game, &spec.name).ok_or_else(|| {
+        format!(
+            "agent `{}` is not an agent of {} (`playtune games` lists them)",
+            spec.name,
+            game.name()
+        )
+    })?;
+    for (k, _) in &spec.settings {
+        if !settings.iter().any(|s| s.name == *k) {
+            return Err(format!("agent `{spec}`: it has no setting `{k}`"));
+        }
+    }
+    let dims: Vec<Dimension> = settings
+        .iter()
+        .filter(|s| !spec.settings.iter().any(|(k, _)| *k == s.name))
+        .filter_map(|s| {
+            let domain = s.tune.clone()?;
+            let default = domain.parse_value(&s.default).unwrap_or(0);
+            Some(Dimension {
+                name: s.name.clone(),
+                domain,
+                default,
+                fixed: false,
+            })
+        })
+        .collect();
+    if dims.is_empty() {
+        return Err(format!(
+            "agent `{spec}` has nothing to tune: {} (budgets are not tuned: more only buys strength)",
+            if settings.iter().any(|s| s.tune.is_some()) {
+                "the spec fixes every tunable setting"
+            } else {
+                "it declares no tunable settings"
+            }
+        ));
+    }
+    Ok(Space {
+        name: format!("{}-{}", game.name(), spec.name),
+        dims,
+        groups: Vec::new(),
+        constraints: Vec::new(),
+    })
+}
+
+/// An agent spec as part of a feature name: letters, digits and underscores.
+fn feature_name(spec: &str) -> String {
+    let cleaned: String = spec
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut out = String::new();
+    for part in cleaned.split('_').filter(|p| !p.is_empty()) {
+        if !out.is_empty() {
+            out.push('_');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
+impl TuneProblem {
+    pub fn new(game: &'static dyn DynGame, config: TuneConfig) -> Result<TuneProblem, String> {
+        if config.opponents.is_empty() {
+            return Err("opponents: give at least one opponent agent".into());
+        }
+        if config.games == 0 {
+            return Err("games=0: play at least one game per opponent".into());
+        }
+        let base = AgentSpec::parse(&config.agent)?;
+        let space = tuning_space(game, &base)?;
+        let mut features: Vec<String> = Vec::new();
+        for (i, o) in config.opponents.iter().enumerate() {
+            AgentSpec::parse(o)?;
+            features.push(format!("win_rate_{i}_vs_{}", feature_name(o)));
+        }
+        features.push("mean_length".into());
+        let problem = TuneProblem {
+            game,
+            config,
+            base,
+            space,
+            features,
+        };
+        // The default point must play before a search starts.
+        let players = game.players(&problem.config.settings)?;
+        let x0 = problem.space.decode(&problem.space.default_indices());
+        let agent = problem.spec_at(&x0).to_string();
+        for o in &problem.config.opponents {
+            let mut agents = vec![o.clone(); players];
+            agents[0] = agent.clone();
+            game.check(&GameRequest {
+                settings: problem.config.settings.clone(),
+                agents,
+                budget: problem.config.budget,
+                seed: 0,
+            })
+            .map_err(|e| format!("opponent `{o}` against `{agent}`: {e}"))?;
+        }
+        Ok(problem)
+    }
+
+    /// The agent at point `x`: the fixed settings, then the point's, in the order the
+    /// agent declares them.
+    fn spec_at(&self, x: &[f64]) -> AgentSpec {
+        let mut spec = self.base.clone();
+        spec.settings.extend(self.space.render(x));
+        spec
+    }
+}
+
+impl Problem for TuneProblem {
+    fn space(&self) -> &Space {
+        &self.space
+    }
+
+    fn feature_names(&self) -> Vec<String> {
+        self.features.clone()
+    }
+
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        Some((0.0, 1.0))
+    }
+
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        let players = self
+            .game
+            .players(&self.config.settings)
+            .map_err(EvalError)?;
+        let agent = self.spec_at(x).to_string();
+        let games = self.config.games;
+        let jobs: Vec<(usize, usize)> = (0..self.config.opponents.len())
+            .flat_map(|o| (0..games).map(move |g| (o, g)))
+            .collect();
+        let played: Vec<(f64, u32)> = jobs
+            .par_iter()
+            .map(|&(o, g)| {
+                let seat = g % players;
+                let mut agents = vec![self.config.opponents[o].clone(); players];
+                agents[seat] = agent.clone();
+                let record = self.game.play(&GameRequest {
+                    settings: self.config.settings.clone(),
+                    agents,
+                    budget: self.config.budget,
+                    seed: derive_seed(seed, &[o as u64, g as u64]),
+                })?;
+                let winners = record.winners.iter().filter(|w| **w).count();
+                let score = if record.winners[seat] {
+                    1.0 / winners as f64
+                } else {
+                    0.0
+                };
+                Ok((score, record.length))
+            })
+            .collect::<Result<_, String>>()
+            .map_err(EvalError)?;
+        let mut features: Vec<f64> = played
+            .chunks(games)
+            .map(|c| c.iter().map(|(s, _)| s).sum::<f64>() / games as f64)
+            .collect();
+        let fitness = features.iter().sum::<f64>() / features.len() as f64;
+        features.push(played.iter().map(|(_, l)| *l as f64).sum::<f64>() / played.len() as f64);
+        Ok(Evaluation { fitness, features })
+    }
+
+    fn agent_spec(&self, x: &[f64]) -> Option<String> {
+        Some(self.spec_at(x).to_string())
+    }
+}
