@@ -363,7 +363,12 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
 
 fn print_settings(indent: &str, settings: &[Setting]) {
     for s in settings {
-        println!("{indent}{}={}  {}", s.name, s.default, s.about);
+        let tuned = s
+            .tune
+            .as_ref()
+            .map(|d| format!(" [tune-agent: {}]", d.describe()))
+            .unwrap_or_default();
+        println!("{indent}{}={}  {}{tuned}", s.name, s.default, s.about);
     }
 }
 

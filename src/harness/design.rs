@@ -141,8 +141,8 @@ impl DesignProblem {
     }
 }
 
-/// An agent's name as part of a feature name: letters, digits and underscores.
-fn feature_name(name: &str) -> String {
+/// An agent's name or spec as part of a feature name: letters, digits and underscores.
+pub(super) fn feature_name(name: &str) -> String {
     let cleaned: String = name
         .chars()
         .map(|c| {

@@ -51,9 +51,19 @@ pub fn agent_settings(game: &dyn DynGame, name: &str) -> Option<Vec<Setting>> {
     }
 }
 
+/// The grid value nearest a numeric default that is off the grid (MCTS's c = sqrt 2
+/// against the grid's 1.41).
+fn nearest(domain: &crate::space::Domain, default: &str) -> Option<usize> {
+    let v: f64 = default.trim().parse().ok()?;
+    let crate::space::Domain::List(values) = domain else {
+        return None;
+    };
+    (0..values.len()).min_by(|&a, &b| (values[a] - v).abs().total_cmp(&(values[b] - v).abs()))
+}
+
 /// The tuning space of an agent: one dimension per tunable setting it does not fix,
-/// each at its default where the default lies on the grid (else the grid's first
-/// value).
+/// each at its default where the default lies on the grid (else the nearest grid
+/// value, or the first).
 pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, String> {
     let settings = agent_settings(game, &spec.name).ok_or_else(|| {
         format!(
@@ -72,7 +82,10 @@ pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, Strin
         .filter(|s| !spec.settings.iter().any(|(k, _)| *k == s.name))
         .filter_map(|s| {
             let domain = s.tune.clone()?;
-            let default = domain.parse_value(&s.default).unwrap_or(0);
+            let default = domain
+                .parse_value(&s.default)
+                .or_else(|| nearest(&domain, &s.default))
+                .unwrap_or(0);
             Some(Dimension {
                 name: s.name.clone(),
                 domain,
@@ -99,28 +112,6 @@ pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, Strin
     })
 }
 
-/// An agent spec as part of a feature name: letters, digits and underscores.
-fn feature_name(spec: &str) -> String {
-    let cleaned: String = spec
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let mut out = String::new();
-    for part in cleaned.split('_').filter(|p| !p.is_empty()) {
-        if !out.is_empty() {
-            out.push('_');
-        }
-        out.push_str(part);
-    }
-    out
-}
-
 impl TuneProblem {
     pub fn new(game: &'static dyn DynGame, config: TuneConfig) -> Result<TuneProblem, String> {
         if config.opponents.is_empty() {
@@ -134,7 +125,10 @@ impl TuneProblem {
         let mut features: Vec<String> = Vec::new();
         for (i, o) in config.opponents.iter().enumerate() {
             AgentSpec::parse(o)?;
-            features.push(format!("win_rate_{i}_vs_{}", feature_name(o)));
+            features.push(format!(
+                "win_rate_{i}_vs_{}",
+                super::design::feature_name(o)
+            ));
         }
         features.push("mean_length".into());
         let problem = TuneProblem {
