@@ -163,7 +163,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("opponents", "osla"),
             ("games", "20"),
             ("budget", ""),
-            ("game_settings", "players=2"),
+            ("game_settings", ""),
         ],
         "any agent of any game against opponents: its tunable settings (from the agent registry) searched for the best mean score; features: score against each opponent, mean length",
     ),
