@@ -68,6 +68,9 @@ pub fn run(cmd: SpacesCommand) -> Result<()> {
         for g in &space.groups {
             println!("  group {}: {}", g.name, g.dims.join(", "));
         }
+        for c in &space.constraints {
+            println!("  constraint {c}");
+        }
     }
     Ok(())
 }
