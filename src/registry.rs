@@ -148,7 +148,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
         "design",
         &[
             ("game", "rinascimento"),
-            ("ladder", "rnd,osla,mcts"),
+            ("ladder", "random,osla,mcts"),
             ("games", "20"),
             ("budget", ""),
             ("game_settings", ""),

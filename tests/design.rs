@@ -306,14 +306,39 @@ fn rinascimento_rules_are_designed_from_the_command_line() {
             .code(2)
             .stderr(predicate::str::contains(fragment));
     }
-    // The strategy game has no design space yet: a --space of its settings is needed.
-    playtune()
+    // The strategy game is designed over its 24 rules (unit costs and strengths,
+    // building and research costs, starting stars, healing), the published rules its
+    // default point.
+    let out = playtune()
         .args(["optimize", "--problem", "design", "--set", "game=strategy"])
-        .args(["--budget", "2", "--no-log", "-q", "--runs-dir"])
+        .args(["--set", "ladder=random,rule", "--set", "games=2"])
+        .args([
+            "--set",
+            "game_settings=turns=4",
+            "--budget",
+            "3",
+            "--no-log",
+            "--json",
+            "-q",
+            "--runs-dir",
+        ])
         .arg(dir.path())
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("no built-in design space"));
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    for rule in [
+        "cost_warrior",
+        "attack_knight",
+        "research_offset",
+        "start_stars",
+    ] {
+        assert!(text.contains(rule), "{rule}: {text}");
+    }
 }
 
 /// The rule-design study end to end at a small size: every part of its summary, the

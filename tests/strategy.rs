@@ -287,6 +287,7 @@ mod strategy {
         let config = GameConfig {
             turn_limit: 3,
             action_cap: 100,
+            ..Default::default()
         };
         let mut s = StrategyState::new(&level, &config).unwrap();
         for _ in 0..6 {
@@ -318,6 +319,7 @@ mod strategy {
         let config = GameConfig {
             turn_limit: 3,
             action_cap: 2,
+            ..Default::default()
         };
         let mut s = StrategyState::new(&level, &config).unwrap();
         s.set_stars(0, 200);
@@ -329,7 +331,8 @@ mod strategy {
                 &level,
                 &GameConfig {
                     turn_limit: 65,
-                    action_cap: 2
+                    action_cap: 2,
+                    ..Default::default()
                 }
             )
             .is_err()

@@ -77,7 +77,7 @@ impl RuleBased {
                 UNIT_KINDS
                     .into_iter()
                     .filter(|&k| s.can_spawn(p, c, k))
-                    .max_by_key(|k| (k.stats().cost, k.stats().attack))
+                    .max_by_key(|&k| (s.unit_stats(k).cost, s.unit_stats(k).attack))
                     .map(|kind| Action::Spawn {
                         city: c as u8,
                         kind,

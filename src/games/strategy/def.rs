@@ -9,6 +9,7 @@ use super::level::{Level, LevelConfig, training_levels, validation_levels};
 use super::log::features;
 use super::phases::StrategyPhases;
 use super::render::{Snapshot, game_map_of};
+use super::rules::{Building, DEFAULT_RULES, RuleSet, UnitKind};
 use super::scripts::{SCRIPTS, StrategyScripts, read_weights};
 use super::state::{GameConfig, StrategyState};
 use crate::agents::{
@@ -50,6 +51,135 @@ pub fn level_seed(choice: &str, seed: u64) -> Result<u64, String> {
     }
 }
 
+/// A rule a designer may change: its setting name, what it is, its range and step
+/// (the design space's grid, which holds the published value), and where it lives in
+/// a [`RuleSet`].
+struct Rule {
+    name: &'static str,
+    about: &'static str,
+    min: i64,
+    max: i64,
+    step: i64,
+    field: fn(&mut RuleSet) -> RuleField<'_>,
+}
+
+/// A rule's place in a [`RuleSet`].
+enum RuleField<'a> {
+    Byte(&'a mut u8),
+    Word(&'a mut u16),
+}
+
+macro_rules! unit_rule {
+    ($name:expr, $about:expr, $min:expr, $max:expr, $step:expr, $unit:expr, $field:ident) => {
+        Rule {
+            name: $name,
+            about: $about,
+            min: $min,
+            max: $max,
+            step: $step,
+            field: |r| RuleField::Byte(&mut r.units[$unit as usize].$field),
+        }
+    };
+}
+
+/// The strategy game's tunable rules (the published values are the defaults).
+#[rustfmt::skip]
+const RULES: &[Rule] = &[
+    unit_rule!("cost_warrior", "stars to train a warrior", 1, 15, 1, UnitKind::Warrior, cost),
+    unit_rule!("cost_archer", "stars to train an archer", 1, 15, 1, UnitKind::Archer, cost),
+    unit_rule!("cost_defender", "stars to train a defender", 1, 15, 1, UnitKind::Defender, cost),
+    unit_rule!("cost_rider", "stars to train a rider", 1, 15, 1, UnitKind::Rider, cost),
+    unit_rule!("cost_swordsman", "stars to train a swordsman", 1, 15, 1, UnitKind::Swordsman, cost),
+    unit_rule!("cost_catapult", "stars to train a catapult", 1, 15, 1, UnitKind::Catapult, cost),
+    unit_rule!("cost_knight", "stars to train a knight", 1, 15, 1, UnitKind::Knight, cost),
+    unit_rule!("attack_warrior", "a warrior's attack, in tenths", 5, 60, 5, UnitKind::Warrior, attack),
+    unit_rule!("attack_archer", "an archer's attack, in tenths", 5, 60, 5, UnitKind::Archer, attack),
+    unit_rule!("attack_defender", "a defender's attack, in tenths", 5, 60, 5, UnitKind::Defender, attack),
+    unit_rule!("attack_rider", "a rider's attack, in tenths", 5, 60, 5, UnitKind::Rider, attack),
+    unit_rule!("attack_swordsman", "a swordsman's attack, in tenths", 5, 60, 5, UnitKind::Swordsman, attack),
+    unit_rule!("attack_catapult", "a catapult's attack, in tenths", 5, 60, 5, UnitKind::Catapult, attack),
+    unit_rule!("attack_knight", "a knight's attack, in tenths", 5, 60, 5, UnitKind::Knight, attack),
+    unit_rule!("defence_warrior", "a warrior's defence, in tenths", 0, 50, 5, UnitKind::Warrior, defence),
+    unit_rule!("defence_defender", "a defender's defence, in tenths", 0, 50, 5, UnitKind::Defender, defence),
+    unit_rule!("movement_rider", "tiles a rider moves", 1, 4, 1, UnitKind::Rider, movement),
+    unit_rule!("movement_knight", "tiles a knight moves", 1, 4, 1, UnitKind::Knight, movement),
+    Rule { name: "cost_farm", about: "stars to build a farm (+2 population)", min: 1, max: 12, step: 1,
+        field: |r| RuleField::Byte(&mut r.building_cost[Building::Farm as usize]) },
+    Rule { name: "cost_mine", about: "stars to build a mine (+2 population)", min: 1, max: 12, step: 1,
+        field: |r| RuleField::Byte(&mut r.building_cost[Building::Mine as usize]) },
+    Rule { name: "cost_walls", about: "stars to build city walls", min: 1, max: 12, step: 1,
+        field: |r| RuleField::Byte(&mut r.building_cost[Building::Walls as usize]) },
+    Rule { name: "research_offset", about: "a technology of tier t costs t x (cities + this)", min: 0, max: 8, step: 1,
+        field: |r| RuleField::Word(&mut r.research_offset) },
+    Rule { name: "start_stars", about: "stars each tribe starts with", min: 0, max: 15, step: 1,
+        field: |r| RuleField::Word(&mut r.start_stars) },
+    Rule { name: "heal", about: "hit points a resting unit recovers (twice at home)", min: 0, max: 6, step: 1,
+        field: |r| RuleField::Byte(&mut r.heal) },
+];
+
+impl Rule {
+    fn read(&self, rules: &RuleSet) -> i64 {
+        let mut r = rules.clone();
+        match (self.field)(&mut r) {
+            RuleField::Byte(v) => i64::from(*v),
+            RuleField::Word(v) => i64::from(*v),
+        }
+    }
+
+    fn write(&self, rules: &mut RuleSet, value: i64) {
+        match (self.field)(rules) {
+            RuleField::Byte(v) => *v = value as u8,
+            RuleField::Word(v) => *v = value as u16,
+        }
+    }
+}
+
+/// The rule set of the settings: the published rules with every rule setting applied,
+/// each checked against its range.
+fn rule_set(settings: &Values) -> Result<&'static RuleSet, String> {
+    let mut rules = DEFAULT_RULES.clone();
+    for rule in RULES {
+        let text = settings.get(rule.name);
+        let value: i64 = text
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v| (rule.min..=rule.max).contains(v))
+            .ok_or_else(|| {
+                format!(
+                    "{}={text}: give a whole number from {} to {} ({})",
+                    rule.name, rule.min, rule.max, rule.about
+                )
+            })?;
+        rule.write(&mut rules, value);
+    }
+    Ok(rules.shared())
+}
+
+/// The design space of the strategy game's rules (`spaces/strategy_rules.ron`), the
+/// published rules its default point.
+pub fn rules_space() -> crate::space::Space {
+    use crate::space::{Dimension, Domain, Space};
+    Space {
+        name: "strategy-rules".into(),
+        dims: RULES
+            .iter()
+            .map(|r| Dimension {
+                name: r.name.into(),
+                domain: Domain::Int {
+                    min: r.min,
+                    max: r.max,
+                    step: r.step,
+                },
+                default: ((r.read(&DEFAULT_RULES) - r.min) / r.step) as usize,
+                fixed: false,
+            })
+            .collect(),
+        groups: Vec::new(),
+        constraints: Vec::new(),
+    }
+}
+
 /// The game config and level config of the settings.
 pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), String> {
     let turns = settings.count("turns")?;
@@ -57,6 +187,7 @@ pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), String> {
     let game = GameConfig {
         turn_limit: u16::try_from(turns).map_err(|_| format!("turns={turns}: at most 64"))?,
         action_cap: u16::try_from(cap).map_err(|_| format!("action_cap={cap}: too many"))?,
+        rules: rule_set(settings)?,
     };
     let level = LevelConfig {
         size: settings.count("size")?,
@@ -301,6 +432,15 @@ impl GameDef for Strategy {
                 "actions in a turn after which it ends by itself",
             ),
         ]
+        .into_iter()
+        .chain(RULES.iter().map(|r| {
+            Setting::new(r.name, &r.read(&DEFAULT_RULES).to_string(), r.about)
+        }))
+        .collect()
+    }
+
+    fn design_space(&self) -> Option<crate::space::Space> {
+        Some(rules_space())
     }
 
     fn new_state(&self, settings: &Values, seed: u64) -> Result<StrategyState, String> {
@@ -460,5 +600,39 @@ mod tests {
         assert!(validation_levels().contains(&level_seed("validation", 7).unwrap()));
         assert_eq!(level_seed("42", 7).unwrap(), 42);
         assert!(level_seed("nowhere", 1).is_err());
+    }
+
+    #[test]
+    fn rule_settings_default_to_the_published_rules_and_the_file_matches() {
+        let space = rules_space();
+        assert!(space.len() >= 15);
+        let defaults: Vec<(String, String)> = space.render(&space.decode(&space.default_indices()));
+        let values =
+            crate::harness::Values::new("the strategy game", &Strategy.settings(), &defaults)
+                .unwrap();
+        let (game, _) = configs(&values).unwrap();
+        assert!(
+            std::ptr::eq(game.rules, &DEFAULT_RULES),
+            "the defaults are the published rules"
+        );
+        let file =
+            crate::space::load_space(std::path::Path::new("spaces/strategy_rules.ron")).unwrap();
+        assert_eq!(file, space);
+        // A rule changed is a rule set of its own, shared by every game under it.
+        let mut changed = defaults.clone();
+        changed[0].1 = "7".into();
+        let values =
+            crate::harness::Values::new("the strategy game", &Strategy.settings(), &changed)
+                .unwrap();
+        let (a, _) = configs(&values).unwrap();
+        let (b, _) = configs(&values).unwrap();
+        assert!(std::ptr::eq(a.rules, b.rules));
+        assert_eq!(a.rules.unit(UnitKind::Warrior).cost, 7);
+        // Out of range: refused, naming the rule.
+        changed[0].1 = "0".into();
+        let values =
+            crate::harness::Values::new("the strategy game", &Strategy.settings(), &changed)
+                .unwrap();
+        assert!(configs(&values).unwrap_err().contains("cost_warrior=0"));
     }
 }

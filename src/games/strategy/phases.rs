@@ -114,7 +114,10 @@ pub fn heuristic(s: &StrategyState, p: usize) -> f64 {
     let eval = |q: usize| {
         let army: f64 = s
             .units_of(q)
-            .map(|(_, u)| u.kind.stats().cost as f64 * u.hp as f64 / u.kind.stats().hp as f64)
+            .map(|(_, u)| {
+                let k = s.unit_stats(u.kind);
+                k.cost as f64 * u.hp as f64 / k.hp as f64
+            })
             .sum();
         s.score_of(q) as f64 + 2.0 * s.stars(q) as f64 + 10.0 * s.production(q) as f64 + 5.0 * army
     };

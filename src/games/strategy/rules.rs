@@ -56,7 +56,7 @@ pub const UNIT_KINDS: [UnitKind; 7] = [
 ];
 
 /// A unit type's numbers. Attack and defence are in tenths (Polytopia's 3.5 is 35).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct UnitStats {
     pub name: &'static str,
     /// One letter for pictures.
@@ -180,8 +180,9 @@ impl Tech {
 }
 
 /// The cost in stars of a technology of `tier` for a tribe with `cities` cities.
+/// (under the published rules; a game's own are [`RuleSet::tech_cost`]).
 pub fn tech_cost(tier: u8, cities: u8) -> u16 {
-    tier as u16 * (cities.max(1) as u16 + 3)
+    DEFAULT_RULES.tech_cost(tier, cities)
 }
 
 /// Buildings, in the order of the build scripts.
@@ -265,3 +266,78 @@ pub fn pop_to_level_up(level: u8) -> u8 {
 pub const MAX_CITY_LEVEL: u8 = 6;
 /// Hit points a resting unit recovers (doubled inside its tribe's territory).
 pub const HEAL: u8 = 2;
+
+/// The numbers of the rules a designer may change (`spaces/strategy_rules.ron`): unit
+/// costs and strengths, building costs, research cost, starting stars, healing and
+/// city growth. [`DEFAULT_RULES`] is the game as published; a game holds the rule set
+/// it is played under.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RuleSet {
+    /// Unit numbers by [`UnitKind`] (names, letters, ranges and technologies stay).
+    pub units: [UnitStats; 7],
+    /// Building costs by [`Building`].
+    pub building_cost: [u8; 7],
+    /// A technology of tier t costs t x (cities + this), a tribe's cities counted as
+    /// at least 1.
+    pub research_offset: u16,
+    pub start_stars: u16,
+    /// Hit points a resting unit recovers (doubled inside its territory).
+    pub heal: u8,
+    pub max_city_level: u8,
+}
+
+/// The rules as published: every strategy result was played under them.
+pub static DEFAULT_RULES: RuleSet = RuleSet {
+    units: UNITS,
+    building_cost: [
+        BUILDING_INFO[0].cost,
+        BUILDING_INFO[1].cost,
+        BUILDING_INFO[2].cost,
+        BUILDING_INFO[3].cost,
+        BUILDING_INFO[4].cost,
+        BUILDING_INFO[5].cost,
+        BUILDING_INFO[6].cost,
+    ],
+    research_offset: 3,
+    start_stars: START_STARS,
+    heal: HEAL,
+    max_city_level: MAX_CITY_LEVEL,
+};
+
+impl RuleSet {
+    pub fn unit(&self, kind: UnitKind) -> &UnitStats {
+        &self.units[kind as usize]
+    }
+
+    pub fn building_cost(&self, b: Building) -> u8 {
+        self.building_cost[b as usize]
+    }
+
+    /// The cost in stars of a technology of `tier` for a tribe with `cities` cities.
+    pub fn tech_cost(&self, tier: u8, cities: u8) -> u16 {
+        tier as u16 * (cities.max(1) as u16 + self.research_offset)
+    }
+
+    /// The rule set as one shared value that lives as long as the program: games hold
+    /// a reference, so copying a state costs no more than before. Each distinct rule
+    /// set is kept once (a search over rules holds as many as it tries, a few hundred
+    /// bytes each).
+    pub fn shared(self) -> &'static RuleSet {
+        use std::collections::HashSet;
+        use std::sync::{Mutex, OnceLock};
+        if self == DEFAULT_RULES {
+            return &DEFAULT_RULES;
+        }
+        static KEPT: OnceLock<Mutex<HashSet<&'static RuleSet>>> = OnceLock::new();
+        let mut kept = KEPT
+            .get_or_init(|| Mutex::new(HashSet::new()))
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(r) = kept.get(&self) {
+            return r;
+        }
+        let r: &'static RuleSet = Box::leak(Box::new(self));
+        kept.insert(r);
+        r
+    }
+}

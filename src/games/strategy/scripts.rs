@@ -82,8 +82,7 @@ pub const SPAWN_STYLES: [SpawnStyle; 6] = [
 impl SpawnStyle {
     /// The unit's merit under this style in [0, 1] (higher first; ties go to the
     /// stronger attack, then the lower cost).
-    pub fn merit(self, kind: UnitKind) -> f64 {
-        let s = kind.stats();
+    pub fn merit(self, s: &UnitStats) -> f64 {
         match self {
             SpawnStyle::Strongest => s.attack as f64 / 40.0,
             SpawnStyle::Defensive => s.defence as f64 / 30.0,
@@ -105,7 +104,10 @@ pub fn spawn_choice(
     if !s.can_spawn_in(p, city) {
         return None;
     }
-    let key = |k: UnitKind| (style.merit(k), k.stats().attack, u8::MAX - k.stats().cost);
+    let key = |k: UnitKind| {
+        let u = s.unit_stats(k);
+        (style.merit(u), u.attack, u8::MAX - u.cost)
+    };
     UNIT_KINDS
         .into_iter()
         .filter(|&k| s.can_spawn(p, city, k))
@@ -114,7 +116,7 @@ pub fn spawn_choice(
                 .partial_cmp(&key(b))
                 .unwrap_or(std::cmp::Ordering::Equal)
         })
-        .map(|k| (k, style.merit(k)))
+        .map(|k| (k, style.merit(s.unit_stats(k))))
 }
 
 /// The lowest-tier technology of `branch` that `p` has not researched, if affordable.
@@ -265,7 +267,7 @@ pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Ac
             })
         }
     }?;
-    let moves = u.kind.stats().movement as f64;
+    let moves = s.unit_stats(u.kind).movement as f64;
     let value = match style {
         MoveStyle::Converge | MoveStyle::Diverge => {
             let friends = (s.unit_count(p as usize) - 1).max(1) as f64;
@@ -311,8 +313,8 @@ pub fn attack_choice(s: &StrategyState, id: usize, style: AttackStyle) -> Option
         let k = match style {
             AttackStyle::Closest => distance(n, u.pos as usize, d.pos as usize) as f64,
             AttackStyle::Weakest => d.hp as f64,
-            AttackStyle::MostDamaged => d.hp as f64 / d.kind.stats().hp as f64,
-            AttackStyle::Strongest => -(d.kind.stats().attack as f64),
+            AttackStyle::MostDamaged => d.hp as f64 / s.unit_stats(d.kind).hp as f64,
+            AttackStyle::Strongest => -(s.unit_stats(d.kind).attack as f64),
         };
         (k, tid)
     };

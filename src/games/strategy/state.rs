@@ -61,6 +61,8 @@ pub struct GameConfig {
     pub turn_limit: u16,
     /// Actions in one turn after which the turn ends by itself.
     pub action_cap: u16,
+    /// The numbers of the rules.
+    pub rules: &'static RuleSet,
 }
 
 impl Default for GameConfig {
@@ -68,6 +70,7 @@ impl Default for GameConfig {
         GameConfig {
             turn_limit: 30,
             action_cap: 100,
+            rules: &DEFAULT_RULES,
         }
     }
 }
@@ -172,6 +175,7 @@ pub struct StrategyState {
     action_cap: u16,
     over: bool,
     log: GameLog,
+    rules: &'static RuleSet,
 }
 
 const DEAD: Unit = Unit {
@@ -231,7 +235,7 @@ impl StrategyState {
             cities: [NO_CITY; MAX_CITIES],
             n_cities: 0,
             tribes: [Tribe {
-                stars: START_STARS,
+                stars: config.rules.start_stars,
                 techs: 0,
             }; 2],
             unit_count: [0; 2],
@@ -243,6 +247,7 @@ impl StrategyState {
             action_cap: config.action_cap,
             over: false,
             log: GameLog::default(),
+            rules: config.rules,
         };
         for t in 0..n * n {
             s.tiles[t].terrain = level.terrain[t];
@@ -375,8 +380,19 @@ impl StrategyState {
             .sum()
     }
     /// The cost of `tech` for tribe `p` now.
+    /// The rules this game is played under.
+    pub fn rules(&self) -> &'static RuleSet {
+        self.rules
+    }
+
+    /// A unit type's numbers under this game's rules.
+    pub fn unit_stats(&self, kind: UnitKind) -> &'static UnitStats {
+        self.rules.unit(kind)
+    }
+
     pub fn tech_cost(&self, p: usize, tech: Tech) -> u16 {
-        tech_cost(tech.info().tier, self.city_count(p) as u8)
+        self.rules
+            .tech_cost(tech.info().tier, self.city_count(p) as u8)
     }
     /// The first city of `p` whose level-up bonus is still to choose.
     pub fn pending_level_up(&self, p: usize) -> Option<usize> {
@@ -401,7 +417,7 @@ impl StrategyState {
             .sum();
         let army: u32 = self
             .units_of(p)
-            .map(|(_, u)| u.kind.stats().cost as u32)
+            .map(|(_, u)| self.rules.unit(u.kind).cost as u32)
             .sum();
         10 * self.tiles_owned(p) as u32 + 50 * levels + 30 * tiers + 5 * army
     }
@@ -446,7 +462,7 @@ impl StrategyState {
         let (mut qt, mut qr) = ([0u8; 49], [0u8; 49]);
         let (mut head, mut tail) = (0, 1);
         qt[0] = u.pos;
-        qr[0] = u.kind.stats().movement;
+        qr[0] = self.rules.unit(u.kind).movement;
         mark(&mut seen, u.pos as usize);
         let mut nb = [0; 8];
         while head < tail {
@@ -518,7 +534,7 @@ impl StrategyState {
     /// defender strikes back likewise if it survives and the attacker is in its range).
     pub fn combat(&self, id: usize, target: usize) -> Combat {
         let (a, d) = (&self.units[id], &self.units[target]);
-        let (sa, sd) = (a.kind.stats(), d.kind.stats());
+        let (sa, sd) = (self.rules.unit(a.kind), self.rules.unit(d.kind));
         let af = sa.attack as u64 * a.hp as u64 * sd.hp as u64 * 2;
         let df = sd.defence as u64 * d.hp as u64 * sa.hp as u64 * self.defence_bonus(target) as u64;
         let total = af + df;
@@ -558,7 +574,7 @@ impl StrategyState {
     pub fn can_spawn(&self, p: usize, city: usize, kind: UnitKind) -> bool {
         self.can_spawn_in(p, city)
             && self.unit_unlocked(p, kind)
-            && self.tribes[p].stars >= kind.stats().cost as u16
+            && self.tribes[p].stars >= self.rules.unit(kind).cost as u16
     }
 
     /// Whether city `city` of `p` can train any unit type it could afford.
@@ -627,7 +643,7 @@ impl StrategyState {
         c != NONE
             && self.cities[c as usize].owner as usize == p
             && self.has_tech(p, building.info().tech)
-            && self.tribes[p].stars >= building.info().cost as u16
+            && self.tribes[p].stars >= self.rules.building_cost(building) as u16
             && self.site_fits(t, building)
     }
 
@@ -702,7 +718,7 @@ impl StrategyState {
         let stars = self.tribes[player].stars;
         let n = self.size();
         for b in BUILDINGS {
-            if !self.has_tech(player, b.info().tech) || stars < b.info().cost as u16 {
+            if !self.has_tech(player, b.info().tech) || stars < self.rules.building_cost(b) as u16 {
                 continue;
             }
             for t in 0..n * n {
@@ -767,7 +783,7 @@ impl StrategyState {
             Action::Attack { unit, target } => self.attack(unit as usize, target as usize),
             Action::Capture { unit } => self.capture(unit as usize),
             Action::Spawn { city, kind } => {
-                self.tribes[p].stars -= kind.stats().cost as u16;
+                self.tribes[p].stars -= self.rules.unit(kind).cost as u16;
                 let pos = self.cities[city as usize].pos as usize;
                 self.add_unit(p, kind, pos, city);
             }
@@ -779,7 +795,7 @@ impl StrategyState {
             }
             Action::Build { tile, building } => {
                 let t = tile as usize;
-                self.tribes[p].stars -= building.info().cost as u16;
+                self.tribes[p].stars -= self.rules.building_cost(building) as u16;
                 let gain = self.build_gain(t, building);
                 let c = self.tiles[t].city as usize;
                 if building == Building::Walls {
@@ -825,7 +841,7 @@ impl StrategyState {
             kind,
             owner: p as u8,
             pos: pos as u8,
-            hp: kind.stats().hp,
+            hp: self.rules.unit(kind).hp,
             home,
             moved: true,
             attacked: true,
@@ -923,7 +939,7 @@ impl StrategyState {
         let city = &mut self.cities[c];
         city.pop = city.pop.saturating_add(gain);
         let mut border = false;
-        while city.level < MAX_CITY_LEVEL && city.pop >= pop_to_level_up(city.level) {
+        while city.level < self.rules.max_city_level && city.pop >= pop_to_level_up(city.level) {
             city.pop -= pop_to_level_up(city.level);
             city.level += 1;
             city.pending += 1;
@@ -984,8 +1000,12 @@ impl StrategyState {
             if !u.moved && !u.attacked {
                 let own = self.tiles[u.pos as usize].city;
                 let home = own != NONE && self.cities[own as usize].owner as usize == p;
-                let heal = if home { 2 * HEAL } else { HEAL };
-                self.units[i].hp = (u.hp + heal).min(u.kind.stats().hp);
+                let heal = if home {
+                    2 * self.rules.heal
+                } else {
+                    self.rules.heal
+                };
+                self.units[i].hp = (u.hp + heal).min(self.rules.unit(u.kind).hp);
             }
             self.units[i].moved = false;
             self.units[i].attacked = false;
@@ -1020,7 +1040,7 @@ impl StrategyState {
 
     /// Sets a unit's hit points (at least 1, at most its type's).
     pub fn set_hp(&mut self, id: usize, hp: u8) {
-        self.units[id].hp = hp.clamp(1, self.units[id].kind.stats().hp);
+        self.units[id].hp = hp.clamp(1, self.rules.unit(self.units[id].kind).hp);
     }
 
     pub fn set_stars(&mut self, p: usize, stars: u16) {
@@ -1068,7 +1088,7 @@ impl StrategyState {
             if self.tiles[t].terrain == Terrain::Water {
                 return Err(format!("unit {id} on water at {t}"));
             }
-            if u.hp == 0 || u.hp > u.kind.stats().hp {
+            if u.hp == 0 || u.hp > self.rules.unit(u.kind).hp {
                 return Err(format!("unit {id} has {} hp", u.hp));
             }
             if u.owner > 1 {
@@ -1111,7 +1131,7 @@ impl StrategyState {
             if c.tiles != tiles[i] || c.units != support[i] {
                 return Err(format!("city {i}: counts disagree"));
             }
-            if c.level == 0 || c.level > MAX_CITY_LEVEL {
+            if c.level == 0 || c.level > self.rules.max_city_level {
                 return Err(format!("city {i} at level {}", c.level));
             }
         }
