@@ -42,6 +42,8 @@ pub struct RuleDesignConfig {
     /// the fixed settings (2-player Splendor has 4 coins a colour, not 7):
     /// `NAME=VALUE` separated by spaces. The baseline of the fresh table.
     pub baseline: String,
+    /// What the table calls the game's own rules (`Splendor`).
+    pub baseline_name: String,
     /// Games per rung at every evaluation of the search.
     pub games: usize,
     pub constraints: Vec<Constraint>,
@@ -79,11 +81,19 @@ impl RuleDesignConfig {
     /// evaluations, 10 games a rung, 100 fresh games a rung). full: 10 runs each of
     /// 400 evaluations, 30 games a rung, 10 re-evaluations, 1,000 fresh games a rung.
     pub fn preset(game: &str, preset: &str, seed: u64) -> Result<RuleDesignConfig, String> {
-        let (ladder, game_settings, baseline) = match game {
-            "rinascimento" => ("rnd,osla,mcts(budget=1000)", "players=2", "coins=4"),
+        let (ladder, game_settings, baseline, baseline_name) = match game {
+            "rinascimento" => (
+                "rnd,osla,mcts(budget=1000)",
+                "players=2",
+                "coins=4",
+                "Splendor",
+            ),
+            // Ten turns each keep a game near 80 steps; MCTS at 300 calls a decision
+            // sits between random play and the rule-based bot.
+            "strategy" => ("random,mcts(budget=300),rule", "turns=10", "", "published"),
             other => {
                 return Err(format!(
-                    "rule-design: game `{other}` has no study preset yet (rinascimento has); `playtune optimize --problem design --set game={other}` designs any game"
+                    "rule-design: game `{other}` has no study preset yet (rinascimento and strategy have); `playtune optimize --problem design --set game={other}` designs any game"
                 ));
             }
         };
@@ -102,6 +112,7 @@ impl RuleDesignConfig {
             ladder: ladder.into(),
             game_settings: game_settings.into(),
             baseline: baseline.into(),
+            baseline_name: baseline_name.into(),
             games,
             constraints: playable_constraints(),
             trials,
@@ -210,7 +221,7 @@ pub fn run(
 
     // Each algorithm's best feasible recommendation, and the game's own rules.
     let mut candidates: Vec<(String, Option<usize>, Vec<f64>)> = vec![(
-        "Splendor".into(),
+        config.baseline_name.clone(),
         None,
         space.decode(&space.default_indices()),
     )];
