@@ -410,3 +410,49 @@ fn rule_design_study_runs_and_resumes_to_the_same_files() {
         .code(2)
         .stderr(predicate::str::contains("no study preset"));
 }
+
+/// Every corner of the strategy game's rule space plays: 300 random rule sets, two
+/// games each, without a panic, then its rule-design study at a small size.
+#[test]
+fn random_strategy_rules_play_and_the_study_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    playtune()
+        .args(["optimize", "--problem", "design", "--set", "game=strategy"])
+        .args(["--set", "ladder=random,rule", "--set", "games=2"])
+        .args([
+            "--set",
+            "game_settings=turns=6",
+            "--algo",
+            "random",
+            "--budget",
+            "300",
+        ])
+        .args(["--no-log", "-q", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    playtune()
+        .args([
+            "experiment",
+            "rule-design",
+            "--game",
+            "strategy",
+            "--preset",
+            "quick",
+        ])
+        .args([
+            "--trials",
+            "1",
+            "--budget",
+            "6",
+            "--reevaluations",
+            "1",
+            "--name",
+            "s",
+            "-q",
+        ])
+        .current_dir(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("| published (its own rules) |"));
+}
