@@ -444,8 +444,18 @@ fn p_text(m: &Option<MannWhitney>) -> String {
 pub fn summary_markdown(r: &ExperimentResult) -> String {
     let c = &r.config;
     let mut s = format!(
-        "# {}: RMHC vs B-RMHC vs NTBEA on `{}`\n\n{} trials per algorithm, {} evaluations each, every final game re-evaluated {} times; seed {}.\n\n",
-        c.name, c.problem.name, c.trials, c.budget, c.reevaluations, c.seed
+        "# {}: {} on `{}`\n\n{} trials per algorithm, {} evaluations each, every final game re-evaluated {} times; seed {}.\n\n",
+        c.name,
+        c.algorithms
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(" vs "),
+        c.problem.name,
+        c.trials,
+        c.budget,
+        c.reevaluations,
+        c.seed
     );
     let settings: Vec<String> = c
         .problem
