@@ -180,12 +180,7 @@ impl Problem for DesignProblem {
                 budget: self.config.budget,
                 seed,
             })?;
-            let winners = record.winners.iter().filter(|w| **w).count();
-            let score = if record.winners[seat] {
-                1.0 / winners as f64
-            } else {
-                0.0
-            };
+            let score = record.shared_win(seat);
             Ok((record, score))
         })
         .map_err(EvalError)?;

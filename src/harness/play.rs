@@ -110,6 +110,17 @@ pub struct Record {
 }
 
 impl Record {
+    /// Agent `agent`'s score in this game: 1 for a win, 1/k for a win shared by k
+    /// players, 0 otherwise.
+    pub fn shared_win(&self, agent: usize) -> f64 {
+        let winners = self.winners.iter().filter(|w| **w).count();
+        if self.winners[agent] {
+            1.0 / winners as f64
+        } else {
+            0.0
+        }
+    }
+
     /// The record of a finished `state` whose seats were `seats`, with the game's own
     /// statistics, how its lead moved and whether its rules ended it.
     pub fn new<G: Game>(

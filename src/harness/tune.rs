@@ -200,12 +200,7 @@ impl Problem for TuneProblem {
                     budget: self.config.budget,
                     seed: derive_seed(seed, &[o as u64, g as u64]),
                 })?;
-                let winners = record.winners.iter().filter(|w| **w).count();
-                let score = if record.winners[seat] {
-                    1.0 / winners as f64
-                } else {
-                    0.0
-                };
+                let score = record.shared_win(seat);
                 Ok((score, record.length))
             })
             .collect::<Result<_, String>>()
