@@ -52,13 +52,13 @@ pub fn agent_settings(game: &dyn DynGame, name: &str) -> Option<Vec<Setting>> {
 }
 
 /// The grid value nearest a numeric default that is off the grid (MCTS's c = sqrt 2
-/// against the grid's 1.41).
+/// against the grid's 1.41), among the values the domain says may be near it.
 fn nearest(domain: &crate::space::Domain, default: &str) -> Option<usize> {
     let v: f64 = default.trim().parse().ok()?;
-    let crate::space::Domain::List(values) = domain else {
-        return None;
-    };
-    (0..values.len()).min_by(|&a, &b| (values[a] - v).abs().total_cmp(&(values[b] - v).abs()))
+    let gap = |i: usize| (domain.value(i) - v).abs();
+    domain
+        .levels_near(v)
+        .min_by(|&a, &b| gap(a).total_cmp(&gap(b)))
 }
 
 /// The tuning space of an agent: one dimension per tunable setting it does not fix,
