@@ -457,29 +457,29 @@ fn random_strategy_rules_play_and_the_study_runs() {
         .stdout(predicate::str::contains("| published (its own rules) |"));
 }
 
-/// The README quotes the published rule-design study as its files hold it.
+/// docs/results.md quotes the published rule-design study as its files hold it.
 #[test]
-fn the_readme_quotes_the_published_rule_design_study() {
+fn the_results_page_quotes_the_published_rule_design_study() {
     use playtune::experiments::rule_design::{FreshRow, RuleDesignConfig};
     let text =
         std::fs::read_to_string("runs/published/rule-design-rinascimento-full/fresh.ron").unwrap();
     let (config, rows): (RuleDesignConfig, Vec<FreshRow>) = ron::from_str(&text).unwrap();
     assert_eq!(config.fresh_games, 1000);
-    let readme = std::fs::read_to_string("README.md").unwrap();
+    let page = std::fs::read_to_string("docs/results.md").unwrap();
     let base = rows.iter().find(|r| r.trial.is_none()).unwrap();
     for r in &rows {
         let quoted = format!("{:.3} ± {:.3}", r.depth, r.depth_se);
         assert!(
-            readme.contains(&quoted),
-            "README lacks {quoted} ({})",
+            page.contains(&quoted),
+            "docs/results.md lacks {quoted} ({})",
             r.source
         );
         assert!(r.feasible, "{}", r.source);
         if r.trial.is_some() {
             let z = (r.depth - base.depth) / (r.depth_se.powi(2) + base.depth_se.powi(2)).sqrt();
             assert!(
-                readme.contains(&format!("{z:+.1} se")),
-                "README lacks {z:+.1} se"
+                page.contains(&format!("{z:+.1} se")),
+                "docs/results.md lacks {z:+.1} se"
             );
         }
     }

@@ -1,7 +1,7 @@
 //! The published learned-evaluation run (runs/published/learned-eval-full) against the
-//! code and the README: the network still loads with the strategy game's encoding (a
-//! change of features without a new encoding name fails here), and every score the
-//! README quotes is the one in the run's files.
+//! code and the docs: the network still loads with the strategy game's encoding (a
+//! change of features without a new encoding name fails here), and every score
+//! docs/results.md quotes is the one in the run's files.
 
 use playtune::experiments::learned_eval::{MatchRow, SpeedRow};
 use playtune::learn::network::Network;
@@ -22,19 +22,22 @@ fn the_published_network_fits_the_current_encoding() {
 }
 
 #[test]
-fn the_readme_quotes_the_published_tables() {
-    let readme = std::fs::read_to_string("README.md").unwrap();
+fn the_results_page_quotes_the_published_tables() {
+    let page = std::fs::read_to_string("docs/results.md").unwrap();
     let read = |name: &str| std::fs::read_to_string(Path::new(RUN).join(name)).unwrap();
     let matches: Vec<MatchRow> = ron::from_str(&read("matches.ron")).unwrap();
     assert_eq!(matches.len(), 6);
     for m in &matches {
         let quoted = format!("{:.3} ± {:.3}", m.score, m.se);
-        assert!(readme.contains(&quoted), "README lacks {quoted} ({m:?})");
+        assert!(
+            page.contains(&quoted),
+            "docs/results.md lacks {quoted} ({m:?})"
+        );
     }
     let speed: Vec<SpeedRow> = ron::from_str(&read("speed.ron")).unwrap();
     for r in &speed {
         let quoted = format!("| {} |", r.evaluator);
-        assert!(readme.contains(&quoted));
+        assert!(page.contains(&quoted));
         let in_search = format!("{:.0}", r.in_search);
         let with_commas = in_search
             .as_bytes()
@@ -44,8 +47,8 @@ fn the_readme_quotes_the_published_tables() {
             .collect::<Vec<_>>()
             .join(",");
         assert!(
-            readme.contains(&with_commas),
-            "README lacks {with_commas} ({r:?})"
+            page.contains(&with_commas),
+            "docs/results.md lacks {with_commas} ({r:?})"
         );
     }
 }
