@@ -6,10 +6,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use playtune::agents::{Mcts, MctsConfig, RandomAgent};
-use playtune::eval::Problem;
 use playtune::game::{Acting, Agent, Game};
 use playtune::games::rinascimento::{Rules, play_game as play_rinascimento};
-use playtune::games::space_battle::problem::{SkillDepth, SkillDepthConfig};
 use playtune::games::space_battle::{
     OneStepLookAhead, RotateAndShoot, SbeAction, SbeParams, SbeState,
 };
@@ -136,7 +134,14 @@ fn ticks(c: &mut Criterion) {
         b.iter(|| black_box(mcts.act(&plain, 0, &mut rng)))
     });
     g.sample_size(10);
-    let problem = SkillDepth::new(SkillDepthConfig::default()).unwrap();
+    let problem = playtune::registry::build_problem(
+        &playtune::run::ProblemSpec {
+            name: "space-battle".into(),
+            settings: Default::default(),
+        },
+        None,
+    )
+    .unwrap();
     let x = problem.space().decode(&problem.space().default_indices());
     g.bench_function("skill_depth_evaluation_default", |b| {
         b.iter(|| black_box(problem.evaluate(&x, 5).unwrap().fitness))
@@ -168,7 +173,11 @@ fn rinascimento(c: &mut Criterion) {
 /// One decision of each Rinascimento agent at the default budget (1000 forward-model
 /// actions), from a mid-game 4-player state.
 fn rinascimento_agents(c: &mut Criterion) {
-    use playtune::games::rinascimento::{RinAgentSpec, RinState};
+    use playtune::games::rinascimento::{RinState, Rinascimento};
+    use playtune::harness::agents::{all_agents, build_agent};
+    use playtune::harness::{AgentSpec, GameDef, Values};
+    let entries = all_agents(Rinascimento.agents());
+    let game = Values::new("game", &Rinascimento.settings(), &[]).unwrap();
     let mut state = RinState::new(&Rules::default(), 7).unwrap();
     let mut rng = rng_from_seed(8);
     let mut random = RandomAgent;
@@ -180,7 +189,8 @@ fn rinascimento_agents(c: &mut Criterion) {
     let mut g = c.benchmark_group("rinascimento_decision_budget_1000");
     g.sample_size(20);
     for name in ["rnd", "osla", "bmrh*", "srh*", "mcts*"] {
-        let mut agent = RinAgentSpec::parse(name, 1000).unwrap().build();
+        let spec = AgentSpec::parse(name).unwrap();
+        let mut agent = build_agent("rinascimento", &entries, &spec, Some(1000), &game).unwrap();
         let p = state.current_player();
         g.bench_function(name, |b| {
             b.iter(|| black_box(agent.act(&state, p, &mut rng)))

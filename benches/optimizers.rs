@@ -4,6 +4,12 @@
 //!   (211 tuples), 50 neighbours; the fitness is the noise-free OneMax count. The
 //!   baseline in the same process is random search at the same budget, whose cost is
 //!   asking and telling alone.
+//! - `ntbea/defaults_d20_b500` and `ntbea/reference_settings_d20_b500`: one NTBEA run on
+//!   noisy OneMax (D = 20, sigma 1, budget 500) as `playtune optimize` makes it, with
+//!   the recommendation taken 20 times for the convergence curve: at the defaults
+//!   (auto tuples, the neighbourhood recommendation) and at the Java reference's
+//!   settings (1+2+N, k 5 absolute, epsilon 0.5, 50 neighbours, the best evaluated
+//!   point). Their ratio is what the defaults cost over the reference's settings.
 //! - `map_elites/sphere_d100_100k`: 100,000 evaluations of MAP-Elites on pyribs' sphere
 //!   benchmark (100 dimensions, 100 x 100 grid, batch 36, Gaussian sigma 0.5),
 //!   evaluated sequentially in-process. `benches/compare_pyribs.sh` runs pyribs on the
@@ -35,7 +41,54 @@ fn drive(opt: &mut dyn Optimizer, problem: &dyn Problem) -> f64 {
     opt.recommend().estimate
 }
 
+/// [`drive`] with the recommendation taken every `budget / 20` evaluations, as a run's
+/// convergence curve takes it.
+fn drive_with_checkpoints(opt: &mut dyn Optimizer, problem: &dyn Problem, seed: u64) -> f64 {
+    let (mut evals, mut done, mut sum) = (Vec::new(), 0u64, 0.0);
+    loop {
+        let batch = opt.ask();
+        if batch.is_empty() {
+            break;
+        }
+        evals.clear();
+        evals.extend(batch.iter().enumerate().map(|(i, c)| {
+            problem
+                .evaluate(&c.values, seed ^ ((done + i as u64) << 20))
+                .ok()
+        }));
+        opt.tell(&batch, &evals);
+        done += batch.len() as u64;
+        if done % 25 == 0 {
+            sum += opt.recommend().estimate;
+        }
+    }
+    sum + opt.recommend().estimate
+}
+
 fn ntbea(c: &mut Criterion) {
+    let noisy = NoisyOneMax::new(20, 1.0);
+    let reference = NtbeaConfig {
+        tuples: TupleSet::parse("1+2+N").unwrap(),
+        k: 5.0,
+        k_relative: false,
+        epsilon: 0.5,
+        neighbours: 50,
+        recommend: playtune::optim::ntbea::RecommendFrom::Evaluated,
+        ..Default::default()
+    };
+    let mut seed = 0;
+    for (name, config) in [
+        ("ntbea/defaults_d20_b500", NtbeaConfig::default()),
+        ("ntbea/reference_settings_d20_b500", reference),
+    ] {
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut opt = Ntbea::new(config.clone(), noisy.space().clone(), 500, seed).unwrap();
+                black_box(drive_with_checkpoints(&mut opt, &noisy, seed))
+            })
+        });
+    }
     let problem = NoisyOneMax::new(20, 0.0);
     let space = problem.space().clone();
     let config = NtbeaConfig {

@@ -120,7 +120,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("mcts_depth", "10"),
             ("mcts_macro", "5"),
         ],
-        "Space Battle Evolved skill depth: min gap of T between ladder agents, weakest first (NTBEA paper Eq. 2-3)",
+        "design on Space Battle Evolved with the NTBEA paper's defaults: min gap of T (Eq. 2-3) between ladder agents, weakest first, each flying ship 0 against ENEMY_ID's controller; mcts_* set every mcts rung",
     ),
     (
         "rinascimento-agent",
@@ -132,7 +132,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("budget", "1000"),
             ("rules", "spec"),
         ],
-        "Rinascimento agent tuning: win rate of the agent (bmrh|srh|mcts grid) against players-1 opponents",
+        "tune-agent on Rinascimento with the paper's defaults: the agent (bmrh|srh|mcts, the spec's grids) against players-1 opponents, every agent at `budget` forward-model calls a decision",
     ),
     (
         "rinascimento-rules",
@@ -142,7 +142,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("budget", "1000"),
             ("rules", "spec"),
         ],
-        "Rinascimento rule-vector skill depth: min gap of win rates between ladder agents, each against the weakest",
+        "design on Rinascimento with the paper's defaults: skill depth of the ladder over the rule vector, each rung against the weakest, every agent at `budget` forward-model calls a decision",
     ),
     (
         "design",
@@ -188,7 +188,7 @@ pub const PROBLEMS: &[ProblemEntry] = &[
             ("model", ""),
             ("turns", "30"),
         ],
-        "strategy game HPS tuning: search, depth, leaf (heuristic, playout, learned with model=FILE), partial-player caps; win rate against the opponent",
+        "tune-agent on the strategy game for HPS: search, depth, leaf (heuristic, playout, learned with model=FILE), partial-player caps; mean score against the opponent on levels drawn per game",
     ),
     (
         "manual",
@@ -296,27 +296,26 @@ fn settings<'a>(name: &'a str, given: &BTreeMap<String, String>) -> Result<Setti
     })
 }
 
-fn space_battle_config(
-    s: &Settings,
-) -> Result<crate::games::space_battle::problem::SkillDepthConfig, String> {
-    use crate::games::space_battle::problem::{SbeAgent, SkillDepthConfig};
+/// The `space-battle` problem's ladder as agent specs: every `mcts` rung with the
+/// problem's MCTS settings (the enemy ENEMY_ID names keeps the game's presets).
+fn space_battle_ladder(s: &Settings) -> Result<Vec<String>, String> {
+    let mcts = format!(
+        "mcts(iterations={},depth={},macro={})",
+        s.positive("mcts_iterations")?,
+        s.positive("mcts_depth")?,
+        s.positive("mcts_macro")?
+    );
     let ladder: String = s.get("ladder")?;
-    let ladder = ladder
-        .split(',')
-        .map(SbeAgent::parse)
-        .collect::<Result<Vec<_>, _>>()?;
-    let base = SkillDepthConfig::default();
-    Ok(SkillDepthConfig {
-        ladder,
-        games: s.positive("games")?,
-        max_ticks: s.count("max_ticks", MAX_TICKS)? as u32,
-        mcts: crate::agents::MctsConfig {
-            iterations: s.positive("mcts_iterations")?,
-            rollout_depth: s.positive("mcts_depth")?,
-            macro_action: s.positive("mcts_macro")?,
-            ..base.mcts
-        },
-    })
+    Ok(crate::harness::split_agents(&ladder)
+        .into_iter()
+        .map(|rung| {
+            if rung.eq_ignore_ascii_case("mcts") {
+                mcts.clone()
+            } else {
+                rung
+            }
+        })
+        .collect())
 }
 
 /// The Rinascimento problems' `rules` setting: `spec` or `reference` (see
@@ -405,44 +404,64 @@ pub fn build_problem(
             s.positive("trials")? as u64,
         )),
         "sphere" => Box::new(Sphere::new(s.count("dims", MAX_DIMS)?)),
-        "space-battle" => Box::new(crate::games::space_battle::problem::SkillDepth::new(
-            space_battle_config(&s)?,
-        )?),
-        "rinascimento-agent" => {
-            use crate::games::rinascimento::problem::{AgentProblem, AgentProblemConfig};
-            use crate::games::rinascimento::{RinAgentSpec, TunedAgent};
-            let budget = s.positive("budget")?;
-            let agent: String = s.get("agent")?;
-            let opponents: String = s.get("opponents")?;
-            let preset = rinascimento_preset(&s)?;
-            Box::new(
-                AgentProblem::new(AgentProblemConfig {
-                    agent: TunedAgent::parse(&agent)?,
-                    players: s.positive("players")?,
-                    opponent: preset.agent(RinAgentSpec::parse(&opponents, budget)?),
+        // The NTBEA paper's problem: `design` on Space Battle with its measure (each rung
+        // against ENEMY_ID's controller, Eq. 2's T) and the paper's features only.
+        "space-battle" => {
+            use crate::harness::design::{DesignConfig, DesignProblem};
+            Box::new(DesignProblem::new(
+                game("space-battle")?,
+                DesignConfig {
+                    ladder: space_battle_ladder(&s)?,
                     games: s.positive("games")?,
-                    budget,
-                })?
-                .with_preset(preset),
-            )
+                    budget: None,
+                    settings: vec![(
+                        "max_ticks".into(),
+                        s.count("max_ticks", MAX_TICKS)?.to_string(),
+                    )],
+                    metrics: false,
+                },
+                space,
+            )?)
+        }
+        // The Rinascimento problems are the generic ones with the paper's defaults.
+        "rinascimento-agent" => {
+            use crate::harness::tune::{TuneConfig, TuneProblem};
+            let preset = rinascimento_preset(&s)?.name().to_string();
+            let budget = s.positive("budget")?;
+            // The budget is part of the agent, so that a recommendation pastes whole.
+            let mut agent = crate::harness::AgentSpec::parse(&s.get::<String>("agent")?)?;
+            if !agent.settings.iter().any(|(k, _)| k == "budget") {
+                agent.settings.push(("budget".into(), budget.to_string()));
+            }
+            Box::new(TuneProblem::new(
+                game("rinascimento")?,
+                TuneConfig {
+                    agent: agent.to_string(),
+                    opponents: vec![s.get("opponents")?],
+                    games: s.positive("games")?,
+                    budget: Some(budget),
+                    settings: vec![
+                        ("players".into(), s.positive("players")?.to_string()),
+                        ("rules".into(), preset),
+                    ],
+                },
+                space,
+            )?)
         }
         "rinascimento-rules" => {
-            use crate::games::rinascimento::RinAgentSpec;
-            use crate::games::rinascimento::problem::{RulesProblem, RulesProblemConfig};
-            let budget = s.positive("budget")?;
+            use crate::harness::design::{DesignConfig, DesignProblem};
             let ladder: String = s.get("ladder")?;
-            let preset = rinascimento_preset(&s)?;
-            let ladder = ladder
-                .split(',')
-                .map(|n| RinAgentSpec::parse(n, budget).map(|a| preset.agent(a)))
-                .collect::<Result<Vec<_>, _>>()?;
-            Box::new(
-                RulesProblem::new(RulesProblemConfig {
-                    ladder,
+            Box::new(DesignProblem::new(
+                game("rinascimento")?,
+                DesignConfig {
+                    ladder: crate::harness::split_agents(&ladder),
                     games: s.positive("games")?,
-                })?
-                .with_preset(preset),
-            )
+                    budget: Some(s.positive("budget")?),
+                    settings: vec![("rules".into(), rinascimento_preset(&s)?.name().to_string())],
+                    metrics: true,
+                },
+                space,
+            )?)
         }
         "design" => {
             use crate::harness::design::{DesignConfig, DesignProblem};
@@ -455,6 +474,7 @@ pub fn build_problem(
                     games: s.positive("games")?,
                     budget,
                     settings: game_settings(&s.get::<String>("game_settings")?)?,
+                    metrics: true,
                 },
                 space,
             )?)
@@ -473,6 +493,7 @@ pub fn build_problem(
                     budget: agents_budget(&s.get::<String>("budget")?)?,
                     settings: game_settings(&s.get::<String>("game_settings")?)?,
                 },
+                space,
             )?)
         }
         "strategy-styles" => {
@@ -486,15 +507,55 @@ pub fn build_problem(
                 turns: s.count("turns", crate::games::strategy::log::MAX_TURNS)?,
             })?)
         }
+        // HPS tuning: `tune-agent` on the strategy game, on levels drawn per game, with
+        // the learned leaf among the categories when a network is given.
         "strategy-hps" => {
-            use crate::games::strategy::hps_tuning::{HpsTuning, HpsTuningConfig};
-            Box::new(HpsTuning::new(HpsTuningConfig {
-                games: s.positive("games")?,
-                opponent: s.get("opponent")?,
-                budget: s.positive("budget")?,
-                model: s.get("model")?,
-                turns: s.count("turns", crate::games::strategy::log::MAX_TURNS)?,
-            })?)
+            use crate::harness::tune::{TuneConfig, TuneProblem, tuning_space};
+            let strategy = game("strategy")?;
+            let agent = format!("hps(budget={})", s.positive("budget")?);
+            let model: String = s.get("model")?;
+            let own;
+            let space = match space {
+                Some(given) => Some(given),
+                None if model.is_empty() => None,
+                None => {
+                    // The network must load before a search starts.
+                    strategy.check(&crate::harness::GameRequest {
+                        settings: vec![("level".into(), "any".into())],
+                        agents: vec![format!("hps(leaf=learned:{model})"), "rule".into()],
+                        budget: None,
+                        seed: 0,
+                    })?;
+                    let mut with_learned =
+                        tuning_space(strategy, &crate::harness::AgentSpec::parse(&agent)?)?;
+                    let leaf = with_learned.position("leaf").ok_or("hps has no leaf")?;
+                    if let crate::space::Domain::Categories(names) =
+                        &mut with_learned.dims[leaf].domain
+                    {
+                        names.push(format!("learned:{model}"));
+                    }
+                    own = with_learned;
+                    Some(&own)
+                }
+            };
+            Box::new(TuneProblem::new(
+                strategy,
+                TuneConfig {
+                    agent,
+                    opponents: vec![s.get("opponent")?],
+                    games: s.positive("games")?,
+                    budget: None,
+                    settings: vec![
+                        ("level".into(), "any".into()),
+                        (
+                            "turns".into(),
+                            s.count("turns", crate::games::strategy::log::MAX_TURNS)?
+                                .to_string(),
+                        ),
+                    ],
+                },
+                space,
+            )?)
         }
         "manual" => {
             let space = space.ok_or(
@@ -571,7 +632,12 @@ mod tests {
             None,
         )
         .unwrap();
-        assert_eq!(p.feature_names().len(), 8);
+        // A win rate per rung, then the design metrics.
+        assert_eq!(
+            p.feature_names()[..3],
+            ["win_rate_0_rnd", "win_rate_1_bmrh", "win_rate_2_srh"]
+        );
+        assert!(p.feature_names().contains(&"stalemate_rate".to_string()));
         assert!(build_problem(&spec("rinascimento-agent", &[("agent", "osla")]), None).is_err());
         assert!(build_problem(&spec("rinascimento-agent", &[("players", "5")]), None).is_err());
         assert!(build_problem(&spec("rinascimento-rules", &[("ladder", "rnd")]), None).is_err());
@@ -586,6 +652,41 @@ mod tests {
             let e = build_problem(&spec(name, &[("rules", "java")]), None).err();
             assert!(e.unwrap().contains("rules=java"));
         }
+    }
+
+    /// `strategy-hps` is `tune-agent` on HPS: points are HPS specs, the learned leaf is
+    /// a category only with a network, and a missing network fails at setup.
+    #[test]
+    fn strategy_hps_tunes_the_hps_agent() {
+        let settings = [
+            ("games", "2"),
+            ("opponent", "rule"),
+            ("budget", "500"),
+            ("turns", "8"),
+        ];
+        let p = build_problem(&spec("strategy-hps", &settings), None).unwrap();
+        let leaf = p.space().position("leaf").unwrap();
+        assert_eq!(
+            p.space().dims[leaf].domain.len(),
+            2,
+            "no model, no learned leaf"
+        );
+        let mut x = p.space().decode(&p.space().default_indices());
+        x[leaf] = 1.0;
+        let agent = p.agent_spec(&x).unwrap();
+        assert!(
+            agent.starts_with("hps(budget=500,") && agent.contains("leaf=playout"),
+            "{agent}"
+        );
+        let a = p.evaluate(&x, 9).unwrap();
+        assert_eq!(a, p.evaluate(&x, 9).unwrap());
+        assert!((0.0..=1.0).contains(&a.fitness));
+        let mut with_model = settings.to_vec();
+        with_model.push(("model", "/no/such.evalnet"));
+        let e = build_problem(&spec("strategy-hps", &with_model), None)
+            .err()
+            .unwrap();
+        assert!(e.contains("cannot read the network"), "{e}");
     }
 
     #[test]

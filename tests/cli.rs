@@ -1017,6 +1017,21 @@ fn rinascimento_experiment_writes_figure_five_and_tables() {
     }
     let summary = std::fs::read_to_string(dir.path().join("runs/r/summary.md")).unwrap();
     assert!(summary.contains("| bmrh | 6 | 2 |"), "{summary}");
+    // Every best configuration is an agent spec that pastes into `playtune play`.
+    let spec = summary
+        .lines()
+        .find(|l| l.starts_with("- mcts (true win rate"))
+        .and_then(|l| l.split('`').nth(1))
+        .unwrap_or_else(|| panic!("{summary}"));
+    assert!(
+        spec.starts_with("mcts(") && spec.contains("budget=1000"),
+        "{spec}"
+    );
+    playtune()
+        .args(["play", "--game", "rinascimento", "--set", "players=2"])
+        .args(["--agents", &format!("{spec},osla(budget=50)")])
+        .assert()
+        .success();
     playtune()
         .args(["experiment", "rinascimento", "--set", "x=1"])
         .assert()

@@ -7,6 +7,7 @@ use playtune::eval::Problem;
 use playtune::game::{Acting, Game};
 use playtune::harness::design::{DesignConfig, DesignProblem};
 use playtune::harness::{AgentEntry, DynGame, GameDef, Setting, Values};
+use playtune::registry::game;
 use playtune::rng::Rng;
 use playtune::space::{Dimension, Domain, Space};
 use predicates::prelude::*;
@@ -131,6 +132,7 @@ fn race_design(games: usize) -> DesignProblem {
             games,
             budget: None,
             settings: Vec::new(),
+            metrics: true,
         },
         Some(&race_space()),
     )
@@ -212,6 +214,7 @@ fn a_design_point_names_settings_the_game_does_not_have() {
             games: 4,
             budget: None,
             settings: Vec::new(),
+            metrics: true,
         },
         Some(&space),
     )
@@ -483,4 +486,107 @@ fn the_results_page_quotes_the_published_rule_design_study() {
             );
         }
     }
+}
+
+/// The NTBEA paper's `space-battle` problem is `design` on Space Battle with the game's
+/// rung measure, and plays the very games the hand-written problem played before it
+/// (the fitnesses below were logged by that problem, with every ENEMY_ID among them):
+/// published runs resume and fresh ones reproduce.
+#[test]
+fn the_space_battle_problem_plays_the_games_it_played_before_it_was_generic() {
+    let dir = tempfile::tempdir().unwrap();
+    playtune()
+        .args(["optimize", "--problem", "space-battle", "--algo", "random"])
+        .args(["--budget", "12", "--trials", "1", "--seed", "6", "-q"])
+        .args(["--set", "max_ticks=100"])
+        .args(["--set", "ladder=nothing,random,ras,1sla,microbial,mcts"])
+        .args(["--name", "b", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let log = std::fs::read_to_string(dir.path().join("b/evals.csv")).unwrap();
+    let header: Vec<&str> = log.lines().next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (enemy, fitness) = (column("ENEMY_ID"), column("fitness"));
+    let logged: Vec<(String, String)> = log
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[enemy].to_string(), f[fitness].to_string())
+        })
+        .collect();
+    let before = [
+        ("mcts", "-4.7409999999999854"),
+        ("microbial", "-0.03499999999996817"),
+        ("ras", "0"),
+        ("1sla", "-2004"),
+        ("microbial", "-8.903999999999996"),
+        ("microbial", "-1010.072"),
+        ("1sla", "-0.009000000000014552"),
+        ("random", "-1.1339999999999009"),
+        ("random", "-2000.657"),
+        ("nothing", "0"),
+        ("random", "-2.062999999999988"),
+        ("1sla", "-1003"),
+    ];
+    let before: Vec<(String, String)> = before
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(logged, before);
+    // The paper's features, per rung, and no others.
+    assert_eq!(
+        &header[column("fitness") + 1..column("fitness") + 7],
+        [
+            "t_nothing",
+            "score_nothing",
+            "enemy_score_nothing",
+            "win_rate_nothing",
+            "missiles_fired_nothing",
+            "penalty_ticks_nothing"
+        ]
+    );
+}
+
+/// `design` on Space Battle: the game's own measure and the design metrics.
+#[test]
+fn space_battle_is_designed_with_its_own_measure_and_the_metrics() {
+    let p = DesignProblem::new(
+        game("space-battle").unwrap(),
+        DesignConfig {
+            ladder: vec!["nothing".into(), "ras".into()],
+            games: 1,
+            budget: None,
+            settings: vec![("max_ticks".into(), "300".into())],
+            metrics: true,
+        },
+        None,
+    )
+    .unwrap();
+    let names = p.feature_names();
+    assert_eq!(names[0], "t_nothing");
+    assert_eq!(names[6], "t_ras");
+    assert!(names.contains(&"mean_length".to_string()), "{names:?}");
+    // ENEMY_ID's default is RAS: doing nothing loses, RAS draws its mirror image.
+    let x = p.space().decode(&p.space().default_indices());
+    let a = p.evaluate(&x, 9).unwrap();
+    assert_eq!(a, p.evaluate(&x, 9).unwrap());
+    assert!(a.fitness > 0.0, "{a:?}");
+    assert_eq!(a.fitness, a.features[6] - a.features[0]);
+    // Two rungs of one name would give two features of one name.
+    let err = DesignProblem::new(
+        game("space-battle").unwrap(),
+        DesignConfig {
+            ladder: vec!["mcts(iterations=5)".into(), "mcts(iterations=50)".into()],
+            games: 1,
+            budget: None,
+            settings: Vec::new(),
+            metrics: false,
+        },
+        None,
+    )
+    .err()
+    .unwrap();
+    assert!(err.contains("two rungs are named `mcts`"), "{err}");
 }

@@ -19,8 +19,11 @@
 //! (82 against 98), the sd (25.4 against 21.0) and the 160+ tail (17.8% against 10.2%),
 //! which the test checks too.
 
+use playtune::agents::RandomAgent;
 use playtune::game::Agent;
-use playtune::games::rinascimento::{GameRecord, Preset, RinAgentSpec, RinState, Rules, play_game};
+use playtune::games::rinascimento::{
+    GameRecord, Preset, RandomPlayer, RinRandom, RinState, Rules, play_game,
+};
 use rayon::prelude::*;
 
 /// Games per preset: 40,000 in all, about a second on 2 cores.
@@ -61,11 +64,18 @@ fn moments(xs: &[f64]) -> (f64, f64, f64) {
 /// N random 4-player games under `preset`, and the checks against the reference.
 fn checks(preset: Preset) -> Vec<Check> {
     let rules = preset.rules(Rules::default());
-    let rnd = preset.agent(RinAgentSpec::Rnd);
+    // The `rnd` agent as each preset plays it: the framework's random player under
+    // `reference`, the paper's RAG otherwise.
+    let rnd = || -> Box<dyn Agent<RinState>> {
+        match preset {
+            Preset::Spec => Box::new(RandomAgent),
+            Preset::Reference => Box::new(RinRandom(RandomPlayer::reference())),
+        }
+    };
     let records: Vec<GameRecord> = (0..N as u64)
         .into_par_iter()
         .map(|seed| {
-            let mut agents: Vec<_> = (0..4).map(|_| rnd.build()).collect();
+            let mut agents: Vec<_> = (0..4).map(|_| rnd()).collect();
             let mut refs: Vec<&mut dyn Agent<RinState>> = Vec::with_capacity(4);
             for a in agents.iter_mut() {
                 refs.push(a.as_mut());

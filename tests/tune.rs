@@ -64,6 +64,7 @@ fn a_point_is_an_agent_and_its_fitness_a_mean_score() {
             budget: None,
             settings: vec![("players".into(), "2".into())],
         },
+        None,
     )
     .unwrap();
     assert_eq!(

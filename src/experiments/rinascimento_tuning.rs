@@ -8,7 +8,7 @@
 //!
 //! Every tuning is an ordinary, resumable run folder; all games are seeded per game.
 
-use crate::games::rinascimento::{RinAgentSpec, Rules, TunedAgent, tournament};
+use crate::harness::{AgentSpec, GameRequest, TournamentResult};
 use crate::optim::AlgoConfig;
 use crate::optim::ntbea::NtbeaConfig;
 use crate::plot::box_plot;
@@ -60,7 +60,8 @@ pub struct TuningCell {
 pub struct BestConfig {
     pub agent: String,
     pub win_rate: f64,
-    pub point: Vec<(String, String)>,
+    /// The configuration as an agent spec `playtune play` takes.
+    pub spec: String,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -141,6 +142,14 @@ fn read_truth(path: &Path, key: &TruthKey) -> Option<Vec<f64>> {
     Some(cache.true_win_rates)
 }
 
+/// The agents the experiment tunes: the spec's, each over the spec's grid.
+const TUNED: [&str; 3] = ["bmrh", "srh", "mcts"];
+
+/// An agent spec's name without its settings, as the tables print it.
+fn short_name(spec: &str) -> String {
+    AgentSpec::parse(spec).map_or_else(|_| spec.to_string(), |s| s.name)
+}
+
 fn spec(agent: &str, settings: &[(&str, String)]) -> ProblemSpec {
     let mut s: std::collections::BTreeMap<String, String> = settings
         .iter()
@@ -165,7 +174,12 @@ pub fn run(
     let mut cells = Vec::new();
     let mut best: Vec<BestConfig> = Vec::new();
     for (ai, agent) in c.agents.iter().enumerate() {
-        TunedAgent::parse(agent)?;
+        if !TUNED.contains(&agent.as_str()) {
+            return Err(format!(
+                "agent `{agent}`: the experiment tunes {}",
+                TUNED.join(", ")
+            ));
+        }
         let budget_setting = ("budget", c.decision_budget.to_string());
         let search = spec(agent, std::slice::from_ref(&budget_setting));
         let problem = build_problem(&search, None)?;
@@ -243,7 +257,9 @@ pub fn run(
                     best.push(BestConfig {
                         agent: agent.clone(),
                         win_rate: w,
-                        point: t.recommendation.clone(),
+                        spec: problem
+                            .agent_spec(&t.values)
+                            .ok_or("the tuning problem names no agent")?,
                     });
                 }
             }
@@ -273,93 +289,91 @@ pub fn run(
         .map_err(|e| e.to_string())?;
     }
     // Tables: the best tuned configuration of each agent against 3 OSLA, then the
-    // starred configurations together and in a 2-player round robin.
-    let osla = RinAgentSpec::parse("osla", c.decision_budget)?;
-    let mut tables = Vec::new();
-    let mut push =
-        |lineup: &str, r: &crate::games::rinascimento::TournamentResult, only_first: bool| {
-            for a in r
-                .agents
-                .iter()
-                .take(if only_first { 1 } else { r.agents.len() })
-            {
-                tables.push(TableRow {
-                    lineup: lineup.into(),
-                    agent: a.name.clone(),
-                    games: a.games,
-                    win_rate: a.win_rate,
-                    se: a.win_rate_se,
-                });
-            }
-        };
-    for (i, BestConfig { agent, point, .. }) in best.iter().enumerate() {
-        let kind = TunedAgent::parse(agent)?;
-        let space = kind.space();
-        let lookup = |n: &str| {
-            let text = &point.iter().find(|(k, _)| k == n)?.1;
-            space.dims[space.position(n)?].domain.parse_number(text)
-        };
-        let tuned = RinAgentSpec::from_point(kind, lookup, c.decision_budget)?;
-        let r = tournament(
-            &Rules::splendor(4),
-            &[tuned, osla.clone(), osla.clone(), osla.clone()],
-            4,
+    // starred configurations together and in a 2-player round robin, every agent at
+    // the decision budget.
+    let rinascimento = crate::registry::game("rinascimento")?;
+    let with_budget = |name: &str| format!("{name}(budget={})", c.decision_budget);
+    let osla = with_budget("osla");
+    let play = |agents: Vec<String>, players: usize, seed: u64| {
+        rinascimento.tournament(
+            &GameRequest {
+                settings: vec![("players".into(), players.to_string())],
+                agents,
+                budget: Some(c.decision_budget),
+                seed,
+            },
             c.table_games,
+        )
+    };
+    let mut tables = Vec::new();
+    let mut push = |lineup: &str, r: &TournamentResult, only_first: bool| {
+        for a in r
+            .agents
+            .iter()
+            .take(if only_first { 1 } else { r.agents.len() })
+        {
+            tables.push(TableRow {
+                lineup: lineup.into(),
+                agent: short_name(&a.name),
+                games: a.games,
+                win_rate: a.win_rate,
+                se: a.win_rate_se,
+            });
+        }
+    };
+    for (i, b) in best.iter().enumerate() {
+        let r = play(
+            vec![b.spec.clone(), osla.clone(), osla.clone(), osla.clone()],
+            4,
             derive_seed(c.seed, &[0xB0, i as u64]),
         )?;
-        push(&format!("best tuned {agent} vs 3 OSLA"), &r, true);
+        push(&format!("best tuned {} vs 3 OSLA", b.agent), &r, true);
     }
-    let stars: Vec<RinAgentSpec> = ["mcts*", "bmrh*", "srh*"]
+    let stars: Vec<String> = ["mcts*", "bmrh*", "srh*"]
         .iter()
-        .map(|n| RinAgentSpec::parse(n, c.decision_budget))
-        .collect::<Result<_, _>>()?;
+        .map(|n| with_budget(n))
+        .collect();
     for (i, s) in stars.iter().enumerate() {
-        let r = tournament(
-            &Rules::splendor(4),
-            &[s.clone(), osla.clone(), osla.clone(), osla.clone()],
+        let r = play(
+            vec![s.clone(), osla.clone(), osla.clone(), osla.clone()],
             4,
-            c.table_games,
             derive_seed(c.seed, &[0xB1, i as u64]),
         )?;
-        push(&format!("{}* vs 3 OSLA", s.name()), &r, true);
+        push(&format!("{} vs 3 OSLA", short_name(s)), &r, true);
     }
     let mut four = stars.clone();
     four.push(osla.clone());
-    let r4 = tournament(
-        &Rules::splendor(4),
-        &four,
-        4,
-        c.table_games,
-        derive_seed(c.seed, &[0xB2]),
-    )?;
+    let r4 = play(four, 4, derive_seed(c.seed, &[0xB2]))?;
     push("MCTS*, BMRH*, SRH*, OSLA (4 players)", &r4, false);
-    let rr = tournament(
-        &Rules::splendor(2),
-        &stars,
-        2,
-        c.table_games,
-        derive_seed(c.seed, &[0xB3]),
-    )?;
+    let rr = play(stars, 2, derive_seed(c.seed, &[0xB3]))?;
     for p in &rr.pairs {
-        let (a, b) = (&rr.agents[p.a].name, &rr.agents[p.b].name);
-        let lineup = format!("{a}* vs {b}* (2 players)");
+        let (a, b) = (
+            short_name(&rr.agents[p.a].name),
+            short_name(&rr.agents[p.b].name),
+        );
+        let lineup = format!("{a} vs {b} (2 players)");
         let g = p.games as f64;
         for (name, w) in [(a, p.wins_a), (b, p.wins_b)] {
             let rate = w as f64 / g;
             tables.push(TableRow {
                 lineup: lineup.clone(),
-                agent: name.clone(),
+                agent: name,
                 games: p.games,
                 win_rate: rate,
                 se: (rate * (1.0 - rate) / g).sqrt(),
             });
         }
     }
+    let stalemate_rate_4way = r4
+        .extra
+        .iter()
+        .find(|(k, _)| k == "stalemate_rate")
+        .map_or(f64::NAN, |(_, v)| *v);
     let result = TuningResult {
         config: c.clone(),
         cells,
         tables,
-        stalemate_rate_4way: r4.stalemate_rate,
+        stalemate_rate_4way,
     };
     std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
     crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))
@@ -404,14 +418,12 @@ pub fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String {
         );
     }
     s += "\n## Best configuration found per agent\n\n";
-    for BestConfig {
-        agent,
-        win_rate: w,
-        point,
-    } in best
-    {
-        let p: Vec<String> = point.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        let _ = writeln!(s, "- {agent} (true win rate {w:.3}): {}", p.join(", "));
+    for b in best {
+        let _ = writeln!(
+            s,
+            "- {} (true win rate {:.3}): `{}`",
+            b.agent, b.win_rate, b.spec
+        );
     }
     s += "\n## Tables\n\n| line-up | agent | games | win rate | se |\n|---|---|---|---|---|\n";
     for t in &r.tables {

@@ -163,8 +163,22 @@ impl<S: Game + 'static> AgentEntry<S> {
     }
 }
 
+impl<S: Game + 'static> AgentEntry<S> {
+    /// The same entry with the game's own tuning grids for some settings (a paper's
+    /// grid where the generic one differs); a setting may be made tunable here.
+    pub fn with_grids(mut self, grids: Vec<(&str, Domain)>) -> Self {
+        for (k, domain) in grids {
+            match self.settings.iter_mut().find(|s| s.name == k) {
+                Some(s) => s.tune = Some(domain),
+                None => panic!("agent {:?} has no setting `{k}` to tune", self.names),
+            }
+        }
+        self
+    }
+}
+
 /// A tuning grid of numbers.
-fn list(values: &[f64]) -> Domain {
+pub fn list(values: &[f64]) -> Domain {
     Domain::List(values.to_vec())
 }
 

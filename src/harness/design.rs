@@ -20,19 +20,36 @@ pub struct DesignConfig {
     pub budget: Option<usize>,
     /// Game settings that stay as given at every point (`players=2`).
     pub settings: Vec<(String, String)>,
+    /// Whether the design metrics are features too (the rungs' results always are).
+    pub metrics: bool,
+}
+
+/// A game's own measure of a ladder rung ([`super::GameDef::rung_measure`]): the rung
+/// takes `seat`, the game's default line-up for the point takes the other seats, and
+/// the rung's result is the mean over its games of the game's summary value `result`
+/// ([`super::GameDef::summary`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RungMeasure {
+    pub seat: usize,
+    pub result: &'static str,
+    /// Summary values reported per rung, as (feature, summary name): feature `f` of
+    /// rung `mcts` is named `f_mcts`.
+    pub features: &'static [(&'static str, &'static str)],
 }
 
 /// Problem `design`: for a point's game settings, rung `r` of the ladder plays `games`
 /// games against `players - 1` copies of the weakest rung, its seat rotating with the
 /// game (game `g`: seat `g % players`), game `g` of rung `r` seeded with
 /// `derive_seed(seed, [r, g])`. A rung's result is its mean score, a win counting 1
-/// and a win shared by k players 1/k; the fitness is the ladder's skill depth, the
-/// smallest gap between neighbouring rungs (`harness::ladder::skill_depth`).
+/// and a win shared by k players 1/k, unless the game has its own [`RungMeasure`]; the
+/// fitness is the ladder's skill depth, the smallest gap between neighbouring rungs
+/// (`harness::ladder::skill_depth`).
 pub struct DesignProblem {
     game: &'static dyn DynGame,
     config: DesignConfig,
     space: Space,
     features: Vec<String>,
+    measure: Option<RungMeasure>,
 }
 
 /// The design metrics a design evaluation reports, in order (per-seat win rates are
@@ -104,33 +121,78 @@ impl DesignProblem {
                 .fix(&k, &v)
                 .map_err(|e| format!("game_settings {k}={v}: {e}"))?;
         }
-        let mut features = Vec::new();
+        let measure = game.rung_measure();
+        let mut features: Vec<String> = Vec::new();
         for (i, text) in config.ladder.iter().enumerate() {
-            let spec = AgentSpec::parse(text)?;
-            features.push(format!("win_rate_{i}_{}", feature_name(&spec.name)));
+            let name = feature_name(&AgentSpec::parse(text)?.name);
+            match measure {
+                None => features.push(format!("win_rate_{i}_{name}")),
+                Some(m) => {
+                    for (f, _) in m.features {
+                        let feature = format!("{f}_{name}");
+                        if features.contains(&feature) {
+                            return Err(format!(
+                                "ladder: two rungs are named `{name}` and {} names its features by rung: give each rung another agent",
+                                game.name()
+                            ));
+                        }
+                        features.push(feature);
+                    }
+                }
+            }
         }
-        features.extend(METRICS.iter().map(|m| m.to_string()));
+        if config.metrics {
+            features.extend(METRICS.iter().map(|m| m.to_string()));
+        }
         let problem = DesignProblem {
             game,
             config,
             space,
             features,
+            measure,
         };
         // The game's default point must set up, and every rung must build, before a
         // search starts.
         let x0 = problem.space.decode(&problem.space.default_indices());
         let settings = problem.settings_at(&x0);
-        let players = game.players(&settings)?;
-        for a in &problem.config.ladder {
+        for rung in 0..problem.config.ladder.len() {
+            let (agents, _) = problem.lineup(&settings, rung, 0)?;
             game.check(&GameRequest {
                 settings: settings.clone(),
-                agents: vec![a.clone(); players],
+                agents,
                 budget: problem.config.budget,
                 seed: 0,
             })
-            .map_err(|e| format!("ladder agent `{a}`: {e}"))?;
+            .map_err(|e| format!("ladder agent `{}`: {e}", problem.config.ladder[rung]))?;
         }
         Ok(problem)
+    }
+
+    /// Who plays game `g` of rung `rung` under `settings`, and the rung's seat.
+    fn lineup(
+        &self,
+        settings: &[(String, String)],
+        rung: usize,
+        g: usize,
+    ) -> Result<(Vec<String>, usize), String> {
+        let ladder = &self.config.ladder;
+        Ok(match self.measure {
+            Some(m) => {
+                let mut agents = self.game.default_agents(settings)?;
+                if m.seat >= agents.len() {
+                    return Err(format!("{}: no seat {}", self.game.name(), m.seat));
+                }
+                agents[m.seat] = ladder[rung].clone();
+                (agents, m.seat)
+            }
+            None => {
+                let players = self.game.players(settings)?;
+                let seat = g % players;
+                let mut agents = vec![ladder[0].clone(); players];
+                agents[seat] = ladder[rung].clone();
+                (agents, seat)
+            }
+        })
     }
 
     /// The game settings of point `x`: the fixed ones, then the point's.
@@ -168,35 +230,68 @@ impl Problem for DesignProblem {
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let settings = self.settings_at(x);
         let players = self.game.players(&settings).map_err(EvalError)?;
-        let ladder = &self.config.ladder;
         let games = self.config.games;
-        let played = ladder::play_ladder(ladder.len(), games, seed, |rung, g, seed| {
-            let seat = g % players;
-            let mut agents = vec![ladder[0].clone(); players];
-            agents[seat] = ladder[rung].clone();
+        let measure = self.measure;
+        // A game's own measure reads its summary values; name them once.
+        let summary = |record: &super::Record, name: &str| -> Result<f64, String> {
+            record
+                .extra
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| format!("{} reports no `{name}`", self.game.name()))
+        };
+        let played = ladder::play_ladder(self.config.ladder.len(), games, seed, |rung, g, seed| {
+            let (agents, seat) = self.lineup(&settings, rung, g)?;
             let record = self.game.play(&GameRequest {
                 settings: settings.clone(),
                 agents,
                 budget: self.config.budget,
                 seed,
             })?;
-            let score = record.shared_win(seat);
+            let score = match measure {
+                Some(m) => summary(&record, m.result)?,
+                None => record.shared_win(seat),
+            };
             Ok((record, score))
         })
         .map_err(EvalError)?;
+        let mean = |c: &[(super::Record, f64)], f: &dyn Fn(&(super::Record, f64)) -> f64| {
+            c.iter().map(f).sum::<f64>() / games as f64
+        };
         let rungs: Vec<f64> = played
             .chunks(games)
-            .map(|c| c.iter().map(|(_, s)| s).sum::<f64>() / games as f64)
+            .map(|c| mean(c, &|(_, s)| *s))
             .collect();
-        let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
-        let metrics = DesignMetrics::of(&records, players).features();
-        let mut features = rungs.clone();
-        features.extend(METRICS.iter().map(|m| {
-            metrics
-                .iter()
-                .find(|(k, _)| k == m)
-                .map_or(f64::NAN, |(_, v)| *v)
-        }));
+        let mut features = match measure {
+            None => rungs.clone(),
+            Some(m) => {
+                let mut out = Vec::new();
+                for c in played.chunks(games) {
+                    for (_, key) in m.features {
+                        // Every record was read above for the result; a missing
+                        // value is the game's error, reported as one.
+                        let values: Vec<f64> = c
+                            .iter()
+                            .map(|(r, _)| summary(r, key))
+                            .collect::<Result<_, _>>()
+                            .map_err(EvalError)?;
+                        out.push(values.iter().sum::<f64>() / games as f64);
+                    }
+                }
+                out
+            }
+        };
+        if self.config.metrics {
+            let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
+            let metrics = DesignMetrics::of(&records, players).features();
+            features.extend(METRICS.iter().map(|m| {
+                metrics
+                    .iter()
+                    .find(|(k, _)| k == m)
+                    .map_or(f64::NAN, |(_, v)| *v)
+            }));
+        }
         Ok(Evaluation {
             fitness: ladder::skill_depth(&rungs),
             features,

@@ -68,6 +68,13 @@ pub trait GameDef: Sync + 'static {
     fn design_space(&self) -> Option<crate::space::Space> {
         None
     }
+    /// How a design ladder's rung is measured where the game has its own measure
+    /// (Space Battle: Eq. 2's T of ship 0 against the controller ENEMY_ID names).
+    /// `None`, the default: every rung against copies of the weakest, seats rotating,
+    /// scored by its wins ([`design::DesignProblem`]).
+    fn rung_measure(&self) -> Option<design::RungMeasure> {
+        None
+    }
     /// Whether the game's own rules ended `state` (a capture, a score reached, no
     /// moves left) rather than a cap on its length (a tick or turn limit, a step cap):
     /// the design metric `ended_by_rules`. By default the rules end every game.
@@ -140,6 +147,8 @@ pub trait DynGame: Sync {
     fn encoding(&self) -> Option<Encoding>;
     /// The game's design space, if it has one ([`GameDef::design_space`]).
     fn design_space(&self) -> Option<crate::space::Space>;
+    /// The game's own measure of a design ladder's rung, if it has one.
+    fn rung_measure(&self) -> Option<design::RungMeasure>;
     /// Plays the self-play games `games` in parallel (game `g` seeded by
     /// `derive_seed(seed, [g])`, seats rotating with `g`) and hands each to `sink` as
     /// it finishes: one sample at the start of every turn (whenever the player to move
@@ -359,6 +368,10 @@ impl<D: GameDef> DynGame for D {
 
     fn design_space(&self) -> Option<crate::space::Space> {
         GameDef::design_space(self)
+    }
+
+    fn rung_measure(&self) -> Option<design::RungMeasure> {
+        GameDef::rung_measure(self)
     }
 
     fn selfplay(&self, req: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), String> {

@@ -113,7 +113,13 @@ pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, Strin
 }
 
 impl TuneProblem {
-    pub fn new(game: &'static dyn DynGame, config: TuneConfig) -> Result<TuneProblem, String> {
+    /// The problem over `space` (a --space file: a grid of some of the agent's
+    /// settings), or the agent's own tuning space.
+    pub fn new(
+        game: &'static dyn DynGame,
+        config: TuneConfig,
+        space: Option<&Space>,
+    ) -> Result<TuneProblem, String> {
         if config.opponents.is_empty() {
             return Err("opponents: give at least one opponent agent".into());
         }
@@ -121,7 +127,36 @@ impl TuneProblem {
             return Err("games=0: play at least one game per opponent".into());
         }
         let base = AgentSpec::parse(&config.agent)?;
-        let space = tuning_space(game, &base)?;
+        let space = match space {
+            None => tuning_space(game, &base)?,
+            Some(given) => {
+                let settings = agent_settings(game, &base.name).ok_or_else(|| {
+                    format!(
+                        "agent `{}` is not an agent of {} (`playtune games` lists them)",
+                        base.name,
+                        game.name()
+                    )
+                })?;
+                for d in &given.dims {
+                    if !settings.iter().any(|s| s.name == d.name) {
+                        let known: Vec<&str> = settings.iter().map(|s| s.name.as_str()).collect();
+                        return Err(format!(
+                            "dimension `{}` is not a setting of agent `{}` (its settings: {})",
+                            d.name,
+                            base.name,
+                            known.join(", ")
+                        ));
+                    }
+                    if base.settings.iter().any(|(k, _)| *k == d.name) {
+                        return Err(format!(
+                            "dimension `{}` is fixed by the agent spec `{base}`: leave it out of one of them",
+                            d.name
+                        ));
+                    }
+                }
+                given.clone()
+            }
+        };
         let mut features: Vec<String> = Vec::new();
         for (i, o) in config.opponents.iter().enumerate() {
             AgentSpec::parse(o)?;

@@ -9,7 +9,9 @@ use super::rules::{MAX_PLAYERS, RULE_NAMES, Rules};
 use super::state::RinState;
 use crate::agents::RandomAgent;
 use crate::game::Game;
+use crate::harness::agents::list;
 use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
+use crate::space::{Dimension, Domain, Space};
 
 /// The Rinascimento descriptor.
 pub struct Rinascimento;
@@ -35,7 +37,7 @@ fn rules(settings: &Values, players: usize) -> Result<Rules, String> {
         // Splendor itself, built exactly as before there were rule settings.
         return Ok(Rules::splendor(players as u32));
     }
-    super::problem::rules_from_point(|n| {
+    super::rules::rules_from_point(|n| {
         if n == "players" {
             Some(players as f64)
         } else {
@@ -46,6 +48,47 @@ fn rules(settings: &Values, players: usize) -> Result<Rules, String> {
 
 fn preset(settings: &Values) -> Result<Preset, String> {
     Preset::parse(settings.get("rules")).map_err(|e| format!("rules: {e}"))
+}
+
+/// The rules a rule-vector space searches, with their ranges (inclusive) and
+/// Splendor's 4-player defaults; `max_actions` (300) and `content_seed` (0) stay fixed.
+const RULE_RANGES: [(&str, i64, i64); 14] = [
+    ("players", 2, 4),
+    ("token_types", 3, 8),
+    ("jokers", 0, 10),
+    ("decks", 1, 5),
+    ("face_up", 1, 6),
+    ("extra_nobles", 0, 6),
+    ("coins", 2, 10),
+    ("max_tokens", 5, 15),
+    ("max_reserved", 0, 5),
+    ("end_points", 5, 30),
+    ("pick_diff_types", 1, 5),
+    ("pick_diff_each", 1, 3),
+    ("pick_same", 1, 5),
+    ("pick_same_min", 1, 8),
+];
+
+/// The rule vector as a space (ranges the game supports; defaults: 4-player Splendor).
+pub fn rules_space() -> Space {
+    let defaults = Rules::splendor(4);
+    Space {
+        name: "rinascimento-rules".into(),
+        dims: RULE_RANGES
+            .iter()
+            .map(|&(name, min, max)| {
+                let v = defaults.value(name).expect("a rule name") as i64;
+                Dimension {
+                    name: name.into(),
+                    domain: Domain::Int { min, max, step: 1 },
+                    default: (v - min) as usize,
+                    fixed: false,
+                }
+            })
+            .collect(),
+        groups: Vec::new(),
+        constraints: Vec::new(),
+    }
 }
 
 impl GameDef for Rinascimento {
@@ -100,7 +143,7 @@ impl GameDef for Rinascimento {
     }
 
     fn design_space(&self) -> Option<crate::space::Space> {
-        Some(super::problem::rules_space())
+        Some(rules_space())
     }
 
     fn agents(&self) -> Vec<AgentEntry<RinState>> {
@@ -130,14 +173,33 @@ impl GameDef for Rinascimento {
                     ("recommend", "secure"),
                     ("budget", "1000"),
                 ],
-            ),
+            )
+            .with_grids(vec![
+                ("c", list(&[0.0, 1.41, 4.0, 9.0, 15.0, 20.0])),
+                ("depth", list(&[1.0, 2.0, 5.0, 10.0, 20.0])),
+                ("opponent_budget", list(&[0.01, 0.05, 0.1])),
+                ("p_exp", list(&[0.1, 0.2, 0.3, 0.4])),
+                ("width", list(&[1.0, 3.0, 5.0, 10.0, 15.0])),
+            ]),
+            // The generic BMRH grid is the spec's.
             AgentEntry::preset(
                 &["bmrh*", "bmrh"],
                 "the spec's tuned BMRH*",
                 Generic::Bmrh,
                 &[],
             ),
-            AgentEntry::preset(&["srh*", "srh"], "the spec's tuned SRH*", Generic::Srh, &[]),
+            AgentEntry::preset(&["srh*", "srh"], "the spec's tuned SRH*", Generic::Srh, &[])
+                .with_grids(vec![
+                    (
+                        "mutation_rate",
+                        list(&[0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1.0]),
+                    ),
+                    (
+                        "evaluations",
+                        list(&[0.0, 1.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0]),
+                    ),
+                    ("opponent_budget", list(&[0.001, 0.005, 0.01, 0.02, 0.05])),
+                ]),
         ]
     }
 
@@ -176,31 +238,82 @@ impl GameDef for Rinascimento {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::{DynGame, GameRequest};
+    use crate::harness::{AgentSpec, tune::tuning_space};
 
-    /// The harness's tournament and the game's own give the same games.
+    /// What the rules' space file says of the readings it leaves out.
+    const RULES_NOTE: &str = "// The readings where the spec and the reference framework differ (end of game,\n// reserving with a full hand, card colours) are no dimensions: problems take them\n// as a game setting, spec by default: --set rules=reference for --problem\n// rinascimento-rules, --set game_settings=rules=reference for --problem design.\n";
+
+    /// The spaces shipped as files: the rule vector, and the tuning grid of each of the
+    /// spec's tuned agents (what `--problem tune-agent --set game=rinascimento` searches).
+    fn shipped() -> Vec<(String, Space, &'static str)> {
+        let mut spaces = vec![("rules".to_string(), rules_space(), RULES_NOTE)];
+        for agent in ["bmrh", "srh", "mcts"] {
+            let spec = AgentSpec::parse(agent).unwrap();
+            spaces.push((
+                agent.into(),
+                tuning_space(&Rinascimento, &spec).unwrap(),
+                "",
+            ));
+        }
+        spaces
+    }
+
     #[test]
-    fn harness_tournament_matches_the_games_own() {
-        let req = GameRequest {
-            settings: vec![("players".into(), "2".into())],
-            agents: vec!["rnd".into(), "osla(budget=20)".into(), "mcts*".into()],
-            budget: Some(30),
-            seed: 4,
+    fn rules_space_defaults_are_splendor_and_every_corner_plays() {
+        let s = rules_space();
+        let x = s.decode(&s.default_indices());
+        let rules = super::super::rules::rules_from_point(|n| s.position(n).map(|i| x[i])).unwrap();
+        assert_eq!(rules, Rules::splendor(4));
+        for corner in [0u32, 1] {
+            let idx: Vec<u32> = s
+                .dims
+                .iter()
+                .map(|d| corner * (d.domain.len() as u32 - 1))
+                .collect();
+            let y = s.decode(&idx);
+            assert!(super::super::rules::rules_from_point(|n| s.position(n).map(|i| y[i])).is_ok());
+        }
+    }
+
+    /// The tuned agents' grids are the spec's, defaults at the tuned configurations.
+    #[test]
+    fn tuning_grids_are_the_specs_with_the_tuned_defaults() {
+        let mcts = tuning_space(&Rinascimento, &AgentSpec::parse("mcts").unwrap()).unwrap();
+        let at_default: Vec<(String, String)> = mcts.render(&mcts.decode(&mcts.default_indices()));
+        let value = |k: &str| {
+            at_default
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.as_str())
         };
-        let h = DynGame::tournament(&Rinascimento, &req, 3).unwrap();
-        let specs =
-            ["rnd", "osla", "mcts*"].map(|n| super::super::RinAgentSpec::parse(n, 30).unwrap());
-        let mut specs = specs.to_vec();
-        specs[1] = super::super::RinAgentSpec::Osla { budget: 20 };
-        let own = super::super::tournament(&Rules::splendor(2), &specs, 2, 3, 4).unwrap();
-        assert_eq!(
-            h.agents.iter().map(|a| a.wins).collect::<Vec<_>>(),
-            own.agents.iter().map(|a| a.wins).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            (h.mean_length, h.sd_length),
-            (own.mean_length, own.sd_length)
-        );
-        assert_eq!(h.pairs, own.pairs);
+        assert_eq!(value("c"), Some("0"));
+        assert_eq!(value("p_exp"), Some("0.4"));
+        assert_eq!(value("recommend"), Some("secure"));
+        assert_eq!(mcts.len(), 8);
+        let srh = tuning_space(&Rinascimento, &AgentSpec::parse("srh").unwrap()).unwrap();
+        assert_eq!(srh.len(), 7);
+        let bmrh = tuning_space(&Rinascimento, &AgentSpec::parse("bmrh").unwrap()).unwrap();
+        assert_eq!(bmrh.len(), 10);
+    }
+
+    #[test]
+    fn shipped_space_files_equal_the_built_in_spaces() {
+        for (name, space, _) in shipped() {
+            let path = format!("spaces/rinascimento_{name}.ron");
+            let file = crate::space::load_space(std::path::Path::new(&path)).unwrap();
+            assert_eq!(file, space, "{path}");
+        }
+    }
+
+    /// Writes the shipped space files. Run with
+    /// `cargo test --release --lib export_rinascimento_spaces -- --ignored`.
+    #[test]
+    #[ignore]
+    fn export_rinascimento_spaces() {
+        let header = "// Generated from the built-in space (src/games/rinascimento); a test checks they agree.\n";
+        for (name, space, note) in shipped() {
+            let text = format!("{header}{note}{}", crate::space::to_space_file(&space));
+            std::fs::write(format!("spaces/rinascimento_{name}.ron"), text).unwrap();
+        }
     }
 }

@@ -8,12 +8,12 @@
 //!   [`crate::game::Game`].
 //! - [`actions`]: actions, legality, the random action generator, enumeration.
 //! - [`play`]: one game between agents ([`play_game`]).
-//! - [`agents`]: agents by name or hyper-parameter point ([`RinAgentSpec`]) and their
-//!   tuning spaces.
+//! - [`agents`]: the spec's MCTS* configuration and the reference's random player;
+//!   the agents themselves are the harness's, with the game's presets and the spec's
+//!   tuning grids in `def.rs` (designing and tuning go through `harness::design` and
+//!   `harness::tune`).
 //! - [`preset`]: the `spec` and `reference` readings where the spec and the reference
 //!   Java framework differ ([`Preset`]).
-//! - [`problem`]: the tuning problems `rinascimento-agent` and `rinascimento-rules`.
-//! - [`tournament`]: many games between agents, with statistics ([`tournament()`]).
 
 pub mod actions;
 pub mod agents;
@@ -22,20 +22,19 @@ mod def;
 pub mod generator;
 pub mod play;
 pub mod preset;
-pub mod problem;
 pub mod rules;
 pub mod state;
-pub mod tournament;
 
 #[cfg(test)]
 mod tests;
 
 pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens};
-pub use agents::{RinAgentSpec, RinRandom, TunedAgent};
+pub use agents::RinRandom;
 pub use cards::{Card, Content, Noble};
 pub use def::Rinascimento;
 pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
 pub use preset::Preset;
-pub use rules::{CardColours, FullHandReserve, GameEnd, RULE_NAMES, RULE_SYMBOLS, Rules};
+pub use rules::{
+    CardColours, FullHandReserve, GameEnd, RULE_NAMES, RULE_SYMBOLS, Rules, rules_from_point,
+};
 pub use state::{EndReason, Hand, RinState};
-pub use tournament::{TournamentResult, tournament};

@@ -13,8 +13,6 @@
 //! [`KindChoice`]: super::actions::KindChoice
 //! [`GiveBack`]: super::actions::GiveBack
 
-use super::actions::RandomPlayer;
-use super::agents::RinAgentSpec;
 use super::rules::{CardColours, FullHandReserve, GameEnd, Rules};
 
 /// Which readings games follow: the spec's, or the reference framework's (to reproduce
@@ -67,20 +65,6 @@ impl Preset {
             },
         }
     }
-
-    /// `agent` as this preset plays it: under `reference` the random player is the
-    /// framework's ([`RandomPlayer::reference`]); every other agent, and every agent
-    /// under `spec`, is unchanged. Search agents' rollouts and opponent models keep the
-    /// paper's RAG under both: the preset reproduces the framework's random games, not
-    /// its search agents.
-    pub fn agent(self, agent: RinAgentSpec) -> RinAgentSpec {
-        match (self, agent) {
-            (Preset::Reference, RinAgentSpec::Rnd) => {
-                RinAgentSpec::RndWith(RandomPlayer::reference())
-            }
-            (_, agent) => agent,
-        }
-    }
 }
 
 #[cfg(test)]
@@ -109,12 +93,5 @@ mod tests {
             )
         );
         assert_eq!(Preset::Spec.rules(r), Rules::splendor(3));
-        assert_eq!(
-            Preset::Reference.agent(RinAgentSpec::Rnd),
-            RinAgentSpec::RndWith(RandomPlayer::reference())
-        );
-        assert_eq!(Preset::Spec.agent(RinAgentSpec::Rnd), RinAgentSpec::Rnd);
-        let osla = RinAgentSpec::Osla { budget: 10 };
-        assert_eq!(Preset::Reference.agent(osla.clone()), osla);
     }
 }

@@ -356,6 +356,25 @@ fn to_whole(v: f64) -> Option<u64> {
         .then_some(r as u64)
 }
 
+/// Reads a rule vector from a point, repairing combinations the game refuses:
+/// `pick_diff_types` is capped at `token_types`, `pick_same_min` raised to
+/// `pick_same`, `extra_nobles` capped so that players + extra nobles <= 10.
+pub fn rules_from_point(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, String> {
+    let get = |n: &str| lookup(n);
+    let players = get("players").unwrap_or(4.0);
+    let colours = get("token_types").unwrap_or(5.0);
+    let same = get("pick_same").unwrap_or(2.0);
+    Rules::from_values(|n| {
+        let v = get(n)?;
+        Some(match n {
+            "pick_diff_types" => v.min(colours),
+            "pick_same_min" => v.max(same),
+            "extra_nobles" => v.min(MAX_NOBLES as f64 - players),
+            _ => v,
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

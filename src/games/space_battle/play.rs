@@ -31,6 +31,11 @@ impl GameRecord {
         }
     }
 
+    /// T of Eq. 2 from ship 0's side ([`super::def::game_t`]).
+    pub fn t(&self) -> f64 {
+        super::def::game_t(self.scores, self.winner())
+    }
+
     /// The single winner, or `None` on a draw.
     pub fn winner(&self) -> Option<usize> {
         match self.winners {

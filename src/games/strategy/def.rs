@@ -16,9 +16,10 @@ use crate::agents::{
     Hps, HpsConfig, HpsSearch, LeafEvaluation, Mcts, PortfolioSearch, ScriptWeights, StateEvaluator,
 };
 use crate::game::Agent;
-use crate::harness::agents::mcts_config;
+use crate::harness::agents::{list, mcts_config};
 use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
 use crate::learn::{LearnedEvaluator, StateEncoding};
+use crate::space::Domain;
 use std::sync::Arc;
 
 /// The strategy game's descriptor.
@@ -159,7 +160,7 @@ fn rule_set(settings: &Values) -> Result<&'static RuleSet, String> {
 /// The design space of the strategy game's rules (`spaces/strategy_rules.ron`), the
 /// published rules its default point.
 pub fn rules_space() -> crate::space::Space {
-    use crate::space::{Dimension, Domain, Space};
+    use crate::space::{Dimension, Space};
     Space {
         name: "strategy-rules".into(),
         dims: RULES
@@ -314,33 +315,41 @@ fn portfolio_mcts(
     }))
 }
 
+/// HPS's settings, with the grids `--problem tune-agent` (and `strategy-hps`) search:
+/// the leaf evaluator is one more categorical setting, tuned with the rest.
 fn hps_settings() -> Vec<Setting> {
     let d = HpsConfig::default();
     let s = Setting::new;
+    let names = |n: &[&str]| Domain::Categories(n.iter().map(|s| s.to_string()).collect());
     vec![
-        s("search", "alphabeta", "alphabeta or uct over turn plans"),
-        s("depth", &d.depth.to_string(), "turns searched ahead"),
+        s("search", "alphabeta", "alphabeta or uct over turn plans")
+            .tuned(names(&["alphabeta", "uct"])),
+        s("depth", &d.depth.to_string(), "turns searched ahead").tuned(list(&[1.0, 2.0, 3.0, 4.0])),
         s(
             "leaf",
             "heuristic",
             "heuristic, playout (symmetric, then heuristic) or learned:FILE (a network from `playtune train-eval`)",
-        ),
+        )
+        .tuned(names(&["heuristic", "playout"])),
         s(
             "playout_turns",
             &d.playout_turns.to_string(),
             "turns of a symmetric playout",
-        ),
+        )
+        .tuned(list(&[1.0, 2.0, 4.0, 8.0])),
         s(
             "budget",
             &d.budget.to_string(),
             "forward-model calls per turn (about 10 decisions)",
         ),
-        s("c", &d.c.to_string(), "UCT exploration constant"),
+        s("c", &d.c.to_string(), "UCT exploration constant")
+            .tuned(list(&[0.5, 1.0, 1.41, 2.0, 4.0])),
         s(
             "phase_cap",
             &d.phase_cap.to_string(),
             "most actions of one partial player in a phase",
-        ),
+        )
+        .tuned(list(&[10.0, 20.0, 40.0])),
         s(
             "time",
             "0",
@@ -574,6 +583,31 @@ impl GameDef for Strategy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const HPS_HEADER: &str = "// HPS's tuning grid in the strategy game (src/games/strategy/def.rs), what\n// --problem strategy-hps and --problem tune-agent --set game=strategy --set agent=hps\n// search. With --set model=FILE, strategy-hps adds the category learned:FILE to leaf.\n";
+
+    fn hps_space() -> crate::space::Space {
+        let spec = crate::harness::AgentSpec::parse("hps").unwrap();
+        let mut space = crate::harness::tune::tuning_space(&Strategy, &spec).unwrap();
+        space.name = "strategy-hps".into();
+        space
+    }
+
+    #[test]
+    fn the_shipped_hps_space_is_the_agents_tuning_grid() {
+        let text = std::fs::read_to_string("spaces/strategy_hps.ron").unwrap();
+        let file = format!("{HPS_HEADER}{}", crate::space::to_space_file(&hps_space()));
+        assert_eq!(text, file);
+    }
+
+    /// Writes the shipped space file:
+    /// `cargo test --release --lib export_strategy_hps_space -- --ignored`.
+    #[test]
+    #[ignore]
+    fn export_strategy_hps_space() {
+        let text = format!("{HPS_HEADER}{}", crate::space::to_space_file(&hps_space()));
+        std::fs::write("spaces/strategy_hps.ron", text).unwrap();
+    }
 
     #[test]
     fn weights_come_from_genomes_and_refuse_bad_ones() {

@@ -14,13 +14,11 @@
 //!   first 11, research and spawn, are the play-style genome) and script weights.
 //! - [`phases`]: partial players per turn phase for HPS ([`phases::StrategyPhases`]).
 //! - [`bot`]: the rule-based player ([`bot::RuleBased`]).
-//! - [`hps_tuning`]: the `strategy-hps` problem (HPS's settings, the leaf evaluator among them).
 //! - [`encoding`]: the state encoding for learned evaluation ([`encoding::StrategyEncoding`]).
 
 pub mod bot;
 pub mod def;
 pub mod encoding;
-pub mod hps_tuning;
 pub mod level;
 pub mod log;
 pub mod phases;

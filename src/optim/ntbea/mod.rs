@@ -482,34 +482,57 @@ impl NtbeaRun {
         }
     }
 
-    /// The point with the highest model mean and that mean.
+    /// The point with the highest model mean and that mean: the first of the
+    /// evaluated points (and, from the neighbourhood, their one-dimension neighbours)
+    /// in order whose mean no later one exceeds.
     fn recommend(&self, free: &[usize], from: RecommendFrom) -> (Vec<u32>, f64) {
         let mut best = (self.current[0].clone(), f64::NEG_INFINITY);
-        let mut consider = |p: &[u32]| {
+        let consider = |p: &[u32], best: &mut (Vec<u32>, f64)| {
             if let Some(m) = self.model.mean(p) {
                 if m > best.1 {
-                    best = (p.to_vec(), m);
+                    *best = (p.to_vec(), m);
                 }
             }
         };
         // A neighbour takes, in the dimension it changes, only values some evaluated
         // point had: a value never tried has no evidence of its own (no tuple holding
         // it was seen), and a dimension of 2^32 values cannot be walked.
-        let tried: Vec<std::collections::BTreeSet<u32>> = match from {
+        let tried: Vec<Vec<u32>> = match from {
             RecommendFrom::Evaluated => Vec::new(),
             RecommendFrom::Neighbourhood => free
                 .iter()
-                .map(|&d| self.evaluated.iter().map(|p| p[d]).collect())
+                .map(|&d| {
+                    let set: std::collections::BTreeSet<u32> =
+                        self.evaluated.iter().map(|p| p[d]).collect();
+                    set.into_iter().collect()
+                })
                 .collect(),
         };
+        // A point evaluated again has the neighbours it had: scoring them once gives the
+        // same choice, since only a strictly higher mean replaces the best.
+        let mut done: std::collections::HashSet<&[u32]> = std::collections::HashSet::new();
+        let mut scorer = model::MeanScorer::default();
         for p in &self.evaluated {
-            consider(p);
+            if !done.insert(p.as_slice()) {
+                continue;
+            }
+            consider(p, &mut best);
+            if tried.is_empty() {
+                continue;
+            }
+            scorer.prepare(&self.model, p);
             let mut q = p.clone();
             for (&d, values) in free.iter().zip(&tried) {
                 for &v in values {
                     if v != p[d] {
                         q[d] = v;
-                        consider(&q);
+                        // Only a neighbour whose mean may beat the best is scored in
+                        // full: the choice is the one the full scores alone make.
+                        if let Some((m, bound)) = scorer.mean(&self.model, &q, d) {
+                            if m + bound > best.1 {
+                                consider(&q, &mut best);
+                            }
+                        }
                     }
                 }
                 q[d] = p[d];
