@@ -149,3 +149,168 @@ fn games_are_deterministic() {
     };
     assert_eq!(play(), play());
 }
+
+/// Pins the decisions of the strategy game's search agents (issue 31: every speed-up
+/// of the forward model, the scripts or the searches must keep them): a hash of every
+/// action of both seats over full games at small budgets, of P-MCTS(PU) with a
+/// genome against MCTS, the other portfolio MCTS variants, HPS (alpha-beta with the
+/// heuristic, UCT with playouts) and RHEA against the rule-based bot, and MCTS with
+/// an OSLA opponent model; plus a whole `strategy-styles` evaluation. The expected
+/// values were computed with the code before the issue-31 changes.
+#[test]
+fn search_agents_are_pinned_by_hash() {
+    use super::def::Strategy;
+    use super::styles::{StylesConfig, StylesProblem};
+    use crate::eval::Problem;
+    use crate::harness::agents::{AgentSpec, all_agents, build_agent};
+    use crate::harness::play::{AGENTS, play};
+    use crate::harness::{GameDef, Values};
+    use crate::rng::mix64;
+
+    let values = Values::new(
+        "game `strategy`",
+        &Strategy.settings(),
+        &[("turns".into(), "20".into())],
+    )
+    .unwrap();
+    let entries = all_agents(Strategy.agents());
+    let game = |a: &str, b: &str, level: u64, seed: u64| -> (u64, u32, u32, u32) {
+        let build = |text: &str| {
+            let spec = AgentSpec::parse(text).unwrap();
+            build_agent("strategy", &entries, &spec, None, &values).unwrap()
+        };
+        let (mut x, mut y) = (build(a), build(b));
+        let state = Strategy.new_state(&values, level).unwrap();
+        let mut hash = 0u64;
+        let end = play(
+            state,
+            &mut [x.as_mut(), y.as_mut()],
+            &[0, 1],
+            AGENTS,
+            seed,
+            &mut |_, actions| {
+                for b in format!("{:?}", actions[0]).bytes() {
+                    hash = mix64(hash ^ u64::from(b));
+                }
+                hash = mix64(hash ^ 0xFF);
+            },
+        )
+        .unwrap();
+        (hash, end.step_count(), end.score_of(0), end.score_of(1))
+    };
+    let genome = "weights=1/0/0.5/0.25/0/1/0/0/0.75/0/1";
+    let got = vec![
+        game(
+            &format!("p-mcts-pu({genome},budget=300)"),
+            "mcts(budget=300)",
+            1,
+            11,
+        ),
+        game(
+            "mcts(budget=300)",
+            &format!("p-mcts-pu({genome},budget=300)"),
+            2,
+            12,
+        ),
+        game("p-mcts(budget=200)", "p-mcts-b(budget=200)", 3, 13),
+        game("hps(budget=1500)", "rule", 4, 14),
+        game(
+            "rule",
+            "hps(budget=1500,search=uct,leaf=playout,depth=3)",
+            5,
+            15,
+        ),
+        game("rhea(budget=200)", "mcts(budget=200,opponent=osla)", 6, 16),
+    ];
+    let problem = StylesProblem::new(StylesConfig {
+        levels: 2,
+        games: 1,
+        budget: 150,
+        turns: 6,
+        ..StylesConfig::default()
+    })
+    .unwrap();
+    let x = vec![1.0, 0.0, 0.5, 0.25, 0.0, 1.0, 0.0, 0.0, 0.75, 0.0, 1.0];
+    let eval = problem.evaluate(&x, 7).unwrap();
+    let features = eval
+        .features
+        .iter()
+        .fold(0u64, |h, f| mix64(h ^ f.to_bits()));
+    println!("{got:?}\n{features}");
+    assert_eq!(got, PINNED_GAMES.to_vec(), "{got:?}");
+    assert_eq!(features, PINNED_STYLES, "{features}");
+}
+
+const PINNED_GAMES: [(u64, u32, u32, u32); 6] = [
+    (9699632340820035051, 190, 975, 710),
+    (10322387704802439460, 263, 400, 1645),
+    (16342002119521500811, 165, 510, 945),
+    (10283056251572703946, 153, 375, 950),
+    (11271999904694535527, 120, 440, 900),
+    (6581014858493228076, 173, 920, 630),
+];
+const PINNED_STYLES: u64 = 13708401966094370723;
+
+/// Pins what the searches see of the game along random games on five levels: every
+/// legal action in order, every script suggestion (action, script, value), every
+/// partial player's next action, the heuristic, and the random action drawn.
+#[test]
+fn actions_and_suggestions_are_pinned_by_hash() {
+    use super::phases::{PHASES, StrategyPhases, heuristic};
+    use super::scripts::StrategyScripts;
+    use crate::agents::{PhasePlayers, Portfolio};
+    use crate::rng::mix64;
+
+    let mut hash = 0u64;
+    let mut feed = |x: u64| hash = mix64(hash ^ x);
+    let text = |a: &Action| {
+        format!("{a:?}")
+            .bytes()
+            .fold(0u64, |h, b| mix64(h ^ u64::from(b)))
+    };
+    let mut legal = Vec::new();
+    let mut suggestions = Vec::new();
+    let mut states = 0;
+    for seed in 0..5 {
+        let mut rng = rng_from_seed(100 + seed);
+        let mut s = StrategyState::from_seed(seed);
+        while !s.is_over() {
+            let p = s.current();
+            states += 1;
+            s.legal_actions(p, &mut legal);
+            feed(legal.len() as u64);
+            for a in &legal {
+                feed(text(a));
+            }
+            suggestions.clear();
+            StrategyScripts.suggest(&s, p, &mut suggestions);
+            feed(suggestions.len() as u64);
+            for g in &suggestions {
+                feed(text(&g.action));
+                feed(g.script as u64);
+                feed(g.value.to_bits());
+            }
+            for (phase, (_, options)) in PHASES.iter().enumerate() {
+                for option in 0..options.len() {
+                    let a = StrategyPhases.next_action(&s, p, phase, option, &mut rng);
+                    feed(a.as_ref().map_or(7, text));
+                }
+            }
+            feed(heuristic(&s, p).to_bits());
+            feed(heuristic(&s, 1 - p).to_bits());
+            let a = s.random_action(p, &mut rng).unwrap();
+            feed(text(&a));
+            s.advance(&[a]);
+        }
+        feed(s.score_of(0) as u64);
+        feed(s.score_of(1) as u64);
+    }
+    println!("{hash} over {states} states");
+    assert_eq!(
+        (hash, states),
+        PINNED_ACTIONS,
+        "{hash} over {states} states"
+    );
+}
+
+const PINNED_ACTIONS: (u64, usize) = (15660555670531654005, 1397);
