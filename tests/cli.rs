@@ -293,7 +293,10 @@ fn bad_options_exit_with_2_and_a_message() {
         (&["optimize", "--trials", "0"], "--trials 0"),
         (&["optimize", "--problem", "nope"], "unknown problem `nope`"),
         (&["optimize", "--set", "dimz=3"], "has no setting `dimz`"),
-        (&["optimize", "--set", "dims=ten"], "not a valid dims"),
+        (
+            &["optimize", "--set", "dims=ten"],
+            "dims=ten: problem `noisy-onemax` takes a whole number",
+        ),
         (&["optimize", "--fix", "x99=1"], "no dimension named `x99`"),
         (&["optimize", "--fix", "x0=7"], "`7` is not a value of x0"),
         (
@@ -1191,8 +1194,11 @@ fn non_finite_numbers_are_refused_wherever_they_can_be_typed_or_written() {
             &["optimize", "--fix", "x0=inf"],
             "`inf` is not a value of x0",
         ),
-        (&["optimize", "--set", "sigma=NaN"], "--set sigma=NaN"),
-        (&["optimize", "--set", "scale=inf"], "--set scale=inf"),
+        (
+            &["optimize", "--set", "sigma=NaN"],
+            "--set: sigma=NaN: problem `noisy-onemax` takes a finite number",
+        ),
+        (&["optimize", "--set", "scale=inf"], "--set: scale=inf"),
         (&["optimize", "--set", "sigma=-1"], "at least 0"),
         (&["optimize", "--k", "inf"], "--k inf"),
         (&["optimize", "--epsilon", "NaN"], "--epsilon NaN"),
@@ -1284,13 +1290,19 @@ fn huge_zero_and_negative_settings_are_refused() {
                 "--set",
                 "max_ticks=4294967297",
             ][..],
-            "max_ticks from 1 to",
+            "max_ticks=4294967297: problem `space-battle` takes a whole number from 1 to",
         ),
-        (&["optimize", "--set", "dims=1000000000"], "dims from 1 to"),
-        (&["optimize", "--set", "dims=-3"], "dims from 1 to"),
+        (
+            &["optimize", "--set", "dims=1000000000"],
+            "--set: dims=1000000000: problem `noisy-onemax` takes a whole number from 1 to",
+        ),
+        (
+            &["optimize", "--set", "dims=-3"],
+            "from 1 to 100000 as dims",
+        ),
         (
             &["map-elites", "--set", "dims=1000000000"],
-            "dims from 1 to",
+            "takes a whole number from 1 to 100000 as dims",
         ),
         (
             &["map-elites", "--axis", "measure_0=0:1:99999999999"],

@@ -333,9 +333,9 @@ proptest! {
             prop::sample::select(vec!["", "abc", "rnd,osla", "1sla,ras", "bmrh", "100001", "1000001", "0.0"]).prop_map(String::from),
         ],
     ) {
-        let (name, settings, _) = PROBLEMS[problem];
+        let (name, settings) = (PROBLEMS[problem].name, PROBLEMS[problem].settings);
         if name == "ntbea-suite" || settings.is_empty() { return Ok(()); }
-        let (key, default) = settings[key.index(settings.len())];
+        let (key, default, _) = settings[key.index(settings.len())];
         // Numbers are checked for settings whose default is a number.
         let numeric = default.parse::<f64>().is_ok();
         let spec = ProblemSpec {

@@ -142,3 +142,48 @@ fn tuning_from_the_command_line_gives_an_agent_to_paste() {
         .code(2)
         .stderr(predicate::str::contains("nothing to tune"));
 }
+
+/// Every point a tuning grid offers builds: the first and the last value of every
+/// tunable setting, of every agent of every game (a grid value the agent refuses
+/// would fail evaluations mid-search).
+#[test]
+fn every_corner_of_every_tuning_grid_builds() {
+    use playtune::harness::{GameRequest, Generic};
+    for g in playtune::registry::GAMES {
+        let mut names: Vec<String> = g
+            .own_agents()
+            .iter()
+            .map(|a| a.names[0].to_string())
+            .collect();
+        names.extend(Generic::ALL.iter().map(|a| a.name().to_string()));
+        let players = g.players(&[]).unwrap();
+        for name in names {
+            let spec = AgentSpec::parse(&format!("{name}(budget=50)"))
+                .or_else(|_| AgentSpec::parse(&name))
+                .unwrap();
+            let Ok(space) = tuning_space(*g, &spec) else {
+                continue;
+            };
+            let last: Vec<u32> = space
+                .dims
+                .iter()
+                .map(|d| d.domain.len() as u32 - 1)
+                .collect();
+            for idx in [vec![0; space.len()], last] {
+                let x = space.decode(&idx);
+                let mut agent = spec.clone();
+                agent.settings.extend(space.render(&x));
+                let mut agents = vec!["random".to_string(); players];
+                agents[0] = agent.to_string();
+                let request = GameRequest {
+                    settings: Vec::new(),
+                    agents,
+                    budget: Some(50),
+                    seed: 0,
+                };
+                g.check(&request)
+                    .unwrap_or_else(|e| panic!("{}: {agent}: {e}", g.name()));
+            }
+        }
+    }
+}

@@ -185,7 +185,7 @@ fn fixes_tuples_and_feature_names_given_twice_or_empty_are_refused() {
             ];
             args.extend(problem);
             args.extend(["--set", features]);
-            refused(&args, &["--set features"]);
+            refused(&args, &["--set: features="]);
         }
     }
     // Nothing was written for any of them.

@@ -210,17 +210,17 @@ fn the_rust_connect_four_example_agrees_in_both_modes() {
 fn the_command_settings_are_checked() {
     let space = space("examples/python/pig_space.ron");
     for (settings, says) in [
-        (&[("mode", "batch")][..], "--set mode=batch"),
-        (&[("mode", "worker"), ("workers", "0")], "--set workers=0"),
-        (&[("mode", "worker"), ("workers", "x")], "--set workers=x"),
         (
-            &[("workers", "3")],
-            "--set workers=3: workers serve --set mode=worker",
+            &[("mode", "batch")][..],
+            "mode=batch: problem `command` takes one of once, worker",
         ),
-        (&[("timeout", "0")], "--set timeout=0"),
-        (&[("timeout", "-2")], "--set timeout=-2"),
-        (&[("timeout", "inf")], "--set timeout=inf"),
-        (&[("timeout", "NaN")], "--set timeout=NaN"),
+        (&[("mode", "worker"), ("workers", "0")], "workers=0"),
+        (&[("mode", "worker"), ("workers", "x")], "workers=x"),
+        (&[("workers", "3")], "workers=3: workers serve mode=worker"),
+        (&[("timeout", "0")], "timeout=0"),
+        (&[("timeout", "-2")], "timeout=-2"),
+        (&[("timeout", "inf")], "timeout=inf"),
+        (&[("timeout", "NaN")], "timeout=NaN"),
     ] {
         let e = command("true", &space, settings).err().unwrap_or_default();
         assert!(e.contains(says), "{settings:?}: {e}");

@@ -310,12 +310,8 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
     } else {
         StrategyExperiment::difficulty(&name, levels, games, a.seed)
     };
-    for s in &a.settings {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
-        x.settings.push((k.trim().into(), v.trim().into()));
-    }
+    x.settings
+        .extend(super::name_value_pairs("--set", &a.settings)?);
     let started = std::time::Instant::now();
     run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
     print_summary(&a, &name, started)
@@ -341,12 +337,9 @@ fn learned_eval(a: ExperimentArgs) -> Result<()> {
         Preset::Quick => LearnedEvalConfig::quick(&name, a.seed),
         _ => LearnedEvalConfig::full(&name, a.seed),
     };
-    for s in &a.settings {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
-        x.settings.retain(|(name, _)| name != k.trim());
-        x.settings.push((k.trim().into(), v.trim().into()));
+    for (k, v) in super::name_value_pairs("--set", &a.settings)? {
+        x.settings.retain(|(name, _)| *name != k);
+        x.settings.push((k, v));
     }
     let started = std::time::Instant::now();
     run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
@@ -412,12 +405,7 @@ fn play_styles(a: ExperimentArgs) -> Result<()> {
             ),
         };
     let mut search = search;
-    for s in &a.settings {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
-        search.insert(k.trim().into(), v.trim().into());
-    }
+    search.extend(super::name_value_pairs("--set", &a.settings)?);
     let name = a
         .name
         .clone()
@@ -469,17 +457,12 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    for s in &a.settings {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
-        settings.insert(k.trim().into(), v.trim().into());
-    }
+    settings.extend(super::name_value_pairs("--set", &a.settings)?);
     let spec = ProblemSpec {
         name: "space-battle".into(),
         settings,
     };
-    let problem = build_problem(&spec, None).map_err(anyhow::Error::msg)?;
+    let problem = build_problem(&spec, None).map_err(|e| anyhow!("--set: {e}"))?;
     let mut space = problem.space().clone();
     space.fix_all(&a.fix).map_err(anyhow::Error::msg)?;
     let preset = a.preset.name();

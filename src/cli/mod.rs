@@ -313,6 +313,33 @@ fn restore_sigpipe() {
     }
 }
 
+/// The `NAME=VALUE` items of a repeated option (`--set games=20 --set ladder=a,b`),
+/// split at the first `=` only, since values may hold commas and `=` (agent lists,
+/// game settings). An empty name or a name given twice is refused: the last value
+/// silently winning would hide a typing mistake.
+pub(crate) fn name_value_pairs(
+    flag: &str,
+    items: &[String],
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for item in items {
+        let (k, v) = item
+            .split_once('=')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| anyhow::anyhow!("{flag} {item}: expected NAME=VALUE"))?;
+        if k.is_empty() {
+            anyhow::bail!("{flag} {item}: the NAME before `=` is missing");
+        }
+        if let Some((_, first)) = out.iter().find(|(n, _)| n == k) {
+            anyhow::bail!(
+                "{flag} {item}: `{k}` is given twice ({k}={first} and {k}={v}); give each setting once"
+            );
+        }
+        out.push((k.to_string(), v.to_string()));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -206,12 +206,6 @@ pub struct ResumeArgs {
     cluster: super::ClusterArgs,
 }
 
-fn split_pair<'a>(flag: &str, text: &'a str) -> Result<(&'a str, &'a str)> {
-    text.split_once('=')
-        .map(|(k, v)| (k.trim(), v.trim()))
-        .ok_or_else(|| anyhow!("{flag} {text}: expected NAME=VALUE"))
-}
-
 /// What a run is about: the problem's spec, the problem, the space searched and the
 /// space file it came from.
 type RunInputs = (ProblemSpec, Box<dyn Problem>, Space, Option<String>);
@@ -219,10 +213,7 @@ type RunInputs = (ProblemSpec, Box<dyn Problem>, Space, Option<String>);
 /// The problem and the search space of a run, checked against each other.
 fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<RunInputs> {
     let mut settings = std::collections::BTreeMap::new();
-    for s in &common.settings {
-        let (k, v) = split_pair("--set", s)?;
-        settings.insert(k.to_string(), v.to_string());
-    }
+    settings.extend(super::name_value_pairs("--set", &common.settings)?);
     let name = common
         .problem
         .clone()
@@ -263,7 +254,8 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         }
         None => None,
     };
-    let problem = build_problem(&spec, user.as_ref().map(|u| &u.0)).map_err(anyhow::Error::msg)?;
+    let problem = build_problem(&spec, user.as_ref().map(|u| &u.0))
+        .map_err(|e| anyhow!("--problem {} --set: {e}", spec.name))?;
     let mut space = match &user {
         Some((space, text, file)) => {
             Binding::new(space, problem.space())
@@ -804,8 +796,8 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
     if run::is_manual(&config) {
         // Every result told, but the last `tell` could not finish (a full disk): the
         // replay writes what it left unwritten.
-        let problem =
-            build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+        let problem = build_problem(&config.problem, Some(&config.space))
+            .map_err(|e| anyhow!("{}: problem: {e}", a.run.join("config.ron").display()))?;
         let started = std::time::Instant::now();
         if let run::Driven::Finished(r) = run::replay(&a.run, &config, problem.as_ref())? {
             report(
@@ -826,8 +818,8 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
             d = a.run.display()
         );
     }
-    let problem =
-        build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    let problem = build_problem(&config.problem, Some(&config.space))
+        .map_err(|e| anyhow!("{}: problem: {e}", a.run.join("config.ron").display()))?;
     finish(
         &a.run,
         &config,
@@ -841,10 +833,12 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
 
 /// Locks a run folder a command writes (see `run::lock`); a folder that does not exist
 /// gets the message reading its `config.ron` gives.
-pub(super) fn lock_run(dir: &Path) -> Result<Option<run::lock::FolderLock>> {
+pub(super) fn lock_run(dir: &Path) -> Result<run::lock::FolderLock> {
     if !dir.is_dir() {
-        // Nothing to lock: the command's own reading says what is wrong.
-        return Ok(None);
+        // No run here: reading its config.ron says so in the usual words. If that read
+        // succeeds, the folder appeared in the meantime (an `optimize` creating it):
+        // it is locked as any other, never read unlocked while its creator writes.
+        run::read_config(dir).map_err(anyhow::Error::msg)?;
     }
-    run::lock::lock(dir).map(Some).map_err(anyhow::Error::msg)
+    run::lock::lock(dir).map_err(anyhow::Error::msg)
 }

@@ -6,9 +6,14 @@ use crate::run::ProblemSpec;
 
 pub fn run() -> anyhow::Result<()> {
     // One column for the names, as wide as the longest.
-    let width = PROBLEMS.iter().map(|p| p.0.len()).max().unwrap_or(0);
-    for (name, settings, about) in PROBLEMS {
-        let s: Vec<String> = settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let width = PROBLEMS.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    for def in PROBLEMS {
+        let (name, about) = (def.name, def.about);
+        let s: Vec<String> = def
+            .settings
+            .iter()
+            .map(|(k, v, _)| format!("{k}={v}"))
+            .collect();
         println!(
             "{name:width$}  {about}\n{:width$}  settings: {}",
             "",

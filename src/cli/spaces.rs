@@ -30,12 +30,8 @@ pub fn run(cmd: SpacesCommand) -> Result<()> {
                 name: problem,
                 settings: Default::default(),
             };
-            for s in settings {
-                let (k, v) = s
-                    .split_once('=')
-                    .ok_or_else(|| anyhow::anyhow!("--set {s}: expected NAME=VALUE"))?;
-                spec.settings.insert(k.trim().into(), v.trim().into());
-            }
+            spec.settings
+                .extend(super::name_value_pairs("--set", &settings)?);
             let p = crate::registry::build_problem(&spec, None).map_err(anyhow::Error::msg)?;
             print!("{}", crate::space::to_space_file(p.space()));
             return Ok(());

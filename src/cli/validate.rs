@@ -54,12 +54,8 @@ pub fn run(a: ValidateArgs) -> Result<()> {
         .as_ref()
         .ok_or_else(|| anyhow!("{}: not a MAP-Elites run (no archive)", a.run.display()))?;
     let mut spec = config.problem.clone();
-    for s in &a.settings {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--set {s}: expected NAME=VALUE"))?;
-        spec.settings.insert(k.trim().into(), v.trim().into());
-    }
+    spec.settings
+        .extend(super::name_value_pairs("--set", &a.settings)?);
     let problem = build_problem(&spec, Some(&config.space)).map_err(anyhow::Error::msg)?;
     let picked = choose(archive, &choice).map_err(anyhow::Error::msg)?;
     let elites: Vec<_> = picked.iter().map(|&i| &archive.elites()[i]).collect();

@@ -362,6 +362,132 @@ impl Problem for Sphere {
     }
 }
 
+/// Most dimensions of a benchmark: a space of this many already takes a while.
+const MAX_DIMS: usize = 100_000;
+
+use super::def::ProblemDef;
+use crate::harness::Values;
+
+/// A finite noise level of at least 0.
+fn sigma(v: &Values) -> Result<f64, String> {
+    v.real_in("sigma", 0.0, f64::INFINITY)
+}
+
+pub const NOISY_ONEMAX: ProblemDef = ProblemDef {
+    name: "noisy-onemax",
+    about: "count of ones plus Gaussian noise (all times scale); optimum all ones",
+    settings: &[
+        ("dims", "10", "bits"),
+        ("sigma", "1", "noise sd"),
+        ("scale", "1", "every fitness multiplied by it"),
+    ],
+    build: |v, _| {
+        Ok(Box::new(NoisyOneMax::scaled(
+            v.count_in("dims", MAX_DIMS)?,
+            sigma(v)?,
+            v.real("scale")?,
+        )))
+    },
+};
+
+pub const CONSTRAINED_ONEMAX: ProblemDef = ProblemDef {
+    name: "constrained-onemax",
+    about: "count of ones plus noise, held to `load <= cap` (load: the share of ones); feasible optimum floor(cap x dims) ones",
+    settings: &[
+        ("dims", "20", "bits"),
+        ("sigma", "1", "noise sd"),
+        ("cap", "0.7", "the most share of ones a feasible point has"),
+    ],
+    build: |v, _| {
+        Ok(Box::new(ConstrainedOneMax::new(
+            v.count_in("dims", MAX_DIMS)?,
+            sigma(v)?,
+            v.real_in("cap", 0.0, f64::INFINITY)?,
+        )?))
+    },
+};
+
+pub const NOISY_TRAP: ProblemDef = ProblemDef {
+    name: "noisy-trap",
+    about: "sum of values plus noise, the all-max point a trap worth 0",
+    settings: &[
+        ("dims", "5", "dimensions"),
+        ("values", "4", "values per dimension, at least 2"),
+        ("sigma", "1", "noise sd"),
+        ("scale", "1", "every fitness multiplied by it"),
+    ],
+    build: |v, _| {
+        let values = v.count_in("values", 1 << 20)?;
+        if values < 2 {
+            return Err(v.bad(
+                "values",
+                "at least 2 values per dimension (the trap needs two)",
+            ));
+        }
+        Ok(Box::new(NoisyTrap::scaled(
+            v.count_in("dims", MAX_DIMS)?,
+            values,
+            sigma(v)?,
+            v.real("scale")?,
+        )))
+    },
+};
+
+pub const NOISY_PAIRS: ProblemDef = ProblemDef {
+    name: "noisy-pairs",
+    about: "bit pairs score 1 for 11, local for 00, 0 otherwise, plus noise; optimum all ones",
+    settings: &[
+        ("dims", "12", "bits (pairs of neighbours)"),
+        ("local", "0.8", "what a 00 pair scores"),
+        ("sigma", "0.5", "noise sd"),
+    ],
+    build: |v, _| {
+        Ok(Box::new(NoisyPairs::new(
+            v.count_in("dims", MAX_DIMS)?,
+            v.real("local")?,
+            sigma(v)?,
+        )))
+    },
+};
+
+pub const NOISY_WINRATE: ProblemDef = ProblemDef {
+    name: "noisy-winrate",
+    about: "each evaluation a win or a loss, won with probability low..high by the sum of values; optimum all top",
+    settings: &[
+        ("dims", "6", "dimensions"),
+        ("values", "2", "values per dimension, at least 2"),
+        ("low", "0.2", "win probability at the all-bottom point"),
+        (
+            "high",
+            "0.8",
+            "win probability at the all-top point, at least low",
+        ),
+    ],
+    build: |v, _| {
+        let values = v.count("values")?;
+        if values < 2 {
+            return Err(v.bad("values", "at least 2 values per dimension"));
+        }
+        let (low, high) = (v.probability("low")?, v.probability("high")?);
+        if high < low {
+            return Err(v.bad("high", &format!("a probability of at least low ({low})")));
+        }
+        Ok(Box::new(NoisyWinRate::new(
+            v.count("dims")?,
+            values,
+            low,
+            high,
+        )))
+    },
+};
+
+pub const SPHERE: ProblemDef = ProblemDef {
+    name: "sphere",
+    about: "pyribs' sphere benchmark for MAP-Elites: objective in [0, 100], two measures",
+    settings: &[("dims", "100", "dimensions")],
+    build: |v, _| Ok(Box::new(Sphere::new(v.count_in("dims", MAX_DIMS)?))),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

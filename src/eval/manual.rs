@@ -48,3 +48,22 @@ pub fn point_json(space: &Space, x: &[f64]) -> serde_json::Map<String, serde_jso
         })
         .collect()
 }
+
+pub const MANUAL: super::def::ProblemDef = super::def::ProblemDef {
+    name: "manual",
+    about: "points evaluated outside playtune: `playtune ask RUN` prints candidates as JSON lines, `playtune tell RUN` takes results (needs a space file)",
+    settings: &[(
+        "features",
+        "",
+        "names of the features each result reports, a,b,c",
+    )],
+    build: |v, space| {
+        let space = space.ok_or(
+            "problem `manual` needs a space file: the points it asks for are yours to evaluate",
+        )?;
+        Ok(Box::new(ManualProblem::new(
+            space.clone(),
+            super::def::feature_list(v, "features")?,
+        )))
+    },
+};

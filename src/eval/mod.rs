@@ -4,16 +4,21 @@
 mod benchmarks;
 mod binding;
 mod command;
+pub mod def;
 mod manual;
 
 #[cfg(test)]
 pub(crate) use benchmarks::int_space;
-pub use benchmarks::{ConstrainedOneMax, NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, Sphere};
+pub use benchmarks::{
+    CONSTRAINED_ONEMAX, ConstrainedOneMax, NOISY_ONEMAX, NOISY_PAIRS, NOISY_TRAP, NOISY_WINRATE,
+    NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, SPHERE, Sphere,
+};
 pub use binding::Binding;
-pub use command::CommandProblem;
 pub use command::groups as evaluator_groups;
 pub(crate) use command::reply::{Reply, parse_reply};
-pub use manual::{ManualProblem, point_json};
+pub use command::{COMMAND, CommandProblem};
+pub use def::ProblemDef;
+pub use manual::{MANUAL, ManualProblem, point_json};
 
 use crate::space::Space;
 use serde::{Deserialize, Serialize};

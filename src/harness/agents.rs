@@ -318,8 +318,12 @@ impl Generic {
             Generic::Srh => vec![
                 s("length", "2", "actions per sequence")
                     .tuned(list(&[1.0, 2.0, 3.0, 5.0, 10.0, 20.0])),
-                s("evaluations", "200", "sequences evaluated per decision")
-                    .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
+                s(
+                    "evaluations",
+                    "200",
+                    "sequences evaluated per decision (0 plays as 1)",
+                )
+                .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
                 s("mutation_rate", "0.9", "chance each action mutates")
                     .tuned(list(&[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0])),
                 s(
@@ -415,7 +419,13 @@ impl Generic {
             Generic::Srh => {
                 let config = SrhConfig {
                     sequence_length: v.count("length")?,
-                    evaluations: v.limit("evaluations")?,
+                    // 0 plays as 1 (the first sequence alone), and the spec's grid
+                    // offers it: accepted so that its points build.
+                    evaluations: if v.get("evaluations").trim() == "0" {
+                        0
+                    } else {
+                        v.limit("evaluations")?
+                    },
                     mutation_rate: v.probability("mutation_rate")?,
                     flip_at_least_one: v.flag("flip_at_least_one")?,
                     shift_buffer: v.flag("shift_buffer")?,

@@ -95,7 +95,8 @@ impl Values {
         &self.values
     }
 
-    fn bad(&self, name: &str, what: &str) -> String {
+    /// The message refusing setting `name`, which should be `what`.
+    pub fn bad(&self, name: &str, what: &str) -> String {
         format!(
             "{name}={}: {} takes {what} as {name}",
             self.get(name),
@@ -109,6 +110,15 @@ impl Values {
         match self.get(name).parse::<usize>() {
             Ok(v) if (1..=MAX_COUNT).contains(&v) => Ok(v),
             _ => Err(self.bad(name, &format!("a whole number from 1 to {MAX_COUNT}"))),
+        }
+    }
+
+    /// A whole number from 1 to `max`, for a count with a tighter bound than
+    /// [`MAX_COUNT`] (levels that exist, turns a log holds, dimensions).
+    pub fn count_in(&self, name: &str, max: usize) -> Result<usize, String> {
+        match self.get(name).parse::<usize>() {
+            Ok(v) if (1..=max).contains(&v) => Ok(v),
+            _ => Err(self.bad(name, &format!("a whole number from 1 to {max}"))),
         }
     }
 

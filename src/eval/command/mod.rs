@@ -112,5 +112,63 @@ impl Problem for CommandProblem {
     }
 }
 
+/// Most persistent evaluator processes: each is a process, with three threads here.
+const MAX_WORKERS: usize = 1024;
+
+pub const COMMAND: super::def::ProblemDef = super::def::ProblemDef {
+    name: "command",
+    about: "an external program (needs a space file): mode=once runs it per evaluation, {\"seed\", \"point\"} JSON on stdin, fitness out; mode=worker keeps `workers` of them, one JSON line each way; each evaluation killed after `timeout` seconds",
+    settings: &[
+        ("cmd", "", "the program and its arguments"),
+        (
+            "features",
+            "",
+            "names of the features each reply reports, a,b,c",
+        ),
+        (
+            "mode",
+            "once",
+            "once (a process per evaluation) or worker (persistent processes)",
+        ),
+        (
+            "workers",
+            "cores",
+            "persistent processes with mode=worker (cores: one per core)",
+        ),
+        ("timeout", "600", "seconds before an evaluation is killed"),
+    ],
+    build: |v, space| {
+        let cmd = v.get("cmd");
+        if cmd.trim().is_empty() {
+            return Err("problem `command` needs cmd=\"PROGRAM ARGS\"".into());
+        }
+        let space = space.ok_or(
+            "problem `command` needs a space file: playtune cannot guess an external program's parameters",
+        )?;
+        let features = super::def::feature_list(v, "features")?;
+        let timeout = v
+            .positive("timeout")
+            .map_err(|_| v.bad("timeout", "a timeout in seconds, a finite number above 0"))?;
+        let timeout = Duration::try_from_secs_f64(timeout)
+            .map_err(|_| v.bad("timeout", "a timeout it can count (that one is too long)"))?;
+        let problem =
+            CommandProblem::new(cmd.to_string(), space.clone(), features).with_timeout(timeout);
+        let workers = v.get("workers");
+        Ok(match v.choice("mode", &["once", "worker"])? {
+            0 if workers != "cores" => {
+                return Err(format!(
+                    "workers={workers}: workers serve mode=worker; mode once starts a process per evaluation"
+                ));
+            }
+            0 => Box::new(problem),
+            _ => Box::new(problem.with_workers(if workers == "cores" {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                v.count_in("workers", MAX_WORKERS)?
+            })),
+        })
+    },
+};
+
 #[cfg(test)]
 mod tests;

@@ -235,6 +235,89 @@ impl GameDef for Rinascimento {
     }
 }
 
+/// The `rules` problem setting: `spec` or `reference` (see [`Preset`]).
+fn rules_setting(v: &Values) -> Result<String, String> {
+    Preset::parse(v.get("rules"))
+        .map(|p| p.name().to_string())
+        .map_err(|e| format!("rules={}: {e}", v.get("rules")))
+}
+
+/// Problem `rinascimento-agent`: `tune-agent` on Rinascimento with the paper's
+/// defaults, the budget part of the agent so that a recommendation pastes whole.
+pub const AGENT_TUNING: crate::eval::ProblemDef = crate::eval::ProblemDef {
+    name: "rinascimento-agent",
+    about: "tune-agent on Rinascimento with the paper's defaults: the agent (bmrh|srh|mcts, the spec's grids) against players-1 opponents, every agent at `budget` forward-model calls a decision",
+    settings: &[
+        (
+            "agent",
+            "bmrh",
+            "bmrh, srh or mcts (the spec's presets and grids), or a spec",
+        ),
+        ("players", "4", "players per game"),
+        ("opponents", "osla", "what the other seats play"),
+        ("games", "1", "games per evaluation"),
+        (
+            "budget",
+            "1000",
+            "forward-model calls per decision, every agent",
+        ),
+        ("rules", "spec", "rule readings: spec or reference"),
+    ],
+    build: |v, space| {
+        use crate::harness::tune::{TuneConfig, TuneProblem};
+        let budget = v.count("budget")?;
+        let mut agent = crate::harness::AgentSpec::parse(v.get("agent"))?;
+        if !agent.settings.iter().any(|(k, _)| k == "budget") {
+            agent.settings.push(("budget".into(), budget.to_string()));
+        }
+        Ok(Box::new(TuneProblem::new(
+            &Rinascimento,
+            TuneConfig {
+                agent: agent.to_string(),
+                opponents: vec![v.get("opponents").to_string()],
+                games: v.count("games")?,
+                budget: Some(budget),
+                settings: vec![
+                    ("players".into(), v.count("players")?.to_string()),
+                    ("rules".into(), rules_setting(v)?),
+                ],
+            },
+            space,
+        )?))
+    },
+};
+
+/// Problem `rinascimento-rules`: `design` on Rinascimento's rule vector with the
+/// paper's defaults.
+pub const RULE_DESIGN: crate::eval::ProblemDef = crate::eval::ProblemDef {
+    name: "rinascimento-rules",
+    about: "design on Rinascimento with the paper's defaults: skill depth of the ladder over the rule vector, each rung against the weakest, every agent at `budget` forward-model calls a decision",
+    settings: &[
+        ("ladder", "rnd,osla,mcts*", "agent specs, weakest first"),
+        ("games", "1", "games per ladder agent per evaluation"),
+        (
+            "budget",
+            "1000",
+            "forward-model calls per decision, every agent",
+        ),
+        ("rules", "spec", "rule readings: spec or reference"),
+    ],
+    build: |v, space| {
+        use crate::harness::design::{DesignConfig, DesignProblem};
+        Ok(Box::new(DesignProblem::new(
+            &Rinascimento,
+            DesignConfig {
+                ladder: crate::harness::split_agents(v.get("ladder")),
+                games: v.count("games")?,
+                budget: Some(v.count("budget")?),
+                settings: vec![("rules".into(), rules_setting(v)?)],
+                metrics: true,
+            },
+            space,
+        )?))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -31,7 +31,7 @@ mod tests;
 pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens};
 pub use agents::RinRandom;
 pub use cards::{Card, Content, Noble};
-pub use def::Rinascimento;
+pub use def::{AGENT_TUNING, RULE_DESIGN, Rinascimento};
 pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
 pub use preset::Preset;
 pub use rules::{

@@ -256,6 +256,65 @@ impl GameDef for SpaceBattle {
     }
 }
 
+/// Problem `space-battle`, the NTBEA paper's: `design` on Space Battle with the game's
+/// rung measure (each rung flies ship 0 against ENEMY_ID's controller; Eq. 2's T) and
+/// the paper's features only; the `mcts_*` settings set every `mcts` rung (the enemy
+/// keeps the game's presets).
+pub const SKILL_DEPTH: crate::eval::ProblemDef = crate::eval::ProblemDef {
+    name: "space-battle",
+    about: "design on Space Battle Evolved with the NTBEA paper's defaults: min gap of T (Eq. 2-3) between ladder agents, weakest first, each flying ship 0 against ENEMY_ID's controller; mcts_* set every mcts rung",
+    settings: &[
+        (
+            "ladder",
+            "1sla,ras,mcts",
+            "agents flying ship 0, weakest first",
+        ),
+        ("games", "1", "games per ladder agent per evaluation"),
+        ("max_ticks", "2000", "ticks before a game ends"),
+        (
+            "mcts_iterations",
+            "175",
+            "iterations per decision of every mcts rung",
+        ),
+        ("mcts_depth", "10", "steps per iteration of every mcts rung"),
+        (
+            "mcts_macro",
+            "5",
+            "ticks each step repeats its action, every mcts rung",
+        ),
+    ],
+    build: |v, space| {
+        use crate::harness::design::{DesignConfig, DesignProblem};
+        let mcts = format!(
+            "mcts(iterations={},depth={},macro={})",
+            v.count("mcts_iterations")?,
+            v.count("mcts_depth")?,
+            v.count("mcts_macro")?
+        );
+        let ladder = crate::harness::split_agents(v.get("ladder"))
+            .into_iter()
+            .map(|rung| {
+                if rung.eq_ignore_ascii_case("mcts") {
+                    mcts.clone()
+                } else {
+                    rung
+                }
+            })
+            .collect();
+        Ok(Box::new(DesignProblem::new(
+            &SpaceBattle,
+            DesignConfig {
+                ladder,
+                games: v.count("games")?,
+                budget: None,
+                settings: vec![("max_ticks".into(), v.count("max_ticks")?.to_string())],
+                metrics: false,
+            },
+            space,
+        )?))
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

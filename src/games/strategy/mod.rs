@@ -22,6 +22,7 @@ pub mod encoding;
 pub mod level;
 pub mod log;
 pub mod phases;
+pub mod problems;
 pub mod render;
 pub mod rules;
 pub mod scripts;

@@ -212,6 +212,13 @@ impl Problem for NtbeaSuite {
     }
 }
 
+pub const NTBEA_SUITE: crate::eval::ProblemDef = crate::eval::ProblemDef {
+    name: "ntbea-suite",
+    about: "NTBEA's settings; fitness = mean success rate over a suite of noisy benchmarks (trials runs each)",
+    settings: &[("trials", "10", "NTBEA runs per benchmark in one evaluation")],
+    build: |v, _| Ok(Box::new(NtbeaSuite::new(v.count("trials")? as u64))),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,103 @@
+//! A problem by name: its settings with defaults and how to build it from them, as
+//! [`crate::harness::GameDef`] is a game. Each problem declares its [`ProblemDef`]
+//! beside its code, and `registry::PROBLEMS` lists them, one line each.
+
+use super::Problem;
+use crate::harness::{Setting, Values};
+use crate::space::Space;
+
+/// Builds a problem from its settings (every one present: defaults filled in) and
+/// the user's search space, which some problems require and the others bind to by
+/// name.
+pub type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, String>;
+
+/// A built-in problem.
+#[derive(Debug)]
+pub struct ProblemDef {
+    pub name: &'static str,
+    /// One line: what its fitness is.
+    pub about: &'static str,
+    /// Its settings as (name, default, what it means).
+    pub settings: &'static [(&'static str, &'static str, &'static str)],
+    pub build: BuildProblem,
+}
+
+impl ProblemDef {
+    /// The settings as the settings type games and agents share.
+    pub fn declared(&self) -> Vec<Setting> {
+        self.settings
+            .iter()
+            .map(|(name, default, about)| Setting::new(name, default, about))
+            .collect()
+    }
+
+    /// The settings: the defaults overridden by `given`, every name checked.
+    pub fn values(&self, given: &[(String, String)]) -> Result<Values, String> {
+        Values::new(&format!("problem `{}`", self.name), &self.declared(), given)
+    }
+
+    /// The problem with `given` settings over `space` (if any).
+    pub fn build(
+        &self,
+        given: &[(String, String)],
+        space: Option<&Space>,
+    ) -> Result<Box<dyn Problem>, String> {
+        (self.build)(&self.values(given)?, space)
+    }
+}
+
+/// Game settings written as `NAME=VALUE NAME=VALUE` (spaces between, since agent
+/// lists take the commas), e.g. `players=2 rules=reference`: setting `name` of `v`.
+pub fn game_settings(v: &Values, name: &str) -> Result<Vec<(String, String)>, String> {
+    v.get(name)
+        .split_whitespace()
+        .map(|pair| {
+            pair.split_once('=')
+                .filter(|(k, _)| !k.is_empty())
+                .map(|(k, val)| (k.to_string(), val.to_string()))
+                .ok_or_else(|| {
+                    format!(
+                        "{name}: `{pair}` is not NAME=VALUE ({} takes game settings as NAME=VALUE NAME=VALUE)",
+                        v.owner()
+                    )
+                })
+        })
+        .collect()
+}
+
+/// Every agent's default forward-model budget from setting `name`: empty for each
+/// agent's own.
+pub fn agents_budget(v: &Values, name: &str) -> Result<Option<usize>, String> {
+    if v.get(name).trim().is_empty() {
+        return Ok(None);
+    }
+    v.count(name)
+        .map(Some)
+        .map_err(|e| format!("{e}, or leave it empty for each agent's own"))
+}
+
+/// A list of feature names from setting `name` (`a,b`): names that head columns of
+/// the log, so checked as names; an empty name (`a,,b`, a comma at an end) or one
+/// given twice is refused.
+pub fn feature_list(v: &Values, name: &str) -> Result<Vec<String>, String> {
+    let text = v.get(name);
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut features: Vec<String> = Vec::new();
+    for f in text.split(',').map(str::trim) {
+        if f.is_empty() {
+            return Err(format!(
+                "{name}={text}: an empty feature name (two commas in a row, or one at an end); give names separated by single commas"
+            ));
+        }
+        crate::space::check_name("feature", f).map_err(|m| format!("{name}: {m}"))?;
+        if features.iter().any(|g| g == f) {
+            return Err(format!(
+                "{name}={text}: `{f}` is given twice; each feature heads a column of the log, so give each name once"
+            ));
+        }
+        features.push(f.to_string());
+    }
+    Ok(features)
+}
