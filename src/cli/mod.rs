@@ -285,21 +285,9 @@ fn timed(command: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
     let outcome = command();
     let seconds = started.elapsed().as_secs_f64();
     if outcome.is_ok() && seconds >= 2.0 {
-        eprintln!("took {}", duration_text(seconds));
+        eprintln!("took {}", crate::run::duration_text(seconds));
     }
     outcome
-}
-
-/// A duration as people read it: `42.0 s`, `3 min 05 s`, `2 h 07 min`.
-pub(crate) fn duration_text(seconds: f64) -> String {
-    let whole = seconds.round() as u64;
-    if seconds < 60.0 {
-        format!("{seconds:.1} s")
-    } else if whole < 3600 {
-        format!("{} min {:02} s", whole / 60, whole % 60)
-    } else {
-        format!("{} h {:02} min", whole / 3600, whole % 3600 / 60)
-    }
 }
 
 /// Rust ignores SIGPIPE, so printing into a closed pipe (`playtune ... | head`) panics.
@@ -347,9 +335,9 @@ mod tests {
 
     #[test]
     fn durations_read_as_people_write_them() {
-        assert_eq!(duration_text(4.31), "4.3 s");
-        assert_eq!(duration_text(185.0), "3 min 05 s");
-        assert_eq!(duration_text(7620.0), "2 h 07 min");
+        assert_eq!(crate::run::duration_text(4.31), "4.3 s");
+        assert_eq!(crate::run::duration_text(185.0), "3 min 05 s");
+        assert_eq!(crate::run::duration_text(7620.0), "2 h 07 min");
     }
 
     /// Every option and argument of every command says what it does in `--help`.

@@ -6,6 +6,7 @@
 
 mod charts;
 mod heatmap;
+pub mod run;
 
 pub use charts::{
     Series, box_plot, category_error_bars, line_chart, small_error_bars, sorted_error_bars,

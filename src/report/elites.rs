@@ -71,7 +71,7 @@ pub fn elites_section(
             let mut row = vec![
                 format!(
                     "<code>{}</code>",
-                    escape(&crate::cli::plot::cell_id(&e.cell))
+                    escape(&crate::plot::run::cell_id(&e.cell))
                 ),
                 format!("<strong>{}</strong>", num(e.fitness)),
             ];

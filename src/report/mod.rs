@@ -3,7 +3,7 @@
 //! importance; for MAP-Elites the archive and its metric history) or an experiment's
 //! folder (its Markdown tables, its figures, its runs).
 //!
-//! Pictures are drawn by `playtune plot`'s code into a temporary folder and embedded
+//! Pictures are drawn by `plot::run` (what `playtune plot` draws) into a temporary folder and embedded
 //! as `data:` URIs; the page has no script and refers to no other file.
 
 mod elites;
@@ -538,7 +538,12 @@ fn run_report(dir: &Path) -> Result<String> {
     let result = crate::run::read_result(dir).map_err(anyhow::Error::msg)?;
     let name = folder_name(dir);
     let tmp = TempDir::new()?;
-    let drawn = crate::cli::plot::draw(dir, &tmp.0, "png");
+    let drawn = crate::plot::run::run_pictures(&crate::plot::run::RunPictures {
+        run: dir.to_path_buf(),
+        out: tmp.0.clone(),
+        format: crate::plot::run::Format::Png,
+        heatmaps: Vec::new(),
+    });
     let picture = |stem: &str| -> Option<PathBuf> {
         let p = tmp.0.join(format!("{stem}.png"));
         p.is_file().then_some(p)

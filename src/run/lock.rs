@@ -318,7 +318,7 @@ fn holder(path: &Path) -> String {
                     Some(if secs < 60 {
                         format!(", started {secs} s ago")
                     } else {
-                        format!(", started {} ago", crate::cli::duration_text(secs as f64))
+                        format!(", started {} ago", super::duration_text(secs as f64))
                     })
                 })
                 .unwrap_or_default();

@@ -975,6 +975,18 @@ pub fn check_run_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A duration as people read it: `42.0 s`, `3 min 05 s`, `2 h 07 min`.
+pub fn duration_text(seconds: f64) -> String {
+    let whole = seconds.round() as u64;
+    if seconds < 60.0 {
+        format!("{seconds:.1} s")
+    } else if whole < 3600 {
+        format!("{} min {:02} s", whole / 60, whole % 60)
+    } else {
+        format!("{} h {:02} min", whole / 3600, whole % 3600 / 60)
+    }
+}
+
 /// Creates the folder of a new run and locks it: `runs_dir/name`, or `name-2`,
 /// `name-3`, ... if taken. Creating the folder is what claims a name, so two commands
 /// given one name at once get two folders, never one between them.
