@@ -1,15 +1,105 @@
 //! playtune: design games and tune game-playing bots by watching simulated agents play.
 //!
-//! Layers, from the ground up (nothing imports from a layer above it):
+//! # Start here
+//!
+//! What a Rust user needs is re-exported at the crate root:
+//! - a search space: [`Space`], [`Dimension`], [`Domain`] (or a RON file,
+//!   [`space::load_space`]);
+//! - something to optimise: the [`Problem`] trait and its [`Evaluation`]; the
+//!   built-in problems by name through [`build_problem`], each declared by a
+//!   [`ProblemDef`];
+//! - an optimiser: the ask/tell [`Optimizer`] trait, built from an [`AlgoConfig`]
+//!   (random search, RMHC, B-RMHC, NTBEA, MAP-Elites);
+//! - a game: the [`Game`] trait (rules and forward model) and its [`GameDef`] (name,
+//!   settings, agents), then every harness service ([`DynGame`]: play, tournament,
+//!   design, tuning) through [`GameRequest`]s.
+//!
+//! A problem, searched with NTBEA by ask and tell:
+//!
+//! ```
+//! use playtune::{AlgoConfig, Dimension, Domain, EvalError, Evaluation, Problem, Space};
+//!
+//! /// How many of the bits are set, the best point all ones.
+//! struct Ones(Space);
+//!
+//! impl Problem for Ones {
+//!     fn space(&self) -> &Space {
+//!         &self.0
+//!     }
+//!     fn evaluate(&self, x: &[f64], _seed: u64) -> Result<Evaluation, EvalError> {
+//!         Ok(Evaluation::fitness(x.iter().sum()))
+//!     }
+//! }
+//!
+//! let dims = (0..8)
+//!     .map(|i| Dimension { name: format!("b{i}"), domain: Domain::Bool, default: 0, fixed: false })
+//!     .collect();
+//! let problem = Ones(Space { name: "ones".into(), dims, groups: vec![], constraints: vec![] });
+//! let algorithm = AlgoConfig::Ntbea(Default::default()); // NTBEA at its defaults
+//! let mut optimizer = algorithm.build(problem.space(), 200, 7, &[], &[]).unwrap();
+//! loop {
+//!     let asked = optimizer.ask();
+//!     if asked.is_empty() {
+//!         break; // the budget is spent
+//!     }
+//!     let results: Vec<_> = asked.iter().map(|c| problem.evaluate(&c.values, 0).ok()).collect();
+//!     optimizer.tell(&asked, &results);
+//! }
+//! let best = optimizer.recommend();
+//! assert_eq!(best.values, vec![1.0; 8]);
+//! ```
+//!
+//! A built-in game, designed: the skill depth of a ladder of agents at a point of its
+//! rules (the same as `playtune optimize --problem design`):
+//!
+//! ```
+//! use playtune::{Problem, ProblemSpec, build_problem};
+//!
+//! let spec = ProblemSpec {
+//!     name: "design".into(),
+//!     settings: [
+//!         ("game", "rinascimento"),
+//!         ("ladder", "rnd,osla(budget=50)"),
+//!         ("games", "4"),
+//!         ("game_settings", "players=2"),
+//!     ]
+//!     .into_iter()
+//!     .map(|(k, v)| (k.to_string(), v.to_string()))
+//!     .collect(),
+//! };
+//! let problem = build_problem(&spec, None).unwrap();
+//! let rules = problem.space().decode(&problem.space().default_indices()); // Splendor's
+//! let at_splendor = problem.evaluate(&rules, 1).unwrap();
+//! assert!((-1.0..=1.0).contains(&at_splendor.fitness));
+//! assert!(problem.feature_names().contains(&"stalemate_rate".to_string()));
+//! ```
+//!
+//! A game of your own plays through the harness once it has a [`GameDef`]; the
+//! `race` game in `tests/design.rs` is a complete one in 90 lines, designed through
+//! the generic problem. `docs/layout.md` says which files to touch to add a game, a
+//! problem, an optimiser or an experiment to the command line.
+//!
+//! # Layers
+//!
+//! From the ground up (nothing imports from a layer above it):
 //! 1. [`space`], [`game`], [`stats`], [`rng`], [`draw`], [`damage`];
 //! 2. [`eval`] (problems and benchmarks) and [`agents`], [`learn`] (learned state
 //!    evaluation: encodings, self-play samples, networks), then [`harness`] (one play
 //!    loop, tournament, ladder, self-play and agent registry for every game);
 //! 3. [`optim`] (one module per optimiser) and [`games`] (rules, game agents, each
 //!    game's [`harness::GameDef`]);
-//! 4. [`run`] (run folders, logs, resume) and [`registry`] (problems and games by name);
+//! 4. [`run`] (run folders, logs, resume), [`plot`] (charts and a run's pictures) and
+//!    [`registry`] (problems and games by name);
 //! 5. [`experiments`], [`cluster`] (an experiment's work items as Slurm array tasks),
-//!    then [`cli`] and [`report`] (which draws with `playtune plot`'s code).
+//!    [`report`], then [`cli`].
+
+pub use eval::{EvalError, Evaluation, Problem, ProblemDef};
+pub use game::{Acting, Agent, Game};
+pub use harness::{AgentEntry, AgentSpec, DynGame, GameDef, GameRequest, Setting, Values};
+pub use optim::{AlgoConfig, Candidate, Optimizer, Recommendation};
+pub use registry::{build_problem, game as find_game};
+pub use run::ProblemSpec;
+pub use space::{Dimension, Domain, Space};
 
 pub mod agents;
 pub mod cli;

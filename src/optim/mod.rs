@@ -98,6 +98,16 @@ impl Recommendation {
 }
 
 /// The ask/tell interface every optimiser implements.
+///
+/// The contract resume relies on: an optimiser is a deterministic function of its
+/// settings, its space, its budget, its seed and the sequence of results it was told.
+/// It draws every random number from its own generator (seeded at construction, never
+/// from a thread or the clock), asks the same batches when told the same results, and
+/// keeps no state that a tell does not determine. A run is resumed by building the
+/// optimiser again and telling it the logged results in order
+/// (`run::replay`); an optimiser that broke the contract would ask other points after a
+/// resume than it asked before, and the run would no longer be byte-identical to one
+/// that was never interrupted (`tests/cli.rs` and `tests/asktell.rs` check that it is).
 pub trait Optimizer: Send {
     /// The next points to evaluate; empty once the optimiser has spent its budget.
     /// Points of one batch are independent, so they may be evaluated in parallel.
