@@ -57,7 +57,7 @@ pub struct OptimizeArgs {
     #[arg(long, default_value_t = 200)]
     budget: u64,
     /// NTBEA tuples: auto (1+2+N unless the space has too many 2-tuple patterns, then
-    /// 1+N), 1, 1+N (the paper), 1+2 (the Java reference), 1+2+N, 1+2+3, or explicit
+    /// 1+N), 1, 1+N (the paper), 1+2, 1+2+N (the Java reference), 1+2+3, or explicit
     /// tuples by dimension name, e.g. "a,b;c".
     #[arg(long, default_value = "auto")]
     tuples: String,
