@@ -370,7 +370,7 @@ use crate::harness::Values;
 
 /// A finite noise level of at least 0.
 fn sigma(v: &Values) -> Result<f64, String> {
-    v.real_in("sigma", 0.0, f64::INFINITY)
+    Ok(v.real_in("sigma", 0.0, f64::INFINITY)?)
 }
 
 pub const NOISY_ONEMAX: ProblemDef = ProblemDef {
@@ -419,10 +419,12 @@ pub const NOISY_TRAP: ProblemDef = ProblemDef {
     build: |v, _| {
         let values = v.count_in("values", 1 << 20)?;
         if values < 2 {
-            return Err(v.bad(
-                "values",
-                "at least 2 values per dimension (the trap needs two)",
-            ));
+            return Err(v
+                .bad(
+                    "values",
+                    "at least 2 values per dimension (the trap needs two)",
+                )
+                .into());
         }
         Ok(Box::new(NoisyTrap::scaled(
             v.count_in("dims", MAX_DIMS)?,
@@ -466,11 +468,13 @@ pub const NOISY_WINRATE: ProblemDef = ProblemDef {
     build: |v, _| {
         let values = v.count("values")?;
         if values < 2 {
-            return Err(v.bad("values", "at least 2 values per dimension"));
+            return Err(v.bad("values", "at least 2 values per dimension").into());
         }
         let (low, high) = (v.probability("low")?, v.probability("high")?);
         if high < low {
-            return Err(v.bad("high", &format!("a probability of at least low ({low})")));
+            return Err(v
+                .bad("high", &format!("a probability of at least low ({low})"))
+                .into());
         }
         Ok(Box::new(NoisyWinRate::new(
             v.count("dims")?,

@@ -3,7 +3,7 @@
 //! beside its code, and `registry::PROBLEMS` lists them, one line each.
 
 use super::Problem;
-use crate::harness::{Setting, Values};
+use crate::harness::{Setting, SettingError, Values};
 use crate::space::Space;
 
 /// Builds a problem from its settings (every one present: defaults filled in) and
@@ -32,7 +32,7 @@ impl ProblemDef {
     }
 
     /// The settings: the defaults overridden by `given`, every name checked.
-    pub fn values(&self, given: &[(String, String)]) -> Result<Values, String> {
+    pub fn values(&self, given: &[(String, String)]) -> Result<Values, SettingError> {
         Values::new(&format!("problem `{}`", self.name), &self.declared(), given)
     }
 

@@ -18,7 +18,7 @@ pub mod tune;
 
 pub use agents::{AgentEntry, AgentSpec, Generic, split_agents};
 pub use play::Record;
-pub use settings::{Setting, Values};
+pub use settings::{Setting, SettingError, Values};
 pub use tournament::TournamentResult;
 
 use crate::game::{Acting, Agent, Game};
@@ -173,7 +173,11 @@ struct Prepared<D: GameDef> {
 
 /// The game's settings: its defaults overridden by `given`, every name checked.
 fn values<D: GameDef>(def: &D, given: &[(String, String)]) -> Result<Values, String> {
-    Values::new(&format!("game `{}`", def.name()), &def.settings(), given)
+    Ok(Values::new(
+        &format!("game `{}`", def.name()),
+        &def.settings(),
+        given,
+    )?)
 }
 
 fn prepare<D: GameDef>(def: &D, req: &GameRequest) -> Result<Prepared<D>, String> {

@@ -31,6 +31,43 @@ impl Setting {
     }
 }
 
+/// A setting that was refused: whose it was, which, the value given, and why.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SettingError {
+    /// `owner` declares no setting `name` (its settings: `known`).
+    #[error("{name}={value}: {owner} has no setting `{name}` (its settings: {})", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
+    Unknown {
+        owner: String,
+        name: String,
+        value: String,
+        known: Vec<String>,
+    },
+    /// The value is outside what the setting takes (`expected`, in words).
+    #[error("{name}={value}: {owner} takes {expected} as {name}")]
+    Invalid {
+        owner: String,
+        name: String,
+        value: String,
+        expected: String,
+    },
+}
+
+impl SettingError {
+    /// The setting's name.
+    pub fn name(&self) -> &str {
+        match self {
+            SettingError::Unknown { name, .. } | SettingError::Invalid { name, .. } => name,
+        }
+    }
+}
+
+/// Most layers still speak in messages: a refused setting becomes its message there.
+impl From<SettingError> for String {
+    fn from(e: SettingError) -> String {
+        e.to_string()
+    }
+}
+
 /// Largest count a setting takes (games, iterations, budgets, populations): more would
 /// exhaust memory or time. `max` means unlimited where a count allows it.
 pub const MAX_COUNT: usize = 1_000_000;
@@ -49,7 +86,7 @@ impl Values {
         owner: &str,
         declared: &[Setting],
         given: &[(String, String)],
-    ) -> Result<Values, String> {
+    ) -> Result<Values, SettingError> {
         let mut values: Vec<(String, String)> = declared
             .iter()
             .map(|s| (s.name.clone(), s.default.clone()))
@@ -58,15 +95,12 @@ impl Values {
             match values.iter_mut().find(|(n, _)| n == k) {
                 Some(slot) => slot.1 = v.clone(),
                 None => {
-                    let known: Vec<&str> = declared.iter().map(|s| s.name.as_str()).collect();
-                    return Err(format!(
-                        "{k}={v}: {owner} has no setting `{k}` (its settings: {})",
-                        if known.is_empty() {
-                            "none".to_string()
-                        } else {
-                            known.join(", ")
-                        }
-                    ));
+                    return Err(SettingError::Unknown {
+                        owner: owner.into(),
+                        name: k.clone(),
+                        value: v.clone(),
+                        known: declared.iter().map(|s| s.name.clone()).collect(),
+                    });
                 }
             }
         }
@@ -95,18 +129,19 @@ impl Values {
         &self.values
     }
 
-    /// The message refusing setting `name`, which should be `what`.
-    pub fn bad(&self, name: &str, what: &str) -> String {
-        format!(
-            "{name}={}: {} takes {what} as {name}",
-            self.get(name),
-            self.owner
-        )
+    /// The error refusing setting `name`, which should be `what`.
+    pub fn bad(&self, name: &str, what: &str) -> SettingError {
+        SettingError::Invalid {
+            owner: self.owner.clone(),
+            name: name.into(),
+            value: self.get(name).into(),
+            expected: what.into(),
+        }
     }
 
     /// A whole number from 1 to [`MAX_COUNT`]: a size (a depth, a length, a
     /// population), which `max` would make exhaust memory or time.
-    pub fn count(&self, name: &str) -> Result<usize, String> {
+    pub fn count(&self, name: &str) -> Result<usize, SettingError> {
         match self.get(name).parse::<usize>() {
             Ok(v) if (1..=MAX_COUNT).contains(&v) => Ok(v),
             _ => Err(self.bad(name, &format!("a whole number from 1 to {MAX_COUNT}"))),
@@ -115,7 +150,7 @@ impl Values {
 
     /// A whole number from 1 to `max`, for a count with a tighter bound than
     /// [`MAX_COUNT`] (levels that exist, turns a log holds, dimensions).
-    pub fn count_in(&self, name: &str, max: usize) -> Result<usize, String> {
+    pub fn count_in(&self, name: &str, max: usize) -> Result<usize, SettingError> {
         match self.get(name).parse::<usize>() {
             Ok(v) if (1..=max).contains(&v) => Ok(v),
             _ => Err(self.bad(name, &format!("a whole number from 1 to {max}"))),
@@ -125,7 +160,7 @@ impl Values {
     /// A limit on work (iterations, evaluations, forward-model calls): a whole number
     /// from 1 to [`MAX_COUNT`], or `max` (`usize::MAX`) for none. An agent with a
     /// limit of `max` needs another limit that is a number (see the agents' builders).
-    pub fn limit(&self, name: &str) -> Result<usize, String> {
+    pub fn limit(&self, name: &str) -> Result<usize, SettingError> {
         let text = self.get(name);
         if text.eq_ignore_ascii_case("max") {
             return Ok(usize::MAX);
@@ -140,7 +175,7 @@ impl Values {
     }
 
     /// A whole number from 0 to [`MAX_COUNT`].
-    pub fn whole(&self, name: &str) -> Result<usize, String> {
+    pub fn whole(&self, name: &str) -> Result<usize, SettingError> {
         match self.get(name).parse::<usize>() {
             Ok(v) if v <= MAX_COUNT => Ok(v),
             _ => Err(self.bad(name, &format!("a whole number from 0 to {MAX_COUNT}"))),
@@ -148,7 +183,7 @@ impl Values {
     }
 
     /// A finite real number.
-    pub fn real(&self, name: &str) -> Result<f64, String> {
+    pub fn real(&self, name: &str) -> Result<f64, SettingError> {
         match self.get(name).parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(v),
             _ => Err(self.bad(name, "a finite number")),
@@ -156,7 +191,7 @@ impl Values {
     }
 
     /// A finite real number from `low` to `high` (either end may be infinite).
-    pub fn real_in(&self, name: &str, low: f64, high: f64) -> Result<f64, String> {
+    pub fn real_in(&self, name: &str, low: f64, high: f64) -> Result<f64, SettingError> {
         match self.get(name).parse::<f64>() {
             Ok(v) if v.is_finite() && (low..=high).contains(&v) => Ok(v),
             _ => Err(self.bad(name, &range_text(low, high))),
@@ -164,17 +199,17 @@ impl Values {
     }
 
     /// A finite real number of at least 0 (an exploration constant, a tie-break size).
-    pub fn non_negative(&self, name: &str) -> Result<f64, String> {
+    pub fn non_negative(&self, name: &str) -> Result<f64, SettingError> {
         self.real_in(name, 0.0, f64::INFINITY)
     }
 
     /// A probability or a share: a number from 0 to 1.
-    pub fn probability(&self, name: &str) -> Result<f64, String> {
+    pub fn probability(&self, name: &str) -> Result<f64, SettingError> {
         self.real_in(name, 0.0, 1.0)
     }
 
     /// A finite real number above 0.
-    pub fn positive(&self, name: &str) -> Result<f64, String> {
+    pub fn positive(&self, name: &str) -> Result<f64, SettingError> {
         match self.get(name).parse::<f64>() {
             Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
             _ => Err(self.bad(name, "a finite number above 0")),
@@ -182,7 +217,7 @@ impl Values {
     }
 
     /// A finite real number, or `none`.
-    pub fn optional_real(&self, name: &str) -> Result<Option<f64>, String> {
+    pub fn optional_real(&self, name: &str) -> Result<Option<f64>, SettingError> {
         if self.get(name).eq_ignore_ascii_case("none") {
             return Ok(None);
         }
@@ -192,7 +227,7 @@ impl Values {
     }
 
     /// A probability (a number from 0 to 1), or `none`.
-    pub fn optional_probability(&self, name: &str) -> Result<Option<f64>, String> {
+    pub fn optional_probability(&self, name: &str) -> Result<Option<f64>, SettingError> {
         if self.get(name).eq_ignore_ascii_case("none") {
             return Ok(None);
         }
@@ -202,7 +237,7 @@ impl Values {
     }
 
     /// `true` or `false` (also 1 or 0).
-    pub fn flag(&self, name: &str) -> Result<bool, String> {
+    pub fn flag(&self, name: &str) -> Result<bool, SettingError> {
         match self.get(name).to_ascii_lowercase().as_str() {
             "true" | "1" => Ok(true),
             "false" | "0" => Ok(false),
@@ -211,7 +246,7 @@ impl Values {
     }
 
     /// The index of the value among `options` (case-insensitive).
-    pub fn choice(&self, name: &str, options: &[&str]) -> Result<usize, String> {
+    pub fn choice(&self, name: &str, options: &[&str]) -> Result<usize, SettingError> {
         let text = self.get(name);
         options
             .iter()
@@ -261,4 +296,38 @@ pub fn parse_pairs<'a>(
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A refused setting is a value a caller can match on, and its message names the
+    /// owner, the setting, the value and what it takes.
+    #[test]
+    fn refused_settings_are_typed_and_say_why() {
+        let declared = [
+            Setting::new("games", "10", "games"),
+            Setting::new("c", "1", "c"),
+        ];
+        let given = [("gamez".to_string(), "3".to_string())];
+        let e = Values::new("problem `p`", &declared, &given).unwrap_err();
+        assert!(matches!(&e, SettingError::Unknown { known, .. } if known == &["games", "c"]));
+        assert_eq!(e.name(), "gamez");
+        assert_eq!(
+            e.to_string(),
+            "gamez=3: problem `p` has no setting `gamez` (its settings: games, c)"
+        );
+        let v = Values::new("problem `p`", &declared, &[("games".into(), "0".into())]).unwrap();
+        let e = v.count("games").unwrap_err();
+        assert!(matches!(&e, SettingError::Invalid { value, .. } if value == "0"));
+        assert_eq!(
+            e.to_string(),
+            format!("games=0: problem `p` takes a whole number from 1 to {MAX_COUNT} as games")
+        );
+        // Where a layer still speaks in messages, the error is its message.
+        let text: String = e.into();
+        assert!(text.starts_with("games=0"));
+        assert_eq!(v.real_in("c", 0.0, 2.0), Ok(1.0));
+    }
 }
