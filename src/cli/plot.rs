@@ -58,7 +58,10 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
         .unwrap_or_else(|| "run".into());
     let request = RunPictures {
         run: a.run.clone(),
-        out: a.out.clone().unwrap_or_else(|| Path::new("plots").join(&name)),
+        out: a
+            .out
+            .clone()
+            .unwrap_or_else(|| Path::new("plots").join(&name)),
         format,
         heatmaps: a.heatmap.clone(),
     };

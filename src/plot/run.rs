@@ -42,7 +42,9 @@ pub enum RunPicturesError {
     Run(String),
     #[error("the elites have no column `{column}` (columns: {columns})")]
     NoColumn { column: String, columns: String },
-    #[error("the archive has {0} axes; a heatmap shows one to three (the third as slices side by side)")]
+    #[error(
+        "the archive has {0} axes; a heatmap shows one to three (the third as slices side by side)"
+    )]
     TooManyAxes(usize),
     #[error("trial 0's archive is not a grid (a CVT archive's cells are not rectangles)")]
     NotAGrid,
