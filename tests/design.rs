@@ -287,17 +287,17 @@ fn rinascimento_rules_are_designed_from_the_command_line() {
         ("game=chess", "unknown game `chess`"),
         ("ladder=rnd,alphazero", "alphazero"),
     ] {
+        // The game is Rinascimento unless the case names another.
+        let mut sets = vec!["--set", set];
+        if !set.starts_with("game=") {
+            sets.extend(["--set", "game=rinascimento"]);
+        }
         playtune()
-            .args([
-                "optimize",
-                "--problem",
-                "design",
-                "--set",
-                "game=rinascimento",
-            ])
+            .args(["optimize", "--problem", "design"])
+            .args(&sets)
             .args([
                 "--set",
-                set,
+                "games=1",
                 "--budget",
                 "2",
                 "--no-log",
