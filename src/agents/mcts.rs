@@ -177,6 +177,10 @@ pub struct Mcts<G: Game> {
     portfolio: Option<PortfolioSearch<G>>,
     suggestions: Vec<Suggestion<G::Action>>,
     options: Vec<(f64, G::Action)>,
+    /// The children the decision's own state offers, found at its first iteration:
+    /// every iteration that starts on the agent's turn descends from that very state.
+    root_options: Option<Vec<(f64, G::Action)>>,
+    root_legal: Option<(bool, Vec<G::Action>)>,
     /// Values the state where the tree ends instead of a random rollout, if set.
     evaluator: Option<SharedEvaluator<G>>,
 }
@@ -207,6 +211,8 @@ impl<G: Game> Mcts<G> {
             evaluator: None,
             suggestions: Vec::new(),
             options: Vec::new(),
+            root_options: None,
+            root_legal: None,
             sim: Simulator::new(config.opponent, 1),
             roll_sim: Simulator::new(OpponentModel::Random, 1),
             config,
@@ -363,16 +369,19 @@ impl<G: Game> Mcts<G> {
     /// Chooses (expanding if needed) the child of `node` to follow in `state`, or
     /// `None` if the player has no action. The flag tells whether the child is new.
     /// `at_root`: `state` is the decision's state, where every child is legal.
+    /// `pristine`: `state` is the decision's state itself, unchanged (nobody moved
+    /// before the agent), so its children are those found the first time.
     fn tree_policy(
         &mut self,
         node: usize,
         state: &G,
         player: usize,
         at_root: bool,
+        pristine: bool,
         rng: &mut Rng,
     ) -> Option<(usize, bool)> {
         if self.portfolio.is_some()
-            && let Some(choice) = self.portfolio_policy(node, state, player, rng)
+            && let Some(choice) = self.portfolio_policy(node, state, player, pristine, rng)
         {
             return Some(choice);
         }
@@ -380,7 +389,19 @@ impl<G: Game> Mcts<G> {
             return self.widening_policy(node, state, player, p_exp, at_root, rng);
         }
         let mut legal = std::mem::take(&mut self.legal);
-        let enumerable = state.legal_actions(player, &mut legal);
+        let enumerable = match (&self.root_legal, pristine) {
+            (Some((enumerable, cached)), true) => {
+                legal.clone_from(cached);
+                *enumerable
+            }
+            _ => {
+                let enumerable = state.legal_actions(player, &mut legal);
+                if pristine {
+                    self.root_legal = Some((enumerable, legal.clone()));
+                }
+                enumerable
+            }
+        };
         let result = if enumerable {
             self.candidates.clear();
             let mut untried = 0usize;
@@ -436,11 +457,20 @@ impl<G: Game> Mcts<G> {
         node: usize,
         state: &G,
         player: usize,
+        pristine: bool,
         rng: &mut Rng,
     ) -> Option<(usize, bool)> {
         let search = self.portfolio.as_ref()?;
         let mut options = std::mem::take(&mut self.options);
-        search.options(state, player, &mut self.suggestions, &mut options);
+        match (&self.root_options, pristine) {
+            (Some(cached), true) => options.clone_from(cached),
+            _ => {
+                search.options(state, player, &mut self.suggestions, &mut options);
+                if pristine {
+                    self.root_options = Some(options.clone());
+                }
+            }
+        }
         let unpruning = search.unpruning;
         let open = if unpruning {
             unpruned_children(options.len(), self.nodes[node].visits)
@@ -532,13 +562,23 @@ impl<G: Game> Mcts<G> {
         let mut node = 0;
         let mut depth = 0;
         let mut out_of_budget = false;
+        let before = budget.left();
         let mut alive = self.sim.play_others(&mut state, player, budget, rng);
+        // Every forward-model call spends one of the budget: none spent, none made.
+        let pristine = alive && budget.left() == before;
         if !alive && budget.left() == 0 {
             out_of_budget = true;
         }
         // Descent through the tree, expanding one node.
         while alive && depth < self.config.rollout_depth && !state.is_over() {
-            let Some((child, new)) = self.tree_policy(node, &state, player, depth == 0, rng) else {
+            let Some((child, new)) = self.tree_policy(
+                node,
+                &state,
+                player,
+                depth == 0,
+                pristine && depth == 0,
+                rng,
+            ) else {
                 alive = false;
                 break;
             };
@@ -644,6 +684,8 @@ impl<G: Game> Agent<G> for Mcts<G> {
     /// Panics if the search found no action and the game offers `player` none.
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
         self.used = 0;
+        self.root_options = None;
+        self.root_legal = None;
         self.min_value = f64::INFINITY;
         self.max_value = f64::NEG_INFINITY;
         self.sim.model = self.config.opponent;

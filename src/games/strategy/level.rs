@@ -95,10 +95,107 @@ pub fn validation_levels() -> Vec<u64> {
     (1001..=1100).collect()
 }
 
+/// One board side's geometry, tabled for every tile index a byte can hold: each
+/// tile's column and row (`t % size`, `t / size`) and its neighbours in the order
+/// [`neighbours`] lists them. The forward model and the scripts ask for these all the
+/// time, and a division by the side is slower than a look-up.
+pub struct Grid {
+    x: [u8; 256],
+    y: [u8; 256],
+    nb: [[u8; 8]; 256],
+    count: [u8; 256],
+}
+
+impl Grid {
+    const fn new(size: usize) -> Grid {
+        let mut g = Grid {
+            x: [0; 256],
+            y: [0; 256],
+            nb: [[0; 8]; 256],
+            count: [0; 256],
+        };
+        if size == 0 {
+            return g;
+        }
+        let mut t = 0;
+        while t < 256 {
+            let (x, y) = ((t % size) as isize, (t / size) as isize);
+            g.x[t] = x as u8;
+            g.y[t] = y as u8;
+            let mut n = 0;
+            let mut dy = -1isize;
+            while dy <= 1 {
+                let mut dx = -1isize;
+                while dx <= 1 {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if !(dx == 0 && dy == 0)
+                        && nx >= 0
+                        && ny >= 0
+                        && (nx as usize) < size
+                        && (ny as usize) < size
+                    {
+                        g.nb[t][n] = (ny as usize * size + nx as usize) as u8;
+                        n += 1;
+                    }
+                    dx += 1;
+                }
+                dy += 1;
+            }
+            g.count[t] = n as u8;
+            t += 1;
+        }
+        g
+    }
+
+    /// The geometry of a `size` board (at most [`MAX_SIZE`]).
+    #[inline]
+    pub fn of(size: usize) -> &'static Grid {
+        &GRIDS[size]
+    }
+
+    /// Tile `t`'s neighbours, in the order of [`neighbours`].
+    #[inline]
+    pub fn neighbours(&self, t: usize) -> &[u8] {
+        &self.nb[t][..self.count[t] as usize]
+    }
+
+    /// Tile `t`'s column and row.
+    #[inline]
+    pub fn xy(&self, t: usize) -> (usize, usize) {
+        (self.x[t] as usize, self.y[t] as usize)
+    }
+
+    /// Chebyshev distance between two tiles, as [`distance`].
+    #[inline]
+    pub fn distance(&self, a: usize, b: usize) -> usize {
+        let (a, b) = (a as u8 as usize, b as u8 as usize);
+        (self.x[a]
+            .abs_diff(self.x[b])
+            .max(self.y[a].abs_diff(self.y[b]))) as usize
+    }
+}
+
+static GRIDS: [Grid; MAX_SIZE + 1] = {
+    let mut grids = [const { Grid::new(0) }; MAX_SIZE + 1];
+    let mut size = 1;
+    while size <= MAX_SIZE {
+        grids[size] = Grid::new(size);
+        size += 1;
+    }
+    grids
+};
+
 /// The tile's neighbours (8 directions) on a `size` grid, written into `out`; returns
 /// how many.
 #[inline]
 pub fn neighbours(size: usize, t: usize, out: &mut [usize; 8]) -> usize {
+    if size <= MAX_SIZE && t < 256 {
+        let nb = Grid::of(size).neighbours(t);
+        for (o, &v) in out.iter_mut().zip(nb) {
+            *o = v as usize;
+        }
+        return nb.len();
+    }
     let (x, y) = ((t % size) as isize, (t / size) as isize);
     let mut n = 0;
     for dy in -1..=1isize {
@@ -119,6 +216,9 @@ pub fn neighbours(size: usize, t: usize, out: &mut [usize; 8]) -> usize {
 /// Chebyshev distance between two tiles (moves in 8 directions).
 #[inline]
 pub fn distance(size: usize, a: usize, b: usize) -> usize {
+    if size <= MAX_SIZE && a < 256 && b < 256 {
+        return Grid::of(size).distance(a, b);
+    }
     let (ax, ay) = (a % size, a / size);
     let (bx, by) = (b % size, b / size);
     ax.abs_diff(bx).max(ay.abs_diff(by))

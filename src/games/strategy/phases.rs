@@ -4,10 +4,10 @@
 
 use super::rules::*;
 use super::scripts::{
-    AttackStyle, MoveStyle, SpawnStyle, attack_choice, attack_value, best_builds, best_step,
-    growth_build, move_choice, nearest_city, spawn_choice,
+    AttackStyle, MoveStyle, Places, SpawnStyle, attack_choice, attack_value, best_builds,
+    best_step, growth_build, move_choice, move_choice_with, nearest_city, spawn_choice,
 };
-use super::state::{Action, MAX_UNITS, StrategyState};
+use super::state::{Action, StrategyState};
 use crate::agents::portfolio::PhasePlayers;
 use crate::game::Game;
 use crate::rng::Rng;
@@ -67,7 +67,7 @@ pub fn research_in_order(
 /// first, then favourable attacks (the defensive player only on enemies near its
 /// cities), then moves in the player's style.
 pub fn combat_action(s: &StrategyState, p: usize, option: usize) -> Option<Action> {
-    let units = || (0..MAX_UNITS).filter(|&id| s.unit(id).alive && s.unit(id).owner as usize == p);
+    let units = || s.units_of(p).map(|(id, _)| id);
     if let Some(id) = units().find(|&id| s.can_capture(id)) {
         return Some(Action::Capture { unit: id as u8 });
     }
@@ -91,9 +91,20 @@ pub fn combat_action(s: &StrategyState, p: usize, option: usize) -> Option<Actio
             }
         }
     }
+    let places = || Places::of(s, p as u8);
     match option {
-        0 => units().find_map(|id| move_choice(s, id, MoveStyle::Offensively).map(|m| m.0)),
-        1 => units().find_map(|id| move_choice(s, id, MoveStyle::Defensively).map(|m| m.0)),
+        0 => {
+            let places = places();
+            units().find_map(|id| {
+                move_choice_with(s, id, MoveStyle::Offensively, &places).map(|m| m.0)
+            })
+        }
+        1 => {
+            let places = places();
+            units().find_map(|id| {
+                move_choice_with(s, id, MoveStyle::Defensively, &places).map(|m| m.0)
+            })
+        }
         // Toward the nearest city or village not the tribe's own.
         _ => units().find_map(|id| {
             best_step(s, id, |t| {

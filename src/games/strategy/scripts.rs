@@ -8,7 +8,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::level::distance;
+use super::level::MAX_CITIES;
+use super::level::{Grid, distance};
 use super::rules::*;
 use super::state::{Action, MAX_UNITS, StrategyState};
 use crate::agents::portfolio::{Portfolio, ScriptWeights, Suggestion};
@@ -101,16 +102,38 @@ pub fn spawn_choice(
     city: usize,
     style: SpawnStyle,
 ) -> Option<(UnitKind, f64)> {
-    if !s.can_spawn_in(p, city) {
-        return None;
+    let (kinds, k) = spawnable(s, p, city);
+    spawn_choice_among(s, style, &kinds[..k])
+}
+
+/// The unit types city `city` of `p` may train now, in type order, and how many.
+fn spawnable(s: &StrategyState, p: usize, city: usize) -> ([UnitKind; 7], usize) {
+    let mut kinds = [UnitKind::Warrior; 7];
+    let mut k = 0;
+    if s.can_spawn_in(p, city) {
+        for kind in UNIT_KINDS {
+            if s.can_spawn(p, city, kind) {
+                kinds[k] = kind;
+                k += 1;
+            }
+        }
     }
+    (kinds, k)
+}
+
+/// [`spawn_choice`] among `kinds`, the types the city may train.
+fn spawn_choice_among(
+    s: &StrategyState,
+    style: SpawnStyle,
+    kinds: &[UnitKind],
+) -> Option<(UnitKind, f64)> {
     let key = |k: UnitKind| {
         let u = s.unit_stats(k);
         (style.merit(u), u.attack, u8::MAX - u.cost)
     };
-    UNIT_KINDS
-        .into_iter()
-        .filter(|&k| s.can_spawn(p, city, k))
+    kinds
+        .iter()
+        .copied()
         .max_by(|&a, &b| {
             key(a)
                 .partial_cmp(&key(b))
@@ -141,19 +164,15 @@ pub fn attack_value(s: &StrategyState, id: usize, target: usize) -> f64 {
 /// tile with the most population gained (walls: the city tile), if any.
 pub fn best_builds(s: &StrategyState, p: usize) -> [[Option<(u8, u8)>; 7]; 16] {
     let mut best = [[None; 7]; 16];
-    let n = s.size();
-    for t in 0..n * n {
-        let c = s.tile(t).city;
-        if c == super::state::NONE || s.cities()[c as usize].owner as usize != p {
-            continue;
-        }
-        for b in BUILDINGS {
-            if s.can_build(p, t, b) {
-                let gain = s.build_gain(t, b);
-                let slot = &mut best[c as usize][b as usize];
-                if slot.is_none_or(|(_, g)| gain > g) {
-                    *slot = Some((t as u8, gain));
-                }
+    // By building, the tiles `can_build` accepts in tile order: each slot sees its
+    // candidates in the order a scan of the tiles would.
+    for b in BUILDINGS {
+        for t in s.build_sites(p, b).iter() {
+            let c = s.tile(t).city;
+            let gain = s.build_gain(t, b);
+            let slot = &mut best[c as usize][b as usize];
+            if slot.is_none_or(|(_, g)| gain > g) {
+                *slot = Some((t as u8, gain));
             }
         }
     }
@@ -191,9 +210,22 @@ pub fn nearest_city(s: &StrategyState, t: usize, keep: impl Fn(u8) -> bool) -> O
 /// The tile in unit `id`'s reach that minimises `cost` (ties: the first), if that
 /// beats staying put; with the improvement.
 pub fn best_step(s: &StrategyState, id: usize, cost: impl Fn(usize) -> f64) -> Option<(u8, f64)> {
+    best_step_in(s, id, s.reach(id).as_slice(), cost)
+}
+
+/// [`best_step`] over `reach`, unit `id`'s reach computed beforehand.
+fn best_step_in(
+    s: &StrategyState,
+    id: usize,
+    reach: &[u8],
+    cost: impl Fn(usize) -> f64,
+) -> Option<(u8, f64)> {
+    if reach.is_empty() {
+        return None;
+    }
     let here = cost(s.unit(id).pos as usize);
     let mut best: Option<(u8, f64)> = None;
-    for &t in s.reach(id).as_slice() {
+    for &t in reach {
         let c = cost(t as usize);
         if c < here && best.is_none_or(|(_, b)| c < here - b) {
             best = Some((t, here - c));
@@ -226,13 +258,100 @@ pub const MOVE_STYLES: [MoveStyle; 5] = [
 /// village, when the enemy holds no city it can see); converge / diverge: closer to or
 /// farther from its friends (sum of distances).
 pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Action, f64)> {
+    let reach = s.reach(id);
+    if reach.as_slice().is_empty() {
+        return None;
+    }
+    // Moving to capture heads for no place.
+    let places = match style {
+        MoveStyle::ToCapture => Places::NONE,
+        _ => Places::of(s, s.unit(id).owner),
+    };
+    move_choice_in(s, id, style, reach.as_slice(), &places)
+}
+
+/// [`move_choice`] with unit `id`'s tribe's `places` gathered beforehand (see
+/// [`Places::of`]), for callers that ask for many units.
+pub fn move_choice_with(
+    s: &StrategyState,
+    id: usize,
+    style: MoveStyle,
+    places: &Places,
+) -> Option<(Action, f64)> {
+    let reach = s.reach(id);
+    move_choice_in(s, id, style, reach.as_slice(), places)
+}
+
+/// Where a tribe's move scripts head: the tiles of its own cities, of the enemy's
+/// cities, of every city not its own (villages too), and of its units; gathered once
+/// for all of the tribe's units.
+pub struct Places {
+    own: ([u8; MAX_CITIES], usize),
+    enemy: ([u8; MAX_CITIES], usize),
+    other: ([u8; MAX_CITIES], usize),
+    units: ([u8; MAX_UNITS], usize),
+}
+
+impl Places {
+    const NONE: Places = Places {
+        own: ([0; MAX_CITIES], 0),
+        enemy: ([0; MAX_CITIES], 0),
+        other: ([0; MAX_CITIES], 0),
+        units: ([0; MAX_UNITS], 0),
+    };
+
+    /// Tribe `p`'s places in `s`.
+    pub fn of(s: &StrategyState, p: u8) -> Places {
+        fn add<const N: usize>(list: &mut ([u8; N], usize), t: u8) {
+            list.0[list.1] = t;
+            list.1 += 1;
+        }
+        let mut places = Places::NONE;
+        for c in s.cities() {
+            if c.owner == p {
+                add(&mut places.own, c.pos);
+            } else {
+                add(&mut places.other, c.pos);
+                if c.owner != super::state::NONE {
+                    add(&mut places.enemy, c.pos);
+                }
+            }
+        }
+        for (_, u) in s.units_of(p as usize) {
+            add(&mut places.units, u.pos);
+        }
+        places
+    }
+}
+
+/// The distance from tile `t` to the nearest tile of `list`, as [`nearest_city`].
+fn nearest(grid: &Grid, t: usize, list: &([u8; MAX_CITIES], usize)) -> Option<usize> {
+    list.0[..list.1]
+        .iter()
+        .map(|&c| grid.distance(t, c as usize))
+        .min()
+}
+
+/// [`move_choice`] over `reach`, unit `id`'s reach computed beforehand, with its
+/// tribe's `places`.
+fn move_choice_in(
+    s: &StrategyState,
+    id: usize,
+    style: MoveStyle,
+    reach: &[u8],
+    places: &Places,
+) -> Option<(Action, f64)> {
+    if reach.is_empty() {
+        return None;
+    }
     let u = *s.unit(id);
     let p = u.owner;
     let n = s.size();
+    let grid = Grid::of(n);
     let big = 4.0 * n as f64;
     let step = match style {
         MoveStyle::ToCapture => {
-            let t = s.reach(id).as_slice().iter().copied().find(|&t| {
+            let t = reach.iter().copied().find(|&t| {
                 s.city_on(t as usize)
                     .is_some_and(|c| s.cities()[c].owner != p)
             })?;
@@ -244,12 +363,12 @@ pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Ac
                 1.0,
             ));
         }
-        MoveStyle::Defensively => best_step(s, id, |t| {
-            nearest_city(s, t, |o| o == p).map_or(big, |d| d as f64)
+        MoveStyle::Defensively => best_step_in(s, id, reach, |t| {
+            nearest(grid, t, &places.own).map_or(big, |d| d as f64)
         }),
-        MoveStyle::Offensively => best_step(s, id, |t| {
-            nearest_city(s, t, |o| o != p && o != super::state::NONE)
-                .or_else(|| nearest_city(s, t, |o| o != p))
+        MoveStyle::Offensively => best_step_in(s, id, reach, |t| {
+            nearest(grid, t, &places.enemy)
+                .or_else(|| nearest(grid, t, &places.other))
                 .map_or(big, |d| d as f64)
         }),
         MoveStyle::Converge | MoveStyle::Diverge => {
@@ -258,12 +377,12 @@ pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Ac
             } else {
                 -1.0
             };
-            best_step(s, id, |t| {
-                sign * s
-                    .units_of(p as usize)
-                    .filter(|&(j, _)| j != id)
-                    .map(|(_, v)| distance(n, t, v.pos as usize) as f64)
-                    .sum::<f64>()
+            // The sum over the other units of the tribe: over all of them, less the
+            // unit's own distance (whole numbers, so exactly the same f64).
+            let units = &places.units.0[..places.units.1];
+            best_step_in(s, id, reach, |t| {
+                let all: usize = units.iter().map(|&f| grid.distance(t, f as usize)).sum();
+                sign * (all - grid.distance(t, u.pos as usize)) as f64
             })
         }
     }?;
@@ -303,6 +422,35 @@ pub const ATTACK_STYLES: [AttackStyle; 4] = [
 /// Unit `id`'s target under `style` (closest; fewest hit points; lowest share of its
 /// hit points; highest attack), with [`attack_value`], if any enemy is in range.
 pub fn attack_choice(s: &StrategyState, id: usize, style: AttackStyle) -> Option<(Action, f64)> {
+    let (targets, k) = attack_targets(s, id);
+    attack_choice_among(s, id, style, &targets[..k])
+}
+
+/// The units unit `id` may attack now, in id order, and how many.
+fn attack_targets(s: &StrategyState, id: usize) -> ([u8; MAX_UNITS], usize) {
+    let mut targets = [0u8; MAX_UNITS];
+    let mut k = 0;
+    let u = s.unit(id);
+    if u.alive && !u.attacked {
+        // `can_attack` over the enemy's units (owners are 0 and 1), in id order.
+        let (grid, range) = (Grid::of(s.size()), u.kind.stats().range as usize);
+        for (tid, d) in s.units_of(1 - u.owner as usize) {
+            if grid.distance(u.pos as usize, d.pos as usize) <= range {
+                targets[k] = tid as u8;
+                k += 1;
+            }
+        }
+    }
+    (targets, k)
+}
+
+/// [`attack_choice`] among `targets`, the units `id` may attack (in id order).
+fn attack_choice_among(
+    s: &StrategyState,
+    id: usize,
+    style: AttackStyle,
+    targets: &[u8],
+) -> Option<(Action, f64)> {
     let u = s.unit(id);
     if u.attacked {
         return None;
@@ -318,10 +466,9 @@ pub fn attack_choice(s: &StrategyState, id: usize, style: AttackStyle) -> Option
         };
         (k, tid)
     };
-    let target = s
-        .units()
-        .filter(|&(tid, _)| s.can_attack(id, tid))
-        .map(|(tid, _)| key(tid))
+    let target = targets
+        .iter()
+        .map(|&tid| key(tid as usize))
         .min_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal))?
         .1;
     Some((
@@ -388,8 +535,12 @@ impl Portfolio<StrategyState> for StrategyScripts {
             }
         }
         for c in 0..s.cities().len() {
+            let (kinds, k) = spawnable(s, p, c);
+            if k == 0 {
+                continue;
+            }
             for (i, style) in SPAWN_STYLES.into_iter().enumerate() {
-                if let Some((kind, merit)) = spawn_choice(s, p, c, style) {
+                if let Some((kind, merit)) = spawn_choice_among(s, style, &kinds[..k]) {
                     push(
                         Action::Spawn {
                             city: c as u8,
@@ -402,6 +553,7 @@ impl Portfolio<StrategyState> for StrategyScripts {
             }
         }
         push(Action::EndTurn, END_TURN, 0.5);
+        let mut places = None;
         for id in 0..MAX_UNITS {
             if !s.unit(id).alive || s.unit(id).owner as usize != p {
                 continue;
@@ -409,14 +561,22 @@ impl Portfolio<StrategyState> for StrategyScripts {
             if s.can_capture(id) {
                 push(Action::Capture { unit: id as u8 }, CAPTURE, 1.0);
             }
-            for (i, style) in ATTACK_STYLES.into_iter().enumerate() {
-                if let Some((a, v)) = attack_choice(s, id, style) {
-                    push(a, ATTACK + i, v);
+            // Each unit's targets and reach, found once for all its scripts.
+            let (targets, k) = attack_targets(s, id);
+            if k > 0 {
+                for (i, style) in ATTACK_STYLES.into_iter().enumerate() {
+                    if let Some((a, v)) = attack_choice_among(s, id, style, &targets[..k]) {
+                        push(a, ATTACK + i, v);
+                    }
                 }
             }
-            for (i, style) in MOVE_STYLES.into_iter().enumerate() {
-                if let Some((a, v)) = move_choice(s, id, style) {
-                    push(a, MOVE + i, v);
+            let reach = s.reach(id);
+            if !reach.as_slice().is_empty() {
+                let places = places.get_or_insert_with(|| Places::of(s, p as u8));
+                for (i, style) in MOVE_STYLES.into_iter().enumerate() {
+                    if let Some((a, v)) = move_choice_in(s, id, style, reach.as_slice(), places) {
+                        push(a, MOVE + i, v);
+                    }
                 }
             }
         }

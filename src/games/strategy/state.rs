@@ -1,11 +1,12 @@
 //! The game state, its actions and its forward model.
 //!
-//! Everything lives in fixed-size arrays (3.5 KB with the log), so cloning a state
-//! is one flat copy and advancing it never allocates.
+//! Everything lives in fixed-size arrays (3.9 KB with the log), so cloning a state
+//! is one flat copy and advancing it never allocates. Beside the board the state
+//! keeps a few bit sets up to date (each tribe's territory and units, the sites of
+//! each building, the land by row), so that listing or drawing an action, which
+//! search agents do at every step, reads masks instead of scanning the board.
 
-use std::cell::RefCell;
-
-use super::level::{Level, MAX_CITIES, MAX_TILES, distance, neighbours};
+use super::level::{Grid, Level, MAX_CITIES, MAX_TILES, distance, neighbours};
 use super::log::{GameLog, MAX_TURNS, TurnRecord};
 use super::rules::*;
 use crate::game::{Acting, Game};
@@ -132,6 +133,57 @@ pub struct Tribe {
     pub techs: u16,
 }
 
+/// A set of tiles, one bit each; iterated in tile order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TileSet([u64; 4]);
+
+impl TileSet {
+    pub fn contains(&self, t: usize) -> bool {
+        t < MAX_TILES && self.0[t >> 6] & (1 << (t & 63)) != 0
+    }
+
+    fn set(&mut self, t: usize, on: bool) {
+        let bit = 1u64 << (t & 63);
+        if on {
+            self.0[t >> 6] |= bit;
+        } else {
+            self.0[t >> 6] &= !bit;
+        }
+    }
+
+    /// The tiles in both sets.
+    pub fn and(self, other: TileSet) -> TileSet {
+        TileSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    /// How many tiles.
+    pub fn len(&self) -> usize {
+        self.0
+            .iter()
+            .filter(|&&w| w != 0)
+            .map(|w| w.count_ones() as usize)
+            .sum()
+    }
+
+    /// The tiles, in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(i, word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    64 * i + b
+                })
+            })
+        })
+    }
+}
+
 /// The tiles a unit may move to this turn (at most 48: movement is at most 3).
 #[derive(Clone, Copy, Debug)]
 pub struct Reach {
@@ -144,6 +196,66 @@ impl Reach {
         &self.tiles[..self.len as usize]
     }
 }
+
+/// The set bits of `mask`, lowest first.
+fn bits(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let b = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            b
+        })
+    })
+}
+
+/// A set of tiles as a row of column bits per board row (where a tribe's units stand,
+/// say): answers "how many within distance r of this tile" with a few masks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rows([u16; 16]);
+
+impl Rows {
+    /// The columns within `r` of column `x`.
+    fn window(x: usize, r: usize) -> u16 {
+        (((1u32 << (2 * r + 1)) - 1) << x >> r) as u16
+    }
+
+    /// Whether a marked tile lies within Chebyshev distance `r` of column `x`, row `y`.
+    fn near(&self, x: usize, y: usize, r: usize) -> bool {
+        let cols = Rows::window(x, r);
+        let (lo, hi) = (y.saturating_sub(r), (y + r).min(15));
+        self.0[lo..=hi].iter().any(|&row| row & cols != 0)
+    }
+
+    /// How many marked tiles lie within Chebyshev distance `r` of column `x`, row `y`.
+    fn count_near(&self, x: usize, y: usize, r: usize) -> usize {
+        let (lo, hi) = (y.saturating_sub(r), (y + r).min(15));
+        if r > 3 {
+            let cols = Rows::window(x, r);
+            return self.0[lo..=hi]
+                .iter()
+                .map(|&row| (row & cols).count_ones() as usize)
+                .sum();
+        }
+        // The window's columns brought down to the low 2r + 1 <= 7 bits and counted
+        // by table (the baseline x86-64 target has no popcount instruction).
+        let mask = (1u32 << (2 * r + 1)) - 1;
+        self.0[lo..=hi]
+            .iter()
+            .map(|&row| ONES[((((row as u32) << r) >> x) & mask) as usize] as usize)
+            .sum()
+    }
+}
+
+/// The number of set bits of each byte.
+static ONES: [u8; 256] = {
+    let mut ones = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        ones[i] = (i as u8).count_ones() as u8;
+        i += 1;
+    }
+    ones
+};
 
 /// The outcome of an attack before it happens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,6 +288,17 @@ pub struct StrategyState {
     over: bool,
     log: GameLog,
     rules: &'static RuleSet,
+    /// Each tribe's territory: the tiles of the cities it holds (kept with the tiles'
+    /// cities and the cities' owners).
+    territory: [TileSet; 2],
+    /// By [`Building`], the tiles that suit it ([`StrategyState::site_fits`]; kept with
+    /// the tiles).
+    sites: [TileSet; 7],
+    /// Each tribe's living units, one bit per unit id (kept with the units).
+    alive: [u64; 2],
+    /// Plains and forests, and mountains, by row (kept with the tiles).
+    land: Rows,
+    mountains: Rows,
 }
 
 const DEAD: Unit = Unit {
@@ -202,10 +325,6 @@ const NO_CITY: City = City {
     tiles: 0,
     units: 0,
 };
-
-thread_local! {
-    static SCRATCH: RefCell<Vec<Action>> = const { RefCell::new(Vec::new()) };
-}
 
 impl StrategyState {
     /// The start of a game on `level`: each tribe has its capital (level 1, its
@@ -248,6 +367,11 @@ impl StrategyState {
             over: false,
             log: GameLog::default(),
             rules: config.rules,
+            territory: [TileSet::default(); 2],
+            sites: [TileSet::default(); 7],
+            alive: [0; 2],
+            land: Rows([0; 16]),
+            mountains: Rows([0; 16]),
         };
         for t in 0..n * n {
             s.tiles[t].terrain = level.terrain[t];
@@ -263,6 +387,10 @@ impl StrategyState {
             s.tiles[c].city = i as u8;
             s.cities[i].tiles = 1;
             s.n_cities += 1;
+        }
+        for t in 0..n * n {
+            s.refresh_sites(t);
+            s.refresh_terrain(t);
         }
         for p in 0..2 {
             s.cities[p].owner = p as u8;
@@ -304,11 +432,11 @@ impl StrategyState {
     }
     /// Living units with their ids.
     pub fn units(&self) -> impl Iterator<Item = (usize, &Unit)> {
-        self.units.iter().enumerate().filter(|(_, u)| u.alive)
+        bits(self.alive[0] | self.alive[1]).map(|id| (id, &self.units[id]))
     }
     /// Living units of tribe `p`.
     pub fn units_of(&self, p: usize) -> impl Iterator<Item = (usize, &Unit)> {
-        self.units().filter(move |(_, u)| u.owner as usize == p)
+        bits(self.alive[p]).map(|id| (id, &self.units[id]))
     }
     pub fn unit_count(&self, p: usize) -> usize {
         self.unit_count[p] as usize
@@ -424,15 +552,6 @@ impl StrategyState {
 
     // ----- rules: what is legal -----
 
-    fn enemy_adjacent(&self, t: usize, owner: u8) -> bool {
-        let mut nb = [0; 8];
-        let k = neighbours(self.size(), t, &mut nb);
-        nb[..k].iter().any(|&u| {
-            let id = self.unit_at[u];
-            id != NONE && self.units[id as usize].owner != owner
-        })
-    }
-
     /// Whether tribe `p` may enter terrain `terrain`.
     pub fn can_enter(&self, p: usize, terrain: Terrain) -> bool {
         match terrain {
@@ -444,8 +563,32 @@ impl StrategyState {
 
     /// The tiles unit `id` may move to now (empty once it moved or attacked). A step
     /// costs one movement point; entering a forest or a mountain, or a tile next to an
-    /// enemy unit, ends the move; units pass through friends but not enemies.
+    /// enemy unit, ends the move; units pass through friends but not enemies. The
+    /// tiles come in the order a breadth-first search finds them (neighbours in the
+    /// order of [`neighbours`]).
     pub fn reach(&self, id: usize) -> Reach {
+        let u = &self.units[id];
+        if u.alive && self.rules.unit(u.kind).movement > 1 {
+            self.reach_with(id, &self.rows_of(1 - u.owner as usize))
+        } else {
+            // A single step never asks where the enemies stand.
+            self.reach_with(id, &Rows([0; 16]))
+        }
+    }
+
+    /// Where tribe `q`'s units stand.
+    fn rows_of(&self, q: usize) -> Rows {
+        let grid = Grid::of(self.size());
+        let mut rows = Rows([0; 16]);
+        for id in bits(self.alive[q]) {
+            let (x, y) = grid.xy(self.units[id].pos as usize);
+            rows.0[y] |= 1 << x;
+        }
+        rows
+    }
+
+    /// [`StrategyState::reach`], `enemies` the rows of the unit's enemies.
+    fn reach_with(&self, id: usize, enemies: &Rows) -> Reach {
         let mut out = Reach {
             tiles: [0; 48],
             len: 0,
@@ -454,49 +597,102 @@ impl StrategyState {
         if !u.alive || u.moved || u.attacked {
             return out;
         }
-        let n = self.size();
-        let p = u.owner as usize;
+        let grid = Grid::of(self.size());
+        let climb = self.has_tech(u.owner as usize, Tech::Climbing);
+        let movement = self.rules.unit(u.kind).movement;
+        if movement == 1 {
+            // One step: the free neighbours it may enter, in order (the search below
+            // finds exactly these).
+            // Branch-free: every neighbour is written, and counted if it fits.
+            for &v in grid.neighbours(u.pos as usize) {
+                let terrain = self.tiles[v as usize].terrain;
+                let enter = (terrain == Terrain::Plain)
+                    | (terrain == Terrain::Forest)
+                    | ((terrain == Terrain::Mountain) & climb);
+                out.tiles[out.len as usize] = v;
+                out.len += (enter & (self.unit_at[v as usize] == NONE)) as u8;
+            }
+            return out;
+        }
         let mut seen = [0u64; 4];
         let mark = |seen: &mut [u64; 4], t: usize| seen[t >> 6] |= 1 << (t & 63);
         let is = |seen: &[u64; 4], t: usize| seen[t >> 6] & (1 << (t & 63)) != 0;
         let (mut qt, mut qr) = ([0u8; 49], [0u8; 49]);
         let (mut head, mut tail) = (0, 1);
         qt[0] = u.pos;
-        qr[0] = self.rules.unit(u.kind).movement;
+        qr[0] = movement;
         mark(&mut seen, u.pos as usize);
-        let mut nb = [0; 8];
         while head < tail {
             let (t, r) = (qt[head] as usize, qr[head]);
             head += 1;
             if r == 0 {
                 continue;
             }
-            let k = neighbours(n, t, &mut nb);
-            for &v in &nb[..k] {
+            for &v in grid.neighbours(t) {
+                let v = v as usize;
                 if is(&seen, v) {
                     continue;
                 }
                 mark(&mut seen, v);
                 let terrain = self.tiles[v].terrain;
-                if !self.can_enter(p, terrain) {
+                let enter = match terrain {
+                    Terrain::Water => false,
+                    Terrain::Mountain => climb,
+                    _ => true,
+                };
+                if !enter {
                     continue;
                 }
                 let occ = self.unit_at[v];
                 if occ != NONE && self.units[occ as usize].owner != u.owner {
                     continue;
                 }
-                let stop = matches!(terrain, Terrain::Forest | Terrain::Mountain)
-                    || self.enemy_adjacent(v, u.owner);
                 if occ == NONE {
                     out.tiles[out.len as usize] = v as u8;
                     out.len += 1;
                 }
-                qt[tail] = v as u8;
-                qr[tail] = if stop { 0 } else { r - 1 };
-                tail += 1;
+                // A tile with no movement left after it (the last step, or one that
+                // ends the move: a forest, a mountain, a tile next to an enemy) is
+                // never searched from, so it need not be queued. No enemy stands on
+                // `v` itself, so an enemy within one of it is next to it.
+                if r > 1 && !matches!(terrain, Terrain::Forest | Terrain::Mountain) && {
+                    let (x, y) = grid.xy(v);
+                    !enemies.near(x, y, 1)
+                } {
+                    qt[tail] = v as u8;
+                    qr[tail] = r - 1;
+                    tail += 1;
+                }
             }
         }
         out
+    }
+
+    /// Whether unit `id` may move to tile `to` now: `reach(id)` holds `to`, answered
+    /// without the search where the tile settles it (off the board, taken, impassable,
+    /// beyond the unit's movement, or next to it).
+    pub fn can_move_to(&self, id: usize, to: usize) -> bool {
+        let u = &self.units[id];
+        if !u.alive || u.moved || u.attacked {
+            return false;
+        }
+        let n = self.size();
+        if to >= n * n
+            || self.unit_at[to] != NONE
+            || !self.can_enter(u.owner as usize, self.tiles[to].terrain)
+        {
+            return false;
+        }
+        let d = Grid::of(n).distance(u.pos as usize, to);
+        let movement = self.rules.unit(u.kind).movement as usize;
+        if d == 0 || d > movement {
+            return false;
+        }
+        if d == 1 {
+            // The search looks at every neighbour of the start first.
+            return true;
+        }
+        self.reach(id).as_slice().contains(&(to as u8))
     }
 
     /// Whether unit `id` may attack unit `target` now.
@@ -662,9 +858,7 @@ impl StrategyState {
         };
         match *action {
             Action::EndTurn => true,
-            Action::Move { unit, to } => {
-                own(unit) && self.reach(unit as usize).as_slice().contains(&to)
-            }
+            Action::Move { unit, to } => own(unit) && self.can_move_to(unit as usize, to as usize),
             Action::Attack { unit, target } => {
                 own(unit)
                     && (target as usize) < MAX_UNITS
@@ -698,8 +892,14 @@ impl StrategyState {
             return;
         }
         out.push(Action::EndTurn);
+        let tribe = self.tribes[player];
+        let cities = self.city_count(player) as u8;
         for t in ALL_TECHS {
-            if self.can_research(player, t) {
+            // `can_research`, with the city count taken once.
+            if tribe.techs & t.bit() == 0
+                && t.prerequisite().is_none_or(|q| tribe.techs & q.bit() != 0)
+                && tribe.stars >= self.rules.tech_cost(t.info().tier, cities)
+            {
                 out.push(Action::Research(t));
             }
         }
@@ -715,42 +915,249 @@ impl StrategyState {
                 }
             }
         }
-        let stars = self.tribes[player].stars;
-        let n = self.size();
         for b in BUILDINGS {
-            if !self.has_tech(player, b.info().tech) || stars < self.rules.building_cost(b) as u16 {
-                continue;
-            }
-            for t in 0..n * n {
-                if self.can_build(player, t, b) {
-                    out.push(Action::Build {
-                        tile: t as u8,
-                        building: b,
-                    });
-                }
+            for t in self.build_sites(player, b).iter() {
+                out.push(Action::Build {
+                    tile: t as u8,
+                    building: b,
+                });
             }
         }
-        for (id, u) in self.units.iter().enumerate() {
-            if !u.alive || u.owner as usize != player {
-                continue;
-            }
+        // The enemy units, in id order, and where they stand.
+        let grid = Grid::of(self.size());
+        let mut enemies = [(0u8, 0u8); MAX_UNITS];
+        let mut n_enemies = 0;
+        for tid in bits(self.alive[1 - player]) {
+            enemies[n_enemies] = (tid as u8, self.units[tid].pos);
+            n_enemies += 1;
+        }
+        let rows = self.rows_of(1 - player);
+        for id in bits(self.alive[player]) {
+            let u = &self.units[id];
             if self.can_capture(id) {
                 out.push(Action::Capture { unit: id as u8 });
             }
             if !u.attacked {
-                for (tid, d) in self.units.iter().enumerate() {
-                    if d.alive && d.owner != u.owner && self.can_attack(id, tid) {
-                        out.push(Action::Attack {
-                            unit: id as u8,
-                            target: tid as u8,
-                        });
+                let range = u.kind.stats().range as usize;
+                let (x, y) = grid.xy(u.pos as usize);
+                if rows.near(x, y, range) {
+                    for &(tid, pos) in &enemies[..n_enemies] {
+                        // `can_attack`: both alive, the attacker has not attacked,
+                        // owners differ.
+                        if grid.distance(u.pos as usize, pos as usize) <= range {
+                            out.push(Action::Attack {
+                                unit: id as u8,
+                                target: tid,
+                            });
+                        }
                     }
                 }
             }
-            for &to in self.reach(id).as_slice() {
-                out.push(Action::Move { unit: id as u8, to });
+            if !u.moved {
+                for &to in self.reach_with(id, &rows).as_slice() {
+                    out.push(Action::Move { unit: id as u8, to });
+                }
             }
         }
+    }
+
+    /// The tiles where tribe `p` may build `building` now: the tiles `can_build`
+    /// accepts, in tile order.
+    pub fn build_sites(&self, p: usize, building: Building) -> TileSet {
+        if !self.has_tech(p, building.info().tech)
+            || self.tribes[p].stars < self.rules.building_cost(building) as u16
+        {
+            return TileSet::default();
+        }
+        self.territory[p].and(self.sites[building as usize])
+    }
+
+    /// Recomputes which buildings suit tile `t`.
+    fn refresh_sites(&mut self, t: usize) {
+        for b in BUILDINGS {
+            let fits = self.site_fits(t, b);
+            self.sites[b as usize].set(t, fits);
+        }
+    }
+
+    /// Records tile `t`'s terrain in the rows of land and mountains.
+    fn refresh_terrain(&mut self, t: usize) {
+        let (x, y) = Grid::of(self.size()).xy(t);
+        let terrain = self.tiles[t].terrain;
+        let bit = 1u16 << x;
+        self.land.0[y] &= !bit;
+        self.mountains.0[y] &= !bit;
+        match terrain {
+            Terrain::Plain | Terrain::Forest => self.land.0[y] |= bit,
+            Terrain::Mountain => self.mountains.0[y] |= bit,
+            Terrain::Water => {}
+        }
+    }
+
+    /// Recomputes both tribes' territories.
+    fn refresh_territory(&mut self) {
+        self.territory = [TileSet::default(); 2];
+        for t in 0..self.size() * self.size() {
+            let c = self.tiles[t].city;
+            if c != NONE {
+                let owner = self.cities[c as usize].owner;
+                if owner != NONE {
+                    self.territory[owner as usize].set(t, true);
+                }
+            }
+        }
+    }
+
+    /// A uniformly random legal action of `player`: `actions_into`'s list at an index
+    /// drawn with `rng.random_range(0..len)` (`None` if the list is empty), found
+    /// without making the list: each part of it is counted (the moves of a one-step
+    /// unit and the attacks of a unit by masks of rows), then only the part holding
+    /// the index is made.
+    pub fn random_action_of(&self, player: usize, rng: &mut Rng) -> Option<Action> {
+        if self.over || player != self.current() {
+            return None;
+        }
+        if let Some(c) = self.pending_level_up(player) {
+            let bonus = [Bonus::Growth, Bonus::Military][rng.random_range(0..2usize)];
+            return Some(Action::LevelUp {
+                city: c as u8,
+                bonus,
+            });
+        }
+        // The parts in list order: end turn, research, spawns, builds, then each unit's
+        // capture, attacks and moves.
+        let tribe = self.tribes[player];
+        let cities = self.city_count(player) as u8;
+        let researchable = |t: Tech| {
+            tribe.techs & t.bit() == 0
+                && t.prerequisite().is_none_or(|q| tribe.techs & q.bit() != 0)
+                && tribe.stars >= self.rules.tech_cost(t.info().tier, cities)
+        };
+        let research = ALL_TECHS.iter().filter(|&&t| researchable(t)).count();
+        let mut spawns = 0;
+        for c in 0..self.n_cities as usize {
+            if self.can_spawn_in(player, c) {
+                spawns += UNIT_KINDS
+                    .iter()
+                    .filter(|&&k| self.can_spawn(player, c, k))
+                    .count();
+            }
+        }
+        let sites: [TileSet; 7] = std::array::from_fn(|b| self.build_sites(player, BUILDINGS[b]));
+        let builds: usize = sites.iter().map(|s| s.len()).sum();
+        let grid = Grid::of(self.size());
+        let enemies = self.rows_of(1 - player);
+        let mut occupied = enemies;
+        for id in bits(self.alive[player]) {
+            let (x, y) = grid.xy(self.units[id].pos as usize);
+            occupied.0[y] |= 1 << x;
+        }
+        let climb = self.has_tech(player, Tech::Climbing);
+        let free = Rows(std::array::from_fn(|y| {
+            (self.land.0[y] | if climb { self.mountains.0[y] } else { 0 }) & !occupied.0[y]
+        }));
+        // Each unit's share of the list, in id order.
+        let mut per_unit = [(0u8, 0u8); MAX_UNITS];
+        let mut n_units = 0;
+        let mut moves_and_fights = 0;
+        for id in bits(self.alive[player]) {
+            let u = &self.units[id];
+            let (x, y) = grid.xy(u.pos as usize);
+            let mut k = self.can_capture(id) as usize;
+            if !u.attacked {
+                k += enemies.count_near(x, y, u.kind.stats().range as usize);
+            }
+            if !u.moved && !u.attacked {
+                k += match self.rules.unit(u.kind).movement {
+                    // The free neighbours it may enter (its own tile is taken).
+                    1 => free.count_near(x, y, 1),
+                    _ => self.reach_with(id, &enemies).len as usize,
+                };
+            }
+            per_unit[n_units] = (id as u8, k as u8);
+            n_units += 1;
+            moves_and_fights += k;
+        }
+        let total = 1 + research + spawns + builds + moves_and_fights;
+        let mut k = rng.random_range(0..total);
+        if k == 0 {
+            return Some(Action::EndTurn);
+        }
+        k -= 1;
+        if k < research {
+            let t = ALL_TECHS.into_iter().filter(|&t| researchable(t)).nth(k);
+            return t.map(Action::Research);
+        }
+        k -= research;
+        if k < spawns {
+            for c in 0..self.n_cities as usize {
+                if self.can_spawn_in(player, c) {
+                    for kind in UNIT_KINDS {
+                        if self.can_spawn(player, c, kind) {
+                            if k == 0 {
+                                return Some(Action::Spawn {
+                                    city: c as u8,
+                                    kind,
+                                });
+                            }
+                            k -= 1;
+                        }
+                    }
+                }
+            }
+            unreachable!("the spawns were counted");
+        }
+        k -= spawns;
+        if k < builds {
+            for (b, set) in sites.iter().enumerate() {
+                let len = set.len();
+                if k < len {
+                    let tile = set.iter().nth(k).expect("counted") as u8;
+                    return Some(Action::Build {
+                        tile,
+                        building: BUILDINGS[b],
+                    });
+                }
+                k -= len;
+            }
+            unreachable!("the builds were counted");
+        }
+        k -= builds;
+        for &(id, share) in &per_unit[..n_units] {
+            let share = share as usize;
+            if k >= share {
+                k -= share;
+                continue;
+            }
+            // This unit's part of the list, made as `actions_into` makes it.
+            let (id, u) = (id as usize, &self.units[id as usize]);
+            if self.can_capture(id) {
+                if k == 0 {
+                    return Some(Action::Capture { unit: id as u8 });
+                }
+                k -= 1;
+            }
+            if !u.attacked {
+                let range = u.kind.stats().range as usize;
+                for target in bits(self.alive[1 - player]) {
+                    if grid.distance(u.pos as usize, self.units[target].pos as usize) <= range {
+                        if k == 0 {
+                            return Some(Action::Attack {
+                                unit: id as u8,
+                                target: target as u8,
+                            });
+                        }
+                        k -= 1;
+                    }
+                }
+            }
+            let reach = self.reach_with(id, &enemies);
+            return Some(Action::Move {
+                unit: id as u8,
+                to: reach.as_slice()[k],
+            });
+        }
+        unreachable!("the units' actions were counted")
     }
 
     // ----- the forward model -----
@@ -806,6 +1213,7 @@ impl StrategyState {
                         self.tiles[t].resource = Resource::None;
                     }
                 }
+                self.refresh_sites(t);
                 self.grow(c, gain);
             }
             Action::LevelUp { city, bonus } => {
@@ -836,7 +1244,12 @@ impl StrategyState {
         if self.unit_at[pos] != NONE {
             return None;
         }
-        let id = self.units.iter().position(|u| !u.alive)?;
+        let free = !(self.alive[0] | self.alive[1]) & ((1u64 << MAX_UNITS) - 1);
+        if free == 0 {
+            return None;
+        }
+        let id = free.trailing_zeros() as usize;
+        self.alive[p] |= 1 << id;
         self.units[id] = Unit {
             kind,
             owner: p as u8,
@@ -858,6 +1271,7 @@ impl StrategyState {
 
     fn remove_unit(&mut self, id: usize) {
         let u = self.units[id];
+        self.alive[u.owner as usize] &= !(1 << id);
         self.unit_at[u.pos as usize] = NONE;
         self.unit_count[u.owner as usize] -= 1;
         if u.home != NONE {
@@ -911,6 +1325,8 @@ impl StrategyState {
         self.cities[c].units = 0;
         if was_neutral {
             self.claim(c);
+        } else {
+            self.refresh_territory();
         }
         let cap = self.cities[c].capital_of;
         if cap != NONE && cap != p {
@@ -932,6 +1348,7 @@ impl StrategyState {
                 }
             }
         }
+        self.refresh_territory();
     }
 
     /// Adds population to city `c`, levelling it up as often as it reaches the mark.
@@ -1065,11 +1482,14 @@ impl StrategyState {
         }
         self.tiles[t].terrain = terrain;
         self.tiles[t].resource = resource;
+        self.refresh_sites(t);
+        self.refresh_terrain(t);
     }
 
     /// Checks the invariants (for tests): units on the board and on passable tiles,
     /// one unit per tile and the tile index agreeing, unit and support counts, city
-    /// owners and territory counts.
+    /// owners and territory counts, and the sets kept beside them (each tribe's units
+    /// and territory, the building sites, the rows of land and mountains).
     pub fn check(&self) -> Result<(), String> {
         let n = self.size();
         let mut count = [0u8; 2];
@@ -1135,6 +1555,41 @@ impl StrategyState {
                 return Err(format!("city {i} at level {}", c.level));
             }
         }
+        for p in 0..2 {
+            let mask = (0..MAX_UNITS)
+                .filter(|&id| self.units[id].alive && self.units[id].owner as usize == p)
+                .fold(0u64, |m, id| m | 1 << id);
+            if mask != self.alive[p] {
+                return Err(format!("tribe {p}'s unit mask disagrees"));
+            }
+        }
+        for t in 0..MAX_TILES {
+            let owner = (t < n * n && self.tiles[t].city != NONE)
+                .then(|| self.cities[self.tiles[t].city as usize].owner);
+            for p in 0..2 {
+                if self.territory[p].contains(t) != (owner == Some(p as u8)) {
+                    return Err(format!("tile {t}: tribe {p}'s territory set disagrees"));
+                }
+            }
+            for b in BUILDINGS {
+                if self.sites[b as usize].contains(t) != (t < n * n && self.site_fits(t, b)) {
+                    return Err(format!("tile {t}: the {b:?} sites disagree"));
+                }
+            }
+        }
+        let mut land = Rows([0; 16]);
+        let mut mountains = Rows([0; 16]);
+        for t in 0..n * n {
+            let (x, y) = (t % n, t / n);
+            match self.tiles[t].terrain {
+                Terrain::Plain | Terrain::Forest => land.0[y] |= 1 << x,
+                Terrain::Mountain => mountains.0[y] |= 1 << x,
+                Terrain::Water => {}
+            }
+        }
+        if (land, mountains) != (self.land, self.mountains) {
+            return Err("the rows of land or mountains disagree with the tiles".into());
+        }
         Ok(())
     }
 }
@@ -1158,18 +1613,11 @@ impl Game for StrategyState {
         self.steps
     }
 
-    /// Uniform over [`StrategyState::actions_into`] (enumerated into a per-thread
-    /// buffer, so nothing is allocated in steady state).
+    /// Uniform over [`StrategyState::actions_into`]: the same draw picks the same
+    /// action, but the actions are counted, and only the one drawn is made
+    /// ([`StrategyState::random_action_of`]).
     fn random_action(&self, player: usize, rng: &mut Rng) -> Option<Action> {
-        SCRATCH.with(|buf| {
-            let mut buf = buf.borrow_mut();
-            self.actions_into(player, &mut buf);
-            if buf.is_empty() {
-                None
-            } else {
-                Some(buf[rng.random_range(0..buf.len())])
-            }
-        })
+        self.random_action_of(player, rng)
     }
 
     fn legal_actions(&self, player: usize, out: &mut Vec<Action>) -> bool {

@@ -63,6 +63,42 @@ fn grid_helpers() {
 }
 
 #[test]
+fn the_grid_tables_are_the_arithmetic() {
+    use super::level::{Grid, MAX_SIZE};
+    for size in 1..=MAX_SIZE {
+        let grid = Grid::of(size);
+        for t in 0..256 {
+            assert_eq!(grid.xy(t), (t % size, t / size), "size {size}, tile {t}");
+            // The neighbours, listed by the definition.
+            let (x, y) = ((t % size) as isize, (t / size) as isize);
+            let mut want = Vec::new();
+            for dy in -1..=1isize {
+                for dx in -1..=1isize {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if (dx, dy) != (0, 0)
+                        && (0..size as isize).contains(&nx)
+                        && (0..size as isize).contains(&ny)
+                    {
+                        want.push(ny as usize * size + nx as usize);
+                    }
+                }
+            }
+            let got: Vec<usize> = grid.neighbours(t).iter().map(|&v| v as usize).collect();
+            assert_eq!(got, want, "size {size}, tile {t}");
+            let mut nb = [0; 8];
+            let k = neighbours(size, t, &mut nb);
+            assert_eq!(&nb[..k], &want[..]);
+            for u in (0..256).step_by(7) {
+                let d = (t % size)
+                    .abs_diff(u % size)
+                    .max((t / size).abs_diff(u / size));
+                assert_eq!(distance(size, t, u), d);
+            }
+        }
+    }
+}
+
+#[test]
 fn slopes_are_least_squares() {
     assert_eq!(slope([1.0, 3.0, 5.0].into_iter()), 2.0);
     assert_eq!(slope([4.0].into_iter()), 0.0);
@@ -314,3 +350,146 @@ fn actions_and_suggestions_are_pinned_by_hash() {
 }
 
 const PINNED_ACTIONS: (u64, usize) = (15660555670531654005, 1397);
+
+/// Times the pieces of the forward model on the states of rule-based games (a
+/// profile aid): `cargo test --release --lib strategy_piece_timings -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn strategy_piece_timings() {
+    use super::bot::RuleBased;
+    use super::scripts::StrategyScripts;
+    use crate::agents::Portfolio;
+    use crate::game::Agent;
+    let mut states = Vec::new();
+    for seed in 1..=10 {
+        let mut rng = rng_from_seed(seed);
+        let mut s = StrategyState::from_seed(seed);
+        while !s.is_over() {
+            states.push(s.clone());
+            let p = s.current();
+            let a = RuleBased.act(&s, p, &mut rng);
+            s.advance(&[a]);
+        }
+    }
+    // Random play after the rule-based openings, as in a search's rollouts.
+    let mut rng = rng_from_seed(99);
+    let rule_states = states.len();
+    for i in 0..rule_states {
+        if i % 40 == 0 {
+            let mut s = states[i].clone();
+            for _ in 0..40 {
+                if s.is_over() {
+                    break;
+                }
+                let a = s.random_action(s.current(), &mut rng).unwrap();
+                s.advance(&[a]);
+                states.push(s.clone());
+            }
+        }
+    }
+    let mut buf = Vec::new();
+    let mut total = 0usize;
+    let time = |name: &str, f: &mut dyn FnMut(&StrategyState)| {
+        let start = crate::agents::thread_cpu_time();
+        for _ in 0..20 {
+            for s in &states {
+                f(s);
+            }
+        }
+        let ns = (crate::agents::thread_cpu_time() - start).as_nanos() as f64
+            / (20 * states.len()) as f64;
+        println!("{name}: {ns:.0} ns");
+    };
+    for _ in 0..3 {
+        time("actions_into", &mut |s| {
+            s.actions_into(s.current(), &mut buf);
+            total += buf.len();
+        });
+    }
+    total /= 3;
+    println!(
+        "{} states, {:.1} actions each",
+        states.len(),
+        total as f64 / (20 * states.len()) as f64
+    );
+    let mut sug = Vec::new();
+    time("suggest", &mut |s| {
+        sug.clear();
+        StrategyScripts.suggest(s, s.current(), &mut sug);
+    });
+    let mut rng = rng_from_seed(1);
+    time("clone+random step", &mut |s| {
+        let mut c = s.clone();
+        if let Some(a) = c.random_action(c.current(), &mut rng) {
+            c.advance(&[a]);
+        }
+    });
+    time("clone", &mut |s| {
+        let c = s.clone();
+        std::hint::black_box(&c);
+    });
+}
+
+/// `random_action` counts the legal actions and makes only the one it draws: it must
+/// pick exactly `actions_into`'s list at `rng.random_range(0..len)`, leaving the
+/// generator where that draw leaves it, in every state: along random games and along
+/// rule-based ones, with both tribes crowded with units of every kind.
+#[test]
+fn random_actions_are_the_listed_ones_at_the_drawn_index() {
+    use super::bot::RuleBased;
+    use crate::game::Agent;
+    use rand::{Rng as _, RngExt};
+    let mut states = Vec::new();
+    for seed in 0..6 {
+        let mut rng = rng_from_seed(seed);
+        let mut s = StrategyState::from_seed(seed);
+        if seed % 2 == 1 {
+            // Crowded: units of every kind for both tribes, knowledge and stars.
+            for p in 0..2 {
+                for t in ALL_TECHS {
+                    if seed == 3 || t != Tech::Climbing {
+                        s.grant_tech(p, t);
+                    }
+                }
+                s.set_stars(p, 60);
+            }
+            let n = s.size();
+            for (i, t) in (0..n * n).step_by(3).enumerate() {
+                s.put_unit(i % 2, UNIT_KINDS[i % 7], t);
+            }
+            s.check().unwrap();
+        }
+        let mut turns = 0;
+        while !s.is_over() && turns < 400 {
+            states.push(s.clone());
+            let p = s.current();
+            let a = if seed < 2 {
+                RuleBased.act(&s, p, &mut rng)
+            } else {
+                s.random_action(p, &mut rng).unwrap()
+            };
+            s.advance(&[a]);
+            turns += 1;
+        }
+        states.push(s);
+    }
+    let mut legal = Vec::new();
+    let mut longest = 0;
+    for (i, s) in states.iter().enumerate() {
+        s.check().unwrap();
+        for p in 0..2 {
+            s.actions_into(p, &mut legal);
+            longest = longest.max(legal.len());
+            for draw in 0..3 {
+                let mut a = rng_from_seed(1000 * i as u64 + draw);
+                let mut b = a.clone();
+                let got = s.random_action(p, &mut a);
+                let want = (!legal.is_empty()).then(|| legal[b.random_range(0..legal.len())]);
+                assert_eq!(got, want, "state {i}, player {p}");
+                assert_eq!(a.next_u64(), b.next_u64(), "state {i}: the draws differ");
+            }
+        }
+    }
+    println!("{} states, the longest list {longest}", states.len());
+    assert!(longest > 150, "crowded states: {longest}");
+}
