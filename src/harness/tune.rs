@@ -61,17 +61,21 @@ fn nearest(domain: &crate::space::Domain, default: &str) -> Option<usize> {
         .min_by(|&a, &b| gap(a).total_cmp(&gap(b)))
 }
 
+/// [`agent_settings`], or a message saying the game has no such agent.
+fn known_agent_settings(game: &dyn DynGame, name: &str) -> Result<Vec<Setting>, String> {
+    agent_settings(game, name).ok_or_else(|| {
+        format!(
+            "agent `{name}` is not an agent of {} (`playtune games` lists them)",
+            game.name()
+        )
+    })
+}
+
 /// The tuning space of an agent: one dimension per tunable setting it does not fix,
 /// each at its default where the default lies on the grid (else the nearest grid
 /// value, or the first).
 pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, String> {
-    let settings = agent_settings(game, &spec.name).ok_or_else(|| {
-        format!(
-            "agent `{}` is not an agent of {} (`playtune games` lists them)",
-            spec.name,
-            game.name()
-        )
-    })?;
+    let settings = known_agent_settings(game, &spec.name)?;
     for (k, _) in &spec.settings {
         if !settings.iter().any(|s| s.name == *k) {
             return Err(format!("agent `{spec}`: it has no setting `{k}`"));
@@ -130,13 +134,7 @@ impl TuneProblem {
         let space = match space {
             None => tuning_space(game, &base)?,
             Some(given) => {
-                let settings = agent_settings(game, &base.name).ok_or_else(|| {
-                    format!(
-                        "agent `{}` is not an agent of {} (`playtune games` lists them)",
-                        base.name,
-                        game.name()
-                    )
-                })?;
+                let settings = known_agent_settings(game, &base.name)?;
                 for d in &given.dims {
                     if !settings.iter().any(|s| s.name == d.name) {
                         let known: Vec<&str> = settings.iter().map(|s| s.name.as_str()).collect();
