@@ -381,3 +381,58 @@ fn play_styles_archives_validate_resume_and_make_a_ladder() {
         .code(2)
         .stderr(predicate::str::contains("no such column"));
 }
+
+/// A ladder by configuration: one agent over a budget range gets its budgets on a log
+/// scale, the built-in ladder gives its rungs, and the table reports each step with its
+/// standard error; bad ranges and rung counts are refused with the option named.
+#[test]
+fn ladders_by_configuration_grade_budgets_and_refuse_bad_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = |args: &[&str]| {
+        let mut c = playtune();
+        c.arg("ladder")
+            .args(args)
+            .args(["--level-count", "1", "--games", "2", "--set", "turns=8"])
+            .arg("--runs-dir")
+            .arg(dir.path().join("runs"))
+            .arg("--plots-dir")
+            .arg(dir.path().join("plots"));
+        c
+    };
+    let out = ladder(&[
+        "--agent",
+        "p-mcts-pu",
+        "--budgets",
+        "10..1000",
+        "--rungs",
+        "3",
+        "-q",
+    ])
+    .assert()
+    .success()
+    .get_output()
+    .stdout
+    .clone();
+    let text = String::from_utf8_lossy(&out);
+    for rung in ["budget=10)", "budget=100)", "budget=1000)", "| 1 to 2 |"] {
+        assert!(text.contains(rung), "{text}");
+    }
+    assert!(
+        dir.path()
+            .join("runs/ladder-p-mcts-pu-10-1000-r3/games.csv")
+            .exists()
+    );
+    for (args, says) in [
+        (
+            &["--agent", "rule", "--budgets", "50..50"][..],
+            "--budgets 50..50",
+        ),
+        (&["--rungs", "9"][..], "--rungs 9"),
+        (&["--agents", "random"][..], "at least two agents"),
+    ] {
+        ladder(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+}

@@ -1,10 +1,18 @@
-//! `playtune ladder`: bots of graded difficulty from a play-style archive. Elites of
-//! increasing archive win rate (or any feature) play a round robin on levels the
-//! search never used; the table says whether the ordering holds.
+//! `playtune ladder`: strategy-game bots of graded difficulty, played in a round robin
+//! on levels the bots were never set up on; the table says whether every rung beats
+//! the one below by more than two standard errors. The rungs come from one of:
+//! - the built-in ladder of configurations (`--rungs N` of them),
+//! - one agent at budgets spread over a range (`--agent SPEC --budgets LO..HI`),
+//! - a list of agents (`--agents A,B,...`), weakest first as intended,
+//! - a play-style archive (a MAP-Elites run of strategy-styles): candidate elites are
+//!   re-evaluated with fresh games first, and only elites that the re-evaluation
+//!   separates become rungs.
 
-use crate::experiments::strategy::{ladder, run};
+use crate::experiments::strategy::{DIFFICULTY_LADDER, StrategyExperiment, ladder, run};
 use crate::games::strategy::{training_levels, validation_levels};
+use crate::harness::agents::{AgentSpec, split_agents};
 use crate::optim::map_elites::Archive;
+use crate::run::reevaluate::reevaluate;
 use crate::run::{read_config, read_result};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
@@ -12,31 +20,62 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct LadderArgs {
-    /// A finished MAP-Elites run of the strategy-styles problem.
-    run: PathBuf,
-    /// Which trial's archive.
+    /// A finished MAP-Elites run of the strategy-styles problem: its elites are the
+    /// candidates. Leave it out to grade bots by configuration.
+    run: Option<PathBuf>,
+    /// Rungs: how many of the built-in configurations (ends included, 2 to 6), or of
+    /// --budgets [default: 6 built-in, 5 budgets].
+    #[arg(long, conflicts_with_all = ["run", "agents"])]
+    rungs: Option<usize>,
+    /// One agent (NAME or NAME(KEY=VALUE,...)) at --rungs budgets spread evenly on a
+    /// log scale over --budgets.
+    #[arg(long, requires = "budgets", conflicts_with_all = ["run", "agents"])]
+    agent: Option<String>,
+    /// The budget range LO..HI (forward-model calls) for --agent.
+    #[arg(long, requires = "agent")]
+    budgets: Option<String>,
+    /// Agents, comma-separated, weakest first as intended.
+    #[arg(long, conflicts_with = "run")]
+    agents: Option<String>,
+    /// Archive: which trial's archive.
     #[arg(long, default_value_t = 0)]
     trial: usize,
-    /// Elites to pick, evenly spaced from the lowest to the highest value of --by.
+    /// Archive: elites to pick as rungs.
     #[arg(long, default_value_t = 5)]
     pick: usize,
-    /// The column that orders them: fitness (the archive's win rate) or a feature.
+    /// Archive: the column that orders the candidates: fitness (the archive's win rate)
+    /// or a feature.
     #[arg(long, default_value = "fitness")]
     by: String,
-    /// Level set: validation (never used in the search) or training.
+    /// Archive: candidates, evenly spaced from the lowest to the highest value of --by,
+    /// re-evaluated before picking [default: 3 x --pick].
+    #[arg(long)]
+    candidates: Option<usize>,
+    /// Archive: fresh evaluations of each candidate (each one the run's games against
+    /// its opponent, on training levels); 20 of the default 10 games give 200 games, a
+    /// standard error of at most 3.5 points.
+    #[arg(long, default_value_t = 20)]
+    reevaluations: u32,
+    /// Level set of the round robin: validation (never used in a search) or training.
     #[arg(long, default_value = "validation")]
     levels: String,
     /// How many levels of the set.
     #[arg(long, default_value_t = 20)]
     level_count: usize,
-    /// Games per pair and level, seats alternating.
-    #[arg(long, default_value_t = 4)]
+    /// A game setting for the round robin, NAME=VALUE (repeatable; `playtune games`
+    /// lists them).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+    /// Games per pair and level, seats alternating (10 x 20 levels: 200 games a pair,
+    /// enough to separate rungs 5 points apart).
+    #[arg(long, default_value_t = 10)]
     games: usize,
     /// Seed: every game and evaluation derives its seed from it, so the same seed
     /// gives the same results with any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Folder name under --runs-dir and --plots-dir [default: RUN's name + "-ladder"].
+    /// Folder name under --runs-dir and --plots-dir [default: RUN's name + "-ladder",
+    /// else from the rungs].
     #[arg(long)]
     name: Option<String>,
     /// Where the output folder goes.
@@ -51,31 +90,157 @@ pub struct LadderArgs {
 }
 
 pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
-    if a.pick < 2 || a.games == 0 || a.level_count == 0 {
-        bail!("--pick must be at least 2, --games and --level-count at least 1");
+    if a.games == 0 || a.level_count == 0 {
+        bail!("--games and --level-count must be at least 1");
     }
-    let config = read_config(&a.run).map_err(anyhow::Error::msg)?;
+    let set = match a.levels.as_str() {
+        "validation" => validation_levels(),
+        "training" => training_levels(),
+        other => bail!("--levels {other}: validation or training"),
+    };
+    let levels: Vec<u64> = set.into_iter().take(a.level_count).collect();
+    let (mut x, heading) = match &a.run {
+        Some(run) => from_archive(&a, run, levels)?,
+        None => by_configuration(&a, levels)?,
+    };
+    x.settings = super::name_value_pairs("--set", &a.settings)?;
+    // One command at a time writes the ladder's folder.
+    let folder = a.runs_dir.join(&x.name);
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
+    let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
+    let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    println!("{heading}\n\n{md}");
+    println!(
+        "Games: {}/games.csv; picture: {}/round_robin.png",
+        folder.display(),
+        a.plots_dir.join(&x.name).display()
+    );
+    Ok(())
+}
+
+/// Rungs from configurations: the built-in ladder, one agent over a budget range, or
+/// the agents given.
+fn by_configuration(a: &LadderArgs, levels: Vec<u64>) -> Result<(StrategyExperiment, String)> {
+    let (agents, default_name, heading) = if let Some(list) = &a.agents {
+        let agents = split_agents(list);
+        if agents.len() < 2 {
+            bail!("--agents: give at least two agents, weakest first");
+        }
+        (
+            agents,
+            "ladder-agents".to_string(),
+            "Ladder of the agents given".to_string(),
+        )
+    } else if let (Some(agent), Some(range)) = (&a.agent, &a.budgets) {
+        let rungs = a.rungs.unwrap_or(5);
+        let (lo, hi) = budget_range(range)?;
+        if rungs < 2 {
+            bail!("--rungs must be at least 2");
+        }
+        let spec = AgentSpec::parse(agent).map_err(|e| anyhow!("--agent {agent}: {e}"))?;
+        let agents = log_spaced(lo, hi, rungs)
+            .into_iter()
+            .map(|b| with_budget(&spec, b).to_string())
+            .collect();
+        (
+            agents,
+            format!("ladder-{}-{lo}-{hi}-r{rungs}", spec.name),
+            format!("Ladder of {agent} at {rungs} budgets from {lo} to {hi}"),
+        )
+    } else {
+        let all = DIFFICULTY_LADDER.len();
+        let rungs = a.rungs.unwrap_or(all);
+        if !(2..=all).contains(&rungs) {
+            bail!("--rungs {rungs}: the built-in ladder has 2 to {all} rungs");
+        }
+        let agents = spread(all, rungs)
+            .into_iter()
+            .map(|i| DIFFICULTY_LADDER[i].to_string())
+            .collect();
+        (
+            agents,
+            format!("ladder-builtin-r{rungs}"),
+            format!("Built-in ladder, {rungs} of its {all} rungs"),
+        )
+    };
+    let name = a.name.clone().unwrap_or(default_name);
+    let x = StrategyExperiment::round_robin(&name, agents, levels, a.games, a.seed);
+    Ok((x, heading))
+}
+
+/// `k` indices of `0..n` spread evenly, both ends included.
+fn spread(n: usize, k: usize) -> Vec<usize> {
+    (0..k)
+        .map(|i| (i * (n - 1) + (k - 1) / 2) / (k - 1))
+        .collect()
+}
+
+/// `LO..HI`, whole numbers with 1 <= LO < HI.
+fn budget_range(text: &str) -> Result<(u64, u64)> {
+    let bad = || anyhow!("--budgets {text}: give LO..HI, whole numbers with 1 <= LO < HI");
+    let (lo, hi) = text.split_once("..").ok_or_else(bad)?;
+    let (lo, hi): (u64, u64) = (
+        lo.trim().parse().map_err(|_| bad())?,
+        hi.trim().parse().map_err(|_| bad())?,
+    );
+    if lo == 0 || lo >= hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+/// `k` budgets from `lo` to `hi`, evenly spaced on a log scale and rounded.
+fn log_spaced(lo: u64, hi: u64, k: usize) -> Vec<u64> {
+    let (l, h) = ((lo as f64).ln(), (hi as f64).ln());
+    let mut out: Vec<u64> = (0..k)
+        .map(|i| (l + (h - l) * i as f64 / (k - 1) as f64).exp().round() as u64)
+        .collect();
+    out.dedup();
+    out
+}
+
+/// The agent with its `budget` setting set to `budget` (added when it has none).
+fn with_budget(spec: &AgentSpec, budget: u64) -> AgentSpec {
+    let mut spec = spec.clone();
+    spec.settings.retain(|(k, _)| k != "budget");
+    spec.settings.push(("budget".into(), budget.to_string()));
+    spec
+}
+
+/// Rungs from a play-style archive: candidates spread over the archive by `--by`,
+/// re-evaluated with fresh games, then a chain of them each separated from the one
+/// below by more than two standard errors of the re-evaluation.
+fn from_archive(
+    a: &LadderArgs,
+    run_dir: &std::path::Path,
+    levels: Vec<u64>,
+) -> Result<(StrategyExperiment, String)> {
+    if a.pick < 2 || a.reevaluations < 2 {
+        bail!("--pick and --reevaluations must be at least 2");
+    }
+    let config = read_config(run_dir).map_err(anyhow::Error::msg)?;
     if config.problem.name != "strategy-styles" {
         bail!(
             "{}: a ladder needs a run of the strategy-styles problem (this one is `{}`)",
-            a.run.display(),
+            run_dir.display(),
             config.problem.name
         );
     }
-    let result = read_result(&a.run).map_err(anyhow::Error::msg)?;
+    let result = read_result(run_dir).map_err(anyhow::Error::msg)?;
     let archive = result
         .trials
         .get(a.trial)
         .and_then(|t| t.archive.as_ref())
-        .ok_or_else(|| anyhow!("{}: trial {} has no archive", a.run.display(), a.trial))?;
+        .ok_or_else(|| anyhow!("{}: trial {} has no archive", run_dir.display(), a.trial))?;
     let elites = archive.elites();
     let names: Vec<&str> = archive.axes().iter().map(|x| x.name.as_str()).collect();
+    let problem = crate::registry::build_problem(&config.problem, Some(&config.space))
+        .map_err(anyhow::Error::msg)?;
     // The column: None for the fitness, else a feature's index.
     let column = if a.by == "fitness" {
         None
     } else {
-        let problem = crate::registry::build_problem(&config.problem, Some(&config.space))
-            .map_err(anyhow::Error::msg)?;
         let features = problem.feature_names();
         Some(features.iter().position(|f| *f == a.by).ok_or_else(|| {
             anyhow!(
@@ -98,18 +263,97 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         );
     }
     order.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-    let picked: Vec<Vec<f64>> = (0..a.pick)
-        .map(|k| {
-            let at = (k * (order.len() - 1) + (a.pick - 1) / 2) / (a.pick - 1);
-            elites[order[at].1].values.clone()
-        })
+    let wanted = a
+        .candidates
+        .unwrap_or(3 * a.pick)
+        .clamp(a.pick, order.len());
+    let mut candidate_ids: Vec<usize> = spread(order.len(), wanted)
+        .into_iter()
+        .map(|k| order[k].1)
         .collect();
-    let set = match a.levels.as_str() {
-        "validation" => validation_levels(),
-        "training" => training_levels(),
-        other => bail!("--levels {other}: validation or training"),
+    candidate_ids.dedup();
+    // Fresh evaluations of each candidate: its archive fitness came from a few games.
+    if !a.quiet {
+        eprintln!(
+            "re-evaluating {} candidates, {} evaluations each",
+            candidate_ids.len(),
+            a.reevaluations
+        );
+    }
+    let mut measured: Vec<Candidate> = Vec::new();
+    for (k, &id) in candidate_ids.iter().enumerate() {
+        let r = reevaluate(
+            &config.space,
+            problem.as_ref(),
+            0,
+            &elites[id].values,
+            k as u64,
+            a.reevaluations,
+            a.seed,
+        )
+        .map_err(anyhow::Error::msg)?;
+        if !r.failures.is_empty() {
+            bail!(
+                "candidate {k}: {} evaluations failed: {}",
+                r.failures.len(),
+                r.failures[0]
+            );
+        }
+        measured.push(Candidate {
+            elite: id,
+            archive: elites[id].fitness,
+            mean: r.summary.mean,
+            se: r.summary.se(),
+        });
+    }
+    let chain = separated_chain(&measured);
+    let picked: Vec<usize> = if chain.len() > a.pick {
+        spread(chain.len(), a.pick)
+            .into_iter()
+            .map(|i| chain[i])
+            .collect()
+    } else {
+        chain
     };
-    let levels: Vec<u64> = set.into_iter().take(a.level_count).collect();
+    if picked.len() < 2 {
+        bail!(
+            "no two of the {} candidates are separated by more than 2 standard errors after {} fresh evaluations each: give --reevaluations more, or --by another column",
+            measured.len(),
+            a.reevaluations
+        );
+    }
+    let mut heading = format!(
+        "Ladder from {} (axes {}): {} candidates by {}, each re-evaluated {} times with fresh seeds (win rate against the run's opponent, training levels):\n\n| candidate | archive fitness | re-evaluated | se | rung |\n|---|---|---|---|---|\n",
+        run_dir.display(),
+        names.join(" x "),
+        measured.len(),
+        a.by,
+        a.reevaluations
+    );
+    let mut by_strength: Vec<usize> = (0..measured.len()).collect();
+    by_strength.sort_by(|&i, &j| measured[i].mean.total_cmp(&measured[j].mean));
+    for i in by_strength {
+        let c = &measured[i];
+        let rung = picked
+            .iter()
+            .position(|&p| p == i)
+            .map_or(String::new(), |r| r.to_string());
+        heading.push_str(&format!(
+            "| {i} | {:.3} | {:.3} | {:.3} | {rung} |\n",
+            c.archive, c.mean, c.se
+        ));
+    }
+    if picked.len() < a.pick {
+        heading.push_str(&format!(
+            "\nOnly {} candidates are separated by more than 2 standard errors (asked for {}).\n",
+            picked.len(),
+            a.pick
+        ));
+    }
+    let values: Vec<Vec<f64>> = picked
+        .iter()
+        .map(|&i| elites[measured[i].elite].values.clone())
+        .collect();
     // The agents play with the search's own agent budget.
     let budget = config
         .problem
@@ -118,8 +362,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         .map(|b| format!("budget={b}"))
         .unwrap_or_default();
     let name = a.name.clone().unwrap_or_else(|| {
-        let base = a
-            .run
+        let base = run_dir
             .file_name()
             .map_or("run".into(), |n| n.to_string_lossy().to_string());
         format!("{base}-ladder")
@@ -127,24 +370,84 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
     let x = ladder(
         &name,
         &config.space,
-        &picked,
+        &values,
         &budget,
         levels,
         a.games,
         a.seed,
     )
     .map_err(anyhow::Error::msg)?;
-    // One command at a time writes the ladder's folder.
-    let folder = a.runs_dir.join(&name);
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
-    let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
-    let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    println!(
-        "Ladder from {} (axes {}), elites ordered by {}:\n\n{md}",
-        a.run.display(),
-        names.join(" x "),
-        a.by
-    );
-    Ok(())
+    Ok((x, heading))
+}
+
+/// A candidate elite and what its fresh evaluations gave.
+#[derive(Clone, Debug, PartialEq)]
+struct Candidate {
+    /// Its index among the archive's elites.
+    elite: usize,
+    /// Its fitness in the archive.
+    archive: f64,
+    mean: f64,
+    se: f64,
+}
+
+/// The longest chain the greedy walk from the weakest finds: candidates by increasing
+/// mean, each above the last one taken by more than two standard errors of their
+/// difference. Returns indices into `c`, weakest first.
+fn separated_chain(c: &[Candidate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..c.len()).collect();
+    order.sort_by(|&i, &j| c[i].mean.total_cmp(&c[j].mean).then(i.cmp(&j)));
+    let mut chain: Vec<usize> = Vec::new();
+    for i in order {
+        match chain.last() {
+            None => chain.push(i),
+            Some(&last) => {
+                let se = c[i].se.hypot(c[last].se);
+                if c[i].mean - c[last].mean > 2.0 * se {
+                    chain.push(i);
+                }
+            }
+        }
+    }
+    chain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets_spread_on_a_log_scale_and_ranges_are_checked() {
+        assert_eq!(log_spaced(100, 10000, 3), vec![100, 1000, 10000]);
+        assert_eq!(budget_range("300..20000").unwrap(), (300, 20000));
+        for bad in ["300", "0..10", "10..10", "20..10", "a..b"] {
+            assert!(budget_range(bad).is_err(), "{bad}");
+        }
+        let spec = AgentSpec::parse("hps(depth=1,budget=7)").unwrap();
+        assert_eq!(
+            with_budget(&spec, 300).to_string(),
+            "hps(depth=1,budget=300)"
+        );
+    }
+
+    #[test]
+    fn spread_keeps_both_ends() {
+        assert_eq!(spread(6, 6), vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(spread(6, 2), vec![0, 5]);
+        assert_eq!(spread(6, 3), vec![0, 3, 5]);
+    }
+
+    #[test]
+    fn the_chain_takes_only_separated_candidates() {
+        let c = |mean, se| Candidate {
+            elite: 0,
+            archive: 0.0,
+            mean,
+            se,
+        };
+        // 0.50 and 0.53 are within 2 standard errors (0.028); 0.60 is beyond.
+        let cs = [c(0.60, 0.01), c(0.50, 0.01), c(0.53, 0.01), c(0.70, 0.01)];
+        assert_eq!(separated_chain(&cs), vec![1, 0, 3]);
+        assert_eq!(separated_chain(&[c(0.5, 0.1), c(0.6, 0.1)]), vec![0]);
+    }
 }
