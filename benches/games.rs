@@ -267,9 +267,9 @@ fn strategy_agents(c: &mut Criterion) {
 
 /// HPS's leaf evaluations in the strategy game, one call each, from the same
 /// mid-game state: the heuristic, the symmetric playout (2 turns, then the heuristic)
-/// and a learned network of the paper's size (512-512 over the game's encoding;
-/// random weights cost what trained ones cost). Read them as ratios to the heuristic,
-/// the shape of the paper's Table II.
+/// and learned networks of several sizes over the game's encoding, from the paper's
+/// 512-512 down to 32-32 (random weights cost what trained ones cost). Read them as
+/// ratios to the heuristic and the playout, the shape of the paper's Table II.
 fn strategy_leaf_evaluators(c: &mut Criterion) {
     use playtune::agents::{Hps, HpsConfig, LeafEvaluation, StateEvaluator};
     use playtune::games::strategy::encoding::encoding;
@@ -279,15 +279,17 @@ fn strategy_leaf_evaluators(c: &mut Criterion) {
     use std::sync::Arc;
     let s = strategy_mid_game();
     let mut rng = rng_from_seed(1);
-    let network = Arc::new(Network::random(encoding().clone(), &[512, 512], 1));
-    let learned: Arc<dyn StateEvaluator<StrategyState>> = Arc::new(
-        LearnedEvaluator::new(
-            network,
-            Arc::new(StrategyEncoding) as Arc<dyn StateEncoding<StrategyState>>,
-            "random-512-512",
+    let learned = |hidden: &[usize]| -> Arc<dyn StateEvaluator<StrategyState>> {
+        let network = Arc::new(Network::random(encoding().clone(), hidden, 1));
+        Arc::new(
+            LearnedEvaluator::new(
+                network,
+                Arc::new(StrategyEncoding) as Arc<dyn StateEncoding<StrategyState>>,
+                "random",
+            )
+            .expect("same encoding"),
         )
-        .expect("same encoding"),
-    );
+    };
     let agent = |leaf| {
         Hps::new(
             HpsConfig {
@@ -298,15 +300,18 @@ fn strategy_leaf_evaluators(c: &mut Criterion) {
         )
     };
     let mut g = c.benchmark_group("strategy_leaf_evaluation");
-    for (name, hps) in [
-        ("heuristic", agent(LeafEvaluation::Heuristic)),
-        ("playout", agent(LeafEvaluation::Playout)),
-        (
-            "learned_512_512",
-            agent(LeafEvaluation::Heuristic).with_evaluator(learned.clone()),
-        ),
-    ] {
-        g.bench_function(name, |b| {
+    let mut agents = vec![
+        ("heuristic".to_string(), agent(LeafEvaluation::Heuristic)),
+        ("playout".to_string(), agent(LeafEvaluation::Playout)),
+    ];
+    for hidden in [[512, 512], [256, 256], [128, 128], [64, 64], [32, 32]] {
+        agents.push((
+            format!("learned_{}_{}", hidden[0], hidden[1]),
+            agent(LeafEvaluation::Heuristic).with_evaluator(learned(&hidden)),
+        ));
+    }
+    for (name, hps) in &agents {
+        g.bench_function(name.as_str(), |b| {
             b.iter(|| black_box(hps.leaf_value(&s, 0, &mut rng)))
         });
     }

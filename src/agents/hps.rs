@@ -47,6 +47,9 @@ pub enum LeafEvaluation {
     /// The agent's [`StateEvaluator`] (see [`Hps::with_evaluator`]), a value from -1
     /// to 1; no forward-model call.
     Learned,
+    /// The symmetric playout, then the agent's [`StateEvaluator`] instead of the
+    /// heuristic at its end.
+    PlayoutLearned,
 }
 
 /// Settings of [`Hps`].
@@ -134,9 +137,12 @@ impl<G: Game> Hps<G> {
         }
     }
 
-    /// Values leaves with `evaluator` ([`LeafEvaluation::Learned`]).
+    /// Values leaves with `evaluator` ([`LeafEvaluation::Learned`]), or the ends of
+    /// the playouts with it when the leaf is [`LeafEvaluation::PlayoutLearned`].
     pub fn with_evaluator(mut self, evaluator: Arc<dyn StateEvaluator<G>>) -> Self {
-        self.config.leaf = LeafEvaluation::Learned;
+        if self.config.leaf != LeafEvaluation::PlayoutLearned {
+            self.config.leaf = LeafEvaluation::Learned;
+        }
         self.evaluator = Some(evaluator);
         self
     }
@@ -261,17 +267,23 @@ impl<G: Game> Hps<G> {
             return Err(OutOfBudget);
         }
         self.leaves.set(self.leaves.get() + 1);
-        if let (LeafEvaluation::Learned, Some(evaluator)) = (self.config.leaf, &self.evaluator) {
+        let learned = |state: &G, evaluator: &Arc<dyn StateEvaluator<G>>| {
             let value = if state.is_over() {
                 0.0
             } else {
                 evaluator.evaluate(state, root_player)
             };
-            return Ok(value + WIN_BONUS * super::outcome(state, root_player));
+            value + WIN_BONUS * super::outcome(state, root_player)
+        };
+        if let (LeafEvaluation::Learned, Some(evaluator)) = (self.config.leaf, &self.evaluator) {
+            return Ok(learned(state, evaluator));
         }
         let mut end;
         let mut state = state;
-        if self.config.leaf == LeafEvaluation::Playout {
+        if matches!(
+            self.config.leaf,
+            LeafEvaluation::Playout | LeafEvaluation::PlayoutLearned
+        ) {
             end = state.clone();
             let plan = self.playout_plan();
             for _ in 0..self.config.playout_turns {
@@ -279,6 +291,11 @@ impl<G: Game> Hps<G> {
                 self.play_turn(&mut end, p, &plan, budget, rng, None)?;
             }
             state = &end;
+        }
+        if let (LeafEvaluation::PlayoutLearned, Some(evaluator)) =
+            (self.config.leaf, &self.evaluator)
+        {
+            return Ok(learned(state, evaluator));
         }
         Ok(self.players.heuristic(state, root_player)
             + WIN_BONUS * super::outcome(state, root_player))
@@ -568,6 +585,8 @@ impl<G: Game> Agent<G> for Hps<G> {
             (LeafEvaluation::Playout, _) => "playout".to_string(),
             (LeafEvaluation::Learned, Some(e)) => e.label(),
             (LeafEvaluation::Learned, None) => "heuristic (no evaluator)".to_string(),
+            (LeafEvaluation::PlayoutLearned, Some(e)) => format!("playout, then {}", e.label()),
+            (LeafEvaluation::PlayoutLearned, None) => "playout".to_string(),
         };
         let limit = match self.config.time {
             Some(t) => format!(
@@ -679,6 +698,27 @@ mod tests {
                 "{search:?}: {wins}/20 with a misleading evaluator"
             );
         }
+    }
+
+    #[test]
+    fn a_learned_evaluator_at_the_end_of_the_playout_steers_the_search() {
+        use crate::agents::duel::DuelEvaluator;
+        let right = Arc::new(DuelEvaluator::new(false));
+        let mut agent = hps(HpsSearch::AlphaBeta, LeafEvaluation::PlayoutLearned, 2000)
+            .with_evaluator(right.clone());
+        assert!(
+            agent.name().contains("playout, then duel-margin"),
+            "{}",
+            agent.name()
+        );
+        let wins = crate::agents::duel::wins_against_random(&mut agent, 20);
+        assert!(wins >= 18, "{wins}/20 with a right evaluator");
+        assert!(right.calls.load(std::sync::atomic::Ordering::Relaxed) > 0);
+        let wrong = Arc::new(DuelEvaluator::new(true));
+        let mut agent =
+            hps(HpsSearch::AlphaBeta, LeafEvaluation::PlayoutLearned, 2000).with_evaluator(wrong);
+        let wins = crate::agents::duel::wins_against_random(&mut agent, 20);
+        assert!(wins <= 12, "{wins}/20 with a misleading evaluator");
     }
 
     #[test]

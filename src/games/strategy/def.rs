@@ -328,7 +328,7 @@ fn hps_settings() -> Vec<Setting> {
         s(
             "leaf",
             "heuristic",
-            "heuristic, playout (symmetric, then heuristic) or learned:FILE (a network from `playtune train-eval`)",
+            "heuristic, playout (symmetric, then heuristic), learned:FILE (a network from `playtune train-eval`) or playout+learned:FILE (the playout, then the network)",
         )
         .tuned(names(&["heuristic", "playout"])),
         s(
@@ -371,6 +371,7 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
         leaf: match v.get("leaf") {
             "heuristic" => LeafEvaluation::Heuristic,
             "playout" => LeafEvaluation::Playout,
+            other if other.starts_with("playout+") => LeafEvaluation::PlayoutLearned,
             _ => LeafEvaluation::Learned,
         },
         playout_turns: v.whole("playout_turns")?,
@@ -395,8 +396,11 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
     Ok(Box::new(match v.get("leaf") {
         "heuristic" | "playout" => agent,
         other => {
-            agent.with_evaluator(learned_leaf(other)?.ok_or_else(|| {
-                format!("leaf={other}: expected heuristic, playout or learned:FILE")
+            let network = other.strip_prefix("playout+").unwrap_or(other);
+            agent.with_evaluator(learned_leaf(network)?.ok_or_else(|| {
+                format!(
+                    "leaf={other}: expected heuristic, playout, learned:FILE or playout+learned:FILE"
+                )
             })?)
         }
     }))
