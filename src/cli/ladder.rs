@@ -109,6 +109,11 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
     std::fs::create_dir_all(&folder)
         .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
     let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
+    if a.run.is_some() {
+        // The re-evaluation that chose the rungs, beside the round robin's summary.
+        crate::run::lock::write_whole(folder.join("candidates.md"), &heading)
+            .map_err(|e| anyhow!("{}: {e}", folder.join("candidates.md").display()))?;
+    }
     let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
     println!("{heading}\n\n{md}");
     println!(

@@ -349,7 +349,9 @@ impl LearnedEvalConfig {
             selfplay_agent: "hps(leaf=playout)".into(),
             selfplay_games: 8000,
             train: TrainConfig {
-                // The defaults, with a cap on epochs so the run keeps to its time.
+                // The paper's network; the other defaults, with a cap on epochs so the
+                // run keeps to its time.
+                hidden: vec![512, 512],
                 epochs: 12,
                 seed,
                 ..TrainConfig::default()
