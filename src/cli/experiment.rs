@@ -127,17 +127,6 @@ pub struct ExperimentArgs {
 
 pub fn experiment(a: ExperimentArgs) -> Result<()> {
     a.cluster.check()?;
-    if a.cluster.tasks.is_some() {
-        bail!(
-            "--tasks is for one search's batches: an experiment runs one task per trial of each algorithm"
-        );
-    }
-    if a.cluster.executor == Executor::Slurm && a.experiment != "space-battle" {
-        bail!(
-            "--executor slurm runs the space-battle experiment (its trials and re-evaluations as array tasks); `{}` runs locally only, so far",
-            a.experiment
-        );
-    }
     if a.cluster.executor == Executor::Local && a.detach {
         bail!("--detach goes with --executor slurm");
     }
@@ -148,6 +137,15 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
             format!("{}-{}", a.experiment, a.preset.name())
         }
     }));
+    // Where the work runs, picked once: every experiment is handed it and never asks
+    // which it is. Slurm's tools are checked before any folder is made.
+    let exec = a.cluster.executor(
+        &folder,
+        crate::exec::SearchUnit::Trials,
+        !a.detach,
+        !a.quiet,
+        true,
+    )?;
     super::interrupt::on_interrupt(&format!(
         "what finished is in {}; the same command again goes on from there",
         folder.display()
@@ -177,18 +175,37 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
     } else {
         (None, Vec::new())
     };
+    let exec = exec.as_ref();
     let outcome = match a.experiment.as_str() {
-        "space-battle" => space_battle(a),
-        "rinascimento" => rinascimento(a),
-        "ntbea-defaults" => ntbea_defaults(a),
-        "strategy-portfolio" | "strategy-difficulty" => strategy(a),
-        "learned-eval" => learned_eval(a),
-        "play-styles" => play_styles(a),
-        "rule-design" => rule_design(a),
+        "space-battle" => space_battle(&a, exec),
+        "rinascimento" => rinascimento(&a, exec),
+        "ntbea-defaults" => ntbea_defaults(&a, exec),
+        "strategy-portfolio" | "strategy-difficulty" => strategy(&a, exec),
+        "learned-eval" => learned_eval(&a, exec),
+        "play-styles" => play_styles(&a, exec),
+        "rule-design" => rule_design(&a, exec),
         other => bail!(
             "unknown experiment `{other}` (known: space-battle, rule-design, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles, learned-eval)"
         ),
     };
+    // Work handed to the cluster without waiting for it: where it went.
+    let submitted = exec.submitted();
+    if outcome.is_err() && !submitted.is_empty() {
+        for (dir, tasks, job) in submitted {
+            match job {
+                Some(job) => println!(
+                    "submitted {tasks} task(s) as Slurm job {job} ({}); `playtune status {}` shows them, the same command again collects them",
+                    dir.display(),
+                    folder.display()
+                ),
+                None => println!(
+                    "nothing new to submit; `playtune status {}` shows where the tasks stand",
+                    folder.display()
+                ),
+            }
+        }
+        return Ok(());
+    }
     if outcome.is_err() && !made.is_empty() {
         let _ = std::fs::remove_file(folder.join(crate::run::lock::LOCK_FILE));
         // Only folders left empty go (remove_dir refuses any other).
@@ -203,7 +220,7 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
 /// Table VIII). Quick: 10 NTBEA runs at budgets 50-500, true win rates over 100 games,
 /// tables of 100 games (about 2 minutes on 2 cores). Paper: 100 runs at budgets
 /// 50-1000, 1000 games per true win rate, tables of 10,000 games (117 minutes on 2 cores).
-fn rinascimento(a: ExperimentArgs) -> Result<()> {
+fn rinascimento(a: &ExperimentArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
     use crate::experiments::rinascimento_tuning::{TuningConfig, run};
     if !a.settings.is_empty() || !a.fix.is_empty() || a.reevaluations.is_some() {
         bail!(
@@ -234,15 +251,15 @@ fn rinascimento(a: ExperimentArgs) -> Result<()> {
         bail!("--trials and --budget must be at least 1");
     }
     let started = std::time::Instant::now();
-    run(&config, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &config.name, started)
+    run(&config, exec, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(a, &config.name, started)
 }
 
 /// How NTBEA's defaults were chosen: NTBEA tunes NTBEA's settings over the
 /// `ntbea-suite` benchmarks, then the recommendations and the usual alternatives are
 /// validated with many runs. Quick: a smoke test (seconds). Medium: the published run
 /// (runs/published/ntbea-defaults; about 25 minutes on 2 cores).
-fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
+fn ntbea_defaults(a: &ExperimentArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
     use crate::experiments::ntbea_defaults::{DefaultsConfig, run, summary_markdown};
     if !a.settings.is_empty() || !a.fix.is_empty() || a.ntbea != NtbeaSettings::Paper {
         bail!(
@@ -271,7 +288,7 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    let result = run(&config, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    let result = run(&config, exec, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
     println!("{}", summary_markdown(&result));
     println!(
         "wrote {} in {:.0} s",
@@ -287,7 +304,7 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
 /// 2 cores). Full (or paper): all 20 training levels x 10 games per pairing for the
 /// portfolio table (about 25 minutes on 2 cores) and for the difficulty one (about 7);
 /// published in runs/published/.
-fn strategy(a: ExperimentArgs) -> Result<()> {
+fn strategy(a: &ExperimentArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
     use crate::experiments::strategy::{StrategyExperiment, run};
     if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
         bail!(
@@ -313,8 +330,8 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
     x.settings
         .extend(super::name_value_pairs("--set", &a.settings)?);
     let started = std::time::Instant::now();
-    run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &name, started)
+    run(&x, exec, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(a, &name, started)
 }
 
 /// The Prismata learned-evaluation paper's Tables II and III in the strategy game:
@@ -322,7 +339,7 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
 /// heuristic and playout ones at equal thinking time and equal forward-model budget.
 /// Quick: a couple of minutes on 2 cores. Full (or paper): about an hour; published in
 /// runs/published/learned-eval-full.
-fn learned_eval(a: ExperimentArgs) -> Result<()> {
+fn learned_eval(a: &ExperimentArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
     use crate::experiments::learned_eval::{LearnedEvalConfig, run};
     if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
         bail!(
@@ -342,8 +359,8 @@ fn learned_eval(a: ExperimentArgs) -> Result<()> {
         x.settings.push((k, v));
     }
     let started = std::time::Instant::now();
-    run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &name, started)
+    run(&x, exec, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(a, &name, started)
 }
 
 /// The play-styles paper's three archives in the strategy game, their heatmaps and
@@ -352,7 +369,7 @@ fn learned_eval(a: ExperimentArgs) -> Result<()> {
 /// problem's defaults (2 levels x 5 games against MCTS at 2000 calls, about 16 s an
 /// evaluation on 2 cores), 300 evaluations an archive, corners validated over 200
 /// games each on validation levels: about 5 hours on 2 cores, resumable.
-fn play_styles(a: ExperimentArgs) -> Result<()> {
+fn play_styles(a: &ExperimentArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
     use crate::experiments::play_styles::{PlayStyles, paper_pairs, run};
     if a.trials.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
         bail!(
@@ -425,7 +442,7 @@ fn play_styles(a: ExperimentArgs) -> Result<()> {
         bail!("--budget must be at least 1");
     }
     let started = std::time::Instant::now();
-    let outcomes = run(&x, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    let outcomes = run(&x, exec, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
     for o in &outcomes {
         let columns = [
             "fitness",
@@ -438,10 +455,10 @@ fn play_styles(a: ExperimentArgs) -> Result<()> {
             &columns,
         )?;
     }
-    print_summary(&a, &name, started)
+    print_summary(a, &name, started)
 }
 
-fn space_battle(a: ExperimentArgs) -> Result<()> {
+fn space_battle(a: &ExperimentArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
     let (trials, budget, reevaluations, preset_settings): (u64, u64, u64, &[(&str, &str)]) =
         match a.preset {
             Preset::Quick => (4, 20, 5, &[("max_ticks", "300"), ("mcts_iterations", "30")]),
@@ -483,51 +500,15 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    let result = match a.cluster.executor {
-        Executor::Local => run(
-            &config,
-            problem.as_ref(),
-            &a.runs_dir,
-            &a.plots_dir,
-            !a.quiet,
-        )
-        .map_err(anyhow::Error::msg)?,
-        Executor::Slurm => {
-            use crate::cluster::{Outcome, Overhead, run_experiment};
-            let options = a.cluster.options(!a.detach, !a.quiet)?;
-            let mut overhead = Overhead::default();
-            let outcome = run_experiment(
-                &config,
-                problem.as_ref(),
-                &a.runs_dir,
-                &a.plots_dir,
-                &options,
-                &mut overhead,
-            )
-            .map_err(anyhow::Error::msg)?;
-            eprintln!(
-                "cluster overhead: {:.2} s to plan and submit {} task(s), {:.2} s to collect",
-                overhead.submit_seconds, overhead.tasks, overhead.collect_seconds
-            );
-            match outcome {
-                Outcome::Finished(r) => *r,
-                Outcome::Submitted { tasks, job } => {
-                    let dir = a.runs_dir.join(&config.name);
-                    match job {
-                        Some(job) => println!(
-                            "submitted {tasks} task(s) as Slurm job {job}; `playtune status {}` shows them, the same command again collects them",
-                            dir.display()
-                        ),
-                        None => println!(
-                            "nothing new to submit; `playtune status {}` shows where the tasks stand",
-                            dir.display()
-                        ),
-                    }
-                    return Ok(());
-                }
-            }
-        }
-    };
+    let result = run(
+        &config,
+        problem.as_ref(),
+        exec,
+        &a.runs_dir,
+        &a.plots_dir,
+        !a.quiet,
+    )
+    .map_err(anyhow::Error::msg)?;
     let md = crate::experiments::compare_optimizers::summary_markdown(&result);
     println!("{md}");
     println!(
@@ -541,7 +522,7 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
 
 /// The rule-design study (docs/design.md): quick (minutes) or full (10 runs of NTBEA,
 /// random search and RMHC over the rules, the best found rule sets on fresh games).
-fn rule_design(a: ExperimentArgs) -> Result<()> {
+fn rule_design(a: &ExperimentArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
     use crate::experiments::rule_design::{RuleDesignConfig, run};
     let preset = match a.preset {
         Preset::Quick => "quick",
@@ -571,8 +552,8 @@ fn rule_design(a: ExperimentArgs) -> Result<()> {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    run(&config, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &config.name, started)
+    run(&config, exec, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(a, &config.name, started)
 }
 
 /// Prints an experiment's `summary.md` and where its files went.

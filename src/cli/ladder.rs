@@ -139,7 +139,8 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
     std::fs::create_dir_all(&folder)
         .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
     let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
-    let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    let md = run(&x, &crate::exec::Local, &a.runs_dir, &a.plots_dir, !a.quiet)
+        .map_err(anyhow::Error::msg)?;
     println!(
         "Ladder from {} (axes {}), elites ordered by {}:\n\n{md}",
         a.run.display(),
