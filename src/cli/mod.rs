@@ -63,7 +63,8 @@ enum Command {
     /// legend: space-battle (map, black holes, trails, missiles) and strategy (terrain,
     /// resources, cities, units by tribe). Rinascimento has no picture.
     Render(games::RenderArgs),
-    /// Reproduce a paper's experiment (space-battle: RMHC vs B-RMHC vs NTBEA).
+    /// Reproduce a paper's experiment (`playtune experiment NAME --help`: what each
+    /// takes).
     Experiment(experiment::ExperimentArgs),
     /// Many games of any game between named agents (one per seat, or a 2-player round
     /// robin): win rates, game lengths and the game's own statistics.
