@@ -679,3 +679,64 @@ fn rinascimento_and_rule_design_through_the_cluster_write_the_local_files() {
         &["reevaluations", "fresh"],
     );
 }
+
+/// learned-eval's matches go through the cluster (one step of games a pairing); its
+/// self-play, training and speeds stay here. What depends on neither this machine's
+/// speed nor the order self-play games finished in (the playout player against the
+/// heuristic one at a fixed budget of calls) is the local run's.
+#[test]
+fn learned_eval_matches_through_the_cluster() {
+    if !cluster_up("learned_eval_matches_through_the_cluster") {
+        return;
+    }
+    let local = TempDir::new().unwrap();
+    let cluster = TempDir::new().unwrap();
+    let run = |dir: &Path, extra: &[&str]| {
+        let o = Command::cargo_bin("playtune")
+            .unwrap()
+            .args(["experiment", "learned-eval", "--preset", "quick"])
+            .args(["--set", "turns=10", "--name", "x", "--quiet", "--runs-dir"])
+            .arg(dir)
+            .arg("--plots-dir")
+            .arg(dir.join("plots"))
+            .args(extra)
+            .timeout(Duration::from_secs(900))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    run(local.path(), &[]);
+    run(
+        cluster.path(),
+        &["--executor", "slurm", "--tasks", "2", "--poll", "0.5"],
+    );
+    for k in 0..6 {
+        let results = cluster
+            .path()
+            .join(format!("x/slurm/maps/matches-{k}/results"));
+        assert!(
+            std::fs::read_dir(&results).is_ok_and(|mut d| d.next().is_some()),
+            "no results in {}",
+            results.display()
+        );
+    }
+    let row = |d: &Path| {
+        std::fs::read_to_string(d.join("x/matches.csv"))
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("calls,playout,heuristic,"))
+            .expect("the playout-heuristic row at equal calls")
+            .to_string()
+    };
+    assert_eq!(row(local.path()), row(cluster.path()));
+    // The learned player's games (its network read from the shared folder) were
+    // played there too: every pairing, every game.
+    let text = std::fs::read_to_string(cluster.path().join("x/matches.csv")).unwrap();
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains(",learned,") && l.contains(",20,"))
+            .count(),
+        4,
+        "{text}"
+    );
+}

@@ -88,7 +88,9 @@ pub fn tournament(
     count: usize,
 ) -> Result<TournamentResult, String> {
     if count == 0 {
-        return Err("--games 0: play at least one game".into());
+        return Err(format!(
+            "a tournament of 0 games of `{game}`: play at least one"
+        ));
     }
     let def = crate::registry::game(game)?;
     let names = def.agent_names(req)?;
