@@ -310,3 +310,69 @@ pub fn run_worker(
         })?;
     (entry.run)(folder, k, index)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    /// A task whose output says which task it was; 13 fails.
+    #[derive(Serialize, Deserialize)]
+    struct Square(u64);
+
+    impl Task for Square {
+        const KIND: &'static str = "square";
+        type Output = f64;
+        fn run(&self) -> Result<f64, String> {
+            if self.0 == 13 {
+                return Err("13 is unlucky".into());
+            }
+            Ok((self.0 * self.0) as f64)
+        }
+    }
+
+    #[test]
+    fn local_outputs_come_in_task_order_each_heard_once() {
+        let tasks: Vec<Square> = (0..300).filter(|&i| i != 13).map(Square).collect();
+        let heard = Mutex::new(vec![0; tasks.len()]);
+        let out = map_each(&Local, "squares", &tasks, &|i, o| {
+            assert_eq!(*o, (tasks[i].0 * tasks[i].0) as f64);
+            heard.lock().unwrap()[i] += 1;
+            Ok(())
+        })
+        .unwrap();
+        let want: Vec<f64> = tasks.iter().map(|s| (s.0 * s.0) as f64).collect();
+        assert_eq!(out, want);
+        assert!(heard.into_inner().unwrap().iter().all(|&n| n == 1));
+        assert!(
+            map(&Local, "none", &Vec::<Square>::new())
+                .unwrap()
+                .is_empty()
+        );
+        // A task's failure is the map's, with the task's own message.
+        let e = map(&Local, "squares", &[Square(2), Square(13)]).unwrap_err();
+        assert!(
+            matches!(&e, ExecError::Task(m) if m.contains("13 is unlucky")),
+            "{e}"
+        );
+        // A failure heard by the caller stops the map too.
+        let e = map_each(&Local, "squares", &[Square(1)], &|_, _| {
+            Err("full disk".into())
+        });
+        assert!(e.unwrap_err().to_string().contains("full disk"));
+    }
+
+    #[test]
+    fn values_are_one_line_and_floats_round_trip() {
+        for x in [0.1 + 0.2, f64::NAN, f64::INFINITY, -0.0, 1e-300] {
+            let text = encode(&(x, "two\nlines")).unwrap();
+            assert!(!text.contains('\n'), "{text}");
+            let (y, s): (f64, String) = ron::from_str(&text).unwrap();
+            assert!(
+                x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+                "{x} {y}"
+            );
+            assert_eq!(s, "two\nlines");
+        }
+    }
+}

@@ -468,3 +468,59 @@ mod tests {
         assert_eq!(chunks(5, 1), vec![(0, 5)]);
     }
 }
+
+#[cfg(test)]
+mod worker_tests {
+    use super::*;
+    use crate::exec::{Kind, run_worker};
+
+    #[derive(Serialize, Deserialize)]
+    struct Double(u64);
+
+    impl Task for Double {
+        const KIND: &'static str = "double";
+        type Output = u64;
+        fn run(&self) -> Result<u64, String> {
+            Ok(2 * self.0)
+        }
+    }
+
+    /// What an array task runs, without a cluster: the worker finds the kind in the
+    /// submission, runs its chunk of `tasks.txt` and writes the chunk's outputs whole,
+    /// one a line, in task order; a kind no table entry knows is refused by name.
+    #[test]
+    fn a_worker_runs_its_chunk_by_kind_and_writes_it_whole() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let d = dir.path();
+        let mut text = String::new();
+        for i in 0..5 {
+            text += &crate::exec::encode(&Double(i)).unwrap();
+            text.push('\n');
+        }
+        std::fs::write(d.join(TASKS_FILE), text).unwrap();
+        std::fs::create_dir_all(d.join(RESULTS_DIR)).unwrap();
+        let sub = MapSubmission {
+            kind: Double::KIND.into(),
+            label: "doubles".into(),
+            job: None,
+            chunks: chunks(5, 2),
+            submitted_at: 0,
+        };
+        std::fs::write(
+            d.join("submission-0.ron"),
+            ron::ser::to_string_pretty(&sub, Default::default()).unwrap(),
+        )
+        .unwrap();
+        let kinds = [Kind::of::<Double>()];
+        let line = run_worker(&kinds, d, 0, 1).unwrap();
+        assert!(line.contains("tasks 3..5"), "{line}");
+        let out = std::fs::read_to_string(results_file(d, (3, 5))).unwrap();
+        assert_eq!(out, "6\n8\n");
+        assert!(!results_file(d, (0, 3)).exists());
+        assert!(run_worker(&kinds, d, 0, 2).is_err());
+        assert!(matches!(
+            run_worker(&[], d, 0, 0),
+            Err(ExecError::UnknownKind { kind, .. }) if kind == "double"
+        ));
+    }
+}
