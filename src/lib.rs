@@ -107,6 +107,7 @@ pub mod cluster;
 pub mod damage;
 pub mod draw;
 pub mod eval;
+pub mod exec;
 pub mod experiments;
 pub mod game;
 pub mod games;

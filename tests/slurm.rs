@@ -130,7 +130,7 @@ fn slurm_options_playtune_sets_itself_are_refused() {
         );
     }
     for (experiment, extra) in [
-        ("rinascimento", vec!["--executor", "slurm"]),
+        ("rinascimento", vec!["--detach"]),
         ("space-battle", vec!["--detach"]),
         ("space-battle", vec!["--slurm-args", "--partition=cpu"]),
     ] {
@@ -516,5 +516,227 @@ fn a_search_task_cancelled_is_reported_and_resumed() {
     assert_eq!(
         std::fs::read_to_string(run.join("evals.csv")).unwrap(),
         std::fs::read_to_string(local.path().join("slow/evals.csv")).unwrap()
+    );
+}
+
+/// The files of an experiment run here and through the cluster are the same: every
+/// file of the local folder is in the cluster's, and the cluster's holds nothing more
+/// but its `slurm/` state. Equal byte for byte, except the seconds a search took
+/// (`result.ron`) and the order of lines appended as work finished (re-evaluation
+/// logs, `games.csv`).
+fn assert_same_files(local: &Path, cluster: &Path) {
+    fn files(root: &Path, dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name == "slurm" || name.starts_with(".playtune.lock") {
+                continue;
+            }
+            if path.is_dir() {
+                files(root, &path, out);
+            } else {
+                out.push(path.strip_prefix(root).unwrap().to_path_buf());
+            }
+        }
+    }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    files(local, local, &mut a);
+    files(cluster, cluster, &mut b);
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the same files");
+    assert!(!a.is_empty());
+    for f in &a {
+        let (x, y) = (
+            std::fs::read(local.join(f)).unwrap(),
+            std::fs::read(cluster.join(f)).unwrap(),
+        );
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let lines = |bytes: &[u8], sorted: bool| {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let mut l: Vec<String> = text
+                .lines()
+                .filter(|l| name != "result.ron" || !l.contains("seconds"))
+                .map(String::from)
+                .collect();
+            if sorted {
+                l.sort();
+            }
+            l
+        };
+        match name.as_str() {
+            "result.ron" => assert_eq!(lines(&x, false), lines(&y, false), "{}", f.display()),
+            "reevaluations.csv" | "games.csv" => {
+                assert_eq!(lines(&x, true), lines(&y, true), "{}", f.display())
+            }
+            _ => assert!(x == y, "{} differs", f.display()),
+        }
+    }
+}
+
+/// Runs experiment `name` with `args` here and through the cluster, compares their
+/// folders, and checks what went through the cluster: searches one trial a task
+/// (`slurm/experiment.ron`) and the independent steps named in `maps`.
+fn cluster_equals_local(experiment: &str, args: &[&str], searches: bool, maps: &[&str]) {
+    let local = TempDir::new().unwrap();
+    let cluster = TempDir::new().unwrap();
+    let run = |dir: &Path, extra: &[&str]| {
+        let o = Command::cargo_bin("playtune")
+            .unwrap()
+            .args(["experiment", experiment, "--preset", "quick", "--name", "x"])
+            .args(args)
+            .arg("--runs-dir")
+            .arg(dir)
+            .arg("--plots-dir")
+            .arg(dir.join("plots"))
+            .arg("--quiet")
+            .args(extra)
+            .timeout(Duration::from_secs(900))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{experiment}: {}", stderr(&o));
+    };
+    run(local.path(), &[]);
+    run(
+        cluster.path(),
+        &["--executor", "slurm", "--tasks", "3", "--poll", "0.5"],
+    );
+    let home = cluster.path().join("x");
+    assert_eq!(
+        home.join("slurm/experiment.ron").exists(),
+        searches,
+        "{experiment}: searches on the cluster"
+    );
+    for m in maps {
+        let results = home.join("slurm/maps").join(m).join("results");
+        assert!(
+            std::fs::read_dir(&results).is_ok_and(|mut d| d.next().is_some()),
+            "{experiment}: no results in {}",
+            results.display()
+        );
+    }
+    assert_same_files(&local.path().join("x"), &home);
+}
+
+#[test]
+fn every_experiment_through_the_cluster_writes_the_local_files() {
+    if !cluster_up("every_experiment_through_the_cluster_writes_the_local_files") {
+        return;
+    }
+    // Searches, then their re-evaluations.
+    cluster_equals_local(
+        "space-battle",
+        &["--trials", "1", "--budget", "4", "--reevaluations", "2"],
+        true,
+        &["reevaluations"],
+    );
+    // Tournaments' games.
+    cluster_equals_local(
+        "strategy-portfolio",
+        &["--set", "turns=8"],
+        false,
+        &["games"],
+    );
+    cluster_equals_local(
+        "strategy-difficulty",
+        &["--set", "turns=8"],
+        false,
+        &["games"],
+    );
+    // Archives, then validations of their corners.
+    cluster_equals_local(
+        "play-styles",
+        &["--budget", "8"],
+        true,
+        &["validation-research-dominance"],
+    );
+    // A tuning search, then validations of NTBEA settings.
+    cluster_equals_local(
+        "ntbea-defaults",
+        &["--trials", "1", "--budget", "6", "--reevaluations", "2"],
+        true,
+        &["validation-1", "validation-2"],
+    );
+}
+
+#[test]
+fn rinascimento_and_rule_design_through_the_cluster_write_the_local_files() {
+    if !cluster_up("rinascimento_and_rule_design_through_the_cluster_write_the_local_files") {
+        return;
+    }
+    // Tuning searches, true win rates, then the tables' tournaments.
+    cluster_equals_local(
+        "rinascimento",
+        &["--trials", "1", "--budget", "3"],
+        true,
+        &["truth-bmrh-b3", "best-0", "round-robin"],
+    );
+    // Searches over the rules, their re-evaluations, then fresh games.
+    cluster_equals_local(
+        "rule-design",
+        &["--trials", "1", "--budget", "3", "--reevaluations", "1"],
+        true,
+        &["reevaluations", "fresh"],
+    );
+}
+
+/// learned-eval's matches go through the cluster (one step of games a pairing); its
+/// self-play, training and speeds stay here. What depends on neither this machine's
+/// speed nor the order self-play games finished in (the playout player against the
+/// heuristic one at a fixed budget of calls) is the local run's.
+#[test]
+fn learned_eval_matches_through_the_cluster() {
+    if !cluster_up("learned_eval_matches_through_the_cluster") {
+        return;
+    }
+    let local = TempDir::new().unwrap();
+    let cluster = TempDir::new().unwrap();
+    let run = |dir: &Path, extra: &[&str]| {
+        let o = Command::cargo_bin("playtune")
+            .unwrap()
+            .args(["experiment", "learned-eval", "--preset", "quick"])
+            .args(["--set", "turns=10", "--name", "x", "--quiet", "--runs-dir"])
+            .arg(dir)
+            .arg("--plots-dir")
+            .arg(dir.join("plots"))
+            .args(extra)
+            .timeout(Duration::from_secs(900))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    run(local.path(), &[]);
+    run(
+        cluster.path(),
+        &["--executor", "slurm", "--tasks", "2", "--poll", "0.5"],
+    );
+    for k in 0..6 {
+        let results = cluster
+            .path()
+            .join(format!("x/slurm/maps/matches-{k}/results"));
+        assert!(
+            std::fs::read_dir(&results).is_ok_and(|mut d| d.next().is_some()),
+            "no results in {}",
+            results.display()
+        );
+    }
+    let row = |d: &Path| {
+        std::fs::read_to_string(d.join("x/matches.csv"))
+            .unwrap()
+            .lines()
+            .find(|l| l.starts_with("calls,playout,heuristic,"))
+            .expect("the playout-heuristic row at equal calls")
+            .to_string()
+    };
+    assert_eq!(row(local.path()), row(cluster.path()));
+    // The learned player's games (its network read from the shared folder) were
+    // played there too: every pairing, every game.
+    let text = std::fs::read_to_string(cluster.path().join("x/matches.csv")).unwrap();
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.contains(",learned,") && l.contains(",20,"))
+            .count(),
+        4,
+        "{text}"
     );
 }

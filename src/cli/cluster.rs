@@ -2,6 +2,7 @@
 //! array task runs.
 
 use crate::cluster::{self, CLUSTER_DIR};
+use crate::exec::{self, ExecError, Kind};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -14,13 +15,14 @@ pub struct StatusArgs {
 
 #[derive(Args)]
 pub struct CancelArgs {
-    /// An experiment folder run with --executor slurm.
+    /// An experiment or run folder run with --executor slurm.
     dir: PathBuf,
 }
 
 #[derive(Args)]
 pub struct TaskArgs {
-    /// The experiment folder.
+    /// The folder of the submission (`slurm/` of an experiment or a run, or a folder
+    /// under `slurm/maps/`).
     dir: PathBuf,
     /// Which submission (slurm/submission-K.ron).
     #[arg(long)]
@@ -34,8 +36,9 @@ pub fn status(a: StatusArgs) -> Result<()> {
     if !a.dir.is_dir() {
         bail!("{}: no such folder", a.dir.display());
     }
-    if a.dir.join(CLUSTER_DIR).join("experiment.ron").exists() {
-        return cluster_status(&a.dir);
+    if cluster::trials::is_home(&a.dir) {
+        cluster_status(&a.dir)?;
+        return map_status(&a.dir);
     }
     if a.dir.join(crate::run::CONFIG_FILE).exists() {
         println!("{}", run_line(&a.dir)?);
@@ -51,6 +54,9 @@ pub fn status(a: StatusArgs) -> Result<()> {
         .map(|e| e.path())
         .filter(|p| p.join(crate::run::CONFIG_FILE).exists())
         .collect();
+    if runs.is_empty() && exec::slurm::has_maps(&a.dir) {
+        return map_status(&a.dir);
+    }
     if runs.is_empty() {
         bail!(
             "{}: neither a run folder (no config.ron) nor an experiment folder (no run folders, no slurm/)",
@@ -60,6 +66,14 @@ pub fn status(a: StatusArgs) -> Result<()> {
     runs.sort();
     for r in runs {
         println!("{}", run_line(&r)?);
+    }
+    map_status(&a.dir)
+}
+
+/// A line for each step of independent tasks run on the cluster.
+fn map_status(dir: &Path) -> Result<()> {
+    for line in exec::slurm::map_status(dir)? {
+        println!("{line}");
     }
     Ok(())
 }
@@ -95,10 +109,10 @@ fn run_line(dir: &Path) -> Result<String> {
 }
 
 fn cluster_status(dir: &Path) -> Result<()> {
-    let s = cluster::status(dir).map_err(anyhow::Error::msg)?;
+    let s = cluster::trials::status(dir).map_err(anyhow::Error::msg)?;
     let c = &s.counts;
     println!(
-        "{}: {} work items (one trial of one algorithm each)",
+        "{}: {} work items (one trial of one search each)",
         dir.display(),
         c.items
     );
@@ -107,11 +121,8 @@ fn cluster_status(dir: &Path) -> Result<()> {
         c.done, c.running, c.pending, c.failed, c.not_submitted
     );
     println!(
-        "evaluations logged: {} (budget {}; B-RMHC's pre-processing adds to it); re-evaluations: {} of {}",
-        s.progress.evaluations,
-        s.planned_evaluations,
-        s.progress.reevaluations,
-        s.planned_reevaluations
+        "evaluations logged: {} (budget {}; B-RMHC's pre-processing adds to it)",
+        s.progress.evaluations, s.planned_evaluations,
     );
     for (item, q) in &s.queue {
         println!(
@@ -139,7 +150,7 @@ fn cluster_status(dir: &Path) -> Result<()> {
 }
 
 pub fn cancel(a: CancelArgs) -> Result<()> {
-    let jobs = cluster::cancel(&a.dir).map_err(anyhow::Error::msg)?;
+    let jobs = cluster::trials::cancel(&a.dir).map_err(anyhow::Error::msg)?;
     if jobs.is_empty() {
         println!("{}: no task in the queue", a.dir.display());
     } else {
@@ -171,13 +182,31 @@ pub fn task(a: TaskArgs) -> Result<()> {
             .build_global()
             .map_err(|e| anyhow!("cannot start {cpus} threads: {e}"))?;
     }
-    // An experiment folder holds slurm/experiment.ron; a run folder, config.ron.
-    let line = if a.dir.join(CLUSTER_DIR).join("experiment.ron").exists() {
-        cluster::run_task(&a.dir, a.submission, index)
-    } else {
-        cluster::search::run_batch_task(&a.dir, a.submission, index)
-    }
-    .map_err(anyhow::Error::msg)?;
+    let line = exec::run_worker(KINDS, &a.dir, a.submission, index)?;
     println!("{line}");
     Ok(())
+}
+
+/// Every task kind a cluster's worker runs: one line a kind.
+const KINDS: &[Kind] = &[
+    Kind {
+        name: cluster::trials::KIND,
+        run: search_trial,
+    },
+    Kind {
+        name: cluster::search::KIND,
+        run: search_batch,
+    },
+    Kind::of::<exec::Evaluate>(),
+    Kind::of::<exec::TournamentGame>(),
+    Kind::of::<crate::experiments::strategy::StrategyGame>(),
+    Kind::of::<crate::experiments::ntbea_defaults::SuiteValidation>(),
+];
+
+fn search_trial(dir: &Path, k: usize, index: usize) -> Result<String, ExecError> {
+    cluster::trials::run_task(dir, k, index).map_err(ExecError::Cluster)
+}
+
+fn search_batch(dir: &Path, k: usize, index: usize) -> Result<String, ExecError> {
+    cluster::search::run_batch_task(dir, k, index).map_err(ExecError::Cluster)
 }

@@ -68,36 +68,43 @@ impl Preset {
 
 #[derive(Args)]
 pub struct ExperimentArgs {
-    /// Which experiment: space-battle (the NTBEA paper's Section V), rinascimento
-    /// (the Rinascimento paper's agent tuning, Figure 5 and Table VIII),
-    /// ntbea-defaults (NTBEA tunes NTBEA's own defaults over benchmark problems),
-    /// strategy-portfolio (portfolio MCTS against MCTS and RHEA, the Tribes paper's
-    /// Table I), strategy-difficulty (a round robin of bots by configuration),
-    /// play-styles (MAP-Elites archives of P-MCTS(PU) script weights, validated) or
-    /// learned-eval (self-play, a trained state evaluator and the Prismata paper's
-    /// Tables II and III).
-    experiment: String,
+    #[command(subcommand)]
+    which: Which,
+}
+
+/// The experiments: each takes the shared options and its own.
+#[derive(clap::Subcommand)]
+enum Which {
+    /// The NTBEA paper's Section V: RMHC, B-RMHC and NTBEA tune Space Battle's rules,
+    /// each trial's final game re-evaluated (Figure 2, Table II).
+    SpaceBattle(SpaceBattleArgs),
+    /// The rule-design study (docs/design.md): NTBEA, random search and RMHC over a
+    /// game's rules, the best rule sets played again on fresh games.
+    RuleDesign(RuleDesignArgs),
+    /// The Rinascimento paper's agent tuning (Figure 5 and Table VIII).
+    Rinascimento(RinascimentoArgs),
+    /// NTBEA tunes NTBEA's own defaults over benchmark problems, then validates them.
+    NtbeaDefaults(NtbeaDefaultsArgs),
+    /// Portfolio MCTS against MCTS and RHEA in the strategy game (the Tribes paper's
+    /// Table I).
+    StrategyPortfolio(GameSettingsArgs),
+    /// A round robin of strategy-game bots made by configuration alone.
+    StrategyDifficulty(GameSettingsArgs),
+    /// MAP-Elites archives of P-MCTS(PU) script weights, their corners validated.
+    PlayStyles(PlayStylesArgs),
+    /// Self-play, a trained state evaluator and the Prismata paper's Tables II and III.
+    LearnedEval(GameSettingsArgs),
+    /// Any other name: refused with the list of experiments.
+    #[command(external_subcommand)]
+    Other(Vec<String>),
+}
+
+/// What every experiment takes.
+#[derive(Args)]
+struct Common {
     /// How large a run: quick (minutes), medium, paper or full; see each value below.
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
-    /// Trials per algorithm [default: the preset's].
-    #[arg(long)]
-    trials: Option<u64>,
-    /// Evaluations per trial [default: the preset's].
-    #[arg(long)]
-    budget: Option<u64>,
-    /// Re-evaluations of each trial's final game [default: the preset's].
-    #[arg(long)]
-    reevaluations: Option<u64>,
-    /// NTBEA's settings (both experiments).
-    #[arg(long, value_enum, default_value = "paper")]
-    ntbea: NtbeaSettings,
-    /// A problem setting over the preset's, NAME=VALUE (repeatable).
-    #[arg(long = "set", value_name = "NAME=VALUE")]
-    settings: Vec<String>,
-    /// Fix a parameter, NAME=VALUE (repeatable).
-    #[arg(long = "fix", value_name = "NAME=VALUE")]
-    fix: Vec<String>,
     /// Experiment seed: every run, game and re-evaluation derives its seed from it, so
     /// the same seed gives the same files with any number of threads.
     #[arg(long, default_value_t = 1)]
@@ -111,84 +118,197 @@ pub struct ExperimentArgs {
     /// Where its figures go.
     #[arg(long, default_value = "plots")]
     plots_dir: PathBuf,
-    /// The game whose rules rule-design searches.
-    #[arg(long, default_value = "rinascimento")]
-    game: String,
     /// No progress bars.
     #[arg(long, short)]
     quiet: bool,
     #[command(flatten)]
     cluster: super::ClusterArgs,
-    /// With --executor slurm: submit and return without waiting (`playtune status
-    /// RUN` shows the tasks; the same command again collects or resubmits).
+    /// With --executor slurm: submit the next step and return without waiting
+    /// (`playtune status RUN` shows the tasks; the same command again collects or
+    /// resubmits).
     #[arg(long)]
     detach: bool,
 }
 
+#[derive(Args)]
+struct SpaceBattleArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Trials per algorithm [default: the preset's].
+    #[arg(long)]
+    trials: Option<u64>,
+    /// Evaluations per trial [default: the preset's].
+    #[arg(long)]
+    budget: Option<u64>,
+    /// Re-evaluations of each trial's final game [default: the preset's].
+    #[arg(long)]
+    reevaluations: Option<u64>,
+    /// NTBEA's settings.
+    #[arg(long, value_enum, default_value = "paper")]
+    ntbea: NtbeaSettings,
+    /// A problem setting over the preset's, NAME=VALUE (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+    /// Fix a parameter, NAME=VALUE (repeatable).
+    #[arg(long = "fix", value_name = "NAME=VALUE")]
+    fix: Vec<String>,
+}
+
+#[derive(Args)]
+struct RuleDesignArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Trials per algorithm [default: the preset's].
+    #[arg(long)]
+    trials: Option<u64>,
+    /// Evaluations per trial [default: the preset's].
+    #[arg(long)]
+    budget: Option<u64>,
+    /// Re-evaluations of each trial's final rule set [default: the preset's].
+    #[arg(long)]
+    reevaluations: Option<u64>,
+    /// The game whose rules the study searches.
+    #[arg(long, default_value = "rinascimento")]
+    game: String,
+}
+
+#[derive(Args)]
+struct RinascimentoArgs {
+    #[command(flatten)]
+    common: Common,
+    /// NTBEA runs per agent and budget [default: the preset's].
+    #[arg(long)]
+    trials: Option<u64>,
+    /// One NTBEA budget (games) instead of the preset's list.
+    #[arg(long)]
+    budget: Option<u64>,
+    /// NTBEA's settings.
+    #[arg(long, value_enum, default_value = "paper")]
+    ntbea: NtbeaSettings,
+}
+
+#[derive(Args)]
+struct NtbeaDefaultsArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Tuning runs [default: the preset's].
+    #[arg(long)]
+    trials: Option<u64>,
+    /// Evaluations per tuning run [default: the preset's].
+    #[arg(long)]
+    budget: Option<u64>,
+    /// Validation runs per benchmark [default: the preset's].
+    #[arg(long)]
+    reevaluations: Option<u64>,
+}
+
+#[derive(Args)]
+struct GameSettingsArgs {
+    #[command(flatten)]
+    common: Common,
+    /// A game setting over the preset's, NAME=VALUE (repeatable), e.g. turns=20.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+}
+
+#[derive(Args)]
+struct PlayStylesArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Evaluations per archive [default: the preset's].
+    #[arg(long)]
+    budget: Option<u64>,
+    /// A setting of the strategy-styles search over the preset's, NAME=VALUE
+    /// (repeatable).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    settings: Vec<String>,
+}
+
+/// The refusal of a name that is no experiment.
+fn unknown(words: &[String]) -> anyhow::Error {
+    anyhow!(
+        "unknown experiment `{}` (known: {KNOWN})",
+        words.first().map_or("", String::as_str)
+    )
+}
+
+const KNOWN: &str = "space-battle, rule-design, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles, learned-eval";
+
 pub fn experiment(a: ExperimentArgs) -> Result<()> {
-    a.cluster.check()?;
-    if a.cluster.tasks.is_some() {
-        bail!(
-            "--tasks is for one search's batches: an experiment runs one task per trial of each algorithm"
-        );
-    }
-    if a.cluster.executor == Executor::Slurm && a.experiment != "space-battle" {
-        bail!(
-            "--executor slurm runs the space-battle experiment (its trials and re-evaluations as array tasks); `{}` runs locally only, so far",
-            a.experiment
-        );
-    }
-    if a.cluster.executor == Executor::Local && a.detach {
+    let (experiment, c) = match &a.which {
+        Which::SpaceBattle(x) => ("space-battle", &x.common),
+        Which::RuleDesign(x) => ("rule-design", &x.common),
+        Which::Rinascimento(x) => ("rinascimento", &x.common),
+        Which::NtbeaDefaults(x) => ("ntbea-defaults", &x.common),
+        Which::StrategyPortfolio(x) => ("strategy-portfolio", &x.common),
+        Which::StrategyDifficulty(x) => ("strategy-difficulty", &x.common),
+        Which::PlayStyles(x) => ("play-styles", &x.common),
+        Which::LearnedEval(x) => ("learned-eval", &x.common),
+        Which::Other(words) => return Err(unknown(words)),
+    };
+    c.cluster.check()?;
+    if c.cluster.executor == Executor::Local && c.detach {
         bail!("--detach goes with --executor slurm");
     }
-    let folder = a.runs_dir.join(a.name.clone().unwrap_or_else(|| {
-        if a.experiment == "rule-design" {
-            format!("rule-design-{}-{}", a.game, a.preset.name())
-        } else {
-            format!("{}-{}", a.experiment, a.preset.name())
-        }
-    }));
+    let folder = c
+        .runs_dir
+        .join(c.name.clone().unwrap_or_else(|| match &a.which {
+            Which::RuleDesign(x) => format!("rule-design-{}-{}", x.game, c.preset.name()),
+            _ => format!("{experiment}-{}", c.preset.name()),
+        }));
+    // Where the work runs, picked once: every experiment is handed it and never asks
+    // which it is. Slurm's tools are checked before any folder is made.
+    let exec = c.cluster.executor(
+        &folder,
+        crate::exec::SearchUnit::Trials,
+        !c.detach,
+        !c.quiet,
+        true,
+    )?;
     super::interrupt::on_interrupt(&format!(
         "what finished is in {}; the same command again goes on from there",
         folder.display()
     ));
-    const KNOWN: [&str; 8] = [
-        "space-battle",
-        "rule-design",
-        "rinascimento",
-        "ntbea-defaults",
-        "strategy-portfolio",
-        "strategy-difficulty",
-        "learned-eval",
-        "play-styles",
-    ];
     // One command at a time in an experiment's folder: locked before its first write.
     // A folder made here for a command refused before it wrote anything is removed.
-    let (_lock, made) = if KNOWN.contains(&a.experiment.as_str()) {
-        let made: Vec<PathBuf> = folder
-            .ancestors()
-            .filter(|d| !d.as_os_str().is_empty() && !d.exists())
-            .map(Path::to_path_buf)
-            .collect();
-        std::fs::create_dir_all(&folder)
-            .with_context(|| format!("cannot create {}", folder.display()))?;
-        let lock = crate::run::lock::lock_experiment(&folder).map_err(anyhow::Error::msg);
-        (Some(lock?), made)
-    } else {
-        (None, Vec::new())
+    let made: Vec<PathBuf> = folder
+        .ancestors()
+        .filter(|d| !d.as_os_str().is_empty() && !d.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    std::fs::create_dir_all(&folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
+    let _lock = crate::run::lock::lock_experiment(&folder).map_err(anyhow::Error::msg)?;
+    let exec = exec.as_ref();
+    let outcome = match &a.which {
+        Which::SpaceBattle(x) => space_battle(x, exec),
+        Which::Rinascimento(x) => rinascimento(x, exec),
+        Which::NtbeaDefaults(x) => ntbea_defaults(x, exec),
+        Which::StrategyPortfolio(x) => strategy(x, true, exec),
+        Which::StrategyDifficulty(x) => strategy(x, false, exec),
+        Which::LearnedEval(x) => learned_eval(x, exec),
+        Which::PlayStyles(x) => play_styles(x, exec),
+        Which::RuleDesign(x) => rule_design(x, exec),
+        Which::Other(words) => Err(unknown(words)),
     };
-    let outcome = match a.experiment.as_str() {
-        "space-battle" => space_battle(a),
-        "rinascimento" => rinascimento(a),
-        "ntbea-defaults" => ntbea_defaults(a),
-        "strategy-portfolio" | "strategy-difficulty" => strategy(a),
-        "learned-eval" => learned_eval(a),
-        "play-styles" => play_styles(a),
-        "rule-design" => rule_design(a),
-        other => bail!(
-            "unknown experiment `{other}` (known: space-battle, rule-design, rinascimento, ntbea-defaults, strategy-portfolio, strategy-difficulty, play-styles, learned-eval)"
-        ),
-    };
+    // Work handed to the cluster without waiting for it: where it went.
+    let submitted = exec.submitted();
+    if outcome.is_err() && !submitted.is_empty() {
+        for (dir, tasks, job) in submitted {
+            match job {
+                Some(job) => println!(
+                    "submitted {tasks} task(s) as Slurm job {job} ({}); `playtune status {}` shows them, the same command again collects them",
+                    dir.display(),
+                    folder.display()
+                ),
+                None => println!(
+                    "nothing new to submit; `playtune status {}` shows where the tasks stand",
+                    folder.display()
+                ),
+            }
+        }
+        return Ok(());
+    }
     if outcome.is_err() && !made.is_empty() {
         let _ = std::fs::remove_file(folder.join(crate::run::lock::LOCK_FILE));
         // Only folders left empty go (remove_dir refuses any other).
@@ -203,53 +323,45 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
 /// Table VIII). Quick: 10 NTBEA runs at budgets 50-500, true win rates over 100 games,
 /// tables of 100 games (about 2 minutes on 2 cores). Paper: 100 runs at budgets
 /// 50-1000, 1000 games per true win rate, tables of 10,000 games (117 minutes on 2 cores).
-fn rinascimento(a: ExperimentArgs) -> Result<()> {
+fn rinascimento(args: &RinascimentoArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
+    let c = &args.common;
     use crate::experiments::rinascimento_tuning::{TuningConfig, run};
-    if !a.settings.is_empty() || !a.fix.is_empty() || a.reevaluations.is_some() {
-        bail!(
-            "the rinascimento experiment takes --trials (NTBEA runs) and --budget (one NTBEA budget instead of the preset's list), not --set, --fix or --reevaluations"
-        );
-    }
-    let (runs, budgets, true_games, table_games): (u64, Vec<u64>, usize, usize) = match a.preset {
+    let (runs, budgets, true_games, table_games): (u64, Vec<u64>, usize, usize) = match c.preset {
         Preset::Quick => (10, vec![50, 100, 200, 500], 100, 100),
         Preset::Medium => (30, vec![50, 100, 200, 500, 1000], 300, 1000),
         Preset::Paper | Preset::Full => (100, vec![50, 100, 200, 500, 1000], 1000, 10_000),
     };
-    let preset = a.preset.name();
+    let preset = c.preset.name();
     let config = TuningConfig {
-        name: a
+        name: c
             .name
             .clone()
             .unwrap_or_else(|| format!("rinascimento-{preset}")),
         agents: vec!["bmrh".into(), "srh".into(), "mcts".into()],
-        budgets: a.budget.map(|b| vec![b]).unwrap_or(budgets),
-        runs: a.trials.unwrap_or(runs),
+        budgets: args.budget.map(|b| vec![b]).unwrap_or(budgets),
+        runs: args.trials.unwrap_or(runs),
         true_games,
         decision_budget: crate::games::rinascimento::agents::DEFAULT_BUDGET,
         table_games,
-        seed: a.seed,
-        ntbea: a.ntbea.config(),
+        seed: c.seed,
+        ntbea: args.ntbea.config(),
     };
     if config.runs == 0 || config.budgets.contains(&0) {
         bail!("--trials and --budget must be at least 1");
     }
     let started = std::time::Instant::now();
-    run(&config, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &config.name, started)
+    run(&config, exec, &c.runs_dir, &c.plots_dir, !c.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(c, &config.name, started)
 }
 
 /// How NTBEA's defaults were chosen: NTBEA tunes NTBEA's settings over the
 /// `ntbea-suite` benchmarks, then the recommendations and the usual alternatives are
 /// validated with many runs. Quick: a smoke test (seconds). Medium: the published run
 /// (runs/published/ntbea-defaults; about 25 minutes on 2 cores).
-fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
+fn ntbea_defaults(args: &NtbeaDefaultsArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
+    let c = &args.common;
     use crate::experiments::ntbea_defaults::{DefaultsConfig, run, summary_markdown};
-    if !a.settings.is_empty() || !a.fix.is_empty() || a.ntbea != NtbeaSettings::Paper {
-        bail!(
-            "the ntbea-defaults experiment takes --trials (tuning runs), --budget (evaluations per tuning run) and --reevaluations (validation runs per benchmark), not --set, --fix or --ntbea"
-        );
-    }
-    let (budget, runs, per_eval, validation) = match a.preset {
+    let (budget, runs, per_eval, validation) = match c.preset {
         Preset::Quick => (30, 2, 2, 10),
         Preset::Medium => (300, 4, 10, 400),
         Preset::Paper | Preset::Full => {
@@ -257,25 +369,25 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
         }
     };
     let config = DefaultsConfig {
-        name: a
+        name: c
             .name
             .clone()
-            .unwrap_or_else(|| format!("ntbea-defaults-{}", a.preset.name())),
-        tuning_budget: a.budget.unwrap_or(budget),
-        tuning_runs: a.trials.unwrap_or(runs),
+            .unwrap_or_else(|| format!("ntbea-defaults-{}", c.preset.name())),
+        tuning_budget: args.budget.unwrap_or(budget),
+        tuning_runs: args.trials.unwrap_or(runs),
         runs_per_evaluation: per_eval,
-        validation_runs: a.reevaluations.unwrap_or(validation),
-        seed: a.seed,
+        validation_runs: args.reevaluations.unwrap_or(validation),
+        seed: c.seed,
     };
     if config.tuning_budget == 0 || config.tuning_runs == 0 || config.validation_runs == 0 {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    let result = run(&config, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    let result = run(&config, exec, &c.runs_dir, !c.quiet).map_err(anyhow::Error::msg)?;
     println!("{}", summary_markdown(&result));
     println!(
         "wrote {} in {:.0} s",
-        a.runs_dir.join(&config.name).join("summary.md").display(),
+        c.runs_dir.join(&config.name).join("summary.md").display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -287,34 +399,40 @@ fn ntbea_defaults(a: ExperimentArgs) -> Result<()> {
 /// 2 cores). Full (or paper): all 20 training levels x 10 games per pairing for the
 /// portfolio table (about 25 minutes on 2 cores) and for the difficulty one (about 7);
 /// published in runs/published/.
-fn strategy(a: ExperimentArgs) -> Result<()> {
+fn strategy(
+    args: &GameSettingsArgs,
+    portfolio: bool,
+    exec: &dyn crate::exec::Executor,
+) -> Result<()> {
+    let c = &args.common;
     use crate::experiments::strategy::{StrategyExperiment, run};
-    if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
-        bail!(
-            "the strategy experiments take --preset, --set (game settings such as turns=20), --seed and --name, not --trials, --budget, --reevaluations or --fix"
-        );
-    }
-    let portfolio = a.experiment == "strategy-portfolio";
-    let (levels, games) = match (a.preset, portfolio) {
+    let (levels, games) = match (c.preset, portfolio) {
         (Preset::Quick, _) => (4, 2),
         (Preset::Medium, _) => (10, 4),
         (Preset::Paper | Preset::Full, true) => (20, 10),
         (Preset::Paper | Preset::Full, false) => (20, 10),
     };
-    let name = a
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{}-{}", a.experiment, a.preset.name()));
+    let name = c.name.clone().unwrap_or_else(|| {
+        format!(
+            "{}-{}",
+            if portfolio {
+                "strategy-portfolio"
+            } else {
+                "strategy-difficulty"
+            },
+            c.preset.name()
+        )
+    });
     let mut x = if portfolio {
-        StrategyExperiment::portfolio(&name, levels, games, a.seed)
+        StrategyExperiment::portfolio(&name, levels, games, c.seed)
     } else {
-        StrategyExperiment::difficulty(&name, levels, games, a.seed)
+        StrategyExperiment::difficulty(&name, levels, games, c.seed)
     };
     x.settings
-        .extend(super::name_value_pairs("--set", &a.settings)?);
+        .extend(super::name_value_pairs("--set", &args.settings)?);
     let started = std::time::Instant::now();
-    run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &name, started)
+    run(&x, exec, &c.runs_dir, &c.plots_dir, !c.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(c, &name, started)
 }
 
 /// The Prismata learned-evaluation paper's Tables II and III in the strategy game:
@@ -322,28 +440,24 @@ fn strategy(a: ExperimentArgs) -> Result<()> {
 /// heuristic and playout ones at equal thinking time and equal forward-model budget.
 /// Quick: a couple of minutes on 2 cores. Full (or paper): about an hour; published in
 /// runs/published/learned-eval-full.
-fn learned_eval(a: ExperimentArgs) -> Result<()> {
+fn learned_eval(args: &GameSettingsArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
+    let c = &args.common;
     use crate::experiments::learned_eval::{LearnedEvalConfig, run};
-    if a.trials.is_some() || a.budget.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
-        bail!(
-            "the learned-eval experiment takes --preset, --set (game settings such as turns=20), --seed and --name, not --trials, --budget, --reevaluations or --fix"
-        );
-    }
-    let name = a
+    let name = c
         .name
         .clone()
-        .unwrap_or_else(|| format!("{}-{}", a.experiment, a.preset.name()));
-    let mut x = match a.preset {
-        Preset::Quick => LearnedEvalConfig::quick(&name, a.seed),
-        _ => LearnedEvalConfig::full(&name, a.seed),
+        .unwrap_or_else(|| format!("learned-eval-{}", c.preset.name()));
+    let mut x = match c.preset {
+        Preset::Quick => LearnedEvalConfig::quick(&name, c.seed),
+        _ => LearnedEvalConfig::full(&name, c.seed),
     };
-    for (k, v) in super::name_value_pairs("--set", &a.settings)? {
+    for (k, v) in super::name_value_pairs("--set", &args.settings)? {
         x.settings.retain(|(name, _)| *name != k);
         x.settings.push((k, v));
     }
     let started = std::time::Instant::now();
-    run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &name, started)
+    run(&x, exec, &c.runs_dir, &c.plots_dir, !c.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(c, &name, started)
 }
 
 /// The play-styles paper's three archives in the strategy game, their heatmaps and
@@ -352,20 +466,16 @@ fn learned_eval(a: ExperimentArgs) -> Result<()> {
 /// problem's defaults (2 levels x 5 games against MCTS at 2000 calls, about 16 s an
 /// evaluation on 2 cores), 300 evaluations an archive, corners validated over 200
 /// games each on validation levels: about 5 hours on 2 cores, resumable.
-fn play_styles(a: ExperimentArgs) -> Result<()> {
+fn play_styles(args: &PlayStylesArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
+    let c = &args.common;
     use crate::experiments::play_styles::{PlayStyles, paper_pairs, run};
-    if a.trials.is_some() || a.reevaluations.is_some() || !a.fix.is_empty() {
-        bail!(
-            "the play-styles experiment takes --preset, --budget (evaluations per archive), --set (search settings of strategy-styles), --seed and --name"
-        );
-    }
     let pairs = |v: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
         v.iter()
             .map(|(k, w)| (k.to_string(), w.to_string()))
             .collect()
     };
     let (search, evaluations, init_random, batch, validation, validation_evaluations) =
-        match a.preset {
+        match c.preset {
             Preset::Quick => (
                 pairs(&[
                     ("levels", "1"),
@@ -405,27 +515,27 @@ fn play_styles(a: ExperimentArgs) -> Result<()> {
             ),
         };
     let mut search = search;
-    search.extend(super::name_value_pairs("--set", &a.settings)?);
-    let name = a
+    search.extend(super::name_value_pairs("--set", &args.settings)?);
+    let name = c
         .name
         .clone()
-        .unwrap_or_else(|| format!("play-styles-{}", a.preset.name()));
+        .unwrap_or_else(|| format!("play-styles-{}", c.preset.name()));
     let x = PlayStyles {
         name: name.clone(),
         pairs: paper_pairs(),
         search,
-        evaluations: a.budget.unwrap_or(evaluations),
+        evaluations: args.budget.unwrap_or(evaluations),
         init_random,
         batch,
         validation,
         validation_evaluations,
-        seed: a.seed,
+        seed: c.seed,
     };
     if x.evaluations == 0 {
         bail!("--budget must be at least 1");
     }
     let started = std::time::Instant::now();
-    let outcomes = run(&x, &a.runs_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    let outcomes = run(&x, exec, &c.runs_dir, !c.quiet).map_err(anyhow::Error::msg)?;
     for o in &outcomes {
         let columns = [
             "fitness",
@@ -434,16 +544,17 @@ fn play_styles(a: ExperimentArgs) -> Result<()> {
         ];
         super::plot::archive_pictures(
             &o.dir,
-            &a.plots_dir.join(&name).join(o.pair.name),
+            &c.plots_dir.join(&name).join(o.pair.name),
             &columns,
         )?;
     }
-    print_summary(&a, &name, started)
+    print_summary(c, &name, started)
 }
 
-fn space_battle(a: ExperimentArgs) -> Result<()> {
+fn space_battle(args: &SpaceBattleArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
+    let c = &args.common;
     let (trials, budget, reevaluations, preset_settings): (u64, u64, u64, &[(&str, &str)]) =
-        match a.preset {
+        match c.preset {
             Preset::Quick => (4, 20, 5, &[("max_ticks", "300"), ("mcts_iterations", "30")]),
             Preset::Medium => (
                 50,
@@ -457,83 +568,47 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-    settings.extend(super::name_value_pairs("--set", &a.settings)?);
+    settings.extend(super::name_value_pairs("--set", &args.settings)?);
     let spec = ProblemSpec {
         name: "space-battle".into(),
         settings,
     };
     let problem = build_problem(&spec, None).map_err(|e| anyhow!("--set: {e}"))?;
     let mut space = problem.space().clone();
-    space.fix_all(&a.fix).map_err(anyhow::Error::msg)?;
-    let preset = a.preset.name();
+    space.fix_all(&args.fix).map_err(anyhow::Error::msg)?;
+    let preset = c.preset.name();
     let config = ExperimentConfig {
-        name: a
+        name: c
             .name
             .clone()
-            .unwrap_or_else(|| format!("{}-{preset}", a.experiment)),
+            .unwrap_or_else(|| format!("space-battle-{preset}")),
         problem: spec,
         space,
-        algorithms: paper_algorithms(a.ntbea.config()),
-        trials: a.trials.unwrap_or(trials),
-        budget: a.budget.unwrap_or(budget),
-        reevaluations: a.reevaluations.unwrap_or(reevaluations),
-        seed: a.seed,
+        algorithms: paper_algorithms(args.ntbea.config()),
+        trials: args.trials.unwrap_or(trials),
+        budget: args.budget.unwrap_or(budget),
+        reevaluations: args.reevaluations.unwrap_or(reevaluations),
+        seed: c.seed,
     };
     if config.trials == 0 || config.budget == 0 || config.reevaluations == 0 {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    let result = match a.cluster.executor {
-        Executor::Local => run(
-            &config,
-            problem.as_ref(),
-            &a.runs_dir,
-            &a.plots_dir,
-            !a.quiet,
-        )
-        .map_err(anyhow::Error::msg)?,
-        Executor::Slurm => {
-            use crate::cluster::{Outcome, Overhead, run_experiment};
-            let options = a.cluster.options(!a.detach, !a.quiet)?;
-            let mut overhead = Overhead::default();
-            let outcome = run_experiment(
-                &config,
-                problem.as_ref(),
-                &a.runs_dir,
-                &a.plots_dir,
-                &options,
-                &mut overhead,
-            )
-            .map_err(anyhow::Error::msg)?;
-            eprintln!(
-                "cluster overhead: {:.2} s to plan and submit {} task(s), {:.2} s to collect",
-                overhead.submit_seconds, overhead.tasks, overhead.collect_seconds
-            );
-            match outcome {
-                Outcome::Finished(r) => *r,
-                Outcome::Submitted { tasks, job } => {
-                    let dir = a.runs_dir.join(&config.name);
-                    match job {
-                        Some(job) => println!(
-                            "submitted {tasks} task(s) as Slurm job {job}; `playtune status {}` shows them, the same command again collects them",
-                            dir.display()
-                        ),
-                        None => println!(
-                            "nothing new to submit; `playtune status {}` shows where the tasks stand",
-                            dir.display()
-                        ),
-                    }
-                    return Ok(());
-                }
-            }
-        }
-    };
+    let result = run(
+        &config,
+        problem.as_ref(),
+        exec,
+        &c.runs_dir,
+        &c.plots_dir,
+        !c.quiet,
+    )
+    .map_err(anyhow::Error::msg)?;
     let md = crate::experiments::compare_optimizers::summary_markdown(&result);
     println!("{md}");
     println!(
         "wrote {} and {} in {:.0} s",
-        a.runs_dir.join(&config.name).join("summary.md").display(),
-        a.plots_dir.join(&config.name).join("figure2.png").display(),
+        c.runs_dir.join(&config.name).join("summary.md").display(),
+        c.plots_dir.join(&config.name).join("figure2.png").display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())
@@ -541,48 +616,44 @@ fn space_battle(a: ExperimentArgs) -> Result<()> {
 
 /// The rule-design study (docs/design.md): quick (minutes) or full (10 runs of NTBEA,
 /// random search and RMHC over the rules, the best found rule sets on fresh games).
-fn rule_design(a: ExperimentArgs) -> Result<()> {
+fn rule_design(args: &RuleDesignArgs, exec: &dyn crate::exec::Executor) -> Result<()> {
+    let c = &args.common;
     use crate::experiments::rule_design::{RuleDesignConfig, run};
-    let preset = match a.preset {
+    let preset = match c.preset {
         Preset::Quick => "quick",
         Preset::Full | Preset::Paper => "full",
         Preset::Medium => bail!("rule-design has the presets quick and full"),
     };
-    if !a.settings.is_empty() || !a.fix.is_empty() || a.ntbea != NtbeaSettings::Paper {
-        bail!(
-            "rule-design takes no --set, --fix or --ntbea: it searches the whole design space with NTBEA at playtune's defaults; `playtune optimize --problem design` takes them"
-        );
-    }
     let mut config =
-        RuleDesignConfig::preset(&a.game, preset, a.seed).map_err(anyhow::Error::msg)?;
-    if let Some(name) = &a.name {
+        RuleDesignConfig::preset(&args.game, preset, c.seed).map_err(anyhow::Error::msg)?;
+    if let Some(name) = &c.name {
         config.name = name.clone();
     }
-    if let Some(t) = a.trials {
+    if let Some(t) = args.trials {
         config.trials = t;
     }
-    if let Some(b) = a.budget {
+    if let Some(b) = args.budget {
         config.budget = b;
     }
-    if let Some(r) = a.reevaluations {
+    if let Some(r) = args.reevaluations {
         config.reevaluations = r;
     }
     if config.trials == 0 || config.budget == 0 || config.reevaluations == 0 {
         bail!("--trials, --budget and --reevaluations must be at least 1");
     }
     let started = std::time::Instant::now();
-    run(&config, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
-    print_summary(&a, &config.name, started)
+    run(&config, exec, &c.runs_dir, &c.plots_dir, !c.quiet).map_err(anyhow::Error::msg)?;
+    print_summary(c, &config.name, started)
 }
 
 /// Prints an experiment's `summary.md` and where its files went.
-fn print_summary(a: &ExperimentArgs, name: &str, started: std::time::Instant) -> Result<()> {
-    let summary = a.runs_dir.join(name).join("summary.md");
+fn print_summary(c: &Common, name: &str, started: std::time::Instant) -> Result<()> {
+    let summary = c.runs_dir.join(name).join("summary.md");
     println!("{}", std::fs::read_to_string(&summary)?);
     println!(
         "wrote {} and {} in {:.0} s",
         summary.display(),
-        a.plots_dir.join(name).display(),
+        c.plots_dir.join(name).display(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

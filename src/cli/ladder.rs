@@ -114,7 +114,8 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         crate::run::lock::write_whole(folder.join("candidates.md"), &heading)
             .map_err(|e| anyhow!("{}: {e}", folder.join("candidates.md").display()))?;
     }
-    let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    let md = run(&x, &crate::exec::Local, &a.runs_dir, &a.plots_dir, !a.quiet)
+        .map_err(anyhow::Error::msg)?;
     println!("{heading}\n\n{md}");
     println!(
         "Games: {}/games.csv; picture: {}/round_robin.png",

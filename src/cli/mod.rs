@@ -63,7 +63,8 @@ enum Command {
     /// legend: space-battle (map, black holes, trails, missiles) and strategy (terrain,
     /// resources, cities, units by tribe). Rinascimento has no picture.
     Render(games::RenderArgs),
-    /// Reproduce a paper's experiment (space-battle: RMHC vs B-RMHC vs NTBEA).
+    /// Reproduce a paper's experiment (`playtune experiment NAME --help`: what each
+    /// takes).
     Experiment(experiment::ExperimentArgs),
     /// Many games of any game between named agents (one per seat, or a 2-player round
     /// robin): win rates, game lengths and the game's own statistics.
@@ -107,10 +108,12 @@ enum Command {
 /// Where the work runs: `--executor local|slurm` and the cluster's settings.
 #[derive(Args, Clone)]
 pub struct ClusterArgs {
-    /// Where evaluations run: here (local), or as Slurm array tasks submitted with
-    /// sbatch from this machine (slurm): an experiment's trials, or a search's batches
-    /// (--tasks tasks a batch). Rerunning the command (an experiment) or `playtune
-    /// resume RUN --executor slurm` (a search) resubmits only what is missing.
+    /// Where work runs: here (local), or as Slurm array tasks submitted with sbatch
+    /// from this machine (slurm): an experiment's searches one trial a task and its
+    /// games, re-evaluations and validations in chunks (--tasks chunks a step), or a
+    /// search's batches (--tasks tasks a batch). Rerunning the command (an experiment)
+    /// or `playtune resume RUN --executor slurm` (a search) resubmits only what is
+    /// missing.
     #[arg(long, value_enum, default_value = "local")]
     pub executor: Executor,
     /// Extra sbatch options for --executor slurm, as one string, e.g.
@@ -122,8 +125,9 @@ pub struct ClusterArgs {
         allow_hyphen_values = true
     )]
     pub slurm_args: String,
-    /// With --executor slurm, for a search: array tasks each batch is cut into
-    /// [default: 16].
+    /// With --executor slurm: array tasks each batch of a search, or each step of an
+    /// experiment's independent work (games, re-evaluations), is cut into [default:
+    /// 16].
     #[arg(long, value_name = "N")]
     pub tasks: Option<usize>,
     /// With --executor slurm: the longest wait, in seconds, between two looks at the
@@ -155,6 +159,33 @@ impl ClusterArgs {
         }
         crate::cluster::slurm::split_args(&self.slurm_args)?;
         Ok(())
+    }
+
+    /// The executor these settings pick, its cluster state (if any) under `home`;
+    /// a search's array task is `unit`. Slurm's tools are checked here, before any
+    /// folder is made.
+    pub fn executor(
+        &self,
+        home: &std::path::Path,
+        unit: crate::exec::SearchUnit,
+        wait: bool,
+        progress: bool,
+        report: bool,
+    ) -> anyhow::Result<Box<dyn crate::exec::Executor>> {
+        Ok(match self.executor {
+            Executor::Local => Box::new(crate::exec::Local),
+            Executor::Slurm => {
+                crate::cluster::slurm::check_tools()?;
+                let mut s = crate::exec::Slurm::new(
+                    home.to_path_buf(),
+                    self.options(wait, progress)?,
+                    self.tasks.unwrap_or(16),
+                    unit,
+                );
+                s.report = report;
+                Box::new(s)
+            }
+        })
     }
 
     /// The cluster settings; the tasks run this very binary.

@@ -383,67 +383,49 @@ fn finish(
         },
         d = dir.display()
     ));
-    if cluster.executor == super::Executor::Slurm {
-        if retry_failed {
-            bail!(
-                "--retry-failed goes with the local executor: `playtune resume RUN --retry-failed` evaluates the failures here"
-            );
-        }
-        let options = cluster.options(true, !quiet && !json)?;
-        let mut rounds = crate::cluster::search::Rounds::default();
-        let result = crate::cluster::search::run_search(
-            dir,
-            config,
-            problem,
-            &options,
-            cluster.tasks.unwrap_or(16),
-            &mut rounds,
-        )
-        .map_err(|e| {
-            anyhow!(e).context(format!(
-                "run {} stopped; its log keeps every evaluation recorded",
-                dir.display()
-            ))
-        })?;
-        if !json {
-            eprintln!(
-                "cluster: {} round(s), {} task(s), {} evaluation(s); {:.2} s submitting, {:.2} s collecting",
-                rounds.rounds,
-                rounds.tasks,
-                rounds.evaluations,
-                rounds.submit_seconds,
-                rounds.collect_seconds
-            );
-        }
-        report(
-            dir,
-            config,
-            problem,
-            &result,
-            started.elapsed().as_secs_f64(),
-            json,
+    if cluster.executor == super::Executor::Slurm && retry_failed {
+        bail!(
+            "--retry-failed goes with the local executor: `playtune resume RUN --retry-failed` evaluates the failures here"
         );
-        return Ok(());
     }
-    let options = run::Options {
+    let exec = cluster.executor(
+        dir,
+        crate::exec::SearchUnit::Batches(cluster.tasks.unwrap_or(16)),
+        true,
+        !quiet && !json,
+        !json,
+    )?;
+    let search = crate::exec::Search {
+        name: dir.display().to_string(),
+        dir: dir.to_path_buf(),
+        config: config.clone(),
+        problem,
+    };
+    let options = crate::exec::SearchOptions {
         progress: !quiet && !json,
         retry_failed,
-        only_trial: None,
     };
-    let result = run::execute_with(Some(dir), config, problem, options).map_err(|e| {
-        let how = match e {
-            run::RunError::TooManyFailures { .. } | run::RunError::NothingSucceeded { .. } => format!(
-                "every failure is in {}; fix the evaluator, then `playtune resume {} --retry-failed` evaluates them again and goes on",
-                dir.join(run::failures::FAILURES_FILE).display(),
-                dir.display()
-            ),
-            _ => format!("`playtune resume {}` goes on from there", dir.display()),
-        };
-        anyhow!(e).context(format!(
-            "run {} stopped; its log keeps every evaluation done: {how}",
-            dir.display()
-        ))
-    })?;
+    let result = exec
+        .search(std::slice::from_ref(&search), options)
+        .map_err(|e| match e {
+            crate::exec::ExecError::Run { source, .. } => {
+                let how = match source {
+                    run::RunError::TooManyFailures { .. } | run::RunError::NothingSucceeded { .. } => format!(
+                        "every failure is in {}; fix the evaluator, then `playtune resume {} --retry-failed` evaluates them again and goes on",
+                        dir.join(run::failures::FAILURES_FILE).display(),
+                        dir.display()
+                    ),
+                    _ => format!("`playtune resume {}` goes on from there", dir.display()),
+                };
+                anyhow!(source).context(format!(
+                    "run {} stopped; its log keeps every evaluation done: {how}",
+                    dir.display()
+                ))
+            }
+            other => anyhow!(other),
+        })?
+        .pop()
+        .ok_or_else(|| anyhow!("{}: the search gave no result", dir.display()))?;
     report(
         dir,
         config,

@@ -59,8 +59,16 @@ pub fn run(a: ValidateArgs) -> Result<()> {
     let problem = build_problem(&spec, Some(&config.space)).map_err(anyhow::Error::msg)?;
     let picked = choose(archive, &choice).map_err(anyhow::Error::msg)?;
     let elites: Vec<_> = picked.iter().map(|&i| &archive.elites()[i]).collect();
-    let rows =
-        validate(problem.as_ref(), &elites, a.evaluations, a.seed).map_err(anyhow::Error::msg)?;
+    let rows = validate(
+        &crate::exec::Local,
+        "validation",
+        &spec,
+        Some(&config.space),
+        &elites,
+        a.evaluations,
+        a.seed,
+    )
+    .map_err(anyhow::Error::msg)?;
     let names = problem.feature_names();
     use crate::optim::map_elites::Archive;
     let shown: Vec<usize> = archive

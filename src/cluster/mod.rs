@@ -1,18 +1,15 @@
 //! Work run as Slurm array tasks, with the results landing in the same folders a local
-//! run writes: [`experiment`] cuts an experiment into its trials (search and
-//! re-evaluations), [`search`] evaluates one search's batches. Every task is a plain
-//! `playtune task FOLDER --submission K` invocation on a shared filesystem, seeded by
-//! its work item exactly as the local run, and writes its output whole or not at all
-//! (a temporary name, then a rename); the caller collects only complete output.
+//! run writes: [`trials`] runs searches one trial a task, [`search`] evaluates one
+//! search's batches a chunk a task (and [`crate::exec::Slurm`] chunks of independent
+//! tasks). Every task is a plain `playtune task DIR --submission K` invocation on a
+//! shared filesystem (`DIR/submission-K.ron` names the task kind and its work), seeded
+//! by its work item exactly as the local run, and writes its output whole or not at
+//! all (a temporary name, then a rename); the caller collects only complete output.
 //! [`slurm`] talks to the cluster through `sbatch`, `squeue` and `scancel`.
 
-pub mod experiment;
 pub mod search;
 pub mod slurm;
-
-pub use experiment::{
-    Outcome, Overhead, Status, cancel, read_experiment, run_experiment, run_task, status,
-};
+pub mod trials;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -71,10 +68,9 @@ pub(crate) fn now() -> u64 {
 
 /// One array to submit: where its files go and what its tasks run.
 pub(crate) struct Array<'a> {
-    /// `<folder>/slurm`.
+    /// The folder of its submission file (`<folder>/slurm`, or a map's folder): each
+    /// task is `playtune task CLUSTER --submission K`.
     pub cluster: &'a Path,
-    /// The experiment or run folder the tasks work in.
-    pub folder: &'a Path,
     pub k: usize,
     pub job_name: &'a str,
     pub tasks: usize,
@@ -90,7 +86,7 @@ pub(crate) fn submit_array<S: serde::Serialize>(
     options: &SlurmOptions,
     submission: impl Fn(Option<String>) -> S,
 ) -> Result<String, String> {
-    let folder = std::fs::canonicalize(array.folder).map_err(|e| e.to_string())?;
+    let folder = std::fs::canonicalize(array.cluster).map_err(|e| e.to_string())?;
     let logs = array.cluster.join("logs");
     std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
     let logs = std::fs::canonicalize(logs).map_err(|e| e.to_string())?;

@@ -37,9 +37,14 @@ struct Candidate {
     values: Vec<f64>,
 }
 
+/// The task kind of a chunk of a search's batch.
+pub const KIND: &str = "search-batch";
+
 /// One round: task i evaluates chunks[i].
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct Round {
+    #[serde(default)]
+    kind: String,
     job: Option<String>,
     chunks: Vec<Vec<Candidate>>,
     submitted_at: u64,
@@ -401,7 +406,6 @@ fn submit(
     let submitted_at = super::now();
     let array = super::Array {
         cluster: &folder.cluster(),
-        folder: &folder.run,
         k,
         job_name: &folder.job_name(),
         tasks: parts.len(),
@@ -412,6 +416,7 @@ fn submit(
         ),
     };
     super::submit_array(&array, options, |job| Round {
+        kind: KIND.into(),
         job,
         chunks: parts.to_vec(),
         submitted_at,
@@ -419,10 +424,13 @@ fn submit(
     })
 }
 
-/// Evaluates chunk `index` of round `k`: `playtune task RUN --submission K` for a run
-/// folder. Candidates are evaluated in parallel over the task's CPUs, each tried again
-/// with the same seed after a failure as the local run does.
-pub fn run_batch_task(dir: &Path, k: usize, index: usize) -> Result<String, String> {
+/// Evaluates chunk `index` of round `k`: `playtune task RUN/slurm --submission K`.
+/// Candidates are evaluated in parallel over the task's CPUs, each tried again with
+/// the same seed after a failure as the local run does.
+pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, String> {
+    let dir = cluster
+        .parent()
+        .ok_or_else(|| format!("{}: not a cluster folder", cluster.display()))?;
     let started = Instant::now();
     let folder = Folder {
         run: dir.to_path_buf(),

@@ -9,7 +9,8 @@
 //! Each algorithm's search is an ordinary run folder (resumable); the re-evaluations
 //! are seeded per (algorithm, trial, repeat), so the whole experiment is reproducible.
 
-use crate::eval::{Binding, Problem};
+use crate::eval::{Binding, Evaluation, Problem};
+use crate::exec::{Evaluate, Executor, Search, SearchOptions, map_each};
 use crate::optim::AlgoConfig;
 use crate::optim::brmhc::BrmhcConfig;
 use crate::optim::ntbea::NtbeaConfig;
@@ -19,12 +20,11 @@ use crate::rng::derive_seed;
 use crate::run::{self, ProblemSpec, RunConfig, RunResult};
 use crate::space::Space;
 use crate::stats::{MannWhitney, Summary, mann_whitney};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What to run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -104,18 +104,20 @@ pub struct ExperimentResult {
     pub tests: Vec<PairTest>,
 }
 
-/// Runs the experiment; run folders go to `runs_dir/name/<algorithm>`, the summary to
-/// `runs_dir/name/summary.{md,ron}` and Figure 2 to `plots_dir/name/figure2.png`.
+/// Runs the experiment on `exec`; run folders go to `runs_dir/name/<algorithm>`, the
+/// summary to `runs_dir/name/summary.{md,ron}` and Figure 2 to
+/// `plots_dir/name/figure2.png`.
 pub fn run(
     config: &ExperimentConfig,
     problem: &dyn Problem,
+    exec: &dyn Executor,
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
 ) -> Result<ExperimentResult, String> {
     let home = runs_dir.join(&config.name);
     let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
-    let mut outcomes = Vec::new();
+    let mut searches = Vec::new();
     for ai in 0..config.algorithms.len() {
         let (name, rc) = algorithm_run(config, ai);
         let dir = home.join(algorithm_folder(&name));
@@ -126,33 +128,65 @@ pub fn run(
                 config.trials, config.budget
             );
         }
-        let result: RunResult =
-            run::execute(Some(&dir), &rc, problem, progress).map_err(|e| format!("{name}: {e}"))?;
-        // Re-evaluations cost as much as the search: each is logged as it finishes,
-        // with the game it re-plays, so an interrupted experiment only redoes the rest.
-        let points: Vec<String> = result.trials.iter().map(|t| point_key(&t.values)).collect();
-        let log_path = dir.join(REEVALUATION_LOG);
-        let log = read_reevaluation_log(&log_path, &points, config.reevaluations);
+        searches.push(Search {
+            name,
+            dir,
+            config: rc,
+            problem,
+        });
+    }
+    let options = SearchOptions {
+        progress,
+        retry_failed: false,
+    };
+    let results: Vec<RunResult> = exec.search(&searches, options).map_err(|e| e.to_string())?;
+    // Re-evaluations cost as much as the search: each is logged as it finishes, with
+    // the game it re-plays, so an interrupted experiment only redoes the rest.
+    let mut points = Vec::new();
+    let mut done = Vec::new();
+    let mut jobs = Vec::new();
+    for (ai, result) in results.iter().enumerate() {
+        let keys: Vec<String> = result.trials.iter().map(|t| point_key(&t.values)).collect();
+        let log_path = searches[ai].dir.join(REEVALUATION_LOG);
+        let log = read_reevaluation_log(&log_path, &keys, config.reevaluations);
         crate::damage::warn(&log_path, &log.damaged, "evaluated again");
         drop_lines(&log_path, &log.damaged)?;
-        let mut done = log.done;
-        let jobs: Vec<Reevaluation> = (0..result.trials.len())
+        let missing = (0..result.trials.len())
             .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
-            .filter(|job| !done.contains_key(job))
-            .map(|(t, r)| Reevaluation {
-                trial: t,
-                repeat: r,
-                values: &result.trials[t].values,
-                point: &points[t],
-            })
-            .collect();
-        if progress && !jobs.is_empty() {
-            eprintln!("{name}: {} re-evaluations", jobs.len());
+            .filter(|job| !log.done.contains_key(job))
+            .count();
+        if progress && missing > 0 {
+            eprintln!("{}: {missing} re-evaluations", searches[ai].name);
         }
-        done.extend(reevaluate(config, problem, &binding, ai, &log_path, &jobs)?);
+        points.push(keys);
+        done.push(log.done);
+    }
+    for (ai, result) in results.iter().enumerate() {
+        jobs.extend(
+            (0..result.trials.len())
+                .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
+                .filter(|job| !done[ai].contains_key(job))
+                .map(|(t, r)| Reevaluation {
+                    algorithm: ai,
+                    trial: t,
+                    repeat: r,
+                    values: &result.trials[t].values,
+                    point: &points[ai][t],
+                }),
+        );
+    }
+    let logs: Vec<PathBuf> = searches
+        .iter()
+        .map(|s| s.dir.join(REEVALUATION_LOG))
+        .collect();
+    for ((ai, key), fitness) in reevaluate(config, exec, &binding, &logs, &jobs)? {
+        done[ai].insert(key, fitness);
+    }
+    let mut outcomes = Vec::new();
+    for (ai, result) in results.iter().enumerate() {
         let fitness: Vec<f64> = (0..result.trials.len())
             .flat_map(|t| (0..config.reevaluations).map(move |r| (t, r)))
-            .map(|job| done[&job])
+            .map(|job| done[ai][&job])
             .collect();
         let per = config.reevaluations as usize;
         let games = result
@@ -165,7 +199,7 @@ pub fn run(
             })
             .collect();
         outcomes.push(AlgorithmOutcome {
-            name: name.clone(),
+            name: searches[ai].name.clone(),
             games,
             evaluations_search: result.spent.search,
             evaluations_preprocess: result.spent.preprocess,
@@ -247,8 +281,13 @@ pub fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig
 /// A re-evaluation by (trial, repeat).
 pub type ReevaluationKey = (usize, u64);
 
+/// A re-evaluation's fitness by (algorithm, (trial, repeat)).
+pub type Reevaluated = ((usize, ReevaluationKey), f64);
+
 /// One re-evaluation of a trial's final game.
 pub struct Reevaluation<'a> {
+    /// The algorithm's position in the experiment's list.
+    pub algorithm: usize,
     pub trial: usize,
     pub repeat: u64,
     /// The final game in the experiment's space.
@@ -257,48 +296,62 @@ pub struct Reevaluation<'a> {
     pub point: &'a str,
 }
 
-/// Plays `jobs` in parallel, each seeded by (algorithm, trial, repeat), appending each
-/// to the re-evaluation log at `log_path` as it finishes.
+/// Plays `jobs` on `exec`, each seeded by (algorithm, trial, repeat), appending each
+/// to its algorithm's re-evaluation log (`logs[algorithm]`) as it arrives.
 pub fn reevaluate(
     config: &ExperimentConfig,
-    problem: &dyn Problem,
+    exec: &dyn Executor,
     binding: &Binding,
-    ai: usize,
-    log_path: &Path,
+    logs: &[PathBuf],
     jobs: &[Reevaluation],
-) -> Result<Vec<(ReevaluationKey, f64)>, String> {
+) -> Result<Vec<Reevaluated>, String> {
     if jobs.is_empty() {
         return Ok(Vec::new());
     }
-    let name = &config.algorithms[ai].0;
-    // A line an interruption cut short (no newline) is dropped before appending.
-    crate::run::failures::cut_half_line(log_path)
-        .map_err(|e| format!("{}: {e}", log_path.display()))?;
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log_path)
-        .map_err(|e| format!("{}: {e}", log_path.display()))?;
-    let log = std::sync::Mutex::new(file);
-    jobs.par_iter()
+    let mut files = Vec::new();
+    for log_path in logs {
+        // A line an interruption cut short (no newline) is dropped before appending.
+        crate::run::failures::cut_half_line(log_path)
+            .map_err(|e| format!("{}: {e}", log_path.display()))?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log_path)
+            .map_err(|e| format!("{}: {e}", log_path.display()))?;
+        files.push(std::sync::Mutex::new(file));
+    }
+    let tasks: Vec<Evaluate> = jobs
+        .iter()
         .map(|job| {
-            let (t, r) = (job.trial, job.repeat);
+            let (ai, t, r) = (job.algorithm, job.trial, job.repeat);
             let mut full = Vec::new();
             binding.full_point(job.values, &mut full);
-            let seed = derive_seed(config.seed, &[0xEE, ai as u64, t as u64, r]);
-            let fitness = problem
-                .evaluate(&full, seed)
-                .map(|e| e.fitness)
-                .map_err(|e| format!("{name}, trial {t}, re-evaluation {r}: {e}"))?;
-            // One write per line: a line an interruption cuts short has no newline.
-            let line = format!("{t},{r},{},{fitness}\n", job.point);
-            let mut file = log.lock().unwrap_or_else(|e| e.into_inner());
-            file.write_all(line.as_bytes())
-                .and_then(|()| file.flush())
-                .map_err(|e| format!("{}: {e}", log_path.display()))?;
-            Ok(((t, r), fitness))
+            Evaluate {
+                problem: config.problem.clone(),
+                space: None,
+                point: full,
+                seed: derive_seed(config.seed, &[0xEE, ai as u64, t as u64, r]),
+                what: format!("{}, trial {t}, re-evaluation {r}", config.algorithms[ai].0),
+            }
         })
-        .collect()
+        .collect();
+    let keep = |i: usize, e: &Evaluation| -> Result<(), String> {
+        let job = &jobs[i];
+        // One write per line: a line an interruption cuts short has no newline.
+        let line = format!("{},{},{},{}\n", job.trial, job.repeat, job.point, e.fitness);
+        let mut file = files[job.algorithm]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("{}: {e}", logs[job.algorithm].display()))
+    };
+    let evaluations = map_each(exec, "reevaluations", &tasks, &keep).map_err(|e| e.to_string())?;
+    Ok(jobs
+        .iter()
+        .zip(evaluations)
+        .map(|(job, e)| ((job.algorithm, (job.trial, job.repeat)), e.fitness))
+        .collect())
 }
 
 /// Each trial's re-evaluations, one line each: `trial,repeat,point,fitness`.

@@ -547,6 +547,7 @@ pub fn speeds(
 /// Table III: the pairings at equal thinking time and at equal forward-model budget.
 pub fn matches(
     x: &LearnedEvalConfig,
+    exec: &dyn crate::exec::Executor,
     model: &Path,
     progress: bool,
 ) -> Result<Vec<MatchRow>, String> {
@@ -600,7 +601,13 @@ pub fn matches(
             budget: None,
             seed: derive_seed(x.seed, &[0x4d41_5443, k as u64]),
         };
-        let r = DynGame::tournament(&Strategy, &req, games)?;
+        let r = crate::exec::tournament(
+            exec,
+            &format!("matches-{k}"),
+            GameDef::name(&Strategy),
+            &req,
+            games,
+        )?;
         rows.push(MatchRow::new(
             protocol,
             a,
@@ -755,6 +762,7 @@ pub fn check_match_rows(x: &LearnedEvalConfig, rows: &[MatchRow]) -> Result<(), 
 /// already done; returns the summary's text.
 pub fn run(
     x: &LearnedEvalConfig,
+    exec: &dyn crate::exec::Executor,
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
@@ -810,7 +818,7 @@ pub fn run(
         "matches",
         stale,
         |rows| check_match_rows(x, rows),
-        || matches(x, &model, progress),
+        || matches(x, exec, &model, progress),
     )?;
     let summary = summary(x, &network, &speed, &matches);
     write_file(&dir.join("summary.md"), &summary)?;

@@ -8,15 +8,13 @@
 //!    times on every benchmark, all with the same seeds, so the rows differ only by
 //!    their settings. The best mean is what the defaults should be.
 
+use crate::exec::{Executor, Search, SearchOptions, Task, map};
 use crate::optim::AlgoConfig;
-use crate::optim::ntbea::suite::{
-    SuiteCase, case_scores, config_of, settings_space, standard_suite,
-};
+use crate::optim::ntbea::suite::{case_scores, config_of, settings_space, standard_suite};
 use crate::optim::ntbea::{FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
 use crate::registry::build_problem;
 use crate::rng::derive_seed;
 use crate::run::{self, ProblemSpec, RunConfig};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
@@ -62,35 +60,65 @@ struct ValidationCache {
     rows: Vec<ValidationRow>,
 }
 
+/// One NTBEA configuration's scores over the standard suite, `runs` runs per
+/// benchmark, seeded from `seed` alone (the same for every configuration).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SuiteValidation {
+    pub config: NtbeaConfig,
+    pub runs: u64,
+    pub seed: u64,
+}
+
+impl Task for SuiteValidation {
+    const KIND: &'static str = "ntbea-suite-validation";
+    type Output = Vec<f64>;
+    fn run(&self) -> Result<Vec<f64>, String> {
+        case_scores(&standard_suite(), &self.config, self.runs, self.seed)
+            .map_err(|e| e.to_string())
+    }
+}
+
 /// Each candidate's scores over the suite (the same seeds for every row, so rows
-/// differ only by their settings), in parallel; rows already in `cache` are reused.
+/// differ only by their settings), on `exec`; rows already in `cache` are reused.
 fn validate_rows(
-    suite: &[SuiteCase],
+    exec: &dyn Executor,
+    label: &str,
     candidates: Vec<(String, NtbeaConfig)>,
     cache: &[ValidationRow],
     c: &DefaultsConfig,
 ) -> Result<Vec<ValidationRow>, String> {
     let seed = derive_seed(c.seed, &[0xDEF]);
-    candidates
-        .into_par_iter()
+    let todo: Vec<SuiteValidation> = candidates
+        .iter()
+        .filter(|(_, config)| !cache.iter().any(|r| r.config == *config))
+        .map(|(_, config)| SuiteValidation {
+            config: config.clone(),
+            runs: c.validation_runs,
+            seed,
+        })
+        .collect();
+    let mut scores = map(exec, label, &todo)
+        .map_err(|e| e.to_string())?
+        .into_iter();
+    Ok(candidates
+        .into_iter()
         .map(|(label, config)| {
             if let Some(hit) = cache.iter().find(|r| r.config == config) {
-                return Ok(ValidationRow {
+                return ValidationRow {
                     label,
                     ..hit.clone()
-                });
+                };
             }
-            let scores =
-                case_scores(suite, &config, c.validation_runs, seed).map_err(|e| e.to_string())?;
+            let scores = scores.next().unwrap_or_default();
             let mean = scores.iter().sum::<f64>() / scores.len() as f64;
-            Ok(ValidationRow {
+            ValidationRow {
                 label,
                 config,
                 scores,
                 mean,
-            })
+            }
         })
-        .collect()
+        .collect())
 }
 
 /// The rows of `validation.ron` validated with `key` (another key's rows are not
@@ -178,7 +206,12 @@ fn reference_rows() -> Vec<(String, NtbeaConfig)> {
     ]
 }
 
-pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<DefaultsResult, String> {
+pub fn run(
+    c: &DefaultsConfig,
+    exec: &dyn Executor,
+    runs_dir: &Path,
+    progress: bool,
+) -> Result<DefaultsResult, String> {
     let home = runs_dir.join(&c.name);
     let dir = home.join("tuning");
     let spec = ProblemSpec {
@@ -207,13 +240,29 @@ pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<Defaul
             c.tuning_runs, c.tuning_budget
         );
     }
-    let tuning = run::execute(Some(&dir), &rc, problem.as_ref(), progress)
-        .map_err(|e| format!("tuning: {e}"))?;
+    let search = Search {
+        name: "tuning".into(),
+        dir: dir.clone(),
+        config: rc,
+        problem: problem.as_ref(),
+    };
+    let tuning = exec
+        .search(
+            std::slice::from_ref(&search),
+            SearchOptions {
+                progress,
+                retry_failed: false,
+            },
+        )
+        .map_err(|e| e.to_string())?
+        .pop()
+        .ok_or("tuning: no result")?;
 
     let suite = standard_suite();
     let cache_file = home.join("validation.ron");
     let key = (c.validation_runs, c.seed);
     let mut cache = read_cache(&cache_file, key, suite.len());
+    let mut calls = 0;
     let mut validate =
         |candidates: Vec<(String, NtbeaConfig)>| -> Result<Vec<ValidationRow>, String> {
             if progress {
@@ -223,7 +272,9 @@ pub fn run(c: &DefaultsConfig, runs_dir: &Path, progress: bool) -> Result<Defaul
                     c.validation_runs
                 );
             }
-            let rows = validate_rows(&suite, candidates, &cache, c)?;
+            calls += 1;
+            let label = format!("validation-{calls}");
+            let rows = validate_rows(exec, &label, candidates, &cache, c)?;
             for r in &rows {
                 if !cache.iter().any(|old| old.config == r.config) {
                     cache.push(r.clone());

@@ -8,6 +8,7 @@
 //! experiment resumes from the runs' logs.
 
 use crate::eval::FeatureAxis;
+use crate::exec::{Executor, Search, SearchOptions};
 use crate::experiments::validation::{CellChoice, ValidationRow, choose, markdown, validate};
 use crate::optim::AlgoConfig;
 use crate::optim::map_elites::{Archive, Better, MapElitesConfig, Mutation};
@@ -94,7 +95,12 @@ pub struct ArchiveOutcome {
 }
 
 /// Runs (or resumes) every archive and validates its corners. `progress` shows bars.
-pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<ArchiveOutcome>, String> {
+pub fn run(
+    x: &PlayStyles,
+    exec: &dyn Executor,
+    runs_dir: &Path,
+    progress: bool,
+) -> Result<Vec<ArchiveOutcome>, String> {
     let spec = ProblemSpec {
         name: "strategy-styles".into(),
         settings: x.search.clone(),
@@ -107,7 +113,9 @@ pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<Archiv
     let root = runs_dir.join(&x.name);
     std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
     let space = problem.space().clone();
-    let mut out = Vec::new();
+    // Every archive first (on a cluster: their searches in one array), then the
+    // validation of their corners.
+    let mut searches = Vec::new();
     for (i, pair) in x.pairs.iter().enumerate() {
         let config = MapElitesConfig {
             axes: pair.axes.to_vec(),
@@ -135,8 +143,27 @@ pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<Archiv
         };
         let dir = root.join(pair.name);
         run::reuse_or_create_run_dir(&dir, &rc)?;
-        let result = run::execute(Some(&dir), &rc, problem.as_ref(), progress)
-            .map_err(|e| format!("{}: {e}", pair.name))?;
+        searches.push(Search {
+            name: pair.name.to_string(),
+            dir,
+            config: rc,
+            problem: problem.as_ref(),
+        });
+    }
+    let results = exec
+        .search(
+            &searches,
+            SearchOptions {
+                progress,
+                retry_failed: false,
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for ((i, pair), (result, search)) in
+        x.pairs.iter().enumerate().zip(results.iter().zip(searches))
+    {
+        let dir = search.dir;
         let archive = result.trials[0]
             .archive
             .as_ref()
@@ -145,7 +172,10 @@ pub fn run(x: &PlayStyles, runs_dir: &Path, progress: bool) -> Result<Vec<Archiv
         let picked = choose(archive, &CellChoice::Corners)?;
         let elites: Vec<_> = picked.iter().map(|&k| &archive.elites()[k]).collect();
         let rows = validate(
-            vproblem.as_ref(),
+            exec,
+            &format!("validation-{}", pair.name),
+            &vspec,
+            None,
             &elites,
             x.validation_evaluations,
             crate::rng::derive_seed(x.seed, &[100 + i as u64]),

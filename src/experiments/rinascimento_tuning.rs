@@ -8,6 +8,7 @@
 //!
 //! Every tuning is an ordinary, resumable run folder; all games are seeded per game.
 
+use crate::exec::{Evaluate, Executor, Search, SearchOptions, map};
 use crate::harness::{AgentSpec, GameRequest, TournamentResult};
 use crate::optim::AlgoConfig;
 use crate::optim::ntbea::NtbeaConfig;
@@ -16,7 +17,6 @@ use crate::registry::build_problem;
 use crate::rng::derive_seed;
 use crate::run::{self, ProblemSpec, RunConfig};
 use crate::stats::Summary;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
@@ -166,13 +166,24 @@ fn spec(agent: &str, settings: &[(&str, String)]) -> ProblemSpec {
 /// `plots_dir/name/figure5_<agent>.png`.
 pub fn run(
     c: &TuningConfig,
+    exec: &dyn Executor,
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
 ) -> Result<TuningResult, String> {
     let home = runs_dir.join(&c.name);
-    let mut cells = Vec::new();
-    let mut best: Vec<BestConfig> = Vec::new();
+    // Every tuning run first (on a cluster: one array of all their trials), then the
+    // true win rates of their recommendations.
+    struct Cell {
+        ai: usize,
+        bi: usize,
+        budget: u64,
+        problem: usize,
+        truth: ProblemSpec,
+    }
+    let mut problems = Vec::new();
+    let mut cells_todo = Vec::new();
+    let mut runs = Vec::new();
     for (ai, agent) in c.agents.iter().enumerate() {
         if !TUNED.contains(&agent.as_str()) {
             return Err(format!(
@@ -183,13 +194,11 @@ pub fn run(
         let budget_setting = ("budget", c.decision_budget.to_string());
         let search = spec(agent, std::slice::from_ref(&budget_setting));
         let problem = build_problem(&search, None)?;
-        let truth = build_problem(
-            &spec(
-                agent,
-                &[budget_setting, ("games", c.true_games.to_string())],
-            ),
-            None,
-        )?;
+        let truth = spec(
+            agent,
+            &[budget_setting, ("games", c.true_games.to_string())],
+        );
+        build_problem(&truth, None)?;
         for (bi, &budget) in c.budgets.iter().enumerate() {
             let dir = home.join(format!("{agent}-b{budget}"));
             let rc = RunConfig {
@@ -205,70 +214,116 @@ pub fn run(
                 faults: Default::default(),
             };
             run::reuse_or_create_run_dir(&dir, &rc)?;
-            if progress {
-                eprintln!("{agent}: {} NTBEA runs of {budget} games", c.runs);
-            }
-            let r = run::execute(Some(&dir), &rc, problem.as_ref(), progress)
-                .map_err(|e| format!("{agent}, budget {budget}: {e}"))?;
-            // The true win rates cost more games than the tuning itself, so they are
-            // kept beside the run: an interrupted experiment resumes past them.
-            let truth_file = dir.join("true_win_rates.ron");
-            let key = TruthKey {
-                true_games: c.true_games,
-                decision_budget: c.decision_budget,
-                seed: c.seed,
-                points: r.trials.iter().map(|t| t.values.clone()).collect(),
-            };
-            let cached = read_truth(&truth_file, &key);
-            let true_win_rates: Vec<f64> = match cached {
-                Some(v) => v,
-                None => {
-                    if progress {
-                        eprintln!(
-                            "{agent}, budget {budget}: true win rates over {} games each",
-                            c.true_games
-                        );
-                    }
-                    let v: Vec<f64> = r
-                        .trials
-                        .par_iter()
-                        .map(|t| {
-                            let seed = derive_seed(c.seed, &[0x7E, ai as u64, bi as u64, t.trial]);
-                            truth
-                                .evaluate(&t.values, seed)
-                                .map(|e| e.fitness)
-                                .map_err(|e| e.to_string())
-                        })
-                        .collect::<Result<_, _>>()?;
-                    let cache = TruthCache {
-                        key,
-                        true_win_rates: v.clone(),
-                    };
-                    let text = ron::ser::to_string(&cache).map_err(|e| e.to_string())?;
-                    crate::run::lock::write_whole(&truth_file, text).map_err(|e| e.to_string())?;
-                    v
-                }
-            };
-            for (t, &w) in r.trials.iter().zip(&true_win_rates) {
-                if best.iter().all(|b| b.agent != *agent)
-                    || best.iter().any(|b| b.agent == *agent && w > b.win_rate)
-                {
-                    best.retain(|b| b.agent != *agent);
-                    best.push(BestConfig {
-                        agent: agent.clone(),
-                        win_rate: w,
-                        spec: problem
-                            .agent_spec(&t.values)
-                            .ok_or("the tuning problem names no agent")?,
-                    });
-                }
-            }
-            cells.push(TuningCell {
-                agent: agent.clone(),
+            runs.push((format!("{agent}, budget {budget}"), dir, rc));
+            cells_todo.push(Cell {
+                ai,
+                bi,
                 budget,
-                recommendations: r.trials.iter().map(|t| t.recommendation.clone()).collect(),
-                true_win_rates,
+                problem: problems.len(),
+                truth: truth.clone(),
             });
+        }
+        problems.push(problem);
+    }
+    let searches: Vec<Search> = runs
+        .into_iter()
+        .zip(&cells_todo)
+        .map(|((name, dir, config), cell)| Search {
+            name,
+            dir,
+            config,
+            problem: problems[cell.problem].as_ref(),
+        })
+        .collect();
+    if progress {
+        eprintln!(
+            "{} agents x {} budgets: {} NTBEA runs each",
+            c.agents.len(),
+            c.budgets.len(),
+            c.runs
+        );
+    }
+    let results = exec
+        .search(
+            &searches,
+            SearchOptions {
+                progress,
+                retry_failed: false,
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    let mut cells = Vec::new();
+    let mut best: Vec<BestConfig> = Vec::new();
+    for ((cell, r), s) in cells_todo.iter().zip(&results).zip(&searches) {
+        let (ai, bi, budget) = (cell.ai, cell.bi, cell.budget);
+        let agent = &c.agents[ai];
+        let problem = problems[cell.problem].as_ref();
+        // The true win rates cost more games than the tuning itself, so they are
+        // kept beside the run: an interrupted experiment resumes past them.
+        let truth_file = s.dir.join("true_win_rates.ron");
+        let key = TruthKey {
+            true_games: c.true_games,
+            decision_budget: c.decision_budget,
+            seed: c.seed,
+            points: r.trials.iter().map(|t| t.values.clone()).collect(),
+        };
+        let cached = read_truth(&truth_file, &key);
+        let true_win_rates: Vec<f64> = match cached {
+            Some(v) => v,
+            None => {
+                if progress {
+                    eprintln!(
+                        "{agent}, budget {budget}: true win rates over {} games each",
+                        c.true_games
+                    );
+                }
+                let tasks: Vec<Evaluate> = r
+                    .trials
+                    .iter()
+                    .map(|t| Evaluate {
+                        problem: cell.truth.clone(),
+                        space: None,
+                        point: t.values.clone(),
+                        seed: derive_seed(c.seed, &[0x7E, ai as u64, bi as u64, t.trial]),
+                        what: format!("{agent}, budget {budget}, run {}", t.trial),
+                    })
+                    .collect();
+                let v: Vec<f64> = map(exec, &format!("truth-{agent}-b{budget}"), &tasks)
+                    .map_err(|e| e.to_string())?
+                    .into_iter()
+                    .map(|e| e.fitness)
+                    .collect();
+                let cache = TruthCache {
+                    key,
+                    true_win_rates: v.clone(),
+                };
+                let text = ron::ser::to_string(&cache).map_err(|e| e.to_string())?;
+                crate::run::lock::write_whole(&truth_file, text).map_err(|e| e.to_string())?;
+                v
+            }
+        };
+        for (t, &w) in r.trials.iter().zip(&true_win_rates) {
+            if best.iter().all(|b| b.agent != *agent)
+                || best.iter().any(|b| b.agent == *agent && w > b.win_rate)
+            {
+                best.retain(|b| b.agent != *agent);
+                best.push(BestConfig {
+                    agent: agent.clone(),
+                    win_rate: w,
+                    spec: problem
+                        .agent_spec(&t.values)
+                        .ok_or("the tuning problem names no agent")?,
+                });
+            }
+        }
+        cells.push(TuningCell {
+            agent: agent.clone(),
+            budget,
+            recommendations: r.trials.iter().map(|t| t.recommendation.clone()).collect(),
+            true_win_rates,
+        });
+        if bi + 1 < c.budgets.len() {
+            continue;
         }
         let groups: Vec<(String, Vec<f64>)> = cells
             .iter()
@@ -291,11 +346,13 @@ pub fn run(
     // Tables: the best tuned configuration of each agent against 3 OSLA, then the
     // starred configurations together and in a 2-player round robin, every agent at
     // the decision budget.
-    let rinascimento = crate::registry::game("rinascimento")?;
     let with_budget = |name: &str| format!("{name}(budget={})", c.decision_budget);
     let osla = with_budget("osla");
-    let play = |agents: Vec<String>, players: usize, seed: u64| {
-        rinascimento.tournament(
+    let play = |label: &str, agents: Vec<String>, players: usize, seed: u64| {
+        crate::exec::tournament(
+            exec,
+            label,
+            "rinascimento",
             &GameRequest {
                 settings: vec![("players".into(), players.to_string())],
                 agents,
@@ -323,6 +380,7 @@ pub fn run(
     };
     for (i, b) in best.iter().enumerate() {
         let r = play(
+            &format!("best-{i}"),
             vec![b.spec.clone(), osla.clone(), osla.clone(), osla.clone()],
             4,
             derive_seed(c.seed, &[0xB0, i as u64]),
@@ -335,6 +393,7 @@ pub fn run(
         .collect();
     for (i, s) in stars.iter().enumerate() {
         let r = play(
+            &format!("star-{i}"),
             vec![s.clone(), osla.clone(), osla.clone(), osla.clone()],
             4,
             derive_seed(c.seed, &[0xB1, i as u64]),
@@ -343,9 +402,9 @@ pub fn run(
     }
     let mut four = stars.clone();
     four.push(osla.clone());
-    let r4 = play(four, 4, derive_seed(c.seed, &[0xB2]))?;
+    let r4 = play("four-players", four, 4, derive_seed(c.seed, &[0xB2]))?;
     push("MCTS*, BMRH*, SRH*, OSLA (4 players)", &r4, false);
-    let rr = play(stars, 2, derive_seed(c.seed, &[0xB3]))?;
+    let rr = play("round-robin", stars, 2, derive_seed(c.seed, &[0xB3]))?;
     for p in &rr.pairs {
         let (a, b) = (
             short_name(&rr.agents[p.a].name),

@@ -175,6 +175,7 @@ const FRESH_FILE: &str = "fresh.ron";
 /// Runs (or resumes) the study into `runs_dir/NAME` and `plots_dir/NAME`.
 pub fn run(
     config: &RuleDesignConfig,
+    exec: &dyn crate::exec::Executor,
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
@@ -216,8 +217,14 @@ pub fn run(
         seed: config.seed,
     };
     let home = runs_dir.join(&config.name);
-    let searched =
-        compare_optimizers::run(&search, problem.as_ref(), runs_dir, plots_dir, progress)?;
+    let searched = compare_optimizers::run(
+        &search,
+        problem.as_ref(),
+        exec,
+        runs_dir,
+        plots_dir,
+        progress,
+    )?;
 
     // Each algorithm's best feasible recommendation, and the game's own rules.
     let mut candidates: Vec<(String, Option<usize>, Vec<f64>)> = vec![(
@@ -264,15 +271,29 @@ pub fn run(
                     config.fresh_games
                 );
             }
-            let big = build_problem(&config.problem_spec(config.fresh_games), None)?;
-            let mut rows = Vec::new();
-            for (i, (source, trial, values)) in candidates.iter().enumerate() {
-                let seed = derive_seed(config.seed, &[u64::MAX - 1, i as u64]);
-                let e = big.evaluate(values, seed).map_err(|e| e.0)?;
-                rows.push(fresh_row(
-                    source, *trial, values, &space, &features, &e, &checks, config,
-                ));
-            }
+            let big = config.problem_spec(config.fresh_games);
+            build_problem(&big, None)?;
+            let tasks: Vec<crate::exec::Evaluate> = candidates
+                .iter()
+                .enumerate()
+                .map(|(i, (source, _, values))| crate::exec::Evaluate {
+                    problem: big.clone(),
+                    space: None,
+                    point: values.clone(),
+                    seed: derive_seed(config.seed, &[u64::MAX - 1, i as u64]),
+                    what: format!("{source} on fresh seeds"),
+                })
+                .collect();
+            let evaluations = crate::exec::map(exec, "fresh", &tasks).map_err(|e| e.to_string())?;
+            let rows: Vec<FreshRow> = candidates
+                .iter()
+                .zip(&evaluations)
+                .map(|((source, trial, values), e)| {
+                    fresh_row(
+                        source, *trial, values, &space, &features, e, &checks, config,
+                    )
+                })
+                .collect();
             let text = ron::ser::to_string_pretty(
                 &(config.clone(), rows.clone()),
                 ron::ser::PrettyConfig::default(),

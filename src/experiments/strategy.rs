@@ -9,6 +9,7 @@
 //! appended to `games.csv` as it finishes, so an interrupted experiment resumes where
 //! it stopped and the result does not depend on the number of threads.
 
+use crate::exec::{Executor, Task, map_each};
 use crate::game::{Agent, Game};
 use crate::games::strategy::{Level, Strategy, StrategyState, training_levels, validation_levels};
 use crate::harness::agents::{AgentSpec, all_agents, build_agent};
@@ -16,10 +17,30 @@ use crate::harness::{GameDef, Values};
 use crate::plot::{Heatmap, category_error_bars, heatmap};
 use crate::rng::derive_seed;
 use crate::stats::Summary;
-use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
+
+/// One game of an experiment: its pairing, level and game index (which give its seed
+/// and seats), with the experiment it belongs to.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StrategyGame {
+    pub experiment: StrategyExperiment,
+    pub pairing: usize,
+    pub level: u64,
+    pub game: usize,
+}
+
+impl Task for StrategyGame {
+    const KIND: &'static str = "strategy-game";
+    type Output = GameRow;
+    fn run(&self) -> Result<GameRow, String> {
+        let x = &self.experiment;
+        let values = Values::new("game `strategy`", &Strategy.settings(), &x.settings)?;
+        play_game(x, &values, self.pairing, self.level, self.game)
+    }
+}
 
 /// The Tribes paper's Table I win rates, in the order of
 /// [`StrategyExperiment::portfolio`]'s pairings: P-MCTS, P-MCTS(B), P-MCTS(PU) against
@@ -27,7 +48,7 @@ use std::sync::Mutex;
 pub const TRIBES_TABLE_I: [f64; 7] = [0.656, 0.654, 0.686, 0.370, 0.564, 0.556, 0.678];
 
 /// Which table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Table {
     /// Table I: each pairing's first agent against its second.
     Portfolio,
@@ -36,7 +57,7 @@ pub enum Table {
 }
 
 /// One experiment's settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StrategyExperiment {
     pub name: String,
     pub table: Table,
@@ -164,7 +185,7 @@ pub fn ladder(
 }
 
 /// One finished game, from the pairing's first agent's side (`a`) and its second's.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {
     pub pairing: usize,
     pub level: u64,
@@ -415,6 +436,7 @@ fn read_rows(path: &Path, x: &StrategyExperiment) -> (Vec<GameRow>, Vec<(usize, 
 /// table and its plot. Returns the table in Markdown.
 pub fn run(
     x: &StrategyExperiment,
+    exec: &dyn Executor,
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
@@ -475,16 +497,22 @@ pub fn run(
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let new: Vec<GameRow> = todo
-        .par_iter()
-        .map(|&(p, l, g)| {
-            let row = play_game(x, &values, p, l, g)?;
-            let mut f = file.lock().map_err(|_| "games.csv: lock poisoned")?;
-            writeln!(f, "{}", row.to_csv()).map_err(|e| format!("games.csv: {e}"))?;
-            bar.inc(1);
-            Ok(row)
+    let tasks: Vec<StrategyGame> = todo
+        .iter()
+        .map(|&(pairing, level, game)| StrategyGame {
+            experiment: x.clone(),
+            pairing,
+            level,
+            game,
         })
-        .collect::<Result<_, String>>()?;
+        .collect();
+    let keep = |_: usize, row: &GameRow| -> Result<(), String> {
+        let mut f = file.lock().map_err(|_| "games.csv: lock poisoned")?;
+        writeln!(f, "{}", row.to_csv()).map_err(|e| format!("games.csv: {e}"))?;
+        bar.inc(1);
+        Ok(())
+    };
+    let new = map_each(exec, "games", &tasks, &keep).map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     rows.extend(new);
     rows.sort_by_key(|r| (r.pairing, r.level, r.game));

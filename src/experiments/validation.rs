@@ -5,11 +5,12 @@
 //! An elite's archive value is one noisy evaluation that won its cell, so it is biased
 //! upwards; validation says how much of the style and the strength is real.
 
-use crate::eval::Problem;
+use crate::exec::{Evaluate, Executor, map};
 use crate::optim::map_elites::{AnyArchive, Archive, Elite};
 use crate::rng::derive_seed;
+use crate::run::ProblemSpec;
+use crate::space::Space;
 use crate::stats::Summary;
-use rayon::prelude::*;
 
 /// Which elites to validate.
 #[derive(Clone, Debug, PartialEq)]
@@ -130,27 +131,30 @@ pub struct ValidationRow {
     pub features: Vec<Summary>,
 }
 
-/// Evaluates each elite `evaluations` times with `problem` (evaluation `k` of elite
-/// `i` seeded from `(seed, i, k)`, all in parallel, so the result does not depend on
-/// the number of threads).
+/// Evaluates each elite `evaluations` times with the problem `spec` builds (with
+/// `space`, an external evaluator's), on `exec`: evaluation `k` of elite `i` seeded from
+/// `(seed, i, k)`, so the result does not depend on where or beside what it runs.
 pub fn validate(
-    problem: &dyn Problem,
+    exec: &dyn Executor,
+    label: &str,
+    spec: &ProblemSpec,
+    space: Option<&Space>,
     elites: &[&Elite],
     evaluations: usize,
     seed: u64,
 ) -> Result<Vec<ValidationRow>, String> {
-    let jobs: Vec<(usize, usize)> = (0..elites.len())
+    let tasks: Vec<Evaluate> = (0..elites.len())
         .flat_map(|i| (0..evaluations).map(move |k| (i, k)))
-        .collect();
-    let results = jobs
-        .par_iter()
-        .map(|&(i, k)| {
-            problem
-                .evaluate(&elites[i].values, derive_seed(seed, &[i as u64, k as u64]))
-                .map_err(|e| format!("elite {:?}: {e}", elites[i].cell))
+        .map(|(i, k)| Evaluate {
+            problem: spec.clone(),
+            space: space.cloned(),
+            point: elites[i].values.clone(),
+            seed: derive_seed(seed, &[i as u64, k as u64]),
+            what: format!("elite {:?}", elites[i].cell),
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    let features = problem.feature_names().len();
+        .collect();
+    let results = map(exec, label, &tasks).map_err(|e| e.to_string())?;
+    let features = results.first().map_or(0, |r| r.features.len());
     Ok(elites
         .iter()
         .enumerate()

@@ -75,7 +75,7 @@ impl LeadTracker {
 }
 
 /// How the lead moved in one game.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Lead {
     /// Times the sole leader on score changed.
     pub changes: u32,

@@ -141,6 +141,17 @@ pub trait DynGame: Sync {
     fn check(&self, game: &GameRequest) -> Result<(), String>;
     /// Many games ([`tournament`]).
     fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, String>;
+    /// Game `index` of a tournament's `lineup` (agent indices into the request's), the
+    /// seats rotating with `index` as [`DynGame::tournament`] rotates them, seeded by
+    /// the request's seed: one game of a tournament played anywhere.
+    fn play_lineup(
+        &self,
+        game: &GameRequest,
+        lineup: &[usize],
+        index: usize,
+    ) -> Result<Record, String>;
+    /// The agents' names as a tournament's results give them (copies numbered).
+    fn agent_names(&self, game: &GameRequest) -> Result<Vec<String>, String>;
     /// One game, drawn into `out` after the turns `at` (see [`GameDef::render`]).
     fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String>;
     /// The game's state encoding, if it has one.
@@ -346,6 +357,27 @@ impl<D: GameDef> DynGame for D {
             )
         })?;
         Ok(tournament::summarize(&p.names(), &lineups, games, &records))
+    }
+
+    fn play_lineup(
+        &self,
+        req: &GameRequest,
+        lineup: &[usize],
+        index: usize,
+    ) -> Result<Record, String> {
+        let p = prepare(self, req)?;
+        if let Some(&bad) = lineup.iter().find(|&&a| a >= p.specs.len()) {
+            return Err(format!("lineup: agent {bad} of {} agents", p.specs.len()));
+        }
+        let seats = play::rotated_seats(lineup.len(), index);
+        Ok(
+            p.play_one(self, lineup, &seats, req.budget, req.seed, &mut |_, _| {})?
+                .1,
+        )
+    }
+
+    fn agent_names(&self, req: &GameRequest) -> Result<Vec<String>, String> {
+        Ok(prepare(self, req)?.names())
     }
 
     fn render(&self, req: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String> {

@@ -90,7 +90,7 @@ pub fn play<G: Game>(
 }
 
 /// How a finished game went, per agent in the order the agents were given.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Record {
     /// The seat each agent played (seat 0 moves first).
     pub seats: Vec<usize>,

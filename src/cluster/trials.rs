@@ -1,15 +1,15 @@
-//! An experiment's work items as Slurm array tasks. One *work item* is one trial of
-//! one algorithm: its search and the re-evaluations of its final game. A task is a
-//! plain `playtune task EXPERIMENT --submission K` on a shared filesystem; it computes
-//! its item exactly as the local run would (the same run configuration, the same
-//! seeds per trial, evaluation and re-evaluation) into a folder of its own,
-//! `slurm/tasks/<item>.partial/`, renamed to `slurm/tasks/<item>/` when complete.
-//! Collection appends complete task folders to the algorithms' logs; the summary is
-//! then made by the local experiment itself, which finds every evaluation logged and
+//! Searches whose trials are Slurm array tasks: one *work item* is one trial of one
+//! search (its whole search, pre-processing included). A task is a plain `playtune
+//! task HOME/slurm --submission K` on a shared filesystem; it computes its trial
+//! exactly as the local run would (the same run configuration and seeds) into a folder
+//! of its own, `slurm/tasks/<item>.partial/`, renamed to `slurm/tasks/<item>/` when
+//! complete. Collection appends complete task folders to the searches' logs; the
+//! caller's replay of each run folder then finds every evaluation logged and
 //! evaluates nothing. So a cluster run's files are the local run's files.
 //!
-//! Folder layout under `<experiment>/slurm/`:
-//! - `experiment.ron`: the experiment's configuration, read by every task;
+//! Folder layout under `HOME/slurm/`:
+//! - `experiment.ron`: the searches (name, run folder, run configuration), read by
+//!   every task;
 //! - `submission-K.ron`: the work items of the K-th array and its job id;
 //! - `submission-K.sh`: the batch script given to `sbatch`;
 //! - `logs/JOB_TASK.out`: each task's own output (its tail is shown when it fails);
@@ -17,61 +17,73 @@
 //! - `done.jsonl`: one line per collected task (its time and evaluations).
 //!
 //! What is done is read from the data, not from bookkeeping: an item is done when its
-//! algorithm's log replays its trial to the end and its re-evaluation log holds all of
-//! its re-evaluations. So a rerun resubmits exactly what is missing, whatever happened
-//! to the tasks (failed, timed out, cancelled, never run).
+//! search's log replays its trial to the end. So a rerun resubmits exactly what is
+//! missing, whatever happened to the tasks (failed, timed out, cancelled, never run).
 
 use super::{CLUSTER_DIR, SlurmOptions, indent, slurm, tail, write_atomic};
-use crate::eval::{Binding, Problem};
-use crate::experiments::compare_optimizers::{
-    self, ExperimentConfig, ExperimentResult, REEVALUATION_LOG, Reevaluation, algorithm_folder,
-    algorithm_run, point_key, read_reevaluations,
-};
+use crate::eval::Problem;
 use crate::run::failures;
 use crate::run::log::{self, LogWriter};
-use crate::run::{self, Driven, RunConfig};
+use crate::run::{self, Driven, RunConfig, RunResult};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-const EXPERIMENT_FILE: &str = "experiment.ron";
+/// The task kind of a search's trial.
+pub const KIND: &str = "search-trial";
+
+const SEARCHES_FILE: &str = "experiment.ron";
 const TASKS_DIR: &str = "tasks";
 const LOGS_DIR: &str = "logs";
 const DONE_FILE: &str = "done.jsonl";
 const TASK_FILE: &str = "task.ron";
 const PARTIAL: &str = ".partial";
 
-/// One trial of one algorithm: its search and the re-evaluations of its final game.
+/// One search of the set: its name, its run folder (relative to the home folder)
+/// and its run configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub name: String,
+    pub folder: String,
+    pub config: RunConfig,
+}
+
+/// The searches a home folder runs on the cluster.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchSet {
+    pub searches: Vec<Entry>,
+}
+
+/// One trial of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct WorkItem {
-    /// The algorithm's position in the experiment's list.
-    pub algorithm: usize,
+    /// The search's position in the set.
+    pub search: usize,
     pub trial: u64,
 }
 
 impl WorkItem {
-    /// The task folder's name: `<algorithm in lower case>-t<trial>`.
-    fn folder(&self, config: &ExperimentConfig) -> String {
+    /// The task folder's name: `<run folder>-t<trial>` (`/` made `_`).
+    fn folder(&self, set: &SearchSet) -> String {
         format!(
             "{}-t{}",
-            algorithm_folder(&config.algorithms[self.algorithm].0),
+            set.searches[self.search].folder.replace('/', "_"),
             self.trial
         )
     }
 
-    fn describe(&self, config: &ExperimentConfig) -> String {
-        format!(
-            "{} trial {}",
-            config.algorithms[self.algorithm].0, self.trial
-        )
+    fn describe(&self, set: &SearchSet) -> String {
+        format!("{} trial {}", set.searches[self.search].name, self.trial)
     }
 }
 
 /// One array: what each task index computes, and the job Slurm gave it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Submission {
+    #[serde(default)]
+    pub kind: String,
     /// Slurm's job id (None between writing this file and `sbatch` answering).
     pub job: Option<String>,
     /// Task i computes items[i].
@@ -87,9 +99,8 @@ struct TaskRecord {
     job: Option<String>,
     task: Option<usize>,
     host: String,
-    /// Evaluations and re-evaluations this task computed (not those it found logged).
+    /// Evaluations this task computed (not those it found logged).
     evaluations: u64,
-    reevaluations: u64,
     seconds: f64,
     /// Seconds since the Unix epoch when the task began and ended its work: how many
     /// tasks were in flight at once, and the gaps Slurm left between them.
@@ -120,11 +131,11 @@ impl Folder {
     fn log_of(&self, job: &str, task: usize) -> PathBuf {
         self.logs().join(format!("{job}_{task}.out"))
     }
-    fn run_dir(&self, config: &ExperimentConfig, ai: usize) -> PathBuf {
-        self.home.join(algorithm_folder(&config.algorithms[ai].0))
+    fn run_dir(&self, set: &SearchSet, si: usize) -> PathBuf {
+        self.home.join(&set.searches[si].folder)
     }
-    fn job_name(&self, config: &ExperimentConfig) -> String {
-        slurm::job_name(&config.name)
+    fn job_name(&self) -> String {
+        job_name(&self.home)
     }
 
     /// The submissions in order (index, submission).
@@ -144,30 +155,44 @@ impl Folder {
     }
 }
 
-/// Reads the experiment a cluster folder holds.
-pub fn read_experiment(home: &Path) -> Result<ExperimentConfig, String> {
-    let path = home.join(CLUSTER_DIR).join(EXPERIMENT_FILE);
+/// The Slurm job name of everything a home folder submits.
+pub fn job_name(home: &Path) -> String {
+    let name = home
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    slurm::job_name(&name)
+}
+
+/// Whether a folder holds searches run on the cluster by trial.
+pub fn is_home(dir: &Path) -> bool {
+    dir.join(CLUSTER_DIR).join(SEARCHES_FILE).exists()
+}
+
+/// Reads the searches a cluster folder holds.
+pub fn read_set(home: &Path) -> Result<SearchSet, String> {
+    let path = home.join(CLUSTER_DIR).join(SEARCHES_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
-            "{}: {e} (not an experiment run with --executor slurm)",
+            "{}: {e} (no searches were run on the cluster here)",
             path.display()
         )
     })?;
     ron::from_str(&text).map_err(|e| run::ron_error(&path, &e))
 }
 
-/// Writes the experiment's configuration, or checks that the one there is the same:
-/// a folder holds one experiment, whatever executor computes it.
-fn write_experiment(folder: &Folder, config: &ExperimentConfig) -> Result<(), String> {
-    let path = folder.cluster().join(EXPERIMENT_FILE);
-    let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default())
+/// Writes the set, or checks that the one there is the same: a folder holds one set
+/// of searches, whatever executor computes it.
+fn write_set(folder: &Folder, set: &SearchSet) -> Result<(), String> {
+    let path = folder.cluster().join(SEARCHES_FILE);
+    let text = ron::ser::to_string_pretty(set, ron::ser::PrettyConfig::default())
         .map_err(|e| e.to_string())?;
     if let Ok(old) = std::fs::read_to_string(&path) {
         if old == text {
             return Ok(());
         }
         return Err(format!(
-            "{} holds another experiment (other settings, trials, budget or seed): give this one another --name, or delete {}",
+            "{} holds other searches (other settings, trials, budget or seed): give this experiment another name, or delete {}",
             path.display(),
             folder.home.display()
         ));
@@ -176,56 +201,53 @@ fn write_experiment(folder: &Folder, config: &ExperimentConfig) -> Result<(), St
     write_atomic(&path, text.as_bytes())
 }
 
-/// What is done and what is missing, read from the algorithms' logs.
+/// What is done and what is missing, read from the searches' logs.
 #[derive(Debug, Default)]
 pub struct Progress {
     pub done: BTreeSet<WorkItem>,
     pub missing: BTreeSet<WorkItem>,
-    /// Evaluations and re-evaluations logged so far (collected and in task folders).
+    /// Evaluations logged so far (collected and in task folders).
     pub evaluations: u64,
-    pub reevaluations: u64,
 }
 
-/// Replays every algorithm's log (evaluating nothing) to see which items are done.
+/// The problem each search evaluates, built from its configuration.
+fn build(set: &SearchSet) -> Result<Vec<Box<dyn Problem>>, String> {
+    set.searches
+        .iter()
+        .map(|e| crate::registry::build_problem(&e.config.problem, None))
+        .collect()
+}
+
+/// Replays every search's log (evaluating nothing) to see which items are done.
 fn progress(
     folder: &Folder,
-    config: &ExperimentConfig,
-    problem: &dyn Problem,
+    set: &SearchSet,
+    problems: &[&dyn Problem],
 ) -> Result<Progress, String> {
     let mut p = Progress::default();
-    let features = problem.feature_names();
-    for ai in 0..config.algorithms.len() {
-        let (name, rc) = algorithm_run(config, ai);
-        let dir = folder.run_dir(config, ai);
-        let all = (0..config.trials).map(|trial| WorkItem {
-            algorithm: ai,
-            trial,
-        });
-        if run::read_config(&dir).ok().as_ref() != Some(&rc) {
+    for (si, entry) in set.searches.iter().enumerate() {
+        let rc = &entry.config;
+        let dir = folder.run_dir(set, si);
+        let all = (0..rc.trials).map(|trial| WorkItem { search: si, trial });
+        if run::read_config(&dir).ok().as_ref() != Some(rc) {
             p.missing.extend(all);
             continue;
         }
-        let finished = match run::replay(&dir, &rc, problem).map_err(|e| format!("{name}: {e}"))? {
-            Driven::Finished(r) => r.trials,
-            Driven::Waiting { finished, .. } => finished,
-        };
-        let mut points = vec![String::new(); config.trials as usize];
-        for t in &finished {
-            points[t.trial as usize] = point_key(&t.values);
-        }
-        let reevaluated =
-            read_reevaluations(&dir.join(REEVALUATION_LOG), &points, config.reevaluations);
-        p.reevaluations += reevaluated.len() as u64;
+        let problem = problems[si];
+        let finished =
+            match run::replay(&dir, rc, problem).map_err(|e| format!("{}: {e}", entry.name))? {
+                Driven::Finished(r) => r.trials,
+                Driven::Waiting { finished, .. } => finished,
+            };
         let log_path = dir.join(log::LOG_FILE);
         if log_path.exists() {
-            p.evaluations += log::read_log(&log_path, &rc.space, &features)?.rows.len() as u64;
+            p.evaluations += log::read_log(&log_path, &rc.space, &problem.feature_names())?
+                .rows
+                .len() as u64;
         }
         let finished: HashSet<u64> = finished.iter().map(|t| t.trial).collect();
         for item in all {
-            let complete = finished.contains(&item.trial)
-                && (0..config.reevaluations)
-                    .all(|r| reevaluated.contains_key(&(item.trial as usize, r)));
-            if complete {
+            if finished.contains(&item.trial) {
                 p.done.insert(item);
             } else {
                 p.missing.insert(item);
@@ -236,45 +258,39 @@ fn progress(
     if let Ok(entries) = std::fs::read_dir(folder.tasks()) {
         for e in entries.flatten() {
             let dir = e.path();
-            let Some((_, rc)) = task_run(config, &dir) else {
+            let Some(si) = task_search(set, &dir) else {
                 continue;
             };
-            if let Ok(l) = log::read_log(&dir.join(log::LOG_FILE), &rc.space, &features) {
+            let rc = &set.searches[si].config;
+            if let Ok(l) = log::read_log(
+                &dir.join(log::LOG_FILE),
+                &rc.space,
+                &problems[si].feature_names(),
+            ) {
                 p.evaluations += l.rows.len() as u64;
-            }
-            if let Ok(text) = std::fs::read_to_string(dir.join(REEVALUATION_LOG)) {
-                p.reevaluations += text.lines().count() as u64;
             }
         }
     }
     Ok(p)
 }
 
-/// The algorithm and run configuration of a task folder, from its name.
-fn task_run(config: &ExperimentConfig, dir: &Path) -> Option<(usize, RunConfig)> {
+/// The search of a task folder, from its name.
+fn task_search(set: &SearchSet, dir: &Path) -> Option<usize> {
     let name = dir.file_name()?.to_str()?;
     let name = name.strip_suffix(PARTIAL).unwrap_or(name);
-    let (algo, _) = name.rsplit_once("-t")?;
-    let ai = config
-        .algorithms
+    let (search, _) = name.rsplit_once("-t")?;
+    set.searches
         .iter()
-        .position(|(n, _)| algorithm_folder(n) == algo)?;
-    Some((ai, algorithm_run(config, ai).1))
+        .position(|e| e.folder.replace('/', "_") == search)
 }
 
-/// Appends every complete task folder to its algorithm's logs, then removes it.
+/// Appends every complete task folder to its search's logs, then removes it.
 /// Appending a folder twice (an interruption between the two steps) is harmless: a
-/// log keeps one copy of each (trial, index), a re-evaluation log of each (trial,
-/// repeat).
-fn collect(
-    folder: &Folder,
-    config: &ExperimentConfig,
-    problem: &dyn Problem,
-) -> Result<usize, String> {
+/// log keeps one copy of each (trial, index).
+fn collect(folder: &Folder, set: &SearchSet, problems: &[&dyn Problem]) -> Result<usize, String> {
     let Ok(entries) = std::fs::read_dir(folder.tasks()) else {
         return Ok(0);
     };
-    let features = problem.feature_names();
     let mut dirs: Vec<PathBuf> = entries
         .flatten()
         .map(|e| e.path())
@@ -283,10 +299,12 @@ fn collect(
     dirs.sort();
     let mut collected = 0;
     for dir in dirs {
-        let Some((ai, rc)) = task_run(config, &dir) else {
+        let Some(si) = task_search(set, &dir) else {
             continue;
         };
-        let main = folder.run_dir(config, ai);
+        let rc = &set.searches[si].config;
+        let features = problems[si].feature_names();
+        let main = folder.run_dir(set, si);
         let rows: Vec<_> = log::read_log(&dir.join(log::LOG_FILE), &rc.space, &features)?
             .rows
             .into_iter()
@@ -297,7 +315,6 @@ fn collect(
             .collect();
         failed.sort_by_key(|f| (f.trial, f.index));
         run::append_results(&main, &rc.space, &features, &rows, &failed)?;
-        append_lines(&dir.join(REEVALUATION_LOG), &main.join(REEVALUATION_LOG))?;
         if let Ok(text) = std::fs::read_to_string(dir.join(TASK_FILE))
             && let Ok(record) = ron::from_str::<TaskRecord>(&text)
         {
@@ -307,7 +324,6 @@ fn collect(
                 "task": record.task,
                 "host": record.host,
                 "evaluations": record.evaluations,
-                "reevaluations": record.reevaluations,
                 "seconds": record.seconds,
                 "started_at": record.started_at,
                 "finished_at": record.finished_at,
@@ -319,16 +335,6 @@ fn collect(
         collected += 1;
     }
     Ok(collected)
-}
-
-/// Appends the whole lines of `from` (if any) to `to`, cutting a half-written last
-/// line of `to` first.
-fn append_lines(from: &Path, to: &Path) -> Result<(), String> {
-    let Ok(text) = std::fs::read_to_string(from) else {
-        return Ok(());
-    };
-    let whole = text.rfind('\n').map_or(0, |p| p + 1);
-    append_lines_text(&text[..whole], to)
 }
 
 fn append_lines_text(text: &str, to: &Path) -> Result<(), String> {
@@ -410,41 +416,42 @@ impl FailedTask {
     }
 }
 
-/// The state of a cluster experiment: what `playtune status` prints.
+/// The state of searches on the cluster: what `playtune status` prints.
 #[derive(Debug)]
 pub struct Status {
     pub counts: Counts,
     pub progress: Progress,
     pub failed: Vec<FailedTask>,
     pub queue: Vec<(String, slurm::Queued)>,
-    /// Evaluations an item computes when nothing is logged: search + re-evaluations.
+    /// Evaluations the searches' budgets plan.
     pub planned_evaluations: u64,
-    pub planned_reevaluations: u64,
 }
 
-/// Reads the state of a cluster experiment: the logs, the task folders and the queue.
+/// Reads the state of searches on the cluster: the logs, the task folders and the
+/// queue.
 pub fn status(home: &Path) -> Result<Status, String> {
-    let config = read_experiment(home)?;
-    let problem = crate::registry::build_problem(&config.problem, None)?;
+    let set = read_set(home)?;
+    let built = build(&set)?;
+    let problems: Vec<&dyn Problem> = built.iter().map(|b| b.as_ref()).collect();
     let folder = Folder {
         home: home.to_path_buf(),
     };
     let queue = if slurm::on_path("squeue") {
-        slurm::queue(&folder.job_name(&config)).map_err(|e| e.to_string())?
+        slurm::queue(&folder.job_name()).map_err(|e| e.to_string())?
     } else {
         Vec::new()
     };
-    state(&folder, &config, problem.as_ref(), &queue)
+    state(&folder, &set, &problems, &queue)
 }
 
 fn state(
     folder: &Folder,
-    config: &ExperimentConfig,
-    problem: &dyn Problem,
+    set: &SearchSet,
+    problems: &[&dyn Problem],
     queue: &[slurm::Queued],
 ) -> Result<Status, String> {
     let submissions = folder.submissions()?;
-    let progress = progress(folder, config, problem)?;
+    let progress = progress(folder, set, problems)?;
     let flying = in_flight(&submissions, queue);
     let complete: HashSet<String> = std::fs::read_dir(folder.tasks())
         .map(|d| {
@@ -463,7 +470,7 @@ fn state(
     let mut queued = Vec::new();
     let mut accounting: BTreeMap<String, Option<BTreeMap<usize, String>>> = BTreeMap::new();
     for item in &progress.missing {
-        if complete.contains(&item.folder(config)) {
+        if complete.contains(&item.folder(set)) {
             counts.done += 1; // finished, not collected yet
         } else if let Some(q) = flying.get(item) {
             if q.is_running() {
@@ -471,7 +478,7 @@ fn state(
             } else {
                 counts.pending += 1;
             }
-            queued.push((item.folder(config), q.clone()));
+            queued.push((item.folder(set), q.clone()));
         } else if let Some((job, task)) = last_task(&submissions, *item) {
             counts.failed += 1;
             let log = folder.log_of(&job, task);
@@ -481,7 +488,7 @@ fn state(
                 .as_ref()
                 .and_then(|a| a.get(&task).cloned());
             failed.push(FailedTask {
-                item: item.describe(config),
+                item: item.describe(set),
                 tail: tail(&log, 8),
                 job,
                 task,
@@ -497,18 +504,19 @@ fn state(
         progress,
         failed,
         queue: queued,
-        planned_evaluations: config.budget * config.trials * config.algorithms.len() as u64,
-        planned_reevaluations: config.reevaluations
-            * config.trials
-            * config.algorithms.len() as u64,
+        planned_evaluations: set
+            .searches
+            .iter()
+            .map(|e| e.config.budget * e.config.trials)
+            .sum(),
     })
 }
 
 /// How a cluster run ended.
 pub enum Outcome {
-    /// Every item is done: the summary, as the local run writes it.
-    Finished(Box<ExperimentResult>),
-    /// Submitted without waiting (`--detach`).
+    /// Every trial is done: each search's result, replayed from its logs.
+    Finished(Vec<RunResult>),
+    /// Submitted without waiting.
     Submitted { tasks: usize, job: Option<String> },
 }
 
@@ -520,40 +528,57 @@ pub struct Overhead {
     pub collect_seconds: f64,
 }
 
-/// Runs the experiment's missing items as a Slurm array, waits for them, collects
-/// them and writes the summary with the local experiment code. Items a task of an
-/// earlier call still computes are waited for, not submitted again.
-pub fn run_experiment(
-    config: &ExperimentConfig,
-    problem: &dyn Problem,
-    runs_dir: &Path,
-    plots_dir: &Path,
+/// Runs the missing trials of `searches` (run folders under `home`, made by the
+/// caller) as one Slurm array, waits for them, collects them and replays each run
+/// folder to its result. Items a task of an earlier call still computes are waited
+/// for, not submitted again.
+pub fn run_searches(
+    home: &Path,
+    searches: &[(String, PathBuf, RunConfig)],
+    problems: &[&dyn Problem],
     options: &SlurmOptions,
     overhead: &mut Overhead,
 ) -> Result<Outcome, String> {
     slurm::check_tools().map_err(|e| e.to_string())?;
-    Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let mut entries = Vec::new();
+    for (name, dir, config) in searches {
+        let folder = dir
+            .strip_prefix(home)
+            .ok()
+            .and_then(|f| f.to_str())
+            .filter(|f| !f.is_empty())
+            .ok_or_else(|| {
+                format!(
+                    "{}: a search on the cluster runs in a folder under {}",
+                    dir.display(),
+                    home.display()
+                )
+            })?;
+        entries.push(Entry {
+            name: name.clone(),
+            folder: folder.to_string(),
+            config: config.clone(),
+        });
+    }
+    let set = SearchSet { searches: entries };
     let folder = Folder {
-        home: runs_dir.join(&config.name),
+        home: home.to_path_buf(),
     };
     std::fs::create_dir_all(folder.logs()).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(folder.tasks()).map_err(|e| e.to_string())?;
-    write_experiment(&folder, config)?;
-    for ai in 0..config.algorithms.len() {
-        run::reuse_or_create_run_dir(&folder.run_dir(config, ai), &algorithm_run(config, ai).1)?;
-    }
-    let job_name = folder.job_name(config);
+    write_set(&folder, &set)?;
+    let job_name = folder.job_name();
     let say = |m: String| {
         if options.progress {
             eprintln!("{m}");
         }
     };
     let started = Instant::now();
-    collect(&folder, config, problem)?;
+    collect(&folder, &set, problems)?;
     let queue = slurm::queue(&job_name).map_err(|e| e.to_string())?;
     let submissions = folder.submissions()?;
     let flying = in_flight(&submissions, &queue);
-    let done_before = progress(&folder, config, problem)?;
+    let done_before = progress(&folder, &set, problems)?;
     let to_submit: Vec<WorkItem> = done_before
         .missing
         .iter()
@@ -563,7 +588,7 @@ pub fn run_experiment(
     let mut job = None;
     if !to_submit.is_empty() {
         let k = submissions.len();
-        let j = submit(&folder, config, k, &to_submit, options)?;
+        let j = submit(&folder, k, &to_submit, options)?;
         say(format!(
             "submitted {} task(s) as Slurm job {j} ({} done, {} still in the queue from earlier)",
             to_submit.len(),
@@ -579,7 +604,7 @@ pub fn run_experiment(
     }
     overhead.tasks = to_submit.len();
     overhead.submit_seconds = started.elapsed().as_secs_f64();
-    if !options.wait {
+    if !options.wait && (job.is_some() || !flying.is_empty()) {
         return Ok(Outcome::Submitted {
             tasks: to_submit.len(),
             job,
@@ -595,11 +620,11 @@ pub fn run_experiment(
     };
     super::wait_for(&job_name, &jobs, options)?;
     let collecting = Instant::now();
-    collect(&folder, config, problem)?;
-    let status = state(&folder, config, problem, &[])?;
+    collect(&folder, &set, problems)?;
+    let status = state(&folder, &set, problems, &[])?;
     if !status.progress.missing.is_empty() {
         let mut m = format!(
-            "{} of {} work item(s) did not finish on the cluster; run the same command again to resubmit only those:",
+            "{} of {} trial(s) did not finish on the cluster; run the same command again to resubmit only those:",
             status.progress.missing.len(),
             status.counts.items
         );
@@ -611,16 +636,22 @@ pub fn run_experiment(
         }
         return Err(m);
     }
-    // Every evaluation is logged: the local experiment replays them all.
-    let result = compare_optimizers::run(config, problem, runs_dir, plots_dir, false)?;
+    // Every evaluation is logged: the replay evaluates nothing.
+    let mut results = Vec::new();
+    for (si, entry) in set.searches.iter().enumerate() {
+        let dir = folder.run_dir(&set, si);
+        results.push(
+            run::execute(Some(&dir), &entry.config, problems[si], false)
+                .map_err(|e| format!("{}: {e}", entry.name))?,
+        );
+    }
     overhead.collect_seconds = collecting.elapsed().as_secs_f64();
-    Ok(Outcome::Finished(Box::new(result)))
+    Ok(Outcome::Finished(results))
 }
 
 /// Submits the items as one array, task i computing items[i].
 fn submit(
     folder: &Folder,
-    config: &ExperimentConfig,
     k: usize,
     items: &[WorkItem],
     options: &SlurmOptions,
@@ -628,47 +659,66 @@ fn submit(
     let submitted_at = super::now();
     let array = super::Array {
         cluster: &folder.cluster(),
-        folder: &folder.home,
         k,
-        job_name: &folder.job_name(config),
+        job_name: &folder.job_name(),
         tasks: items.len(),
         about: format!(
-            "One work item of the experiment per array task: {} items; the task index picks the item in submission-{k}.ron.",
+            "One trial of a search per array task: {} trials; the task index picks the trial in submission-{k}.ron.",
             items.len()
         ),
     };
     super::submit_array(&array, options, |job| Submission {
+        kind: KIND.into(),
         job,
         items: items.to_vec(),
         submitted_at,
     })
 }
 
-/// Cancels every task of the experiment still in the queue; returns the jobs.
+/// The jobs of a folder's submissions (its searches' and its maps') that Slurm still
+/// holds.
 pub fn cancel(home: &Path) -> Result<Vec<String>, String> {
-    let config = read_experiment(home)?;
     slurm::check_tools().map_err(|e| e.to_string())?;
-    let folder = Folder {
-        home: home.to_path_buf(),
-    };
-    let queue = slurm::queue(&folder.job_name(&config)).map_err(|e| e.to_string())?;
-    let ours: BTreeSet<String> = folder
-        .submissions()?
-        .into_iter()
-        .filter_map(|(_, s)| s.job)
-        .filter(|j| queue.iter().any(|q| &q.job == j))
-        .collect();
+    let queue = slurm::queue(&job_name(home)).map_err(|e| e.to_string())?;
+    let mut ours = BTreeSet::new();
+    let mut look = vec![home.join(CLUSTER_DIR)];
+    while let Some(dir) = look.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if path.is_dir() && name != LOGS_DIR && name != TASKS_DIR {
+                look.push(path);
+            } else if name.starts_with("submission-") && name.ends_with(".ron") {
+                #[derive(Deserialize)]
+                struct Job {
+                    job: Option<String>,
+                }
+                if let Ok(text) = std::fs::read_to_string(&path)
+                    && let Ok(Job { job: Some(job) }) = ron::from_str::<Job>(&text)
+                    && queue.iter().any(|q| q.job == job)
+                {
+                    ours.insert(job);
+                }
+            }
+        }
+    }
     let jobs: Vec<String> = ours.into_iter().collect();
     slurm::cancel(&jobs).map_err(|e| e.to_string())?;
     Ok(jobs)
 }
 
-/// Computes one work item: `playtune task` (what each array task runs). The task's
-/// index is `index`, or `SLURM_ARRAY_TASK_ID`.
-pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
+/// Computes one trial: what each array task of a submission runs (`cluster` is
+/// `HOME/slurm`).
+pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, String> {
+    let home = cluster
+        .parent()
+        .ok_or_else(|| format!("{}: not a cluster folder", cluster.display()))?;
     let started = Instant::now();
     let started_at = unix_seconds();
-    let config = read_experiment(home)?;
+    let set = read_set(home)?;
     let folder = Folder {
         home: home.to_path_buf(),
     };
@@ -684,30 +734,30 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
             submission.items.len()
         )
     })?;
-    let problem = crate::registry::build_problem(&config.problem, None)?;
-    let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let entry = &set.searches[item.search];
+    let rc = &entry.config;
+    let problem = crate::registry::build_problem(&rc.problem, None)?;
     let features = problem.feature_names();
-    let (_, rc) = algorithm_run(&config, item.algorithm);
-    let done = folder.tasks().join(item.folder(&config));
+    let done = folder.tasks().join(item.folder(&set));
     if done.exists() {
-        return Ok(format!("{}: already done", item.describe(&config)));
+        return Ok(format!("{}: already done", item.describe(&set)));
     }
     let partial = folder
         .tasks()
-        .join(format!("{}{PARTIAL}", item.folder(&config)));
-    let main = folder.run_dir(&config, item.algorithm);
+        .join(format!("{}{PARTIAL}", item.folder(&set)));
+    let main = folder.run_dir(&set, item.search);
     // Two tasks of one item (a requeued task beside its first run) never write one
     // folder together: the second is refused.
     std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
     let _lock = run::lock::lock_here(&partial)?;
     if done.exists() {
         let _ = std::fs::remove_dir_all(&partial);
-        return Ok(format!("{}: already done", item.describe(&config)));
+        return Ok(format!("{}: already done", item.describe(&set)));
     }
     let fresh = !partial.join(log::LOG_FILE).exists();
-    run::reuse_or_create_run_dir(&partial, &rc)?;
+    run::reuse_or_create_run_dir(&partial, rc)?;
     if fresh {
-        // Start from what the algorithm's log already holds for this trial (a trial
+        // Start from what the search's log already holds for this trial (a trial
         // begun by a local run, or an earlier cluster call): nothing is redone.
         if let Ok(l) = log::read_log(&main.join(log::LOG_FILE), &rc.space, &features) {
             let rows: Vec<_> = l
@@ -723,7 +773,7 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
     }
     let result = run::execute_with(
         Some(&partial),
-        &rc,
+        rc,
         problem.as_ref(),
         run::Options {
             progress: false,
@@ -731,35 +781,7 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
             only_trial: Some(item.trial),
         },
     )
-    .map_err(|e| format!("{}: {e}", item.describe(&config)))?;
-    let trial = &result.trials[0];
-    let mut points = vec![String::new(); config.trials as usize];
-    points[item.trial as usize] = point_key(&trial.values);
-    let repeats = config.reevaluations;
-    let mut logged = read_reevaluations(&main.join(REEVALUATION_LOG), &points, repeats);
-    logged.extend(read_reevaluations(
-        &partial.join(REEVALUATION_LOG),
-        &points,
-        repeats,
-    ));
-    let t = item.trial as usize;
-    let jobs: Vec<Reevaluation> = (0..config.reevaluations)
-        .filter(|r| !logged.contains_key(&(t, *r)))
-        .map(|r| Reevaluation {
-            trial: t,
-            repeat: r,
-            values: &trial.values,
-            point: &points[t],
-        })
-        .collect();
-    compare_optimizers::reevaluate(
-        &config,
-        problem.as_ref(),
-        &binding,
-        item.algorithm,
-        &partial.join(REEVALUATION_LOG),
-        &jobs,
-    )?;
+    .map_err(|e| format!("{}: {e}", item.describe(&set)))?;
     let seconds = started.elapsed().as_secs_f64();
     let record = TaskRecord {
         item,
@@ -769,7 +791,6 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
             .or_else(|_| std::env::var("HOSTNAME"))
             .unwrap_or_default(),
         evaluations: result.spent.total() - result.spent.reused,
-        reevaluations: jobs.len() as u64,
         seconds,
         started_at,
         finished_at: unix_seconds(),
@@ -780,10 +801,9 @@ pub fn run_task(home: &Path, k: usize, index: usize) -> Result<String, String> {
     // The task's folder appears complete or not at all.
     std::fs::rename(&partial, &done).map_err(|e| format!("{}: {e}", done.display()))?;
     Ok(format!(
-        "{}: {} evaluations and {} re-evaluations in {seconds:.1} s",
-        item.describe(&config),
+        "{}: {} evaluations in {seconds:.1} s",
+        item.describe(&set),
         record.evaluations,
-        record.reevaluations
     ))
 }
 
@@ -797,11 +817,13 @@ fn unix_seconds() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiments::compare_optimizers::paper_algorithms;
+    use crate::experiments::compare_optimizers::{
+        ExperimentConfig, algorithm_run, paper_algorithms,
+    };
     use crate::optim::ntbea::NtbeaConfig;
     use crate::run::ProblemSpec;
 
-    fn small() -> (ExperimentConfig, Box<dyn Problem>) {
+    fn small() -> (SearchSet, Box<dyn Problem>) {
         let spec = ProblemSpec {
             name: "space-battle".into(),
             settings: [("max_ticks", "120"), ("mcts_iterations", "5")]
@@ -820,35 +842,52 @@ mod tests {
             reevaluations: 2,
             seed: 3,
         };
-        (config, problem)
+        let searches = (0..3)
+            .map(|ai| {
+                let (name, rc) = algorithm_run(&config, ai);
+                Entry {
+                    folder: name.to_lowercase(),
+                    name,
+                    config: rc,
+                }
+            })
+            .collect();
+        (SearchSet { searches }, problem)
     }
 
-    /// The tasks' path without a cluster: every item computed by `run_task` (one of
-    /// them twice, as a rerun after a kill would), collected, then summarised by the
-    /// local code, equals the local run byte for byte; progress sees every item done.
-    #[test]
-    fn tasks_then_collection_equal_the_local_run() {
-        let (config, problem) = small();
-        let local = tempfile::TempDir::new().unwrap();
-        compare_optimizers::run(&config, problem.as_ref(), local.path(), local.path(), false)
-            .unwrap();
-        let dir = tempfile::TempDir::new().unwrap();
+    fn prepare(set: &SearchSet, home: &Path) -> Folder {
         let folder = Folder {
-            home: dir.path().join("x"),
+            home: home.to_path_buf(),
         };
         std::fs::create_dir_all(folder.tasks()).unwrap();
-        write_experiment(&folder, &config).unwrap();
-        for ai in 0..config.algorithms.len() {
-            run::reuse_or_create_run_dir(
-                &folder.run_dir(&config, ai),
-                &algorithm_run(&config, ai).1,
-            )
-            .unwrap();
+        write_set(&folder, set).unwrap();
+        for si in 0..set.searches.len() {
+            run::reuse_or_create_run_dir(&folder.run_dir(set, si), &set.searches[si].config)
+                .unwrap();
         }
-        let before = progress(&folder, &config, problem.as_ref()).unwrap();
+        folder
+    }
+
+    /// The tasks' path without a cluster: every trial computed by `run_task` (one of
+    /// them twice, as a rerun after a kill would), collected, then replayed, logs what
+    /// the local run logs, byte for byte; progress sees every item done.
+    #[test]
+    fn tasks_then_collection_equal_the_local_run() {
+        let (set, problem) = small();
+        let p = [problem.as_ref(); 3];
+        let local = tempfile::TempDir::new().unwrap();
+        for e in &set.searches {
+            let dir = local.path().join(&e.folder);
+            run::reuse_or_create_run_dir(&dir, &e.config).unwrap();
+            run::execute(Some(&dir), &e.config, problem.as_ref(), false).unwrap();
+        }
+        let dir = tempfile::TempDir::new().unwrap();
+        let folder = prepare(&set, &dir.path().join("x"));
+        let before = progress(&folder, &set, &p).unwrap();
         assert_eq!((before.done.len(), before.missing.len()), (0, 6));
         let items: Vec<WorkItem> = before.missing.iter().copied().collect();
         let submission = Submission {
+            kind: KIND.into(),
             job: Some("1".into()),
             items: items.clone(),
             submitted_at: 0,
@@ -856,34 +895,29 @@ mod tests {
         let text = ron::ser::to_string_pretty(&submission, Default::default()).unwrap();
         std::fs::write(folder.submission(0), text).unwrap();
         for i in 0..items.len() {
-            run_task(&folder.home, 0, i).unwrap();
+            run_task(&folder.cluster(), 0, i).unwrap();
         }
         assert!(
-            run_task(&folder.home, 0, 2)
+            run_task(&folder.cluster(), 0, 2)
                 .unwrap()
                 .contains("already done")
         );
-        assert!(run_task(&folder.home, 0, 6).is_err());
-        assert_eq!(collect(&folder, &config, problem.as_ref()).unwrap(), 6);
-        let after = progress(&folder, &config, problem.as_ref()).unwrap();
+        assert!(run_task(&folder.cluster(), 0, 6).is_err());
+        assert_eq!(collect(&folder, &set, &p).unwrap(), 6);
+        let after = progress(&folder, &set, &p).unwrap();
         assert_eq!((after.done.len(), after.missing.len()), (6, 0));
-        compare_optimizers::run(&config, problem.as_ref(), dir.path(), dir.path(), false).unwrap();
-        let read = |d: &Path, f: &str| std::fs::read(d.join("x").join(f)).unwrap();
-        assert_eq!(
-            read(local.path(), "summary.ron"),
-            read(dir.path(), "summary.ron")
-        );
-        for algo in ["rmhc", "b-rmhc", "ntbea"] {
-            let f = format!("{algo}/evals.csv");
-            assert_eq!(read(local.path(), &f), read(dir.path(), &f), "{f}");
+        for e in &set.searches {
+            let f = format!("{}/evals.csv", e.folder);
+            let read = |d: &Path| std::fs::read(d.join(&f)).unwrap();
+            assert_eq!(read(local.path()), read(&folder.home), "{f}");
         }
-        // A second experiment under the same name is refused.
-        let mut other = config.clone();
-        other.seed = 4;
+        // Other searches under the same folder are refused.
+        let mut other = set.clone();
+        other.searches[0].config.seed += 1;
         assert!(
-            write_experiment(&folder, &other)
+            write_set(&folder, &other)
                 .unwrap_err()
-                .contains("another experiment")
+                .contains("other searches")
         );
     }
 
@@ -891,44 +925,33 @@ mod tests {
     /// are not evaluated again.
     #[test]
     fn a_partial_task_resumes_from_its_log() {
-        let (config, _) = small();
+        let (set, _) = small();
         let dir = tempfile::TempDir::new().unwrap();
-        let folder = Folder {
-            home: dir.path().join("x"),
-        };
-        std::fs::create_dir_all(folder.tasks()).unwrap();
-        write_experiment(&folder, &config).unwrap();
+        let folder = prepare(&set, &dir.path().join("x"));
         let item = WorkItem {
-            algorithm: 0,
+            search: 0,
             trial: 1,
         };
         let submission = Submission {
+            kind: KIND.into(),
             job: None,
             items: vec![item],
             submitted_at: 0,
         };
         let text = ron::ser::to_string_pretty(&submission, Default::default()).unwrap();
         std::fs::write(folder.submission(0), text).unwrap();
-        let line = run_task(&folder.home, 0, 0).unwrap();
-        assert!(
-            line.contains("4 evaluations and 2 re-evaluations"),
-            "{line}"
-        );
-        // Make it partial again, less its last re-evaluation and last evaluation row.
-        let done = folder.tasks().join(item.folder(&config));
+        let line = run_task(&folder.cluster(), 0, 0).unwrap();
+        assert!(line.contains("4 evaluations"), "{line}");
+        // Make it partial again, less its last evaluation row.
+        let done = folder.tasks().join(item.folder(&set));
         let partial = folder
             .tasks()
-            .join(format!("{}{PARTIAL}", item.folder(&config)));
+            .join(format!("{}{PARTIAL}", item.folder(&set)));
         std::fs::rename(&done, &partial).unwrap();
-        for (file, keep) in [(log::LOG_FILE, 4), (REEVALUATION_LOG, 1)] {
-            let text = std::fs::read_to_string(partial.join(file)).unwrap();
-            let kept: Vec<&str> = text.lines().take(keep).collect();
-            std::fs::write(partial.join(file), kept.join("\n") + "\n").unwrap();
-        }
-        let line = run_task(&folder.home, 0, 0).unwrap();
-        assert!(
-            line.contains("1 evaluations and 1 re-evaluations"),
-            "{line}"
-        );
+        let text = std::fs::read_to_string(partial.join(log::LOG_FILE)).unwrap();
+        let kept: Vec<&str> = text.lines().take(4).collect();
+        std::fs::write(partial.join(log::LOG_FILE), kept.join("\n") + "\n").unwrap();
+        let line = run_task(&folder.cluster(), 0, 0).unwrap();
+        assert!(line.contains("1 evaluations"), "{line}");
     }
 }

@@ -1,0 +1,378 @@
+//! Where work runs. Every experiment and search is handed one [`Executor`] and never
+//! asks which it is: [`Local`] computes here, over this machine's cores; [`Slurm`]
+//! hands the work to a cluster as job arrays and collects what the tasks wrote. Two
+//! kinds of work go through it:
+//!
+//! - independent [`Task`]s ([`map`], [`map_each`]): re-evaluations, the games of a
+//!   tournament, validations. Each task carries everything it needs, its seed
+//!   included, so its output is the same wherever it runs; outputs come back in task
+//!   order.
+//! - searches ([`Executor::search`]): run folders driven to their end (their logs are
+//!   the local run's logs, row for row).
+//!
+//! The executor decides the unit of an array task (a chunk of tasks, one trial of a
+//! search, or a chunk of a search's batch). A task kind is a [`Task`] type, registered
+//! for the cluster's workers by one line in the table [`crate::cli`] hands to
+//! [`run_worker`].
+
+pub mod slurm;
+pub mod tasks;
+
+pub use slurm::{SearchUnit, Slurm};
+pub use tasks::{Evaluate, TournamentGame, tournament};
+
+use crate::eval::Problem;
+use crate::run::{self, RunConfig, RunResult};
+use rayon::prelude::*;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Why work did not get done.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    /// A task failed: its own message.
+    #[error("{0}")]
+    Task(String),
+    /// A search stopped.
+    #[error("{name}: {source}")]
+    Run {
+        name: String,
+        #[source]
+        source: run::RunError,
+    },
+    #[error("{}: {message}", path.display())]
+    File { path: PathBuf, message: String },
+    #[error(transparent)]
+    Slurm(#[from] crate::cluster::slurm::SlurmError),
+    /// What the cluster code reports (its own messages name the folder).
+    #[error("{0}")]
+    Cluster(String),
+    /// Tasks that ended without their output; the same call again submits only them.
+    #[error(
+        "{}: {missing} of {total} task(s) of `{label}` ended without results; the same command again submits only those:{tails}",
+        folder.display()
+    )]
+    Unfinished {
+        folder: PathBuf,
+        label: String,
+        missing: usize,
+        total: usize,
+        tails: String,
+    },
+    /// Work was submitted and the caller asked not to wait for it.
+    #[error("{}: submitted {tasks} task(s){}; the same command again collects them", folder.display(), job.as_ref().map(|j| format!(" as Slurm job {j}")).unwrap_or_default())]
+    Submitted {
+        folder: PathBuf,
+        tasks: usize,
+        job: Option<String>,
+    },
+    /// A worker was given a task kind no table entry knows.
+    #[error("{}: task kind `{kind}` is not one this playtune knows (known: {known})", folder.display())]
+    UnknownKind {
+        folder: PathBuf,
+        kind: String,
+        known: String,
+    },
+}
+
+impl ExecError {
+    pub(crate) fn file(path: &Path, e: impl std::fmt::Display) -> ExecError {
+        ExecError::File {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// One piece of independent work: serialisable, so that a cluster's task can read
+/// it, and carrying its own seed, so that its output does not depend on where or
+/// beside what it runs.
+pub trait Task: Serialize + DeserializeOwned + Sync {
+    /// The kind's stable name: it is written into the cluster's files.
+    const KIND: &'static str;
+    type Output: Serialize + DeserializeOwned + Send;
+    fn run(&self) -> Result<Self::Output, String>;
+}
+
+/// A search to drive to its end in its run folder (made by the caller).
+pub struct Search<'a> {
+    /// For messages ("RMHC").
+    pub name: String,
+    pub dir: PathBuf,
+    pub config: RunConfig,
+    pub problem: &'a dyn Problem,
+}
+
+/// How searches run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchOptions {
+    /// Progress bars on standard error.
+    pub progress: bool,
+    /// Evaluate again what `failures.jsonl` records as failed.
+    pub retry_failed: bool,
+}
+
+/// Tasks of one kind, type-erased so that an executor is an object: it computes a
+/// task here, or writes it out and reads its output back.
+pub trait Work: Sync {
+    fn kind(&self) -> &'static str;
+    /// Names the work in the cluster's files and in messages; stable across calls.
+    fn label(&self) -> &str;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Computes task `i` here.
+    fn run_here(&self, i: usize) -> Result<(), String>;
+    /// Task `i` as one line of text.
+    fn encode(&self, i: usize) -> Result<String, String>;
+    /// Takes task `i`'s output as a worker wrote it.
+    fn accept(&self, i: usize, output: &str) -> Result<(), String>;
+}
+
+/// Where work runs.
+pub trait Executor: Sync {
+    /// Computes every task of `work`, each output handed to it.
+    fn run(&self, work: &dyn Work) -> Result<(), ExecError>;
+    /// Drives each search to its end; results in the order given.
+    fn search(
+        &self,
+        searches: &[Search<'_>],
+        options: SearchOptions,
+    ) -> Result<Vec<RunResult>, ExecError>;
+    /// Work submitted without waiting for it: (folder, tasks, job). Only the command
+    /// line asks, to say where the work went.
+    fn submitted(&self) -> Vec<(PathBuf, usize, Option<String>)> {
+        Vec::new()
+    }
+}
+
+/// Every machine core, here.
+pub struct Local;
+
+impl Executor for Local {
+    fn run(&self, work: &dyn Work) -> Result<(), ExecError> {
+        (0..work.len())
+            .into_par_iter()
+            .try_for_each(|i| work.run_here(i))
+            .map_err(ExecError::Task)
+    }
+
+    fn search(
+        &self,
+        searches: &[Search<'_>],
+        options: SearchOptions,
+    ) -> Result<Vec<RunResult>, ExecError> {
+        searches
+            .iter()
+            .map(|s| {
+                run::execute_with(
+                    Some(&s.dir),
+                    &s.config,
+                    s.problem,
+                    run::Options {
+                        progress: options.progress,
+                        retry_failed: options.retry_failed,
+                        only_trial: None,
+                    },
+                )
+                .map_err(|source| ExecError::Run {
+                    name: s.name.clone(),
+                    source,
+                })
+            })
+            .collect()
+    }
+}
+
+/// What hears each output of a map as it arrives: (task index, output).
+pub type Keep<'a, O> = dyn Fn(usize, &O) -> Result<(), String> + Sync + 'a;
+
+/// Runs `tasks` on `exec`; outputs in task order.
+pub fn map<T: Task>(
+    exec: &dyn Executor,
+    label: &str,
+    tasks: &[T],
+) -> Result<Vec<T::Output>, ExecError> {
+    map_each(exec, label, tasks, &|_, _| Ok(()))
+}
+
+/// As [`map`], and `done(i, output)` hears each output as it arrives (here: as its
+/// task finishes; from a cluster: as it is collected), so that a caller can keep it
+/// before the rest are done.
+pub fn map_each<T: Task>(
+    exec: &dyn Executor,
+    label: &str,
+    tasks: &[T],
+    done: &Keep<T::Output>,
+) -> Result<Vec<T::Output>, ExecError> {
+    if tasks.is_empty() {
+        return Ok(Vec::new());
+    }
+    let work = Typed {
+        label,
+        tasks,
+        outputs: Mutex::new((0..tasks.len()).map(|_| None).collect()),
+        done,
+    };
+    exec.run(&work)?;
+    let outputs = work.outputs.into_inner().unwrap_or_else(|e| e.into_inner());
+    outputs
+        .into_iter()
+        .enumerate()
+        .map(|(i, o)| o.ok_or_else(|| ExecError::Task(format!("{label}: task {i} gave no output"))))
+        .collect()
+}
+
+struct Typed<'a, T: Task> {
+    label: &'a str,
+    tasks: &'a [T],
+    outputs: Mutex<Vec<Option<T::Output>>>,
+    done: &'a Keep<'a, T::Output>,
+}
+
+impl<T: Task> Typed<'_, T> {
+    fn keep(&self, i: usize, output: T::Output) -> Result<(), String> {
+        (self.done)(i, &output)?;
+        self.outputs.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(output);
+        Ok(())
+    }
+}
+
+impl<T: Task> Work for Typed<'_, T> {
+    fn kind(&self) -> &'static str {
+        T::KIND
+    }
+    fn label(&self) -> &str {
+        self.label
+    }
+    fn len(&self) -> usize {
+        self.tasks.len()
+    }
+    fn run_here(&self, i: usize) -> Result<(), String> {
+        let output = self.tasks[i].run()?;
+        self.keep(i, output)
+    }
+    fn encode(&self, i: usize) -> Result<String, String> {
+        encode(&self.tasks[i])
+    }
+    fn accept(&self, i: usize, output: &str) -> Result<(), String> {
+        let output: T::Output = ron::from_str(output).map_err(|e| e.to_string())?;
+        self.keep(i, output)
+    }
+}
+
+/// One value as one line of RON (floats round-trip exactly, NaN included).
+pub(crate) fn encode<S: Serialize>(value: &S) -> Result<String, String> {
+    let text = ron::to_string(value).map_err(|e| e.to_string())?;
+    debug_assert!(!text.contains('\n'));
+    Ok(text)
+}
+
+/// What a cluster's worker runs for one array task of one kind: the folder of the
+/// array, the submission and the task's index; a line for the task's log.
+pub type WorkerFn = fn(&Path, usize, usize) -> Result<String, ExecError>;
+
+/// A task kind a worker knows: its name and what runs it.
+pub struct Kind {
+    pub name: &'static str,
+    pub run: WorkerFn,
+}
+
+impl Kind {
+    /// A [`Task`] type, run in chunks by [`Slurm`]'s arrays.
+    pub const fn of<T: Task>() -> Kind {
+        Kind {
+            name: T::KIND,
+            run: slurm::run_chunk::<T>,
+        }
+    }
+}
+
+/// Runs array task `index` of submission `k` in `folder`: the submission names its
+/// kind, `kinds` says what runs it.
+pub fn run_worker(
+    kinds: &[Kind],
+    folder: &Path,
+    k: usize,
+    index: usize,
+) -> Result<String, ExecError> {
+    let kind = slurm::submission_kind(folder, k)?;
+    let entry = kinds
+        .iter()
+        .find(|e| e.name == kind)
+        .ok_or_else(|| ExecError::UnknownKind {
+            folder: folder.to_path_buf(),
+            kind: kind.clone(),
+            known: kinds.iter().map(|e| e.name).collect::<Vec<_>>().join(", "),
+        })?;
+    (entry.run)(folder, k, index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    /// A task whose output says which task it was; 13 fails.
+    #[derive(Serialize, Deserialize)]
+    struct Square(u64);
+
+    impl Task for Square {
+        const KIND: &'static str = "square";
+        type Output = f64;
+        fn run(&self) -> Result<f64, String> {
+            if self.0 == 13 {
+                return Err("13 is unlucky".into());
+            }
+            Ok((self.0 * self.0) as f64)
+        }
+    }
+
+    #[test]
+    fn local_outputs_come_in_task_order_each_heard_once() {
+        let tasks: Vec<Square> = (0..300).filter(|&i| i != 13).map(Square).collect();
+        let heard = Mutex::new(vec![0; tasks.len()]);
+        let out = map_each(&Local, "squares", &tasks, &|i, o| {
+            assert_eq!(*o, (tasks[i].0 * tasks[i].0) as f64);
+            heard.lock().unwrap()[i] += 1;
+            Ok(())
+        })
+        .unwrap();
+        let want: Vec<f64> = tasks.iter().map(|s| (s.0 * s.0) as f64).collect();
+        assert_eq!(out, want);
+        assert!(heard.into_inner().unwrap().iter().all(|&n| n == 1));
+        assert!(
+            map(&Local, "none", &Vec::<Square>::new())
+                .unwrap()
+                .is_empty()
+        );
+        // A task's failure is the map's, with the task's own message.
+        let e = map(&Local, "squares", &[Square(2), Square(13)]).unwrap_err();
+        assert!(
+            matches!(&e, ExecError::Task(m) if m.contains("13 is unlucky")),
+            "{e}"
+        );
+        // A failure heard by the caller stops the map too.
+        let e = map_each(&Local, "squares", &[Square(1)], &|_, _| {
+            Err("full disk".into())
+        });
+        assert!(e.unwrap_err().to_string().contains("full disk"));
+    }
+
+    #[test]
+    fn values_are_one_line_and_floats_round_trip() {
+        for x in [0.1 + 0.2, f64::NAN, f64::INFINITY, -0.0, 1e-300] {
+            let text = encode(&(x, "two\nlines")).unwrap();
+            assert!(!text.contains('\n'), "{text}");
+            let (y, s): (f64, String) = ron::from_str(&text).unwrap();
+            assert!(
+                x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan()),
+                "{x} {y}"
+            );
+            assert_eq!(s, "two\nlines");
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The task kinds every experiment shares: one evaluation of a problem's point with a
+//! seed (re-evaluations, validations, true win rates), and one game of a tournament.
+
+use super::{ExecError, Executor, Task, map};
+use crate::eval::{Evaluation, Problem};
+use crate::harness::{GameRequest, Record, TournamentResult, tournament as games};
+use crate::rng::derive_seed;
+use crate::run::ProblemSpec;
+use crate::space::Space;
+use serde::{Deserialize, Serialize};
+use std::sync::{Arc, Mutex};
+
+/// One evaluation of a point of a problem (a point of the problem's own space), with
+/// its seed.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Evaluate {
+    pub problem: ProblemSpec,
+    /// The search space the problem is built with (an external evaluator's); None:
+    /// the problem's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub space: Option<Space>,
+    pub point: Vec<f64>,
+    pub seed: u64,
+    /// What the evaluation is, for its error message ("RMHC, trial 3, re-evaluation 2").
+    pub what: String,
+}
+
+impl Task for Evaluate {
+    const KIND: &'static str = "evaluate";
+    type Output = Evaluation;
+    fn run(&self) -> Result<Evaluation, String> {
+        problem(&self.problem, self.space.as_ref())?
+            .evaluate(&self.point, self.seed)
+            .map_err(|e| format!("{}: {e}", self.what))
+    }
+}
+
+/// The problems built in this process, by spec: a spec is built once, however many
+/// of its evaluations run here.
+#[allow(clippy::type_complexity)]
+static PROBLEMS: Mutex<Vec<(String, Arc<dyn Problem>)>> = Mutex::new(Vec::new());
+
+fn problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Arc<dyn Problem>, String> {
+    let key = ron::to_string(&(spec, space)).map_err(|e| e.to_string())?;
+    let mut built = PROBLEMS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, p)) = built.iter().find(|(k, _)| *k == key) {
+        return Ok(p.clone());
+    }
+    let p: Arc<dyn Problem> = Arc::from(crate::registry::build_problem(spec, space)?);
+    built.push((key, p.clone()));
+    Ok(p)
+}
+
+/// One game of a tournament: game `index` of `lineup` (the seats rotating with
+/// `index`), as [`crate::harness::DynGame::tournament`] plays it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TournamentGame {
+    pub game: String,
+    pub settings: Vec<(String, String)>,
+    pub agents: Vec<String>,
+    pub budget: Option<usize>,
+    pub lineup: Vec<usize>,
+    pub index: usize,
+    pub seed: u64,
+}
+
+impl Task for TournamentGame {
+    const KIND: &'static str = "tournament-game";
+    type Output = Record;
+    fn run(&self) -> Result<Record, String> {
+        let req = GameRequest {
+            settings: self.settings.clone(),
+            agents: self.agents.clone(),
+            budget: self.budget,
+            seed: self.seed,
+        };
+        crate::registry::game(&self.game)?.play_lineup(&req, &self.lineup, self.index)
+    }
+}
+
+/// A tournament of game `game` on `exec`: the games [`crate::harness::DynGame::tournament`]
+/// plays, with the same seeds, one task each, summed up the same way.
+pub fn tournament(
+    exec: &dyn Executor,
+    label: &str,
+    game: &str,
+    req: &GameRequest,
+    count: usize,
+) -> Result<TournamentResult, String> {
+    if count == 0 {
+        return Err(format!(
+            "a tournament of 0 games of `{game}`: play at least one"
+        ));
+    }
+    let def = crate::registry::game(game)?;
+    let names = def.agent_names(req)?;
+    let players = def.players(&req.settings)?;
+    let lineups = games::lineups(names.len(), players)?;
+    let tasks: Vec<TournamentGame> = (0..lineups.len())
+        .flat_map(|k| (0..count).map(move |g| (k, g)))
+        .map(|(k, g)| TournamentGame {
+            game: game.to_string(),
+            settings: req.settings.clone(),
+            agents: req.agents.clone(),
+            budget: req.budget,
+            lineup: lineups[k].clone(),
+            index: g,
+            seed: derive_seed(req.seed, &[k as u64, g as u64]),
+        })
+        .collect();
+    let records = map(exec, label, &tasks).map_err(|e: ExecError| e.to_string())?;
+    Ok(games::summarize(&names, &lineups, count, &records))
+}
