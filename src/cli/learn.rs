@@ -81,7 +81,7 @@ pub struct TrainEvalArgs {
     #[arg(long)]
     out: PathBuf,
     /// Hidden layer sizes, comma-separated. The default is as accurate as the paper's
-    /// 512,512 on strategy self-play and about 14 times cheaper a leaf.
+    /// 512,512 on strategy self-play and about 15 times cheaper a leaf.
     #[arg(long, value_delimiter = ',', default_value = "64,64")]
     hidden: Vec<usize>,
     /// Most epochs.

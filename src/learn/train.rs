@@ -45,8 +45,8 @@ impl Default for TrainConfig {
         TrainConfig {
             // Measured on 2,450 strategy self-play games (docs/learned-eval.md, "Network
             // size"): 32-32 to 512-512 reach the same validation accuracy (0.749 to
-            // 0.753), and 64-64 values a leaf in a fifth of a playout's time where the
-            // paper's 512-512 takes three playouts' time.
+            // 0.753), and 64-64 values a leaf in a quarter of a playout's time where the
+            // paper's 512-512 takes four playouts' time.
             hidden: vec![64, 64],
             epochs: 40,
             patience: 4,
