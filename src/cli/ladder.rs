@@ -36,18 +36,8 @@ pub struct LadderArgs {
     /// gives the same results with any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Folder name under --runs-dir and --plots-dir [default: RUN's name + "-ladder"].
-    #[arg(long)]
-    name: Option<String>,
-    /// Where the output folder goes.
-    #[arg(long, default_value = "runs")]
-    runs_dir: PathBuf,
-    /// Where its pictures go.
-    #[arg(long, default_value = "plots")]
-    plots_dir: PathBuf,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: super::OutputArgs,
 }
 
 pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
@@ -117,7 +107,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         .get("budget")
         .map(|b| format!("budget={b}"))
         .unwrap_or_default();
-    let name = a.name.clone().unwrap_or_else(|| {
+    let name = a.output.name.clone().unwrap_or_else(|| {
         let base = a
             .run
             .file_name()
@@ -135,11 +125,12 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
     )
     .map_err(anyhow::Error::msg)?;
     // One command at a time writes the ladder's folder.
-    let folder = a.runs_dir.join(&name);
+    let folder = a.output.runs_dir.join(&name);
     std::fs::create_dir_all(&folder)
         .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
     let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
-    let md = run(&x, &a.runs_dir, &a.plots_dir, !a.quiet).map_err(anyhow::Error::msg)?;
+    let md = run(&x, &a.output.runs_dir, &a.output.plots_dir, !a.output.quiet)
+        .map_err(anyhow::Error::msg)?;
     println!(
         "Ladder from {} (axes {}), elites ordered by {}:\n\n{md}",
         a.run.display(),

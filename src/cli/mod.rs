@@ -92,7 +92,8 @@ enum Command {
     #[command(hide = true)]
     Task(cluster::TaskArgs),
     /// Bots of graded difficulty from a strategy-styles archive: picked elites play a
-    /// round robin on levels the search never used.
+    /// round robin on levels the search never used. The output folder is named RUN's
+    /// name + "-ladder" unless --name says otherwise.
     Ladder(ladder::LadderArgs),
     /// Record self-play games of a game with a state encoding (the strategy game): one
     /// sample per turn (the state's counts, the player to move) and the winner, for
@@ -100,7 +101,8 @@ enum Command {
     Selfplay(learn::SelfplayArgs),
     /// Train a network that predicts the winner from a state on self-play samples
     /// (candle, CPU): loss and accuracy per epoch, early stopping; the network is then
-    /// an agent setting, hps(leaf=learned:FILE).
+    /// an agent setting, hps(leaf=learned:FILE). The output folder is named
+    /// train-NETWORK unless --name says otherwise.
     TrainEval(learn::TrainEvalArgs),
 }
 
@@ -172,6 +174,25 @@ impl ClusterArgs {
             progress,
         })
     }
+}
+
+/// Where a command that writes one output folder puts it (`ladder`, `train-eval`):
+/// `--name` under `--runs-dir`, its pictures under `--plots-dir`.
+#[derive(Args, Clone)]
+pub struct OutputArgs {
+    /// Folder name under --runs-dir and --plots-dir [default: the command's, given in
+    /// its description].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Where the output folder goes.
+    #[arg(long, default_value = "runs")]
+    pub runs_dir: PathBuf,
+    /// Where its pictures go.
+    #[arg(long, default_value = "plots")]
+    pub plots_dir: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Options every run command shares.
