@@ -350,7 +350,7 @@ fn start(
             max_failures: common.max_failures,
         },
     };
-    config.faults.check().map_err(anyhow::Error::msg)?;
+    config.faults.check().map_err(run_error)?;
     common.cluster.check()?;
     if common.cluster.executor == super::Executor::Slurm
         && (common.no_log || config.problem.name == "manual")
@@ -373,7 +373,7 @@ fn start(
             &problem.feature_names(),
             &problem.default_axes(),
         )
-        .map_err(anyhow::Error::msg)?;
+        .map_err(optim_error)?;
     let name = common.name.clone().unwrap_or_else(|| {
         format!(
             "{}-{}-s{}",
@@ -382,7 +382,7 @@ fn start(
             config.seed
         )
     });
-    run::check_run_name(&name).map_err(anyhow::Error::msg)?;
+    run::check_run_name(&name).map_err(run_error)?;
     // Locked from its creation: a `resume` or `ask` started meanwhile is refused.
     let (dir, _lock) = run::claim_fresh_dir(&common.runs_dir, &name).map_err(anyhow::Error::msg)?;
     run::create_run_dir(&dir, &config)?;
@@ -402,6 +402,73 @@ fn start(
         false,
         &common.cluster,
     )
+}
+
+/// An optimiser's error as the command line says it: a setting by the flag that sets
+/// it (`--line-sigma 0: ...`), with the flag that would help where there is one.
+pub(super) fn optim_error(e: crate::optim::Error) -> anyhow::Error {
+    use crate::optim::Error;
+    match &e {
+        Error::Setting {
+            setting: "samples",
+            value,
+            expected,
+        } => anyhow!("CVT samples {value}: {expected}"),
+        Error::Setting {
+            setting,
+            value,
+            expected,
+        } => anyhow!("{} {value}: {expected}", optim_flag(setting)),
+        Error::Tuples { text, problem } => anyhow!("--tuples {text}: {problem}"),
+        Error::PreprocessingLeavesNothing { .. } => anyhow!("{e} (--free-preprocessing)"),
+        Error::NoAxes => anyhow!("{e}, so give --axis NAME=LOW:HIGH:BINS"),
+        _ => anyhow!(e),
+    }
+}
+
+/// The flag that sets an optimiser's setting (as `config.ron` names it).
+fn optim_flag(setting: &str) -> String {
+    match setting {
+        "sigma_iso" => "--sigma".into(),
+        "sigma_line" => "--line-sigma".into(),
+        other => format!("--{}", other.replace('_', "-")),
+    }
+}
+
+/// A run's error as the command line says it: settings by their flags.
+pub(super) fn run_error(e: run::RunError) -> anyhow::Error {
+    use run::RunError;
+    match e {
+        RunError::Optimizer(e) => optim_error(e),
+        RunError::Faults {
+            setting,
+            value,
+            expected,
+        } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+        RunError::BadName(name) => anyhow!(
+            "--name {name:?}: a run folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
+        ),
+        RunError::NoTrials => anyhow!("--trials is 0: run at least one trial"),
+        RunError::TooManyFailures {
+            failed,
+            attempted,
+            share,
+            trial,
+            index,
+            last,
+        } => anyhow!(
+            "{failed} of {attempted} evaluations failed, more than --max-failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
+        ),
+        RunError::NothingSucceeded {
+            attempted,
+            trial,
+            index,
+            last,
+        } => anyhow!(
+            "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever --max-failures allows); the last (evaluation {index}): {last}"
+        ),
+        e => anyhow!(e),
+    }
 }
 
 fn finish(
@@ -479,7 +546,7 @@ fn finish(
             ),
             _ => format!("`playtune resume {}` goes on from there", dir.display()),
         };
-        anyhow!(e).context(format!(
+        run_error(e).context(format!(
             "run {} stopped; its log keeps every evaluation done: {how}",
             dir.display()
         ))
@@ -707,7 +774,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             free_preprocessing: a.hill_climber.free_preprocessing,
         }),
         Algo::Ntbea => AlgoConfig::Ntbea(NtbeaConfig {
-            tuples: TupleSet::parse(&a.ntbea.tuples).map_err(anyhow::Error::msg)?,
+            tuples: a.ntbea.tuples.parse::<TupleSet>().map_err(optim_error)?,
             k: a.ntbea.k,
             k_relative: !a.ntbea.k_absolute,
             scale: match a.ntbea.scale {

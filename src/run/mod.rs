@@ -99,15 +99,23 @@ impl FaultPolicy {
         *self == FaultPolicy::default()
     }
 
-    pub fn check(&self) -> Result<(), String> {
+    /// Checks the policy; an error names the setting as `config.ron` does
+    /// (`faults`' `max_failures`, `retries`).
+    pub fn check(&self) -> Result<(), RunError> {
         if !(0.0..=1.0).contains(&self.max_failures) {
-            return Err(format!(
-                "--max-failures {}: give a share from 0 (stop at the first failure) to 1 (never stop)",
-                self.max_failures
-            ));
+            return Err(RunError::Faults {
+                setting: "max_failures",
+                value: self.max_failures.to_string(),
+                expected: "give a share from 0 (stop at the first failure) to 1 (never stop)"
+                    .into(),
+            });
         }
-        if self.retries > 100 {
-            return Err(format!("--retries {}: give 0 to 100", self.retries));
+        if self.retries > MAX_RETRIES {
+            return Err(RunError::Faults {
+                setting: "retries",
+                value: self.retries.to_string(),
+                expected: format!("give 0 to {MAX_RETRIES}"),
+            });
         }
         Ok(())
     }
@@ -126,13 +134,37 @@ impl FaultPolicy {
     }
 }
 
-/// Why a run stopped early.
+/// Why a run could not start, or stopped early. Messages name settings as
+/// `config.ron` does, never a command-line flag: the command line adds the flag.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The run's configuration does not fit its problem.
     #[error("{0}")]
     Config(String),
+    /// The optimiser's settings or what it is given to search.
+    #[error(transparent)]
+    Optimizer(#[from] crate::optim::Error),
+    /// The fault policy (`faults` in `config.ron`) out of range.
+    #[error("{setting}: {value}: {expected}")]
+    Faults {
+        setting: &'static str,
+        value: String,
+        expected: String,
+    },
+    /// A run of no trials.
+    #[error("trials is 0: run at least one trial")]
+    NoTrials,
+    /// One trial asked for that the run does not have.
+    #[error("trial {trial} does not exist: the run has {trials} trials")]
+    NoSuchTrial { trial: u64, trials: u64 },
+    /// A run folder's name that is not one plain name.
     #[error(
-        "{failed} of {attempted} evaluations failed, more than --max-failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
+        "{0:?}: a run folder's name is one plain name, without `/`, `..` or control characters"
+    )]
+    BadName(String),
+    /// Failures past the run's share (`faults.max_failures`).
+    #[error(
+        "{failed} of {attempted} evaluations failed, more than the run's max_failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
     )]
     TooManyFailures {
         failed: u64,
@@ -143,7 +175,7 @@ pub enum RunError {
         last: String,
     },
     #[error(
-        "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever --max-failures allows); the last (evaluation {index}): {last}"
+        "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever max_failures allows); the last (evaluation {index}): {last}"
     )]
     NothingSucceeded {
         attempted: u64,
@@ -153,6 +185,13 @@ pub enum RunError {
     },
     #[error("{0}")]
     Io(String),
+}
+
+/// For callers that still report errors as text.
+impl From<RunError> for String {
+    fn from(e: RunError) -> String {
+        e.to_string()
+    }
 }
 
 fn io(e: impl std::fmt::Display) -> RunError {
@@ -279,7 +318,7 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
     config
         .algorithm
         .check()
-        .map_err(|m| damaged("algorithm", flag_to_field(&m)))?;
+        .map_err(|e| damaged("algorithm", e.to_string()))?;
     let f = &config.faults;
     if !(0.0..=1.0).contains(&f.max_failures) {
         return Err(damaged(
@@ -332,20 +371,6 @@ pub fn check_size<'a>(
         ));
     }
     Ok(())
-}
-
-/// A check's message in the words of `config.ron`: its leading flag (`--qd-offset 5:
-/// ...`) as the field that holds the value (`qd_offset: 5: ...`).
-fn flag_to_field(m: &str) -> String {
-    let Some(rest) = m.strip_prefix("--") else {
-        return m.to_string();
-    };
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .unwrap_or(rest.len());
-    let (flag, tail) = rest.split_at(end);
-    let tail = tail.strip_prefix(' ').unwrap_or(tail);
-    format!("{}: {tail}", flag.replace('-', "_"))
 }
 
 /// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,
@@ -444,21 +469,18 @@ fn drive(
     // Catch configuration errors before any evaluation.
     config
         .algorithm
-        .build(&config.space, config.budget, 0, &features, &axes)
-        .map_err(RunError::Config)?;
-    constraint_checks(config, problem).map_err(RunError::Config)?;
-    config.faults.check().map_err(RunError::Config)?;
+        .build(&config.space, config.budget, 0, &features, &axes)?;
+    constraint_checks(config, problem)?;
+    config.faults.check()?;
     if config.trials == 0 {
-        return Err(RunError::Config(
-            "--trials is 0: run at least one trial".into(),
-        ));
+        return Err(RunError::NoTrials);
     }
     let trial_ids: Vec<u64> = match options.only_trial {
         Some(t) if t >= config.trials => {
-            return Err(RunError::Config(format!(
-                "trial {t} does not exist: the run has {} trials",
-                config.trials
-            )));
+            return Err(RunError::NoSuchTrial {
+                trial: t,
+                trials: config.trials,
+            });
         }
         Some(t) => vec![t],
         None => (0..config.trials).collect(),
@@ -718,17 +740,14 @@ impl TrialContext<'_> {
 
     fn run(&self, trial: u64) -> Result<TrialEnd, RunError> {
         let c = self.config;
-        let mut optimizer = c
-            .algorithm
-            .build(
-                &c.space,
-                c.budget,
-                derive_seed(c.seed, &[trial, u64::MAX]),
-                self.features,
-                self.axes,
-            )
-            .map_err(RunError::Config)?;
-        let checks = constraint_checks(c, self.problem).map_err(RunError::Config)?;
+        let mut optimizer = c.algorithm.build(
+            &c.space,
+            c.budget,
+            derive_seed(c.seed, &[trial, u64::MAX]),
+            self.features,
+            self.axes,
+        )?;
+        let checks = constraint_checks(c, self.problem)?;
         if !checks.is_empty() {
             let floor = self.problem.fitness_range().map(|(low, _)| low);
             optimizer = Box::new(Constrained::new(optimizer, checks, floor));
@@ -895,7 +914,10 @@ impl TrialContext<'_> {
 }
 
 /// The run's constraints (its space's) against the problem's features.
-fn constraint_checks(config: &RunConfig, problem: &dyn Problem) -> Result<Vec<Check>, String> {
+fn constraint_checks(
+    config: &RunConfig,
+    problem: &dyn Problem,
+) -> Result<Vec<Check>, crate::optim::Error> {
     Check::resolve(
         &config.space.constraints,
         &problem.feature_names(),
@@ -959,18 +981,16 @@ pub(crate) fn finite(e: Evaluation) -> Result<Evaluation, String> {
     Ok(e)
 }
 
-/// Checks a run folder's name (`--name`): one plain path component, so that the run
-/// lands inside the runs folder (`../x` or `/tmp/x` would not).
-pub fn check_run_name(name: &str) -> Result<(), String> {
+/// Checks a run folder's name: one plain path component, so that the run lands
+/// inside the runs folder (`../x` or `/tmp/x` would not).
+pub fn check_run_name(name: &str) -> Result<(), RunError> {
     let mut parts = Path::new(name).components();
     let plain = matches!(parts.next(), Some(std::path::Component::Normal(_)))
         && parts.next().is_none()
         && !name.contains(['/', '\\'])
         && !name.chars().any(char::is_control);
     if !plain {
-        return Err(format!(
-            "--name {name:?}: a run folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
-        ));
+        return Err(RunError::BadName(name.to_string()));
     }
     Ok(())
 }

@@ -350,7 +350,7 @@ pub fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wro
 fn check_archive(a: &AnyArchive) -> Result<(), Wrong> {
     use crate::optim::map_elites::{Archive, check_axis};
     for (i, axis) in a.axes().iter().enumerate() {
-        check_axis(axis).map_err(|m| (format!("axes[{i}]"), m))?;
+        check_axis(axis).map_err(|e| (format!("axes[{i}]"), e.to_string()))?;
     }
     // Cells per coordinate, and the archive's size.
     let (sizes, cells): (Vec<usize>, Option<usize>) = match a {

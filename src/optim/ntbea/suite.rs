@@ -161,7 +161,7 @@ pub fn case_scores(
                 let space = case.problem.space();
                 let mut optimizer = algorithm
                     .build(space, case.budget, item, &[], &[])
-                    .map_err(EvalError)?;
+                    .map_err(|e| EvalError(e.to_string()))?;
                 let r = run_in_process(optimizer.as_mut(), case.problem.as_ref(), item)?;
                 total += match case.measure {
                     Measure::Success => {
