@@ -106,6 +106,16 @@ pub struct TrainEvalArgs {
     output: super::OutputArgs,
 }
 
+/// Training's hints in the words of the command line: the setting a hint names
+/// (`lower the learning rate`) as the flag that sets it. `train_eval` reports its
+/// errors as text; once it passes [`crate::learn::Error`] through, this matches on
+/// the variants instead.
+fn training_hints(message: &str) -> String {
+    message
+        .replace("lower the learning rate", "lower --learning-rate")
+        .replace("raise the validation share", "raise --validation")
+}
+
 pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
     if !a.data.exists() {
         bail!(
@@ -122,6 +132,14 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         validation: a.validation,
         seed: a.seed,
     };
+    if let Err(crate::learn::Error::Setting {
+        setting,
+        value,
+        expected,
+    }) = config.check()
+    {
+        bail!("--{} {value}: {expected}", setting.replace('_', "-"));
+    }
     let stem = a
         .out
         .file_stem()
@@ -141,8 +159,8 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.run_dir.display()))?;
     let _lock = crate::run::lock::lock(&out.run_dir).map_err(anyhow::Error::msg)?;
     let _model_lock = crate::run::lock::lock_beside(&out.model).map_err(anyhow::Error::msg)?;
-    let trained =
-        train_eval(&a.data, &config, &out, !a.output.quiet).map_err(anyhow::Error::msg)?;
+    let trained = train_eval(&a.data, &config, &out, !a.output.quiet)
+        .map_err(|e| anyhow::anyhow!(training_hints(&e)))?;
     let t = &trained.network.header.training;
     println!(
         "{}: kept epoch {} of {}, validation loss {:.4}, accuracy {:.3} ({} training and {} validation samples)",

@@ -304,7 +304,9 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         }
         None => problem.space().clone(),
     };
-    space.fix_all(&common.fix).map_err(anyhow::Error::msg)?;
+    space
+        .fix_all(&common.fix)
+        .map_err(|e| anyhow!("--fix {e}"))?;
     let features = problem.feature_names();
     let range = |name: &str| problem.feature_range(name);
     if let Some((_, _, file)) = &user {

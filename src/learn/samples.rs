@@ -597,7 +597,7 @@ impl SampleWriter {
         let existing = SampleFile::read(path)?;
         if let Some(field) = header.mismatch(&existing.header) {
             return Err(format!(
-                "{}: was made with another {field}; give another --out, or the same settings to add games to it",
+                "{}: was made with another {field}; give another file, or the same settings to add games to it",
                 path.display()
             ));
         }

@@ -9,11 +9,13 @@
 
 pub mod constraint;
 mod domain;
+mod error;
 mod file;
 pub mod mutate;
 
 pub use constraint::{Bound, Constraint};
 pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
+pub use error::{ConstraintProblem, Error, FixProblem};
 pub use file::{
     MAX_SPACE_FILE, SpaceError, dim_error, load_space, parse_space, read_space_text, to_space_file,
 };
@@ -24,14 +26,16 @@ use std::collections::{HashMap, HashSet};
 
 /// Checks a name that goes into logs and messages: not blank, and no control
 /// characters (a newline would split a CSV row of the log).
-pub fn check_name(what: &str, name: &str) -> Result<(), String> {
+pub fn check_name(what: &'static str, name: &str) -> Result<(), Error> {
     if name.trim().is_empty() {
-        return Err(format!("a {what} needs a non-empty name"));
+        return Err(Error::EmptyName(what));
     }
     if let Some(c) = name.chars().find(|c| c.is_control()) {
-        return Err(format!(
-            "{what} name {name:?} holds the control character {c:?}"
-        ));
+        return Err(Error::ControlCharacter {
+            what,
+            name: name.to_string(),
+            character: c,
+        });
     }
     Ok(())
 }
@@ -182,7 +186,7 @@ impl Space {
         let index = self.index_by_name();
         let mut seen = HashSet::with_capacity(self.groups.len());
         for (gi, g) in self.groups.iter().enumerate() {
-            check_name("group", &g.name).map_err(|m| (gi, m))?;
+            check_name("group", &g.name).map_err(|m| (gi, m.to_string()))?;
             if !seen.insert(g.name.as_str()) {
                 return Err((gi, format!("duplicate group name `{}`", g.name)));
             }
@@ -273,41 +277,50 @@ impl Space {
     }
 
     /// Fixes dimension `name` to `value` (as text: a number, a category name, true/false).
-    pub fn fix(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn fix(&mut self, name: &str, value: &str) -> Result<(), Error> {
+        let refuse = |problem| Error::Fix {
+            item: format!("{name}={value}"),
+            problem,
+        };
         let dim = self
             .dims
             .iter_mut()
             .find(|d| d.name == name)
-            .ok_or_else(|| {
-                format!("--fix {name}={value}: the space has no dimension named `{name}`")
-            })?;
+            .ok_or_else(|| refuse(FixProblem::UnknownDimension(name.to_string())))?;
         let index = dim.domain.parse_value(value).ok_or_else(|| {
-            format!(
-                "--fix {name}={value}: `{value}` is not a value of {name} ({})",
-                dim.domain.describe()
-            )
+            refuse(FixProblem::NotAValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                domain: dim.domain.describe(),
+            })
         })?;
         dim.default = index;
         dim.fixed = true;
         Ok(())
     }
 
-    /// Fixes every dimension of `items` (`NAME=VALUE` each, as `--fix` gives them). A
-    /// dimension fixed twice is refused, even to the same value: one of the two is a
-    /// typing mistake, and the last silently winning would hide it.
-    pub fn fix_all(&mut self, items: &[String]) -> Result<(), String> {
+    /// Fixes every dimension of `items` (`NAME=VALUE` each). A dimension fixed twice
+    /// is refused, even to the same value: one of the two is a typing mistake, and the
+    /// last silently winning would hide it.
+    pub fn fix_all(&mut self, items: &[String]) -> Result<(), Error> {
         let mut seen: Vec<(&str, &str)> = Vec::new();
         for item in items {
+            let refuse = |item: String, problem| Error::Fix { item, problem };
             let (k, v) = item
                 .split_once('=')
                 .map(|(k, v)| (k.trim(), v.trim()))
-                .ok_or_else(|| format!("--fix {item}: expected NAME=VALUE"))?;
+                .ok_or_else(|| refuse(item.clone(), FixProblem::Syntax))?;
             if k.is_empty() {
-                return Err(format!("--fix {item}: the NAME before `=` is missing"));
+                return Err(refuse(item.clone(), FixProblem::NoName));
             }
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == k) {
-                return Err(format!(
-                    "--fix {k}={v}: dimension `{k}` is fixed twice ({k}={first} and {k}={v}); fix each dimension once"
+                return Err(refuse(
+                    format!("{k}={v}"),
+                    FixProblem::Twice {
+                        name: k.to_string(),
+                        first: first.to_string(),
+                        second: v.to_string(),
+                    },
                 ));
             }
             seen.push((k, v));

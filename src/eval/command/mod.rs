@@ -26,7 +26,7 @@ use super::{EvalError, Evaluation, Problem};
 use crate::space::Space;
 use std::time::Duration;
 
-/// The deadline of an evaluation unless `--set timeout` says otherwise.
+/// The deadline of an evaluation unless the `timeout` setting says otherwise.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 pub struct CommandProblem {

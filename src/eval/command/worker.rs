@@ -139,7 +139,7 @@ impl Worker {
                     .to_string()
             }
             Fault::TimedOut => format!(
-                "it did not reply within {} s (--set timeout=SECONDS)",
+                "it did not reply within {} s (the `timeout` setting)",
                 timeout.as_secs_f64()
             ),
             Fault::Ended if process::wait_exit(&self.child, EXIT_GRACE) => {
