@@ -17,7 +17,7 @@ pub use binding::Binding;
 pub use command::groups as evaluator_groups;
 pub(crate) use command::reply::{Reply, parse_reply};
 pub use command::{COMMAND, CommandProblem};
-pub use def::ProblemDef;
+pub use def::{ProblemDef, ProblemError};
 pub use manual::{MANUAL, ManualProblem, point_json};
 
 use crate::space::Space;

@@ -38,8 +38,8 @@ pub struct RunPictures {
 #[derive(Debug, thiserror::Error)]
 pub enum RunPicturesError {
     /// The run's files do not read.
-    #[error("{0}")]
-    Run(String),
+    #[error(transparent)]
+    Run(#[from] crate::run::RunError),
     #[error("the elites have no column `{column}` (columns: {columns})")]
     NoColumn { column: String, columns: String },
     #[error(
@@ -101,8 +101,8 @@ pub fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesError> {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "run".into());
     let out = a.out.clone();
-    let config = run::read_config(&a.run).map_err(RunPicturesError::Run)?;
-    let result = read_result(&a.run).map_err(RunPicturesError::Run)?;
+    let config = run::read_config(&a.run)?;
+    let result = read_result(&a.run)?;
     let file = |stem: &str| out.join(format!("{stem}.{}", a.format.extension()));
     let mut written = Vec::new();
     if result.trials.iter().any(|t| t.archive.is_some()) {

@@ -842,7 +842,7 @@ fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<String> {
                         String::new(),
                         String::new(),
                         String::new(),
-                        escape(&e),
+                        escape(&e.to_string()),
                     ]),
                 }
                 row

@@ -10,6 +10,7 @@
 //! evaluated again rather than reused. Logs written before the column existed (the
 //! published runs) are read as they are, trusted, and kept in their format.
 
+use super::RunError;
 use crate::eval::Evaluation;
 use crate::optim::Phase;
 use crate::space::{Domain, Space};
@@ -233,11 +234,11 @@ impl LogContents {
 /// in a checked log, its check matches. Other rows are left out and named in
 /// [`LogContents::dropped`]. Of two copies of one (trial, index), the later is kept:
 /// a resumed run appends the rows it evaluated again.
-pub fn read_log(path: &Path, space: &Space, features: &[String]) -> Result<LogContents, String> {
-    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_log(path: &Path, space: &Space, features: &[String]) -> Result<LogContents, RunError> {
+    let text = std::fs::read(path).map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
     let text = String::from_utf8_lossy(&text);
     read_log_text(&text, space, features)
-        .map_err(|(line, m)| format!("{}:{line}: {m}", path.display()))
+        .map_err(|(line, m)| RunError::Io(format!("{}:{line}: {m}", path.display())))
 }
 
 /// [`read_log`] on the text of a log; an error names its line.
@@ -362,7 +363,7 @@ fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
 /// Rewrites the log sorted by (trial, index), without the rows [`read_log`] leaves
 /// out: rows of parallel trials land in the order they finish, and sorting makes the
 /// finished file independent of scheduling. A legacy log keeps its format.
-pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(), String> {
+pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(), RunError> {
     let log = read_log(path, space, features)?;
     let mut rows: Vec<LogRow> = log.rows.into_iter().map(|(_, r)| r).collect();
     rows.sort_by_key(|r| (r.trial, r.index));
@@ -383,11 +384,11 @@ pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(
     // The log itself is whole either way; a half copy must not stay behind.
     written.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        format!(
+        RunError::Io(format!(
             "cannot rewrite {} (a sorted copy, {}): {e}",
             path.display(),
             tmp.display()
-        )
+        ))
     })
 }
 

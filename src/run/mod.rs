@@ -183,6 +183,34 @@ pub enum RunError {
         index: u64,
         last: String,
     },
+    /// A folder (or file) another playtune command is writing: `what`, or the folder
+    /// enclosing `inside`.
+    #[error("{}", lock::busy_text(what, holder, inside.as_deref()))]
+    Busy {
+        what: PathBuf,
+        holder: String,
+        inside: Option<PathBuf>,
+    },
+    #[error("{}: no such folder", .0.display())]
+    NoSuchFolder(PathBuf),
+    /// A run folder whose `config.ron` is missing: the run was stopped before it
+    /// started.
+    #[error(
+        "{}: not found: the run was stopped before it started (nothing to resume; start it again)",
+        .0.display()
+    )]
+    NeverStarted(PathBuf),
+    /// A value of a run's file out of range: `field` as the file names it.
+    #[error(
+        "{}: {field}: {message} (the file is damaged or was edited: restore it, or start the run again)",
+        file.display()
+    )]
+    Damaged {
+        file: PathBuf,
+        field: String,
+        message: String,
+    },
+    /// A file that cannot be read, written or parsed; the message names it.
     #[error("{0}")]
     Io(String),
 }
@@ -258,24 +286,21 @@ pub(crate) fn ron_error(path: &Path, e: &ron::error::SpannedError) -> String {
 /// Makes `dir` the run folder of `config`: a folder that already holds this config
 /// is kept, evaluations and all, so an interrupted experiment resumes; any other is
 /// started afresh.
-pub fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), String> {
+pub fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     if read_config(dir).ok().as_ref() == Some(config) {
         return Ok(());
     }
-    create_run_dir(dir, config).map_err(|e| e.to_string())
+    create_run_dir(dir, config)
 }
 
 /// Reads a run folder's `config.ron`.
-pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
+pub fn read_config(dir: &Path) -> Result<RunConfig, RunError> {
     let path = dir.join(CONFIG_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
-            format!(
-                "{}: not found: the run was stopped before it started (nothing to resume; start it again)",
-                path.display()
-            )
+            RunError::NeverStarted(path.clone())
         } else {
-            format!("{}: {e}", path.display())
+            RunError::Io(format!("{}: {e}", path.display()))
         }
     })?;
     parse_config(&text, &path)
@@ -300,18 +325,17 @@ pub fn how_to_finish(dir: &Path) -> String {
 }
 
 /// Parses and checks the text of a `config.ron`; `path` names it in errors.
-pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
+pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Deserialising checks the space as a space file is checked (see `Space`); the
     // algorithm's settings get the checks the command line gives them.
-    let config: RunConfig = ron::from_str(text).map_err(|e| ron_error(path, &e))?;
+    let config: RunConfig = ron::from_str(text).map_err(|e| RunError::Io(ron_error(path, &e)))?;
     // Messages name the file and the field, never a flag: a damaged config is
     // repaired by hand or the run started again, not resumed.
-    let damaged = |field: &str, m: String| {
-        format!(
-            "{}: {field}: {m} (the file is damaged or was edited: restore it, or start the run again)",
-            path.display()
-        )
+    let damaged = |field: &str, message: String| RunError::Damaged {
+        file: path.to_path_buf(),
+        field: field.to_string(),
+        message,
     };
     check_size(config.budget, config.trials, "budget", "trials")
         .map_err(|(field, m)| damaged(field, m))?;
@@ -494,7 +518,7 @@ fn drive(
     // the rows its reading left out).
     let resuming = logging && log_path.exists();
     let mut cache = if resuming {
-        let log = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        let log = log::read_log(&log_path, &config.space, &features)?;
         if let Some(m) = log.repair_message(&log_path) {
             eprintln!("{m}");
         }
@@ -503,7 +527,7 @@ fn drive(
         Cache::default()
     };
     if logging && !options.retry_failed {
-        cache.add_failures(failures::read_failures(&failures_path).map_err(RunError::Io)?);
+        cache.add_failures(failures::read_failures(&failures_path)?);
     }
     let writer = if logging {
         Some(Mutex::new((
@@ -609,10 +633,10 @@ fn drive(
     }
     // One trial writes its batches in order; only parallel trials interleave rows.
     if logging && (config.trials > 1 || resuming) {
-        log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        log::canonicalise(&log_path, &config.space, &features)?;
     }
     if logging && failures_path.exists() {
-        let logged = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        let logged = log::read_log(&log_path, &config.space, &features)?;
         let done: std::collections::HashSet<(u64, u64)> = logged
             .rows
             .iter()
@@ -957,16 +981,16 @@ pub fn append_results(
     features: &[String],
     rows: &[LogRow],
     failed: &[FailureRow],
-) -> Result<(), String> {
+) -> Result<(), RunError> {
     let log_path = dir.join(log::LOG_FILE);
     let mut w = LogWriter::open(&log_path, space, features)
-        .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", log_path.display())))?;
     // Its errors name the log already.
-    w.append(space, rows).map_err(|e| e.to_string())?;
+    w.append(space, rows).map_err(io)?;
     let failures_path = dir.join(failures::FAILURES_FILE);
     FailureWriter::new(&failures_path)
         .append(failed)
-        .map_err(|e| format!("cannot write {}: {e}", failures_path.display()))
+        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", failures_path.display())))
 }
 
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
@@ -1010,9 +1034,12 @@ pub fn duration_text(seconds: f64) -> String {
 /// Creates the folder of a new run and locks it: `runs_dir/name`, or `name-2`,
 /// `name-3`, ... if taken. Creating the folder is what claims a name, so two commands
 /// given one name at once get two folders, never one between them.
-pub fn claim_fresh_dir(runs_dir: &Path, name: &str) -> Result<(PathBuf, lock::FolderLock), String> {
+pub fn claim_fresh_dir(
+    runs_dir: &Path,
+    name: &str,
+) -> Result<(PathBuf, lock::FolderLock), RunError> {
     std::fs::create_dir_all(runs_dir)
-        .map_err(|e| format!("cannot create {}: {e}", runs_dir.display()))?;
+        .map_err(|e| RunError::Io(format!("cannot create {}: {e}", runs_dir.display())))?;
     for i in 1u64.. {
         let dir = if i == 1 {
             runs_dir.join(name)
@@ -1025,7 +1052,12 @@ pub fn claim_fresh_dir(runs_dir: &Path, name: &str) -> Result<(PathBuf, lock::Fo
                 return Ok((dir, guard));
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+            Err(e) => {
+                return Err(RunError::Io(format!(
+                    "cannot create {}: {e}",
+                    dir.display()
+                )));
+            }
         }
     }
     unreachable!("some suffix is free")

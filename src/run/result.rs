@@ -1,5 +1,6 @@
 //! `result.ron`: what a run found.
 
+use super::RunError;
 use super::{RunConfig, Spent};
 use crate::eval::{Binding, Problem};
 use crate::optim::Optimizer;
@@ -161,23 +162,24 @@ impl RunResult {
 /// finite one, the archive's cells inside its grid, and the trials those of the run's
 /// `config.ron` (when it reads). A damaged file is refused with the field that is
 /// wrong.
-pub fn read_result(dir: &Path) -> Result<RunResult, String> {
+pub fn read_result(dir: &Path) -> Result<RunResult, RunError> {
     let path = dir.join(super::RESULT_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
+        RunError::Io(format!(
             "{}: {e} (did the run finish? {})",
             path.display(),
             super::how_to_finish(dir)
-        )
+        ))
     })?;
-    let mut r: RunResult = ron::from_str(&text).map_err(|e| super::ron_error(&path, &e))?;
+    let mut r: RunResult =
+        ron::from_str(&text).map_err(|e| RunError::Io(super::ron_error(&path, &e)))?;
     let config = super::read_config(dir).ok();
     check_result(&r, config.as_ref()).map_err(|(field, why)| {
-        format!(
+        RunError::Io(format!(
             "{}: {field}: {why} (the file is damaged or was edited: remove it, and {})",
             path.display(),
             super::how_to_finish(dir)
-        )
+        ))
     })?;
     for t in &mut r.trials {
         if let Some(a) = &mut t.archive {
