@@ -39,9 +39,29 @@ pub enum Error {
     /// candle failed.
     #[error("training: {0}")]
     Candle(String),
-    /// The checkpoint could not be written.
+    /// A network whose layers do not fit its header.
     #[error("{0}")]
-    Io(String),
+    Network(String),
+    /// A network or sample file that cannot be read or written; the message names it.
+    #[error("{0}")]
+    File(String),
+    /// A network of another game's encoding.
+    #[error("{what} uses the encoding `{theirs}`, but this game's is `{ours}`")]
+    OtherEncoding {
+        what: String,
+        theirs: String,
+        ours: String,
+    },
+    /// A network of another version of this game's encoding.
+    #[error(
+        "{what} uses a different version of the encoding `{name}` ({theirs} features, this game's has {ours})"
+    )]
+    EncodingVersion {
+        what: String,
+        name: String,
+        theirs: usize,
+        ours: usize,
+    },
 }
 
 /// For callers that still report errors as text.

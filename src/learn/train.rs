@@ -402,8 +402,7 @@ pub fn train(
             // Saved at every improvement, so an interrupted run keeps its best epoch.
             if let Some(path) = checkpoint {
                 network_of(data_name, config, &flat, &records, epoch, layers.clone())?
-                    .save(path)
-                    .map_err(Error::Io)?;
+                    .save(path)?;
             }
             best = Some((validation_loss, epoch, layers));
         } else if best
@@ -446,7 +445,7 @@ fn network_of(
         },
     };
     // The check every loader makes: a network that would not load is not written.
-    Network::new(header, layers).map_err(Error::Unusable)
+    Network::new(header, layers).map_err(|e| Error::Unusable(e.to_string()))
 }
 
 /// The logits candle computes for `rows` of counts (for tests that compare the
