@@ -101,7 +101,7 @@ pub fn build_problem(
 }
 
 /// `design`: any game's skill depth over its settings ([`crate::harness::design`]).
-pub const DESIGN: ProblemDef = ProblemDef {
+pub(crate) const DESIGN: ProblemDef = ProblemDef {
     name: "design",
     about: "any game's skill depth over its settings: min gap between ladder rungs (weakest first), each rung's win rate against the weakest; features: rung win rates and design metrics",
     settings: &[
@@ -140,7 +140,7 @@ pub const DESIGN: ProblemDef = ProblemDef {
 };
 
 /// `tune-agent`: any agent of any game against opponents ([`crate::harness::tune`]).
-pub const TUNE_AGENT: ProblemDef = ProblemDef {
+pub(crate) const TUNE_AGENT: ProblemDef = ProblemDef {
     name: "tune-agent",
     about: "any agent of any game against opponents: its tunable settings (from the agent registry) searched for the best mean score; features: score against each opponent, mean length",
     settings: &[

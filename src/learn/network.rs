@@ -314,7 +314,7 @@ impl Network {
 }
 
 /// The value from -1 to 1 of a logit: `2 sigmoid(logit) - 1`, i.e. `tanh(logit / 2)`.
-pub fn value_of_logit(logit: f32) -> f64 {
+pub(crate) fn value_of_logit(logit: f32) -> f64 {
     (f64::from(logit) / 2.0).tanh()
 }
 

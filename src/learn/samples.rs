@@ -47,7 +47,7 @@ const RECORD_V1: u8 = 0xA5;
 /// Body bytes before the samples: game index, winner, sample count.
 const BODY_HEAD: usize = 9;
 /// The most samples (turns) one game may hold.
-pub const MAX_SAMPLES_PER_GAME: usize = 1 << 20;
+pub(crate) const MAX_SAMPLES_PER_GAME: usize = 1 << 20;
 /// The longest header.
 const MAX_HEADER: usize = 1 << 24;
 /// The winner byte of a game without a single winner (a draw).
@@ -105,7 +105,7 @@ impl SampleHeader {
 
 /// Why `e` cannot encode states: no features, or a feature capped at 0 (it would
 /// have no input to set).
-pub fn check_encoding(e: &Encoding) -> Result<(), String> {
+pub(crate) fn check_encoding(e: &Encoding) -> Result<(), String> {
     if e.features.is_empty() {
         return Err(format!("encoding `{}`: no features", e.name));
     }
@@ -521,7 +521,7 @@ impl SampleFile {
 
     /// A warning naming the records left out of `path`, or None when none was;
     /// `then` says what becomes of their games.
-    pub fn damage_message(&self, path: &Path, then: &str) -> Option<String> {
+    pub(crate) fn damage_message(&self, path: &Path, then: &str) -> Option<String> {
         if self.damaged.is_empty() {
             return None;
         }

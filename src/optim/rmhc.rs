@@ -82,7 +82,7 @@ impl HillClimber {
         }
     }
 
-    pub fn set_chooser(&mut self, chooser: DimensionChooser) {
+    pub(crate) fn set_chooser(&mut self, chooser: DimensionChooser) {
         self.chooser = chooser;
     }
 

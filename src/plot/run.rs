@@ -94,7 +94,7 @@ fn elite_value(e: &crate::optim::map_elites::Elite, index: usize, features: usiz
 /// Draws the pictures of the finished run `a.run` into `a.out`: a MAP-Elites run's
 /// coverage, QD score and heatmaps (one per column of `a.heatmaps`, fitness when
 /// none), any other run's convergence curve. Returns the files written.
-pub fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesError> {
+pub(crate) fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesError> {
     let name = a
         .run
         .file_name()
@@ -391,7 +391,7 @@ fn file_safe(name: &str) -> String {
 mod tests {
     use super::*;
     use crate::eval::{NoisyWinRate, Sphere};
-    use crate::plot::colour_range;
+    use crate::plot::heatmap::colour_range;
 
     /// A win-rate fitness (and a rate feature, and their replays) is coloured on 0 to
     /// 1 whatever the elites reached; a fitness with no known range on the data's.

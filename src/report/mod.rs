@@ -11,9 +11,9 @@ mod html;
 pub(crate) mod importance;
 mod settings;
 
-pub use html::{base64, markdown};
-pub use importance::{DimStats, ValueStats, one_tuple_stats};
-pub use settings::{Flag, algorithm_flags, axes_html};
+pub(crate) use html::markdown;
+pub(crate) use importance::{ValueStats, one_tuple_stats};
+pub(crate) use settings::algorithm_flags;
 
 use crate::eval::Problem;
 use crate::run::failures::{FAILURES_FILE, read_failures};

@@ -16,7 +16,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub const FAILURES_FILE: &str = "failures.jsonl";
+pub(crate) const FAILURES_FILE: &str = "failures.jsonl";
 
 /// One failed evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -35,7 +35,7 @@ pub struct FailureRow {
 }
 
 impl FailureRow {
-    pub fn point_by_name(
+    pub(crate) fn point_by_name(
         space: &Space,
         values: &[f64],
     ) -> serde_json::Map<String, serde_json::Value> {
@@ -84,7 +84,7 @@ impl FailureWriter {
 
 /// Cuts a last line that an interruption left half written (any line-based log: the
 /// failures, an experiment's re-evaluations, a cluster's task records).
-pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
+pub(crate) fn cut_half_line(path: &Path) -> std::io::Result<()> {
     let Ok(bytes) = std::fs::read(path) else {
         return Ok(());
     };
@@ -114,7 +114,9 @@ pub type Failures = HashMap<(u64, u64), FailureRow>;
 
 /// [`read_failures`] without the warnings: the rows, and the damaged lines as (line
 /// number from 1, why).
-pub fn read_failures_checked(path: &Path) -> Result<(Failures, Vec<(usize, String)>), RunError> {
+pub(crate) fn read_failures_checked(
+    path: &Path,
+) -> Result<(Failures, Vec<(usize, String)>), RunError> {
     let text = match std::fs::read(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -151,7 +153,7 @@ fn parse_failure(line: &[u8]) -> Result<FailureRow, String> {
 /// Rewrites `failures.jsonl` sorted by (trial, index), without the failures that a
 /// later retry turned into logged evaluations (`done`); removes the file if none is
 /// left.
-pub fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), RunError> {
+pub(crate) fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), RunError> {
     // Damaged lines were named when the run read the file; they go now.
     let (failures, _) = read_failures_checked(path)?;
     let mut rows: Vec<FailureRow> = failures

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The lock file inside a locked folder.
-pub const LOCK_FILE: &str = ".playtune.lock";
+pub(crate) const LOCK_FILE: &str = ".playtune.lock";
 
 /// How long a second writer looks again before it gives up: long enough to let a
 /// moment's probe by another command pass (see [`lock`]), short enough to be "at once".
@@ -80,7 +80,7 @@ pub fn lock(dir: &Path) -> Result<FolderLock, RunError> {
 
 /// Locks an experiment folder (which must exist), and checks that no command holds
 /// one of its run folders (a `resume` of one of them).
-pub fn lock_experiment(dir: &Path) -> Result<FolderLock, RunError> {
+pub(crate) fn lock_experiment(dir: &Path) -> Result<FolderLock, RunError> {
     let guard = lock_here(dir)?;
     let mut stack = vec![(dir.to_path_buf(), 0)];
     while let Some((d, depth)) = stack.pop() {
@@ -106,7 +106,7 @@ pub fn lock_experiment(dir: &Path) -> Result<FolderLock, RunError> {
 
 /// Locks `dir` (which must exist) without looking at the folders around it: what a
 /// cluster task does for its own folder inside an experiment whose command holds it.
-pub fn lock_here(dir: &Path) -> Result<FolderLock, RunError> {
+pub(crate) fn lock_here(dir: &Path) -> Result<FolderLock, RunError> {
     if !dir.is_dir() {
         return Err(RunError::NoSuchFolder(dir.to_path_buf()));
     }
@@ -121,7 +121,7 @@ pub(crate) fn lock_fresh(dir: &Path) -> Result<FolderLock, RunError> {
 
 /// Locks a file that is not in a folder of its own (a trained network): the lock is
 /// `.NAME.playtune.lock` beside it.
-pub fn lock_beside(file: &Path) -> Result<FolderLock, RunError> {
+pub(crate) fn lock_beside(file: &Path) -> Result<FolderLock, RunError> {
     let name = file
         .file_name()
         .ok_or_else(|| RunError::Io(format!("{}: not a file name", file.display())))?;
@@ -137,7 +137,7 @@ pub fn lock_beside(file: &Path) -> Result<FolderLock, RunError> {
 
 /// Locks `dir` (a run or experiment folder) when a command writes `out` into it, as
 /// `report` writes `RUN/report.html`; nothing when `out` goes elsewhere.
-pub fn lock_for_output(dir: &Path, out: &Path) -> Result<Option<FolderLock>, RunError> {
+pub(crate) fn lock_for_output(dir: &Path, out: &Path) -> Result<Option<FolderLock>, RunError> {
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -30,10 +30,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub const CONFIG_FILE: &str = "config.ron";
+pub(crate) const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
 const CHEAP_EVALUATION: std::time::Duration = std::time::Duration::from_micros(20);
-pub const RESULT_FILE: &str = "result.ron";
+pub(crate) const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -261,7 +261,7 @@ impl Spent {
 }
 
 /// Writes `config.ron` into a new run folder.
-pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
+pub(crate) fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
@@ -286,7 +286,7 @@ pub(crate) fn ron_error(path: &Path, e: &ron::error::SpannedError) -> String {
 /// Makes `dir` the run folder of `config`: a folder that already holds this config
 /// is kept, evaluations and all, so an interrupted experiment resumes; any other is
 /// started afresh.
-pub fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
+pub(crate) fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     if read_config(dir).ok().as_ref() == Some(config) {
         return Ok(());
     }
@@ -308,13 +308,13 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, RunError> {
 
 /// Whether the run's problem is evaluated outside playtune (`ask`/`tell`): such a run
 /// is finished by telling results, never by `resume`.
-pub fn is_manual(config: &RunConfig) -> bool {
+pub(crate) fn is_manual(config: &RunConfig) -> bool {
     config.problem.name == "manual"
 }
 
 /// What finishes the unfinished run in `dir`, as a command to show: `resume`, or for a
 /// run evaluated outside playtune, `ask` and `tell`.
-pub fn how_to_finish(dir: &Path) -> String {
+pub(crate) fn how_to_finish(dir: &Path) -> String {
     let d = dir.display();
     match read_config(dir) {
         Ok(c) if is_manual(&c) => {
@@ -360,17 +360,17 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
 }
 
 /// The most evaluations one trial may have (a run's `budget`, `--budget`).
-pub const MAX_BUDGET: u64 = 1_000_000_000;
+pub(crate) const MAX_BUDGET: u64 = 1_000_000_000;
 /// The most trials a run may have (`trials`, `--trials`): every trial holds an
 /// optimiser and its result in memory.
-pub const MAX_TRIALS: u64 = 100_000;
+pub(crate) const MAX_TRIALS: u64 = 100_000;
 /// The most retries of a failed evaluation (`--retries`).
 const MAX_RETRIES: u32 = 100;
 
 /// Checks a run's budget and trials against the limits of every run, for the command
 /// line and `config.ron` alike: on error, which of the two (named as the caller
 /// spells it: `budget_name`, `trials_name`) and why.
-pub fn check_size<'a>(
+pub(crate) fn check_size<'a>(
     budget: u64,
     trials: u64,
     budget_name: &'a str,
@@ -975,7 +975,7 @@ pub(crate) fn evaluate_with_retries(
 /// Appends evaluations and failures to a run folder's `evals.csv` and
 /// `failures.jsonl`, as the run loop writes them: what `tell`, a cluster search's
 /// collection and an experiment's task collection record.
-pub fn append_results(
+pub(crate) fn append_results(
     dir: &Path,
     space: &Space,
     features: &[String],
@@ -1007,7 +1007,7 @@ pub(crate) fn finite(e: Evaluation) -> Result<Evaluation, String> {
 
 /// Checks a run folder's name: one plain path component, so that the run lands
 /// inside the runs folder (`../x` or `/tmp/x` would not).
-pub fn check_run_name(name: &str) -> Result<(), RunError> {
+pub(crate) fn check_run_name(name: &str) -> Result<(), RunError> {
     let mut parts = Path::new(name).components();
     let plain = matches!(parts.next(), Some(std::path::Component::Normal(_)))
         && parts.next().is_none()
@@ -1020,7 +1020,7 @@ pub fn check_run_name(name: &str) -> Result<(), RunError> {
 }
 
 /// A duration as people read it: `42.0 s`, `3 min 05 s`, `2 h 07 min`.
-pub fn duration_text(seconds: f64) -> String {
+pub(crate) fn duration_text(seconds: f64) -> String {
     let whole = seconds.round() as u64;
     if seconds < 60.0 {
         format!("{seconds:.1} s")

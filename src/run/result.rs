@@ -210,7 +210,7 @@ fn not_infinite(field: impl Fn() -> String, v: f64) -> Result<(), Wrong> {
 }
 
 /// The checks of [`read_result`], against `config` when there is one.
-pub fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wrong> {
+pub(crate) fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wrong> {
     if let Some(c) = config
         && r.trials.len() as u64 != c.trials
     {

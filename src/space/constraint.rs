@@ -125,7 +125,7 @@ impl Constraint {
 }
 
 /// Reads constraints separated by `;` (one `--constraint` may hold several).
-pub fn parse_list(text: &str) -> Result<Vec<Constraint>, Error> {
+pub(crate) fn parse_list(text: &str) -> Result<Vec<Constraint>, Error> {
     text.split(';')
         .filter(|s| !s.trim().is_empty())
         .map(str::parse)

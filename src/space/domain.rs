@@ -100,7 +100,7 @@ impl Domain {
     /// The indices a value may be nearest to: for a float domain the (at most four)
     /// levels around `v`, found by arithmetic rather than a walk over up to 2^32 levels;
     /// for the others every index.
-    pub fn levels_near(&self, v: f64) -> std::ops::RangeInclusive<usize> {
+    pub(crate) fn levels_near(&self, v: f64) -> std::ops::RangeInclusive<usize> {
         let Domain::Float { min, max, levels } = self else {
             return 0..=self.len().saturating_sub(1);
         };
@@ -232,7 +232,7 @@ impl Domain {
     }
 
     /// Whether MAP-Elites may move this dimension continuously.
-    pub fn is_continuous(&self) -> bool {
+    pub(crate) fn is_continuous(&self) -> bool {
         matches!(self, Domain::Float { .. })
     }
 
@@ -263,7 +263,7 @@ impl Domain {
     }
 
     /// Parses a value written as text into its number (floats need not be on a level).
-    pub fn parse_number(&self, text: &str) -> Option<f64> {
+    pub(crate) fn parse_number(&self, text: &str) -> Option<f64> {
         match self {
             Domain::Float { min, max, .. } => {
                 let v: f64 = text.trim().parse().ok()?;
@@ -287,7 +287,7 @@ impl Domain {
     }
 
     /// Whether every value of `self` is a value `other` accepts.
-    pub fn fits_within(&self, other: &Domain) -> bool {
+    pub(crate) fn fits_within(&self, other: &Domain) -> bool {
         match (self, other) {
             (Domain::Categories(a), Domain::Categories(b)) => a.iter().all(|x| b.contains(x)),
             (Domain::Categories(_), _) | (_, Domain::Categories(_)) => false,

@@ -26,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 
 /// Checks a name that goes into logs and messages: not blank, and no control
 /// characters (a newline would split a CSV row of the log).
-pub fn check_name(what: &'static str, name: &str) -> Result<(), Error> {
+pub(crate) fn check_name(what: &'static str, name: &str) -> Result<(), Error> {
     if name.trim().is_empty() {
         return Err(Error::EmptyName(what));
     }
@@ -330,7 +330,7 @@ impl Space {
     }
 
     /// Positions of the dimensions that belong to a layout group.
-    pub fn group_members(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn group_members(&self) -> Vec<Vec<usize>> {
         let index = self.index_by_name();
         self.groups
             .iter()

@@ -110,7 +110,7 @@ impl Default for MapElitesConfig {
 /// default), a space without Floats one-weight, and a mixed space both in turn (on a
 /// five-dimension space with one Float, Gaussian alone filled 8% of the grid and the
 /// pair 53%).
-pub fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
+pub(crate) fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
     let free = space.free_dims();
     let floats = free
         .iter()
@@ -125,7 +125,7 @@ pub fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
 
 /// The free dimensions that none of `emitters` ever moves (Gaussian and iso-line leave
 /// every non-Float dimension where it is), by name: what a run would search in vain.
-pub fn unmoved_dims(space: &Space, emitters: &[Mutation]) -> Vec<String> {
+pub(crate) fn unmoved_dims(space: &Space, emitters: &[Mutation]) -> Vec<String> {
     if emitters.iter().any(|m| matches!(m, Mutation::HillClimber)) {
         return Vec::new();
     }
