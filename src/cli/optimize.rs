@@ -401,7 +401,7 @@ fn start(
         problem.as_ref(),
         common.json,
         common.quiet,
-        false,
+        Start::Fresh,
         &common.cluster,
     )
 }
@@ -439,18 +439,40 @@ fn optim_flag(setting: &str) -> String {
 
 /// A run's error as the command line says it: settings by their flags.
 pub(super) fn run_error(e: run::RunError) -> anyhow::Error {
+    run_error_from(e, None)
+}
+
+/// A run's error naming where its settings came from: the flags of this command, or
+/// (`config`: `resume` reads them there) the fields of the run's `config.ron`.
+fn run_error_from(e: run::RunError, config: Option<&Path>) -> anyhow::Error {
     use run::RunError;
+    let max_failures = |share: f64| match config {
+        None => format!("--max-failures {share}"),
+        Some(file) => format!("{}'s faults.max_failures {share}", file.display()),
+    };
+    let whatever = match config {
+        None => "--max-failures",
+        Some(_) => "faults.max_failures",
+    };
     match e {
-        RunError::Optimizer(e) => optim_error(e),
+        RunError::Optimizer(e) => match config {
+            None => optim_error(e),
+            Some(file) => anyhow!("{}: algorithm: {e}", file.display()),
+        },
         RunError::Faults {
             setting,
             value,
             expected,
-        } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+        } => match config {
+            None => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+            Some(file) => anyhow!("{}: faults: {setting}: {value}: {expected}", file.display()),
+        },
         RunError::BadName(name) => anyhow!(
             "--name {name:?}: a run folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
         ),
-        RunError::NoTrials => anyhow!("--trials is 0: run at least one trial"),
+        RunError::NoTrials if config.is_none() => {
+            anyhow!("--trials is 0: run at least one trial")
+        }
         RunError::TooManyFailures {
             failed,
             attempted,
@@ -459,7 +481,8 @@ pub(super) fn run_error(e: run::RunError) -> anyhow::Error {
             index,
             last,
         } => anyhow!(
-            "{failed} of {attempted} evaluations failed, more than --max-failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
+            "{failed} of {attempted} evaluations failed, more than {} allows; the last (trial {trial}, evaluation {index}): {last}",
+            max_failures(share)
         ),
         RunError::NothingSucceeded {
             attempted,
@@ -467,10 +490,17 @@ pub(super) fn run_error(e: run::RunError) -> anyhow::Error {
             index,
             last,
         } => anyhow!(
-            "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever --max-failures allows); the last (evaluation {index}): {last}"
+            "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever {whatever} allows); the last (evaluation {index}): {last}"
         ),
         e => anyhow!(e),
     }
+}
+
+/// How [`finish`] found the run: just created, or resumed (its settings then come
+/// from `config.ron`, and messages name its fields, not flags).
+enum Start {
+    Fresh,
+    Resume { retry_failed: bool },
 }
 
 fn finish(
@@ -479,9 +509,13 @@ fn finish(
     problem: &dyn Problem,
     json: bool,
     quiet: bool,
-    retry_failed: bool,
+    start: Start,
     cluster: &super::ClusterArgs,
 ) -> Result<()> {
+    let (retry_failed, resumed) = match start {
+        Start::Fresh => (false, false),
+        Start::Resume { retry_failed } => (retry_failed, true),
+    };
     let started = std::time::Instant::now();
     super::interrupt::on_interrupt(&format!(
         "every evaluation done is in {d}; `playtune resume {d}{}` goes on from there",
@@ -548,7 +582,8 @@ fn finish(
             ),
             _ => format!("`playtune resume {}` goes on from there", dir.display()),
         };
-        run_error(e).context(format!(
+        let from = resumed.then(|| dir.join(run::CONFIG_FILE));
+        run_error_from(e, from.as_deref()).context(format!(
             "run {} stopped; its log keeps every evaluation done: {how}",
             dir.display()
         ))
@@ -935,7 +970,9 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
         problem.as_ref(),
         a.json,
         a.quiet,
-        a.retry_failed,
+        Start::Resume {
+            retry_failed: a.retry_failed,
+        },
         &a.cluster,
     )
 }
