@@ -32,6 +32,12 @@ pub enum Error {
     /// The budget cannot pay for the optimiser's smallest step.
     #[error("budget {budget} {why}")]
     BudgetTooSmall { budget: u64, why: String },
+    /// NTBEA's constants out of range (what [`crate::optim::AlgoConfig::check`] names
+    /// one by one, for a caller that builds NTBEA directly).
+    #[error(
+        "NTBEA needs k >= 0, epsilon > 0 and mutation > 0 (k {k}, epsilon {epsilon}, mutation {mutation})"
+    )]
+    NtbeaConstants { k: f64, epsilon: f64, mutation: f64 },
     /// B-RMHC's pre-processing leaves less than a generation of the budget (unless the
     /// pre-processing is free: the `free_preprocessing` setting).
     #[error(

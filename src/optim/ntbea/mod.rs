@@ -589,13 +589,10 @@ impl Ntbea {
             });
         }
         if !(config.k >= 0.0 && config.epsilon > 0.0 && config.mutation > 0.0) {
-            return Err(Error::Setting {
-                setting: "k",
-                value: format!(
-                    "{} (epsilon {}, mutation {})",
-                    config.k, config.epsilon, config.mutation
-                ),
-                expected: "NTBEA needs k >= 0, epsilon > 0 and mutation > 0".into(),
+            return Err(Error::NtbeaConstants {
+                k: config.k,
+                epsilon: config.epsilon,
+                mutation: config.mutation,
             });
         }
         let search = budget - selection;
