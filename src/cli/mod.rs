@@ -322,6 +322,14 @@ fn restore_sigpipe() {
     }
 }
 
+/// Fixes the dimensions of `--fix NAME=VALUE` items in `space`; an error names the
+/// flag and the item (the space layer names neither).
+pub(crate) fn fix_dims(space: &mut crate::space::Space, items: &[String]) -> anyhow::Result<()> {
+    space
+        .fix_all(items)
+        .map_err(|e| anyhow::anyhow!("--fix {e}"))
+}
+
 /// The `NAME=VALUE` items of a repeated option (`--set games=20 --set ladder=a,b`),
 /// split at the first `=` only, since values may hold commas and `=` (agent lists,
 /// game settings). An empty name or a name given twice is refused: the last value

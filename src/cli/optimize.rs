@@ -304,9 +304,7 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         }
         None => problem.space().clone(),
     };
-    space
-        .fix_all(&common.fix)
-        .map_err(|e| anyhow!("--fix {e}"))?;
+    super::fix_dims(&mut space, &common.fix)?;
     let features = problem.feature_names();
     let range = |name: &str| problem.feature_range(name);
     if let Some((_, _, file)) = &user {
