@@ -420,9 +420,9 @@ impl Validator<'_> {
             RawKind::Float { min, max, levels } => Domain::Float { min, max, levels },
         };
         // The same checks as for a run's config.ron, located here in the file.
-        domain
-            .check()
-            .map_err(|m| self.dim_error(self.dim_offset(&d.name, 0), &d.name, "kind", m))?;
+        domain.check().map_err(|m| {
+            self.dim_error(self.dim_offset(&d.name, 0), &d.name, "kind", m.to_string())
+        })?;
         let default = match &d.default {
             None => 0,
             Some(v) => default_index(&domain, v).ok_or_else(|| {

@@ -15,7 +15,7 @@ pub mod mutate;
 
 pub use constraint::{Bound, Constraint};
 pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
-pub use error::{ConstraintProblem, Error, FixProblem};
+pub use error::{ConstraintProblem, DomainProblem, Error, FixProblem};
 pub use file::{
     MAX_SPACE_FILE, SpaceError, dim_error, load_space, parse_space, read_space_text, to_space_file,
 };
@@ -72,20 +72,20 @@ struct DimensionData {
 }
 
 impl TryFrom<DimensionData> for Dimension {
-    type Error = String;
-    fn try_from(d: DimensionData) -> Result<Dimension, String> {
+    type Error = Error;
+    fn try_from(d: DimensionData) -> Result<Dimension, Error> {
         check_name("dimension", &d.name)?;
-        d.domain
-            .check()
-            .map_err(|m| format!("dimension `{}`.domain: {m}", d.name))?;
+        d.domain.check().map_err(|problem| Error::DimensionDomain {
+            dim: d.name.clone(),
+            problem,
+        })?;
         if d.default >= d.domain.len() {
-            return Err(format!(
-                "dimension `{}`.default: index {} is outside the domain ({} values: {})",
-                d.name,
-                d.default,
-                d.domain.len(),
-                d.domain.describe()
-            ));
+            return Err(Error::DefaultOutside {
+                dim: d.name.clone(),
+                index: d.default,
+                len: d.domain.len(),
+                values: d.domain.describe(),
+            });
         }
         Ok(Dimension {
             name: d.name,
@@ -129,8 +129,8 @@ struct SpaceData {
 }
 
 impl TryFrom<SpaceData> for Space {
-    type Error = String;
-    fn try_from(s: SpaceData) -> Result<Space, String> {
+    type Error = Error;
+    fn try_from(s: SpaceData) -> Result<Space, Error> {
         let space = Space {
             name: s.name,
             dims: s.dims,
@@ -161,24 +161,29 @@ impl Space {
 
     /// The checks that look at more than one dimension: some dimensions, unique names,
     /// groups of known on/off dimensions. Linear in the size of the space.
-    fn check_together(&self) -> Result<(), String> {
+    fn check_together(&self) -> Result<(), Error> {
         if self.dims.is_empty() {
-            return Err("the space has no dimensions".into());
+            return Err(Error::NoDimensions);
         }
         if let Some(c) = self.name.chars().find(|c| c.is_control()) {
-            return Err(format!(
-                "space name {:?} holds the control character {c:?}",
-                self.name
-            ));
+            return Err(Error::ControlCharacter {
+                what: "space",
+                name: self.name.clone(),
+                character: c,
+            });
         }
         let mut seen = HashSet::with_capacity(self.dims.len());
         for d in &self.dims {
             if !seen.insert(d.name.as_str()) {
-                return Err(format!("duplicate dimension name `{}`", d.name));
+                return Err(Error::DuplicateDimension(d.name.clone()));
             }
         }
         self.check_groups()
-            .map_err(|(g, m)| format!("groups[{g}] (`{}`): {m}", self.groups[g].name))
+            .map_err(|(index, problem)| Error::Group {
+                index,
+                name: self.groups[index].name.clone(),
+                problem,
+            })
     }
 
     /// Checks the layout groups; an error names the group by its index.
