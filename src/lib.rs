@@ -82,16 +82,22 @@
 //! # Layers
 //!
 //! From the ground up (nothing imports from a layer above it):
-//! 1. [`space`], [`game`], [`stats`], [`rng`], [`draw`], [`damage`];
+//! 1. [`space`], [`game`], `stats`, [`rng`], `draw`, [`damage`];
 //! 2. [`eval`] (problems and benchmarks) and [`agents`], [`learn`] (learned state
 //!    evaluation: encodings, self-play samples, networks), then [`harness`] (one play
 //!    loop, tournament, ladder, self-play and agent registry for every game);
 //! 3. [`optim`] (one module per optimiser) and [`games`] (rules, game agents, each
 //!    game's [`harness::GameDef`]);
-//! 4. [`run`] (run folders, logs, resume), [`plot`] (charts and a run's pictures) and
+//! 4. [`run`] (run folders, logs, resume), `plot` (charts and a run's pictures) and
 //!    [`registry`] (problems and games by name);
 //! 5. [`experiments`], [`cluster`] (an experiment's work items as Slurm array tasks),
-//!    [`report`], then [`cli`].
+//!    `report`, then [`cli`].
+//!
+//! `stats`, `draw`, `plot` and `report` are the crate's own (`pub(crate)`): the
+//! command line uses them, a library user does not. Each layer reports its own
+//! error type (`space::Error`, `optim::Error`, `run::RunError`, `learn::Error`,
+//! `registry::Error`, `eval::ProblemError`); only the command line uses `anyhow`
+//! and names flags.
 
 pub use eval::{EvalError, Evaluation, Problem, ProblemDef};
 pub use game::{Acting, Agent, Game};
@@ -105,7 +111,7 @@ pub mod agents;
 pub mod cli;
 pub mod cluster;
 pub mod damage;
-pub mod draw;
+pub(crate) mod draw;
 pub mod eval;
 pub mod exec;
 pub mod experiments;
@@ -114,10 +120,10 @@ pub mod games;
 pub mod harness;
 pub mod learn;
 pub mod optim;
-pub mod plot;
+pub(crate) mod plot;
 pub mod registry;
-pub mod report;
+pub(crate) mod report;
 pub mod rng;
 pub mod run;
 pub mod space;
-pub mod stats;
+pub(crate) mod stats;

@@ -38,32 +38,56 @@ pub const PROBLEMS: &[&ProblemDef] = &[
     &crate::eval::COMMAND,
 ];
 
-/// The game called `name`, or a message listing the known ones.
-pub fn game(name: &str) -> Result<&'static dyn DynGame, String> {
+/// A name the registry does not know; the message lists the known ones.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Error {
+    #[error("unknown game `{name}` (known: {})", known.join(", "))]
+    UnknownGame {
+        name: String,
+        known: Vec<&'static str>,
+    },
+    #[error("unknown problem `{name}` (known: {})", known.join(", "))]
+    UnknownProblem {
+        name: String,
+        known: Vec<&'static str>,
+    },
+}
+
+/// For callers that still report errors as text.
+impl From<Error> for String {
+    fn from(e: Error) -> String {
+        e.to_string()
+    }
+}
+
+/// The game called `name`.
+pub fn game(name: &str) -> Result<&'static dyn DynGame, Error> {
     GAMES
         .iter()
         .copied()
         .find(|g| g.name() == name.trim())
-        .ok_or_else(|| {
-            let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
-            format!("unknown game `{name}` (known: {})", known.join(", "))
+        .ok_or_else(|| Error::UnknownGame {
+            name: name.to_string(),
+            known: GAMES.iter().map(|g| g.name()).collect(),
         })
 }
 
-/// The problem called `name`, or a message listing the known ones.
-pub fn problem(name: &str) -> Result<&'static ProblemDef, String> {
+/// The problem called `name`.
+pub fn problem(name: &str) -> Result<&'static ProblemDef, Error> {
     PROBLEMS
         .iter()
         .copied()
         .find(|p| p.name == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = PROBLEMS.iter().map(|p| p.name).collect();
-            format!("unknown problem `{name}` (known: {})", names.join(", "))
+        .ok_or_else(|| Error::UnknownProblem {
+            name: name.to_string(),
+            known: PROBLEMS.iter().map(|p| p.name).collect(),
         })
 }
 
 /// Builds a problem from its spec. `space` is the user's search space, which the
-/// external-command problem requires and the others bind to by name.
+/// external-command problem requires and the others bind to by name. The error is the
+/// problem's own message (each problem's build reports text, see
+/// [`crate::eval::BuildProblem`]).
 pub fn build_problem(
     spec: &ProblemSpec,
     space: Option<&Space>,
@@ -77,7 +101,7 @@ pub fn build_problem(
 }
 
 /// `design`: any game's skill depth over its settings ([`crate::harness::design`]).
-pub const DESIGN: ProblemDef = ProblemDef {
+pub(crate) const DESIGN: ProblemDef = ProblemDef {
     name: "design",
     about: "any game's skill depth over its settings: min gap between ladder rungs (weakest first), each rung's win rate against the weakest; features: rung win rates and design metrics",
     settings: &[
@@ -116,7 +140,7 @@ pub const DESIGN: ProblemDef = ProblemDef {
 };
 
 /// `tune-agent`: any agent of any game against opponents ([`crate::harness::tune`]).
-pub const TUNE_AGENT: ProblemDef = ProblemDef {
+pub(crate) const TUNE_AGENT: ProblemDef = ProblemDef {
     name: "tune-agent",
     about: "any agent of any game against opponents: its tunable settings (from the agent registry) searched for the best mean score; features: score against each opponent, mean length",
     settings: &[
@@ -210,6 +234,7 @@ mod tests {
         assert!(
             problem("chess")
                 .unwrap_err()
+                .to_string()
                 .contains("unknown problem `chess`")
         );
     }

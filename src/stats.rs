@@ -66,7 +66,7 @@ pub const EXACT_MAX_TOTAL: usize = 60;
 /// too), doubled and capped at 1. Above that it is the normal approximation with tie and
 /// continuity correction, as scipy's `asymptotic` method computes it. `None` for an
 /// empty sample or a NaN.
-pub fn mann_whitney(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
+pub(crate) fn mann_whitney(a: &[f64], b: &[f64]) -> Option<MannWhitney> {
     if a.is_empty() || b.is_empty() || a.iter().chain(b).any(|x| x.is_nan()) {
         return None;
     }

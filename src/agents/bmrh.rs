@@ -1,8 +1,8 @@
 //! Branching mutation rolling horizon (BMRH): a (1+1) evolutionary algorithm over
 //! explicit sequences of the agent's own actions.
 
-use super::common::Budget;
-use super::opponents::{OpponentModel, Simulator, opponent_calls};
+use super::common::{Budget, Rollouts, one_plus_one};
+use super::opponents::OpponentModel;
 use super::{any_action, state_value};
 use crate::game::{Agent, Game};
 use crate::rng::Rng;
@@ -113,8 +113,7 @@ impl Default for BmrhConfig {
 #[derive(Clone, Debug)]
 pub struct Bmrh<G: Game> {
     pub config: BmrhConfig,
-    sim: Simulator<G>,
-    scratch: Option<G>,
+    rollouts: Rollouts<G>,
     best: Vec<G::Action>,
     child: Vec<G::Action>,
     legal: Vec<G::Action>,
@@ -122,67 +121,69 @@ pub struct Bmrh<G: Game> {
 
 impl<G: Game> Bmrh<G> {
     pub fn new(config: BmrhConfig) -> Self {
-        let calls = opponent_calls(config.budget, config.opponent_budget);
         Bmrh {
-            sim: Simulator::new(config.opponent, calls),
+            rollouts: Rollouts::new(config.opponent, config.budget, config.opponent_budget),
             config,
-            scratch: None,
             best: Vec::new(),
             child: Vec::new(),
             legal: Vec::new(),
         }
     }
+}
 
-    /// Plays `self.child` from `root`, keeping actions before `keep`, drawing the
-    /// rest (and any missing ones) at random and, if `repair`, replacing kept actions
-    /// the game lists as illegal. Returns the value, or `None` if the budget ran out.
-    fn evaluate(
-        &mut self,
-        root: &G,
-        player: usize,
-        keep: usize,
-        repair: bool,
-        budget: &mut Budget,
-        rng: &mut Rng,
-    ) -> Option<f64> {
-        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
-        state.clone_from(root);
-        let len = self.config.sequence_length.max(1);
-        let mut ok = self.sim.play_others(&mut state, player, budget, rng);
-        let mut i = 0;
-        while ok && i < len && !state.is_over() {
-            let mut action = if i < keep {
-                self.child.get(i).cloned()
-            } else {
-                None
-            };
-            if repair
-                && action.is_some()
-                && state.legal_actions(player, &mut self.legal)
-                && !self.legal.iter().any(|l| Some(l) == action.as_ref())
-            {
-                action = None;
-            }
-            let action = match action {
-                Some(a) => a,
-                None => match any_action(&state, player, rng, &mut self.legal) {
-                    Some(a) => a,
-                    None => break,
-                },
-            };
-            if i < self.child.len() {
-                self.child[i] = action.clone();
-            } else {
-                self.child.push(action.clone());
-            }
-            ok = self.sim.step(&mut state, player, &action, 1, budget, rng);
-            i += 1;
+/// Plays `child` from `root`, keeping actions before `keep`, drawing the rest (and any
+/// missing ones) at random and, if `repair`, replacing kept actions the game lists as
+/// illegal; `child` ends up holding the actions played. Returns the value, or `None`
+/// if the budget ran out.
+#[allow(clippy::too_many_arguments)]
+fn evaluate<G: Game>(
+    rollouts: &mut Rollouts<G>,
+    legal: &mut Vec<G::Action>,
+    child: &mut Vec<G::Action>,
+    root: &G,
+    player: usize,
+    len: usize,
+    (keep, repair): (usize, bool),
+    budget: &mut Budget,
+    rng: &mut Rng,
+) -> Option<f64> {
+    let choose = |i: usize, state: &G, rng: &mut Rng| {
+        let mut action = if i < keep {
+            child.get(i).cloned()
+        } else {
+            None
+        };
+        if repair
+            && action.is_some()
+            && state.legal_actions(player, legal)
+            && !legal.iter().any(|l| Some(l) == action.as_ref())
+        {
+            action = None;
         }
-        self.child.truncate(i);
-        let value = state_value(&state, player);
-        self.scratch = Some(state);
-        ok.then_some(value)
-    }
+        let action = match action {
+            Some(a) => a,
+            None => any_action(state, player, rng, legal)?,
+        };
+        if i < child.len() {
+            child[i] = action.clone();
+        } else {
+            child.push(action.clone());
+        }
+        Some(action)
+    };
+    let (played, value) = rollouts.play(
+        root,
+        player,
+        len,
+        1,
+        budget,
+        rng,
+        choose,
+        |_| {},
+        |state| state_value(state, player),
+    );
+    child.truncate(played);
+    value
 }
 
 impl<G: Game> Default for Bmrh<G> {
@@ -201,46 +202,58 @@ impl<G: Game> Agent<G> for Bmrh<G> {
 
     /// Panics if the game offers `player` no action at all.
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
-        let mut budget = self.sim.prepare(
-            self.config.opponent,
-            self.config.budget,
-            self.config.opponent_budget,
+        let Bmrh {
+            config,
+            rollouts,
+            best,
+            child,
+            legal,
+        } = self;
+        let mut budget = rollouts.prepare(config.opponent, config.budget, config.opponent_budget);
+        let len = config.sequence_length.max(1);
+        // Starting sequence: the shifted best of the last decision, or a fresh one,
+        // its actions checked against the current state.
+        child.clear();
+        if config.shift_buffer && !best.is_empty() {
+            child.extend(best.iter().skip(1).cloned());
+        }
+        let keep = child.len();
+        let best_value = one_plus_one(
+            best,
+            child,
+            config.evaluations,
+            rng,
+            (keep, true),
+            |_, rng| {
+                (
+                    config.mutation.draw(len, config.flip_at_least_one, rng),
+                    false,
+                )
+            },
+            |child, told, rng| {
+                evaluate(
+                    rollouts,
+                    legal,
+                    child,
+                    state,
+                    player,
+                    len,
+                    told,
+                    &mut budget,
+                    rng,
+                )
+            },
         );
-        let len = self.config.sequence_length.max(1);
-        // Starting sequence: the shifted best of the last decision, or a fresh one.
-        self.child.clear();
-        if self.config.shift_buffer && !self.best.is_empty() {
-            self.child.extend(self.best.iter().skip(1).cloned());
-        }
-        let keep = self.child.len();
-        let mut best_value = self.evaluate(state, player, keep, true, &mut budget, rng);
-        std::mem::swap(&mut self.best, &mut self.child);
-        if best_value.is_some() {
-            for _ in 1..self.config.evaluations {
-                let point = self
-                    .config
-                    .mutation
-                    .draw(len, self.config.flip_at_least_one, rng);
-                self.child.clone_from(&self.best);
-                let Some(v) = self.evaluate(state, player, point, false, &mut budget, rng) else {
-                    break;
-                };
-                if best_value.is_none_or(|b| v >= b) {
-                    best_value = Some(v);
-                    std::mem::swap(&mut self.best, &mut self.child);
-                }
-            }
-        }
         let first = if best_value.is_some() {
-            self.best.first().cloned()
+            best.first().cloned()
         } else {
             None
         };
         match first {
             Some(a) => a,
             None => {
-                self.best.clear();
-                any_action(state, player, rng, &mut self.legal)
+                best.clear();
+                any_action(state, player, rng, legal)
                     .unwrap_or_else(|| panic!("BMRH: the game offers player {player} no action"))
             }
         }
@@ -248,7 +261,7 @@ impl<G: Game> Agent<G> for Bmrh<G> {
 
     fn reset(&mut self) {
         self.best.clear();
-        self.scratch = None;
+        self.rollouts.reset();
     }
 }
 

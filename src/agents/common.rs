@@ -1,7 +1,10 @@
-//! Helpers shared by the rolling-horizon agents: a forward-model budget, and (for tests)
-//! a game wrapper that counts forward-model calls.
+//! Helpers shared by the rolling-horizon agents: a forward-model budget, the plan
+//! rollout and (1+1) loop of BMRH, SRH and the microbial EA, and (for tests) a game
+//! wrapper that counts forward-model calls.
 
+use super::opponents::{OpponentModel, Simulator, opponent_calls};
 use crate::game::Game;
+use crate::rng::Rng;
 
 /// Forward-model calls ([`Game::advance`]) still allowed in one decision, and
 /// optionally a limit on thinking time.
@@ -98,6 +101,108 @@ impl Budget {
         state.advance(actions);
         true
     }
+}
+
+/// What the rolling-horizon agents (BMRH, SRH, the microbial EA) share: the opponent
+/// simulator and a scratch state that every plan is played on, so that a decision
+/// allocates one state however many plans it tries.
+#[derive(Clone, Debug)]
+pub(crate) struct Rollouts<G: Game> {
+    sim: Simulator<G>,
+    scratch: Option<G>,
+}
+
+impl<G: Game> Rollouts<G> {
+    /// For an agent whose other players act by `opponent`, an OSLA opponent spending
+    /// `share` of the agent's `budget` per choice.
+    pub(crate) fn new(opponent: OpponentModel, budget: usize, share: f64) -> Self {
+        Rollouts {
+            sim: Simulator::new(opponent, opponent_calls(budget, share)),
+            scratch: None,
+        }
+    }
+
+    /// Sets the opponents for one decision and returns its budget (see
+    /// [`Simulator::prepare`]).
+    pub(crate) fn prepare(&mut self, opponent: OpponentModel, budget: usize, share: f64) -> Budget {
+        self.sim.prepare(opponent, budget, share)
+    }
+
+    /// Plays one plan of up to `steps` own steps from a copy of `root`: first the
+    /// other players' turns until `player` acts, then for each step `i` the action
+    /// `choose(i, state, rng)` (none ends the plan) repeated `repeat` times with the
+    /// others acting by the opponent model, calling `stepped(state)` after each step.
+    /// Stops early when the game ends. Returns the steps played and, unless the budget
+    /// ran out (or the simulation could not go on), `end` of the final state.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn play<V>(
+        &mut self,
+        root: &G,
+        player: usize,
+        steps: usize,
+        repeat: usize,
+        budget: &mut Budget,
+        rng: &mut Rng,
+        mut choose: impl FnMut(usize, &G, &mut Rng) -> Option<G::Action>,
+        mut stepped: impl FnMut(&G),
+        end: impl FnOnce(&G) -> V,
+    ) -> (usize, Option<V>) {
+        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
+        state.clone_from(root);
+        let mut ok = self.sim.play_others(&mut state, player, budget, rng);
+        let mut i = 0;
+        while ok && i < steps && !state.is_over() {
+            let Some(action) = choose(i, &state, rng) else {
+                break;
+            };
+            ok = self
+                .sim
+                .step(&mut state, player, &action, repeat, budget, rng);
+            i += 1;
+            stepped(&state);
+        }
+        let value = ok.then(|| end(&state));
+        self.scratch = Some(state);
+        (i, value)
+    }
+
+    /// Forgets the scratch state (between games).
+    pub(crate) fn reset(&mut self) {
+        self.scratch = None;
+    }
+}
+
+/// The (1+1) evolutionary loop of BMRH and SRH: evaluates the plan in `child` (told
+/// `first`) and makes it the best; then, up to `evaluations - 1` times, `mutate`
+/// changes a copy of the best in `child` and tells `evaluate` what it did; a child
+/// that scores at least as well as the best replaces it. Stops at the first
+/// evaluation that cannot be paid for (`None`). Returns the best plan's value, `None`
+/// if even the first could not be evaluated.
+pub(crate) fn one_plus_one<T: Clone, M>(
+    best: &mut Vec<T>,
+    child: &mut Vec<T>,
+    evaluations: usize,
+    rng: &mut Rng,
+    first: M,
+    mut mutate: impl FnMut(&mut Vec<T>, &mut Rng) -> M,
+    mut evaluate: impl FnMut(&mut Vec<T>, M, &mut Rng) -> Option<f64>,
+) -> Option<f64> {
+    let mut best_value = evaluate(child, first, rng);
+    std::mem::swap(best, child);
+    if best_value.is_some() {
+        for _ in 1..evaluations {
+            child.clone_from(best);
+            let told = mutate(child, rng);
+            let Some(v) = evaluate(child, told, rng) else {
+                break;
+            };
+            if best_value.is_none_or(|b| v >= b) {
+                best_value = Some(v);
+                std::mem::swap(best, child);
+            }
+        }
+    }
+    best_value
 }
 
 /// A game that counts every [`Game::advance`] made on it or any of its clones, for
@@ -303,4 +408,118 @@ pub(crate) mod test_games {
         }
         (sa, sb)
     }
+}
+
+/// Pins every decision of the rolling-horizon agents (BMRH, SRH, the microbial EA)
+/// whose act loops share [`Rollouts`](super::Rollouts) and
+/// [`one_plus_one`](super::one_plus_one): a hash of every action over Rinascimento
+/// games (each opponent model, each mutation point) and Space Battle games. The
+/// expected value was computed with the loops as they were before they were shared.
+#[cfg(test)]
+mod pinned {
+    use crate::agents::{
+        Bmrh, BmrhConfig, MicrobialConfig, MicrobialEa, MutationPoint, OpponentModel, Srh,
+        SrhConfig,
+    };
+    use crate::game::{Acting, Agent, Game};
+    use crate::games::rinascimento::{RinState, Rules};
+    use crate::games::space_battle::{self, SbeParams, SbeState};
+    use crate::rng::{mix64, rng_from_seed};
+
+    fn absorb(hash: &mut u64, text: String) {
+        for b in text.bytes() {
+            *hash = mix64(*hash ^ u64::from(b));
+        }
+        *hash = mix64(*hash ^ 0xFF);
+    }
+
+    /// Every action of a 2-player Rinascimento game, both seats by the agents given.
+    fn rin_game(agents: &mut [&mut dyn Agent<RinState>; 2], seed: u64, hash: &mut u64) {
+        let mut rng = rng_from_seed(seed);
+        let mut s = RinState::new(&Rules::splendor(2), seed).unwrap();
+        for a in agents.iter_mut() {
+            a.reset();
+        }
+        for _ in 0..120 {
+            if s.is_over() {
+                break;
+            }
+            let Acting::Player(p) = s.acting() else {
+                unreachable!()
+            };
+            let a = agents[p].act(&s, p, &mut rng);
+            absorb(hash, format!("{a:?}"));
+            s.advance(&[a]);
+        }
+    }
+
+    #[test]
+    fn rolling_horizon_decisions_are_pinned_by_hash() {
+        let mut hash = 0u64;
+        let opponents = [
+            OpponentModel::DoNothing,
+            OpponentModel::Random,
+            OpponentModel::Osla,
+        ];
+        let mutations = [
+            MutationPoint::Uniform,
+            MutationPoint::Exponential { decay: 0.7 },
+            MutationPoint::Gaussian { mean: 0.3, sd: 1.0 },
+            MutationPoint::Fresh,
+        ];
+        for (k, opponent) in opponents.into_iter().enumerate() {
+            let mut bmrh = Bmrh::new(BmrhConfig {
+                sequence_length: 3,
+                mutation: mutations[k],
+                opponent,
+                opponent_budget: 0.05,
+                budget: 120,
+                shift_buffer: k != 1,
+                ..BmrhConfig::default()
+            });
+            let mut srh = Srh::new(SrhConfig {
+                sequence_length: 3,
+                flip_at_least_one: k == 2,
+                opponent,
+                opponent_budget: 0.05,
+                budget: 120,
+                shift_buffer: k != 0,
+                ..SrhConfig::default()
+            });
+            let mut microbial = MicrobialEa::new(MicrobialConfig {
+                opponent,
+                opponent_budget: 0.05,
+                budget: 150,
+                ..MicrobialConfig::default()
+            });
+            rin_game(&mut [&mut bmrh, &mut srh], k as u64, &mut hash);
+            rin_game(&mut [&mut microbial, &mut bmrh], 10 + k as u64, &mut hash);
+            let mut sbe_bmrh = Bmrh::new(BmrhConfig {
+                mutation: mutations[3 - k],
+                opponent,
+                budget: 60,
+                ..BmrhConfig::default()
+            });
+            let mut sbe_microbial = MicrobialEa::new(MicrobialConfig {
+                macro_action: 1 + 2 * k,
+                opponent,
+                budget: 80,
+                ..MicrobialConfig::default()
+            });
+            let state = SbeState::new(SbeParams::default(), 20 + k as u64).with_max_ticks(60);
+            let mut observe =
+                |_: &SbeState, actions: [_; 2]| absorb(&mut hash, format!("{actions:?}"));
+            let record = space_battle::play_from(
+                state,
+                &mut sbe_microbial,
+                &mut sbe_bmrh,
+                k as u64,
+                &mut observe,
+            );
+            absorb(&mut hash, format!("{record:?}"));
+        }
+        assert_eq!(hash, EXPECTED);
+    }
+
+    const EXPECTED: u64 = 1980577584477620347;
 }

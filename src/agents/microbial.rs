@@ -1,7 +1,7 @@
 //! Microbial genetic algorithm over open-loop plans (Space Battle's enemy 4).
 
-use super::common::Budget;
-use super::opponents::{OpponentModel, Simulator, opponent_calls};
+use super::common::{Budget, Rollouts};
+use super::opponents::OpponentModel;
 use super::{any_action, state_value};
 use crate::game::{Agent, Game};
 use crate::rng::Rng;
@@ -66,8 +66,7 @@ impl Default for MicrobialConfig {
 #[derive(Clone, Debug)]
 pub struct MicrobialEa<G: Game> {
     pub config: MicrobialConfig,
-    sim: Simulator<G>,
-    scratch: Option<G>,
+    rollouts: Rollouts<G>,
     population: Vec<Vec<G::Action>>,
     fitness: Vec<f64>,
     buf: Vec<G::Action>,
@@ -75,11 +74,9 @@ pub struct MicrobialEa<G: Game> {
 
 impl<G: Game> MicrobialEa<G> {
     pub fn new(config: MicrobialConfig) -> Self {
-        let calls = opponent_calls(config.budget, config.opponent_budget);
         MicrobialEa {
-            sim: Simulator::new(config.opponent, calls),
+            rollouts: Rollouts::new(config.opponent, config.budget, config.opponent_budget),
             config,
-            scratch: None,
             population: Vec::new(),
             fitness: Vec::new(),
             buf: Vec::new(),
@@ -95,45 +92,51 @@ impl<G: Game> MicrobialEa<G> {
         budget: &mut Budget,
         rng: &mut Rng,
     ) -> Option<f64> {
-        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
-        state.clone_from(root);
-        let mut ok = self.sim.play_others(&mut state, player, budget, rng);
-        let mut fitness = 0.0;
-        let mut weight = 1.0;
-        for t in 0..self.population[i].len() {
-            if !ok || state.is_over() {
-                break;
-            }
+        let MicrobialEa {
+            config,
+            rollouts,
+            population,
+            buf,
+            ..
+        } = self;
+        let plan = &mut population[i];
+        let steps = plan.len();
+        let choose = |t: usize, state: &G, rng: &mut Rng| {
             // A gene drawn in another state may be illegal here (turn-based games):
             // it is replaced by a random legal action, in the plan too.
-            if state.legal_actions(player, &mut self.buf)
-                && !self.buf.contains(&self.population[i][t])
-            {
-                if self.buf.is_empty() {
-                    break;
+            if state.legal_actions(player, buf) && !buf.contains(&plan[t]) {
+                if buf.is_empty() {
+                    return None;
                 }
-                let pick = rng.random_range(0..self.buf.len());
-                self.population[i][t] = self.buf[pick].clone();
+                let pick = rng.random_range(0..buf.len());
+                plan[t] = buf[pick].clone();
             }
-            let action = self.population[i][t].clone();
-            ok = self.sim.step(
-                &mut state,
-                player,
-                &action,
-                self.config.macro_action,
-                budget,
-                rng,
-            );
+            Some(plan[t].clone())
+        };
+        let mut fitness = 0.0;
+        let mut weight = 1.0;
+        let stepped = |state: &G| {
             let others = (0..state.num_players())
                 .filter(|&q| q != player)
                 .map(|q| state.value(q))
                 .fold(f64::NEG_INFINITY, f64::max);
             let others = if others.is_finite() { others } else { 0.0 };
-            fitness += weight * (state_value(&state, player) - others);
-            weight *= self.config.discount;
-        }
-        self.scratch = Some(state);
-        ok.then_some(fitness)
+            fitness += weight * (state_value(state, player) - others);
+            weight *= config.discount;
+        };
+        let repeat = config.macro_action;
+        let (_, played) = rollouts.play(
+            root,
+            player,
+            steps,
+            repeat,
+            budget,
+            rng,
+            choose,
+            stepped,
+            |_| (),
+        );
+        played.map(|()| fitness)
     }
 }
 
@@ -153,7 +156,7 @@ impl<G: Game> Agent<G> for MicrobialEa<G> {
 
     /// Panics if the game offers `player` no action at all.
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
-        let mut budget = self.sim.prepare(
+        let mut budget = self.rollouts.prepare(
             self.config.opponent,
             self.config.budget,
             self.config.opponent_budget,
@@ -223,7 +226,7 @@ impl<G: Game> Agent<G> for MicrobialEa<G> {
 
     fn reset(&mut self) {
         self.population.clear();
-        self.scratch = None;
+        self.rollouts.reset();
     }
 }
 

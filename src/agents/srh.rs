@@ -1,8 +1,8 @@
 //! Seeded rolling horizon (SRH): a (1+1) evolutionary algorithm over sequences of
 //! seeds for the game's random action generator.
 
-use super::common::Budget;
-use super::opponents::{OpponentModel, Simulator, opponent_calls};
+use super::common::{Rollouts, one_plus_one};
+use super::opponents::OpponentModel;
 use super::{any_action, state_value};
 use crate::game::{Agent, Game};
 use crate::rng::{Rng, rng_from_seed};
@@ -68,8 +68,7 @@ fn decode<G: Game>(
 #[derive(Clone, Debug)]
 pub struct Srh<G: Game> {
     pub config: SrhConfig,
-    sim: Simulator<G>,
-    scratch: Option<G>,
+    rollouts: Rollouts<G>,
     best: Vec<u64>,
     child: Vec<u64>,
     buf: Vec<G::Action>,
@@ -77,40 +76,13 @@ pub struct Srh<G: Game> {
 
 impl<G: Game> Srh<G> {
     pub fn new(config: SrhConfig) -> Self {
-        let calls = opponent_calls(config.budget, config.opponent_budget);
         Srh {
-            sim: Simulator::new(config.opponent, calls),
+            rollouts: Rollouts::new(config.opponent, config.budget, config.opponent_budget),
             config,
-            scratch: None,
             best: Vec::new(),
             child: Vec::new(),
             buf: Vec::new(),
         }
-    }
-
-    /// Value of `self.child` played from `root`, or `None` if the budget ran out.
-    fn evaluate(
-        &mut self,
-        root: &G,
-        player: usize,
-        budget: &mut Budget,
-        rng: &mut Rng,
-    ) -> Option<f64> {
-        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
-        state.clone_from(root);
-        let mut ok = self.sim.play_others(&mut state, player, budget, rng);
-        for i in 0..self.child.len() {
-            if !ok || state.is_over() {
-                break;
-            }
-            let Some(action) = decode(&state, player, self.child[i], &mut self.buf) else {
-                break;
-            };
-            ok = self.sim.step(&mut state, player, &action, 1, budget, rng);
-        }
-        let value = state_value(&state, player);
-        self.scratch = Some(state);
-        ok.then_some(value)
     }
 }
 
@@ -130,52 +102,68 @@ impl<G: Game> Agent<G> for Srh<G> {
 
     /// Panics if the game offers `player` no action at all.
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
-        let mut budget = self.sim.prepare(
-            self.config.opponent,
-            self.config.budget,
-            self.config.opponent_budget,
-        );
-        let len = self.config.sequence_length.max(1);
-        self.child.clear();
-        if self.config.shift_buffer {
-            self.child.extend(self.best.iter().skip(1).take(len));
+        let Srh {
+            config,
+            rollouts,
+            best,
+            child,
+            buf,
+        } = self;
+        let mut budget = rollouts.prepare(config.opponent, config.budget, config.opponent_budget);
+        let len = config.sequence_length.max(1);
+        child.clear();
+        if config.shift_buffer {
+            child.extend(best.iter().skip(1).take(len));
         }
-        while self.child.len() < len {
-            self.child.push(rng.random());
+        while child.len() < len {
+            child.push(rng.random());
         }
-        let mut best_value = self.evaluate(state, player, &mut budget, rng);
-        std::mem::swap(&mut self.best, &mut self.child);
-        if best_value.is_some() {
-            for _ in 1..self.config.evaluations {
-                self.child.clone_from(&self.best);
+        one_plus_one(
+            best,
+            child,
+            config.evaluations,
+            rng,
+            (),
+            |child, rng| {
                 let mut flipped = false;
-                for gene in self.child.iter_mut() {
-                    if rng.random::<f64>() < self.config.mutation_rate {
+                for gene in child.iter_mut() {
+                    if rng.random::<f64>() < config.mutation_rate {
                         *gene = rng.random();
                         flipped = true;
                     }
                 }
-                if self.config.flip_at_least_one && !flipped {
+                if config.flip_at_least_one && !flipped {
                     let i = rng.random_range(0..len);
-                    self.child[i] = rng.random();
+                    child[i] = rng.random();
                 }
-                let Some(v) = self.evaluate(state, player, &mut budget, rng) else {
-                    break;
-                };
-                if best_value.is_none_or(|b| v >= b) {
-                    best_value = Some(v);
-                    std::mem::swap(&mut self.best, &mut self.child);
-                }
-            }
-        }
+            },
+            // The value of the child's seeds played from `state`.
+            |child, (), rng| {
+                let decoded = |i: usize, at: &G, _: &mut Rng| decode(at, player, child[i], buf);
+                let end = |at: &G| state_value(at, player);
+                let steps = child.len();
+                let (_, value) = rollouts.play(
+                    state,
+                    player,
+                    steps,
+                    1,
+                    &mut budget,
+                    rng,
+                    decoded,
+                    |_| {},
+                    end,
+                );
+                value
+            },
+        );
         // Gene 0 decodes on `state` itself, whichever evaluation it came from.
-        decode(state, player, self.best[0], &mut self.buf)
+        decode(state, player, best[0], buf)
             .unwrap_or_else(|| panic!("SRH: the game offers player {player} no action"))
     }
 
     fn reset(&mut self) {
         self.best.clear();
-        self.scratch = None;
+        self.rollouts.reset();
     }
 }
 

@@ -575,7 +575,7 @@ fn space_battle(args: &SpaceBattleArgs, exec: &dyn crate::exec::Executor) -> Res
     };
     let problem = build_problem(&spec, None).map_err(|e| anyhow!("--set: {e}"))?;
     let mut space = problem.space().clone();
-    space.fix_all(&args.fix).map_err(anyhow::Error::msg)?;
+    super::fix_dims(&mut space, &args.fix)?;
     let preset = c.preset.name();
     let config = ExperimentConfig {
         name: c

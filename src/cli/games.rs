@@ -261,6 +261,9 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         budget: a.run.budget,
         seed: a.run.seed,
     };
+    if a.games == 0 {
+        bail!("--games 0: play at least one game");
+    }
     let started = std::time::Instant::now();
     let r = game.tournament(&req, a.games).map_err(anyhow::Error::msg)?;
     let values = game

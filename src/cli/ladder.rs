@@ -74,19 +74,8 @@ pub struct LadderArgs {
     /// gives the same results with any number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Folder name under --runs-dir and --plots-dir [default: RUN's name + "-ladder",
-    /// else from the rungs].
-    #[arg(long)]
-    name: Option<String>,
-    /// Where the output folder goes.
-    #[arg(long, default_value = "runs")]
-    runs_dir: PathBuf,
-    /// Where its pictures go.
-    #[arg(long, default_value = "plots")]
-    plots_dir: PathBuf,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: super::OutputArgs,
 }
 
 pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
@@ -105,7 +94,7 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
     };
     x.settings = super::name_value_pairs("--set", &a.settings)?;
     // One command at a time writes the ladder's folder.
-    let folder = a.runs_dir.join(&x.name);
+    let folder = a.output.runs_dir.join(&x.name);
     std::fs::create_dir_all(&folder)
         .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
     let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
@@ -114,13 +103,19 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         crate::run::lock::write_whole(folder.join("candidates.md"), &heading)
             .map_err(|e| anyhow!("{}: {e}", folder.join("candidates.md").display()))?;
     }
-    let md = run(&x, &crate::exec::Local, &a.runs_dir, &a.plots_dir, !a.quiet)
-        .map_err(anyhow::Error::msg)?;
+    let md = run(
+        &x,
+        &crate::exec::Local,
+        &a.output.runs_dir,
+        &a.output.plots_dir,
+        !a.output.quiet,
+    )
+    .map_err(anyhow::Error::msg)?;
     println!("{heading}\n\n{md}");
     println!(
         "Games: {}/games.csv; picture: {}/round_robin.png",
         folder.display(),
-        a.plots_dir.join(&x.name).display()
+        a.output.plots_dir.join(&x.name).display()
     );
     Ok(())
 }
@@ -170,7 +165,7 @@ fn by_configuration(a: &LadderArgs, levels: Vec<u64>) -> Result<(StrategyExperim
             format!("Built-in ladder, {rungs} of its {all} rungs"),
         )
     };
-    let name = a.name.clone().unwrap_or(default_name);
+    let name = a.output.name.clone().unwrap_or(default_name);
     let x = StrategyExperiment::round_robin(&name, agents, levels, a.games, a.seed);
     Ok((x, heading))
 }
@@ -279,7 +274,7 @@ fn from_archive(
         .collect();
     candidate_ids.dedup();
     // Fresh evaluations of each candidate: its archive fitness came from a few games.
-    if !a.quiet {
+    if !a.output.quiet {
         eprintln!(
             "re-evaluating {} candidates, {} evaluations each",
             candidate_ids.len(),
@@ -367,7 +362,7 @@ fn from_archive(
         .get("budget")
         .map(|b| format!("budget={b}"))
         .unwrap_or_default();
-    let name = a.name.clone().unwrap_or_else(|| {
+    let name = a.output.name.clone().unwrap_or_else(|| {
         let base = run_dir
             .file_name()
             .map_or("run".into(), |n| n.to_string_lossy().to_string());

@@ -103,18 +103,18 @@ pub struct TrainEvalArgs {
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Run folder name under --runs-dir and --plots-dir [default: train-NETWORK].
-    #[arg(long)]
-    name: Option<String>,
-    /// Where the output folder goes.
-    #[arg(long, default_value = "runs")]
-    runs_dir: PathBuf,
-    /// Where its pictures go.
-    #[arg(long, default_value = "plots")]
-    plots_dir: PathBuf,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    output: super::OutputArgs,
+}
+
+/// Training's hints in the words of the command line: the setting a hint names
+/// (`lower the learning rate`) as the flag that sets it. `train_eval` reports its
+/// errors as text; once it passes [`crate::learn::Error`] through, this matches on
+/// the variants instead.
+fn training_hints(message: &str) -> String {
+    message
+        .replace("lower the learning rate", "lower --learning-rate")
+        .replace("raise the validation share", "raise --validation")
 }
 
 pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
@@ -133,22 +133,35 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         validation: a.validation,
         seed: a.seed,
     };
+    if let Err(crate::learn::Error::Setting {
+        setting,
+        value,
+        expected,
+    }) = config.check()
+    {
+        bail!("--{} {value}: {expected}", setting.replace('_', "-"));
+    }
     let stem = a
         .out
         .file_stem()
         .map_or_else(|| "network".into(), |s| s.to_string_lossy().into_owned());
-    let name = a.name.clone().unwrap_or_else(|| format!("train-{stem}"));
+    let name = a
+        .output
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("train-{stem}"));
     let out = TrainOutput {
         model: a.out.clone(),
-        run_dir: a.runs_dir.join(&name),
-        plot_dir: a.plots_dir.join(&name),
+        run_dir: a.output.runs_dir.join(&name),
+        plot_dir: a.output.plots_dir.join(&name),
     };
     // One command at a time writes the training folder and the network.
     std::fs::create_dir_all(&out.run_dir)
         .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.run_dir.display()))?;
     let _lock = crate::run::lock::lock(&out.run_dir).map_err(anyhow::Error::msg)?;
     let _model_lock = crate::run::lock::lock_beside(&out.model).map_err(anyhow::Error::msg)?;
-    let trained = train_eval(&a.data, &config, &out, !a.quiet).map_err(anyhow::Error::msg)?;
+    let trained = train_eval(&a.data, &config, &out, !a.output.quiet)
+        .map_err(|e| anyhow::anyhow!(training_hints(&e)))?;
     let t = &trained.network.header.training;
     println!(
         "{}: kept epoch {} of {}, validation loss {:.4}, accuracy {:.3} ({} training and {} validation samples)",

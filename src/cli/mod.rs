@@ -92,8 +92,12 @@ enum Command {
     /// One work item of an experiment run on Slurm: what each array task runs.
     #[command(hide = true)]
     Task(cluster::TaskArgs),
-    /// Bots of graded difficulty from a strategy-styles archive: picked elites play a
-    /// round robin on levels the search never used.
+    /// Strategy-game bots of graded difficulty, by configuration (built-in rungs, one
+    /// agent over a budget range, or a list) or from a strategy-styles archive (elites
+    /// re-evaluated, then the separated ones); the rungs play a round robin on levels
+    /// none was set up on, and each step is checked against two standard errors. The
+    /// output folder is RUN's name + "-ladder", or named after the rungs
+    /// (`ladder-builtin-r6`), unless --name says otherwise.
     Ladder(ladder::LadderArgs),
     /// Record self-play games of a game with a state encoding (the strategy game): one
     /// sample per turn (the state's counts, the player to move) and the winner, for
@@ -101,7 +105,8 @@ enum Command {
     Selfplay(learn::SelfplayArgs),
     /// Train a network that predicts the winner from a state on self-play samples
     /// (candle, CPU): loss and accuracy per epoch, early stopping; the network is then
-    /// an agent setting, hps(leaf=learned:FILE).
+    /// an agent setting, hps(leaf=learned:FILE). The output folder is named
+    /// train-NETWORK unless --name says otherwise.
     TrainEval(learn::TrainEvalArgs),
 }
 
@@ -203,6 +208,25 @@ impl ClusterArgs {
             progress,
         })
     }
+}
+
+/// Where a command that writes one output folder puts it (`ladder`, `train-eval`):
+/// `--name` under `--runs-dir`, its pictures under `--plots-dir`.
+#[derive(Args, Clone)]
+pub struct OutputArgs {
+    /// Folder name under --runs-dir and --plots-dir [default: the command's, given in
+    /// its description].
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Where the output folder goes.
+    #[arg(long, default_value = "runs")]
+    pub runs_dir: PathBuf,
+    /// Where its pictures go.
+    #[arg(long, default_value = "plots")]
+    pub plots_dir: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Options every run command shares.
@@ -330,6 +354,14 @@ fn restore_sigpipe() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+}
+
+/// Fixes the dimensions of `--fix NAME=VALUE` items in `space`; an error names the
+/// flag and the item (the space layer names neither).
+pub(crate) fn fix_dims(space: &mut crate::space::Space, items: &[String]) -> anyhow::Result<()> {
+    space
+        .fix_all(items)
+        .map_err(|e| anyhow::anyhow!("--fix {e}"))
 }
 
 /// The `NAME=VALUE` items of a repeated option (`--set games=20 --set ladder=a,b`),

@@ -50,61 +50,77 @@ pub enum Algo {
 pub struct OptimizeArgs {
     #[command(flatten)]
     common: CommonRunArgs,
-    /// Optimiser.
-    #[arg(long, value_enum, default_value = "ntbea")]
+    /// Optimiser: its own options are listed under its name below.
+    #[arg(long, value_enum, default_value = "ntbea", help_heading = "Optimiser")]
     algo: Algo,
     /// Evaluations per trial (B-RMHC's pre-processing included unless --free-preprocessing).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, help_heading = "Optimiser")]
     budget: u64,
-    /// NTBEA tuples: auto (1+2+N unless the space has too many 2-tuple patterns, then
-    /// 1+N), 1, 1+N (the paper), 1+2, 1+2+N (the Java reference), 1+2+3, or explicit
-    /// tuples by dimension name, e.g. "a,b;c".
+    /// Points evaluated at once, in parallel. Random search: points per batch
+    /// [default: 32]. NTBEA: q walkers per run sharing one model (batch NTBEA, for
+    /// slow evaluators with several --workers) [default: 1, sequential NTBEA].
+    #[arg(long, help_heading = "Optimiser")]
+    batch: Option<usize>,
+    #[command(flatten)]
+    ntbea: NtbeaArgs,
+    #[command(flatten)]
+    hill_climber: HillClimberArgs,
+}
+
+/// The options of `--algo ntbea`.
+#[derive(Args)]
+#[command(next_help_heading = "NTBEA (--algo ntbea)")]
+struct NtbeaArgs {
+    /// Tuples: auto (1+2+N unless the space has too many 2-tuple patterns, then 1+N),
+    /// 1, 1+N (the paper), 1+2, 1+2+N (the Java reference), 1+2+3, or explicit tuples
+    /// by dimension name, e.g. "a,b;c".
     #[arg(long, default_value = "auto")]
     tuples: String,
-    /// NTBEA exploration constant k of the UCB score. By default it is multiplied by
-    /// the fitness scale (--scale), so one k suits any fitness scale.
+    /// Exploration constant k of the UCB score. By default it is multiplied by the
+    /// fitness scale (--scale), so one k suits any fitness scale.
     #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_K)]
     k: f64,
-    /// NTBEA: use k as it is, not multiplied by the fitness scale (the reference's k).
+    /// Use k as it is, not multiplied by the fitness scale (the reference's k).
     #[arg(long)]
     k_absolute: bool,
-    /// NTBEA: the fitness scale a relative k multiplies: sd (standard deviation of the
+    /// The fitness scale a relative k multiplies: sd (standard deviation of the
     /// fitness seen so far) or range (max - min seen so far; the paper presets').
     #[arg(long, value_enum, default_value_t = ScaleArg::DEFAULT)]
     scale: ScaleArg,
-    /// NTBEA epsilon in sqrt(ln(1 + N) / (epsilon + n)).
+    /// Epsilon in sqrt(ln(1 + N) / (epsilon + n)).
     #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_EPSILON)]
     epsilon: f64,
-    /// NTBEA neighbours scored per step (capped at a quarter of the space).
+    /// Neighbours scored per step (capped at a quarter of the space).
     #[arg(long, default_value_t = ntbea::DEFAULT_NEIGHBOURS)]
     neighbours: usize,
-    /// NTBEA neighbours: one dimension always mutates, every other with probability p/D.
+    /// Neighbours: one dimension always mutates, every other with probability p/D.
     #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_MUTATION)]
     mutation: f64,
-    /// NTBEA recommendation: the best evaluated point by model mean, or the best of
+    /// Recommendation: the best evaluated point by model mean, or the best of
     /// evaluated points and their one-step neighbours.
     #[arg(long, value_enum, default_value_t = RecommendArg::DEFAULT)]
     recommend: RecommendArg,
-    /// NTBEA independent runs R (multi-run).
+    /// Independent runs R (multi-run).
     #[arg(long, default_value_t = 1)]
     runs: usize,
-    /// NTBEA multi-run: evaluations spent re-evaluating the runs' recommendations.
+    /// Multi-run: evaluations spent re-evaluating the runs' recommendations.
     #[arg(long, default_value_t = 0)]
     selection_budget: u64,
-    /// RMHC / B-RMHC: evaluations of parent and mutant per generation.
+}
+
+/// The options of `--algo rmhc` and `--algo brmhc`.
+#[derive(Args)]
+#[command(next_help_heading = "RMHC and B-RMHC (--algo rmhc, --algo brmhc)")]
+struct HillClimberArgs {
+    /// Evaluations of parent and mutant per generation.
     #[arg(long, default_value_t = 1)]
     resample: u32,
-    /// B-RMHC softmax temperature over importances scaled to [0, 1].
+    /// B-RMHC: softmax temperature over importances scaled to [0, 1].
     #[arg(allow_negative_numbers = true, long, default_value_t = 0.5)]
     temperature: f64,
     /// B-RMHC: pre-processing evaluations do not count against the budget.
     #[arg(long)]
     free_preprocessing: bool,
-    /// Points evaluated at once, in parallel. Random search: points per batch
-    /// [default: 32]. NTBEA: q walkers per run sharing one model (batch NTBEA, for
-    /// slow evaluators with several --workers) [default: 1, sequential NTBEA].
-    #[arg(long)]
-    batch: Option<usize>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -118,57 +134,81 @@ pub struct MapElitesArgs {
     #[command(flatten)]
     common: CommonRunArgs,
     /// Evaluations per trial.
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, help_heading = "MAP-Elites")]
     evaluations: u64,
     /// Candidates per batch, evaluated in parallel.
-    #[arg(long, default_value_t = 36)]
+    #[arg(long, default_value_t = 36, help_heading = "MAP-Elites")]
     batch: usize,
     /// Mutation: gaussian (Float dimensions only) or hill-climber (one dimension to
     /// another value). Default: gaussian for a space of Floats, hill-climber for one
     /// without, and both in turn for a mixed space, so every dimension moves.
-    #[arg(long, value_enum, conflicts_with = "emitters")]
+    #[arg(
+        long,
+        value_enum,
+        conflicts_with = "emitters",
+        help_heading = "Emitters"
+    )]
     mutation: Option<MutationArg>,
     /// Emitters, batches going to each in turn: gaussian, iso-line (Vassiliades &
     /// Mouret's iso+line), one-weight (one dimension to another value; also
     /// hill-climber), or a comma list such as gaussian,iso-line. Default: as
     /// --mutation's.
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", help_heading = "Emitters")]
     emitters: Option<String>,
     /// Standard deviation of Gaussian mutation, and the isotropic one of iso-line.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 0.5)]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 0.5,
+        help_heading = "Emitters"
+    )]
     sigma: f64,
     /// Iso-line: standard deviation of the step along the line between two elites.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 0.2)]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 0.2,
+        help_heading = "Emitters"
+    )]
     line_sigma: f64,
     /// Archive: grid (the axes' bins) or cvt (--centroids Voronoi cells over the axes'
     /// box, for many features; the axes' bins are not used).
-    #[arg(long, value_enum, default_value = "grid")]
+    #[arg(long, value_enum, default_value = "grid", help_heading = "Archive")]
     archive: ArchiveArg,
     /// CVT archive: number of cells (centroids).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", help_heading = "Archive")]
     centroids: Option<usize>,
     /// A grid axis, FEATURE=LOW:HIGH:BINS (repeatable; default: the problem's grid).
-    #[arg(long = "axis", value_name = "FEATURE=LOW:HIGH:BINS")]
+    #[arg(
+        long = "axis",
+        value_name = "FEATURE=LOW:HIGH:BINS",
+        help_heading = "Archive"
+    )]
     axes: Vec<String>,
     /// Put values outside an axis's bounds in under/overflow bins instead of clipping.
-    #[arg(long)]
+    #[arg(long, help_heading = "Archive")]
     overflow_bins: bool,
     /// When a newcomer replaces an elite: `greater` fitness, or `lexicographic:FEATURE`
     /// (fitness, then the feature; ties to the newcomer). Default: the problem's
     /// tie-break feature if it names one (strategy-styles: mean_score), else greater.
-    #[arg(long)]
+    #[arg(long, help_heading = "Archive")]
     better: Option<String>,
     /// Start with the one-hot points of a weight vector.
-    #[arg(long)]
+    #[arg(long, help_heading = "Emitters")]
     one_hot: bool,
     /// Random points evaluated before mutation starts.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, help_heading = "Emitters")]
     init_random: usize,
     /// Subtracted from each elite's fitness in the QD score.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 0.0)]
+    #[arg(
+        allow_negative_numbers = true,
+        long,
+        default_value_t = 0.0,
+        help_heading = "Archive"
+    )]
     qd_offset: f64,
     /// Re-evaluate every elite this many times after the search.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, help_heading = "MAP-Elites")]
     reevaluate: u32,
 }
 
@@ -264,7 +304,7 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         }
         None => problem.space().clone(),
     };
-    space.fix_all(&common.fix).map_err(anyhow::Error::msg)?;
+    super::fix_dims(&mut space, &common.fix)?;
     let features = problem.feature_names();
     let range = |name: &str| problem.feature_range(name);
     if let Some((_, _, file)) = &user {
@@ -310,7 +350,7 @@ fn start(
             max_failures: common.max_failures,
         },
     };
-    config.faults.check().map_err(anyhow::Error::msg)?;
+    config.faults.check().map_err(run_error)?;
     common.cluster.check()?;
     if common.cluster.executor == super::Executor::Slurm
         && (common.no_log || config.problem.name == "manual")
@@ -333,7 +373,7 @@ fn start(
             &problem.feature_names(),
             &problem.default_axes(),
         )
-        .map_err(anyhow::Error::msg)?;
+        .map_err(optim_error)?;
     let name = common.name.clone().unwrap_or_else(|| {
         format!(
             "{}-{}-s{}",
@@ -342,7 +382,7 @@ fn start(
             config.seed
         )
     });
-    run::check_run_name(&name).map_err(anyhow::Error::msg)?;
+    run::check_run_name(&name).map_err(run_error)?;
     // Locked from its creation: a `resume` or `ask` started meanwhile is refused.
     let (dir, _lock) = run::claim_fresh_dir(&common.runs_dir, &name).map_err(anyhow::Error::msg)?;
     run::create_run_dir(&dir, &config)?;
@@ -359,9 +399,106 @@ fn start(
         problem.as_ref(),
         common.json,
         common.quiet,
-        false,
+        Start::Fresh,
         &common.cluster,
     )
+}
+
+/// An optimiser's error as the command line says it: a setting by the flag that sets
+/// it (`--line-sigma 0: ...`), with the flag that would help where there is one.
+pub(super) fn optim_error(e: crate::optim::Error) -> anyhow::Error {
+    use crate::optim::Error;
+    match &e {
+        Error::Setting {
+            setting: "samples",
+            value,
+            expected,
+        } => anyhow!("CVT samples {value}: {expected}"),
+        Error::Setting {
+            setting,
+            value,
+            expected,
+        } => anyhow!("{} {value}: {expected}", optim_flag(setting)),
+        Error::Tuples { text, problem } => anyhow!("--tuples {text}: {problem}"),
+        Error::PreprocessingLeavesNothing { .. } => anyhow!("{e} (--free-preprocessing)"),
+        Error::NoAxes => anyhow!("{e}, so give --axis NAME=LOW:HIGH:BINS"),
+        _ => anyhow!(e),
+    }
+}
+
+/// The flag that sets an optimiser's setting (as `config.ron` names it).
+fn optim_flag(setting: &str) -> String {
+    match setting {
+        "sigma_iso" => "--sigma".into(),
+        "sigma_line" => "--line-sigma".into(),
+        other => format!("--{}", other.replace('_', "-")),
+    }
+}
+
+/// A run's error as the command line says it: settings by their flags.
+pub(super) fn run_error(e: run::RunError) -> anyhow::Error {
+    run_error_from(e, None)
+}
+
+/// A run's error naming where its settings came from: the flags of this command, or
+/// (`config`: `resume` reads them there) the fields of the run's `config.ron`.
+fn run_error_from(e: run::RunError, config: Option<&Path>) -> anyhow::Error {
+    use run::RunError;
+    let max_failures = |share: f64| match config {
+        None => format!("--max-failures {share}"),
+        Some(file) => format!("{}'s faults.max_failures {share}", file.display()),
+    };
+    let whatever = match config {
+        None => "--max-failures",
+        Some(_) => "faults.max_failures",
+    };
+    match e {
+        RunError::Optimizer(e) => match config {
+            None => optim_error(e),
+            Some(file) => anyhow!("{}: algorithm: {e}", file.display()),
+        },
+        RunError::Faults {
+            setting,
+            value,
+            expected,
+        } => match config {
+            None => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+            Some(file) => anyhow!("{}: faults: {setting}: {value}: {expected}", file.display()),
+        },
+        RunError::BadName(name) => anyhow!(
+            "--name {name:?}: a run folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
+        ),
+        RunError::NoTrials if config.is_none() => {
+            anyhow!("--trials is 0: run at least one trial")
+        }
+        RunError::TooManyFailures {
+            failed,
+            attempted,
+            share,
+            trial,
+            index,
+            last,
+        } => anyhow!(
+            "{failed} of {attempted} evaluations failed, more than {} allows; the last (trial {trial}, evaluation {index}): {last}",
+            max_failures(share)
+        ),
+        RunError::NothingSucceeded {
+            attempted,
+            trial,
+            index,
+            last,
+        } => anyhow!(
+            "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever {whatever} allows); the last (evaluation {index}): {last}"
+        ),
+        e => anyhow!(e),
+    }
+}
+
+/// How [`finish`] found the run: just created, or resumed (its settings then come
+/// from `config.ron`, and messages name its fields, not flags).
+enum Start {
+    Fresh,
+    Resume { retry_failed: bool },
 }
 
 fn finish(
@@ -370,9 +507,13 @@ fn finish(
     problem: &dyn Problem,
     json: bool,
     quiet: bool,
-    retry_failed: bool,
+    start: Start,
     cluster: &super::ClusterArgs,
 ) -> Result<()> {
+    let (retry_failed, resumed) = match start {
+        Start::Fresh => (false, false),
+        Start::Resume { retry_failed } => (retry_failed, true),
+    };
     let started = std::time::Instant::now();
     super::interrupt::on_interrupt(&format!(
         "every evaluation done is in {d}; `playtune resume {d}{}` goes on from there",
@@ -417,7 +558,8 @@ fn finish(
                     ),
                     _ => format!("`playtune resume {}` goes on from there", dir.display()),
                 };
-                anyhow!(source).context(format!(
+                let from = resumed.then(|| dir.join(run::CONFIG_FILE));
+                run_error_from(source, from.as_deref()).context(format!(
                     "run {} stopped; its log keeps every evaluation done: {how}",
                     dir.display()
                 ))
@@ -641,30 +783,30 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             batch: a.batch.unwrap_or(32),
         }),
         Algo::Rmhc => AlgoConfig::Rmhc(RmhcConfig {
-            resample: a.resample,
+            resample: a.hill_climber.resample,
         }),
         Algo::Brmhc => AlgoConfig::Brmhc(BrmhcConfig {
-            resample: a.resample,
-            temperature: a.temperature,
-            free_preprocessing: a.free_preprocessing,
+            resample: a.hill_climber.resample,
+            temperature: a.hill_climber.temperature,
+            free_preprocessing: a.hill_climber.free_preprocessing,
         }),
         Algo::Ntbea => AlgoConfig::Ntbea(NtbeaConfig {
-            tuples: TupleSet::parse(&a.tuples).map_err(anyhow::Error::msg)?,
-            k: a.k,
-            k_relative: !a.k_absolute,
-            scale: match a.scale {
+            tuples: a.ntbea.tuples.parse::<TupleSet>().map_err(optim_error)?,
+            k: a.ntbea.k,
+            k_relative: !a.ntbea.k_absolute,
+            scale: match a.ntbea.scale {
                 ScaleArg::Range => FitnessScale::Range,
                 ScaleArg::Sd => FitnessScale::Sd,
             },
-            epsilon: a.epsilon,
-            neighbours: a.neighbours,
-            mutation: a.mutation,
-            recommend: match a.recommend {
+            epsilon: a.ntbea.epsilon,
+            neighbours: a.ntbea.neighbours,
+            mutation: a.ntbea.mutation,
+            recommend: match a.ntbea.recommend {
                 RecommendArg::Evaluated => RecommendFrom::Evaluated,
                 RecommendArg::Neighbourhood => RecommendFrom::Neighbourhood,
             },
-            runs: a.runs,
-            selection_budget: a.selection_budget,
+            runs: a.ntbea.runs,
+            selection_budget: a.ntbea.selection_budget,
             batch: a.batch.unwrap_or(1),
         }),
     };
@@ -808,7 +950,9 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
         problem.as_ref(),
         a.json,
         a.quiet,
-        a.retry_failed,
+        Start::Resume {
+            retry_failed: a.retry_failed,
+        },
         &a.cluster,
     )
 }

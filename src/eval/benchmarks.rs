@@ -82,11 +82,13 @@ pub struct ConstrainedOneMax {
 }
 
 impl ConstrainedOneMax {
-    pub fn new(dims: usize, sigma: f64, cap: f64) -> Result<ConstrainedOneMax, String> {
+    pub fn new(dims: usize, sigma: f64, cap: f64) -> Result<ConstrainedOneMax, ProblemError> {
         if !(0.0..1.0).contains(&cap) {
-            return Err(format!(
-                "cap={cap}: give a share of ones from 0 to below 1 (at 1 the constraint holds everywhere)"
-            ));
+            return Err(ProblemError::Share {
+                setting: "cap",
+                value: cap,
+                expected: "give a share of ones from 0 to below 1 (at 1 the constraint holds everywhere)",
+            });
         }
         let mut space = int_space("constrained-onemax", dims, 2);
         space.constraints = vec![format!("load <= {cap}").parse()?];
@@ -308,7 +310,7 @@ impl Sphere {
 
     /// Objective and both measures of a solution.
     #[inline]
-    pub fn objective_and_measures(x: &[f64]) -> (f64, [f64; 2]) {
+    pub(crate) fn objective_and_measures(x: &[f64]) -> (f64, [f64; 2]) {
         let dim = x.len();
         let worst = (-5.12 - SPHERE_SHIFT) * (-5.12 - SPHERE_SHIFT) * dim as f64;
         let mut raw = 0.0;
@@ -365,11 +367,11 @@ impl Problem for Sphere {
 /// Most dimensions of a benchmark: a space of this many already takes a while.
 const MAX_DIMS: usize = 100_000;
 
-use super::def::ProblemDef;
+use super::def::{ProblemDef, ProblemError};
 use crate::harness::Values;
 
 /// A finite noise level of at least 0.
-fn sigma(v: &Values) -> Result<f64, String> {
+fn sigma(v: &Values) -> Result<f64, ProblemError> {
     Ok(v.real_in("sigma", 0.0, f64::INFINITY)?)
 }
 

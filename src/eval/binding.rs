@@ -79,7 +79,7 @@ impl Binding {
     }
 
     /// The full parameter vector for a search-space point.
-    pub fn full_point(&self, x: &[f64], out: &mut Vec<f64>) {
+    pub(crate) fn full_point(&self, x: &[f64], out: &mut Vec<f64>) {
         out.clear();
         out.extend_from_slice(&self.defaults);
         for ((&t, &v), remap) in self.targets.iter().zip(x).zip(&self.categories) {
@@ -91,7 +91,7 @@ impl Binding {
     }
 
     /// Whether the search space is the problem's own space, dimension for dimension.
-    pub fn is_identity(&self) -> bool {
+    pub(crate) fn is_identity(&self) -> bool {
         self.targets.len() == self.defaults.len()
             && self.targets.iter().enumerate().all(|(i, &t)| i == t)
             && self.categories.iter().all(Option::is_none)

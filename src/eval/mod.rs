@@ -17,7 +17,7 @@ pub use binding::Binding;
 pub use command::groups as evaluator_groups;
 pub(crate) use command::reply::{Reply, parse_reply};
 pub use command::{COMMAND, CommandProblem};
-pub use def::ProblemDef;
+pub use def::{ProblemDef, ProblemError};
 pub use manual::{MANUAL, ManualProblem, point_json};
 
 use crate::space::Space;
@@ -57,7 +57,7 @@ pub struct FeatureAxis {
 
 /// 0 to 1 for a feature named as a rate (`win_rate`, `stalemate_rate`,
 /// `win_rate_0_mcts`), not for a rate's standard error (`win_rate_se`).
-pub fn rate_range(name: &str) -> Option<(f64, f64)> {
+pub(crate) fn rate_range(name: &str) -> Option<(f64, f64)> {
     let rate = name.ends_with("_rate") || name == "rate" || name.starts_with("win_rate_");
     (rate && !name.ends_with("_se")).then_some((0.0, 1.0))
 }

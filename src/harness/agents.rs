@@ -166,7 +166,7 @@ impl<S: Game + 'static> AgentEntry<S> {
 impl<S: Game + 'static> AgentEntry<S> {
     /// The same entry with the game's own tuning grids for some settings (a paper's
     /// grid where the generic one differs); a setting may be made tunable here.
-    pub fn with_grids(mut self, grids: Vec<(&str, Domain)>) -> Self {
+    pub(crate) fn with_grids(mut self, grids: Vec<(&str, Domain)>) -> Self {
         for (k, domain) in grids {
             match self.settings.iter_mut().find(|s| s.name == k) {
                 Some(s) => s.tune = Some(domain),

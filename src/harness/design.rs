@@ -88,7 +88,7 @@ impl DesignProblem {
             Some(s) => s.clone(),
             None => game.design_space().ok_or_else(|| {
                 format!(
-                    "game `{}` has no built-in design space: give --space FILE whose dimensions are its settings (`playtune games` lists them)",
+                    "game `{}` has no built-in design space: give a space file whose dimensions are its settings (`playtune games` lists them)",
                     game.name()
                 )
             })?,
@@ -119,7 +119,7 @@ impl DesignProblem {
         for (k, v) in fixed {
             space
                 .fix(&k, &v)
-                .map_err(|e| format!("game_settings {k}={v}: {e}"))?;
+                .map_err(|e| format!("game_settings {e}"))?;
         }
         let measure = game.rung_measure();
         let mut features: Vec<String> = Vec::new();

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 /// Plays `games` games for each of `rungs` ladder agents in parallel: `play(rung,
 /// game, seed)` with `seed = derive_seed(seed, [rung, game])`, so results do not
 /// depend on the number of threads. Returns the results rung by rung, `games` each.
-pub fn play_ladder<R: Send, E: Send>(
+pub(crate) fn play_ladder<R: Send, E: Send>(
     rungs: usize,
     games: usize,
     seed: u64,

@@ -344,7 +344,7 @@ impl<D: GameDef> DynGame for D {
 
     fn tournament(&self, req: &GameRequest, games: usize) -> Result<TournamentResult, String> {
         if games == 0 {
-            return Err("--games 0: play at least one game".into());
+            return Err("0 games: play at least one game".into());
         }
         let p = prepare(self, req)?;
         let players = DynGame::players(self, &req.settings)?;

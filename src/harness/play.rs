@@ -12,14 +12,14 @@ use serde::Serialize;
 /// agents observe from `[OBSERVE]`.
 pub const STATE: u64 = 0;
 pub const SEATS: u64 = 1;
-pub const AGENTS: u64 = 2;
+pub(crate) const AGENTS: u64 = 2;
 pub const OBSERVE: u64 = 3;
 
 /// What a game's loop shows its observer: every state and the actions chosen in it.
 pub type Observer<'a, G> = dyn FnMut(&G, &[<G as Game>::Action]) + 'a;
 
 /// Seats drawn at random from `seed` (`[SEATS]`): `seats[i]` is agent `i`'s.
-pub fn shuffled_seats(players: usize, seed: u64) -> Vec<usize> {
+pub(crate) fn shuffled_seats(players: usize, seed: u64) -> Vec<usize> {
     let mut seats: Vec<usize> = (0..players).collect();
     seats.shuffle(&mut rng_from_seed(derive_seed(seed, &[SEATS])));
     seats
@@ -27,7 +27,7 @@ pub fn shuffled_seats(players: usize, seed: u64) -> Vec<usize> {
 
 /// Seats rotating with the game number, so that every agent plays every seat:
 /// agent `i` takes seat `(i + rotation) % players`.
-pub fn rotated_seats(players: usize, rotation: usize) -> Vec<usize> {
+pub(crate) fn rotated_seats(players: usize, rotation: usize) -> Vec<usize> {
     (0..players).map(|i| (i + rotation) % players).collect()
 }
 
@@ -112,7 +112,7 @@ pub struct Record {
 impl Record {
     /// Agent `agent`'s score in this game: 1 for a win, 1/k for a win shared by k
     /// players, 0 otherwise.
-    pub fn shared_win(&self, agent: usize) -> f64 {
+    pub(crate) fn shared_win(&self, agent: usize) -> f64 {
         let winners = self.winners.iter().filter(|w| **w).count();
         if self.winners[agent] {
             1.0 / winners as f64

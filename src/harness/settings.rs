@@ -150,7 +150,7 @@ impl Values {
 
     /// A whole number from 1 to `max`, for a count with a tighter bound than
     /// [`MAX_COUNT`] (levels that exist, turns a log holds, dimensions).
-    pub fn count_in(&self, name: &str, max: usize) -> Result<usize, SettingError> {
+    pub(crate) fn count_in(&self, name: &str, max: usize) -> Result<usize, SettingError> {
         match self.get(name).parse::<usize>() {
             Ok(v) if (1..=max).contains(&v) => Ok(v),
             _ => Err(self.bad(name, &format!("a whole number from 1 to {max}"))),
@@ -199,7 +199,7 @@ impl Values {
     }
 
     /// A finite real number of at least 0 (an exploration constant, a tie-break size).
-    pub fn non_negative(&self, name: &str) -> Result<f64, SettingError> {
+    pub(crate) fn non_negative(&self, name: &str) -> Result<f64, SettingError> {
         self.real_in(name, 0.0, f64::INFINITY)
     }
 
@@ -227,7 +227,7 @@ impl Values {
     }
 
     /// A probability (a number from 0 to 1), or `none`.
-    pub fn optional_probability(&self, name: &str) -> Result<Option<f64>, SettingError> {
+    pub(crate) fn optional_probability(&self, name: &str) -> Result<Option<f64>, SettingError> {
         if self.get(name).eq_ignore_ascii_case("none") {
             return Ok(None);
         }
@@ -268,7 +268,7 @@ fn range_text(low: f64, high: f64) -> String {
 /// Parses `NAME=VALUE` pairs, from repeated options or a comma-separated list. An
 /// empty item (`a=1,,b=2`), an empty name or a name given twice is refused: each is a
 /// typing mistake, and the last value silently winning would hide it.
-pub fn parse_pairs<'a>(
+pub(crate) fn parse_pairs<'a>(
     items: impl IntoIterator<Item = &'a str>,
     option: &str,
 ) -> Result<Vec<(String, String)>, String> {

@@ -72,7 +72,7 @@ pub struct PairResult {
 
 /// Per-agent results and round-robin pairings from the records of
 /// [`play_lineups`] (`games` per lineup, in order).
-pub fn standings(
+pub(crate) fn standings(
     names: &[String],
     lineups: &[Vec<usize>],
     games: usize,
@@ -159,7 +159,7 @@ pub struct TournamentResult {
 }
 
 /// Sums up `records` ([`play_lineups`] of `lineups`, `games` each).
-pub fn summarize(
+pub(crate) fn summarize(
     names: &[String],
     lineups: &[Vec<usize>],
     games: usize,

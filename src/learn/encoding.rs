@@ -62,20 +62,21 @@ impl Encoding {
     }
 
     /// Whether `other` encodes states the same way (same name and features).
-    pub fn check_same(&self, other: &Encoding, what: &str) -> Result<(), String> {
+    pub fn check_same(&self, other: &Encoding, what: &str) -> Result<(), super::Error> {
         if self.name != other.name {
-            return Err(format!(
-                "{what} uses the encoding `{}`, but this game's is `{}`",
-                other.name, self.name
-            ));
+            return Err(super::Error::OtherEncoding {
+                what: what.to_string(),
+                theirs: other.name.clone(),
+                ours: self.name.clone(),
+            });
         }
         if self.features != other.features {
-            return Err(format!(
-                "{what} uses a different version of the encoding `{}` ({} features, this game's has {})",
-                self.name,
-                other.features.len(),
-                self.features.len()
-            ));
+            return Err(super::Error::EncodingVersion {
+                what: what.to_string(),
+                name: self.name.clone(),
+                theirs: other.features.len(),
+                ours: self.features.len(),
+            });
         }
         Ok(())
     }
@@ -121,10 +122,16 @@ mod tests {
         let b = Encoding::new("y", [("a".into(), 2)]);
         let c = Encoding::new("x", [("a".into(), 3)]);
         assert!(a.check_same(&a.clone(), "m").is_ok());
-        assert!(a.check_same(&b, "m").unwrap_err().contains("`y`"));
+        assert!(
+            a.check_same(&b, "m")
+                .unwrap_err()
+                .to_string()
+                .contains("`y`")
+        );
         assert!(
             a.check_same(&c, "m")
                 .unwrap_err()
+                .to_string()
                 .contains("different version")
         );
     }

@@ -1,5 +1,6 @@
 //! A trained network as a leaf evaluator for search agents.
 
+use super::Error;
 use super::encoding::StateEncoding;
 use super::network::{Network, Scratch, value_of_logit};
 use crate::agents::StateEvaluator;
@@ -43,7 +44,7 @@ impl<S> LearnedEvaluator<S> {
         network: Arc<Network>,
         encoding: Arc<dyn StateEncoding<S>>,
         label: &str,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, Error> {
         encoding
             .encoding()
             .check_same(&network.header.encoding, &format!("the network {label}"))?;
@@ -56,7 +57,7 @@ impl<S> LearnedEvaluator<S> {
 
     /// The network of `path` (read once per process and file), checked against
     /// `encoding`.
-    pub fn load(path: &Path, encoding: Arc<dyn StateEncoding<S>>) -> Result<Self, String> {
+    pub fn load(path: &Path, encoding: Arc<dyn StateEncoding<S>>) -> Result<Self, Error> {
         let network = load_shared(path)?;
         let name = path.file_name().map_or_else(
             || path.display().to_string(),
@@ -101,11 +102,11 @@ impl<S: Send + Sync> StateEvaluator<S> for LearnedEvaluator<S> {
 
 /// Networks already read, by file (path, length and modification time), so that a
 /// tournament that builds an agent per game reads each file once.
-fn load_shared(path: &Path) -> Result<Arc<Network>, String> {
+fn load_shared(path: &Path) -> Result<Arc<Network>, Error> {
     type Key = (PathBuf, u64, Option<std::time::SystemTime>);
     static LOADED: OnceLock<Mutex<HashMap<Key, Arc<Network>>>> = OnceLock::new();
     let meta = std::fs::metadata(path)
-        .map_err(|e| format!("{}: cannot read the network: {e}", path.display()))?;
+        .map_err(|e| Error::File(format!("{}: cannot read the network: {e}", path.display())))?;
     let key = (
         path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
         meta.len(),

@@ -13,12 +13,14 @@
 //! games (which define encodings and build agents with learned leaves).
 
 pub mod encoding;
+mod error;
 pub mod evaluator;
 pub mod network;
 pub mod samples;
 pub mod train;
 
 pub use encoding::{Encoding, Feature, StateEncoding};
+pub use error::Error;
 pub use evaluator::LearnedEvaluator;
 pub use network::Network;
 pub use samples::{GameSamples, SampleFile, SampleHeader};

@@ -14,6 +14,7 @@
 //! inputs that the ReLU zeroed. Training uses candle ([`super::train`]); a test checks
 //! that both passes agree.
 
+use super::Error;
 use super::encoding::Encoding;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -72,7 +73,7 @@ pub struct Network {
 
 impl Network {
     /// A network of `layers`, checked ([`Network::check`]).
-    pub fn new(header: NetworkHeader, layers: Vec<Layer>) -> Result<Network, String> {
+    pub fn new(header: NetworkHeader, layers: Vec<Layer>) -> Result<Network, Error> {
         let network = Network { header, layers };
         network.check()?;
         Ok(network)
@@ -82,22 +83,22 @@ impl Network {
     /// features, none capped at 0; hidden layers of at least one unit; layers that
     /// chain from the encoding's width through the hidden sizes to one output; every
     /// weight and bias a finite number.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), Error> {
         let header = &self.header;
-        super::samples::check_encoding(&header.encoding)?;
+        super::samples::check_encoding(&header.encoding).map_err(Error::Network)?;
         if let Some(k) = header.hidden.iter().position(|&h| h == 0) {
-            return Err(format!("hidden layer {k} has 0 units"));
+            return Err(Error::Network(format!("hidden layer {k} has 0 units")));
         }
         let mut sizes = vec![header.encoding.width()];
         sizes.extend(&header.hidden);
         sizes.push(1);
         let layers = &self.layers;
         if layers.len() + 1 != sizes.len() {
-            return Err(format!(
+            return Err(Error::Network(format!(
                 "{} layers for {} hidden sizes",
                 layers.len(),
                 header.hidden.len()
-            ));
+            )));
         }
         for (k, l) in layers.iter().enumerate() {
             if l.inputs != sizes[k]
@@ -105,26 +106,26 @@ impl Network {
                 || Some(l.weights.len()) != l.inputs.checked_mul(l.outputs)
                 || l.biases.len() != l.outputs
             {
-                return Err(format!(
+                return Err(Error::Network(format!(
                     "layer {k} is {}x{} with {} weights, expected {}x{}",
                     l.inputs,
                     l.outputs,
                     l.weights.len(),
                     sizes[k],
                     sizes[k + 1]
-                ));
+                )));
             }
             if let Some(i) = l.weights.iter().position(|w| !w.is_finite()) {
-                return Err(format!(
+                return Err(Error::Network(format!(
                     "layer {k}: weight {i} is {}, not a finite number",
                     l.weights[i]
-                ));
+                )));
             }
             if let Some(i) = l.biases.iter().position(|b| !b.is_finite()) {
-                return Err(format!(
+                return Err(Error::Network(format!(
                     "layer {k}: bias {i} is {}, not a finite number",
                     l.biases[i]
-                ));
+                )));
             }
         }
         Ok(())
@@ -226,11 +227,11 @@ impl Network {
 
     /// Writes the network to `path` (whole: a temporary file, then a rename), after
     /// the check [`Network::load`] makes: no file is written that would not load.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    pub fn save(&self, path: &Path) -> Result<(), Error> {
         self.check()
-            .map_err(|e| format!("{}: not written: {e}", path.display()))?;
+            .map_err(|e| Error::File(format!("{}: not written: {e}", path.display())))?;
         let text = ron::ser::to_string_pretty(&self.header, ron::ser::PrettyConfig::default())
-            .map_err(|e| format!("{}: header: {e}", path.display()))?;
+            .map_err(|e| Error::File(format!("{}: header: {e}", path.display())))?;
         let mut bytes = MAGIC.to_vec();
         bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
         bytes.extend_from_slice(text.as_bytes());
@@ -241,19 +242,19 @@ impl Network {
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)
-                .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+                .map_err(|e| Error::File(format!("{}: cannot create: {e}", dir.display())))?;
         }
         let tmp = path.with_extension("partial");
         std::fs::write(&tmp, &bytes)
             .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+            .map_err(|e| Error::File(format!("{}: cannot write: {e}", path.display())))
     }
 
     /// Reads a network written by [`Network::save`], checking every size.
-    pub fn load(path: &Path) -> Result<Network, String> {
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        let bad = |why: &str| format!("{}: {why}", path.display());
+    pub fn load(path: &Path) -> Result<Network, Error> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| Error::File(format!("{}: cannot read: {e}", path.display())))?;
+        let bad = |why: &str| Error::File(format!("{}: {why}", path.display()));
         if !bytes.starts_with(MAGIC) {
             return Err(bad(
                 "not a playtune evaluation network (no `playtune-evalnet 1` line); make one with `playtune train-eval`",
@@ -308,12 +309,12 @@ impl Network {
                 biases: floats.by_ref().take(w[1]).collect(),
             })
             .collect();
-        Network::new(header, layers).map_err(|e| bad(&e))
+        Network::new(header, layers).map_err(|e| bad(&e.to_string()))
     }
 }
 
 /// The value from -1 to 1 of a logit: `2 sigmoid(logit) - 1`, i.e. `tanh(logit / 2)`.
-pub fn value_of_logit(logit: f32) -> f64 {
+pub(crate) fn value_of_logit(logit: f32) -> f64 {
     (f64::from(logit) / 2.0).tanh()
 }
 
@@ -385,12 +386,13 @@ pub(crate) mod tests {
         assert_eq!(Network::load(&path).unwrap(), net);
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 6]).unwrap();
-        let e = Network::load(&path).unwrap_err();
+        let e = Network::load(&path).unwrap_err().to_string();
         assert!(e.contains("cut short or damaged"), "{e}");
         std::fs::write(&path, b"nonsense").unwrap();
         assert!(
             Network::load(&path)
                 .unwrap_err()
+                .to_string()
                 .contains("not a playtune evaluation network")
         );
     }
@@ -446,12 +448,14 @@ pub(crate) mod tests {
         n.layers[1].weights.pop();
         cases.push((n, "layer 1 is 4x1 with 3 weights"));
         for (net, needle) in cases {
-            let e = Network::new(net.header.clone(), net.layers.clone()).unwrap_err();
+            let e = Network::new(net.header.clone(), net.layers.clone())
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(needle), "new: {e}");
-            let e = net.save(&path).unwrap_err();
+            let e = net.save(&path).unwrap_err().to_string();
             assert!(e.contains("not written") && e.contains(needle), "save: {e}");
             std::fs::write(&path, raw_bytes(&net)).unwrap();
-            let e = Network::load(&path).unwrap_err();
+            let e = Network::load(&path).unwrap_err().to_string();
             assert!(e.contains("m.evalnet"), "load: {e}");
             if !needle.starts_with("layer 1 is") {
                 assert!(e.contains(needle), "load: {e}");

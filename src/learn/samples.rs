@@ -29,6 +29,7 @@
 //! counts, without length or check) are read as they are, their values checked; the
 //! next `selfplay` into one rewrites it in version 2.
 
+use super::Error;
 use super::encoding::Encoding;
 use crate::damage::fnv1a;
 use serde::{Deserialize, Serialize};
@@ -46,7 +47,7 @@ const RECORD_V1: u8 = 0xA5;
 /// Body bytes before the samples: game index, winner, sample count.
 const BODY_HEAD: usize = 9;
 /// The most samples (turns) one game may hold.
-pub const MAX_SAMPLES_PER_GAME: usize = 1 << 20;
+pub(crate) const MAX_SAMPLES_PER_GAME: usize = 1 << 20;
 /// The longest header.
 const MAX_HEADER: usize = 1 << 24;
 /// The winner byte of a game without a single winner (a draw).
@@ -104,7 +105,7 @@ impl SampleHeader {
 
 /// Why `e` cannot encode states: no features, or a feature capped at 0 (it would
 /// have no input to set).
-pub fn check_encoding(e: &Encoding) -> Result<(), String> {
+pub(crate) fn check_encoding(e: &Encoding) -> Result<(), String> {
     if e.features.is_empty() {
         return Err(format!("encoding `{}`: no features", e.name));
     }
@@ -229,8 +230,8 @@ pub struct SampleFile {
     offsets: Vec<u64>,
 }
 
-fn io_error(path: &Path, what: &str, e: std::io::Error) -> String {
-    format!("{}: {what}: {e}", path.display())
+fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
+    Error::File(format!("{}: {what}: {e}", path.display()))
 }
 
 /// One version 2 record at `at`: its game and where the record ends, or why it is
@@ -297,12 +298,13 @@ impl SampleFile {
     /// damaged record (or one with impossible values) is left out and named in
     /// `damaged`, and every intact record after it kept. A file that is not a
     /// sample file, or whose header is damaged, is an error naming the byte offset.
-    pub fn read(path: &Path) -> Result<SampleFile, String> {
+    pub fn read(path: &Path) -> Result<SampleFile, Error> {
         let mut bytes = Vec::new();
         File::open(path)
             .and_then(|mut f| f.read_to_end(&mut bytes))
             .map_err(|e| io_error(path, "cannot read", e))?;
-        let bad = |at: usize, why: &str| format!("{}: byte {at}: {why}", path.display());
+        let bad =
+            |at: usize, why: &str| Error::File(format!("{}: byte {at}: {why}", path.display()));
         let version = if bytes.starts_with(MAGIC) {
             2
         } else if bytes.starts_with(MAGIC_V1) {
@@ -334,11 +336,8 @@ impl SampleFile {
             }
         }
         let text = std::str::from_utf8(raw).map_err(|_| bad(at, "header is not UTF-8"))?;
-        let header: SampleHeader =
-            ron::from_str(text).map_err(|e| format!("{}: header: {e}", path.display()))?;
-        header
-            .check()
-            .map_err(|e| format!("{}: header: {e}", path.display()))?;
+        let header: SampleHeader = ron::from_str(text).map_err(|e| header_error(path, e))?;
+        header.check().map_err(|e| header_error(path, e))?;
         at += header_len + if version == 2 { 8 } else { 0 };
         let mut file = SampleFile {
             header,
@@ -522,7 +521,7 @@ impl SampleFile {
 
     /// A warning naming the records left out of `path`, or None when none was;
     /// `then` says what becomes of their games.
-    pub fn damage_message(&self, path: &Path, then: &str) -> Option<String> {
+    pub(crate) fn damage_message(&self, path: &Path, then: &str) -> Option<String> {
         if self.damaged.is_empty() {
             return None;
         }
@@ -551,13 +550,16 @@ fn read_u32(bytes: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
 }
 
+/// A sample file's header that cannot be read, written or used.
+fn header_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::File(format!("{}: header: {e}", path.display()))
+}
+
 /// The start of a version 2 file: the line, the header and its check.
-fn header_bytes(path: &Path, header: &SampleHeader) -> Result<Vec<u8>, String> {
-    header
-        .check()
-        .map_err(|e| format!("{}: header: {e}", path.display()))?;
+fn header_bytes(path: &Path, header: &SampleHeader) -> Result<Vec<u8>, Error> {
+    header.check().map_err(|e| header_error(path, e))?;
     let text = ron::ser::to_string_pretty(header, ron::ser::PrettyConfig::default())
-        .map_err(|e| format!("{}: header: {e}", path.display()))?;
+        .map_err(|e| header_error(path, e))?;
     let mut bytes = MAGIC.to_vec();
     bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
     bytes.extend_from_slice(text.as_bytes());
@@ -573,7 +575,7 @@ pub struct SampleWriter {
 
 impl SampleWriter {
     /// Starts `path` afresh with `header`.
-    pub fn create(path: &Path, header: &SampleHeader) -> Result<SampleWriter, String> {
+    pub fn create(path: &Path, header: &SampleHeader) -> Result<SampleWriter, Error> {
         let bytes = header_bytes(path, header)?;
         let mut file = File::create(path).map_err(|e| io_error(path, "cannot create", e))?;
         file.write_all(&bytes)
@@ -590,16 +592,13 @@ impl SampleWriter {
     /// temporary file) in version 2 with its intact games only, so that the games
     /// left out are played again and appended. Returns the writer and the games
     /// already in the file.
-    pub fn resume(
-        path: &Path,
-        header: &SampleHeader,
-    ) -> Result<(SampleWriter, SampleFile), String> {
+    pub fn resume(path: &Path, header: &SampleHeader) -> Result<(SampleWriter, SampleFile), Error> {
         let existing = SampleFile::read(path)?;
         if let Some(field) = header.mismatch(&existing.header) {
-            return Err(format!(
-                "{}: was made with another {field}; give another --out, or the same settings to add games to it",
+            return Err(Error::File(format!(
+                "{}: was made with another {field}; give another file, or the same settings to add games to it",
                 path.display()
-            ));
+            )));
         }
         if existing.version != 2 || !existing.damaged.is_empty() {
             let mut bytes = header_bytes(path, &existing.header)?;
@@ -635,7 +634,7 @@ impl SampleWriter {
     }
 
     /// Appends one game, whole.
-    pub fn append(&self, game: &GameSamples) -> Result<(), String> {
+    pub fn append(&self, game: &GameSamples) -> Result<(), Error> {
         let bytes = game.to_bytes();
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(&bytes)
@@ -643,7 +642,7 @@ impl SampleWriter {
     }
 
     /// Flushes the file to disk.
-    pub fn finish(&self) -> Result<(), String> {
+    pub fn finish(&self) -> Result<(), Error> {
         let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.sync_data()
             .map_err(|e| io_error(&self.path, "cannot sync", e))
@@ -711,12 +710,16 @@ mod tests {
         SampleWriter::create(&path, &header()).unwrap();
         let mut other = header();
         other.seed = 4;
-        let e = SampleWriter::resume(&path, &other).err().unwrap();
+        let e = SampleWriter::resume(&path, &other)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("another seed"), "{e}");
         std::fs::write(&path, b"hello").unwrap();
         assert!(
             SampleFile::read(&path)
                 .unwrap_err()
+                .to_string()
                 .contains("not a playtune sample file")
         );
     }
@@ -864,12 +867,12 @@ mod tests {
         let at = MAGIC.len() + 4 + 3;
         bytes[at] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        let e = SampleFile::read(&path).unwrap_err();
+        let e = SampleFile::read(&path).unwrap_err().to_string();
         assert!(e.contains("header's check does not match"), "{e}");
         // A header with a feature capped at 0 is refused before training sees it.
         let mut h = header();
         h.encoding.features[0].cap = 0;
-        let e = SampleWriter::create(&path, &h).err().unwrap();
+        let e = SampleWriter::create(&path, &h).err().unwrap().to_string();
         assert!(e.contains("cap of 0"), "{e}");
     }
 

@@ -12,6 +12,7 @@
 //! on one machine; candle's matrix products may add in another order with another
 //! thread count, which moves the last digits.
 
+use super::Error;
 use super::encoding::Encoding;
 use super::network::{Layer, Network, NetworkHeader, TrainingSummary};
 use super::samples::SampleFile;
@@ -58,6 +59,47 @@ impl Default for TrainConfig {
             validation: 0.1,
             seed: 1,
         }
+    }
+}
+
+impl TrainConfig {
+    /// Checks the settings; an error names the setting as this struct does.
+    pub fn check(&self) -> Result<(), Error> {
+        let refuse = |setting, value: String, expected: &str| {
+            Err(Error::Setting {
+                setting,
+                value,
+                expected: expected.into(),
+            })
+        };
+        if self.epochs == 0 {
+            return refuse("epochs", "0".into(), "train at least one epoch");
+        }
+        if self.batch == 0 {
+            return refuse("batch", "0".into(), "a batch needs at least one sample");
+        }
+        if self.hidden.contains(&0) {
+            return refuse(
+                "hidden",
+                format!("{:?}", self.hidden),
+                "every layer needs at least one unit",
+            );
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate.is_finite()) {
+            return refuse(
+                "learning_rate",
+                self.learning_rate.to_string(),
+                "give a positive number",
+            );
+        }
+        if !(0.0..1.0).contains(&self.validation) {
+            return refuse(
+                "validation",
+                self.validation.to_string(),
+                "give a share of the games from 0 to below 1",
+            );
+        }
+        Ok(())
     }
 }
 
@@ -139,8 +181,8 @@ fn flatten(data: &SampleFile, config: &TrainConfig) -> Flat {
     flat
 }
 
-fn candle_error(e: candle_core::Error) -> String {
-    format!("training: {e}")
+fn candle_error(e: candle_core::Error) -> Error {
+    Error::Candle(e.to_string())
 }
 
 /// The network's parameters as candle variables, `inputs x outputs` like [`Layer`].
@@ -275,43 +317,26 @@ pub fn train(
     config: &TrainConfig,
     checkpoint: Option<&std::path::Path>,
     on_epoch: &mut dyn FnMut(&EpochRecord),
-) -> Result<Trained, String> {
-    if config.epochs == 0 {
-        return Err("--epochs 0: train at least one epoch".into());
-    }
-    if config.batch == 0 {
-        return Err("--batch 0: a batch needs at least one sample".into());
-    }
-    if config.hidden.contains(&0) {
-        return Err("--hidden: every layer needs at least one unit".into());
-    }
-    if !(config.learning_rate > 0.0 && config.learning_rate.is_finite()) {
-        return Err(format!(
-            "--learning-rate {}: give a positive number",
-            config.learning_rate
-        ));
-    }
-    if !(0.0..1.0).contains(&config.validation) {
-        return Err(format!(
-            "--validation {}: give a share of the games from 0 to below 1",
-            config.validation
-        ));
-    }
+) -> Result<Trained, Error> {
+    config.check()?;
     let encoding = &data.header.encoding;
-    super::samples::check_encoding(encoding).map_err(|e| format!("{data_name}: {e}"))?;
+    super::samples::check_encoding(encoding).map_err(|problem| Error::Encoding {
+        data: data_name.to_string(),
+        problem,
+    })?;
     let flat = flatten(data, config);
     if flat.train.is_empty() {
-        return Err(format!(
-            "{data_name}: no training samples ({} games); play more games with `playtune selfplay`",
-            data.games.len()
-        ));
+        return Err(Error::NoTrainingSamples {
+            data: data_name.to_string(),
+            games: data.games.len(),
+        });
     }
     if flat.validation.is_empty() {
-        return Err(format!(
-            "{data_name}: no game fell in the validation share {} of {} games; play more games or raise --validation",
-            config.validation,
-            data.games.len()
-        ));
+        return Err(Error::NoValidationGames {
+            data: data_name.to_string(),
+            share: config.validation,
+            games: data.games.len(),
+        });
     }
     let device = Device::Cpu;
     let mut sizes = vec![encoding.width()];
@@ -372,9 +397,10 @@ pub fn train(
         on_epoch(&record);
         records.push(record);
         if !validation_loss.is_finite() {
-            return Err(format!(
-                "training diverged at epoch {epoch} (validation loss {validation_loss}); lower --learning-rate"
-            ));
+            return Err(Error::Diverged {
+                epoch,
+                loss: validation_loss,
+            });
         }
         if best.as_ref().is_none_or(|b| validation_loss < b.0) {
             let layers = params.layers().map_err(candle_error)?;
@@ -406,7 +432,7 @@ fn network_of(
     records: &[EpochRecord],
     best_epoch: usize,
     layers: Vec<Layer>,
-) -> Result<Network, String> {
+) -> Result<Network, Error> {
     let kept = &records[best_epoch - 1];
     let header = NetworkHeader {
         encoding: flat.encoding.clone(),
@@ -424,14 +450,12 @@ fn network_of(
         },
     };
     // The check every loader makes: a network that would not load is not written.
-    Network::new(header, layers).map_err(|e| {
-        format!("training gave a network that cannot be used ({e}); lower --learning-rate")
-    })
+    Network::new(header, layers).map_err(|e| Error::Unusable(e.to_string()))
 }
 
 /// The logits candle computes for `rows` of counts (for tests that compare the
 /// allocation-free pass with candle's).
-pub fn candle_logits(network: &Network, counts: &[Vec<u8>]) -> Result<Vec<f32>, String> {
+pub fn candle_logits(network: &Network, counts: &[Vec<u8>]) -> Result<Vec<f32>, Error> {
     let device = Device::Cpu;
     let run = || -> candle_core::Result<Vec<f32>> {
         let params = Params {
@@ -604,38 +628,40 @@ mod tests {
                     epochs: 0,
                     ..small()
                 },
-                "--epochs 0",
+                "epochs: 0",
             ),
             (
                 TrainConfig {
                     batch: 0,
                     ..small()
                 },
-                "--batch 0",
+                "batch: 0",
             ),
             (
                 TrainConfig {
                     hidden: vec![4, 0],
                     ..small()
                 },
-                "--hidden",
+                "hidden:",
             ),
             (
                 TrainConfig {
                     learning_rate: -1.0,
                     ..small()
                 },
-                "--learning-rate",
+                "learning_rate:",
             ),
             (
                 TrainConfig {
                     validation: 1.0,
                     ..small()
                 },
-                "--validation",
+                "validation:",
             ),
         ] {
-            let e = train(&data, "toy", &config, None, &mut |_| {}).unwrap_err();
+            let e = train(&data, "toy", &config, None, &mut |_| {})
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(needle), "{e}");
         }
     }

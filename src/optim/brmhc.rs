@@ -65,7 +65,7 @@ pub struct Brmhc {
 /// Number of pre-processing evaluations B-RMHC needs for `space`.
 /// Counted, not planned: a dimension of 2^32 values must be refused before its sweep
 /// is built.
-pub fn preprocessing_cost(space: &Space) -> u64 {
+pub(crate) fn preprocessing_cost(space: &Space) -> u64 {
     let (free, in_group) = membership(space);
     let sweeps: u64 = (0..space.len())
         .filter(|&d| free[d] && !in_group[d])
@@ -178,12 +178,18 @@ fn softmax_cumulative(importance: &[f64], temperature: f64) -> Vec<f64> {
 }
 
 impl Brmhc {
-    pub fn new(config: BrmhcConfig, space: Space, budget: u64, seed: u64) -> Result<Brmhc, String> {
+    pub fn new(
+        config: BrmhcConfig,
+        space: Space,
+        budget: u64,
+        seed: u64,
+    ) -> Result<Brmhc, super::Error> {
         let cost = preprocessing_cost(&space);
         if cost > MAX_PREPROCESSING {
-            return Err(format!(
-                "B-RMHC's pre-processing would take {cost} evaluations (every value of every dimension outside a group), more than {MAX_PREPROCESSING}: use fewer values, or rmhc or ntbea"
-            ));
+            return Err(super::Error::PreprocessingTooLong {
+                cost,
+                most: MAX_PREPROCESSING,
+            });
         }
         let mut rng = rng_from_seed(seed);
         let (probes, batch) = plan(&space, &mut rng);
@@ -195,9 +201,12 @@ impl Brmhc {
             budget.saturating_sub(cost)
         };
         if left < generation {
-            return Err(format!(
-                "budget {budget} leaves {left} evaluations after B-RMHC's pre-processing ({cost} evaluations), less than one generation ({generation}); raise the budget or pass --free-preprocessing"
-            ));
+            return Err(super::Error::PreprocessingLeavesNothing {
+                budget,
+                left,
+                cost,
+                generation,
+            });
         }
         let free = space.free_dims();
         let climber = HillClimber::new(

@@ -49,27 +49,25 @@ pub struct Check {
 impl Check {
     /// Resolves `constraints` against the problem's feature names; `range` gives a
     /// feature's known range. An unknown feature is an error naming the known ones.
-    pub fn resolve(
+    pub(crate) fn resolve(
         constraints: &[Constraint],
         features: &[String],
         range: impl Fn(&str) -> Option<(f64, f64)>,
-    ) -> Result<Vec<Check>, String> {
+    ) -> Result<Vec<Check>, super::Error> {
         constraints
             .iter()
             .map(|c| {
                 let feature = features
                     .iter()
                     .position(|f| *f == c.feature)
-                    .ok_or_else(|| {
-                        format!(
-                            "constraint `{c}`: the problem reports no feature `{}` ({})",
-                            c.feature,
-                            if features.is_empty() {
-                                "it reports no features".to_string()
-                            } else {
-                                format!("its features: {}", features.join(", "))
-                            }
-                        )
+                    .ok_or_else(|| super::Error::ConstraintFeature {
+                        constraint: c.to_string(),
+                        feature: c.feature.clone(),
+                        known: if features.is_empty() {
+                            "it reports no features".to_string()
+                        } else {
+                            format!("its features: {}", features.join(", "))
+                        },
                     })?;
                 Ok(Check {
                     constraint: c.clone(),

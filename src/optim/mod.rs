@@ -5,10 +5,13 @@
 
 pub mod brmhc;
 pub mod constrained;
+mod error;
 pub mod map_elites;
 pub mod ntbea;
 pub mod random;
 pub mod rmhc;
+
+pub use error::Error;
 
 use crate::eval::{EvalError, Evaluation, FeatureAxis, Problem};
 use crate::rng::derive_seed;
@@ -164,73 +167,69 @@ impl AlgoConfig {
 
     /// Checks the settings, for the command line and a run's `config.ron` alike:
     /// counts of at least 1 (they are never clamped silently), finite real numbers in
-    /// their range, nothing so large that it exhausts memory. Messages name the
-    /// command-line flag that sets each value.
-    pub fn check(&self) -> Result<(), String> {
-        fn count(flag: &str, v: u64, max: u64, why: &str) -> Result<(), String> {
+    /// their range, nothing so large that it exhausts memory. An error names the
+    /// setting as `config.ron` does ([`Error::setting`]).
+    pub fn check(&self) -> Result<(), Error> {
+        fn count(setting: &'static str, v: u64, max: u64, why: &str) -> Result<(), Error> {
             if v == 0 || v > max {
-                return Err(format!("{flag} {v}: give 1 to {max} ({why})"));
+                return Err(Error::Setting {
+                    setting,
+                    value: v.to_string(),
+                    expected: format!("give 1 to {max} ({why})"),
+                });
             }
             Ok(())
         }
-        fn real(flag: &str, v: f64, ok: bool, range: &str) -> Result<(), String> {
+        fn real(setting: &'static str, v: f64, ok: bool, range: &str) -> Result<(), Error> {
             if !v.is_finite() || !ok {
-                return Err(format!("{flag} {v}: needs a finite number {range}"));
+                return Err(Error::Setting {
+                    setting,
+                    value: v.to_string(),
+                    expected: format!("needs a finite number {range}"),
+                });
             }
             Ok(())
         }
         match self {
-            AlgoConfig::Random(c) => {
-                count("--batch", c.batch as u64, MAX_BATCH, "points per batch")
-            }
+            AlgoConfig::Random(c) => count("batch", c.batch as u64, MAX_BATCH, "points per batch"),
             AlgoConfig::Rmhc(c) => count(
-                "--resample",
+                "resample",
                 c.resample.into(),
                 MAX_COUNT,
                 "evaluations of parent and mutant per generation",
             ),
             AlgoConfig::Brmhc(c) => {
                 count(
-                    "--resample",
+                    "resample",
                     c.resample.into(),
                     MAX_COUNT,
                     "evaluations of parent and mutant per generation",
                 )?;
-                real(
-                    "--temperature",
-                    c.temperature,
-                    c.temperature > 0.0,
-                    "above 0",
-                )
+                real("temperature", c.temperature, c.temperature > 0.0, "above 0")
             }
             AlgoConfig::Ntbea(c) => {
-                real("--k", c.k, c.k >= 0.0, "of at least 0")?;
-                real("--epsilon", c.epsilon, c.epsilon > 0.0, "above 0")?;
-                real("--mutation", c.mutation, c.mutation > 0.0, "above 0")?;
+                real("k", c.k, c.k >= 0.0, "of at least 0")?;
+                real("epsilon", c.epsilon, c.epsilon > 0.0, "above 0")?;
+                real("mutation", c.mutation, c.mutation > 0.0, "above 0")?;
                 count(
-                    "--neighbours",
+                    "neighbours",
                     c.neighbours as u64,
                     MAX_COUNT,
                     "neighbours scored per step",
                 )?;
-                count("--runs", c.runs as u64, MAX_COUNT, "independent NTBEA runs")?;
-                count(
-                    "--batch",
-                    c.batch as u64,
-                    MAX_COUNT,
-                    "points per NTBEA step",
-                )
+                count("runs", c.runs as u64, MAX_COUNT, "independent NTBEA runs")?;
+                count("batch", c.batch as u64, MAX_COUNT, "points per NTBEA step")
             }
             AlgoConfig::MapElites(c) => {
-                count("--batch", c.batch as u64, MAX_BATCH, "candidates per batch")?;
-                real("--qd-offset", c.qd_offset, true, "")?;
+                count("batch", c.batch as u64, MAX_BATCH, "candidates per batch")?;
+                real("qd_offset", c.qd_offset, true, "")?;
                 c.check()
             }
         }
     }
 
     /// Builds the optimiser for one trial. `features` and `default_axes` come from the
-    /// problem (MAP-Elites needs them). Errors are messages for the user.
+    /// problem (MAP-Elites needs them).
     pub fn build(
         &self,
         space: &Space,
@@ -238,16 +237,13 @@ impl AlgoConfig {
         seed: u64,
         features: &[String],
         default_axes: &[FeatureAxis],
-    ) -> Result<Box<dyn Optimizer>, String> {
+    ) -> Result<Box<dyn Optimizer>, Error> {
         self.check()?;
         if budget == 0 {
-            return Err("the budget is 0: give at least one evaluation".into());
+            return Err(Error::NoBudget);
         }
         if space.free_dims().is_empty() {
-            return Err(format!(
-                "space `{}` has nothing to search: every dimension is fixed or has one value",
-                space.name
-            ));
+            return Err(Error::NothingToSearch(space.name.clone()));
         }
         Ok(match self {
             AlgoConfig::Random(c) => Box::new(random::RandomSearch::new(

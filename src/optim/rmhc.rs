@@ -82,7 +82,7 @@ impl HillClimber {
         }
     }
 
-    pub fn set_chooser(&mut self, chooser: DimensionChooser) {
+    pub(crate) fn set_chooser(&mut self, chooser: DimensionChooser) {
         self.chooser = chooser;
     }
 
@@ -179,13 +179,16 @@ impl Rmhc {
         space: Space,
         budget: u64,
         seed: u64,
-    ) -> Result<HillClimber, String> {
+    ) -> Result<HillClimber, super::Error> {
         let cost = 2 * config.resample.max(1) as u64;
         if budget < cost {
-            return Err(format!(
-                "budget {budget} is less than one RMHC generation ({cost} evaluations: parent and mutant, {} each)",
-                config.resample.max(1)
-            ));
+            return Err(super::Error::BudgetTooSmall {
+                budget,
+                why: format!(
+                    "is less than one RMHC generation ({cost} evaluations: parent and mutant, {} each)",
+                    config.resample.max(1)
+                ),
+            });
         }
         let chooser = DimensionChooser::Uniform(space.free_dims());
         Ok(HillClimber::new(

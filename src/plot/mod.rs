@@ -11,7 +11,7 @@ pub mod run;
 pub use charts::{
     Series, box_plot, category_error_bars, line_chart, small_error_bars, sorted_error_bars,
 };
-pub use heatmap::{Heatmap, bucket_labels, colour_range, heatmap, heatmaps, short_number};
+pub use heatmap::{Heatmap, bucket_labels, heatmap, heatmaps, short_number};
 
 pub use crate::draw::PlotError;
 pub(crate) use crate::draw::{render, text};
@@ -22,7 +22,7 @@ use std::path::Path;
 pub const SIZE: (u32, u32) = (1000, 640);
 
 /// Colours for series, distinguishable and printable.
-pub fn palette(i: usize) -> RGBColor {
+pub(crate) fn palette(i: usize) -> RGBColor {
     const COLOURS: [RGBColor; 8] = [
         RGBColor(31, 119, 180),
         RGBColor(255, 127, 14),
@@ -51,7 +51,7 @@ pub(crate) fn padded(values: impl Iterator<Item = f64>, pad: f64) -> (f64, f64) 
 }
 
 /// Whether a path names a picture format playtune writes.
-pub fn is_picture(path: &Path) -> bool {
+pub(crate) fn is_picture(path: &Path) -> bool {
     matches!(
         path.extension().and_then(|e| e.to_str()),
         Some("png" | "svg")

@@ -38,8 +38,8 @@ pub struct RunPictures {
 #[derive(Debug, thiserror::Error)]
 pub enum RunPicturesError {
     /// The run's files do not read.
-    #[error("{0}")]
-    Run(String),
+    #[error(transparent)]
+    Run(#[from] crate::run::RunError),
     #[error("the elites have no column `{column}` (columns: {columns})")]
     NoColumn { column: String, columns: String },
     #[error(
@@ -94,15 +94,15 @@ fn elite_value(e: &crate::optim::map_elites::Elite, index: usize, features: usiz
 /// Draws the pictures of the finished run `a.run` into `a.out`: a MAP-Elites run's
 /// coverage, QD score and heatmaps (one per column of `a.heatmaps`, fitness when
 /// none), any other run's convergence curve. Returns the files written.
-pub fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesError> {
+pub(crate) fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesError> {
     let name = a
         .run
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "run".into());
     let out = a.out.clone();
-    let config = run::read_config(&a.run).map_err(RunPicturesError::Run)?;
-    let result = read_result(&a.run).map_err(RunPicturesError::Run)?;
+    let config = run::read_config(&a.run)?;
+    let result = read_result(&a.run)?;
     let file = |stem: &str| out.join(format!("{stem}.{}", a.format.extension()));
     let mut written = Vec::new();
     if result.trials.iter().any(|t| t.archive.is_some()) {
@@ -391,7 +391,7 @@ fn file_safe(name: &str) -> String {
 mod tests {
     use super::*;
     use crate::eval::{NoisyWinRate, Sphere};
-    use crate::plot::colour_range;
+    use crate::plot::heatmap::colour_range;
 
     /// A win-rate fitness (and a rate feature, and their replays) is coloured on 0 to
     /// 1 whatever the elites reached; a fitness with no known range on the data's.

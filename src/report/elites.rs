@@ -9,7 +9,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// The most elites the table lists (the best ones); `result.ron` holds them all.
-pub const SHOWN: usize = 500;
+pub(crate) const SHOWN: usize = 500;
 
 /// The name of each feature: the problem's, else numbered.
 fn feature_names(problem: Option<&dyn Problem>, n: usize) -> Vec<String> {
@@ -30,7 +30,7 @@ fn axis_features(archive: &AnyArchive) -> Vec<usize> {
 /// Trial 0's elites, best first: each one's cell id (as `playtune validate --cells`
 /// takes it and the heatmap writes it), fitness, features (the archive's axes first),
 /// point and when it was found. `None` for a run without an archive.
-pub fn elites_section(
+pub(crate) fn elites_section(
     config: &RunConfig,
     result: &RunResult,
     problem: Option<&dyn Problem>,
@@ -119,7 +119,7 @@ pub fn elites_section(
 }
 
 /// The run's `validation.md` (`playtune validate`), if it has one.
-pub fn validation_section(dir: &Path) -> Option<Section> {
+pub(crate) fn validation_section(dir: &Path) -> Option<Section> {
     let text = std::fs::read_to_string(dir.join("validation.md")).ok()?;
     if text.trim().is_empty() {
         return None;

@@ -42,7 +42,7 @@ pub fn base64(bytes: &[u8]) -> String {
 /// with at most three decimals (trailing zeros dropped) from 0.01 up; below that three
 /// significant digits (0.00412), scientific notation only below 0.0001 or from ten
 /// million up, with three significant digits (4.12e-5, 4.88e14).
-pub fn num(v: f64) -> String {
+pub(crate) fn num(v: f64) -> String {
     if v.is_nan() {
         return "n/a".into();
     }
@@ -67,7 +67,7 @@ pub fn num(v: f64) -> String {
 }
 
 /// An `<img>` holding a PNG file, embedded as a data URI.
-pub fn png_img(path: &Path, alt: &str) -> std::io::Result<String> {
+pub(crate) fn png_img(path: &Path, alt: &str) -> std::io::Result<String> {
     let bytes = std::fs::read(path)?;
     if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Err(std::io::Error::other(format!(
@@ -109,7 +109,7 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
 }
 
 /// A two-column table of names and values (HTML).
-pub fn key_values(rows: &[(&str, String)]) -> String {
+pub(crate) fn key_values(rows: &[(&str, String)]) -> String {
     let mut out = String::from("<table class=\"kv\">\n<tbody>\n");
     for (k, v) in rows {
         let _ = writeln!(out, "<tr><th>{}</th><td>{v}</td></tr>", escape(k));

@@ -29,7 +29,7 @@ pub struct DimStats {
 
 impl DimStats {
     /// The values with the highest and the lowest mean.
-    pub fn best_and_worst(&self) -> Option<(&ValueStats, &ValueStats)> {
+    pub(crate) fn best_and_worst(&self) -> Option<(&ValueStats, &ValueStats)> {
         let best = self
             .values
             .iter()
@@ -97,7 +97,7 @@ fn label_of(domain: &Domain, group: usize) -> String {
 
 /// Whether an evaluation is one of the search's own (not a re-evaluation of a
 /// recommendation or an elite, which would weigh a few points many times).
-pub fn is_search(phase: Phase) -> bool {
+pub(crate) fn is_search(phase: Phase) -> bool {
     matches!(phase, Phase::Search | Phase::Preprocess)
 }
 

@@ -11,18 +11,57 @@ mod html;
 pub(crate) mod importance;
 mod settings;
 
-pub use html::{base64, markdown};
-pub use importance::{DimStats, ValueStats, one_tuple_stats};
-pub use settings::{Flag, algorithm_flags, axes_html};
+pub(crate) use html::markdown;
+pub(crate) use importance::{ValueStats, one_tuple_stats};
+pub(crate) use settings::algorithm_flags;
 
 use crate::eval::Problem;
 use crate::run::failures::{FAILURES_FILE, read_failures};
 use crate::run::log::{LOG_FILE, read_log};
 use crate::run::{CONFIG_FILE, RESULT_FILE, RunConfig, RunResult, TrialResult};
-use anyhow::{Context, Result, bail};
 use html::{Section, escape, figure, key_values, num, table};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+
+/// Why a folder cannot be reported.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{}: no such folder", .0.display())]
+    NoSuchFolder(PathBuf),
+    /// A run folder without its result.
+    #[error("{}: the run has not finished (no {RESULT_FILE}); {how}, then report it", dir.display())]
+    NotFinished { dir: PathBuf, how: String },
+    /// A folder that is neither a run's nor an experiment's.
+    #[error(
+        "{}: not a run folder (no {CONFIG_FILE}) nor an experiment's folder (no *.md tables, run folders or figures in {})",
+        dir.display(),
+        plots.display()
+    )]
+    NotAReportFolder { dir: PathBuf, plots: PathBuf },
+    /// The run's files do not read.
+    #[error(transparent)]
+    Run(#[from] crate::run::RunError),
+    /// A chart could not be drawn.
+    #[error(transparent)]
+    Plot(#[from] crate::draw::PlotError),
+    /// A file or folder that cannot be read or written.
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+impl From<std::io::Error> for Error {
+    fn from(source: std::io::Error) -> Error {
+        Error::Io {
+            what: "cannot read a picture".into(),
+            source,
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, Error>;
 
 /// A temporary folder for the pictures, removed when dropped.
 struct TempDir(PathBuf);
@@ -38,8 +77,10 @@ impl TempDir {
             "playtune-report-{}-{n}-{nanos}",
             std::process::id()
         ));
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(&dir).map_err(|source| Error::Io {
+            what: format!("cannot create {}", dir.display()),
+            source,
+        })?;
         Ok(TempDir(dir))
     }
 }
@@ -55,7 +96,7 @@ impl Drop for TempDir {
 /// `plots/<name>` or the `plots/` twin of a folder under `runs/`).
 pub fn report(dir: &Path, plots: Option<&Path>) -> Result<String> {
     if !dir.is_dir() {
-        bail!("{}: no such folder", dir.display());
+        return Err(Error::NoSuchFolder(dir.to_path_buf()));
     }
     if dir.join(CONFIG_FILE).is_file() {
         return run_report(dir);
@@ -274,7 +315,7 @@ fn run_summary(dir: &Path, result: &RunResult) -> Result<Section> {
     }
     line.push_str(".</p>\n");
     body.push_str(&line);
-    let failures = read_failures(&dir.join(FAILURES_FILE)).map_err(anyhow::Error::msg)?;
+    let failures = read_failures(&dir.join(FAILURES_FILE))?;
     if !failures.is_empty() {
         let mut f: Vec<_> = failures.into_values().collect();
         f.sort_by_key(|r| (r.trial, r.index));
@@ -417,7 +458,7 @@ fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<
         .filter(|c| **c != "check")
         .map(|c| c.to_string())
         .collect();
-    let contents = read_log(&log, &config.space, &features).map_err(anyhow::Error::msg)?;
+    let contents = read_log(&log, &config.space, &features)?;
     let rows: Vec<_> = contents.rows.into_iter().map(|(_, r)| r).collect();
     let used = rows
         .iter()
@@ -527,15 +568,14 @@ fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<
 
 /// The page of one run folder.
 fn run_report(dir: &Path) -> Result<String> {
-    let config = crate::run::read_config(dir).map_err(anyhow::Error::msg)?;
+    let config = crate::run::read_config(dir)?;
     if !dir.join(RESULT_FILE).is_file() {
-        bail!(
-            "{}: the run has not finished (no {RESULT_FILE}); {}, then report it",
-            dir.display(),
-            crate::run::how_to_finish(dir)
-        );
+        return Err(Error::NotFinished {
+            dir: dir.to_path_buf(),
+            how: crate::run::how_to_finish(dir),
+        });
     }
-    let result = crate::run::read_result(dir).map_err(anyhow::Error::msg)?;
+    let result = crate::run::read_result(dir)?;
     let name = folder_name(dir);
     let tmp = TempDir::new()?;
     let drawn = crate::plot::run::run_pictures(&crate::plot::run::RunPictures {
@@ -745,8 +785,10 @@ fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<String> {
     // The summary first.
     md.sort_by_key(|p| p.file_name().is_none_or(|n| n != "summary.md"));
     for f in &md {
-        let text =
-            std::fs::read_to_string(f).with_context(|| format!("cannot read {}", f.display()))?;
+        let text = std::fs::read_to_string(f).map_err(|source| Error::Io {
+            what: format!("cannot read {}", f.display()),
+            source,
+        })?;
         if text.trim().is_empty() {
             continue;
         }
@@ -842,7 +884,7 @@ fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<String> {
                         String::new(),
                         String::new(),
                         String::new(),
-                        escape(&e),
+                        escape(&e.to_string()),
                     ]),
                 }
                 row
@@ -866,11 +908,10 @@ fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<String> {
         sections.push(Section::new("runs", "Runs", body));
     }
     if sections.is_empty() {
-        bail!(
-            "{}: not a run folder (no {CONFIG_FILE}) nor an experiment's folder (no *.md tables, run folders or figures in {})",
-            dir.display(),
-            plots.display()
-        );
+        return Err(Error::NotAReportFolder {
+            dir: dir.to_path_buf(),
+            plots: plots.to_path_buf(),
+        });
     }
     Ok(html::page(
         &format!("playtune report: {name}"),

@@ -53,7 +53,7 @@ pub fn kebab(name: &str) -> String {
 }
 
 /// A grid axis as `--axis` takes it: `FEATURE=LOW:HIGH:BINS`.
-pub fn axis_text(a: &FeatureAxis) -> String {
+pub(crate) fn axis_text(a: &FeatureAxis) -> String {
     format!(
         "{}={}:{}:{}",
         a.name,

@@ -7,6 +7,7 @@
 //! "point": {"speed": "3"}, "reason": "...", "attempts": 3}`. `reason` holds the last
 //! attempt's message, with the tail of the evaluator's error output where it has one.
 
+use super::RunError;
 use crate::optim::Phase;
 use crate::space::Space;
 use serde::{Deserialize, Serialize};
@@ -15,7 +16,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub const FAILURES_FILE: &str = "failures.jsonl";
+pub(crate) const FAILURES_FILE: &str = "failures.jsonl";
 
 /// One failed evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,7 +35,7 @@ pub struct FailureRow {
 }
 
 impl FailureRow {
-    pub fn point_by_name(
+    pub(crate) fn point_by_name(
         space: &Space,
         values: &[f64],
     ) -> serde_json::Map<String, serde_json::Value> {
@@ -83,7 +84,7 @@ impl FailureWriter {
 
 /// Cuts a last line that an interruption left half written (any line-based log: the
 /// failures, an experiment's re-evaluations, a cluster's task records).
-pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
+pub(crate) fn cut_half_line(path: &Path) -> std::io::Result<()> {
     let Ok(bytes) = std::fs::read(path) else {
         return Ok(());
     };
@@ -102,7 +103,7 @@ pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
 /// is named on standard error, by file and line, and left out: it is not counted and
 /// its evaluation is not taken as failed. A half-written last line (an interruption)
 /// is left out without a word. No file: no failures.
-pub fn read_failures(path: &Path) -> Result<Failures, String> {
+pub fn read_failures(path: &Path) -> Result<Failures, RunError> {
     let (rows, damaged) = read_failures_checked(path)?;
     crate::damage::warn(path, &damaged, "not counted as failures");
     Ok(rows)
@@ -113,13 +114,15 @@ pub type Failures = HashMap<(u64, u64), FailureRow>;
 
 /// [`read_failures`] without the warnings: the rows, and the damaged lines as (line
 /// number from 1, why).
-pub fn read_failures_checked(path: &Path) -> Result<(Failures, Vec<(usize, String)>), String> {
+pub(crate) fn read_failures_checked(
+    path: &Path,
+) -> Result<(Failures, Vec<(usize, String)>), RunError> {
     let text = match std::fs::read(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok((HashMap::new(), Vec::new()));
         }
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(RunError::Io(format!("{}: {e}", path.display()))),
     };
     let mut rows = HashMap::new();
     let mut damaged = Vec::new();
@@ -150,7 +153,7 @@ fn parse_failure(line: &[u8]) -> Result<FailureRow, String> {
 /// Rewrites `failures.jsonl` sorted by (trial, index), without the failures that a
 /// later retry turned into logged evaluations (`done`); removes the file if none is
 /// left.
-pub fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), String> {
+pub(crate) fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), RunError> {
     // Damaged lines were named when the run read the file; they go now.
     let (failures, _) = read_failures_checked(path)?;
     let mut rows: Vec<FailureRow> = failures
@@ -159,7 +162,7 @@ pub fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), 
         .collect();
     if rows.is_empty() {
         return match std::fs::remove_file(path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.to_string()),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(super::io(e)),
             _ => Ok(()),
         };
     }
@@ -167,11 +170,11 @@ pub fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), 
     let tmp = path.with_extension("jsonl.tmp");
     let mut text = String::new();
     for r in &rows {
-        text.push_str(&serde_json::to_string(r).map_err(|e| e.to_string())?);
+        text.push_str(&serde_json::to_string(r).map_err(super::io)?);
         text.push('\n');
     }
-    std::fs::write(&tmp, text).map_err(|e| e.to_string())?;
-    std::fs::rename(&tmp, path).map_err(|e| e.to_string())
+    std::fs::write(&tmp, text).map_err(super::io)?;
+    std::fs::rename(&tmp, path).map_err(super::io)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! place ([`write_whole`]), and appended logs are read line by line with a last line
 //! lacking its line end left out.
 
+use super::RunError;
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -21,7 +22,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The lock file inside a locked folder.
-pub const LOCK_FILE: &str = ".playtune.lock";
+pub(crate) const LOCK_FILE: &str = ".playtune.lock";
 
 /// How long a second writer looks again before it gives up: long enough to let a
 /// moment's probe by another command pass (see [`lock`]), short enough to be "at once".
@@ -66,7 +67,7 @@ impl Drop for FolderLock {
 /// Locks `dir` (which must exist) for this command's writes, and checks that no
 /// command holds a folder enclosing it (an experiment writing its run folders). A
 /// folder held by another command is refused at once, naming the holder.
-pub fn lock(dir: &Path) -> Result<FolderLock, String> {
+pub fn lock(dir: &Path) -> Result<FolderLock, RunError> {
     let guard = lock_here(dir)?;
     let canonical = canonical(dir)?;
     for above in canonical.ancestors().skip(1).take(ENCLOSING) {
@@ -79,7 +80,7 @@ pub fn lock(dir: &Path) -> Result<FolderLock, String> {
 
 /// Locks an experiment folder (which must exist), and checks that no command holds
 /// one of its run folders (a `resume` of one of them).
-pub fn lock_experiment(dir: &Path) -> Result<FolderLock, String> {
+pub(crate) fn lock_experiment(dir: &Path) -> Result<FolderLock, RunError> {
     let guard = lock_here(dir)?;
     let mut stack = vec![(dir.to_path_buf(), 0)];
     while let Some((d, depth)) = stack.pop() {
@@ -105,38 +106,38 @@ pub fn lock_experiment(dir: &Path) -> Result<FolderLock, String> {
 
 /// Locks `dir` (which must exist) without looking at the folders around it: what a
 /// cluster task does for its own folder inside an experiment whose command holds it.
-pub fn lock_here(dir: &Path) -> Result<FolderLock, String> {
+pub(crate) fn lock_here(dir: &Path) -> Result<FolderLock, RunError> {
     if !dir.is_dir() {
-        return Err(format!("{}: no such folder", dir.display()));
+        return Err(RunError::NoSuchFolder(dir.to_path_buf()));
     }
     acquire(&dir.join(LOCK_FILE), dir, BUSY_WAIT)
 }
 
 /// Locks a folder this command has just created (see `run::claim_fresh_dir`): another
 /// command may hold it for a moment, finding nothing in it.
-pub(crate) fn lock_fresh(dir: &Path) -> Result<FolderLock, String> {
+pub(crate) fn lock_fresh(dir: &Path) -> Result<FolderLock, RunError> {
     acquire(&dir.join(LOCK_FILE), dir, FRESH_WAIT)
 }
 
 /// Locks a file that is not in a folder of its own (a trained network): the lock is
 /// `.NAME.playtune.lock` beside it.
-pub fn lock_beside(file: &Path) -> Result<FolderLock, String> {
+pub(crate) fn lock_beside(file: &Path) -> Result<FolderLock, RunError> {
     let name = file
         .file_name()
-        .ok_or_else(|| format!("{}: not a file name", file.display()))?;
+        .ok_or_else(|| RunError::Io(format!("{}: not a file name", file.display())))?;
     let parent = match file.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
     std::fs::create_dir_all(&parent)
-        .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        .map_err(|e| RunError::Io(format!("cannot create {}: {e}", parent.display())))?;
     let lock_file = parent.join(format!(".{}.playtune.lock", name.to_string_lossy()));
     acquire(&lock_file, file, BUSY_WAIT)
 }
 
 /// Locks `dir` (a run or experiment folder) when a command writes `out` into it, as
 /// `report` writes `RUN/report.html`; nothing when `out` goes elsewhere.
-pub fn lock_for_output(dir: &Path, out: &Path) -> Result<Option<FolderLock>, String> {
+pub(crate) fn lock_for_output(dir: &Path, out: &Path) -> Result<Option<FolderLock>, RunError> {
     let parent = match out.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -147,12 +148,22 @@ pub fn lock_for_output(dir: &Path, out: &Path) -> Result<Option<FolderLock>, Str
     }
 }
 
-fn canonical(path: &Path) -> Result<PathBuf, String> {
-    std::fs::canonicalize(path).map_err(|e| format!("{}: {e}", path.display()))
+fn canonical(path: &Path) -> Result<PathBuf, RunError> {
+    std::fs::canonicalize(path).map_err(|e| RunError::Io(format!("{}: {e}", path.display())))
 }
 
-/// The message for a folder (or file) another command holds.
-fn busy(what: &Path, holder: &str, inside: Option<&Path>) -> String {
+/// A folder (or file) another command holds: `what`, or the folder enclosing
+/// `inside`.
+fn busy(what: &Path, holder: &str, inside: Option<&Path>) -> RunError {
+    RunError::Busy {
+        what: what.to_path_buf(),
+        holder: holder.to_string(),
+        inside: inside.map(Path::to_path_buf),
+    }
+}
+
+/// Whose folder is busy, as [`RunError::Busy`] says it.
+pub(super) fn busy_text(what: &Path, holder: &str, inside: Option<&Path>) -> String {
     let whose = match inside {
         Some(d) => format!(
             "{} is inside {}, which another playtune command is writing",
@@ -169,18 +180,23 @@ fn busy(what: &Path, holder: &str, inside: Option<&Path>) -> String {
     )
 }
 
-fn acquire(lock_file: &Path, what: &Path, wait: Duration) -> Result<FolderLock, String> {
+fn acquire(lock_file: &Path, what: &Path, wait: Duration) -> Result<FolderLock, RunError> {
     let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
         .open(lock_file)
-        .map_err(|e| format!("cannot open the lock file {}: {e}", lock_file.display()))?;
+        .map_err(|e| {
+            RunError::Io(format!(
+                "cannot open the lock file {}: {e}",
+                lock_file.display()
+            ))
+        })?;
     let key = canonical(lock_file)?;
     let mut held = HELD
         .lock()
-        .map_err(|_| "lock registry poisoned".to_string())?;
+        .map_err(|_| RunError::Io("lock registry poisoned".into()))?;
     let map = held.get_or_insert_with(HashMap::new);
     if let Some(n) = map.get_mut(&key) {
         *n += 1;
@@ -207,8 +223,12 @@ fn acquire(lock_file: &Path, what: &Path, wait: Duration) -> Result<FolderLock, 
         }
     }
     let mut file = file;
-    record_holder(&mut file)
-        .map_err(|e| format!("cannot write the lock file {}: {e}", lock_file.display()))?;
+    record_holder(&mut file).map_err(|e| {
+        RunError::Io(format!(
+            "cannot write the lock file {}: {e}",
+            lock_file.display()
+        ))
+    })?;
     map.insert(key.clone(), 1);
     Ok(FolderLock {
         key,

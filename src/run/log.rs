@@ -10,6 +10,7 @@
 //! evaluated again rather than reused. Logs written before the column existed (the
 //! published runs) are read as they are, trusted, and kept in their format.
 
+use super::RunError;
 use crate::eval::Evaluation;
 use crate::optim::Phase;
 use crate::space::{Domain, Space};
@@ -18,7 +19,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub const LOG_FILE: &str = "evals.csv";
+pub(crate) const LOG_FILE: &str = "evals.csv";
 
 /// One logged evaluation.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +44,7 @@ fn fnv1a(text: &str) -> u64 {
 }
 
 /// The header of a log; `checked` adds the `check` column (every new log has it).
-pub fn header_of(space: &Space, features: &[String], checked: bool) -> String {
+pub(crate) fn header_of(space: &Space, features: &[String], checked: bool) -> String {
     let mut h = header(space, features);
     if checked {
         h.push(',');
@@ -208,7 +209,7 @@ pub struct LogContents {
 
 impl LogContents {
     /// A message naming the rows left out, or None when none was.
-    pub fn repair_message(&self, path: &Path) -> Option<String> {
+    pub(crate) fn repair_message(&self, path: &Path) -> Option<String> {
         if self.dropped.is_empty() {
             return None;
         }
@@ -233,11 +234,11 @@ impl LogContents {
 /// in a checked log, its check matches. Other rows are left out and named in
 /// [`LogContents::dropped`]. Of two copies of one (trial, index), the later is kept:
 /// a resumed run appends the rows it evaluated again.
-pub fn read_log(path: &Path, space: &Space, features: &[String]) -> Result<LogContents, String> {
-    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_log(path: &Path, space: &Space, features: &[String]) -> Result<LogContents, RunError> {
+    let text = std::fs::read(path).map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
     let text = String::from_utf8_lossy(&text);
     read_log_text(&text, space, features)
-        .map_err(|(line, m)| format!("{}:{line}: {m}", path.display()))
+        .map_err(|(line, m)| RunError::Io(format!("{}:{line}: {m}", path.display())))
 }
 
 /// [`read_log`] on the text of a log; an error names its line.
@@ -362,7 +363,11 @@ fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
 /// Rewrites the log sorted by (trial, index), without the rows [`read_log`] leaves
 /// out: rows of parallel trials land in the order they finish, and sorting makes the
 /// finished file independent of scheduling. A legacy log keeps its format.
-pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(), String> {
+pub(crate) fn canonicalise(
+    path: &Path,
+    space: &Space,
+    features: &[String],
+) -> Result<(), RunError> {
     let log = read_log(path, space, features)?;
     let mut rows: Vec<LogRow> = log.rows.into_iter().map(|(_, r)| r).collect();
     rows.sort_by_key(|r| (r.trial, r.index));
@@ -383,11 +388,11 @@ pub fn canonicalise(path: &Path, space: &Space, features: &[String]) -> Result<(
     // The log itself is whole either way; a half copy must not stay behind.
     written.map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        format!(
+        RunError::Io(format!(
             "cannot rewrite {} (a sorted copy, {}): {e}",
             path.display(),
             tmp.display()
-        )
+        ))
     })
 }
 
@@ -406,7 +411,7 @@ pub enum Logged<'a> {
 }
 
 impl Cache {
-    pub fn from_rows(rows: Vec<LogRow>) -> Cache {
+    pub(crate) fn from_rows(rows: Vec<LogRow>) -> Cache {
         Cache {
             rows: rows.into_iter().map(|r| ((r.trial, r.index), r)).collect(),
             failures: HashMap::new(),
@@ -415,7 +420,10 @@ impl Cache {
 
     /// Adds the failures of `failures.jsonl`; a logged evaluation of the same (trial,
     /// index) wins over a failure (a retry that succeeded).
-    pub fn add_failures(&mut self, failures: HashMap<(u64, u64), super::failures::FailureRow>) {
+    pub(crate) fn add_failures(
+        &mut self,
+        failures: HashMap<(u64, u64), super::failures::FailureRow>,
+    ) {
         self.failures = failures;
     }
 

@@ -30,10 +30,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub const CONFIG_FILE: &str = "config.ron";
+pub(crate) const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
 const CHEAP_EVALUATION: std::time::Duration = std::time::Duration::from_micros(20);
-pub const RESULT_FILE: &str = "result.ron";
+pub(crate) const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,15 +99,23 @@ impl FaultPolicy {
         *self == FaultPolicy::default()
     }
 
-    pub fn check(&self) -> Result<(), String> {
+    /// Checks the policy; an error names the setting as `config.ron` does
+    /// (`faults`' `max_failures`, `retries`).
+    pub fn check(&self) -> Result<(), RunError> {
         if !(0.0..=1.0).contains(&self.max_failures) {
-            return Err(format!(
-                "--max-failures {}: give a share from 0 (stop at the first failure) to 1 (never stop)",
-                self.max_failures
-            ));
+            return Err(RunError::Faults {
+                setting: "max_failures",
+                value: self.max_failures.to_string(),
+                expected: "give a share from 0 (stop at the first failure) to 1 (never stop)"
+                    .into(),
+            });
         }
-        if self.retries > 100 {
-            return Err(format!("--retries {}: give 0 to 100", self.retries));
+        if self.retries > MAX_RETRIES {
+            return Err(RunError::Faults {
+                setting: "retries",
+                value: self.retries.to_string(),
+                expected: format!("give 0 to {MAX_RETRIES}"),
+            });
         }
         Ok(())
     }
@@ -126,13 +134,37 @@ impl FaultPolicy {
     }
 }
 
-/// Why a run stopped early.
+/// Why a run could not start, or stopped early. Messages name settings as
+/// `config.ron` does, never a command-line flag: the command line adds the flag.
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
+    /// The run's configuration does not fit its problem.
     #[error("{0}")]
     Config(String),
+    /// The optimiser's settings or what it is given to search.
+    #[error(transparent)]
+    Optimizer(#[from] crate::optim::Error),
+    /// The fault policy (`faults` in `config.ron`) out of range.
+    #[error("{setting}: {value}: {expected}")]
+    Faults {
+        setting: &'static str,
+        value: String,
+        expected: String,
+    },
+    /// A run of no trials.
+    #[error("trials is 0: run at least one trial")]
+    NoTrials,
+    /// One trial asked for that the run does not have.
+    #[error("trial {trial} does not exist: the run has {trials} trials")]
+    NoSuchTrial { trial: u64, trials: u64 },
+    /// A run folder's name that is not one plain name.
     #[error(
-        "{failed} of {attempted} evaluations failed, more than --max-failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
+        "{0:?}: a run folder's name is one plain name, without `/`, `..` or control characters"
+    )]
+    BadName(String),
+    /// Failures past the run's share (`faults.max_failures`).
+    #[error(
+        "{failed} of {attempted} evaluations failed, more than the run's max_failures {share} allows; the last (trial {trial}, evaluation {index}): {last}"
     )]
     TooManyFailures {
         failed: u64,
@@ -143,7 +175,7 @@ pub enum RunError {
         last: String,
     },
     #[error(
-        "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever --max-failures allows); the last (evaluation {index}): {last}"
+        "every one of the {attempted} evaluations of trial {trial} failed, so it has nothing to recommend (whatever max_failures allows); the last (evaluation {index}): {last}"
     )]
     NothingSucceeded {
         attempted: u64,
@@ -151,8 +183,43 @@ pub enum RunError {
         index: u64,
         last: String,
     },
+    /// A folder (or file) another playtune command is writing: `what`, or the folder
+    /// enclosing `inside`.
+    #[error("{}", lock::busy_text(what, holder, inside.as_deref()))]
+    Busy {
+        what: PathBuf,
+        holder: String,
+        inside: Option<PathBuf>,
+    },
+    #[error("{}: no such folder", .0.display())]
+    NoSuchFolder(PathBuf),
+    /// A run folder whose `config.ron` is missing: the run was stopped before it
+    /// started.
+    #[error(
+        "{}: not found: the run was stopped before it started (nothing to resume; start it again)",
+        .0.display()
+    )]
+    NeverStarted(PathBuf),
+    /// A value of a run's file out of range: `field` as the file names it.
+    #[error(
+        "{}: {field}: {message} (the file is damaged or was edited: restore it, or start the run again)",
+        file.display()
+    )]
+    Damaged {
+        file: PathBuf,
+        field: String,
+        message: String,
+    },
+    /// A file that cannot be read, written or parsed; the message names it.
     #[error("{0}")]
     Io(String),
+}
+
+/// For callers that still report errors as text.
+impl From<RunError> for String {
+    fn from(e: RunError) -> String {
+        e.to_string()
+    }
 }
 
 fn io(e: impl std::fmt::Display) -> RunError {
@@ -194,7 +261,7 @@ impl Spent {
 }
 
 /// Writes `config.ron` into a new run folder.
-pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
+pub(crate) fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
@@ -219,24 +286,21 @@ pub(crate) fn ron_error(path: &Path, e: &ron::error::SpannedError) -> String {
 /// Makes `dir` the run folder of `config`: a folder that already holds this config
 /// is kept, evaluations and all, so an interrupted experiment resumes; any other is
 /// started afresh.
-pub fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), String> {
+pub(crate) fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     if read_config(dir).ok().as_ref() == Some(config) {
         return Ok(());
     }
-    create_run_dir(dir, config).map_err(|e| e.to_string())
+    create_run_dir(dir, config)
 }
 
 /// Reads a run folder's `config.ron`.
-pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
+pub fn read_config(dir: &Path) -> Result<RunConfig, RunError> {
     let path = dir.join(CONFIG_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
-            format!(
-                "{}: not found: the run was stopped before it started (nothing to resume; start it again)",
-                path.display()
-            )
+            RunError::NeverStarted(path.clone())
         } else {
-            format!("{}: {e}", path.display())
+            RunError::Io(format!("{}: {e}", path.display()))
         }
     })?;
     parse_config(&text, &path)
@@ -244,13 +308,13 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, String> {
 
 /// Whether the run's problem is evaluated outside playtune (`ask`/`tell`): such a run
 /// is finished by telling results, never by `resume`.
-pub fn is_manual(config: &RunConfig) -> bool {
+pub(crate) fn is_manual(config: &RunConfig) -> bool {
     config.problem.name == "manual"
 }
 
 /// What finishes the unfinished run in `dir`, as a command to show: `resume`, or for a
 /// run evaluated outside playtune, `ask` and `tell`.
-pub fn how_to_finish(dir: &Path) -> String {
+pub(crate) fn how_to_finish(dir: &Path) -> String {
     let d = dir.display();
     match read_config(dir) {
         Ok(c) if is_manual(&c) => {
@@ -261,25 +325,24 @@ pub fn how_to_finish(dir: &Path) -> String {
 }
 
 /// Parses and checks the text of a `config.ron`; `path` names it in errors.
-pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
+pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Deserialising checks the space as a space file is checked (see `Space`); the
     // algorithm's settings get the checks the command line gives them.
-    let config: RunConfig = ron::from_str(text).map_err(|e| ron_error(path, &e))?;
+    let config: RunConfig = ron::from_str(text).map_err(|e| RunError::Io(ron_error(path, &e)))?;
     // Messages name the file and the field, never a flag: a damaged config is
     // repaired by hand or the run started again, not resumed.
-    let damaged = |field: &str, m: String| {
-        format!(
-            "{}: {field}: {m} (the file is damaged or was edited: restore it, or start the run again)",
-            path.display()
-        )
+    let damaged = |field: &str, message: String| RunError::Damaged {
+        file: path.to_path_buf(),
+        field: field.to_string(),
+        message,
     };
     check_size(config.budget, config.trials, "budget", "trials")
         .map_err(|(field, m)| damaged(field, m))?;
     config
         .algorithm
         .check()
-        .map_err(|m| damaged("algorithm", flag_to_field(&m)))?;
+        .map_err(|e| damaged("algorithm", e.to_string()))?;
     let f = &config.faults;
     if !(0.0..=1.0).contains(&f.max_failures) {
         return Err(damaged(
@@ -297,17 +360,17 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, String> {
 }
 
 /// The most evaluations one trial may have (a run's `budget`, `--budget`).
-pub const MAX_BUDGET: u64 = 1_000_000_000;
+pub(crate) const MAX_BUDGET: u64 = 1_000_000_000;
 /// The most trials a run may have (`trials`, `--trials`): every trial holds an
 /// optimiser and its result in memory.
-pub const MAX_TRIALS: u64 = 100_000;
+pub(crate) const MAX_TRIALS: u64 = 100_000;
 /// The most retries of a failed evaluation (`--retries`).
 const MAX_RETRIES: u32 = 100;
 
 /// Checks a run's budget and trials against the limits of every run, for the command
 /// line and `config.ron` alike: on error, which of the two (named as the caller
 /// spells it: `budget_name`, `trials_name`) and why.
-pub fn check_size<'a>(
+pub(crate) fn check_size<'a>(
     budget: u64,
     trials: u64,
     budget_name: &'a str,
@@ -332,20 +395,6 @@ pub fn check_size<'a>(
         ));
     }
     Ok(())
-}
-
-/// A check's message in the words of `config.ron`: its leading flag (`--qd-offset 5:
-/// ...`) as the field that holds the value (`qd_offset: 5: ...`).
-fn flag_to_field(m: &str) -> String {
-    let Some(rest) = m.strip_prefix("--") else {
-        return m.to_string();
-    };
-    let end = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .unwrap_or(rest.len());
-    let (flag, tail) = rest.split_at(end);
-    let tail = tail.strip_prefix(' ').unwrap_or(tail);
-    format!("{}: {tail}", flag.replace('-', "_"))
 }
 
 /// Runs (or resumes) the run in `dir` whose `config.ron` is already written. On resume,
@@ -444,21 +493,18 @@ fn drive(
     // Catch configuration errors before any evaluation.
     config
         .algorithm
-        .build(&config.space, config.budget, 0, &features, &axes)
-        .map_err(RunError::Config)?;
-    constraint_checks(config, problem).map_err(RunError::Config)?;
-    config.faults.check().map_err(RunError::Config)?;
+        .build(&config.space, config.budget, 0, &features, &axes)?;
+    constraint_checks(config, problem)?;
+    config.faults.check()?;
     if config.trials == 0 {
-        return Err(RunError::Config(
-            "--trials is 0: run at least one trial".into(),
-        ));
+        return Err(RunError::NoTrials);
     }
     let trial_ids: Vec<u64> = match options.only_trial {
         Some(t) if t >= config.trials => {
-            return Err(RunError::Config(format!(
-                "trial {t} does not exist: the run has {} trials",
-                config.trials
-            )));
+            return Err(RunError::NoSuchTrial {
+                trial: t,
+                trials: config.trials,
+            });
         }
         Some(t) => vec![t],
         None => (0..config.trials).collect(),
@@ -472,7 +518,7 @@ fn drive(
     // the rows its reading left out).
     let resuming = logging && log_path.exists();
     let mut cache = if resuming {
-        let log = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        let log = log::read_log(&log_path, &config.space, &features)?;
         if let Some(m) = log.repair_message(&log_path) {
             eprintln!("{m}");
         }
@@ -481,7 +527,7 @@ fn drive(
         Cache::default()
     };
     if logging && !options.retry_failed {
-        cache.add_failures(failures::read_failures(&failures_path).map_err(RunError::Io)?);
+        cache.add_failures(failures::read_failures(&failures_path)?);
     }
     let writer = if logging {
         Some(Mutex::new((
@@ -587,10 +633,10 @@ fn drive(
     }
     // One trial writes its batches in order; only parallel trials interleave rows.
     if logging && (config.trials > 1 || resuming) {
-        log::canonicalise(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        log::canonicalise(&log_path, &config.space, &features)?;
     }
     if logging && failures_path.exists() {
-        let logged = log::read_log(&log_path, &config.space, &features).map_err(RunError::Io)?;
+        let logged = log::read_log(&log_path, &config.space, &features)?;
         let done: std::collections::HashSet<(u64, u64)> = logged
             .rows
             .iter()
@@ -718,17 +764,14 @@ impl TrialContext<'_> {
 
     fn run(&self, trial: u64) -> Result<TrialEnd, RunError> {
         let c = self.config;
-        let mut optimizer = c
-            .algorithm
-            .build(
-                &c.space,
-                c.budget,
-                derive_seed(c.seed, &[trial, u64::MAX]),
-                self.features,
-                self.axes,
-            )
-            .map_err(RunError::Config)?;
-        let checks = constraint_checks(c, self.problem).map_err(RunError::Config)?;
+        let mut optimizer = c.algorithm.build(
+            &c.space,
+            c.budget,
+            derive_seed(c.seed, &[trial, u64::MAX]),
+            self.features,
+            self.axes,
+        )?;
+        let checks = constraint_checks(c, self.problem)?;
         if !checks.is_empty() {
             let floor = self.problem.fitness_range().map(|(low, _)| low);
             optimizer = Box::new(Constrained::new(optimizer, checks, floor));
@@ -895,7 +938,10 @@ impl TrialContext<'_> {
 }
 
 /// The run's constraints (its space's) against the problem's features.
-fn constraint_checks(config: &RunConfig, problem: &dyn Problem) -> Result<Vec<Check>, String> {
+fn constraint_checks(
+    config: &RunConfig,
+    problem: &dyn Problem,
+) -> Result<Vec<Check>, crate::optim::Error> {
     Check::resolve(
         &config.space.constraints,
         &problem.feature_names(),
@@ -929,22 +975,22 @@ pub(crate) fn evaluate_with_retries(
 /// Appends evaluations and failures to a run folder's `evals.csv` and
 /// `failures.jsonl`, as the run loop writes them: what `tell`, a cluster search's
 /// collection and an experiment's task collection record.
-pub fn append_results(
+pub(crate) fn append_results(
     dir: &Path,
     space: &Space,
     features: &[String],
     rows: &[LogRow],
     failed: &[FailureRow],
-) -> Result<(), String> {
+) -> Result<(), RunError> {
     let log_path = dir.join(log::LOG_FILE);
     let mut w = LogWriter::open(&log_path, space, features)
-        .map_err(|e| format!("cannot write {}: {e}", log_path.display()))?;
+        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", log_path.display())))?;
     // Its errors name the log already.
-    w.append(space, rows).map_err(|e| e.to_string())?;
+    w.append(space, rows).map_err(io)?;
     let failures_path = dir.join(failures::FAILURES_FILE);
     FailureWriter::new(&failures_path)
         .append(failed)
-        .map_err(|e| format!("cannot write {}: {e}", failures_path.display()))
+        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", failures_path.display())))
 }
 
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
@@ -959,24 +1005,22 @@ pub(crate) fn finite(e: Evaluation) -> Result<Evaluation, String> {
     Ok(e)
 }
 
-/// Checks a run folder's name (`--name`): one plain path component, so that the run
-/// lands inside the runs folder (`../x` or `/tmp/x` would not).
-pub fn check_run_name(name: &str) -> Result<(), String> {
+/// Checks a run folder's name: one plain path component, so that the run lands
+/// inside the runs folder (`../x` or `/tmp/x` would not).
+pub(crate) fn check_run_name(name: &str) -> Result<(), RunError> {
     let mut parts = Path::new(name).components();
     let plain = matches!(parts.next(), Some(std::path::Component::Normal(_)))
         && parts.next().is_none()
         && !name.contains(['/', '\\'])
         && !name.chars().any(char::is_control);
     if !plain {
-        return Err(format!(
-            "--name {name:?}: a run folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
-        ));
+        return Err(RunError::BadName(name.to_string()));
     }
     Ok(())
 }
 
 /// A duration as people read it: `42.0 s`, `3 min 05 s`, `2 h 07 min`.
-pub fn duration_text(seconds: f64) -> String {
+pub(crate) fn duration_text(seconds: f64) -> String {
     let whole = seconds.round() as u64;
     if seconds < 60.0 {
         format!("{seconds:.1} s")
@@ -990,9 +1034,12 @@ pub fn duration_text(seconds: f64) -> String {
 /// Creates the folder of a new run and locks it: `runs_dir/name`, or `name-2`,
 /// `name-3`, ... if taken. Creating the folder is what claims a name, so two commands
 /// given one name at once get two folders, never one between them.
-pub fn claim_fresh_dir(runs_dir: &Path, name: &str) -> Result<(PathBuf, lock::FolderLock), String> {
+pub fn claim_fresh_dir(
+    runs_dir: &Path,
+    name: &str,
+) -> Result<(PathBuf, lock::FolderLock), RunError> {
     std::fs::create_dir_all(runs_dir)
-        .map_err(|e| format!("cannot create {}: {e}", runs_dir.display()))?;
+        .map_err(|e| RunError::Io(format!("cannot create {}: {e}", runs_dir.display())))?;
     for i in 1u64.. {
         let dir = if i == 1 {
             runs_dir.join(name)
@@ -1005,7 +1052,12 @@ pub fn claim_fresh_dir(runs_dir: &Path, name: &str) -> Result<(PathBuf, lock::Fo
                 return Ok((dir, guard));
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("cannot create {}: {e}", dir.display())),
+            Err(e) => {
+                return Err(RunError::Io(format!(
+                    "cannot create {}: {e}",
+                    dir.display()
+                )));
+            }
         }
     }
     unreachable!("some suffix is free")

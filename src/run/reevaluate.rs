@@ -39,8 +39,9 @@ pub fn reevaluate(
     trial: u64,
     n: u32,
     seed: u64,
-) -> Result<Reevaluation, String> {
-    let binding = Binding::new(space, problem.space()).map_err(|e| e.message)?;
+) -> Result<Reevaluation, super::RunError> {
+    let binding =
+        Binding::new(space, problem.space()).map_err(|e| super::RunError::Config(e.message))?;
     let mut full = Vec::new();
     binding.full_point(values, &mut full);
     let outcomes: Vec<Result<f64, String>> = (0..u64::from(n))

@@ -1,5 +1,6 @@
 //! `result.ron`: what a run found.
 
+use super::RunError;
 use super::{RunConfig, Spent};
 use crate::eval::{Binding, Problem};
 use crate::optim::Optimizer;
@@ -161,23 +162,24 @@ impl RunResult {
 /// finite one, the archive's cells inside its grid, and the trials those of the run's
 /// `config.ron` (when it reads). A damaged file is refused with the field that is
 /// wrong.
-pub fn read_result(dir: &Path) -> Result<RunResult, String> {
+pub fn read_result(dir: &Path) -> Result<RunResult, RunError> {
     let path = dir.join(super::RESULT_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
+        RunError::Io(format!(
             "{}: {e} (did the run finish? {})",
             path.display(),
             super::how_to_finish(dir)
-        )
+        ))
     })?;
-    let mut r: RunResult = ron::from_str(&text).map_err(|e| super::ron_error(&path, &e))?;
+    let mut r: RunResult =
+        ron::from_str(&text).map_err(|e| RunError::Io(super::ron_error(&path, &e)))?;
     let config = super::read_config(dir).ok();
     check_result(&r, config.as_ref()).map_err(|(field, why)| {
-        format!(
+        RunError::Io(format!(
             "{}: {field}: {why} (the file is damaged or was edited: remove it, and {})",
             path.display(),
             super::how_to_finish(dir)
-        )
+        ))
     })?;
     for t in &mut r.trials {
         if let Some(a) = &mut t.archive {
@@ -208,7 +210,7 @@ fn not_infinite(field: impl Fn() -> String, v: f64) -> Result<(), Wrong> {
 }
 
 /// The checks of [`read_result`], against `config` when there is one.
-pub fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wrong> {
+pub(crate) fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wrong> {
     if let Some(c) = config
         && r.trials.len() as u64 != c.trials
     {
@@ -350,7 +352,7 @@ pub fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wro
 fn check_archive(a: &AnyArchive) -> Result<(), Wrong> {
     use crate::optim::map_elites::{Archive, check_axis};
     for (i, axis) in a.axes().iter().enumerate() {
-        check_axis(axis).map_err(|m| (format!("axes[{i}]"), m))?;
+        check_axis(axis).map_err(|e| (format!("axes[{i}]"), e.to_string()))?;
     }
     // Cells per coordinate, and the archive's size.
     let (sizes, cells): (Vec<usize>, Option<usize>) = match a {

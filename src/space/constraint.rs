@@ -3,6 +3,7 @@
 //! file or given on the command line, and every optimiser respects them (see
 //! `optim::constrained`).
 
+use super::{ConstraintProblem, Error};
 use serde::{Deserialize, Serialize};
 
 /// One constraint on a feature: `NAME <= V`, `NAME >= V` or `NAME in LOW..HIGH`
@@ -23,17 +24,20 @@ pub enum Bound {
 }
 
 impl std::str::FromStr for Constraint {
-    type Err = String;
+    type Err = Error;
 
-    fn from_str(text: &str) -> Result<Constraint, String> {
-        let form = "expected `FEATURE <= V`, `FEATURE >= V` or `FEATURE in LOW..HIGH`";
-        let number = |s: &str| -> Result<f64, String> {
+    fn from_str(text: &str) -> Result<Constraint, Error> {
+        let refuse = |problem| Error::Constraint {
+            text: text.to_string(),
+            problem,
+        };
+        let number = |s: &str| -> Result<f64, Error> {
             let v: f64 = s
                 .trim()
                 .parse()
-                .map_err(|_| format!("constraint `{text}`: `{}` is not a number", s.trim()))?;
+                .map_err(|_| refuse(ConstraintProblem::NotANumber(s.trim().to_string())))?;
             if !v.is_finite() {
-                return Err(format!("constraint `{text}`: the bound {v} is not finite"));
+                return Err(refuse(ConstraintProblem::NotFinite(v)));
             }
             Ok(v)
         };
@@ -44,16 +48,14 @@ impl std::str::FromStr for Constraint {
         } else if let Some((f, range)) = text.split_once(" in ") {
             let (lo, hi) = range
                 .split_once("..")
-                .ok_or_else(|| format!("constraint `{text}`: {form}"))?;
+                .ok_or_else(|| refuse(ConstraintProblem::Form))?;
             let (lo, hi) = (number(lo)?, number(hi)?);
             if lo > hi {
-                return Err(format!(
-                    "constraint `{text}`: the range {lo}..{hi} is empty (LOW above HIGH)"
-                ));
+                return Err(refuse(ConstraintProblem::EmptyRange(lo, hi)));
             }
             (f, Bound::Between(lo, hi))
         } else {
-            return Err(format!("constraint `{text}`: {form}"));
+            return Err(refuse(ConstraintProblem::Form));
         };
         let feature = feature.trim();
         if feature.is_empty()
@@ -61,9 +63,9 @@ impl std::str::FromStr for Constraint {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_')
         {
-            return Err(format!(
-                "constraint `{text}`: `{feature}` is not a feature name (letters, digits and `_`); {form}"
-            ));
+            return Err(refuse(ConstraintProblem::NotAFeatureName(
+                feature.to_string(),
+            )));
         }
         Ok(Constraint {
             feature: feature.to_string(),
@@ -73,8 +75,8 @@ impl std::str::FromStr for Constraint {
 }
 
 impl TryFrom<String> for Constraint {
-    type Error = String;
-    fn try_from(s: String) -> Result<Constraint, String> {
+    type Error = Error;
+    fn try_from(s: String) -> Result<Constraint, Error> {
         s.parse()
     }
 }
@@ -123,7 +125,7 @@ impl Constraint {
 }
 
 /// Reads constraints separated by `;` (one `--constraint` may hold several).
-pub fn parse_list(text: &str) -> Result<Vec<Constraint>, String> {
+pub(crate) fn parse_list(text: &str) -> Result<Vec<Constraint>, Error> {
     text.split(';')
         .filter(|s| !s.trim().is_empty())
         .map(str::parse)

@@ -1,5 +1,6 @@
 //! The value set of one dimension.
 
+use super::DomainProblem;
 use serde::{Deserialize, Serialize};
 
 /// Integers beyond 2^53 have no exact `f64`, and problems get every value as an `f64`:
@@ -100,7 +101,7 @@ impl Domain {
     /// The indices a value may be nearest to: for a float domain the (at most four)
     /// levels around `v`, found by arithmetic rather than a walk over up to 2^32 levels;
     /// for the others every index.
-    pub fn levels_near(&self, v: f64) -> std::ops::RangeInclusive<usize> {
+    pub(crate) fn levels_near(&self, v: f64) -> std::ops::RangeInclusive<usize> {
         let Domain::Float { min, max, levels } = self else {
             return 0..=self.len().saturating_sub(1);
         };
@@ -116,102 +117,103 @@ impl Domain {
     /// finite, integers exact as numbers, at most [`MAX_VALUES`] values, no two values
     /// that [`Domain::index_of`] could confuse, category names that survive a CSV row.
     /// The message names no dimension: callers add where the domain is.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), DomainProblem> {
         match self {
             Domain::Int { min, max, step } => {
                 if *step < 1 {
-                    return Err(format!("step must be at least 1, got {step}"));
+                    return Err(DomainProblem::Step(*step));
                 }
                 if min > max {
-                    return Err(format!("empty range: min {min} is greater than max {max}"));
+                    return Err(DomainProblem::EmptyIntRange {
+                        min: *min,
+                        max: *max,
+                    });
                 }
                 if min.unsigned_abs() > MAX_EXACT_INT as u64
                     || max.unsigned_abs() > MAX_EXACT_INT as u64
                 {
-                    return Err(format!(
-                        "bounds {min}..={max} reach beyond +-2^53 = {MAX_EXACT_INT}, where integers have no exact number"
-                    ));
+                    return Err(DomainProblem::BeyondExact {
+                        min: *min,
+                        max: *max,
+                    });
                 }
                 let width = *max as i128 - *min as i128;
                 if width % *step as i128 != 0 {
-                    return Err(format!(
-                        "step {step} does not divide the range {min}..={max} (width {width})"
-                    ));
+                    return Err(DomainProblem::StepDoesNotDivide {
+                        step: *step,
+                        min: *min,
+                        max: *max,
+                        width,
+                    });
                 }
                 let count = width / *step as i128 + 1;
                 if count > MAX_VALUES as i128 {
-                    return Err(format!(
-                        "{count} values: a dimension holds at most {MAX_VALUES} (2^32 - 1); use a larger step or a Float"
-                    ));
+                    return Err(DomainProblem::TooManyValues(count));
                 }
             }
             Domain::List(values) => {
                 if values.is_empty() {
-                    return Err("empty list: give at least one value".into());
+                    return Err(DomainProblem::EmptyList);
                 }
                 if let Some(v) = values.iter().find(|v| !v.is_finite()) {
-                    return Err(format!("list value {v} is not a finite number"));
+                    return Err(DomainProblem::NotFiniteValue(*v));
                 }
                 if values.len() as u64 > MAX_VALUES {
-                    return Err(format!("a list holds at most {MAX_VALUES} values"));
+                    return Err(DomainProblem::LongList);
                 }
                 // Sorted, neighbours are the only candidates for confusion: n log n.
                 let mut sorted = values.clone();
                 sorted.sort_by(f64::total_cmp);
                 for w in sorted.windows(2) {
                     if w[0] == w[1] {
-                        return Err(format!("list value {} appears twice", w[0]));
+                        return Err(DomainProblem::ValueTwice(w[0]));
                     }
                     let tol = TOLERANCE * w[0].abs().max(w[1].abs()).max(1.0);
                     if w[1] - w[0] <= tol {
-                        return Err(format!(
-                            "list values {} and {} are too close to tell apart (relative {TOLERANCE})",
-                            w[0], w[1]
-                        ));
+                        return Err(DomainProblem::TooClose(w[0], w[1], TOLERANCE));
                     }
                 }
             }
             Domain::Categories(names) => {
                 if names.is_empty() {
-                    return Err("no categories: give at least one name".into());
+                    return Err(DomainProblem::NoCategories);
                 }
                 if names.len() as u64 > MAX_VALUES {
-                    return Err(format!("at most {MAX_VALUES} categories"));
+                    return Err(DomainProblem::ManyCategories);
                 }
                 let mut seen = std::collections::HashSet::with_capacity(names.len());
                 for n in names {
-                    super::check_name("category", n)?;
+                    super::check_name("category", n)
+                        .map_err(|e| DomainProblem::CategoryName(Box::new(e)))?;
                     if n.trim() != n {
-                        return Err(format!(
-                            "category {n:?} begins or ends with spaces, which a log cannot keep"
-                        ));
+                        return Err(DomainProblem::CategorySpaces(n.clone()));
                     }
                     if !seen.insert(n.as_str()) {
-                        return Err(format!("category `{n}` appears twice"));
+                        return Err(DomainProblem::CategoryTwice(n.clone()));
                     }
                 }
             }
             Domain::Bool => {}
             Domain::Float { min, max, levels } => {
                 if !min.is_finite() || !max.is_finite() {
-                    return Err("float bounds must be finite numbers".into());
+                    return Err(DomainProblem::NotFiniteBounds);
                 }
                 if min > max {
-                    return Err(format!(
-                        "empty range: min {min:?} is greater than max {max:?}"
-                    ));
+                    return Err(DomainProblem::EmptyFloatRange {
+                        min: *min,
+                        max: *max,
+                    });
                 }
                 // A level is min + (max - min) * i / (levels - 1): the product must
                 // stay finite too.
                 if !((max - min) * levels.saturating_sub(1).max(1) as f64).is_finite() {
-                    return Err(format!(
-                        "the range {min:?}..={max:?} is too wide: max - min is not a finite number"
-                    ));
+                    return Err(DomainProblem::TooWide {
+                        min: *min,
+                        max: *max,
+                    });
                 }
                 if *levels == 0 || (*levels == 1 && min < max) {
-                    return Err(format!(
-                        "levels must be at least 2 for a range (got {levels})"
-                    ));
+                    return Err(DomainProblem::Levels(*levels));
                 }
             }
         }
@@ -232,7 +234,7 @@ impl Domain {
     }
 
     /// Whether MAP-Elites may move this dimension continuously.
-    pub fn is_continuous(&self) -> bool {
+    pub(crate) fn is_continuous(&self) -> bool {
         matches!(self, Domain::Float { .. })
     }
 
@@ -263,7 +265,7 @@ impl Domain {
     }
 
     /// Parses a value written as text into its number (floats need not be on a level).
-    pub fn parse_number(&self, text: &str) -> Option<f64> {
+    pub(crate) fn parse_number(&self, text: &str) -> Option<f64> {
         match self {
             Domain::Float { min, max, .. } => {
                 let v: f64 = text.trim().parse().ok()?;
@@ -287,7 +289,7 @@ impl Domain {
     }
 
     /// Whether every value of `self` is a value `other` accepts.
-    pub fn fits_within(&self, other: &Domain) -> bool {
+    pub(crate) fn fits_within(&self, other: &Domain) -> bool {
         match (self, other) {
             (Domain::Categories(a), Domain::Categories(b)) => a.iter().all(|x| b.contains(x)),
             (Domain::Categories(_), _) | (_, Domain::Categories(_)) => false,

@@ -362,7 +362,7 @@ impl Validator<'_> {
         }
         if let Err(m) = super::check_name("space", &raw.name) {
             let at = self.text.find("name").unwrap_or(0);
-            return Err(self.error_at(at, "name".into(), m));
+            return Err(self.error_at(at, "name".into(), m.to_string()));
         }
         // Names seen so far, for duplicates. A dimension's place in the text is looked
         // up only for an error: a search per dimension would make validation quadratic.
@@ -371,7 +371,7 @@ impl Validator<'_> {
         for d in raw.dims {
             if let Err(m) = super::check_name("dimension", &d.name) {
                 let at = self.dim_offset(&d.name, 0);
-                return Err(self.dim_error(at, &d.name, "name", m));
+                return Err(self.dim_error(at, &d.name, "name", m.to_string()));
             }
             if seen.contains(&d.name) {
                 let at = self.dim_offset(&d.name, 1);
@@ -391,13 +391,13 @@ impl Validator<'_> {
         }
         let mut constraints = Vec::with_capacity(raw.constraints.len());
         for (i, text) in raw.constraints.iter().enumerate() {
-            let c = text.parse().map_err(|m| {
+            let c = text.parse().map_err(|m: super::Error| {
                 let at = self.text.find("constraints").unwrap_or(0);
                 let at = self.text[at..]
                     .find(&format!("{text:?}"))
                     .map(|p| at + p)
                     .unwrap_or(at);
-                self.error_at(at, format!("constraints[{i}]"), m)
+                self.error_at(at, format!("constraints[{i}]"), m.to_string())
             })?;
             constraints.push(c);
         }
@@ -420,9 +420,9 @@ impl Validator<'_> {
             RawKind::Float { min, max, levels } => Domain::Float { min, max, levels },
         };
         // The same checks as for a run's config.ron, located here in the file.
-        domain
-            .check()
-            .map_err(|m| self.dim_error(self.dim_offset(&d.name, 0), &d.name, "kind", m))?;
+        domain.check().map_err(|m| {
+            self.dim_error(self.dim_offset(&d.name, 0), &d.name, "kind", m.to_string())
+        })?;
         let default = match &d.default {
             None => 0,
             Some(v) => default_index(&domain, v).ok_or_else(|| {

@@ -9,11 +9,13 @@
 
 pub mod constraint;
 mod domain;
+mod error;
 mod file;
 pub mod mutate;
 
 pub use constraint::{Bound, Constraint};
 pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
+pub use error::{ConstraintProblem, DomainProblem, Error, FixProblem};
 pub use file::{
     MAX_SPACE_FILE, SpaceError, dim_error, load_space, parse_space, read_space_text, to_space_file,
 };
@@ -24,14 +26,16 @@ use std::collections::{HashMap, HashSet};
 
 /// Checks a name that goes into logs and messages: not blank, and no control
 /// characters (a newline would split a CSV row of the log).
-pub fn check_name(what: &str, name: &str) -> Result<(), String> {
+pub(crate) fn check_name(what: &'static str, name: &str) -> Result<(), Error> {
     if name.trim().is_empty() {
-        return Err(format!("a {what} needs a non-empty name"));
+        return Err(Error::EmptyName(what));
     }
     if let Some(c) = name.chars().find(|c| c.is_control()) {
-        return Err(format!(
-            "{what} name {name:?} holds the control character {c:?}"
-        ));
+        return Err(Error::ControlCharacter {
+            what,
+            name: name.to_string(),
+            character: c,
+        });
     }
     Ok(())
 }
@@ -68,20 +72,20 @@ struct DimensionData {
 }
 
 impl TryFrom<DimensionData> for Dimension {
-    type Error = String;
-    fn try_from(d: DimensionData) -> Result<Dimension, String> {
+    type Error = Error;
+    fn try_from(d: DimensionData) -> Result<Dimension, Error> {
         check_name("dimension", &d.name)?;
-        d.domain
-            .check()
-            .map_err(|m| format!("dimension `{}`.domain: {m}", d.name))?;
+        d.domain.check().map_err(|problem| Error::DimensionDomain {
+            dim: d.name.clone(),
+            problem,
+        })?;
         if d.default >= d.domain.len() {
-            return Err(format!(
-                "dimension `{}`.default: index {} is outside the domain ({} values: {})",
-                d.name,
-                d.default,
-                d.domain.len(),
-                d.domain.describe()
-            ));
+            return Err(Error::DefaultOutside {
+                dim: d.name.clone(),
+                index: d.default,
+                len: d.domain.len(),
+                values: d.domain.describe(),
+            });
         }
         Ok(Dimension {
             name: d.name,
@@ -125,8 +129,8 @@ struct SpaceData {
 }
 
 impl TryFrom<SpaceData> for Space {
-    type Error = String;
-    fn try_from(s: SpaceData) -> Result<Space, String> {
+    type Error = Error;
+    fn try_from(s: SpaceData) -> Result<Space, Error> {
         let space = Space {
             name: s.name,
             dims: s.dims,
@@ -157,24 +161,29 @@ impl Space {
 
     /// The checks that look at more than one dimension: some dimensions, unique names,
     /// groups of known on/off dimensions. Linear in the size of the space.
-    fn check_together(&self) -> Result<(), String> {
+    fn check_together(&self) -> Result<(), Error> {
         if self.dims.is_empty() {
-            return Err("the space has no dimensions".into());
+            return Err(Error::NoDimensions);
         }
         if let Some(c) = self.name.chars().find(|c| c.is_control()) {
-            return Err(format!(
-                "space name {:?} holds the control character {c:?}",
-                self.name
-            ));
+            return Err(Error::ControlCharacter {
+                what: "space",
+                name: self.name.clone(),
+                character: c,
+            });
         }
         let mut seen = HashSet::with_capacity(self.dims.len());
         for d in &self.dims {
             if !seen.insert(d.name.as_str()) {
-                return Err(format!("duplicate dimension name `{}`", d.name));
+                return Err(Error::DuplicateDimension(d.name.clone()));
             }
         }
         self.check_groups()
-            .map_err(|(g, m)| format!("groups[{g}] (`{}`): {m}", self.groups[g].name))
+            .map_err(|(index, problem)| Error::Group {
+                index,
+                name: self.groups[index].name.clone(),
+                problem,
+            })
     }
 
     /// Checks the layout groups; an error names the group by its index.
@@ -182,7 +191,7 @@ impl Space {
         let index = self.index_by_name();
         let mut seen = HashSet::with_capacity(self.groups.len());
         for (gi, g) in self.groups.iter().enumerate() {
-            check_name("group", &g.name).map_err(|m| (gi, m))?;
+            check_name("group", &g.name).map_err(|m| (gi, m.to_string()))?;
             if !seen.insert(g.name.as_str()) {
                 return Err((gi, format!("duplicate group name `{}`", g.name)));
             }
@@ -273,41 +282,50 @@ impl Space {
     }
 
     /// Fixes dimension `name` to `value` (as text: a number, a category name, true/false).
-    pub fn fix(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn fix(&mut self, name: &str, value: &str) -> Result<(), Error> {
+        let refuse = |problem| Error::Fix {
+            item: format!("{name}={value}"),
+            problem,
+        };
         let dim = self
             .dims
             .iter_mut()
             .find(|d| d.name == name)
-            .ok_or_else(|| {
-                format!("--fix {name}={value}: the space has no dimension named `{name}`")
-            })?;
+            .ok_or_else(|| refuse(FixProblem::UnknownDimension(name.to_string())))?;
         let index = dim.domain.parse_value(value).ok_or_else(|| {
-            format!(
-                "--fix {name}={value}: `{value}` is not a value of {name} ({})",
-                dim.domain.describe()
-            )
+            refuse(FixProblem::NotAValue {
+                name: name.to_string(),
+                value: value.to_string(),
+                domain: dim.domain.describe(),
+            })
         })?;
         dim.default = index;
         dim.fixed = true;
         Ok(())
     }
 
-    /// Fixes every dimension of `items` (`NAME=VALUE` each, as `--fix` gives them). A
-    /// dimension fixed twice is refused, even to the same value: one of the two is a
-    /// typing mistake, and the last silently winning would hide it.
-    pub fn fix_all(&mut self, items: &[String]) -> Result<(), String> {
+    /// Fixes every dimension of `items` (`NAME=VALUE` each). A dimension fixed twice
+    /// is refused, even to the same value: one of the two is a typing mistake, and the
+    /// last silently winning would hide it.
+    pub fn fix_all(&mut self, items: &[String]) -> Result<(), Error> {
         let mut seen: Vec<(&str, &str)> = Vec::new();
         for item in items {
+            let refuse = |item: String, problem| Error::Fix { item, problem };
             let (k, v) = item
                 .split_once('=')
                 .map(|(k, v)| (k.trim(), v.trim()))
-                .ok_or_else(|| format!("--fix {item}: expected NAME=VALUE"))?;
+                .ok_or_else(|| refuse(item.clone(), FixProblem::Syntax))?;
             if k.is_empty() {
-                return Err(format!("--fix {item}: the NAME before `=` is missing"));
+                return Err(refuse(item.clone(), FixProblem::NoName));
             }
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == k) {
-                return Err(format!(
-                    "--fix {k}={v}: dimension `{k}` is fixed twice ({k}={first} and {k}={v}); fix each dimension once"
+                return Err(refuse(
+                    format!("{k}={v}"),
+                    FixProblem::Twice {
+                        name: k.to_string(),
+                        first: first.to_string(),
+                        second: v.to_string(),
+                    },
                 ));
             }
             seen.push((k, v));
@@ -317,7 +335,7 @@ impl Space {
     }
 
     /// Positions of the dimensions that belong to a layout group.
-    pub fn group_members(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn group_members(&self) -> Vec<Vec<usize>> {
         let index = self.index_by_name();
         self.groups
             .iter()

@@ -58,7 +58,7 @@ pub fn run(command: &str, request: &str, seed: u64, timeout: Duration) -> Result
     };
     if !exited {
         return Err(fail(format!(
-            "it did not finish within {} s (--set timeout=SECONDS)",
+            "it did not finish within {} s (the `timeout` setting)",
             timeout.as_secs_f64()
         )));
     }

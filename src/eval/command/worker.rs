@@ -139,7 +139,7 @@ impl Worker {
                     .to_string()
             }
             Fault::TimedOut => format!(
-                "it did not reply within {} s (--set timeout=SECONDS)",
+                "it did not reply within {} s (the `timeout` setting)",
                 timeout.as_secs_f64()
             ),
             Fault::Ended if process::wait_exit(&self.child, EXIT_GRACE) => {
@@ -281,7 +281,7 @@ impl Pool {
 
     /// Process ids of the idle workers, for tests.
     #[cfg(test)]
-    pub fn idle_pids(&self) -> Vec<u32> {
+    pub(crate) fn idle_pids(&self) -> Vec<u32> {
         process::lock(&self.state)
             .idle
             .iter()

@@ -101,14 +101,12 @@ impl StylesProblem {
             "training" => training_levels(),
             "validation" => super::level::validation_levels(),
             other => {
-                return Err(format!(
-                    "--set level_set={other}: give training or validation"
-                ));
+                return Err(format!("level_set={other}: give training or validation"));
             }
         };
         if config.levels == 0 || config.levels > available.len() {
             return Err(format!(
-                "--set levels={}: there are {} {} levels; give 1 to {}",
+                "levels={}: there are {} {} levels; give 1 to {}",
                 config.levels,
                 available.len(),
                 config.level_set,
@@ -116,7 +114,7 @@ impl StylesProblem {
             ));
         }
         if config.games == 0 {
-            return Err("--set games=0: play at least one game per level".into());
+            return Err("games=0: play at least one game per level".into());
         }
         let game = Values::new(
             "game `strategy`",
@@ -125,13 +123,13 @@ impl StylesProblem {
         )?;
         if config.turns == 0 || config.turns > super::log::MAX_TURNS {
             return Err(format!(
-                "--set turns={}: give 1 to {} turns",
+                "turns={}: give 1 to {} turns",
                 config.turns,
                 super::log::MAX_TURNS
             ));
         }
         let opponent = AgentSpec::parse(&config.opponent)
-            .map_err(|e| format!("--set opponent={}: {e}", config.opponent))?;
+            .map_err(|e| format!("opponent={}: {e}", config.opponent))?;
         let problem = StylesProblem {
             level_seeds: available[..config.levels].to_vec(),
             config,
@@ -141,7 +139,7 @@ impl StylesProblem {
         };
         problem
             .agent(&problem.opponent)
-            .map_err(|e| format!("--set opponent={}: {e}", problem.config.opponent))?;
+            .map_err(|e| format!("opponent={}: {e}", problem.config.opponent))?;
         problem.evaluated(&problem.space.decode(&problem.space.default_indices()))?;
         Ok(problem)
     }

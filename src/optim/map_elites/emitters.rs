@@ -6,7 +6,7 @@
 //! exactly what it asked the first time.
 
 use super::archive::{AddOutcome, Archive};
-use crate::optim::Candidate;
+use crate::optim::{Candidate, Error};
 use crate::rng::Rng;
 use crate::space::{Domain, Space, mutate_one};
 use rand::RngExt;
@@ -38,30 +38,34 @@ impl Mutation {
         }
     }
 
-    /// Checks the settings; messages name the command-line flags.
-    pub fn check(&self) -> Result<(), String> {
-        let positive = |flag: &str, v: f64| {
+    /// Checks the settings; an error names the setting as `config.ron` does.
+    pub fn check(&self) -> Result<(), Error> {
+        let positive = |setting: &'static str, v: f64| {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(format!("{flag} {v}: needs a finite number above 0"))
+                Err(Error::Setting {
+                    setting,
+                    value: v.to_string(),
+                    expected: "needs a finite number above 0".into(),
+                })
             }
         };
         match *self {
             Mutation::HillClimber => Ok(()),
-            Mutation::Gaussian { sigma } => positive("--sigma", sigma),
+            Mutation::Gaussian { sigma } => positive("sigma", sigma),
             Mutation::IsoLine {
                 sigma_iso,
                 sigma_line,
             } => {
-                positive("--sigma", sigma_iso)?;
-                positive("--line-sigma", sigma_line)
+                positive("sigma_iso", sigma_iso)?;
+                positive("sigma_line", sigma_line)
             }
         }
     }
 
     /// The emitter over `space`.
-    pub fn emitter(&self, space: &Space) -> Result<Box<dyn Emitter>, String> {
+    pub fn emitter(&self, space: &Space) -> Result<Box<dyn Emitter>, Error> {
         self.check()?;
         let continuous: Vec<usize> = space
             .free_dims()
@@ -69,10 +73,7 @@ impl Mutation {
             .filter(|&d| space.dims[d].domain.is_continuous())
             .collect();
         if !matches!(self, Mutation::HillClimber) && continuous.is_empty() {
-            return Err(format!(
-                "the {} emitter needs Float dimensions; use one-weight for discrete spaces",
-                self.name()
-            ));
+            return Err(Error::NeedsFloats(self.name()));
         }
         let x0 = space.decode(&space.default_indices());
         Ok(match *self {
@@ -405,7 +406,7 @@ mod tests {
             .emitter(&space)
             .err()
             .unwrap();
-        assert!(err.contains("Float dimensions"), "{err}");
+        assert!(err.to_string().contains("Float dimensions"), "{err}");
         assert!(Mutation::Gaussian { sigma: 0.0 }.check().is_err());
         assert!(
             Mutation::IsoLine {
@@ -414,7 +415,8 @@ mod tests {
             }
             .check()
             .unwrap_err()
-            .contains("--line-sigma")
+            .setting()
+            .is_some_and(|(setting, _)| setting == "sigma_line")
         );
     }
 }

@@ -110,7 +110,7 @@ impl Default for MapElitesConfig {
 /// default), a space without Floats one-weight, and a mixed space both in turn (on a
 /// five-dimension space with one Float, Gaussian alone filled 8% of the grid and the
 /// pair 53%).
-pub fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
+pub(crate) fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
     let free = space.free_dims();
     let floats = free
         .iter()
@@ -125,7 +125,7 @@ pub fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
 
 /// The free dimensions that none of `emitters` ever moves (Gaussian and iso-line leave
 /// every non-Float dimension where it is), by name: what a run would search in vain.
-pub fn unmoved_dims(space: &Space, emitters: &[Mutation]) -> Vec<String> {
+pub(crate) fn unmoved_dims(space: &Space, emitters: &[Mutation]) -> Vec<String> {
     if emitters.iter().any(|m| matches!(m, Mutation::HillClimber)) {
         return Vec::new();
     }
@@ -143,8 +143,8 @@ impl MapElitesConfig {
         std::iter::once(&self.mutation).chain(&self.more_emitters)
     }
 
-    /// Checks what does not depend on the problem; messages name the flags.
-    pub(crate) fn check(&self) -> Result<(), String> {
+    /// Checks what does not depend on the problem; an error names the setting.
+    pub(crate) fn check(&self) -> Result<(), crate::optim::Error> {
         self.emitters().try_for_each(Mutation::check)?;
         self.axes.iter().try_for_each(check_axis)?;
         if let ArchiveConfig::Cvt {
@@ -152,14 +152,18 @@ impl MapElitesConfig {
         } = self.archive
         {
             if centroids == 0 || centroids > MAX_CENTROIDS {
-                return Err(format!(
-                    "--centroids {centroids}: give 1 to {MAX_CENTROIDS} (cells of the CVT archive)"
-                ));
+                return Err(crate::optim::Error::Setting {
+                    setting: "centroids",
+                    value: centroids.to_string(),
+                    expected: format!("give 1 to {MAX_CENTROIDS} (cells of the CVT archive)"),
+                });
             }
             if samples < centroids || samples > MAX_CVT_SAMPLES {
-                return Err(format!(
-                    "CVT samples {samples}: give {centroids} (the centroids) to {MAX_CVT_SAMPLES}"
-                ));
+                return Err(crate::optim::Error::Setting {
+                    setting: "samples",
+                    value: samples.to_string(),
+                    expected: format!("give {centroids} (the centroids) to {MAX_CVT_SAMPLES}"),
+                });
             }
         }
         Ok(())
@@ -174,18 +178,21 @@ const MAX_CENTROIDS: usize = 100_000;
 const MAX_CVT_SAMPLES: usize = 1 << 22;
 
 /// Checks one feature axis: finite bounds, low < high, some bins.
-pub(crate) fn check_axis(a: &FeatureAxis) -> Result<(), String> {
+pub(crate) fn check_axis(a: &FeatureAxis) -> Result<(), crate::optim::Error> {
     if !(a.low.is_finite() && a.high.is_finite() && a.low < a.high) || a.bins == 0 {
-        return Err(format!(
-            "axis `{}` needs finite LOW < HIGH and at least one bin (got {}:{}:{})",
-            a.name, a.low, a.high, a.bins
-        ));
+        return Err(crate::optim::Error::Axis {
+            axis: a.name.clone(),
+            problem: format!(
+                " needs finite LOW < HIGH and at least one bin (got {}:{}:{})",
+                a.low, a.high, a.bins
+            ),
+        });
     }
     if a.bins > MAX_CELLS {
-        return Err(format!(
-            "axis `{}`: {} bins, at most {MAX_CELLS}",
-            a.name, a.bins
-        ));
+        return Err(crate::optim::Error::Axis {
+            axis: a.name.clone(),
+            problem: format!(": {} bins, at most {MAX_CELLS}", a.bins),
+        });
     }
     Ok(())
 }

@@ -58,7 +58,7 @@ impl Scheduler {
         seed: u64,
         features: &[String],
         default_axes: &[FeatureAxis],
-    ) -> Result<Scheduler, String> {
+    ) -> Result<Scheduler, crate::optim::Error> {
         config.check()?;
         let axes = if config.axes.is_empty() {
             default_axes.to_vec()
@@ -66,16 +66,15 @@ impl Scheduler {
             config.axes.clone()
         };
         if axes.is_empty() {
-            return Err("MAP-Elites needs feature axes: the problem suggests none, so give --axis NAME=LOW:HIGH:BINS".into());
+            return Err(crate::optim::Error::NoAxes);
         }
         let mut axis_features = Vec::new();
         for a in &axes {
             let f = features.iter().position(|n| *n == a.name).ok_or_else(|| {
-                format!(
-                    "axis `{}` is not a feature of the problem (its features: {})",
-                    a.name,
-                    features.join(", ")
-                )
+                crate::optim::Error::AxisNotAFeature {
+                    axis: a.name.clone(),
+                    known: features.join(", "),
+                }
             })?;
             check_axis(a)?;
             axis_features.push(f);
@@ -86,11 +85,7 @@ impl Scheduler {
                 features
                     .iter()
                     .position(|n| n == secondary)
-                    .ok_or_else(|| {
-                        format!(
-                            "lexicographic secondary `{secondary}` is not a feature of the problem"
-                        )
-                    })?,
+                    .ok_or_else(|| crate::optim::Error::SecondaryNotAFeature(secondary.clone()))?,
             ),
         };
         let emitters = config
@@ -103,9 +98,7 @@ impl Scheduler {
                     n.checked_mul(a.bins + if config.overflow_bins { 2 } else { 0 })
                 });
                 if cells.is_none_or(|n| n > MAX_CELLS) {
-                    return Err(format!(
-                        "the archive's grid has more than {MAX_CELLS} cells: use fewer bins"
-                    ));
+                    return Err(crate::optim::Error::ArchiveTooLarge(MAX_CELLS));
                 }
                 AnyArchive::Grid(GridArchive::new(
                     axes,

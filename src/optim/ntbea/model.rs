@@ -116,7 +116,7 @@ impl TupleModel {
         m
     }
 
-    pub fn tuple_count(&self) -> usize {
+    pub(crate) fn tuple_count(&self) -> usize {
         self.tables.len()
     }
 

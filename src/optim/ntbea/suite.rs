@@ -126,7 +126,7 @@ pub fn settings_space() -> Space {
 }
 
 /// The NTBEA configuration a point of [`settings_space`] stands for.
-pub fn config_of(x: &[f64]) -> NtbeaConfig {
+pub(crate) fn config_of(x: &[f64]) -> NtbeaConfig {
     NtbeaConfig {
         tuples: TupleSet::parse(TUPLES[x[0] as usize]).expect("a fixed tuple name"),
         k: x[2],
@@ -161,7 +161,7 @@ pub fn case_scores(
                 let space = case.problem.space();
                 let mut optimizer = algorithm
                     .build(space, case.budget, item, &[], &[])
-                    .map_err(EvalError)?;
+                    .map_err(|e| EvalError(e.to_string()))?;
                 let r = run_in_process(optimizer.as_mut(), case.problem.as_ref(), item)?;
                 total += match case.measure {
                     Measure::Success => {
@@ -212,7 +212,7 @@ impl Problem for NtbeaSuite {
     }
 }
 
-pub const NTBEA_SUITE: crate::eval::ProblemDef = crate::eval::ProblemDef {
+pub(crate) const NTBEA_SUITE: crate::eval::ProblemDef = crate::eval::ProblemDef {
     name: "ntbea-suite",
     about: "NTBEA's settings; fitness = mean success rate over a suite of noisy benchmarks (trials runs each)",
     settings: &[("trials", "10", "NTBEA runs per benchmark in one evaluation")],

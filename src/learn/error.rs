@@ -1,0 +1,72 @@
+//! What can go wrong in training a network: settings, data, the training itself.
+//!
+//! Settings are named as [`TrainConfig`](super::TrainConfig) names them
+//! (`learning_rate`), never by a command-line flag: the command line adds the flag.
+
+/// Training cannot start, or its network cannot be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// A training setting outside its range.
+    #[error("{setting}: {value}: {expected}")]
+    Setting {
+        setting: &'static str,
+        value: String,
+        expected: String,
+    },
+    /// The samples' encoding cannot train a network.
+    #[error("{data}: {problem}")]
+    Encoding { data: String, problem: String },
+    /// Every game fell in the validation share.
+    #[error(
+        "{data}: no training samples ({games} games); play more games with `playtune selfplay`"
+    )]
+    NoTrainingSamples { data: String, games: usize },
+    /// No game fell in the validation share.
+    #[error(
+        "{data}: no game fell in the validation share {share} of {games} games; play more games or raise the validation share"
+    )]
+    NoValidationGames {
+        data: String,
+        share: f64,
+        games: usize,
+    },
+    /// The validation loss stopped being a number.
+    #[error("training diverged at epoch {epoch} (validation loss {loss}); lower the learning rate")]
+    Diverged { epoch: usize, loss: f64 },
+    /// The trained weights do not make a network that loads.
+    #[error("training gave a network that cannot be used ({0}); lower the learning rate")]
+    Unusable(String),
+    /// candle failed.
+    #[error("training: {0}")]
+    Candle(String),
+    /// A network whose layers do not fit its header.
+    #[error("{0}")]
+    Network(String),
+    /// A network or sample file that cannot be read or written; the message names it.
+    #[error("{0}")]
+    File(String),
+    /// A network of another game's encoding.
+    #[error("{what} uses the encoding `{theirs}`, but this game's is `{ours}`")]
+    OtherEncoding {
+        what: String,
+        theirs: String,
+        ours: String,
+    },
+    /// A network of another version of this game's encoding.
+    #[error(
+        "{what} uses a different version of the encoding `{name}` ({theirs} features, this game's has {ours})"
+    )]
+    EncodingVersion {
+        what: String,
+        name: String,
+        theirs: usize,
+        ours: usize,
+    },
+}
+
+/// For callers that still report errors as text.
+impl From<Error> for String {
+    fn from(e: Error) -> String {
+        e.to_string()
+    }
+}
