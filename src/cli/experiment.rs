@@ -15,7 +15,8 @@ pub enum Preset {
     /// 4 trials of 20 evaluations, 5 re-evaluations, 300-tick games, MCTS with 30
     /// iterations. rinascimento: 10 NTBEA runs at budgets 50-500, 100 games per win
     /// rate. ntbea-defaults: a smoke test. strategy-portfolio, strategy-difficulty: 4
-    /// training levels x 2 games a pairing. play-styles: 40 evaluations an archive of
+    /// levels (training; validation for the difficulty ladder) x 2 games a pairing.
+    /// play-styles: 40 evaluations an archive of
     /// short games. learned-eval: small self-play, training and tables.
     Quick,
     /// space-battle: the paper's design at a smaller game, 50 trials of 100
@@ -31,8 +32,9 @@ pub enum Preset {
     /// full.
     Paper,
     /// The strategy experiments' published tables (strategy-portfolio,
-    /// strategy-difficulty, play-styles, learned-eval): every training level, 10 games
-    /// per pairing and level, the full archives and training; elsewhere as paper.
+    /// strategy-difficulty, play-styles, learned-eval): all 20 levels (training; the
+    /// validation ones for strategy-difficulty), 10 games per pairing and level, the
+    /// full archives and training; elsewhere as paper.
     Full,
 }
 
@@ -395,10 +397,10 @@ fn ntbea_defaults(args: &NtbeaDefaultsArgs, exec: &dyn crate::exec::Executor) ->
 
 /// The strategy game's tables: `strategy-portfolio` (the Tribes paper's Table I) and
 /// `strategy-difficulty` (the Prismata paper's round robin of bots made by
-/// configuration). Quick: 4 training levels x 2 games per pairing (a minute or two on
-/// 2 cores). Full (or paper): all 20 training levels x 10 games per pairing for the
-/// portfolio table (about 25 minutes on 2 cores) and for the difficulty one (about 7);
-/// published in runs/published/.
+/// configuration, on the validation levels). Quick: 4 levels x 2 games per pairing (a
+/// minute or two on 2 cores). Full (or paper): all 20 levels x 10 games per pairing
+/// for the portfolio table (about 25 minutes on 2 cores) and for the difficulty one
+/// (about 12); published in runs/published/.
 fn strategy(
     args: &GameSettingsArgs,
     portfolio: bool,

@@ -507,13 +507,14 @@ impl NtbeaRun {
     /// in order whose mean no later one exceeds.
     fn recommend(&self, free: &[usize], from: RecommendFrom) -> (Vec<u32>, f64) {
         let mut best = (self.current[0].clone(), f64::NEG_INFINITY);
-        let consider = |p: &[u32], best: &mut (Vec<u32>, f64)| {
-            if let Some(m) = self.model.mean(p) {
+        let take = |p: &[u32], mean: Option<f64>, best: &mut (Vec<u32>, f64)| {
+            if let Some(m) = mean {
                 if m > best.1 {
                     *best = (p.to_vec(), m);
                 }
             }
         };
+        let consider = |p: &[u32], best: &mut (Vec<u32>, f64)| take(p, self.model.mean(p), best);
         // A neighbour takes, in the dimension it changes, only values some evaluated
         // point had: a value never tried has no evidence of its own (no tuple holding
         // it was seen), and a dimension of 2^32 values cannot be walked.
@@ -536,11 +537,13 @@ impl NtbeaRun {
             if !done.insert(p.as_slice()) {
                 continue;
             }
-            consider(p, &mut best);
             if tried.is_empty() {
+                consider(p, &mut best);
                 continue;
             }
+            // The prepared parts give the point's own mean too: one pass, not two.
             scorer.prepare(&self.model, p);
+            take(p, scorer.point_mean(), &mut best);
             let mut q = p.clone();
             for (&d, values) in free.iter().zip(&tried) {
                 for &v in values {

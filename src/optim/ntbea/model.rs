@@ -312,6 +312,14 @@ impl MeanScorer {
         self.scale = self.parts.iter().fold(0.0, |m, p| m.max(p.0.abs()));
     }
 
+    /// The prepared point's own model mean, bit for bit [`TupleModel::mean`]'s: the
+    /// same terms added in the same tuple order (an unseen tuple adds 0.0, which
+    /// changes no sum but a zero's sign, and `+ 0.0` gives that back); `None` if no
+    /// tuple saw it.
+    pub fn point_mean(&self) -> Option<f64> {
+        (self.seen > 0.5).then(|| (self.total + 0.0) / self.seen)
+    }
+
     /// The model mean of `neighbour`, which differs from the prepared point in
     /// dimension `dim` only, and how far it may be from [`TupleModel::mean`]'s; `None`
     /// if no tuple saw it.
@@ -342,6 +350,29 @@ impl MeanScorer {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        /// The scorer's mean of its prepared point is the model's, bit for bit.
+        #[test]
+        fn the_prepared_point_mean_is_the_model_mean(
+            raw in prop::collection::vec((prop::collection::vec(0u32..3, 4), -10.0f64..10.0), 1..40),
+            query in prop::collection::vec(0u32..3, 4),
+        ) {
+            let mut tuples: Vec<Vec<usize>> = (0..4).map(|i| vec![i]).collect();
+            for i in 0..4 { for j in i + 1..4 { tuples.push(vec![i, j]); } }
+            tuples.push((0..4).collect());
+            let mut model = TupleModel::new(&tuples, &[3, 3, 3, 3]);
+            for (p, f) in &raw { model.add(p, *f); }
+            let mut scorer = MeanScorer::default();
+            for p in raw.iter().map(|(p, _)| p).chain([&query]) {
+                scorer.prepare(&model, p);
+                prop_assert_eq!(
+                    scorer.point_mean().map(f64::to_bits),
+                    model.mean(p).map(f64::to_bits)
+                );
+            }
+        }
+    }
 
     proptest! {
         /// Every tuple's statistics equal a brute-force recomputation from the raw log.
