@@ -11,6 +11,10 @@ pub const MAX_VALUES: u64 = u32::MAX as u64;
 /// How close a number must be to a list value or float level to be read as it.
 const TOLERANCE: f64 = 1e-9;
 
+/// The least gap between two levels of a float domain, relative to its larger bound:
+/// 4096 units in the last place (2^12 x 2^-52).
+const FLOAT_LEVEL_GAP: f64 = 1.0 / (1u64 << 40) as f64;
+
 /// The values one dimension can take. Every domain is a finite ordered list of values
 /// for the discrete optimisers; floats are cut into `levels` evenly spaced values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -215,6 +219,17 @@ impl Domain {
                 if *levels == 0 || (*levels == 1 && min < max) {
                     return Err(DomainProblem::Levels(*levels));
                 }
+                // Neighbouring levels must be far apart in floating point (4096 units
+                // in the last place of the larger bound), or two of them compute to
+                // the same number and a value no longer reads back as its own level.
+                let step = (max - min) / levels.saturating_sub(1).max(1) as f64;
+                if min < max && step <= min.abs().max(max.abs()) * FLOAT_LEVEL_GAP {
+                    return Err(DomainProblem::LevelsTooFine {
+                        min: *min,
+                        max: *max,
+                        levels: *levels,
+                    });
+                }
             }
         }
         Ok(())
@@ -348,5 +363,46 @@ mod tests {
         assert_eq!(domains[0].len(), 4);
         assert_eq!(domains[4].value(1), -0.5);
         assert_eq!(domains[0].index_of(2.0), None);
+    }
+
+    /// Levels finer than floating point can tell apart are refused; the finest a
+    /// domain may have still reads every level back, at both ends and in the middle.
+    #[test]
+    fn float_levels_must_be_told_apart() {
+        let max_levels = u32::MAX;
+        let too_fine = Domain::Float {
+            min: 4294967295.0,
+            max: 4294967296.0,
+            levels: max_levels,
+        };
+        assert!(matches!(
+            too_fine.check(),
+            Err(DomainProblem::LevelsTooFine { .. })
+        ));
+        let fine = Domain::Float {
+            min: 0.0,
+            max: 1.0,
+            levels: max_levels,
+        };
+        assert!(fine.check().is_ok());
+        let near_the_edge = Domain::Float {
+            min: 1000.0,
+            max: 1001.0,
+            levels: 1 << 26,
+        };
+        assert!(near_the_edge.check().is_ok());
+        for d in [&fine, &near_the_edge] {
+            let n = d.len();
+            for i in [0, 1, 2, n / 2 - 1, n / 2, n - 3, n - 2, n - 1] {
+                assert_eq!(d.index_of(d.value(i)), Some(i), "{d:?} {i}");
+            }
+        }
+        // One point in many levels stays allowed: every level is that point.
+        let point = Domain::Float {
+            min: 2.0,
+            max: 2.0,
+            levels: 7,
+        };
+        assert!(point.check().is_ok());
     }
 }

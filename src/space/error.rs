@@ -87,6 +87,10 @@ pub enum DomainProblem {
     LongList,
     #[error("list value {0} appears twice")]
     ValueTwice(f64),
+    #[error(
+        "{levels} levels between {min} and {max} are closer together than floating point tells apart; use fewer levels"
+    )]
+    LevelsTooFine { min: f64, max: f64, levels: u32 },
     #[error("list values {0} and {1} are too close to tell apart (relative {2})")]
     TooClose(f64, f64, f64),
     #[error("no categories: give at least one name")]
