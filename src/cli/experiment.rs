@@ -11,30 +11,13 @@ use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, ValueEnum, PartialEq)]
 pub enum Preset {
-    /// A few minutes or less on 2 cores, to see what an experiment writes. space-battle:
-    /// 4 trials of 20 evaluations, 5 re-evaluations, 300-tick games, MCTS with 30
-    /// iterations. rinascimento: 10 NTBEA runs at budgets 50-500, 100 games per win
-    /// rate. ntbea-defaults: a smoke test. strategy-portfolio, strategy-difficulty: 4
-    /// levels (training; validation for the difficulty ladder) x 2 games a pairing.
-    /// play-styles: 40 evaluations an archive of
-    /// short games. learned-eval: small self-play, training and tables.
+    /// Minutes or less on 2 cores, to see what the experiment writes.
     Quick,
-    /// space-battle: the paper's design at a smaller game, 50 trials of 100
-    /// evaluations, 20 re-evaluations, 400-tick games, MCTS with 40 iterations (about
-    /// 50 minutes on 2 cores). rinascimento: 30 NTBEA runs at budgets 50-1000, 300
-    /// games per true win rate, tables of 1000 games. ntbea-defaults: the published
-    /// run (about 25 minutes). Elsewhere the same as full.
+    /// Between quick and the paper's size.
     Medium,
-    /// The papers' settings. space-battle: 50 trials of 100 evaluations, 100
-    /// re-evaluations, 2000-tick games, MCTS with 175 iterations (roughly 40
-    /// core-hours, resumable). rinascimento: 100 NTBEA runs, 1000 games per true win
-    /// rate, tables of 10,000 games (117 minutes on 2 cores). Strategy experiments: as
-    /// full.
+    /// The paper's settings.
     Paper,
-    /// The strategy experiments' published tables (strategy-portfolio,
-    /// strategy-difficulty, play-styles, learned-eval): all 20 levels (training; the
-    /// validation ones for strategy-difficulty), 10 games per pairing and level, the
-    /// full archives and training; elsewhere as paper.
+    /// The published run's settings.
     Full,
 }
 
@@ -79,22 +62,61 @@ pub struct ExperimentArgs {
 enum Which {
     /// The NTBEA paper's Section V: RMHC, B-RMHC and NTBEA tune Space Battle's rules,
     /// each trial's final game re-evaluated (Figure 2, Table II).
+    ///
+    /// Presets: quick, 4 trials of 20 evaluations, 5 re-evaluations, 300-tick games,
+    /// MCTS with 30 iterations; medium, 50 trials of 100 evaluations, 20
+    /// re-evaluations, 400-tick games, MCTS with 40 iterations (about 50 minutes on 2
+    /// cores); paper and full, 50 trials of 100 evaluations, 100 re-evaluations,
+    /// 2000-tick games, MCTS with 175 iterations (roughly 40 core-hours, resumable).
     SpaceBattle(SpaceBattleArgs),
     /// The rule-design study (docs/design.md): NTBEA, random search and RMHC over a
     /// game's rules, the best rule sets played again on fresh games.
+    ///
+    /// Presets: quick, minutes; full (or paper), 10 runs of each algorithm over the
+    /// rules, the best rule sets on fresh games; no medium.
     RuleDesign(RuleDesignArgs),
     /// The Rinascimento paper's agent tuning (Figure 5 and Table VIII).
+    ///
+    /// Presets: quick, 10 NTBEA runs at budgets 50-500, 100 games per true win rate,
+    /// tables of 100 games (about 2 minutes on 2 cores); medium, 30 runs at budgets
+    /// 50-1000, 300 games per true win rate, tables of 1000 games; paper and full, 100
+    /// runs at budgets 50-1000, 1000 games per true win rate, tables of 10,000 games
+    /// (117 minutes on 2 cores).
     Rinascimento(RinascimentoArgs),
     /// NTBEA tunes NTBEA's own defaults over benchmark problems, then validates them.
+    ///
+    /// Presets: quick, a smoke test (seconds); medium, the published run
+    /// (runs/published/ntbea-defaults, about 25 minutes on 2 cores); no paper or full,
+    /// as no paper is reproduced.
     NtbeaDefaults(NtbeaDefaultsArgs),
     /// Portfolio MCTS against MCTS and RHEA in the strategy game (the Tribes paper's
     /// Table I).
+    ///
+    /// Presets: quick, 4 training levels x 2 games a pairing (a minute or two on 2
+    /// cores); medium, 10 levels x 4 games; paper and full, all 20 training levels x 10
+    /// games a pairing, seats alternating (about 25 minutes on 2 cores, published).
     StrategyPortfolio(GameSettingsArgs),
     /// A round robin of strategy-game bots made by configuration alone.
+    ///
+    /// Six bots, weakest first as intended, on the validation levels; each step of the
+    /// ladder is checked against two standard errors. Presets: quick, 4 levels x 2
+    /// games a pair; medium, 10 levels x 4 games; paper and full, all 20 validation
+    /// levels x 10 games, 200 games a pair (about 12 minutes on 2 cores, published).
     StrategyDifficulty(GameSettingsArgs),
     /// MAP-Elites archives of P-MCTS(PU) script weights, their corners validated.
+    ///
+    /// Presets: quick, short games at 100 calls a decision, 40 evaluations an archive
+    /// (about a minute on 2 cores); medium, 500 calls, 100 evaluations an archive;
+    /// paper and full, the problem's defaults, 300
+    /// evaluations an archive, corners validated over 200 games each on validation
+    /// levels (about an hour on 2 cores since the issue-31 speed-up, resumable).
     PlayStyles(PlayStylesArgs),
     /// Self-play, a trained state evaluator and the Prismata paper's Tables II and III.
+    ///
+    /// Presets: quick, small self-play, a 64-64 network and small tables (a couple of
+    /// minutes on 2 cores); paper and full, 8000 self-play games, the paper's 512-512
+    /// network, Table III from 300 games a pairing at 25 ms a turn and 500 at 20,000
+    /// calls (about 90 minutes on 2 cores, published).
     LearnedEval(GameSettingsArgs),
     /// Any other name: refused with the list of experiments.
     #[command(external_subcommand)]
@@ -104,7 +126,8 @@ enum Which {
 /// What every experiment takes.
 #[derive(Args)]
 struct Common {
-    /// How large a run: quick (minutes), medium, paper or full; see each value below.
+    /// How large a run: quick (minutes), medium, paper or full; what each means for
+    /// this experiment is above.
     #[arg(long, value_enum, default_value = "quick")]
     preset: Preset,
     /// Experiment seed: every run, game and re-evaluation derives its seed from it, so
