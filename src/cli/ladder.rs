@@ -8,7 +8,7 @@
 //!   re-evaluated with fresh games first, and only elites that the re-evaluation
 //!   separates become rungs.
 
-use crate::experiments::strategy::{DIFFICULTY_LADDER, StrategyExperiment, ladder, run};
+use crate::experiments::strategy::{DIFFICULTY_LADDER, Step, StrategyExperiment, ladder, run};
 use crate::games::strategy::{training_levels, validation_levels};
 use crate::harness::agents::{AgentSpec, split_agents};
 use crate::optim::map_elites::Archive;
@@ -403,8 +403,8 @@ fn separated_chain(c: &[Candidate]) -> Vec<usize> {
         match chain.last() {
             None => chain.push(i),
             Some(&last) => {
-                let se = c[i].se.hypot(c[last].se);
-                if c[i].mean - c[last].mean > 2.0 * se {
+                let (lower, upper) = ((c[last].mean, c[last].se), (c[i].mean, c[i].se));
+                if Step::between(0, lower, upper).separated() {
                     chain.push(i);
                 }
             }

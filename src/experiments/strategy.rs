@@ -657,6 +657,15 @@ pub struct Step {
 }
 
 impl Step {
+    /// The step from `lower` to `upper`, each (mean, standard error), as rung `from`.
+    pub fn between(from: usize, lower: (f64, f64), upper: (f64, f64)) -> Step {
+        Step {
+            from,
+            gain: upper.0 - lower.0,
+            se: lower.1.hypot(upper.1),
+        }
+    }
+
     /// The next rung is stronger by more than two standard errors.
     pub fn separated(&self) -> bool {
         self.gain > 2.0 * self.se
@@ -669,11 +678,7 @@ pub fn steps(averages: &[(f64, f64)]) -> Vec<Step> {
     averages
         .windows(2)
         .enumerate()
-        .map(|(i, w)| Step {
-            from: i,
-            gain: w[1].0 - w[0].0,
-            se: (w[0].1 * w[0].1 + w[1].1 * w[1].1).sqrt(),
-        })
+        .map(|(i, w)| Step::between(i, w[0], w[1]))
         .collect()
 }
 
