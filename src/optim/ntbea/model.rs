@@ -23,11 +23,22 @@ pub struct Stat {
     pub n: u32,
     pub sum: f64,
     pub sum_sq: f64,
+    /// `sum / n`, kept with them: scoring reads a mean far more often than it adds.
+    mean: f64,
 }
 
 impl Stat {
+    /// Adds one fitness value.
+    #[inline]
+    fn add(&mut self, fitness: f64) {
+        self.n += 1;
+        self.sum += fitness;
+        self.sum_sq += fitness * fitness;
+        self.mean = self.sum / self.n as f64;
+    }
+    #[inline]
     pub fn mean(&self) -> f64 {
-        self.sum / self.n as f64
+        self.mean
     }
     pub fn sd(&self) -> f64 {
         if self.n < 2 {
@@ -65,10 +76,26 @@ impl Hasher for MixHasher {
     }
 }
 
-enum Table {
-    Dense(Vec<Stat>),
-    Sparse(HashMap<u64, Stat, BuildHasherDefault<MixHasher>>),
+/// Where one tuple's statistics live and how its key is made.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// At most two dimensions, dense: the statistics sit at `offset + point[d0] +
+    /// point[d1] * r1` of the shared dense array (a 1-tuple has `d1 = d0`, `r1 = 0`),
+    /// the mixed-radix key without a loop. Every 1- and 2-tuple of ordinary spaces.
+    Small {
+        d0: u32,
+        d1: u32,
+        r1: u32,
+        offset: u32,
+    },
+    /// More dimensions, dense: `offset + key`.
+    Dense { offset: usize },
+    /// A hash map of its own (`maps[map]`), keyed by the mixed-radix key or, when
+    /// `hashed`, a hash of the pattern.
+    Sparse { map: usize, hashed: bool },
 }
+
+type StatMap = HashMap<u64, Stat, BuildHasherDefault<MixHasher>>;
 
 const DENSE_LIMIT: u64 = 1 << 16;
 
@@ -79,8 +106,12 @@ pub struct TupleModel {
     dims: Vec<u32>,
     radix: Vec<u64>,
     starts: Vec<usize>,
-    hashed: Vec<bool>,
-    tables: Vec<Table>,
+    slots: Vec<Slot>,
+    /// Each dense tuple's pattern count (0 for a sparse one).
+    sizes: Vec<usize>,
+    /// Every dense tuple's statistics, one after another.
+    dense: Vec<Stat>,
+    maps: Vec<StatMap>,
     evaluations: u64,
 }
 
@@ -92,8 +123,10 @@ impl TupleModel {
             dims: Vec::new(),
             radix: Vec::new(),
             starts: vec![0],
-            hashed: Vec::new(),
-            tables: Vec::new(),
+            slots: Vec::new(),
+            sizes: Vec::new(),
+            dense: Vec::new(),
+            maps: Vec::new(),
             evaluations: 0,
         };
         for (i, t) in tuples.iter().enumerate() {
@@ -107,17 +140,42 @@ impl TupleModel {
                 product = product.and_then(|p| p.checked_mul(arity[d] as u64));
             }
             m.starts.push(m.dims.len());
-            m.hashed.push(product.is_none());
-            m.tables.push(match product {
-                Some(p) if p <= DENSE_LIMIT => Table::Dense(vec![Stat::default(); p as usize]),
-                _ => Table::Sparse(HashMap::default()),
-            });
+            let offset = m.dense.len();
+            let slot = match product {
+                Some(p) if p <= DENSE_LIMIT => {
+                    m.dense.resize(offset + p as usize, Stat::default());
+                    match t[..] {
+                        [d0] if offset <= u32::MAX as usize => Slot::Small {
+                            d0: d0 as u32,
+                            d1: d0 as u32,
+                            r1: 0,
+                            offset: offset as u32,
+                        },
+                        [d0, d1] if offset <= u32::MAX as usize => Slot::Small {
+                            d0: d0 as u32,
+                            d1: d1 as u32,
+                            r1: arity[d0] as u32,
+                            offset: offset as u32,
+                        },
+                        _ => Slot::Dense { offset },
+                    }
+                }
+                _ => {
+                    m.maps.push(StatMap::default());
+                    Slot::Sparse {
+                        map: m.maps.len() - 1,
+                        hashed: product.is_none(),
+                    }
+                }
+            };
+            m.sizes.push(m.dense.len() - offset);
+            m.slots.push(slot);
         }
         m
     }
 
     pub(crate) fn tuple_count(&self) -> usize {
-        self.tables.len()
+        self.slots.len()
     }
 
     /// Evaluations added so far (N_i for every tuple: each point is added to all).
@@ -129,10 +187,11 @@ impl TupleModel {
         &self.dims[self.starts[t]..self.starts[t + 1]]
     }
 
+    /// The key of `point`'s pattern in a tuple that is not `Small`.
     #[inline]
-    fn key(&self, t: usize, point: &[u32]) -> u64 {
+    fn key(&self, t: usize, point: &[u32], hashed: bool) -> u64 {
         let (a, b) = (self.starts[t], self.starts[t + 1]);
-        if self.hashed[t] {
+        if hashed {
             self.dims[a..b].iter().fold(0x9E37_79B9_7F4A_7C15, |h, &d| {
                 mix64(h ^ point[d as usize] as u64)
             })
@@ -148,25 +207,35 @@ impl TupleModel {
     /// The statistics of `point`'s pattern in tuple `t`, if seen.
     #[inline]
     pub fn stat(&self, t: usize, point: &[u32]) -> Option<&Stat> {
-        let key = self.key(t, point);
-        let s = match &self.tables[t] {
-            Table::Dense(v) => &v[key as usize],
-            Table::Sparse(m) => m.get(&key)?,
+        let s = match self.slots[t] {
+            Slot::Small { d0, d1, r1, offset } => {
+                let i = point[d0 as usize] + point[d1 as usize] * r1;
+                &self.dense[offset as usize + i as usize]
+            }
+            Slot::Dense { offset } => &self.dense[offset + self.key(t, point, false) as usize],
+            Slot::Sparse { map, hashed } => self.maps[map].get(&self.key(t, point, hashed))?,
         };
         (s.n > 0).then_some(s)
     }
 
     /// Adds one evaluation of `point` to every tuple.
     pub fn add(&mut self, point: &[u32], fitness: f64) {
-        for t in 0..self.tables.len() {
-            let key = self.key(t, point);
-            let s = match &mut self.tables[t] {
-                Table::Dense(v) => &mut v[key as usize],
-                Table::Sparse(m) => m.entry(key).or_default(),
+        for t in 0..self.slots.len() {
+            let s = match self.slots[t] {
+                Slot::Small { d0, d1, r1, offset } => {
+                    let i = point[d0 as usize] + point[d1 as usize] * r1;
+                    &mut self.dense[offset as usize + i as usize]
+                }
+                Slot::Dense { offset } => {
+                    let key = self.key(t, point, false) as usize;
+                    &mut self.dense[offset + key]
+                }
+                Slot::Sparse { map, hashed } => {
+                    let key = self.key(t, point, hashed);
+                    self.maps[map].entry(key).or_default()
+                }
             };
-            s.n += 1;
-            s.sum += fitness;
-            s.sum_sq += fitness * fitness;
+            s.add(fitness);
         }
         self.evaluations += 1;
     }
@@ -175,7 +244,7 @@ impl TupleModel {
     /// where its pattern was seen; `None` if none was.
     pub fn mean(&self, point: &[u32]) -> Option<f64> {
         let (mut total, mut seen) = (0.0, 0u32);
-        for t in 0..self.tables.len() {
+        for t in 0..self.slots.len() {
             if let Some(s) = self.stat(t, point) {
                 total += s.mean();
                 seen += 1;
@@ -190,10 +259,10 @@ impl TupleModel {
     #[inline]
     pub fn ucb(&self, point: &[u32], k: f64, explore: &[f64]) -> f64 {
         let (mut total, mut seen, mut exploration) = (0.0, 0u32, 0.0);
-        for t in 0..self.tables.len() {
+        for t in 0..self.slots.len() {
             match self.stat(t, point) {
                 Some(s) => {
-                    total += s.sum / s.n as f64;
+                    total += s.mean;
                     seen += 1;
                     exploration += explore[s.n as usize];
                 }
@@ -201,16 +270,59 @@ impl TupleModel {
             }
         }
         let mean = if seen > 0 { total / seen as f64 } else { 0.0 };
-        mean + k * exploration / self.tables.len() as f64
+        mean + k * exploration / self.slots.len() as f64
     }
 
     /// One tuple's part of the UCB sums for `point`: (mean or 0, seen 0/1, exploration).
     #[inline]
     fn contribution(&self, t: usize, point: &[u32], explore: &[f64]) -> (f64, f64, f64) {
         match self.stat(t, point) {
-            Some(s) => (s.sum / s.n as f64, 1.0, explore[s.n as usize]),
+            Some(s) => (s.mean, 1.0, explore[s.n as usize]),
             None => (0.0, 0.0, explore[0]),
         }
+    }
+
+    /// Per tuple, the highest mean among its seen patterns (`None`: none seen), the
+    /// ceilings [`MeanScorer::ceiling`] bounds a neighbourhood with. One pass over the
+    /// model's tables, once per recommendation.
+    pub fn mean_ceilings(&self) -> Vec<Option<f64>> {
+        let highest = |best: Option<f64>, s: &Stat| {
+            if s.n == 0 {
+                best
+            } else {
+                Some(best.map_or(s.mean(), |b: f64| b.max(s.mean())))
+            }
+        };
+        (0..self.slots.len())
+            .map(|t| match self.slots[t] {
+                Slot::Sparse { map, .. } => self.maps[map].values().fold(None, highest),
+                Slot::Small { offset, .. } => self
+                    .dense_table(t, offset as usize)
+                    .iter()
+                    .fold(None, highest),
+                Slot::Dense { offset } => self.dense_table(t, offset).iter().fold(None, highest),
+            })
+            .collect()
+    }
+
+    /// A dense tuple's statistics.
+    fn dense_table(&self, t: usize, offset: usize) -> &[Stat] {
+        &self.dense[offset..offset + self.sizes[t]]
+    }
+
+    /// For each dimension, the ceilings of the tuples that hold it, highest first.
+    pub fn ceilings_by_dim(&self, ceilings: &[Option<f64>]) -> Vec<Vec<f64>> {
+        self.tuples_of_dim
+            .iter()
+            .map(|tuples| {
+                let mut c: Vec<f64> = tuples
+                    .iter()
+                    .filter_map(|&t| ceilings[t as usize])
+                    .collect();
+                c.sort_by(|a, b| b.total_cmp(a));
+                c
+            })
+            .collect()
     }
 
     /// Fills `out` with sqrt(ln(1 + N) / (eps + n)) for n = 0..=N (N = evaluations so
@@ -292,24 +404,97 @@ impl NeighbourScorer {
 #[derive(Default)]
 pub struct MeanScorer {
     parts: Vec<(f64, f64)>,
+    /// The sum of the parts' means, kept up to date as parts change: within `drift`
+    /// of the sum [`TupleModel::mean`] takes.
     total: f64,
     seen: f64,
-    /// The largest pattern mean in magnitude among the point's, for the bound.
+    /// An upper bound on every part's mean in magnitude, for the bounds.
     scale: f64,
+    /// Additions and subtractions `total` took since it was last summed in order.
+    updates: f64,
+    /// Per dimension, the sums of the means and seen counts of the parts of the
+    /// tuples holding it, kept up to date with the parts (within the same drift).
+    held: Vec<(f64, f64)>,
+    /// The point the parts are of (empty before the first).
+    point: Vec<u32>,
+    /// The dimensions where the next point differs (a buffer kept between calls).
+    changed: Vec<usize>,
 }
 
 impl MeanScorer {
-    /// Prepares for neighbours of `point`.
+    /// Prepares for neighbours of `point`. Only the tuples holding a dimension where
+    /// `point` differs from the previously prepared point are read again (NTBEA's
+    /// evaluated points follow one another a few mutations apart), when that is fewer
+    /// than all of them; the parts are the same numbers either way.
     pub fn prepare(&mut self, model: &TupleModel, point: &[u32]) {
-        self.parts.clear();
-        self.parts.extend((0..model.tuple_count()).map(|t| {
-            model
-                .stat(t, point)
-                .map_or((0.0, 0.0), |s| (s.sum / s.n as f64, 1.0))
-        }));
-        self.total = self.parts.iter().map(|p| p.0).sum();
-        self.seen = self.parts.iter().map(|p| p.1).sum();
-        self.scale = self.parts.iter().fold(0.0, |m, p| m.max(p.0.abs()));
+        let part = |t: usize| model.stat(t, point).map_or((0.0, 0.0), |s| (s.mean, 1.0));
+        let tuples = model.tuple_count();
+        let mut changed = std::mem::take(&mut self.changed);
+        changed.clear();
+        let mut reads = 0;
+        let incremental = self.point.len() == point.len() && self.parts.len() == tuples && {
+            for d in (0..point.len()).filter(|&d| point[d] != self.point[d]) {
+                reads += model.tuples_of_dim[d].len();
+                changed.push(d);
+            }
+            reads < tuples
+        };
+        if incremental {
+            for &d in &changed {
+                for &t in &model.tuples_of_dim[d] {
+                    let t = t as usize;
+                    let (old, new) = (self.parts[t], part(t));
+                    if new == old {
+                        continue;
+                    }
+                    let delta = (new.0 - old.0, new.1 - old.1);
+                    self.total += delta.0;
+                    self.seen += delta.1;
+                    self.scale = self.scale.max(new.0.abs());
+                    self.parts[t] = new;
+                    for &e in model.tuple(t) {
+                        let h = &mut self.held[e as usize];
+                        h.0 += delta.0;
+                        h.1 += delta.1;
+                    }
+                }
+                self.updates += 2.0 * model.tuples_of_dim[d].len() as f64;
+            }
+        } else {
+            self.parts.clear();
+            self.parts.extend((0..tuples).map(part));
+            self.total = self.ordered_total();
+            self.seen = self.parts.iter().map(|p| p.1).sum();
+            self.scale = self.parts.iter().fold(0.0, |m, p| m.max(p.0.abs()));
+            self.updates = 0.0;
+            self.held.clear();
+            self.held.resize(point.len(), (0.0, 0.0));
+            for (t, p) in self.parts.iter().enumerate() {
+                for &e in model.tuple(t) {
+                    let h = &mut self.held[e as usize];
+                    h.0 += p.0;
+                    h.1 += p.1;
+                }
+            }
+        }
+        self.changed = changed;
+        self.point.clear();
+        self.point.extend_from_slice(point);
+    }
+
+    /// The parts' means summed in tuple order, as [`TupleModel::mean`] sums them.
+    fn ordered_total(&self) -> f64 {
+        self.parts.iter().map(|p| p.0).sum()
+    }
+
+    /// How far a mean over `seen` tuples made from `total`, with up to `extra` more
+    /// additions, may be from [`TupleModel::mean`]'s, generously: every addition's
+    /// rounding is at most 2^-52 of a partial sum, and partial sums stay below
+    /// T x scale (T tuples); `total` took `updates` additions since it was summed in
+    /// order, and the in-order sum itself takes T.
+    fn slack(&self, tuples: usize, seen: f64, extra: f64, scale: f64) -> f64 {
+        let t = tuples as f64;
+        4.0 * (self.updates + extra + 2.0 * t) * t * scale * f64::EPSILON / seen.max(1.0)
     }
 
     /// The prepared point's own model mean, bit for bit [`TupleModel::mean`]'s: the
@@ -317,17 +502,58 @@ impl MeanScorer {
     /// changes no sum but a zero's sign, and `+ 0.0` gives that back); `None` if no
     /// tuple saw it.
     pub fn point_mean(&self) -> Option<f64> {
-        (self.seen > 0.5).then(|| (self.total + 0.0) / self.seen)
+        (self.seen > 0.5).then(|| (self.ordered_total() + 0.0) / self.seen)
+    }
+
+    /// The prepared point's model mean from the running total, and how far it may be
+    /// from [`TupleModel::mean`]'s: enough to rule the point out without summing.
+    pub fn point_estimate(&self) -> Option<(f64, f64)> {
+        let slack = self.slack(self.parts.len(), self.seen, 0.0, self.scale);
+        (self.seen > 0.5).then(|| (self.total / self.seen, slack))
+    }
+
+    /// An upper bound on the model mean of every neighbour of the prepared point that
+    /// changes dimension `dim` only, whatever value it takes there; `None` if no such
+    /// neighbour can have been seen. `ceilings` are the tuples holding `dim`, highest
+    /// first ([`TupleModel::ceilings_by_dim`]).
+    ///
+    /// A neighbour keeps the point's parts outside the tuples holding `dim` (sum `a`
+    /// over `s` seen tuples) and takes, in some `k` of those tuples, pattern means at
+    /// most their ceilings. `(a + x) / (s + k)` is largest when `x` is the sum of the
+    /// `k` highest ceilings; adding the next ceiling raises that mean only while the
+    /// ceiling is above it, so the walk stops at the first that is not. The bound adds
+    /// the rounding slack of this sum and of [`TupleModel::mean`]'s, so no neighbour
+    /// whose computed mean exceeds it is ever ruled out.
+    pub fn ceiling(&self, model: &TupleModel, dim: usize, ceilings: &[f64]) -> Option<f64> {
+        let held = &model.tuples_of_dim[dim];
+        let (mut sum, mut count) = (self.total - self.held[dim].0, self.seen - self.held[dim].1);
+        // `c <= sum / count`, without a division per ceiling.
+        let mut any = count > 0.5;
+        for &c in ceilings {
+            if any && c * count <= sum {
+                break;
+            }
+            sum += c;
+            count += 1.0;
+            any = true;
+        }
+        let best = any.then(|| sum / count);
+        // The ceilings are sorted: the largest in magnitude is at one end.
+        let ends = ceilings
+            .first()
+            .map_or(0.0, |c| c.abs())
+            .max(ceilings.last().map_or(0.0, |c| c.abs()));
+        let scale = self.scale.max(ends);
+        // The held sums drift as the total does: count their updates twice.
+        let extra = self.updates + 2.0 * held.len() as f64;
+        best.map(|b| b + self.slack(model.tuple_count(), count, extra, scale))
     }
 
     /// The model mean of `neighbour`, which differs from the prepared point in
     /// dimension `dim` only, and how far it may be from [`TupleModel::mean`]'s; `None`
     /// if no tuple saw it.
     ///
-    /// The bound: either sum adds at most 3T terms (T tuples; the update subtracts and
-    /// adds at most T more) whose partial sums are at most T x scale in magnitude, so
-    /// each is within 3T x T x scale x 2^-52 of the exact sum; the means divide by the
-    /// same count. Twice that covers both.
+    /// The bound is [`MeanScorer::slack`] with the neighbour's own additions counted.
     pub fn mean(&self, model: &TupleModel, neighbour: &[u32], dim: usize) -> Option<(f64, f64)> {
         let (mut total, mut seen, mut scale) = (self.total, self.seen, self.scale);
         for &t in &model.tuples_of_dim[dim] {
@@ -335,13 +561,13 @@ impl MeanScorer {
             let old = self.parts[t];
             let new = model
                 .stat(t, neighbour)
-                .map_or((0.0, 0.0), |s| (s.sum / s.n as f64, 1.0));
+                .map_or((0.0, 0.0), |s| (s.mean, 1.0));
             total += new.0 - old.0;
             seen += new.1 - old.1;
             scale = scale.max(new.0.abs());
         }
-        let tuples = model.tuple_count() as f64;
-        let bound = 6.0 * tuples * tuples * scale * f64::EPSILON / seen.max(1.0);
+        let extra = 2.0 * model.tuples_of_dim[dim].len() as f64;
+        let bound = self.slack(model.tuple_count(), seen, extra, scale);
         (seen > 0.5).then(|| (total / seen, bound))
     }
 }
@@ -408,7 +634,8 @@ mod tests {
     }
 
     proptest! {
-        /// The incremental neighbour means are within their bound of the full means.
+        /// The incremental neighbour means and point estimates are within their bounds
+        /// of the full means, and a dimension's ceiling is above every neighbour's mean.
         #[test]
         fn incremental_means_are_within_their_bound(
             raw in prop::collection::vec((prop::collection::vec(0u32..3, 5), -1e3f64..1e3), 1..40),
@@ -420,9 +647,21 @@ mod tests {
             let mut model = TupleModel::new(&tuples, &arity);
             for (p, f) in &raw { model.add(p, *f); }
             let mut scorer = MeanScorer::default();
+            let ceilings = model.ceilings_by_dim(&model.mean_ceilings());
             for (p, _) in &raw {
                 scorer.prepare(&model, p);
+                let own = model.mean(p).unwrap();
+                let (estimate, slack) = scorer.point_estimate().unwrap();
+                prop_assert!((own - estimate).abs() <= slack, "{} {} {}", own, estimate, slack);
                 for d in 0..5 {
+                    let ceiling = scorer.ceiling(&model, d, &ceilings[d]);
+                    for v in 0..3 {
+                        let mut q = p.clone();
+                        q[d] = v;
+                        if let Some(m) = model.mean(&q) {
+                            prop_assert!(ceiling.is_some_and(|c| m <= c), "{} {:?}", m, ceiling);
+                        }
+                    }
                     for v in 0..3 {
                         let mut q = p.clone();
                         q[d] = v;
