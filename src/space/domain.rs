@@ -37,9 +37,14 @@ impl Domain {
     pub fn len(&self) -> usize {
         match self {
             // Wide: an unchecked domain must not overflow here (`check` rejects it).
-            Domain::Int { min, max, step } => {
-                ((*max as i128 - *min as i128) / (*step).max(1) as i128 + 1).max(0) as usize
-            }
+            // The common span fits i64 and skips the 128-bit division (NTBEA asks for
+            // an arity at every mutation).
+            Domain::Int { min, max, step } => match max.checked_sub(*min) {
+                Some(span) => (span / (*step).max(1) + 1).max(0) as usize,
+                None => {
+                    ((*max as i128 - *min as i128) / (*step).max(1) as i128 + 1).max(0) as usize
+                }
+            },
             Domain::List(v) => v.len(),
             Domain::Categories(v) => v.len(),
             Domain::Bool => 2,

@@ -375,8 +375,11 @@ pub struct NtbeaRun {
     current: Vec<Vec<u32>>,
     asked: usize,
     remaining: u64,
+    /// The distinct points evaluated, in the order of their first evaluation.
     evaluated: Vec<Vec<u32>>,
     seen: std::collections::HashSet<Vec<u32>>,
+    /// Per dimension, the values the evaluated points hold there, ascending.
+    tried: Vec<Vec<u32>>,
     fit_range: (f64, f64),
     fit_summary: Summary,
     explore: Vec<f64>,
@@ -408,6 +411,7 @@ impl NtbeaRun {
             asked: 0,
             remaining: budget,
             evaluated: Vec::new(),
+            tried: vec![Vec::new(); space.dims.len()],
             seen: Default::default(),
             fit_range: (f64::INFINITY, f64::NEG_INFINITY),
             fit_summary: Summary::default(),
@@ -446,6 +450,11 @@ impl NtbeaRun {
                 self.model.add(&self.current[w], f);
                 if self.seen.insert(self.current[w].clone()) {
                     self.evaluated.push(self.current[w].clone());
+                    for (values, &v) in self.tried.iter_mut().zip(&self.current[w]) {
+                        if let Err(at) = values.binary_search(&v) {
+                            values.insert(at, v);
+                        }
+                    }
                 }
                 self.fit_range = (self.fit_range.0.min(f), self.fit_range.1.max(f));
                 self.fit_summary.add(f);
@@ -518,32 +527,19 @@ impl NtbeaRun {
         // A neighbour takes, in the dimension it changes, only values some evaluated
         // point had: a value never tried has no evidence of its own (no tuple holding
         // it was seen), and a dimension of 2^32 values cannot be walked.
-        let tried: Vec<Vec<u32>> = match from {
-            RecommendFrom::Evaluated => Vec::new(),
-            RecommendFrom::Neighbourhood => free
-                .iter()
-                .map(|&d| {
-                    let set: std::collections::BTreeSet<u32> =
-                        self.evaluated.iter().map(|p| p[d]).collect();
-                    set.into_iter().collect()
-                })
-                .collect(),
-        };
-        // A point evaluated again has the neighbours it had: scoring them once gives the
-        // same choice, since only a strictly higher mean replaces the best.
-        let mut done: std::collections::HashSet<&[u32]> = std::collections::HashSet::new();
+        let neighbourhood = from == RecommendFrom::Neighbourhood;
         let mut scorer = model::MeanScorer::default();
         // Per free dimension, the ceilings of its tuples: a whole dimension's
         // neighbours are skipped when even their ceiling cannot beat the best.
-        let ceilings = match from {
-            RecommendFrom::Evaluated => Vec::new(),
-            RecommendFrom::Neighbourhood => self.model.ceilings_by_dim(&self.model.mean_ceilings()),
+        let ceilings = if neighbourhood {
+            self.model.ceilings_by_dim(&self.model.mean_ceilings())
+        } else {
+            Vec::new()
         };
+        let mut q = Vec::new();
+        // `evaluated` holds each point once: a point's neighbours are scored once.
         for p in &self.evaluated {
-            if !done.insert(p.as_slice()) {
-                continue;
-            }
-            if tried.is_empty() {
+            if !neighbourhood {
                 consider(p, &mut best);
                 continue;
             }
@@ -555,8 +551,10 @@ impl NtbeaRun {
                     take(p, scorer.point_mean(), &mut best);
                 }
             }
-            let mut q = p.clone();
-            for (&d, values) in free.iter().zip(&tried) {
+            q.clear();
+            q.extend_from_slice(p);
+            for &d in free {
+                let values = &self.tried[d];
                 match scorer.ceiling(&self.model, d, &ceilings[d]) {
                     Some(ceiling) if ceiling > best.1 => {}
                     _ => continue,

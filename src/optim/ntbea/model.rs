@@ -205,13 +205,25 @@ impl TupleModel {
     }
 
     /// The statistics of `point`'s pattern in tuple `t`, if seen.
-    #[inline]
+    ///
+    /// Inlined into the scoring loops for the small tuples (most of them), so their
+    /// running sums stay in registers; larger tuples take an out-of-line call.
+    #[inline(always)]
     pub fn stat(&self, t: usize, point: &[u32]) -> Option<&Stat> {
-        let s = match self.slots[t] {
+        match self.slots[t] {
             Slot::Small { d0, d1, r1, offset } => {
                 let i = point[d0 as usize] + point[d1 as usize] * r1;
-                &self.dense[offset as usize + i as usize]
+                let s = &self.dense[offset as usize + i as usize];
+                (s.n > 0).then_some(s)
             }
+            _ => self.large_stat(t, point),
+        }
+    }
+
+    #[inline(never)]
+    fn large_stat(&self, t: usize, point: &[u32]) -> Option<&Stat> {
+        let s = match self.slots[t] {
+            Slot::Small { .. } => unreachable!("small tuples are read inline"),
             Slot::Dense { offset } => &self.dense[offset + self.key(t, point, false) as usize],
             Slot::Sparse { map, hashed } => self.maps[map].get(&self.key(t, point, hashed))?,
         };
@@ -419,6 +431,9 @@ pub struct MeanScorer {
     point: Vec<u32>,
     /// The dimensions where the next point differs (a buffer kept between calls).
     changed: Vec<usize>,
+    /// Which tuples this preparation read already: those stamped `round`.
+    stamp: Vec<u32>,
+    round: u32,
 }
 
 impl MeanScorer {
@@ -440,9 +455,20 @@ impl MeanScorer {
             reads < tuples
         };
         if incremental {
+            // A tuple holding two changed dimensions is read once.
+            self.round = self.round.wrapping_add(1);
+            if self.round == 0 {
+                self.stamp.iter_mut().for_each(|s| *s = 0);
+                self.round = 1;
+            }
+            self.stamp.resize(tuples, 0);
             for &d in &changed {
                 for &t in &model.tuples_of_dim[d] {
                     let t = t as usize;
+                    if self.stamp[t] == self.round {
+                        continue;
+                    }
+                    self.stamp[t] = self.round;
                     let (old, new) = (self.parts[t], part(t));
                     if new == old {
                         continue;
