@@ -9,7 +9,9 @@
 //!   the recommendation taken 20 times for the convergence curve: at the defaults
 //!   (auto tuples, the neighbourhood recommendation) and at the Java reference's
 //!   settings (1+2+N, k 5 absolute, epsilon 0.5, 50 neighbours, the best evaluated
-//!   point). Their ratio is what the defaults cost over the reference's settings.
+//!   point). Their ratio is what the defaults cost over the reference's settings. The
+//!   `_no_checkpoints` variants take the recommendation once, at the end, as the
+//!   reference does: NTBEA's own cost.
 //! - `map_elites/sphere_d100_100k`: 100,000 evaluations of MAP-Elites on pyribs' sphere
 //!   benchmark (100 dimensions, 100 x 100 grid, batch 36, Gaussian sigma 0.5),
 //!   evaluated sequentially in-process. `benches/compare_pyribs.sh` runs pyribs on the
@@ -41,9 +43,15 @@ fn drive(opt: &mut dyn Optimizer, problem: &dyn Problem) -> f64 {
     opt.recommend().estimate
 }
 
-/// [`drive`] with the recommendation taken every `budget / 20` evaluations, as a run's
-/// convergence curve takes it.
-fn drive_with_checkpoints(opt: &mut dyn Optimizer, problem: &dyn Problem, seed: u64) -> f64 {
+/// [`drive`] on seeded (noisy) evaluations, with the recommendation taken every 25
+/// evaluations (a 500-evaluation run's 20 checkpoints, as its convergence curve takes
+/// it) when `checkpoints`, and once at the end.
+fn drive_with_checkpoints(
+    opt: &mut dyn Optimizer,
+    problem: &dyn Problem,
+    seed: u64,
+    checkpoints: bool,
+) -> f64 {
     let (mut evals, mut done, mut sum) = (Vec::new(), 0u64, 0.0);
     loop {
         let batch = opt.ask();
@@ -58,7 +66,7 @@ fn drive_with_checkpoints(opt: &mut dyn Optimizer, problem: &dyn Problem, seed: 
         }));
         opt.tell(&batch, &evals);
         done += batch.len() as u64;
-        if done % 25 == 0 {
+        if checkpoints && done % 25 == 0 {
             sum += opt.recommend().estimate;
         }
     }
@@ -77,15 +85,25 @@ fn ntbea(c: &mut Criterion) {
         ..Default::default()
     };
     let mut seed = 0;
-    for (name, config) in [
-        ("ntbea/defaults_d20_b500", NtbeaConfig::default()),
-        ("ntbea/reference_settings_d20_b500", reference),
+    for (name, config, checkpoints) in [
+        ("ntbea/defaults_d20_b500", NtbeaConfig::default(), true),
+        ("ntbea/reference_settings_d20_b500", reference.clone(), true),
+        (
+            "ntbea/defaults_d20_b500_no_checkpoints",
+            NtbeaConfig::default(),
+            false,
+        ),
+        (
+            "ntbea/reference_settings_d20_b500_no_checkpoints",
+            reference,
+            false,
+        ),
     ] {
         c.bench_function(name, |b| {
             b.iter(|| {
                 seed += 1;
                 let mut opt = Ntbea::new(config.clone(), noisy.space().clone(), 500, seed).unwrap();
-                black_box(drive_with_checkpoints(&mut opt, &noisy, seed))
+                black_box(drive_with_checkpoints(&mut opt, &noisy, seed, checkpoints))
             })
         });
     }

@@ -346,8 +346,8 @@ fn play_styles_archives_validate_resume_and_make_a_ladder() {
     let summary = std::fs::read_to_string(root.join("summary.md")).unwrap();
     for pair in [
         "attacks x ranged_minus_melee",
-        "defender_spawns x winning_turn",
-        "research_slope x tile_dominance_slope",
+        "defender_spawns x rider_spawns",
+        "economy_research x builds",
     ] {
         assert!(summary.contains(pair), "{summary}");
     }
@@ -364,7 +364,7 @@ fn play_styles_archives_validate_resume_and_make_a_ladder() {
     );
     playtune()
         .arg("ladder")
-        .arg(root.join("research-dominance"))
+        .arg(root.join("economy-builds"))
         .args(["--pick", "2", "--level-count", "1", "--games", "2", "-q"])
         .arg("--runs-dir")
         .arg(&runs)
@@ -375,7 +375,7 @@ fn play_styles_archives_validate_resume_and_make_a_ladder() {
         .stdout(predicate::str::contains("ordering by row average"));
     playtune()
         .arg("ladder")
-        .arg(root.join("research-dominance"))
+        .arg(root.join("economy-builds"))
         .args(["--by", "nonsense"])
         .assert()
         .code(2)

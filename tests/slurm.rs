@@ -648,7 +648,7 @@ fn every_experiment_through_the_cluster_writes_the_local_files() {
         "play-styles",
         &["--budget", "8"],
         true,
-        &["validation-research-dominance"],
+        &["validation-economy-builds"],
     );
     // A tuning search, then validations of NTBEA settings.
     cluster_equals_local(

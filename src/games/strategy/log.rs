@@ -110,6 +110,59 @@ pub struct Features {
     /// Tiles per turn: the least-squares slope of the player's tiles owned minus the
     /// opponent's against the turn.
     pub tile_dominance_slope: f64,
+    /// Cities and villages captured.
+    pub captures: f64,
+    /// Enemy units destroyed.
+    pub kills: f64,
+    /// Buildings built.
+    pub builds: f64,
+    /// Stars of production per turn: the least-squares slope of production against
+    /// the turn (how fast the economy grows).
+    pub production_slope: f64,
+    /// Own tiles per turn: the least-squares slope of tiles owned against the turn
+    /// (how fast the player spreads, whatever the opponent does).
+    pub expansion_slope: f64,
+    /// The player's share of the tiles both players own at the end.
+    pub tile_share: f64,
+    /// Riders spawned: the fast, mobile army.
+    pub rider_spawns: f64,
+    /// Units spawned, of every kind.
+    pub spawns: f64,
+    /// The share of economy technologies (those that unlock harvests and buildings:
+    /// organization, farming, construction, forestry, mining) among the first
+    /// [`EARLY_TECHS`] researched (1/2 before any): economy first or army first.
+    pub economy_research: f64,
+}
+
+/// How many of the first technologies [`Features::economy_research`] looks at.
+pub const EARLY_TECHS: usize = 5;
+
+/// Whether technology `i` (a [`Tech`] index) serves the economy.
+fn is_economy_tech(i: u8) -> bool {
+    use super::rules::Tech;
+    [
+        Tech::Organization,
+        Tech::Farming,
+        Tech::Construction,
+        Tech::Forestry,
+        Tech::Mining,
+    ]
+    .iter()
+    .any(|&t| t as u8 == i)
+}
+
+/// `p`'s economy share of the first technologies (see [`Features::economy_research`]).
+pub fn economy_research(log: &GameLog, p: usize) -> f64 {
+    let early: Vec<u8> = log.research_order[p]
+        .iter()
+        .copied()
+        .take_while(|&t| t != u8::MAX)
+        .take(EARLY_TECHS)
+        .collect();
+    if early.is_empty() {
+        return 0.5;
+    }
+    early.iter().filter(|&&t| is_economy_tech(t)).count() as f64 / early.len() as f64
 }
 
 /// Ranged minus melee units spawned by `p` (see [`Features::ranged_minus_melee`]).
@@ -147,6 +200,27 @@ pub fn tile_dominance_slope(log: &GameLog, p: usize) -> f64 {
     slope((0..n).map(|i| mine[i].tiles as f64 - theirs[i].tiles as f64))
 }
 
+/// Production per turn of `p` (see [`Features::production_slope`]).
+pub fn production_slope(log: &GameLog, p: usize) -> f64 {
+    slope(log.turns(p).iter().map(|r| r.production as f64))
+}
+
+/// Own tiles per turn of `p` (see [`Features::expansion_slope`]).
+pub fn expansion_slope(log: &GameLog, p: usize) -> f64 {
+    slope(log.turns(p).iter().map(|r| r.tiles as f64))
+}
+
+/// `p`'s share of the owned tiles at the last turn both finished (1/2 before any).
+pub fn tile_share(log: &GameLog, p: usize) -> f64 {
+    let (mine, theirs) = (log.turns(p), log.turns(1 - p));
+    let n = mine.len().min(theirs.len());
+    if n == 0 {
+        return 0.5;
+    }
+    let (a, b) = (mine[n - 1].tiles as f64, theirs[n - 1].tiles as f64);
+    if a + b == 0.0 { 0.5 } else { a / (a + b) }
+}
+
 /// Every feature of player `p`.
 pub fn features(log: &GameLog, p: usize) -> Features {
     Features {
@@ -156,5 +230,14 @@ pub fn features(log: &GameLog, p: usize) -> Features {
         winning_turn: log.end_turn as f64,
         research_slope: research_slope(log, p),
         tile_dominance_slope: tile_dominance_slope(log, p),
+        captures: log.captures[p] as f64,
+        kills: log.kills[p] as f64,
+        builds: log.actions[p][6] as f64,
+        production_slope: production_slope(log, p),
+        expansion_slope: expansion_slope(log, p),
+        tile_share: tile_share(log, p),
+        rider_spawns: log.spawned_of(p, UnitKind::Rider) as f64,
+        spawns: log.spawned[p].iter().map(|&n| n as f64).sum(),
+        economy_research: economy_research(log, p),
     }
 }

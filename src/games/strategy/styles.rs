@@ -29,7 +29,7 @@ const SPACE_FILE: &str = include_str!("../../../spaces/strategy_script_weights.r
 
 /// The statistics an evaluation reports, in order; [`FEATURES`] adds each one's
 /// standard error as `NAME_se`.
-pub const STATISTICS: [&str; 8] = [
+pub const STATISTICS: [&str; 17] = [
     "win_rate",
     "mean_score",
     "attacks",
@@ -38,6 +38,15 @@ pub const STATISTICS: [&str; 8] = [
     "winning_turn",
     "research_slope",
     "tile_dominance_slope",
+    "captures",
+    "kills",
+    "builds",
+    "production_slope",
+    "expansion_slope",
+    "tile_share",
+    "rider_spawns",
+    "spawns",
+    "economy_research",
 ];
 
 /// Every feature name: the [`STATISTICS`], then their standard errors.
@@ -205,6 +214,15 @@ impl StylesProblem {
             end_turn: f.winning_turn,
             research_slope: f.research_slope,
             tile_dominance_slope: f.tile_dominance_slope,
+            captures: f.captures,
+            kills: f.kills,
+            builds: f.builds,
+            production_slope: f.production_slope,
+            expansion_slope: f.expansion_slope,
+            tile_share: f.tile_share,
+            rider_spawns: f.rider_spawns,
+            spawns: f.spawns,
+            economy_research: f.economy_research,
         })
     }
 }
@@ -222,6 +240,15 @@ pub struct GameOutcome {
     pub end_turn: f64,
     pub research_slope: f64,
     pub tile_dominance_slope: f64,
+    pub captures: f64,
+    pub kills: f64,
+    pub builds: f64,
+    pub production_slope: f64,
+    pub expansion_slope: f64,
+    pub tile_share: f64,
+    pub rider_spawns: f64,
+    pub spawns: f64,
+    pub economy_research: f64,
 }
 
 /// The [`STATISTICS`] (means) and their standard errors over `games`.
@@ -252,6 +279,15 @@ pub fn summarise(games: &[GameOutcome], turns: usize) -> Vec<f64> {
         winning,
         stat(|g| g.research_slope),
         stat(|g| g.tile_dominance_slope),
+        stat(|g| g.captures),
+        stat(|g| g.kills),
+        stat(|g| g.builds),
+        stat(|g| g.production_slope),
+        stat(|g| g.expansion_slope),
+        stat(|g| g.tile_share),
+        stat(|g| g.rider_spawns),
+        stat(|g| g.spawns),
+        stat(|g| g.economy_research),
     ];
     all.iter()
         .map(|s| s.mean)
@@ -310,6 +346,15 @@ impl Problem for StylesProblem {
             "winning_turn" => "turn a won game ended in",
             "research_slope" => "technologies a turn",
             "tile_dominance_slope" => "own minus enemy tiles, change a turn",
+            "captures" => "cities and villages captured a game",
+            "kills" => "enemy units destroyed a game",
+            "builds" => "buildings built a game",
+            "production_slope" => "stars of production, change a turn",
+            "expansion_slope" => "own tiles, change a turn",
+            "tile_share" => "share of the owned tiles at the end",
+            "rider_spawns" => "riders spawned a game",
+            "spawns" => "units spawned a game",
+            "economy_research" => "economy share of the first five technologies",
             _ => return None,
         };
         Some(if stat == name {
@@ -349,6 +394,15 @@ mod tests {
             end_turn,
             research_slope: 0.5,
             tile_dominance_slope: 0.0,
+            captures: 1.0,
+            kills: 3.0,
+            builds: 2.0,
+            production_slope: 0.25,
+            expansion_slope: 0.75,
+            tile_share: 0.5,
+            rider_spawns: 1.0,
+            spawns: 6.0,
+            economy_research: 0.4,
         }
     }
 
@@ -410,7 +464,7 @@ mod tests {
             .unwrap()
             .install(|| p.evaluate(&x, 7).unwrap());
         assert_eq!(a, b);
-        assert_eq!(a.features.len(), 16);
+        assert_eq!(a.features.len(), 2 * STATISTICS.len());
         assert!((0.0..=1.0).contains(&a.fitness));
     }
 }
