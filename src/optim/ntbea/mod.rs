@@ -590,6 +590,9 @@ pub struct Ntbea {
     selection_left: u64,
     selection: Vec<Summary>,
     finalists: Vec<(Vec<u32>, f64)>,
+    /// The last recommendation, until the next ask or tell: a run's last checkpoint
+    /// and its result ask for the same one.
+    memo: std::cell::RefCell<Option<Recommendation>>,
 }
 
 impl Ntbea {
@@ -639,6 +642,7 @@ impl Ntbea {
             selection_left: selection,
             selection: Vec::new(),
             finalists: Vec::new(),
+            memo: Default::default(),
         })
     }
 
@@ -649,6 +653,7 @@ impl Ntbea {
 
 impl Optimizer for Ntbea {
     fn ask(&mut self) -> Vec<Candidate> {
+        *self.memo.get_mut() = None;
         self.pending.clear();
         let mut batch = Vec::new();
         for (i, run) in self.runs.iter_mut().enumerate() {
@@ -686,6 +691,7 @@ impl Optimizer for Ntbea {
     }
 
     fn tell(&mut self, _asked: &[Candidate], results: &[Option<Evaluation>]) {
+        *self.memo.get_mut() = None;
         let fitness: Vec<Option<f64>> = results
             .iter()
             .map(|e| e.as_ref().map(|e| e.fitness))
@@ -716,6 +722,17 @@ impl Optimizer for Ntbea {
     }
 
     fn recommend(&self) -> Recommendation {
+        if let Some(r) = self.memo.borrow().as_ref() {
+            return r.clone();
+        }
+        let r = self.fresh_recommendation();
+        *self.memo.borrow_mut() = Some(r.clone());
+        r
+    }
+}
+
+impl Ntbea {
+    fn fresh_recommendation(&self) -> Recommendation {
         if !self.finalists.is_empty() && self.selection.iter().any(|s| s.n > 0) {
             let i = argmax(
                 self.selection
