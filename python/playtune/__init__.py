@@ -80,7 +80,7 @@ def space_from_dict(spec: Mapping[str, Any]) -> Space:
     ``{"name": "bot", "dims": {"depth": {"int": [1, 10]}, "c": {"float": [0.0, 2.0],
     "levels": 9}, "style": {"categories": ["calm", "wild"]}, "rush": {"bool": True},
     "radius": {"list": [25, 50, 100]}}}``; each dimension may add ``"default"``
-    (a value), ``"step"`` (int) and ``"fixed": True``; ``dims`` may also be a list
+    (a value) and ``"step"`` (int); ``dims`` may also be a list
     of dicts each with a ``"name"``. ``"groups"`` maps a group name to dimension names,
     ``"constraints"`` is a list of constraint strings.
     """
@@ -99,7 +99,6 @@ def space_from_dict(spec: Mapping[str, Any]) -> Space:
         if not isinstance(name, str):
             raise PlaytuneError(f"a dimension needs a string `name`: {d!r}")
         default = d.pop("default", None)
-        fixed = d.pop("fixed", False)
         step = d.pop("step", 1)
         levels = d.pop("levels", None)
         kinds = [k for k in ("int", "float", "list", "categories", "bool") if k in d]
@@ -126,8 +125,6 @@ def space_from_dict(spec: Mapping[str, Any]) -> Space:
         line = f"(name: {_ron_string(name)}, kind: {text}"
         if default is not None:
             line += f", default: {_ron_value(default)}"
-        if fixed:
-            line += ", fixed: true"
         lines.append(line + ")")
     out = f"(\n    name: {_ron_string(str(spec.get('name', 'space')))},\n    dims: [\n"
     out += "".join(f"        {line},\n" for line in lines) + "    ],\n"
@@ -474,10 +471,10 @@ def create_run(
         if problem != "manual":
             raise PlaytuneError("features are for problem manual: a built-in problem names its own")
         sets["features"] = ",".join(features)
-    _, own_features, tie_break, _ = (None, list(features), None, None)
+    tie_break = None
     info_space = sp
     if problem != "manual":
-        info_space_default, own_features, tie_break, _ = problem_info(problem, sets)
+        info_space_default, _, tie_break, _ = problem_info(problem, sets)
         if info_space is None:
             info_space = info_space_default
     if info_space is None:

@@ -27,7 +27,7 @@ use std::fmt::Display;
 use std::path::PathBuf;
 
 create_exception!(
-    _playtune,
+    playtune,
     PlaytuneError,
     PyValueError,
     "An error of playtune, with the message the command line gives."
@@ -63,11 +63,22 @@ fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
 
 /// A Python object (dict, list, numbers, strings) as a JSON value.
 fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
-    let text: String = obj
+    let kwargs = pyo3::types::PyDict::new(obj.py());
+    kwargs.set_item("allow_nan", false)?;
+    let text: String = match obj
         .py()
         .import("json")?
-        .call_method1("dumps", (obj,))?
-        .extract()?;
+        .call_method("dumps", (obj,), Some(&kwargs))
+    {
+        Ok(t) => t.extract()?,
+        Err(e) if e.is_instance_of::<PyValueError>(obj.py()) => {
+            return Err(err(format!(
+                "{}: holds NaN or an infinity, not a finite number",
+                obj.repr()?
+            )));
+        }
+        Err(e) => return Err(err(format!("{}: not plain data ({e})", obj.repr()?))),
+    };
     serde_json::from_str(&text).map_err(err)
 }
 
@@ -340,7 +351,12 @@ fn algorithm(
     let base = base.as_mut().map_err(|e| e.to_string())?;
     let fields = base.as_object_mut().ok_or("settings are a struct")?;
     for (k, v) in given {
-        if !fields.contains_key(&k) && !(tag == "Ntbea" && k == "batch") {
+        // Settings serialisation leaves out at their defaults are settings all the same.
+        let optional = matches!(
+            (tag, k.as_str()),
+            ("Ntbea", "batch") | ("MapElites", "more_emitters") | ("MapElites", "archive")
+        );
+        if !fields.contains_key(&k) && !optional {
             let known: Vec<&String> = fields.keys().collect();
             return Err(format!(
                 "{name} has no setting `{k}` (its settings: {})",
