@@ -1,0 +1,164 @@
+"""Run folders: the files the command line writes, resumed across languages."""
+
+import filecmp
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import playtune
+
+FILES = ["config.ron", "evals.csv", "result.ron"]
+BITS = {"name": "bits", "dims": {f"b{i}": {"bool": True} for i in range(10)}}
+
+
+def same_files(a, b, files=FILES):
+    for f in files:
+        assert Path(a, f).read_bytes() == Path(b, f).read_bytes(), f"{f} differs"
+
+
+def test_a_python_run_writes_the_command_lines_files(cli, tmp_path):
+    cli("optimize", "--problem", "noisy-onemax", "--set", "dims=12", "--budget", 120, "--trials", 2,
+        "--seed", 5, "--runs-dir", tmp_path, "--name", "cli", "-q")
+    with playtune.create_run("noisy-onemax", settings={"dims": 12}, budget=120, trials=2, seed=5,
+                             runs_dir=tmp_path, name="py") as run:
+        result = run.run(progress=False)
+    assert result["trials"][0]["spent"]["search"] == 120
+    same_files(tmp_path / "cli", tmp_path / "py")
+    report = cli("report", tmp_path / "py", "--out", tmp_path / "report").stdout
+    assert "report" in report.lower() or (tmp_path / "report").exists()
+
+
+def test_map_elites_run_matches_the_command_line(cli, tmp_path):
+    cli("map-elites", "--problem", "sphere", "--evaluations", 144, "--seed", 3, "--emitters", "gaussian,iso-line",
+        "--runs-dir", tmp_path, "--name", "cli", "-q")
+    run = playtune.create_run("sphere", algorithm="map-elites", budget=144, seed=3,
+                              emitters=["gaussian", "iso-line"], runs_dir=tmp_path, name="py")
+    run.run(progress=False)
+    run.close()
+    same_files(tmp_path / "cli", tmp_path / "py")
+
+
+def test_a_python_run_stopped_midway_resumes_from_the_command_line(cli, tmp_path):
+    cli("optimize", "--problem", "noisy-onemax", "--set", "dims=10", "--algo", "rmhc", "--budget", 80,
+        "--seed", 9, "--runs-dir", tmp_path, "--name", "full", "-q")
+    run = playtune.create_run("noisy-onemax", settings={"dims": 10}, algorithm="rmhc", budget=80, seed=9,
+                              runs_dir=tmp_path, name="cut")
+    for _ in range(7):  # seven batches evaluated, then the process "dies"
+        run._folder.evaluate_waiting()
+    run.close()
+    assert not (tmp_path / "cut" / "result.ron").exists()
+    out = json.loads(cli("resume", tmp_path / "cut", "--json", "-q").stdout.strip().splitlines()[-1])
+    assert out["evaluations_reused"] > 0
+    same_files(tmp_path / "full", tmp_path / "cut")
+
+
+def test_a_command_line_run_cut_short_resumes_in_python(cli, tmp_path):
+    cli("optimize", "--problem", "noisy-onemax", "--set", "dims=10", "--budget", 100, "--seed", 4,
+        "--runs-dir", tmp_path, "--name", "full", "-q")
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    shutil.copy(tmp_path / "full" / "config.ron", cut / "config.ron")
+    lines = (tmp_path / "full" / "evals.csv").read_text().splitlines(keepends=True)
+    (cut / "evals.csv").write_text("".join(lines[:40]) + "0,39,sea")  # the last line half written
+    playtune.resume(cut, progress=False)
+    same_files(tmp_path / "full", cut)
+
+
+def test_a_python_function_run_killed_by_ctrl_c_resumes_byte_identically(cli, tmp_path):
+    def f(point, seed):
+        return sum(point.values()) + (seed % 1000) / 1000.0
+
+    full = playtune.create_run(space=BITS, budget=60, seed=2, runs_dir=tmp_path, name="full")
+    full.run(f, progress=False)
+    full.close()
+
+    calls = []
+
+    def interrupted(point, seed):
+        calls.append(1)
+        if len(calls) == 25:
+            raise KeyboardInterrupt
+        return f(point, seed)
+
+    run = playtune.create_run(space=BITS, budget=60, seed=2, runs_dir=tmp_path, name="cut")
+    with pytest.raises(KeyboardInterrupt):
+        run.run(interrupted, progress=False)
+    run.close()
+    playtune.resume(tmp_path / "cut", f, progress=False)
+    same_files(tmp_path / "full", tmp_path / "cut")
+    # The command line reads it: a run evaluated outside playtune, finished.
+    out = cli("resume", tmp_path / "cut", "-q").stdout
+    assert "final value" in out
+
+
+def test_ask_and_tell_across_languages(cli, tmp_path):
+    space = tmp_path / "bits.ron"
+    space.write_text("(name: \"bits\", dims: [" + ", ".join(
+        f"(name: \"b{i}\", kind: Bool)" for i in range(6)) + "])")
+    cli("optimize", "--problem", "manual", "--space", space, "--budget", 12, "--algo", "random", "--batch", 4,
+        "--seed", 1, "--runs-dir", tmp_path, "--name", "both")
+    run = playtune.open_run(tmp_path / "both")
+    assert run.manual
+    batch = run.ask()
+    assert len(batch) == 4
+    run.tell([(c, float(sum(c["values"]))) for c in batch[:2]] + [(batch[2], "the simulator crashed"),
+                                                                   (batch[3], {"fitness": 1.0})])
+    with pytest.raises(playtune.PlaytuneError, match="not waiting"):
+        run.tell([({"trial": 0, "id": 99}, 1.0)])
+    run.close()
+    # The command line takes the next batch...
+    asked = [json.loads(l) for l in cli("ask", tmp_path / "both", "--n", 4).stdout.splitlines()]
+    assert [a["id"] for a in asked] == [4, 5, 6, 7]
+    results = "".join(json.dumps({"id": a["id"], "fitness": 0.5}) + "\n" for a in asked)
+    cli("tell", tmp_path / "both", input=results)
+    # ...and Python finishes it with a function.
+    result = playtune.resume(tmp_path / "both", lambda p: float(sum(p.values())), progress=False)
+    assert result["trials"][0]["spent"]["failed"] == 1
+    failures = (tmp_path / "both" / "failures.jsonl").read_text()
+    assert "the simulator crashed" in failures
+
+
+def test_an_exception_in_the_function_is_a_recorded_failure(tmp_path):
+    def f(point):
+        if point["b0"]:
+            raise RuntimeError("no b0")
+        return 1.0
+
+    with playtune.create_run(space=BITS, algorithm="random", budget=40, seed=3, runs_dir=tmp_path,
+                             max_failures=1.0) as run:
+        result = run.run(f, progress=False)
+    assert result["trials"][0]["spent"]["failed"] > 0
+    assert "RuntimeError: no b0" in Path(run.path, "failures.jsonl").read_text()
+
+
+def test_a_folder_open_here_is_locked_for_others(cli, tmp_path):
+    run = playtune.create_run("noisy-onemax", budget=20, runs_dir=tmp_path, name="locked")
+    p = cli("resume", tmp_path / "locked", "-q", ok=False)
+    assert p.returncode != 0 and "panicked" not in p.stderr
+    run.close()
+    playtune.resume(tmp_path / "locked", progress=False)
+
+
+def test_run_errors_carry_the_command_lines_messages(cli, tmp_path):
+    with pytest.raises(playtune.PlaytuneError) as e:
+        playtune.create_run("no-such-problem", runs_dir=tmp_path)
+    p = cli("optimize", "--problem", "no-such-problem", "--runs-dir", tmp_path, ok=False)
+    # The same message; the command line names its flags where Python names the argument.
+    assert str(e.value).split(": ", 1)[1] in p.stderr
+    with pytest.raises(playtune.PlaytuneError, match="run at least one trial"):
+        playtune.create_run("noisy-onemax", trials=0, runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError, match="one plain name"):
+        playtune.create_run("noisy-onemax", name="../x", runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError, match="needs a space"):
+        playtune.create_run(runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError) as e:
+        playtune.open_run(tmp_path / "nothing-here")
+    p = cli("resume", tmp_path / "nothing-here", ok=False)
+    assert str(e.value) in p.stderr
+    run = playtune.create_run(space=BITS, budget=10, runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError, match="give run\\(\\) a Python function"):
+        run.run(progress=False)
+    with pytest.raises(playtune.PlaytuneError, match="fitness"):
+        run.tell([(run.ask()[0], "x" * 0 or {"features": {}})])
