@@ -23,7 +23,7 @@ import sys
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _playtune
-from ._playtune import PlaytuneError, Space, catalogue, problem_info
+from ._playtune import PlaytuneError, Space, catalogue
 
 __version__: str = _playtune.__version__
 
@@ -508,6 +508,16 @@ def resume(
     """Goes on with an interrupted run (as ``playtune resume``) and returns its result."""
     with Run(path) as r:
         return r.run(func, progress=progress)
+
+
+def problem_info(
+    problem: str, settings: Optional[Mapping[str, Any]] = None
+) -> Tuple[Space, List[str], Optional[str], List[Dict[str, Any]]]:
+    """A built-in problem under ``settings``: ``(space, features, tie_break, axes)``,
+    its space, the features each evaluation reports, the feature MAP-Elites breaks
+    fitness ties on (if any) and its default MAP-Elites grid."""
+    sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
+    return _playtune.problem_info(problem, sets)
 
 
 def evaluate(
