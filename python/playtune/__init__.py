@@ -44,6 +44,7 @@ __all__ = [
     "problem_info",
     "catalogue",
     "algorithm_config",
+    "agent_spec",
 ]
 
 Point = Dict[str, Any]
@@ -531,6 +532,16 @@ def evaluate(
     ``design`` problem's features are the game-design metrics."""
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
     return _playtune.evaluate(problem, dict(point or {}), seed, sets)
+
+
+def agent_spec(
+    problem: str, point: Mapping[str, Any], settings: Optional[Mapping[str, Any]] = None
+) -> Optional[str]:
+    """A point of an agent-tuning problem (``tune-agent``, ``rinascimento-agent``,
+    ``strategy-hps``) as the agent spec :func:`tournament` and ``playtune play`` take;
+    None for a problem that tunes no agent."""
+    sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
+    return _playtune.agent_spec(problem, dict(point), sets)
 
 
 def tournament(

@@ -977,6 +977,25 @@ fn problem_info(py: Python<'_>, problem: &str, settings: BTreeMap<String, String
     Ok((PySpace { inner: space }, built.feature_names(), built.tie_break(), to_py(py, &axes)?))
 }
 
+/// A point of a built-in problem that tunes an agent as the agent spec `playtune play`
+/// and `tournament` take (`mcts(depth=5,c=1.41,...)`); None for other problems.
+#[pyfunction]
+#[pyo3(signature = (problem, point, settings = BTreeMap::new()))]
+fn agent_spec(problem: &str, point: &Bound<'_, PyAny>, settings: BTreeMap<String, String>) -> PyResult<Option<String>> {
+    let given = from_py(point)?;
+    guard(|| {
+        let (_, built, space) = problem_and_space(problem, settings, None)?;
+        let mut full = point_json(&space, &space.decode(&space.default_indices()));
+        if let Value::Object(o) = &given {
+            for (k, v) in o {
+                full.insert(k.clone(), v.clone());
+            }
+        }
+        let x = values_of(&space, &Value::Object(full))?;
+        Ok(built.agent_spec(&x))
+    })
+}
+
 /// The built-in problems and games: `(problems, games)` as lists of `(name, about)`.
 #[pyfunction]
 fn catalogue() -> (Vec<(String, String)>, Vec<(String, String)>) {
@@ -1072,6 +1091,7 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(problem_info, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
     m.add_function(wrap_pyfunction!(is_failure, m)?)?;
