@@ -55,10 +55,7 @@ fn guard<T>(f: impl FnOnce() -> Result<T, String>) -> PyResult<T> {
 /// A JSON value as a Python object (through the `json` module: exact and short).
 fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
     let text = serde_json::to_string(v).map_err(err)?;
-    Ok(py
-        .import("json")?
-        .call_method1("loads", (text,))?
-        .unbind())
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
 }
 
 /// A Python object (dict, list, numbers, strings) as a JSON value.
@@ -127,10 +124,14 @@ fn dim_json(d: &playtune::Dimension) -> Value {
 
 /// A point by name (the JSON `playtune ask` prints) as values in the space's order.
 fn values_of(space: &Space, point: &Value) -> Result<Vec<f64>, String> {
-    let map = point.as_object().ok_or("a point is a dict by dimension name")?;
+    let map = point
+        .as_object()
+        .ok_or("a point is a dict by dimension name")?;
     for k in map.keys() {
         if space.position(k).is_none() {
-            return Err(format!("the point names `{k}`, not a dimension of the space"));
+            return Err(format!(
+                "the point names `{k}`, not a dimension of the space"
+            ));
         }
     }
     space
@@ -251,26 +252,49 @@ fn algorithm(
     };
     let mut given = given.clone();
     let (tag, mut base) = match name {
-        "random" => ("Random", serde_json::to_value(playtune::optim::random::RandomConfig::default())),
-        "rmhc" => ("Rmhc", serde_json::to_value(playtune::optim::rmhc::RmhcConfig::default())),
-        "brmhc" | "b-rmhc" => ("Brmhc", serde_json::to_value(playtune::optim::brmhc::BrmhcConfig::default())),
+        "random" => (
+            "Random",
+            serde_json::to_value(playtune::optim::random::RandomConfig::default()),
+        ),
+        "rmhc" => (
+            "Rmhc",
+            serde_json::to_value(playtune::optim::rmhc::RmhcConfig::default()),
+        ),
+        "brmhc" | "b-rmhc" => (
+            "Brmhc",
+            serde_json::to_value(playtune::optim::brmhc::BrmhcConfig::default()),
+        ),
         "ntbea" => {
             if let Some(Value::String(t)) = given.get("tuples") {
                 let parsed: TupleSet = t.parse().map_err(|e| format!("tuples {t}: {e}"))?;
-                given.insert("tuples".into(), serde_json::to_value(parsed).map_err(|e| e.to_string())?);
+                given.insert(
+                    "tuples".into(),
+                    serde_json::to_value(parsed).map_err(|e| e.to_string())?,
+                );
             }
-            ("Ntbea", serde_json::to_value(playtune::optim::ntbea::NtbeaConfig::default()))
+            (
+                "Ntbea",
+                serde_json::to_value(playtune::optim::ntbea::NtbeaConfig::default()),
+            )
         }
         "map-elites" | "map_elites" | "mapelites" => {
-            let sigma = given.remove("sigma").and_then(|v| v.as_f64()).unwrap_or(0.5);
-            let line_sigma = given.remove("line_sigma").and_then(|v| v.as_f64()).unwrap_or(0.2);
+            let sigma = given
+                .remove("sigma")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.5);
+            let line_sigma = given
+                .remove("line_sigma")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.2);
             let emitter = |v: &Value| -> Result<Value, String> {
                 match v.as_str() {
                     Some("gaussian") => Ok(json!({"Gaussian": {"sigma": sigma}})),
                     Some("iso-line") | Some("iso_line") => {
                         Ok(json!({"IsoLine": {"sigma_iso": sigma, "sigma_line": line_sigma}}))
                     }
-                    Some("one-weight") | Some("hill-climber") | Some("hill_climber") => Ok(json!("HillClimber")),
+                    Some("one-weight") | Some("hill-climber") | Some("hill_climber") => {
+                        Ok(json!("HillClimber"))
+                    }
                     Some(other) => Err(format!(
                         "emitters: unknown emitter `{other}` (use gaussian, iso-line or one-weight)"
                     )),
@@ -283,7 +307,11 @@ fn algorithm(
                     .split(',')
                     .map(|s| emitter(&json!(s.trim())))
                     .collect::<Result<_, _>>()?,
-                Some(other) => return Err(format!("emitters: {other}: give a list such as [\"gaussian\", \"iso-line\"]")),
+                Some(other) => {
+                    return Err(format!(
+                        "emitters: {other}: give a list such as [\"gaussian\", \"iso-line\"]"
+                    ));
+                }
                 None => default_emitters(space, sigma)
                     .into_iter()
                     .map(|m| serde_json::to_value(m).map_err(|e| e.to_string()))
@@ -298,10 +326,19 @@ fn algorithm(
                 Some(Value::String(b)) => {
                     let rule = match b.split_once(':') {
                         None if b == "greater" => Better::Greater,
-                        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic { secondary: f.into() },
-                        _ => return Err(format!("better {b}: use `greater` or `lexicographic:FEATURE`")),
+                        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic {
+                            secondary: f.into(),
+                        },
+                        _ => {
+                            return Err(format!(
+                                "better {b}: use `greater` or `lexicographic:FEATURE`"
+                            ));
+                        }
                     };
-                    given.insert("better".into(), serde_json::to_value(rule).map_err(|e| e.to_string())?);
+                    given.insert(
+                        "better".into(),
+                        serde_json::to_value(rule).map_err(|e| e.to_string())?,
+                    );
                 }
                 Some(other) => {
                     given.insert("better".into(), other);
@@ -311,7 +348,10 @@ fn algorithm(
                         Some(f) => Better::Lexicographic { secondary: f },
                         None => Better::Greater,
                     };
-                    given.insert("better".into(), serde_json::to_value(rule).map_err(|e| e.to_string())?);
+                    given.insert(
+                        "better".into(),
+                        serde_json::to_value(rule).map_err(|e| e.to_string())?,
+                    );
                 }
             }
             let centroids = given.remove("centroids");
@@ -325,9 +365,14 @@ fn algorithm(
                 Some(Value::String(a)) if a == "cvt" => {
                     let k = centroids.and_then(|c| c.as_u64()).unwrap_or(1000) as usize;
                     let cvt = playtune::optim::map_elites::ArchiveConfig::cvt(k);
-                    given.insert("archive".into(), serde_json::to_value(cvt).map_err(|e| e.to_string())?);
+                    given.insert(
+                        "archive".into(),
+                        serde_json::to_value(cvt).map_err(|e| e.to_string())?,
+                    );
                 }
-                Some(Value::String(a)) => return Err(format!("archive {a}: use \"grid\" or \"cvt\"")),
+                Some(Value::String(a)) => {
+                    return Err(format!("archive {a}: use \"grid\" or \"cvt\""));
+                }
                 _ => {}
             }
             if let Some(Value::Array(axes)) = given.get("axes").cloned() {
@@ -340,7 +385,10 @@ fn algorithm(
                     .collect::<Result<Vec<_>, _>>()?;
                 given.insert("axes".into(), Value::Array(parsed));
             }
-            ("MapElites", serde_json::to_value(MapElitesConfig::default()))
+            (
+                "MapElites",
+                serde_json::to_value(MapElitesConfig::default()),
+            )
         }
         other => {
             return Err(format!(
@@ -360,7 +408,11 @@ fn algorithm(
             let known: Vec<&String> = fields.keys().collect();
             return Err(format!(
                 "{name} has no setting `{k}` (its settings: {})",
-                known.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                known
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ));
         }
         fields.insert(k, v);
@@ -373,7 +425,8 @@ fn algorithm(
 
 /// `FEATURE=LOW:HIGH:BINS`, as `--axis` takes it.
 fn parse_axis(text: &str) -> Result<Value, String> {
-    let bad = || format!("axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
+    let bad =
+        || format!("axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
     let (name, spec) = text.split_once('=').ok_or_else(bad)?;
     let parts: Vec<&str> = spec.split(':').collect();
     if parts.len() != 3 {
@@ -383,7 +436,9 @@ fn parse_axis(text: &str) -> Result<Value, String> {
     let high: f64 = parts[1].trim().parse().map_err(|_| bad())?;
     let bins: usize = parts[2].trim().parse().map_err(|_| bad())?;
     if !(low.is_finite() && high.is_finite() && low < high) || bins == 0 {
-        return Err(format!("axis {text}: needs finite LOW < HIGH and at least one bin"));
+        return Err(format!(
+            "axis {text}: needs finite LOW < HIGH and at least one bin"
+        ));
     }
     Ok(json!({"name": name.trim(), "low": low, "high": high, "bins": bins}))
 }
@@ -413,21 +468,32 @@ fn parse_algorithm(text: &str) -> Result<AlgoConfig, String> {
 /// `{"fitness": f, "features": {...}}` (features by name, or a list in order).
 fn evaluation_of(v: &Value, features: &[String]) -> Result<Evaluation, String> {
     let number = |v: &Value, what: &str| -> Result<f64, String> {
-        v.as_f64().ok_or_else(|| format!("{what} {v} is not a number"))
+        v.as_f64()
+            .ok_or_else(|| format!("{what} {v} is not a number"))
     };
     let (fitness, feats) = match v {
         Value::Number(_) => (number(v, "the fitness")?, None),
         Value::Array(a) if a.len() == 2 => (number(&a[0], "the fitness")?, Some(&a[1])),
         Value::Object(o) => (
-            number(o.get("fitness").ok_or("a result dict needs a `fitness`")?, "the fitness")?,
+            number(
+                o.get("fitness").ok_or("a result dict needs a `fitness`")?,
+                "the fitness",
+            )?,
             o.get("features"),
         ),
         Value::Null => return Err("the fitness is NaN or missing".into()),
-        other => return Err(format!("{other} is no result: give a fitness, (fitness, features) or {{\"fitness\": ..., \"features\": {{...}}}}")),
+        other => {
+            return Err(format!(
+                "{other} is no result: give a fitness, (fitness, features) or {{\"fitness\": ..., \"features\": {{...}}}}"
+            ));
+        }
     };
     let values = match feats {
         None | Some(Value::Null) => Vec::new(),
-        Some(Value::Array(a)) => a.iter().map(|x| number(x, "a feature")).collect::<Result<_, _>>()?,
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| number(x, "a feature"))
+            .collect::<Result<_, _>>()?,
         Some(Value::Object(o)) => {
             for k in o.keys() {
                 if !features.contains(k) {
@@ -456,7 +522,10 @@ fn evaluation_of(v: &Value, features: &[String]) -> Result<Evaluation, String> {
             features.join(", ")
         ));
     }
-    run::finite(Evaluation { fitness, features: values })
+    run::finite(Evaluation {
+        fitness,
+        features: values,
+    })
 }
 
 /// An optimiser driven by ask and tell in memory (no run folder).
@@ -488,7 +557,9 @@ impl PyOptimizer {
             let config = parse_algorithm(algorithm)?;
             let axes = axes
                 .iter()
-                .map(|a| parse_axis(a).and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string())))
+                .map(|a| {
+                    parse_axis(a).and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             if let Err((what, m)) = run::check_size(budget, 1, "budget", "trials") {
                 return Err(format!("{what} {m}"));
@@ -537,11 +608,16 @@ impl PyOptimizer {
     fn tell(&mut self, results: &Bound<'_, PyDict>) -> PyResult<()> {
         let mut by_id: BTreeMap<u64, Option<Evaluation>> = BTreeMap::new();
         for (k, v) in results.iter() {
-            let id: u64 = k.extract().map_err(|_| err(format!("id {k} is not a whole number")))?;
+            let id: u64 = k
+                .extract()
+                .map_err(|_| err(format!("id {k} is not a whole number")))?;
             let e = if v.is_none() {
                 None
             } else {
-                Some(evaluation_of(&from_py(&v)?, &self.features).map_err(|m| err(format!("id {id}: {m}")))?)
+                Some(
+                    evaluation_of(&from_py(&v)?, &self.features)
+                        .map_err(|m| err(format!("id {id}: {m}")))?,
+                )
             };
             by_id.insert(id, e);
         }
@@ -599,7 +675,8 @@ impl PyOptimizer {
                     .unwrap_or(Value::Array(Vec::new()));
                 let mut out = Vec::new();
                 for e in store.as_array().into_iter().flatten() {
-                    let values: Vec<f64> = serde_json::from_value(e["values"].clone()).unwrap_or_default();
+                    let values: Vec<f64> =
+                        serde_json::from_value(e["values"].clone()).unwrap_or_default();
                     let mut o = e.clone();
                     o["point"] = Value::Object(point_json(&self.space, &values));
                     out.push(o);
@@ -611,7 +688,10 @@ impl PyOptimizer {
 
     /// MAP-Elites: the metrics after each batch (coverage, QD score, ...).
     fn metrics(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &serde_json::to_value(self.inner.metrics_history()).map_err(err)?)
+        to_py(
+            py,
+            &serde_json::to_value(self.inner.metrics_history()).map_err(err)?,
+        )
     }
 
     /// The optimiser's configuration as `config.ron` records it.
@@ -645,11 +725,15 @@ fn problem_and_space(
     settings: BTreeMap<String, String>,
     space: Option<&Space>,
 ) -> Result<(ProblemSpec, Box<dyn Problem>, Space), String> {
-    let spec = ProblemSpec { name: problem.into(), settings };
+    let spec = ProblemSpec {
+        name: problem.into(),
+        settings,
+    };
     let built = build_problem(&spec, space).map_err(|e| format!("problem {}: {e}", spec.name))?;
     let space = match space {
         Some(s) => {
-            Binding::new(s, built.space()).map_err(|e| format!("space: {}: {}", e.dim, e.message))?;
+            Binding::new(s, built.space())
+                .map_err(|e| format!("space: {}: {}", e.dim, e.message))?;
             s.clone()
         }
         None => built.space().clone(),
@@ -677,7 +761,8 @@ fn create_run(
     log: bool,
 ) -> PyResult<String> {
     guard(|| {
-        let (spec, built, space) = problem_and_space(problem, settings, space.as_ref().map(|s| &s.inner))?;
+        let (spec, built, space) =
+            problem_and_space(problem, settings, space.as_ref().map(|s| &s.inner))?;
         let algorithm = parse_algorithm(algorithm)?;
         let config = RunConfig {
             playtune_version: playtune_version(),
@@ -689,16 +774,30 @@ fn create_run(
             trials,
             seed,
             log,
-            faults: FaultPolicy { retries, max_failures },
+            faults: FaultPolicy {
+                retries,
+                max_failures,
+            },
         };
         config.faults.check().map_err(|e| e.to_string())?;
         run::check_size(budget, trials, "budget", "trials").map_err(|(w, m)| format!("{w} {m}"))?;
         config
             .algorithm
-            .build(&config.space, budget, 0, &built.feature_names(), &built.default_axes())
+            .build(
+                &config.space,
+                budget,
+                0,
+                &built.feature_names(),
+                &built.default_axes(),
+            )
             .map_err(|e| e.to_string())?;
         let name = name.unwrap_or_else(|| {
-            format!("{}-{}-s{}", config.problem.name, config.algorithm.name(), config.seed)
+            format!(
+                "{}-{}-s{}",
+                config.problem.name,
+                config.algorithm.name(),
+                config.seed
+            )
         });
         run::check_run_name(&name).map_err(|e| e.to_string())?;
         let (dir, _lock) = run::claim_fresh_dir(&runs_dir, &name).map_err(|e| e.to_string())?;
@@ -728,7 +827,9 @@ struct PyRunFolder {
 
 impl PyRunFolder {
     fn replay(&mut self) -> Result<Option<RunResult>, String> {
-        match run::replay(&self.dir, &self.config, self.problem.as_ref()).map_err(|e| e.to_string())? {
+        match run::replay(&self.dir, &self.config, self.problem.as_ref())
+            .map_err(|e| e.to_string())?
+        {
             Driven::Finished(r) => {
                 self.waiting.clear();
                 Ok(Some(r))
@@ -758,7 +859,10 @@ impl PyRunFolder {
         )
     }
 
-    fn record(&self, results: Vec<(u64, u64, Result<Evaluation, String>, u32)>) -> Result<(), String> {
+    fn record(
+        &self,
+        results: Vec<(u64, u64, Result<Evaluation, String>, u32)>,
+    ) -> Result<(), String> {
         let mut rows = Vec::new();
         let mut failures = Vec::new();
         for (trial, id, result, attempts) in results {
@@ -820,7 +924,13 @@ impl PyRunFolder {
             let config = run::read_config(&dir).map_err(|e| e.to_string())?;
             let problem = build_problem(&config.problem, Some(&config.space))
                 .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
-            Ok(PyRunFolder { dir, config, problem, lock: Some(lock), waiting: Vec::new() })
+            Ok(PyRunFolder {
+                dir,
+                config,
+                problem,
+                lock: Some(lock),
+                waiting: Vec::new(),
+            })
         })
     }
 
@@ -831,7 +941,9 @@ impl PyRunFolder {
 
     #[getter]
     fn space(&self) -> PySpace {
-        PySpace { inner: self.config.space.clone() }
+        PySpace {
+            inner: self.config.space.clone(),
+        }
     }
 
     #[getter]
@@ -855,7 +967,10 @@ impl PyRunFolder {
     fn step(&mut self, py: Python<'_>) -> PyResult<(String, Py<PyAny>)> {
         self.check_open()?;
         match guard(|| self.replay())? {
-            Some(r) => Ok(("finished".into(), to_py(py, &guard(|| self.result_json(&r))?)?)),
+            Some(r) => Ok((
+                "finished".into(),
+                to_py(py, &guard(|| self.result_json(&r))?)?,
+            )),
             None => Ok(("waiting".into(), to_py(py, &self.waiting_json())?)),
         }
     }
@@ -873,7 +988,9 @@ impl PyRunFolder {
         for item in results.iter() {
             let (trial, id, result): (u64, u64, Bound<'_, PyAny>) = item.extract()?;
             if !seen.insert((trial, id)) {
-                return Err(err(format!("trial {trial} id {id} is told twice; nothing was recorded")));
+                return Err(err(format!(
+                    "trial {trial} id {id} is told twice; nothing was recorded"
+                )));
             }
             let r = if let Ok(reason) = result.extract::<String>() {
                 Err(reason)
@@ -881,7 +998,8 @@ impl PyRunFolder {
                 Err("failed (None)".to_string())
             } else {
                 let v = from_py(&result)?;
-                Ok(evaluation_of(&v, &features).map_err(|m| err(format!("trial {trial} id {id}: {m}")))?)
+                Ok(evaluation_of(&v, &features)
+                    .map_err(|m| err(format!("trial {trial} id {id}: {m}")))?)
             };
             told.push((trial, id, r, 1));
         }
@@ -902,7 +1020,8 @@ impl PyRunFolder {
         if guard(|| self.replay())?.is_some() {
             return Ok(0);
         }
-        let binding = Binding::new(&self.config.space, self.problem.space()).map_err(|e| err(e.message))?;
+        let binding =
+            Binding::new(&self.config.space, self.problem.space()).map_err(|e| err(e.message))?;
         let retries = self.config.faults.retries;
         let problem = self.problem.as_ref();
         let waiting = &self.waiting;
@@ -913,7 +1032,8 @@ impl PyRunFolder {
                     .map(|w| {
                         let mut full = Vec::new();
                         binding.full_point(&w.values, &mut full);
-                        let (r, attempts) = run::evaluate_with_retries(problem, &full, w.seed, retries);
+                        let (r, attempts) =
+                            run::evaluate_with_retries(problem, &full, w.seed, retries);
                         (w.trial, w.index, r, attempts)
                     })
                     .collect::<Vec<_>>())
@@ -971,17 +1091,30 @@ fn evaluate(
 /// A built-in problem's space, features and default axes.
 #[pyfunction]
 #[pyo3(signature = (problem, settings = BTreeMap::new()))]
-fn problem_info(py: Python<'_>, problem: &str, settings: BTreeMap<String, String>) -> PyResult<(PySpace, Vec<String>, Option<String>, Py<PyAny>)> {
+fn problem_info(
+    py: Python<'_>,
+    problem: &str,
+    settings: BTreeMap<String, String>,
+) -> PyResult<(PySpace, Vec<String>, Option<String>, Py<PyAny>)> {
     let (_, built, space) = guard(|| problem_and_space(problem, settings, None))?;
     let axes = serde_json::to_value(built.default_axes()).map_err(err)?;
-    Ok((PySpace { inner: space }, built.feature_names(), built.tie_break(), to_py(py, &axes)?))
+    Ok((
+        PySpace { inner: space },
+        built.feature_names(),
+        built.tie_break(),
+        to_py(py, &axes)?,
+    ))
 }
 
 /// A point of a built-in problem that tunes an agent as the agent spec `playtune play`
 /// and `tournament` take (`mcts(depth=5,c=1.41,...)`); None for other problems.
 #[pyfunction]
 #[pyo3(signature = (problem, point, settings = BTreeMap::new()))]
-fn agent_spec(problem: &str, point: &Bound<'_, PyAny>, settings: BTreeMap<String, String>) -> PyResult<Option<String>> {
+fn agent_spec(
+    problem: &str,
+    point: &Bound<'_, PyAny>,
+    settings: BTreeMap<String, String>,
+) -> PyResult<Option<String>> {
     let given = from_py(point)?;
     guard(|| {
         let (_, built, space) = problem_and_space(problem, settings, None)?;
@@ -1029,7 +1162,12 @@ fn tournament(
             if games == 0 {
                 return Err("games 0: play at least one game".into());
             }
-            let req = GameRequest { settings, agents, budget, seed };
+            let req = GameRequest {
+                settings,
+                agents,
+                budget,
+                seed,
+            };
             let r = g.tournament(&req, games)?;
             serde_json::to_value(&r).map_err(|e| e.to_string())
         })
@@ -1043,7 +1181,8 @@ fn tournament(
 fn read_log(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
     let out = guard(|| {
         let config = run::read_config(&dir).map_err(|e| e.to_string())?;
-        let problem = build_problem(&config.problem, Some(&config.space)).map_err(|e| e.to_string())?;
+        let problem =
+            build_problem(&config.problem, Some(&config.space)).map_err(|e| e.to_string())?;
         let features = problem.feature_names();
         let path = dir.join(run::log::LOG_FILE);
         if !path.exists() {
@@ -1097,4 +1236,3 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_failure, m)?)?;
     Ok(())
 }
-
