@@ -1088,6 +1088,11 @@ fn evaluate(
     to_py(py, &out)
 }
 
+/// A problem's space, features, tie-break feature and default axes.
+type ProblemInfo = (PySpace, Vec<String>, Option<String>, Py<PyAny>);
+/// Names with what they are.
+type Named = Vec<(String, String)>;
+
 /// A built-in problem's space, features and default axes.
 #[pyfunction]
 #[pyo3(signature = (problem, settings = BTreeMap::new()))]
@@ -1095,7 +1100,7 @@ fn problem_info(
     py: Python<'_>,
     problem: &str,
     settings: BTreeMap<String, String>,
-) -> PyResult<(PySpace, Vec<String>, Option<String>, Py<PyAny>)> {
+) -> PyResult<ProblemInfo> {
     let (_, built, space) = guard(|| problem_and_space(problem, settings, None))?;
     let axes = serde_json::to_value(built.default_axes()).map_err(err)?;
     Ok((
@@ -1131,7 +1136,7 @@ fn agent_spec(
 
 /// The built-in problems and games: `(problems, games)` as lists of `(name, about)`.
 #[pyfunction]
-fn catalogue() -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn catalogue() -> (Named, Named) {
     let problems = playtune::registry::PROBLEMS
         .iter()
         .map(|p| (p.name.to_string(), p.about.to_string()))
