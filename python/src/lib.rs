@@ -17,7 +17,7 @@ use playtune::run::{self, Driven, FaultPolicy, ProblemSpec, RunConfig, RunResult
 use playtune::space::{Domain, Space, parse_space, read_space_text};
 use playtune::{GameRequest, Problem, build_problem};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
@@ -1216,13 +1216,6 @@ fn read_log(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
     to_py(py, &out)
 }
 
-/// Whether a Python exception is one to record as a failed evaluation (an
-/// `Exception`), not one that stops the run (KeyboardInterrupt, SystemExit).
-#[pyfunction]
-fn is_failure(e: &Bound<'_, PyAny>) -> bool {
-    e.is_instance_of::<PyException>()
-}
-
 #[pymodule]
 fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PlaytuneError", m.py().get_type::<PlaytuneError>())?;
@@ -1238,6 +1231,5 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
-    m.add_function(wrap_pyfunction!(is_failure, m)?)?;
     Ok(())
 }
