@@ -481,9 +481,11 @@ def create_run(
     if info_space is None:
         raise PlaytuneError("problem manual needs a space: the points it evaluates")
     ron = algorithm_config(algorithm, info_space, algorithm_settings, tie_break)
+    # A space file is recorded by its path, as `--space PATH` records it.
+    space_file = os.fspath(space) if isinstance(space, (str, os.PathLike)) else None
     path = _playtune.create_run(
         os.fspath(runs_dir), name, problem, sets, sp, ron, budget, trials, seed,
-        retries, max_failures,
+        retries, max_failures, True, space_file,
     )
     return Run(path)
 

@@ -23,6 +23,7 @@ failed or pruned trial is told as a failed evaluation. Single-objective studies 
 from __future__ import annotations
 
 import math
+import threading
 from typing import Any, Dict, List, Optional, Sequence
 
 import optuna
@@ -123,6 +124,8 @@ class NtbeaSampler(BaseSampler):
         self._results: Dict[int, Any] = {}
         self._batch_size = 0
         self._minimize = False
+        # Optuna's n_jobs threads share the sampler: one of them at a time in NTBEA.
+        self._lock = threading.Lock()
 
     def reseed_rng(self) -> None:
         self._random.reseed_rng()
@@ -156,6 +159,12 @@ class NtbeaSampler(BaseSampler):
     ) -> Dict[str, Any]:
         if not search_space:
             return {}
+        with self._lock:
+            return self._sample(study, trial, search_space)
+
+    def _sample(
+        self, study: Study, trial: FrozenTrial, search_space: Dict[str, BaseDistribution]
+    ) -> Dict[str, Any]:
         if self._optimizer is None:
             self._build(study, search_space)
         assert self._optimizer is not None
@@ -189,6 +198,10 @@ class NtbeaSampler(BaseSampler):
         state: TrialState,
         values: Optional[Sequence[float]],
     ) -> None:
+        with self._lock:
+            self._told(trial, state, values)
+
+    def _told(self, trial: FrozenTrial, state: TrialState, values: Optional[Sequence[float]]) -> None:
         cid = self._by_trial.pop(trial.number, None)
         if cid is None or self._optimizer is None:
             return
@@ -205,7 +218,8 @@ class NtbeaSampler(BaseSampler):
         """NTBEA's recommendation as Optuna params: on a noisy objective, a better
         answer than ``study.best_params`` (the luckiest evaluation). None before NTBEA
         has started."""
-        if self._optimizer is None:
-            return None
-        rec = self._optimizer.recommend()
+        with self._lock:
+            if self._optimizer is None:
+                return None
+            rec = self._optimizer.recommend()
         return {n: self._values[n][int(rec["values"][i])] for i, n in enumerate(self._names)}

@@ -529,10 +529,11 @@ fn evaluation_of(v: &Value, features: &[String]) -> Result<Evaluation, String> {
 }
 
 /// An optimiser driven by ask and tell in memory (no run folder).
-#[pyclass(unsendable, name = "Optimizer", module = "playtune._playtune")]
+#[pyclass(name = "Optimizer", module = "playtune._playtune")]
 struct PyOptimizer {
     space: Space,
-    inner: Box<dyn Optimizer>,
+    /// Behind a mutex so that Python threads (Optuna's `n_jobs`) may share it.
+    inner: std::sync::Mutex<Box<dyn Optimizer>>,
     features: Vec<String>,
     config: AlgoConfig,
     /// The batch asked and not yet told, and the id of its first candidate.
@@ -569,7 +570,7 @@ impl PyOptimizer {
                 .map_err(|e| e.to_string())?;
             Ok(PyOptimizer {
                 space: space.inner.clone(),
-                inner,
+                inner: std::sync::Mutex::new(inner),
                 features,
                 config,
                 pending: Vec::new(),
@@ -583,7 +584,11 @@ impl PyOptimizer {
     /// budget is spent. Asking again before telling gives the same batch.
     fn ask(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         if self.pending.is_empty() {
-            self.pending = guard(|| Ok(self.inner.ask()))?;
+            let inner = self
+                .inner
+                .get_mut()
+                .map_err(|_| err("the optimiser broke in an earlier call"))?;
+            self.pending = guard(|| Ok(inner.ask()))?;
             self.first_id = self.next_id;
             self.next_id += self.pending.len() as u64;
         }
@@ -639,15 +644,20 @@ impl PyOptimizer {
         }
         let evals: Vec<Option<Evaluation>> = by_id.into_values().collect();
         let batch = std::mem::take(&mut self.pending);
+        let inner = self
+            .inner
+            .get_mut()
+            .map_err(|_| err("the optimiser broke in an earlier call"))?;
         guard(|| {
-            self.inner.tell(&batch, &evals);
+            inner.tell(&batch, &evals);
             Ok(())
         })
     }
 
     /// The recommendation: `{"point", "values", "estimate", "se", "samples"}`.
     fn recommend(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let r = guard(|| Ok(self.inner.recommend()))?;
+        let inner = self.optimizer()?;
+        let r = guard(|| Ok(inner.recommend()))?;
         to_py(
             py,
             &json!({
@@ -663,7 +673,8 @@ impl PyOptimizer {
     /// MAP-Elites: the archive's elites (`cell`, `point`, `values`, `fitness`,
     /// `features`); None for the other optimisers.
     fn elites(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        match self.inner.archive() {
+        let inner = self.optimizer()?;
+        match inner.archive() {
             None => Ok(py.None()),
             Some(a) => {
                 let v = serde_json::to_value(a).map_err(err)?;
@@ -690,7 +701,7 @@ impl PyOptimizer {
     fn metrics(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(
             py,
-            &serde_json::to_value(self.inner.metrics_history()).map_err(err)?,
+            &serde_json::to_value(self.optimizer()?.metrics_history()).map_err(err)?,
         )
     }
 
@@ -698,6 +709,14 @@ impl PyOptimizer {
     #[getter]
     fn algorithm(&self) -> PyResult<String> {
         ron::ser::to_string_pretty(&self.config, ron::ser::PrettyConfig::default()).map_err(err)
+    }
+}
+
+impl PyOptimizer {
+    fn optimizer(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn Optimizer>>> {
+        self.inner
+            .lock()
+            .map_err(|_| err("the optimiser broke in an earlier call"))
     }
 }
 
@@ -744,7 +763,7 @@ fn problem_and_space(
 /// Creates a run folder as `playtune optimize` (or `map-elites`) does and returns its
 /// path: `config.ron` written, nothing evaluated.
 #[pyfunction]
-#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true))]
+#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None))]
 #[allow(clippy::too_many_arguments)]
 fn create_run(
     runs_dir: PathBuf,
@@ -759,6 +778,7 @@ fn create_run(
     retries: u32,
     max_failures: f64,
     log: bool,
+    space_file: Option<String>,
 ) -> PyResult<String> {
     guard(|| {
         let (spec, built, space) =
@@ -768,7 +788,7 @@ fn create_run(
             playtune_version: playtune_version(),
             problem: spec,
             space,
-            space_file: None,
+            space_file,
             algorithm,
             budget,
             trials,
@@ -815,7 +835,7 @@ fn playtune_version() -> String {
 
 /// An open run folder, locked while open (as a command holds it): replayed from its
 /// logs, evaluated here or by Python, told results.
-#[pyclass(unsendable, name = "RunFolder", module = "playtune._playtune")]
+#[pyclass(name = "RunFolder", module = "playtune._playtune")]
 struct PyRunFolder {
     dir: PathBuf,
     config: RunConfig,

@@ -100,3 +100,11 @@ def test_a_run_folder_exported_to_the_journal_loads_in_optuna(tmp_path):
     assert set(best.params) == {"n", "c", "r", "f", "on"} and "feature_size" in best.user_attrs
     assert study.direction == optuna.study.StudyDirection.MAXIMIZE
     assert optuna.importance.get_param_importances(study)  # Optuna's analysis reads it
+
+
+def test_parallel_workers_share_the_sampler():
+    sampler = NtbeaSampler(budget=120, seed=4, batch=2)
+    study = optuna.create_study(sampler=sampler, direction="maximize")
+    study.optimize(lambda t: sum(t.suggest_int(f"x{i}", 0, 1) for i in range(8)), n_trials=120, n_jobs=2)
+    assert len(study.trials) == 120
+    assert sum(sampler.recommend().values()) >= 7

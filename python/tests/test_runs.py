@@ -162,3 +162,13 @@ def test_run_errors_carry_the_command_lines_messages(cli, tmp_path):
         run.run(progress=False)
     with pytest.raises(playtune.PlaytuneError, match="fitness"):
         run.tell([(run.ask()[0], "x" * 0 or {"features": {}})])
+
+
+def test_a_space_file_is_recorded_as_the_command_line_records_it(cli, tmp_path):
+    space = tmp_path / "bits.ron"
+    space.write_text("(name: \"bits\", dims: [" + ", ".join(
+        f"(name: \"b{i}\", kind: Bool)" for i in range(6)) + "])")
+    cli("optimize", "--problem", "manual", "--space", space, "--budget", 12, "--seed", 1,
+        "--runs-dir", tmp_path, "--name", "cli")
+    playtune.create_run(space=space, budget=12, seed=1, runs_dir=tmp_path, name="py").close()
+    same_files(tmp_path / "cli", tmp_path / "py", ["config.ron"])
