@@ -8,6 +8,7 @@
 //! is caught and raised as one too, never unwinding into the interpreter.
 
 use playtune::eval::{Binding, Evaluation, point_json};
+use playtune::optim::constrained::{Check, Constrained};
 use playtune::optim::map_elites::{Better, MapElitesConfig, default_emitters};
 use playtune::optim::ntbea::TupleSet;
 use playtune::optim::{AlgoConfig, Candidate, Optimizer};
@@ -528,6 +529,19 @@ fn evaluation_of(v: &Value, features: &[String]) -> Result<Evaluation, String> {
     })
 }
 
+/// Problem `manual` over `space` reporting `features`.
+fn manual_problem(space: &Space, features: &[String]) -> Result<Box<dyn Problem>, String> {
+    let mut settings = BTreeMap::new();
+    if !features.is_empty() {
+        settings.insert("features".to_string(), features.join(","));
+    }
+    let spec = ProblemSpec {
+        name: "manual".into(),
+        settings,
+    };
+    build_problem(&spec, Some(space)).map_err(|e| e.to_string())
+}
+
 /// An optimiser driven by ask and tell in memory (no run folder).
 #[pyclass(name = "Optimizer", module = "playtune._playtune")]
 struct PyOptimizer {
@@ -565,9 +579,19 @@ impl PyOptimizer {
             if let Err((what, m)) = run::check_size(budget, 1, "budget", "trials") {
                 return Err(format!("{what} {m}"));
             }
-            let inner = config
+            let mut inner = config
                 .build(&space.inner, budget, seed, &features, &axes)
                 .map_err(|e| e.to_string())?;
+            if !space.inner.constraints.is_empty() {
+                // Held to the space's constraints as a run is: the features named by
+                // the constraints, their ranges as a run of problem `manual` has them.
+                let manual = manual_problem(&space.inner, &features)?;
+                let checks = Check::resolve(&space.inner.constraints, &features, |f| {
+                    manual.feature_range(f)
+                })
+                .map_err(|e| format!("constraints: {e}"))?;
+                inner = Box::new(Constrained::new(inner, checks, None));
+            }
             Ok(PyOptimizer {
                 space: space.inner.clone(),
                 inner: std::sync::Mutex::new(inner),

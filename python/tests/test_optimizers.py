@@ -116,3 +116,13 @@ def test_spaces_from_ron_dicts_and_files():
         playtune.space_from_dict({"name": "bad", "dims": {"n": {"int": [1, 10], "step": 4}}})
     with pytest.raises(playtune.PlaytuneError, match="<string>:1"):
         playtune.parse_space("(name: oops")
+
+
+def test_an_in_memory_optimiser_is_held_to_the_space_constraints():
+    space = {"name": "capped", "dims": {f"b{i}": {"bool": True} for i in range(8)},
+             "constraints": ["load <= 0.5"]}
+    opt = playtune.optimizer(space, "ntbea", budget=300, seed=5, features=["load"])
+    rec = opt.optimize(lambda p: (sum(p.values()), {"load": sum(p.values()) / 8}))
+    assert sum(rec["values"]) == 4
+    with pytest.raises(playtune.PlaytuneError, match="load"):
+        playtune.optimizer(space, "ntbea", budget=10)
