@@ -365,6 +365,33 @@ class Run:
             items.append((int(c.get("trial", 0)), int(c["id"]), r))
         self._folder.tell(items)
 
+    def ask_array(self) -> Tuple[List[Dict[str, Any]], Any]:
+        """The candidates waited for and their values as a numpy array of shape
+        (candidates, dimensions), in the space's order (pyribs' shape)."""
+        import numpy as np
+
+        batch = self.ask()
+        values = np.array([c["values"] for c in batch], dtype=np.float64).reshape(len(batch), len(self.space))
+        return batch, values
+
+    def tell_array(self, candidates: Sequence[Mapping[str, Any]], fitness: Any, features: Any = None) -> None:
+        """Records results from numpy arrays: ``fitness`` of shape (candidates,),
+        ``features`` of shape (candidates, features) in the run's feature order; a NaN
+        fitness is a failed evaluation."""
+        import numpy as np
+
+        fitness = np.asarray(fitness, dtype=np.float64)
+        feats = None if features is None else np.asarray(features, dtype=np.float64)
+        told: List[Tuple[Mapping[str, Any], Result]] = []
+        for j, c in enumerate(candidates):
+            if not np.isfinite(fitness[j]):
+                told.append((c, "the fitness is NaN, not a finite number"))
+            elif feats is None:
+                told.append((c, float(fitness[j])))
+            else:
+                told.append((c, (float(fitness[j]), [float(x) for x in feats[j]])))
+        self.tell(told)
+
     def finished(self) -> bool:
         """Whether every evaluation is in (then ``result.ron`` is written)."""
         return self._folder.step()[0] == "finished"

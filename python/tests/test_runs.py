@@ -172,3 +172,23 @@ def test_a_space_file_is_recorded_as_the_command_line_records_it(cli, tmp_path):
         "--runs-dir", tmp_path, "--name", "cli")
     playtune.create_run(space=space, budget=12, seed=1, runs_dir=tmp_path, name="py").close()
     same_files(tmp_path / "cli", tmp_path / "py", ["config.ron"])
+
+
+def test_a_map_elites_run_folder_by_numpy_batches(cli, tmp_path):
+    import numpy as np
+
+    space = {"name": "plane", "dims": {"x": {"float": [-1.0, 1.0], "levels": 21},
+                                       "y": {"float": [-1.0, 1.0], "levels": 21}}}
+    run = playtune.create_run(space=space, algorithm="map-elites", budget=60, seed=2, runs_dir=tmp_path,
+                              name="me", features=["fx", "fy"], axes=["fx=-1:1:4", "fy=-1:1:4"], batch=20)
+    while True:
+        batch, x = run.ask_array()
+        if not batch:
+            break
+        assert x.shape == (len(batch), 2)
+        run.tell_array(batch, -np.sum(x**2, axis=1), x)
+    assert run.finished()
+    trial = run.result()["trials"][0]
+    run.close()
+    assert trial["history"][-1]["filled"] >= 4
+    cli("report", tmp_path / "me")
