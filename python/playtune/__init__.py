@@ -438,11 +438,16 @@ class Run:
                     )
                 told = []
                 for c in what:
-                    try:
-                        r = func(c["point"], c["seed"]) if two else func(c["point"])
-                    except Exception as e:  # a failed evaluation, recorded with its reason
-                        r = f"{type(e).__name__}: {e}"
-                    told.append((c["trial"], c["id"], r))
+                    # A failure is tried again with the same seed, as the command line
+                    # tries a failing evaluator again (`faults.retries`).
+                    for attempt in range(1, self._folder.attempts + 1):
+                        try:
+                            r = func(c["point"], c["seed"]) if two else func(c["point"])
+                        except Exception as e:  # a failed evaluation, recorded with its reason
+                            r = f"{type(e).__name__}: {e}"
+                        if not isinstance(r, str):
+                            break
+                    told.append((c["trial"], c["id"], r, attempt))
                     bar.update(1)
                 self._folder.tell(told)
         except KeyboardInterrupt:

@@ -995,6 +995,12 @@ impl PyRunFolder {
         self.problem.feature_names()
     }
 
+    /// Tries of a failing evaluation before it counts as failed (`faults.retries` + 1).
+    #[getter]
+    fn attempts(&self) -> u32 {
+        self.config.faults.retries + 1
+    }
+
     #[getter]
     fn manual(&self) -> bool {
         run::is_manual(&self.config)
@@ -1019,18 +1025,25 @@ impl PyRunFolder {
         }
     }
 
-    /// Records results of candidates waited for: a list of `(trial, id, result)`, a
-    /// result as `Optimizer.tell` takes it, or a string: the reason it failed.
+    /// Records results of candidates waited for: a list of `(trial, id, result)` or
+    /// `(trial, id, result, attempts)`, a result as `Optimizer.tell` takes it, or a
+    /// string: the reason it failed.
     fn tell(&mut self, results: &Bound<'_, PyList>) -> PyResult<()> {
         self.check_open()?;
-        if self.waiting.is_empty() {
-            guard(|| self.replay().map(|_| ()))?;
-        }
+        // What the run waits for now, from its logs: a result told twice, or told for
+        // a candidate another process recorded meanwhile, is refused.
+        guard(|| self.replay().map(|_| ()))?;
         let features = self.problem.feature_names();
         let mut told = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for item in results.iter() {
-            let (trial, id, result): (u64, u64, Bound<'_, PyAny>) = item.extract()?;
+            // (trial, id, result) or (trial, id, result, attempts): the tries a failure
+            // took, as failures.jsonl records them.
+            let (trial, id, result, attempts): (u64, u64, Bound<'_, PyAny>, u32) =
+                match item.extract::<(u64, u64, Bound<'_, PyAny>)>() {
+                    Ok((t, i, r)) => (t, i, r, 1),
+                    Err(_) => item.extract()?,
+                };
             if !seen.insert((trial, id)) {
                 return Err(err(format!(
                     "trial {trial} id {id} is told twice; nothing was recorded"
@@ -1045,7 +1058,7 @@ impl PyRunFolder {
                 Ok(evaluation_of(&v, &features)
                     .map_err(|m| err(format!("trial {trial} id {id}: {m}")))?)
             };
-            told.push((trial, id, r, 1));
+            told.push((trial, id, r, attempts.max(1)));
         }
         guard(|| self.record(told))
     }

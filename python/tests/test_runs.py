@@ -130,7 +130,22 @@ def test_an_exception_in_the_function_is_a_recorded_failure(tmp_path):
                              max_failures=1.0) as run:
         result = run.run(f, progress=False)
     assert result["trials"][0]["spent"]["failed"] > 0
-    assert "RuntimeError: no b0" in Path(run.path, "failures.jsonl").read_text()
+    failures = [json.loads(l) for l in Path(run.path, "failures.jsonl").read_text().splitlines()]
+    assert failures[0]["reason"] == "RuntimeError: no b0" and failures[0]["attempts"] == 3
+
+
+def test_a_flaky_function_is_tried_again_with_the_same_seed(tmp_path):
+    seen = {}
+
+    def flaky(point, seed):
+        seen[seed] = seen.get(seed, 0) + 1
+        if seen[seed] == 1:
+            raise OSError("flaky")
+        return 1.0
+
+    with playtune.create_run(space=BITS, algorithm="random", budget=20, seed=3, runs_dir=tmp_path) as run:
+        result = run.run(flaky, progress=False)
+    assert result["trials"][0]["spent"].get("failed", 0) == 0 and set(seen.values()) == {2}
 
 
 def test_a_folder_open_here_is_locked_for_others(cli, tmp_path):
@@ -192,3 +207,15 @@ def test_a_map_elites_run_folder_by_numpy_batches(cli, tmp_path):
     run.close()
     assert trial["history"][-1]["filled"] >= 4
     cli("report", tmp_path / "me")
+
+
+def test_a_result_told_twice_is_refused(tmp_path):
+    run = playtune.create_run(space=BITS, algorithm="random", budget=8, seed=1, runs_dir=tmp_path, batch=4)
+    batch = run.ask()
+    run.tell([(c, 1.0) for c in batch[:2]])
+    with pytest.raises(playtune.PlaytuneError, match="not waiting"):
+        run.tell([(batch[0], 1.0)])
+    run.tell([(c, 2.0) for c in batch[2:]])
+    assert [c["id"] for c in run.ask()] == [4, 5, 6, 7]
+    assert len(Path(run.path, "evals.csv").read_text().splitlines()) == 5
+    run.close()
