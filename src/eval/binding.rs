@@ -79,7 +79,7 @@ impl Binding {
     }
 
     /// The full parameter vector for a search-space point.
-    pub(crate) fn full_point(&self, x: &[f64], out: &mut Vec<f64>) {
+    pub fn full_point(&self, x: &[f64], out: &mut Vec<f64>) {
         out.clear();
         out.extend_from_slice(&self.defaults);
         for ((&t, &v), remap) in self.targets.iter().zip(x).zip(&self.categories) {

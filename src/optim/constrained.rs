@@ -49,7 +49,7 @@ pub struct Check {
 impl Check {
     /// Resolves `constraints` against the problem's feature names; `range` gives a
     /// feature's known range. An unknown feature is an error naming the known ones.
-    pub(crate) fn resolve(
+    pub fn resolve(
         constraints: &[Constraint],
         features: &[String],
         range: impl Fn(&str) -> Option<(f64, f64)>,

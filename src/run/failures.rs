@@ -35,7 +35,7 @@ pub struct FailureRow {
 }
 
 impl FailureRow {
-    pub(crate) fn point_by_name(
+    pub fn point_by_name(
         space: &Space,
         values: &[f64],
     ) -> serde_json::Map<String, serde_json::Value> {

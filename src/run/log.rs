@@ -19,7 +19,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-pub(crate) const LOG_FILE: &str = "evals.csv";
+pub const LOG_FILE: &str = "evals.csv";
 
 /// One logged evaluation.
 #[derive(Clone, Debug, PartialEq)]

@@ -30,10 +30,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-pub(crate) const CONFIG_FILE: &str = "config.ron";
+pub const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
 const CHEAP_EVALUATION: std::time::Duration = std::time::Duration::from_micros(20);
-pub(crate) const RESULT_FILE: &str = "result.ron";
+pub const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -261,7 +261,7 @@ impl Spent {
 }
 
 /// Writes `config.ron` into a new run folder.
-pub(crate) fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
+pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
@@ -308,7 +308,7 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, RunError> {
 
 /// Whether the run's problem is evaluated outside playtune (`ask`/`tell`): such a run
 /// is finished by telling results, never by `resume`.
-pub(crate) fn is_manual(config: &RunConfig) -> bool {
+pub fn is_manual(config: &RunConfig) -> bool {
     config.problem.name == "manual"
 }
 
@@ -370,7 +370,7 @@ const MAX_RETRIES: u32 = 100;
 /// Checks a run's budget and trials against the limits of every run, for the command
 /// line and `config.ron` alike: on error, which of the two (named as the caller
 /// spells it: `budget_name`, `trials_name`) and why.
-pub(crate) fn check_size<'a>(
+pub fn check_size<'a>(
     budget: u64,
     trials: u64,
     budget_name: &'a str,
@@ -953,7 +953,7 @@ fn constraint_checks(
 /// after a failure (a non-finite result counts as one) up to `retries` times; returns
 /// the last outcome and the attempts made. Every evaluator of a run goes through it:
 /// the run loop and a cluster task.
-pub(crate) fn evaluate_with_retries(
+pub fn evaluate_with_retries(
     problem: &dyn Problem,
     point: &[f64],
     seed: u64,
@@ -975,7 +975,7 @@ pub(crate) fn evaluate_with_retries(
 /// Appends evaluations and failures to a run folder's `evals.csv` and
 /// `failures.jsonl`, as the run loop writes them: what `tell`, a cluster search's
 /// collection and an experiment's task collection record.
-pub(crate) fn append_results(
+pub fn append_results(
     dir: &Path,
     space: &Space,
     features: &[String],
@@ -995,7 +995,7 @@ pub(crate) fn append_results(
 
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
 /// would silently poison every estimate and comparison made from it.
-pub(crate) fn finite(e: Evaluation) -> Result<Evaluation, String> {
+pub fn finite(e: Evaluation) -> Result<Evaluation, String> {
     if !e.fitness.is_finite() {
         return Err(format!("the fitness is {}, not a finite number", e.fitness));
     }
@@ -1007,7 +1007,7 @@ pub(crate) fn finite(e: Evaluation) -> Result<Evaluation, String> {
 
 /// Checks a run folder's name: one plain path component, so that the run lands
 /// inside the runs folder (`../x` or `/tmp/x` would not).
-pub(crate) fn check_run_name(name: &str) -> Result<(), RunError> {
+pub fn check_run_name(name: &str) -> Result<(), RunError> {
     let mut parts = Path::new(name).components();
     let plain = matches!(parts.next(), Some(std::path::Component::Normal(_)))
         && parts.next().is_none()

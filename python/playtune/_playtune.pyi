@@ -1,0 +1,107 @@
+"""Type stubs of the Rust extension `playtune._playtune` (use the `playtune` package)."""
+
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+__version__: str
+
+class PlaytuneError(ValueError):
+    """An error of playtune, with the message the command line gives."""
+
+class Space:
+    """A search space: dimensions with their domains and defaults."""
+
+    @staticmethod
+    def from_ron(text: str, file: str = "<string>") -> Space:
+        """A space from the text of a space file (RON); `file` names it in errors."""
+    @staticmethod
+    def load(path: str) -> Space:
+        """A space from a space file."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def names(self) -> List[str]:
+        """The dimensions' names, in the space's order."""
+    def dims(self) -> List[Dict[str, Any]]:
+        """Every dimension: name, kind (int, float, list, categories, bool), values,
+        default, fixed, and min/max/step or min/max/levels."""
+    def point(self, values: Sequence[float]) -> Dict[str, Any]:
+        """Values in the space's order as a point by name (categories by name)."""
+    def values(self, point: Mapping[str, Any]) -> List[float]:
+        """A point by name as values in the space's order."""
+    def default(self) -> Dict[str, Any]:
+        """The default point, by name."""
+    def __len__(self) -> int: ...
+
+class Optimizer:
+    """An optimiser driven by ask and tell in memory (use `playtune.optimizer`)."""
+
+    def __init__(
+        self,
+        space: Space,
+        algorithm: str,
+        budget: int,
+        seed: int,
+        features: Sequence[str] = ...,
+        axes: Sequence[str] = ...,
+    ) -> None: ...
+    def ask(self) -> List[Dict[str, Any]]: ...
+    def tell(self, results: Mapping[int, Any]) -> None: ...
+    def recommend(self) -> Dict[str, Any]: ...
+    def elites(self) -> Optional[List[Dict[str, Any]]]: ...
+    def metrics(self) -> List[Dict[str, Any]]: ...
+    @property
+    def algorithm(self) -> str: ...
+
+class RunFolder:
+    """An open, locked run folder (use `playtune.Run`)."""
+
+    def __init__(self, dir: str) -> None: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def space(self) -> Space: ...
+    @property
+    def features(self) -> List[str]: ...
+    @property
+    def attempts(self) -> int: ...
+    @property
+    def manual(self) -> bool: ...
+    def config(self) -> Dict[str, Any]: ...
+    def step(self) -> Tuple[str, Any]:
+        """("finished", result) or ("waiting", candidates)."""
+    def tell(self, results: List[Tuple[Any, ...]]) -> None: ...
+    def evaluate_waiting(self) -> int: ...
+    def close(self) -> None: ...
+
+def algorithm_ron(name: str, settings: Mapping[str, Any], space: Space, tie_break: Optional[str] = None) -> str: ...
+def create_run(
+    runs_dir: str,
+    name: Optional[str],
+    problem: str,
+    settings: Mapping[str, str],
+    space: Optional[Space],
+    algorithm: str,
+    budget: int,
+    trials: int,
+    seed: int,
+    retries: int = 2,
+    max_failures: float = 0.2,
+    log: bool = True,
+    space_file: Optional[str] = None,
+) -> str: ...
+def evaluate(problem: str, point: Mapping[str, Any], seed: int = 0, settings: Mapping[str, str] = ...) -> Dict[str, Any]: ...
+def agent_spec(problem: str, point: Mapping[str, Any], settings: Mapping[str, str] = ...) -> Optional[str]: ...
+def problem_info(
+    problem: str, settings: Mapping[str, str] = ...
+) -> Tuple[Space, List[str], Optional[str], List[Dict[str, Any]]]: ...
+def catalogue() -> Tuple[List[Tuple[str, str]], List[Tuple[str, str]]]:
+    """(problems, games), each a list of (name, what it is)."""
+def tournament(
+    game: str,
+    agents: Sequence[str],
+    games: int = 10,
+    seed: int = 0,
+    settings: Sequence[Tuple[str, str]] = ...,
+    budget: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def read_log(dir: str) -> List[Dict[str, Any]]: ...

@@ -1,0 +1,139 @@
+"""Export a run folder to Optuna's journal storage (JSON lines), so that
+optuna-dashboard and Optuna's plotting functions read it::
+
+    playtune.journal.export_journal("runs/noisy-onemax-ntbea-s0", "run.journal")
+    storage = optuna.storages.JournalStorage(
+        optuna.storages.journal.JournalFileBackend("run.journal"))
+    study = optuna.load_study(study_name="noisy-onemax-ntbea-s0", storage=storage)
+
+Every evaluation of ``evals.csv`` becomes a COMPLETE trial (its fitness the value, the
+study maximising), every failure of ``failures.jsonl`` a FAIL trial; the trial, index,
+phase, seed and features of each go in its user attributes. Dimensions map onto
+distributions: an int onto ``IntDistribution`` (with its step), a float onto
+``FloatDistribution``, a list, categories or bool onto ``CategoricalDistribution``.
+Writing needs no Optuna; the file is written whole (a temporary file renamed).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import uuid
+from typing import Any, Dict, List, Optional, Union
+
+from . import Space, _playtune
+
+__all__ = ["export_journal", "distributions"]
+
+# Optuna's journal operation codes, trial states and study directions (stable since
+# the journal storage appeared in Optuna 3.1).
+_CREATE_STUDY = 0
+_SET_STUDY_USER_ATTR = 2
+_CREATE_TRIAL = 4
+_COMPLETE = 1
+_FAIL = 3
+_MAXIMIZE = 2
+
+
+def _dist(d: Dict[str, Any]) -> Dict[str, Any]:
+    kind = d["kind"]
+    if kind == "int":
+        return {"name": "IntDistribution", "attributes": {"log": False, "step": int(d["step"]), "low": int(d["min"]), "high": int(d["max"])}}
+    if kind == "float":
+        return {"name": "FloatDistribution", "attributes": {"step": None, "low": float(d["min"]), "high": float(d["max"]), "log": False}}
+    return {"name": "CategoricalDistribution", "attributes": {"choices": list(d["values"])}}
+
+
+def distributions(space: Space) -> Dict[str, Dict[str, Any]]:
+    """Each dimension's Optuna distribution, as Optuna's ``distribution_to_json``
+    writes it (a dict: ``name`` and ``attributes``)."""
+    return {d["name"]: _dist(d) for d in space.dims()}
+
+
+def _internal(d: Dict[str, Any], value: Any) -> Any:
+    """A value as Optuna's journal stores it: categorical by index."""
+    if d["kind"] in ("int",):
+        return int(value)
+    if d["kind"] == "float":
+        return float(value)
+    return list(d["values"]).index(value)
+
+
+def export_journal(
+    run_dir: Union[str, os.PathLike],
+    out: Union[str, os.PathLike],
+    study_name: Optional[str] = None,
+) -> str:
+    """Writes run ``run_dir``'s evaluations to ``out`` in Optuna's journal format, as
+    one study named ``study_name`` (default: the folder's name). Returns the study name."""
+    run_dir = os.fspath(run_dir)
+    with open(os.path.join(run_dir, "config.ron"), encoding="utf-8"):
+        pass  # a missing config gets the usual error from read_log below
+    rows = _playtune.read_log(run_dir)
+    folder = _playtune.RunFolder(run_dir)
+    try:
+        space = folder.space
+        config = folder.config()
+    finally:
+        folder.close()
+    dims = {d["name"]: d for d in space.dims()}
+    dists = {n: json.dumps(_dist(d)) for n, d in dims.items()}
+    failures: List[Dict[str, Any]] = []
+    path = os.path.join(run_dir, "failures.jsonl")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    try:
+                        failures.append(json.loads(line))
+                    except ValueError:
+                        continue  # a half-written last line: the run lost it too
+    stamp = _dt.datetime.fromtimestamp(
+        os.path.getmtime(os.path.join(run_dir, "config.ron")), tz=_dt.timezone.utc
+    ).isoformat(timespec="microseconds")
+    worker = f"playtune-{uuid.uuid4()}"
+    name = study_name or os.path.basename(os.path.normpath(run_dir))
+    logs: List[Dict[str, Any]] = [
+        {"op_code": _CREATE_STUDY, "worker_id": worker, "study_name": name, "directions": [_MAXIMIZE]},
+        {"op_code": _SET_STUDY_USER_ATTR, "worker_id": worker, "study_id": 0,
+         "user_attr": {"playtune_run": {"problem": config["problem"], "algorithm": config["algorithm"],
+                                        "budget": config["budget"], "trials": config["trials"], "seed": config["seed"]}}},
+    ]
+    done = {(r["trial"], r["index"]) for r in rows}
+    entries = [(r["trial"], r["index"], r) for r in rows]
+    for f in failures:
+        if (f.get("trial"), f.get("index")) not in done:
+            entries.append((f["trial"], f["index"], f))
+    entries.sort(key=lambda e: (e[0], e[1]))
+    for trial, index, r in entries:
+        failed = "reason" in r
+        point = space.point(r["values"])
+        attrs = {"playtune_trial": trial, "playtune_index": index, "phase": r["phase"], "seed": r["seed"]}
+        if failed:
+            attrs["failure"] = r["reason"]
+        else:
+            attrs.update({f"feature_{k}": v for k, v in r["features"].items()})
+        logs.append({
+            "op_code": _CREATE_TRIAL,
+            "worker_id": worker,
+            "study_id": 0,
+            "datetime_start": stamp,
+            "datetime_complete": stamp,
+            "state": _FAIL if failed else _COMPLETE,
+            "value": None if failed else r["fitness"],
+            "values": None,
+            "distributions": dists,
+            "params": {n: _internal(dims[n], v) for n, v in point.items()},
+            "user_attrs": attrs,
+            "system_attrs": {},
+            "intermediate_values": {},
+        })
+    out = os.fspath(out)
+    tmp = f"{out}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        for log in logs:
+            f.write(json.dumps(log, separators=(",", ":")) + "\n")
+    os.replace(tmp, out)
+    return name

@@ -1,0 +1,1292 @@
+//! `playtune._playtune`: the Rust side of the Python package. The pure-Python
+//! `playtune` package wraps these classes and functions; users import that one.
+//!
+//! Everything a run folder holds is written by the crate's own `playtune::run` code
+//! (the same as `playtune optimize`, `ask` and `tell`), so a run started here
+//! resumes, reports and plots from the command line and the other way round.
+//! Every error reaches Python as `playtune.PlaytuneError` (a `ValueError`); a panic
+//! is caught and raised as one too, never unwinding into the interpreter.
+
+use playtune::eval::{Binding, Evaluation, point_json};
+use playtune::optim::constrained::{Check, Constrained};
+use playtune::optim::map_elites::{Better, MapElitesConfig, default_emitters};
+use playtune::optim::ntbea::TupleSet;
+use playtune::optim::{AlgoConfig, Candidate, Optimizer};
+use playtune::run::failures::FailureRow;
+use playtune::run::log::LogRow;
+use playtune::run::{self, Driven, FaultPolicy, ProblemSpec, RunConfig, RunResult, Waiting};
+use playtune::space::{Domain, Space, parse_space, read_space_text};
+use playtune::{GameRequest, Problem, build_problem};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fmt::Display;
+use std::path::PathBuf;
+
+create_exception!(
+    playtune,
+    PlaytuneError,
+    PyValueError,
+    "An error of playtune, with the message the command line gives."
+);
+
+fn err(e: impl Display) -> PyErr {
+    PlaytuneError::new_err(e.to_string())
+}
+
+/// Runs `f`, turning a panic into a `PlaytuneError`.
+fn guard<T>(f: impl FnOnce() -> Result<T, String>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r.map_err(err),
+        Err(p) => {
+            let what = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "unknown".into());
+            Err(err(format!("internal error (a bug in playtune): {what}")))
+        }
+    }
+}
+
+/// A JSON value as a Python object (through the `json` module: exact and short).
+fn to_py(py: Python<'_>, v: &Value) -> PyResult<Py<PyAny>> {
+    let text = serde_json::to_string(v).map_err(err)?;
+    Ok(py.import("json")?.call_method1("loads", (text,))?.unbind())
+}
+
+/// A Python object (dict, list, numbers, strings) as a JSON value.
+fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
+    let kwargs = pyo3::types::PyDict::new(obj.py());
+    kwargs.set_item("allow_nan", false)?;
+    let text: String = match obj
+        .py()
+        .import("json")?
+        .call_method("dumps", (obj,), Some(&kwargs))
+    {
+        Ok(t) => t.extract()?,
+        Err(e) if e.is_instance_of::<PyValueError>(obj.py()) => {
+            return Err(err(format!(
+                "{}: holds NaN or an infinity, not a finite number",
+                obj.repr()?
+            )));
+        }
+        Err(e) => return Err(err(format!("{}: not plain data ({e})", obj.repr()?))),
+    };
+    serde_json::from_str(&text).map_err(err)
+}
+
+/// A search space (the crate's `Space`): dimensions with their domains and defaults.
+#[pyclass(frozen, name = "Space", module = "playtune._playtune")]
+#[derive(Clone)]
+struct PySpace {
+    inner: Space,
+}
+
+fn dim_json(d: &playtune::Dimension) -> Value {
+    let natural = |v: f64| match &d.domain {
+        Domain::Categories(_) => json!(d.domain.render(v)),
+        Domain::Bool => json!(v >= 0.5),
+        Domain::Int { .. } => json!(v as i64),
+        _ => json!(v),
+    };
+    let values: Vec<Value> = (0..d.domain.len())
+        .map(|i| natural(d.domain.value(i)))
+        .collect();
+    let mut o = json!({
+        "name": d.name,
+        "values": values,
+        "default": natural(d.domain.value(d.default)),
+        "fixed": d.fixed,
+    });
+    match &d.domain {
+        Domain::Int { min, max, step } => {
+            o["kind"] = json!("int");
+            o["min"] = json!(min);
+            o["max"] = json!(max);
+            o["step"] = json!(step);
+        }
+        Domain::List(_) => o["kind"] = json!("list"),
+        Domain::Categories(_) => o["kind"] = json!("categories"),
+        Domain::Bool => o["kind"] = json!("bool"),
+        Domain::Float { min, max, levels } => {
+            o["kind"] = json!("float");
+            o["min"] = json!(min);
+            o["max"] = json!(max);
+            o["levels"] = json!(levels);
+        }
+    }
+    o
+}
+
+/// A point by name (the JSON `playtune ask` prints) as values in the space's order.
+fn values_of(space: &Space, point: &Value) -> Result<Vec<f64>, String> {
+    let map = point
+        .as_object()
+        .ok_or("a point is a dict by dimension name")?;
+    for k in map.keys() {
+        if space.position(k).is_none() {
+            return Err(format!(
+                "the point names `{k}`, not a dimension of the space"
+            ));
+        }
+    }
+    space
+        .dims
+        .iter()
+        .map(|d| {
+            let v = map
+                .get(&d.name)
+                .ok_or_else(|| format!("the point lacks dimension `{}`", d.name))?;
+            let text = match v {
+                Value::String(s) => s.clone(),
+                Value::Bool(b) => b.to_string(),
+                other => other.to_string(),
+            };
+            d.domain
+                .parse_value(&text)
+                .map(|i| d.domain.value(i))
+                .or_else(|| {
+                    // A float dimension takes any number within its bounds (MAP-Elites'
+                    // Gaussian mutation moves it continuously).
+                    let x = v.as_f64()?;
+                    let (lo, hi) = d.domain.bounds();
+                    (matches!(d.domain, Domain::Float { .. }) && (lo..=hi).contains(&x))
+                        .then_some(x)
+                })
+                .ok_or_else(|| format!("{}: {v} is not a value of {}", d.name, d.domain.describe()))
+        })
+        .collect()
+}
+
+#[pymethods]
+impl PySpace {
+    /// A space from the text of a space file (RON); `file` names it in errors.
+    #[staticmethod]
+    #[pyo3(signature = (text, file = "<string>"))]
+    fn from_ron(text: &str, file: &str) -> PyResult<PySpace> {
+        guard(|| parse_space(text, file).map_err(|e| e.to_string())).map(|inner| PySpace { inner })
+    }
+
+    /// A space from a space file.
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<PySpace> {
+        guard(|| {
+            let text = read_space_text(&path).map_err(|e| e.to_string())?;
+            parse_space(&text, &path.display().to_string()).map_err(|e| e.to_string())
+        })
+        .map(|inner| PySpace { inner })
+    }
+
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.inner.names().map(str::to_string).collect()
+    }
+
+    /// Every dimension as a dict: name, kind, values, default, fixed and its bounds.
+    fn dims(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let dims: Vec<Value> = self.inner.dims.iter().map(dim_json).collect();
+        to_py(py, &Value::Array(dims))
+    }
+
+    /// Values in the space's order as a point by name (categories by name, booleans
+    /// as bools).
+    fn point(&self, py: Python<'_>, values: Vec<f64>) -> PyResult<Py<PyAny>> {
+        if values.len() != self.inner.dims.len() {
+            return Err(err(format!(
+                "{} values for a space of {} dimensions",
+                values.len(),
+                self.inner.dims.len()
+            )));
+        }
+        to_py(py, &Value::Object(point_json(&self.inner, &values)))
+    }
+
+    /// A point by name as values in the space's order.
+    fn values(&self, point: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
+        let v = from_py(point)?;
+        values_of(&self.inner, &v).map_err(err)
+    }
+
+    /// The default point, by name.
+    fn default(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let values = self.inner.decode(&self.inner.default_indices());
+        to_py(py, &Value::Object(point_json(&self.inner, &values)))
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.dims.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Space({:?}, {} dimensions, {:.3e} points)",
+            self.inner.name,
+            self.inner.dims.len(),
+            self.inner.size()
+        )
+    }
+}
+
+/// An optimiser's settings: `name` (random, rmhc, brmhc, ntbea, map-elites) and its
+/// settings by the names `config.ron` gives them, over the command line's defaults.
+fn algorithm(
+    name: &str,
+    settings: &Value,
+    space: &Space,
+    tie_break: Option<String>,
+) -> Result<AlgoConfig, String> {
+    let empty = serde_json::Map::new();
+    let given = match settings {
+        Value::Null => &empty,
+        Value::Object(m) => m,
+        _ => return Err("the optimiser's settings are a dict".into()),
+    };
+    let mut given = given.clone();
+    let (tag, mut base) = match name {
+        "random" => (
+            "Random",
+            serde_json::to_value(playtune::optim::random::RandomConfig::default()),
+        ),
+        "rmhc" => (
+            "Rmhc",
+            serde_json::to_value(playtune::optim::rmhc::RmhcConfig::default()),
+        ),
+        "brmhc" | "b-rmhc" => (
+            "Brmhc",
+            serde_json::to_value(playtune::optim::brmhc::BrmhcConfig::default()),
+        ),
+        "ntbea" => {
+            if let Some(Value::String(t)) = given.get("tuples") {
+                let parsed: TupleSet = t.parse().map_err(|e| format!("tuples {t}: {e}"))?;
+                given.insert(
+                    "tuples".into(),
+                    serde_json::to_value(parsed).map_err(|e| e.to_string())?,
+                );
+            }
+            (
+                "Ntbea",
+                serde_json::to_value(playtune::optim::ntbea::NtbeaConfig::default()),
+            )
+        }
+        "map-elites" | "map_elites" | "mapelites" => {
+            let sigma = given
+                .remove("sigma")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.5);
+            let line_sigma = given
+                .remove("line_sigma")
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.2);
+            let emitter = |v: &Value| -> Result<Value, String> {
+                match v.as_str() {
+                    Some("gaussian") => Ok(json!({"Gaussian": {"sigma": sigma}})),
+                    Some("iso-line") | Some("iso_line") => {
+                        Ok(json!({"IsoLine": {"sigma_iso": sigma, "sigma_line": line_sigma}}))
+                    }
+                    Some("one-weight") | Some("hill-climber") | Some("hill_climber") => {
+                        Ok(json!("HillClimber"))
+                    }
+                    Some(other) => Err(format!(
+                        "emitters: unknown emitter `{other}` (use gaussian, iso-line or one-weight)"
+                    )),
+                    None => Ok(v.clone()),
+                }
+            };
+            let emitters: Vec<Value> = match given.remove("emitters") {
+                Some(Value::Array(list)) => list.iter().map(emitter).collect::<Result<_, _>>()?,
+                Some(Value::String(list)) => list
+                    .split(',')
+                    .map(|s| emitter(&json!(s.trim())))
+                    .collect::<Result<_, _>>()?,
+                Some(other) => {
+                    return Err(format!(
+                        "emitters: {other}: give a list such as [\"gaussian\", \"iso-line\"]"
+                    ));
+                }
+                None => default_emitters(space, sigma)
+                    .into_iter()
+                    .map(|m| serde_json::to_value(m).map_err(|e| e.to_string()))
+                    .collect::<Result<_, _>>()?,
+            };
+            if emitters.is_empty() {
+                return Err("emitters: give at least one".into());
+            }
+            given.insert("mutation".into(), emitters[0].clone());
+            given.insert("more_emitters".into(), Value::Array(emitters[1..].to_vec()));
+            match given.remove("better") {
+                Some(Value::String(b)) => {
+                    let rule = match b.split_once(':') {
+                        None if b == "greater" => Better::Greater,
+                        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic {
+                            secondary: f.into(),
+                        },
+                        _ => {
+                            return Err(format!(
+                                "better {b}: use `greater` or `lexicographic:FEATURE`"
+                            ));
+                        }
+                    };
+                    given.insert(
+                        "better".into(),
+                        serde_json::to_value(rule).map_err(|e| e.to_string())?,
+                    );
+                }
+                Some(other) => {
+                    given.insert("better".into(), other);
+                }
+                None => {
+                    let rule = match tie_break {
+                        Some(f) => Better::Lexicographic { secondary: f },
+                        None => Better::Greater,
+                    };
+                    given.insert(
+                        "better".into(),
+                        serde_json::to_value(rule).map_err(|e| e.to_string())?,
+                    );
+                }
+            }
+            let centroids = given.remove("centroids");
+            match given.get("archive").cloned() {
+                Some(Value::String(a)) if a == "grid" => {
+                    if centroids.is_some() {
+                        return Err("centroids is for archive \"cvt\"".into());
+                    }
+                    given.insert("archive".into(), json!("Grid"));
+                }
+                Some(Value::String(a)) if a == "cvt" => {
+                    let k = centroids.and_then(|c| c.as_u64()).unwrap_or(1000) as usize;
+                    let cvt = playtune::optim::map_elites::ArchiveConfig::cvt(k);
+                    given.insert(
+                        "archive".into(),
+                        serde_json::to_value(cvt).map_err(|e| e.to_string())?,
+                    );
+                }
+                Some(Value::String(a)) => {
+                    return Err(format!("archive {a}: use \"grid\" or \"cvt\""));
+                }
+                _ => {}
+            }
+            if let Some(Value::Array(axes)) = given.get("axes").cloned() {
+                let parsed = axes
+                    .iter()
+                    .map(|a| match a.as_str() {
+                        Some(text) => parse_axis(text),
+                        None => Ok(a.clone()),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                given.insert("axes".into(), Value::Array(parsed));
+            }
+            (
+                "MapElites",
+                serde_json::to_value(MapElitesConfig::default()),
+            )
+        }
+        other => {
+            return Err(format!(
+                "unknown optimiser `{other}` (use random, rmhc, brmhc, ntbea or map-elites)"
+            ));
+        }
+    };
+    let base = base.as_mut().map_err(|e| e.to_string())?;
+    let fields = base.as_object_mut().ok_or("settings are a struct")?;
+    for (k, v) in given {
+        // Settings serialisation leaves out at their defaults are settings all the same.
+        let optional = matches!(
+            (tag, k.as_str()),
+            ("Ntbea", "batch") | ("MapElites", "more_emitters") | ("MapElites", "archive")
+        );
+        if !fields.contains_key(&k) && !optional {
+            let known: Vec<&String> = fields.keys().collect();
+            return Err(format!(
+                "{name} has no setting `{k}` (its settings: {})",
+                known
+                    .iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        fields.insert(k, v);
+    }
+    let config: AlgoConfig = serde_json::from_value(json!({ tag: base }))
+        .map_err(|e| format!("{name}'s settings: {e}"))?;
+    config.check().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
+/// `FEATURE=LOW:HIGH:BINS`, as `--axis` takes it.
+fn parse_axis(text: &str) -> Result<Value, String> {
+    let bad =
+        || format!("axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
+    let (name, spec) = text.split_once('=').ok_or_else(bad)?;
+    let parts: Vec<&str> = spec.split(':').collect();
+    if parts.len() != 3 {
+        return Err(bad());
+    }
+    let low: f64 = parts[0].trim().parse().map_err(|_| bad())?;
+    let high: f64 = parts[1].trim().parse().map_err(|_| bad())?;
+    let bins: usize = parts[2].trim().parse().map_err(|_| bad())?;
+    if !(low.is_finite() && high.is_finite() && low < high) || bins == 0 {
+        return Err(format!(
+            "axis {text}: needs finite LOW < HIGH and at least one bin"
+        ));
+    }
+    Ok(json!({"name": name.trim(), "low": low, "high": high, "bins": bins}))
+}
+
+/// The optimiser's configuration as `config.ron` records it (RON), from a name and
+/// settings: what `Optimizer` and `create_run` are given.
+#[pyfunction]
+#[pyo3(signature = (name, settings, space, tie_break = None))]
+fn algorithm_ron(
+    name: &str,
+    settings: &Bound<'_, PyAny>,
+    space: &PySpace,
+    tie_break: Option<String>,
+) -> PyResult<String> {
+    let settings = from_py(settings)?;
+    let config = guard(|| algorithm(name, &settings, &space.inner, tie_break))?;
+    ron::ser::to_string_pretty(&config, ron::ser::PrettyConfig::default()).map_err(err)
+}
+
+fn parse_algorithm(text: &str) -> Result<AlgoConfig, String> {
+    let config: AlgoConfig = ron::from_str(text).map_err(|e| format!("algorithm: {e}"))?;
+    config.check().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
+/// An evaluation from what Python hands back: a number, `(fitness, features)` or
+/// `{"fitness": f, "features": {...}}` (features by name, or a list in order).
+fn evaluation_of(v: &Value, features: &[String]) -> Result<Evaluation, String> {
+    let number = |v: &Value, what: &str| -> Result<f64, String> {
+        v.as_f64()
+            .ok_or_else(|| format!("{what} {v} is not a number"))
+    };
+    let (fitness, feats) = match v {
+        Value::Number(_) => (number(v, "the fitness")?, None),
+        Value::Array(a) if a.len() == 2 => (number(&a[0], "the fitness")?, Some(&a[1])),
+        Value::Object(o) => (
+            number(
+                o.get("fitness").ok_or("a result dict needs a `fitness`")?,
+                "the fitness",
+            )?,
+            o.get("features"),
+        ),
+        Value::Null => return Err("the fitness is NaN or missing".into()),
+        other => {
+            return Err(format!(
+                "{other} is no result: give a fitness, (fitness, features) or {{\"fitness\": ..., \"features\": {{...}}}}"
+            ));
+        }
+    };
+    let values = match feats {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|x| number(x, "a feature"))
+            .collect::<Result<_, _>>()?,
+        Some(Value::Object(o)) => {
+            for k in o.keys() {
+                if !features.contains(k) {
+                    return Err(format!(
+                        "feature `{k}` is not one of the problem's features ({})",
+                        features.join(", ")
+                    ));
+                }
+            }
+            features
+                .iter()
+                .map(|f| {
+                    o.get(f)
+                        .ok_or_else(|| format!("feature `{f}` is missing"))
+                        .and_then(|x| number(x, &format!("feature {f}")))
+                })
+                .collect::<Result<_, _>>()?
+        }
+        Some(other) => return Err(format!("features {other}: give a dict by name")),
+    };
+    if values.len() != features.len() {
+        return Err(format!(
+            "{} feature(s) given, the problem has {} ({})",
+            values.len(),
+            features.len(),
+            features.join(", ")
+        ));
+    }
+    run::finite(Evaluation {
+        fitness,
+        features: values,
+    })
+}
+
+/// Problem `manual` over `space` reporting `features`.
+fn manual_problem(space: &Space, features: &[String]) -> Result<Box<dyn Problem>, String> {
+    let mut settings = BTreeMap::new();
+    if !features.is_empty() {
+        settings.insert("features".to_string(), features.join(","));
+    }
+    let spec = ProblemSpec {
+        name: "manual".into(),
+        settings,
+    };
+    build_problem(&spec, Some(space)).map_err(|e| e.to_string())
+}
+
+/// An optimiser driven by ask and tell in memory (no run folder).
+#[pyclass(name = "Optimizer", module = "playtune._playtune")]
+struct PyOptimizer {
+    space: Space,
+    /// Behind a mutex so that Python threads (Optuna's `n_jobs`) may share it.
+    inner: std::sync::Mutex<Box<dyn Optimizer>>,
+    features: Vec<String>,
+    config: AlgoConfig,
+    /// The batch asked and not yet told, and the id of its first candidate.
+    pending: Vec<Candidate>,
+    first_id: u64,
+    next_id: u64,
+}
+
+#[pymethods]
+impl PyOptimizer {
+    #[new]
+    #[pyo3(signature = (space, algorithm, budget, seed, features = Vec::new(), axes = Vec::new()))]
+    fn new(
+        space: &PySpace,
+        algorithm: &str,
+        budget: u64,
+        seed: u64,
+        features: Vec<String>,
+        axes: Vec<String>,
+    ) -> PyResult<PyOptimizer> {
+        guard(|| {
+            let config = parse_algorithm(algorithm)?;
+            let axes = axes
+                .iter()
+                .map(|a| {
+                    parse_axis(a).and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if let Err((what, m)) = run::check_size(budget, 1, "budget", "trials") {
+                return Err(format!("{what} {m}"));
+            }
+            let mut inner = config
+                .build(&space.inner, budget, seed, &features, &axes)
+                .map_err(|e| e.to_string())?;
+            if !space.inner.constraints.is_empty() {
+                // Held to the space's constraints as a run is: the features named by
+                // the constraints, their ranges as a run of problem `manual` has them.
+                let manual = manual_problem(&space.inner, &features)?;
+                let checks = Check::resolve(&space.inner.constraints, &features, |f| {
+                    manual.feature_range(f)
+                })
+                .map_err(|e| format!("constraints: {e}"))?;
+                inner = Box::new(Constrained::new(inner, checks, None));
+            }
+            Ok(PyOptimizer {
+                space: space.inner.clone(),
+                inner: std::sync::Mutex::new(inner),
+                features,
+                config,
+                pending: Vec::new(),
+                first_id: 0,
+                next_id: 0,
+            })
+        })
+    }
+
+    /// The next batch: a list of `{"id", "point", "values", "phase"}`; empty when the
+    /// budget is spent. Asking again before telling gives the same batch.
+    fn ask(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        if self.pending.is_empty() {
+            let inner = self
+                .inner
+                .get_mut()
+                .map_err(|_| err("the optimiser broke in an earlier call"))?;
+            self.pending = guard(|| Ok(inner.ask()))?;
+            self.first_id = self.next_id;
+            self.next_id += self.pending.len() as u64;
+        }
+        let out: Vec<Value> = self
+            .pending
+            .iter()
+            .enumerate()
+            .map(|(j, c)| {
+                json!({
+                    "id": self.first_id + j as u64,
+                    "point": point_json(&self.space, &c.values),
+                    "values": c.values,
+                    "phase": c.phase.as_str(),
+                })
+            })
+            .collect();
+        to_py(py, &Value::Array(out))
+    }
+
+    /// Tells the results of the whole batch asked: `results` maps each id to a result
+    /// (a fitness, `(fitness, features)`, a dict, or None for a failed evaluation).
+    fn tell(&mut self, results: &Bound<'_, PyDict>) -> PyResult<()> {
+        let mut by_id: BTreeMap<u64, Option<Evaluation>> = BTreeMap::new();
+        for (k, v) in results.iter() {
+            let id: u64 = k
+                .extract()
+                .map_err(|_| err(format!("id {k} is not a whole number")))?;
+            let e = if v.is_none() {
+                None
+            } else {
+                Some(
+                    evaluation_of(&from_py(&v)?, &self.features)
+                        .map_err(|m| err(format!("id {id}: {m}")))?,
+                )
+            };
+            by_id.insert(id, e);
+        }
+        let ids = self.first_id..self.first_id + self.pending.len() as u64;
+        if let Some(id) = by_id.keys().find(|id| !ids.contains(id)) {
+            return Err(err(format!(
+                "id {id} is not waiting for a result (the batch waiting is ids {}..{})",
+                ids.start, ids.end
+            )));
+        }
+        if by_id.len() != self.pending.len() {
+            return Err(err(format!(
+                "{} result(s) told for a batch of {}: tell the whole batch at once (ids {}..{})",
+                by_id.len(),
+                self.pending.len(),
+                ids.start,
+                ids.end
+            )));
+        }
+        let evals: Vec<Option<Evaluation>> = by_id.into_values().collect();
+        let batch = std::mem::take(&mut self.pending);
+        let inner = self
+            .inner
+            .get_mut()
+            .map_err(|_| err("the optimiser broke in an earlier call"))?;
+        guard(|| {
+            inner.tell(&batch, &evals);
+            Ok(())
+        })
+    }
+
+    /// The recommendation: `{"point", "values", "estimate", "se", "samples"}`.
+    fn recommend(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let inner = self.optimizer()?;
+        let r = guard(|| Ok(inner.recommend()))?;
+        to_py(
+            py,
+            &json!({
+                "point": point_json(&self.space, &r.values),
+                "values": r.values,
+                "estimate": finite_or_null(r.estimate),
+                "se": finite_or_null(r.se),
+                "samples": r.samples,
+            }),
+        )
+    }
+
+    /// MAP-Elites: the archive's elites (`cell`, `point`, `values`, `fitness`,
+    /// `features`); None for the other optimisers.
+    fn elites(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let inner = self.optimizer()?;
+        match inner.archive() {
+            None => Ok(py.None()),
+            Some(a) => {
+                let v = serde_json::to_value(a).map_err(err)?;
+                let store = v
+                    .as_object()
+                    .and_then(|o| o.values().next())
+                    .and_then(|inner| find_elites(inner))
+                    .cloned()
+                    .unwrap_or(Value::Array(Vec::new()));
+                let mut out = Vec::new();
+                for e in store.as_array().into_iter().flatten() {
+                    let values: Vec<f64> =
+                        serde_json::from_value(e["values"].clone()).unwrap_or_default();
+                    let mut o = e.clone();
+                    o["point"] = Value::Object(point_json(&self.space, &values));
+                    out.push(o);
+                }
+                to_py(py, &Value::Array(out))
+            }
+        }
+    }
+
+    /// MAP-Elites: the metrics after each batch (coverage, QD score, ...).
+    fn metrics(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(
+            py,
+            &serde_json::to_value(self.optimizer()?.metrics_history()).map_err(err)?,
+        )
+    }
+
+    /// The optimiser's configuration as `config.ron` records it.
+    #[getter]
+    fn algorithm(&self) -> PyResult<String> {
+        ron::ser::to_string_pretty(&self.config, ron::ser::PrettyConfig::default()).map_err(err)
+    }
+}
+
+impl PyOptimizer {
+    fn optimizer(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn Optimizer>>> {
+        self.inner
+            .lock()
+            .map_err(|_| err("the optimiser broke in an earlier call"))
+    }
+}
+
+fn finite_or_null(x: f64) -> Value {
+    if x.is_finite() { json!(x) } else { Value::Null }
+}
+
+/// The `elites` list inside a serialised archive.
+fn find_elites(v: &Value) -> Option<&Value> {
+    match v {
+        Value::Object(o) => {
+            if let Some(e) = o.get("elites") {
+                return Some(e);
+            }
+            o.values().find_map(find_elites)
+        }
+        _ => None,
+    }
+}
+
+/// The problem of a run and the space searched, checked against each other (as
+/// `playtune optimize` checks them).
+fn problem_and_space(
+    problem: &str,
+    settings: BTreeMap<String, String>,
+    space: Option<&Space>,
+) -> Result<(ProblemSpec, Box<dyn Problem>, Space), String> {
+    let spec = ProblemSpec {
+        name: problem.into(),
+        settings,
+    };
+    let built = build_problem(&spec, space).map_err(|e| format!("problem {}: {e}", spec.name))?;
+    let space = match space {
+        Some(s) => {
+            Binding::new(s, built.space())
+                .map_err(|e| format!("space: {}: {}", e.dim, e.message))?;
+            s.clone()
+        }
+        None => built.space().clone(),
+    };
+    Ok((spec, built, space))
+}
+
+/// Creates a run folder as `playtune optimize` (or `map-elites`) does and returns its
+/// path: `config.ron` written, nothing evaluated.
+#[pyfunction]
+#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None))]
+#[allow(clippy::too_many_arguments)]
+fn create_run(
+    runs_dir: PathBuf,
+    name: Option<String>,
+    problem: &str,
+    settings: BTreeMap<String, String>,
+    space: Option<PySpace>,
+    algorithm: &str,
+    budget: u64,
+    trials: u64,
+    seed: u64,
+    retries: u32,
+    max_failures: f64,
+    log: bool,
+    space_file: Option<String>,
+) -> PyResult<String> {
+    guard(|| {
+        let (spec, built, space) =
+            problem_and_space(problem, settings, space.as_ref().map(|s| &s.inner))?;
+        let algorithm = parse_algorithm(algorithm)?;
+        let config = RunConfig {
+            playtune_version: playtune_version(),
+            problem: spec,
+            space,
+            space_file,
+            algorithm,
+            budget,
+            trials,
+            seed,
+            log,
+            faults: FaultPolicy {
+                retries,
+                max_failures,
+            },
+        };
+        config.faults.check().map_err(|e| e.to_string())?;
+        run::check_size(budget, trials, "budget", "trials").map_err(|(w, m)| format!("{w} {m}"))?;
+        config
+            .algorithm
+            .build(
+                &config.space,
+                budget,
+                0,
+                &built.feature_names(),
+                &built.default_axes(),
+            )
+            .map_err(|e| e.to_string())?;
+        let name = name.unwrap_or_else(|| {
+            format!(
+                "{}-{}-s{}",
+                config.problem.name,
+                config.algorithm.name(),
+                config.seed
+            )
+        });
+        run::check_run_name(&name).map_err(|e| e.to_string())?;
+        let (dir, _lock) = run::claim_fresh_dir(&runs_dir, &name).map_err(|e| e.to_string())?;
+        run::create_run_dir(&dir, &config).map_err(|e| e.to_string())?;
+        Ok(dir.display().to_string())
+    })
+}
+
+/// The version `config.ron` records: the crate's, as the command line writes it.
+fn playtune_version() -> String {
+    // The binding's version follows the crate's (both 0.1.0 now); the command line
+    // writes its own package version, which is the crate's.
+    env!("CARGO_PKG_VERSION").into()
+}
+
+/// An open run folder, locked while open (as a command holds it): replayed from its
+/// logs, evaluated here or by Python, told results.
+#[pyclass(name = "RunFolder", module = "playtune._playtune")]
+struct PyRunFolder {
+    dir: PathBuf,
+    config: RunConfig,
+    problem: Box<dyn Problem>,
+    lock: Option<run::lock::FolderLock>,
+    /// The candidates waited for at the last replay.
+    waiting: Vec<Waiting>,
+}
+
+impl PyRunFolder {
+    fn replay(&mut self) -> Result<Option<RunResult>, String> {
+        match run::replay(&self.dir, &self.config, self.problem.as_ref())
+            .map_err(|e| e.to_string())?
+        {
+            Driven::Finished(r) => {
+                self.waiting.clear();
+                Ok(Some(r))
+            }
+            Driven::Waiting { waiting, .. } => {
+                self.waiting = waiting;
+                Ok(None)
+            }
+        }
+    }
+
+    fn waiting_json(&self) -> Value {
+        Value::Array(
+            self.waiting
+                .iter()
+                .map(|w| {
+                    json!({
+                        "id": w.index,
+                        "trial": w.trial,
+                        "seed": w.seed,
+                        "phase": w.phase.as_str(),
+                        "point": point_json(&self.config.space, &w.values),
+                        "values": w.values,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    fn record(
+        &self,
+        results: Vec<(u64, u64, Result<Evaluation, String>, u32)>,
+    ) -> Result<(), String> {
+        let mut rows = Vec::new();
+        let mut failures = Vec::new();
+        for (trial, id, result, attempts) in results {
+            let w = self
+                .waiting
+                .iter()
+                .find(|w| w.trial == trial && w.index == id)
+                .ok_or_else(|| format!("trial {trial} id {id} is not waiting for a result (not asked yet); nothing was recorded"))?;
+            match result {
+                Ok(e) => rows.push(LogRow {
+                    trial,
+                    index: id,
+                    phase: w.phase,
+                    seed: w.seed,
+                    values: w.values.clone(),
+                    eval: e,
+                }),
+                Err(reason) => failures.push(FailureRow {
+                    trial,
+                    index: id,
+                    phase: w.phase,
+                    seed: w.seed,
+                    point: FailureRow::point_by_name(&self.config.space, &w.values),
+                    values: w.values.clone(),
+                    reason,
+                    attempts,
+                }),
+            }
+        }
+        let features = self.problem.feature_names();
+        run::append_results(&self.dir, &self.config.space, &features, &rows, &failures)
+            .map_err(|e| e.to_string())
+    }
+
+    fn result_json(&self, r: &RunResult) -> Result<Value, String> {
+        let mut v = serde_json::to_value(r).map_err(|e| e.to_string())?;
+        v["run_dir"] = json!(self.dir.display().to_string());
+        Ok(v)
+    }
+
+    fn check_open(&self) -> PyResult<()> {
+        if self.lock.is_none() {
+            return Err(err(format!("run {} is closed", self.dir.display())));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyRunFolder {
+    /// Opens (and locks) the run folder `dir`.
+    #[new]
+    fn new(dir: PathBuf) -> PyResult<PyRunFolder> {
+        guard(|| {
+            if !dir.is_dir() {
+                run::read_config(&dir).map_err(|e| e.to_string())?;
+            }
+            let lock = run::lock::lock(&dir).map_err(|e| e.to_string())?;
+            let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+            let problem = build_problem(&config.problem, Some(&config.space))
+                .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
+            Ok(PyRunFolder {
+                dir,
+                config,
+                problem,
+                lock: Some(lock),
+                waiting: Vec::new(),
+            })
+        })
+    }
+
+    #[getter]
+    fn path(&self) -> String {
+        self.dir.display().to_string()
+    }
+
+    #[getter]
+    fn space(&self) -> PySpace {
+        PySpace {
+            inner: self.config.space.clone(),
+        }
+    }
+
+    #[getter]
+    fn features(&self) -> Vec<String> {
+        self.problem.feature_names()
+    }
+
+    /// Tries of a failing evaluation before it counts as failed (`faults.retries` + 1).
+    #[getter]
+    fn attempts(&self) -> u32 {
+        self.config.faults.retries + 1
+    }
+
+    #[getter]
+    fn manual(&self) -> bool {
+        run::is_manual(&self.config)
+    }
+
+    /// The run's `config.ron`, as JSON.
+    fn config(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(py, &serde_json::to_value(&self.config).map_err(err)?)
+    }
+
+    /// Replays the run from its logs: `("finished", result)` or `("waiting",
+    /// candidates)`, each candidate `{"id", "trial", "seed", "phase", "point",
+    /// "values"}`.
+    fn step(&mut self, py: Python<'_>) -> PyResult<(String, Py<PyAny>)> {
+        self.check_open()?;
+        match guard(|| self.replay())? {
+            Some(r) => Ok((
+                "finished".into(),
+                to_py(py, &guard(|| self.result_json(&r))?)?,
+            )),
+            None => Ok(("waiting".into(), to_py(py, &self.waiting_json())?)),
+        }
+    }
+
+    /// Records results of candidates waited for: a list of `(trial, id, result)` or
+    /// `(trial, id, result, attempts)`, a result as `Optimizer.tell` takes it, or a
+    /// string: the reason it failed.
+    fn tell(&mut self, results: &Bound<'_, PyList>) -> PyResult<()> {
+        self.check_open()?;
+        // What the run waits for now, from its logs: a result told twice, or told for
+        // a candidate another process recorded meanwhile, is refused.
+        guard(|| self.replay().map(|_| ()))?;
+        let features = self.problem.feature_names();
+        let mut told = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for item in results.iter() {
+            // (trial, id, result) or (trial, id, result, attempts): the tries a failure
+            // took, as failures.jsonl records them.
+            let (trial, id, result, attempts): (u64, u64, Bound<'_, PyAny>, u32) =
+                match item.extract::<(u64, u64, Bound<'_, PyAny>)>() {
+                    Ok((t, i, r)) => (t, i, r, 1),
+                    Err(_) => item.extract()?,
+                };
+            if !seen.insert((trial, id)) {
+                return Err(err(format!(
+                    "trial {trial} id {id} is told twice; nothing was recorded"
+                )));
+            }
+            let r = if let Ok(reason) = result.extract::<String>() {
+                Err(reason)
+            } else if result.is_none() {
+                Err("failed (None)".to_string())
+            } else {
+                let v = from_py(&result)?;
+                Ok(evaluation_of(&v, &features)
+                    .map_err(|m| err(format!("trial {trial} id {id}: {m}")))?)
+            };
+            told.push((trial, id, r, attempts.max(1)));
+        }
+        guard(|| self.record(told))
+    }
+
+    /// Evaluates the candidates waited for with the run's own (built-in) problem, in
+    /// parallel, the GIL released, and records them as the run loop does (retries
+    /// included). Returns how many were evaluated; 0 when the run is finished.
+    fn evaluate_waiting(&mut self, py: Python<'_>) -> PyResult<usize> {
+        self.check_open()?;
+        if self.manual() {
+            return Err(err(format!(
+                "{}: this run is evaluated outside playtune (problem manual): give `run` a Python function, or tell its results",
+                self.dir.display()
+            )));
+        }
+        if guard(|| self.replay())?.is_some() {
+            return Ok(0);
+        }
+        let binding =
+            Binding::new(&self.config.space, self.problem.space()).map_err(|e| err(e.message))?;
+        let retries = self.config.faults.retries;
+        let problem = self.problem.as_ref();
+        let waiting = &self.waiting;
+        let outcomes = py.detach(|| {
+            guard(|| {
+                Ok(waiting
+                    .par_iter()
+                    .map(|w| {
+                        let mut full = Vec::new();
+                        binding.full_point(&w.values, &mut full);
+                        let (r, attempts) =
+                            run::evaluate_with_retries(problem, &full, w.seed, retries);
+                        (w.trial, w.index, r, attempts)
+                    })
+                    .collect::<Vec<_>>())
+            })
+        })?;
+        let n = outcomes.len();
+        guard(|| self.record(outcomes))?;
+        Ok(n)
+    }
+
+    /// Unlocks the folder; the object is unusable afterwards.
+    fn close(&mut self) {
+        self.lock = None;
+    }
+}
+
+/// Evaluates a point (by name; missing dimensions take their defaults) of a built-in
+/// problem with a seed: `{"fitness", "features"}`. The GIL is released meanwhile.
+#[pyfunction]
+#[pyo3(signature = (problem, point, seed = 0, settings = BTreeMap::new()))]
+fn evaluate(
+    py: Python<'_>,
+    problem: &str,
+    point: &Bound<'_, PyAny>,
+    seed: u64,
+    settings: BTreeMap<String, String>,
+) -> PyResult<Py<PyAny>> {
+    let given = from_py(point)?;
+    let out = py.detach(|| {
+        guard(|| {
+            let (_, built, space) = problem_and_space(problem, settings, None)?;
+            let mut full = point_json(&space, &space.decode(&space.default_indices()));
+            match &given {
+                Value::Object(o) => {
+                    for (k, v) in o {
+                        full.insert(k.clone(), v.clone());
+                    }
+                }
+                Value::Null => {}
+                _ => return Err("a point is a dict by dimension name".into()),
+            }
+            let x = values_of(&space, &Value::Object(full))?;
+            let e = built.evaluate(&x, seed).map_err(|e| e.0)?;
+            let features: serde_json::Map<String, Value> = built
+                .feature_names()
+                .into_iter()
+                .zip(e.features.iter().map(|f| finite_or_null(*f)))
+                .collect();
+            Ok(json!({"fitness": finite_or_null(e.fitness), "features": features}))
+        })
+    })?;
+    to_py(py, &out)
+}
+
+/// A problem's space, features, tie-break feature and default axes.
+type ProblemInfo = (PySpace, Vec<String>, Option<String>, Py<PyAny>);
+/// Names with what they are.
+type Named = Vec<(String, String)>;
+
+/// A built-in problem's space, features and default axes.
+#[pyfunction]
+#[pyo3(signature = (problem, settings = BTreeMap::new()))]
+fn problem_info(
+    py: Python<'_>,
+    problem: &str,
+    settings: BTreeMap<String, String>,
+) -> PyResult<ProblemInfo> {
+    let (_, built, space) = guard(|| problem_and_space(problem, settings, None))?;
+    let axes = serde_json::to_value(built.default_axes()).map_err(err)?;
+    Ok((
+        PySpace { inner: space },
+        built.feature_names(),
+        built.tie_break(),
+        to_py(py, &axes)?,
+    ))
+}
+
+/// A point of a built-in problem that tunes an agent as the agent spec `playtune play`
+/// and `tournament` take (`mcts(depth=5,c=1.41,...)`); None for other problems.
+#[pyfunction]
+#[pyo3(signature = (problem, point, settings = BTreeMap::new()))]
+fn agent_spec(
+    problem: &str,
+    point: &Bound<'_, PyAny>,
+    settings: BTreeMap<String, String>,
+) -> PyResult<Option<String>> {
+    let given = from_py(point)?;
+    guard(|| {
+        let (_, built, space) = problem_and_space(problem, settings, None)?;
+        let mut full = point_json(&space, &space.decode(&space.default_indices()));
+        if let Value::Object(o) = &given {
+            for (k, v) in o {
+                full.insert(k.clone(), v.clone());
+            }
+        }
+        let x = values_of(&space, &Value::Object(full))?;
+        Ok(built.agent_spec(&x))
+    })
+}
+
+/// The built-in problems and games: `(problems, games)` as lists of `(name, about)`.
+#[pyfunction]
+fn catalogue() -> (Named, Named) {
+    let problems = playtune::registry::PROBLEMS
+        .iter()
+        .map(|p| (p.name.to_string(), p.about.to_string()))
+        .collect();
+    let games = playtune::registry::GAMES
+        .iter()
+        .map(|g| (g.name().to_string(), g.about().to_string()))
+        .collect();
+    (problems, games)
+}
+
+/// Plays a tournament of `games` games between agent specs (`playtune tournament`):
+/// the result with every agent's win rate and the games' design metrics.
+#[pyfunction]
+#[pyo3(signature = (game, agents, games = 10, seed = 0, settings = Vec::new(), budget = None))]
+fn tournament(
+    py: Python<'_>,
+    game: &str,
+    agents: Vec<String>,
+    games: usize,
+    seed: u64,
+    settings: Vec<(String, String)>,
+    budget: Option<usize>,
+) -> PyResult<Py<PyAny>> {
+    let out = py.detach(|| {
+        guard(|| {
+            let g = playtune::find_game(game).map_err(|e| e.to_string())?;
+            if games == 0 {
+                return Err("games 0: play at least one game".into());
+            }
+            let req = GameRequest {
+                settings,
+                agents,
+                budget,
+                seed,
+            };
+            let r = g.tournament(&req, games)?;
+            serde_json::to_value(&r).map_err(|e| e.to_string())
+        })
+    })?;
+    to_py(py, &out)
+}
+
+/// Reads a finished or unfinished run's `evals.csv`: its rows as
+/// `(trial, index, phase, seed, point, fitness, features)`.
+#[pyfunction]
+fn read_log(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
+    let out = guard(|| {
+        let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+        let problem =
+            build_problem(&config.problem, Some(&config.space)).map_err(|e| e.to_string())?;
+        let features = problem.feature_names();
+        let path = dir.join(run::log::LOG_FILE);
+        if !path.exists() {
+            return Ok(Value::Array(Vec::new()));
+        }
+        let log = run::log::read_log(&path, &config.space, &features).map_err(|e| e.to_string())?;
+        let mut rows: Vec<&LogRow> = log.rows.iter().map(|(_, r)| r).collect();
+        rows.sort_by_key(|r| (r.trial, r.index));
+        Ok(Value::Array(
+            rows.into_iter()
+                .map(|r| {
+                    let feats: serde_json::Map<String, Value> = features
+                        .iter()
+                        .cloned()
+                        .zip(r.eval.features.iter().map(|f| json!(f)))
+                        .collect();
+                    json!({
+                        "trial": r.trial, "index": r.index, "phase": r.phase.as_str(), "seed": r.seed,
+                        "point": point_json(&config.space, &r.values), "values": r.values,
+                        "fitness": r.eval.fitness, "features": feats,
+                    })
+                })
+                .collect(),
+        ))
+    })?;
+    to_py(py, &out)
+}
+
+#[pymodule]
+fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("PlaytuneError", m.py().get_type::<PlaytuneError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<PySpace>()?;
+    m.add_class::<PyOptimizer>()?;
+    m.add_class::<PyRunFolder>()?;
+    m.add_function(wrap_pyfunction!(algorithm_ron, m)?)?;
+    m.add_function(wrap_pyfunction!(create_run, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(problem_info, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(agent_spec, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(read_log, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,221 @@
+"""Run folders: the files the command line writes, resumed across languages."""
+
+import filecmp
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import playtune
+
+FILES = ["config.ron", "evals.csv", "result.ron"]
+BITS = {"name": "bits", "dims": {f"b{i}": {"bool": True} for i in range(10)}}
+
+
+def same_files(a, b, files=FILES):
+    for f in files:
+        assert Path(a, f).read_bytes() == Path(b, f).read_bytes(), f"{f} differs"
+
+
+def test_a_python_run_writes_the_command_lines_files(cli, tmp_path):
+    cli("optimize", "--problem", "noisy-onemax", "--set", "dims=12", "--budget", 120, "--trials", 2,
+        "--seed", 5, "--runs-dir", tmp_path, "--name", "cli", "-q")
+    with playtune.create_run("noisy-onemax", settings={"dims": 12}, budget=120, trials=2, seed=5,
+                             runs_dir=tmp_path, name="py") as run:
+        result = run.run(progress=False)
+    assert result["trials"][0]["spent"]["search"] == 120
+    same_files(tmp_path / "cli", tmp_path / "py")
+    report = cli("report", tmp_path / "py", "--out", tmp_path / "report").stdout
+    assert "report" in report.lower() or (tmp_path / "report").exists()
+
+
+def test_map_elites_run_matches_the_command_line(cli, tmp_path):
+    cli("map-elites", "--problem", "sphere", "--evaluations", 144, "--seed", 3, "--emitters", "gaussian,iso-line",
+        "--runs-dir", tmp_path, "--name", "cli", "-q")
+    run = playtune.create_run("sphere", algorithm="map-elites", budget=144, seed=3,
+                              emitters=["gaussian", "iso-line"], runs_dir=tmp_path, name="py")
+    run.run(progress=False)
+    run.close()
+    same_files(tmp_path / "cli", tmp_path / "py")
+
+
+def test_a_python_run_stopped_midway_resumes_from_the_command_line(cli, tmp_path):
+    cli("optimize", "--problem", "noisy-onemax", "--set", "dims=10", "--algo", "rmhc", "--budget", 80,
+        "--seed", 9, "--runs-dir", tmp_path, "--name", "full", "-q")
+    run = playtune.create_run("noisy-onemax", settings={"dims": 10}, algorithm="rmhc", budget=80, seed=9,
+                              runs_dir=tmp_path, name="cut")
+    for _ in range(7):  # seven batches evaluated, then the process "dies"
+        run._folder.evaluate_waiting()
+    run.close()
+    assert not (tmp_path / "cut" / "result.ron").exists()
+    out = json.loads(cli("resume", tmp_path / "cut", "--json", "-q").stdout.strip().splitlines()[-1])
+    assert out["evaluations_reused"] > 0
+    same_files(tmp_path / "full", tmp_path / "cut")
+
+
+def test_a_command_line_run_cut_short_resumes_in_python(cli, tmp_path):
+    cli("optimize", "--problem", "noisy-onemax", "--set", "dims=10", "--budget", 100, "--seed", 4,
+        "--runs-dir", tmp_path, "--name", "full", "-q")
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    shutil.copy(tmp_path / "full" / "config.ron", cut / "config.ron")
+    lines = (tmp_path / "full" / "evals.csv").read_text().splitlines(keepends=True)
+    (cut / "evals.csv").write_text("".join(lines[:40]) + "0,39,sea")  # the last line half written
+    playtune.resume(cut, progress=False)
+    same_files(tmp_path / "full", cut)
+
+
+def test_a_python_function_run_killed_by_ctrl_c_resumes_byte_identically(cli, tmp_path):
+    def f(point, seed):
+        return sum(point.values()) + (seed % 1000) / 1000.0
+
+    full = playtune.create_run(space=BITS, budget=60, seed=2, runs_dir=tmp_path, name="full")
+    full.run(f, progress=False)
+    full.close()
+
+    calls = []
+
+    def interrupted(point, seed):
+        calls.append(1)
+        if len(calls) == 25:
+            raise KeyboardInterrupt
+        return f(point, seed)
+
+    run = playtune.create_run(space=BITS, budget=60, seed=2, runs_dir=tmp_path, name="cut")
+    with pytest.raises(KeyboardInterrupt):
+        run.run(interrupted, progress=False)
+    run.close()
+    playtune.resume(tmp_path / "cut", f, progress=False)
+    same_files(tmp_path / "full", tmp_path / "cut")
+    # The command line reads it: a run evaluated outside playtune, finished.
+    out = cli("resume", tmp_path / "cut", "-q").stdout
+    assert "final value" in out
+
+
+def test_ask_and_tell_across_languages(cli, tmp_path):
+    space = tmp_path / "bits.ron"
+    space.write_text("(name: \"bits\", dims: [" + ", ".join(
+        f"(name: \"b{i}\", kind: Bool)" for i in range(6)) + "])")
+    cli("optimize", "--problem", "manual", "--space", space, "--budget", 12, "--algo", "random", "--batch", 4,
+        "--seed", 1, "--runs-dir", tmp_path, "--name", "both")
+    run = playtune.open_run(tmp_path / "both")
+    assert run.manual
+    batch = run.ask()
+    assert len(batch) == 4
+    run.tell([(c, float(sum(c["values"]))) for c in batch[:2]] + [(batch[2], "the simulator crashed"),
+                                                                   (batch[3], {"fitness": 1.0})])
+    with pytest.raises(playtune.PlaytuneError, match="not waiting"):
+        run.tell([({"trial": 0, "id": 99}, 1.0)])
+    run.close()
+    # The command line takes the next batch...
+    asked = [json.loads(l) for l in cli("ask", tmp_path / "both", "--n", 4).stdout.splitlines()]
+    assert [a["id"] for a in asked] == [4, 5, 6, 7]
+    results = "".join(json.dumps({"id": a["id"], "fitness": 0.5}) + "\n" for a in asked)
+    cli("tell", tmp_path / "both", input=results)
+    # ...and Python finishes it with a function.
+    result = playtune.resume(tmp_path / "both", lambda p: float(sum(p.values())), progress=False)
+    assert result["trials"][0]["spent"]["failed"] == 1
+    failures = (tmp_path / "both" / "failures.jsonl").read_text()
+    assert "the simulator crashed" in failures
+
+
+def test_an_exception_in_the_function_is_a_recorded_failure(tmp_path):
+    def f(point):
+        if point["b0"]:
+            raise RuntimeError("no b0")
+        return 1.0
+
+    with playtune.create_run(space=BITS, algorithm="random", budget=40, seed=3, runs_dir=tmp_path,
+                             max_failures=1.0) as run:
+        result = run.run(f, progress=False)
+    assert result["trials"][0]["spent"]["failed"] > 0
+    failures = [json.loads(l) for l in Path(run.path, "failures.jsonl").read_text().splitlines()]
+    assert failures[0]["reason"] == "RuntimeError: no b0" and failures[0]["attempts"] == 3
+
+
+def test_a_flaky_function_is_tried_again_with_the_same_seed(tmp_path):
+    seen = {}
+
+    def flaky(point, seed):
+        seen[seed] = seen.get(seed, 0) + 1
+        if seen[seed] == 1:
+            raise OSError("flaky")
+        return 1.0
+
+    with playtune.create_run(space=BITS, algorithm="random", budget=20, seed=3, runs_dir=tmp_path) as run:
+        result = run.run(flaky, progress=False)
+    assert result["trials"][0]["spent"].get("failed", 0) == 0 and set(seen.values()) == {2}
+
+
+def test_a_folder_open_here_is_locked_for_others(cli, tmp_path):
+    run = playtune.create_run("noisy-onemax", budget=20, runs_dir=tmp_path, name="locked")
+    p = cli("resume", tmp_path / "locked", "-q", ok=False)
+    assert p.returncode != 0 and "panicked" not in p.stderr
+    run.close()
+    playtune.resume(tmp_path / "locked", progress=False)
+
+
+def test_run_errors_carry_the_command_lines_messages(cli, tmp_path):
+    with pytest.raises(playtune.PlaytuneError) as e:
+        playtune.create_run("no-such-problem", runs_dir=tmp_path)
+    p = cli("optimize", "--problem", "no-such-problem", "--runs-dir", tmp_path, ok=False)
+    # The same message; the command line names its flags where Python names the argument.
+    assert str(e.value).split(": ", 1)[1] in p.stderr
+    with pytest.raises(playtune.PlaytuneError, match="run at least one trial"):
+        playtune.create_run("noisy-onemax", trials=0, runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError, match="one plain name"):
+        playtune.create_run("noisy-onemax", name="../x", runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError, match="needs a space"):
+        playtune.create_run(runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError) as e:
+        playtune.open_run(tmp_path / "nothing-here")
+    p = cli("resume", tmp_path / "nothing-here", ok=False)
+    assert str(e.value) in p.stderr
+    run = playtune.create_run(space=BITS, budget=10, runs_dir=tmp_path)
+    with pytest.raises(playtune.PlaytuneError, match="give run\\(\\) a Python function"):
+        run.run(progress=False)
+    with pytest.raises(playtune.PlaytuneError, match="fitness"):
+        run.tell([(run.ask()[0], "x" * 0 or {"features": {}})])
+
+
+def test_a_space_file_is_recorded_as_the_command_line_records_it(cli, tmp_path):
+    space = tmp_path / "bits.ron"
+    space.write_text("(name: \"bits\", dims: [" + ", ".join(
+        f"(name: \"b{i}\", kind: Bool)" for i in range(6)) + "])")
+    cli("optimize", "--problem", "manual", "--space", space, "--budget", 12, "--seed", 1,
+        "--runs-dir", tmp_path, "--name", "cli")
+    playtune.create_run(space=space, budget=12, seed=1, runs_dir=tmp_path, name="py").close()
+    same_files(tmp_path / "cli", tmp_path / "py", ["config.ron"])
+
+
+def test_a_map_elites_run_folder_by_numpy_batches(cli, tmp_path):
+    import numpy as np
+
+    space = {"name": "plane", "dims": {"x": {"float": [-1.0, 1.0], "levels": 21},
+                                       "y": {"float": [-1.0, 1.0], "levels": 21}}}
+    run = playtune.create_run(space=space, algorithm="map-elites", budget=60, seed=2, runs_dir=tmp_path,
+                              name="me", features=["fx", "fy"], axes=["fx=-1:1:4", "fy=-1:1:4"], batch=20)
+    while True:
+        batch, x = run.ask_array()
+        if not batch:
+            break
+        assert x.shape == (len(batch), 2)
+        run.tell_array(batch, -np.sum(x**2, axis=1), x)
+    assert run.finished()
+    trial = run.result()["trials"][0]
+    run.close()
+    assert trial["history"][-1]["filled"] >= 4
+    cli("report", tmp_path / "me")
+
+
+def test_a_result_told_twice_is_refused(tmp_path):
+    run = playtune.create_run(space=BITS, algorithm="random", budget=8, seed=1, runs_dir=tmp_path, batch=4)
+    batch = run.ask()
+    run.tell([(c, 1.0) for c in batch[:2]])
+    with pytest.raises(playtune.PlaytuneError, match="not waiting"):
+        run.tell([(batch[0], 1.0)])
+    run.tell([(c, 2.0) for c in batch[2:]])
+    assert [c["id"] for c in run.ask()] == [4, 5, 6, 7]
+    assert len(Path(run.path, "evals.csv").read_text().splitlines()) == 5
+    run.close()
