@@ -222,6 +222,9 @@ pub fn run(
 /// validation table of its corner elites.
 pub fn summary(x: &PlayStyles, outcomes: &[ArchiveOutcome]) -> String {
     let settings = |m: &BTreeMap<String, String>| -> String {
+        if m.is_empty() {
+            return "its default settings".into();
+        }
         m.iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect::<Vec<_>>()

@@ -196,7 +196,7 @@ fn games_are_deterministic() {
 #[test]
 fn search_agents_are_pinned_by_hash() {
     use super::def::Strategy;
-    use super::styles::{StylesConfig, StylesProblem};
+    use super::styles::{STATISTICS, StylesConfig, StylesProblem};
     use crate::eval::Problem;
     use crate::harness::agents::{AgentSpec, all_agents, build_agent};
     use crate::harness::play::{AGENTS, play};
@@ -272,8 +272,18 @@ fn search_agents_are_pinned_by_hash() {
         .features
         .iter()
         .fold(0u64, |h, f| mix64(h ^ f.to_bits()));
-    println!("{got:?}\n{features}");
+    // The first eight statistics and their standard errors, by name, hash as they did
+    // before the later features were added: adding a feature moves no other.
+    let names = crate::eval::Problem::feature_names(&problem);
+    let first = STATISTICS[..8]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(STATISTICS[..8].iter().map(|s| format!("{s}_se")))
+        .map(|n| eval.features[names.iter().position(|m| *m == n).unwrap()])
+        .fold(0u64, |h, f| mix64(h ^ f.to_bits()));
+    println!("{got:?}\n{features}\n{first}");
     assert_eq!(got, PINNED_GAMES.to_vec(), "{got:?}");
+    assert_eq!(first, PINNED_FIRST_STYLES, "{first}");
     assert_eq!(features, PINNED_STYLES, "{features}");
 }
 
@@ -285,7 +295,8 @@ const PINNED_GAMES: [(u64, u32, u32, u32); 6] = [
     (11271999904694535527, 120, 440, 900),
     (6581014858493228076, 173, 920, 630),
 ];
-const PINNED_STYLES: u64 = 13708401966094370723;
+const PINNED_FIRST_STYLES: u64 = 13708401966094370723;
+const PINNED_STYLES: u64 = 110253943604629460;
 
 /// Pins what the searches see of the game along random games on five levels: every
 /// legal action in order, every script suggestion (action, script, value), every
