@@ -18,6 +18,7 @@
 pub mod actions;
 pub mod agents;
 pub mod cards;
+pub mod error;
 mod def;
 pub mod generator;
 pub mod play;
@@ -31,6 +32,7 @@ mod tests;
 pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens};
 pub use agents::RinRandom;
 pub use cards::{Card, Content, Noble};
+pub use error::Error;
 pub use def::{AGENT_TUNING, RULE_DESIGN, Rinascimento};
 pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
 pub use preset::Preset;

@@ -8,6 +8,7 @@
 
 pub mod action;
 pub mod agents;
+pub mod error;
 mod def;
 mod game_impl;
 pub mod geometry;
@@ -21,6 +22,7 @@ pub mod state;
 
 pub use action::{SbeAction, action_name};
 pub use agents::{DoNothing, OneStepLookAhead, RotateAndShoot, WIN_BONUS, heuristic};
+pub use error::{Error, ParamError};
 pub use def::{SKILL_DEPTH, SpaceBattle, WIN_POINTS, enemy, game_t, space};
 pub use geometry::Vec2;
 pub use objects::{BlackHole, Object, ObjectKind, Ship};
