@@ -115,12 +115,10 @@ impl DesignProblem {
             }
         });
         for (k, v) in fixed {
-            space
-                .fix(&k, &v)
-                .map_err(|source| Error::Fix {
-                    field: "game_settings".into(),
-                    source,
-                })?;
+            space.fix(&k, &v).map_err(|source| Error::Fix {
+                field: "game_settings".into(),
+                source,
+            })?;
         }
         let measure = game.rung_measure();
         let mut features: Vec<String> = Vec::new();

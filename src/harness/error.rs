@@ -61,7 +61,9 @@ pub enum Error {
         known: Vec<String>,
     },
     /// A search space's dimension that the agent spec fixes too.
-    #[error("dimension `{dimension}` is fixed by the agent spec `{spec}`: leave it out of one of them")]
+    #[error(
+        "dimension `{dimension}` is fixed by the agent spec `{spec}`: leave it out of one of them"
+    )]
     FixedDimension { dimension: String, spec: String },
     /// A setting given for a dimension that the space refuses to fix there (`field`:
     /// where the setting came from).
@@ -74,7 +76,9 @@ pub enum Error {
     #[error(transparent)]
     Space(#[from] crate::space::SpaceError),
     /// A game without a built-in design space, asked to search it.
-    #[error("game `{game}` has no built-in design space: give a space file whose dimensions are its settings (`playtune games` lists them)")]
+    #[error(
+        "game `{game}` has no built-in design space: give a space file whose dimensions are its settings (`playtune games` lists them)"
+    )]
     NoDesignSpace { game: String },
     /// A game's own rung measure naming a seat the game does not have.
     #[error("{game}: no seat {seat}")]
@@ -89,7 +93,9 @@ pub enum Error {
     #[error("seats {seats:?} are not a permutation of 0..{players}")]
     Permutation { seats: Vec<usize>, players: usize },
     /// A tournament whose agents make no lineup.
-    #[error("{agents} agents for {players}-player games: give one agent per player, or more than two for a 2-player round robin")]
+    #[error(
+        "{agents} agents for {players}-player games: give one agent per player, or more than two for a 2-player round robin"
+    )]
     Lineups { agents: usize, players: usize },
     /// A lineup naming an agent the request does not have.
     #[error("lineup: agent {agent} of {agents} agents")]
@@ -159,7 +165,11 @@ impl Error {
     }
 
     /// A refused value: `NAME=VALUE: WHY`.
-    pub fn value(name: impl Into<String>, value: impl Into<String>, why: impl Into<String>) -> Error {
+    pub fn value(
+        name: impl Into<String>,
+        value: impl Into<String>,
+        why: impl Into<String>,
+    ) -> Error {
         Error::Value {
             name: name.into(),
             value: value.into(),

@@ -26,12 +26,9 @@ fn rules(settings: &Values, players: usize) -> Result<Rules, Error> {
     for &name in &RULE_NAMES[1..] {
         let text = settings.get(name);
         if text != SPLENDOR {
-            let v: f64 = text
-                .trim()
-                .parse()
-                .map_err(|_| {
-                    Error::value(name, text, format!("give a whole number, or {SPLENDOR}"))
-                })?;
+            let v: f64 = text.trim().parse().map_err(|_| {
+                Error::value(name, text, format!("give a whole number, or {SPLENDOR}"))
+            })?;
             given.push((name, v));
         }
     }

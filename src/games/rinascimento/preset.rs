@@ -79,6 +79,7 @@ mod tests {
         assert!(
             Preset::parse("java")
                 .unwrap_err()
+                .to_string()
                 .contains("spec, reference")
         );
         assert_eq!(Preset::Spec.rules(Rules::default()), Rules::default());

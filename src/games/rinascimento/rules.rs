@@ -464,17 +464,28 @@ mod tests {
     #[test]
     fn from_values_names_the_bad_rule() {
         let e = Rules::from_values(lookup(&[("players", 5.0)])).unwrap_err();
+        assert!(matches!(&e, Error::OutOfBounds { rule, value: 5, .. } if rule == "players"));
+        let e = e.to_string();
         assert!(e.contains("players"), "{e}");
-        let e = Rules::from_values(lookup(&[("coins", 2.5)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("coins", 2.5)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("coins"), "{e}");
         let e = Rules::from_values(lookup(&[("token_types", 3.0), ("pick_diff_types", 4.0)]))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("pick_diff_types"), "{e}");
-        let e = Rules::from_values(lookup(&[("pick_same", 5.0)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("pick_same", 5.0)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("pick_same_min"), "{e}");
-        let e = Rules::from_values(lookup(&[("extra_nobles", 7.0)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("extra_nobles", 7.0)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("extra_nobles"), "{e}");
-        let e = Rules::from_values(lookup(&[("decks", f64::NAN)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("decks", f64::NAN)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("decks"), "{e}");
     }
 }

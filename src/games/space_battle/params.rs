@@ -173,7 +173,9 @@ impl SbeParams {
     /// Reads every parameter by its name in [`PARAM_NAMES`]; a name the lookup does not
     /// know keeps its default. Booleans arrive as 0/1 and MISSILE_TYPE as 0/1/2; a value
     /// outside [`PARAM_DOMAINS`] is an error naming the parameter.
-    pub fn from_values(lookup: impl Fn(&str) -> Option<f64>) -> Result<SbeParams, super::error::ParamError> {
+    pub fn from_values(
+        lookup: impl Fn(&str) -> Option<f64>,
+    ) -> Result<SbeParams, super::error::ParamError> {
         let mut params = SbeParams::default();
         for (index, name) in PARAM_NAMES.iter().enumerate() {
             if let Some(value) = lookup(name) {
@@ -313,7 +315,8 @@ mod tests {
         ] {
             let err =
                 SbeParams::from_values(|n| (n == name).then_some(bad)).expect_err("out of domain");
-            assert!(err.contains(name), "{err}");
+            assert_eq!(err.name, name);
+            assert!(err.to_string().contains(name), "{err}");
         }
     }
 

@@ -643,6 +643,7 @@ mod tests {
         assert!(
             weights_setting("1/0")
                 .unwrap_err()
+                .to_string()
                 .contains("11 genome weights")
         );
         assert!(weights_setting("1/0/0.5/0/0/1/0/0/0/0/2").is_err());
@@ -692,6 +693,8 @@ mod tests {
         let values =
             crate::harness::Values::new("the strategy game", &Strategy.settings(), &changed)
                 .unwrap();
-        assert!(configs(&values).unwrap_err().contains("cost_warrior=0"));
+        let e = configs(&values).unwrap_err();
+        assert!(matches!(&e, Error::Value { name, .. } if name == "cost_warrior"));
+        assert!(e.to_string().contains("cost_warrior=0"));
     }
 }

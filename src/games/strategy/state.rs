@@ -1529,7 +1529,10 @@ impl StrategyState {
             }
         }
         if count != self.unit_count {
-            return Err(Invariant(format!("unit counts {count:?} vs {:?}", self.unit_count)));
+            return Err(Invariant(format!(
+                "unit counts {count:?} vs {:?}",
+                self.unit_count
+            )));
         }
         let on_tiles = self.unit_at[..n * n].iter().filter(|&&u| u != NONE).count();
         if on_tiles != (count[0] + count[1]) as usize {
@@ -1547,7 +1550,9 @@ impl StrategyState {
                 return Err(Invariant(format!("city {i} owned by {}", c.owner)));
             }
             if self.tiles[c.pos as usize].city as usize != i {
-                return Err(Invariant(format!("city {i}'s tile belongs to another city")));
+                return Err(Invariant(format!(
+                    "city {i}'s tile belongs to another city"
+                )));
             }
             if c.tiles != tiles[i] || c.units != support[i] {
                 return Err(Invariant(format!("city {i}: counts disagree")));
@@ -1569,7 +1574,9 @@ impl StrategyState {
                 .then(|| self.cities[self.tiles[t].city as usize].owner);
             for p in 0..2 {
                 if self.territory[p].contains(t) != (owner == Some(p as u8)) {
-                    return Err(Invariant(format!("tile {t}: tribe {p}'s territory set disagrees")));
+                    return Err(Invariant(format!(
+                        "tile {t}: tribe {p}'s territory set disagrees"
+                    )));
                 }
             }
             for b in BUILDINGS {
@@ -1589,7 +1596,9 @@ impl StrategyState {
             }
         }
         if (land, mountains) != (self.land, self.mountains) {
-            return Err(Invariant("the rows of land or mountains disagree with the tiles".into()));
+            return Err(Invariant(
+                "the rows of land or mountains disagree with the tiles".into(),
+            ));
         }
         Ok(())
     }

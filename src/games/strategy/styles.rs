@@ -371,9 +371,7 @@ impl Problem for StylesProblem {
     }
 
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
-        let me = self
-            .evaluated(x)
-            .map_err(|e| EvalError(e.to_string()))?;
+        let me = self.evaluated(x).map_err(|e| EvalError(e.to_string()))?;
         let n = self.config.levels * self.config.games;
         let games: Vec<GameOutcome> = (0..n)
             .into_par_iter()
@@ -442,7 +440,7 @@ mod tests {
 
     #[test]
     fn bad_settings_are_refused_by_name() {
-        let bad = |c: StylesConfig| StylesProblem::new(c).err().unwrap();
+        let bad = |c: StylesConfig| StylesProblem::new(c).err().unwrap().to_string();
         let d = StylesConfig::default;
         assert!(bad(StylesConfig { levels: 21, ..d() }).contains("levels=21"));
         assert!(bad(StylesConfig { games: 0, ..d() }).contains("games=0"));
