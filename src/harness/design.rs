@@ -117,7 +117,7 @@ impl DesignProblem {
         for (k, v) in fixed {
             space.fix(&k, &v).map_err(|source| Error::Fix {
                 field: "game_settings".into(),
-                source,
+                source: Box::new(source),
             })?;
         }
         let measure = game.rung_measure();

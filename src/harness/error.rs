@@ -70,11 +70,11 @@ pub enum Error {
     #[error("{field} {source}")]
     Fix {
         field: String,
-        source: crate::space::Error,
+        source: Box<crate::space::Error>,
     },
     /// A search space file that does not read (a game's built-in space file).
     #[error(transparent)]
-    Space(#[from] crate::space::SpaceError),
+    Space(Box<crate::space::SpaceError>),
     /// A game without a built-in design space, asked to search it.
     #[error(
         "game `{game}` has no built-in design space: give a space file whose dimensions are its settings (`playtune games` lists them)"
@@ -192,6 +192,12 @@ impl Error {
             Error::Game(e) => e.downcast_ref::<E>(),
             _ => None,
         }
+    }
+}
+
+impl From<crate::space::SpaceError> for Error {
+    fn from(e: crate::space::SpaceError) -> Error {
+        Error::Space(Box::new(e))
     }
 }
 

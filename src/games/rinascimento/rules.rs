@@ -236,9 +236,8 @@ impl Rules {
             return Err(out_of_bounds(0, players));
         }
         let mut rules = Rules::splendor(players as u32);
-        for i in 1..RULE_NAMES.len() {
+        for (i, &(lo, hi)) in BOUNDS.iter().enumerate().skip(1) {
             if let Some(v) = read(i)? {
-                let (lo, hi) = BOUNDS[i];
                 if v < lo || v > hi {
                     return Err(out_of_bounds(i, v));
                 }
