@@ -86,7 +86,7 @@ impl GameDef for RaceDef {
             Setting::new("max_turns", "60", "steps before the game stops"),
         ]
     }
-    fn new_state(&self, s: &Values, _seed: u64) -> Result<Race, String> {
+    fn new_state(&self, s: &Values, _seed: u64) -> Result<Race, playtune::harness::Error> {
         Ok(Race {
             totals: [0, 0],
             target: s.count("target")? as u32,
@@ -98,7 +98,7 @@ impl GameDef for RaceDef {
     fn agents(&self) -> Vec<AgentEntry<Race>> {
         Vec::new()
     }
-    fn default_agents(&self, _: &Values) -> Result<Vec<String>, String> {
+    fn default_agents(&self, _: &Values) -> Result<Vec<String>, playtune::harness::Error> {
         Ok(vec!["random".into(), "osla".into()])
     }
     fn ended_by_rules(&self, state: &Race) -> bool {
@@ -219,7 +219,8 @@ fn a_design_point_names_settings_the_game_does_not_have() {
         Some(&space),
     )
     .err()
-    .unwrap();
+    .unwrap()
+    .to_string();
     assert!(
         err.contains("`speed` is not a setting of game `race`"),
         "{err}"
@@ -587,6 +588,7 @@ fn space_battle_is_designed_with_its_own_measure_and_the_metrics() {
         None,
     )
     .err()
-    .unwrap();
+    .unwrap()
+    .to_string();
     assert!(err.contains("two rungs are named `mcts`"), "{err}");
 }

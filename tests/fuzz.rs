@@ -591,7 +591,7 @@ proptest! {
         };
         let checked = playtune::registry::game(game).unwrap().check(&request);
         if let Err(e) = &checked {
-            prop_assert!(!e.trim().is_empty(), "{text}: an empty message");
+            prop_assert!(!e.to_string().trim().is_empty(), "{text}: an empty message");
             return Ok(());
         }
         for (k, v) in &spec.settings {

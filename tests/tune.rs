@@ -45,11 +45,17 @@ fn the_space_is_the_agents_tunable_settings_less_the_fixed_ones() {
     let generic = tuning_space(strategy, &AgentSpec::parse("mcts").unwrap()).unwrap();
     let c = generic.position("c").unwrap();
     assert_eq!(generic.decode(&generic.default_indices())[c], 1.41);
-    let err = tuning_space(rin, &AgentSpec::parse("osla").unwrap()).unwrap_err();
+    let err = tuning_space(rin, &AgentSpec::parse("osla").unwrap())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("nothing to tune"), "{err}");
-    let err = tuning_space(rin, &AgentSpec::parse("mcts(cc=1)").unwrap()).unwrap_err();
+    let err = tuning_space(rin, &AgentSpec::parse("mcts(cc=1)").unwrap())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no setting `cc`"), "{err}");
-    let err = tuning_space(rin, &AgentSpec::parse("nobody").unwrap()).unwrap_err();
+    let err = tuning_space(rin, &AgentSpec::parse("nobody").unwrap())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not an agent"), "{err}");
 }
 

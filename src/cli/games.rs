@@ -125,7 +125,7 @@ fn settings(game: &dyn DynGame, a: &GameArgs) -> Result<Vec<(String, String)>> {
             })?;
             given.extend(t.recommendation.iter().cloned());
         } else {
-            given = parse_pairs([p.as_str()], "--params").map_err(anyhow::Error::msg)?;
+            given = parse_pairs([p.as_str()]).map_err(|e| anyhow::anyhow!("--params {e}"))?;
         }
         let known = game.settings();
         if let Some((k, _)) = given
@@ -136,7 +136,8 @@ fn settings(game: &dyn DynGame, a: &GameArgs) -> Result<Vec<(String, String)>> {
         }
     }
     given.extend(
-        parse_pairs(a.settings.iter().map(String::as_str), "--set").map_err(anyhow::Error::msg)?,
+        parse_pairs(a.settings.iter().map(String::as_str))
+            .map_err(|e| anyhow::anyhow!("--set {e}"))?,
     );
     Ok(given)
 }
@@ -247,8 +248,8 @@ pub fn render_cmd(a: RenderArgs) -> Result<()> {
 
 pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
-    let mut settings =
-        parse_pairs(a.settings.iter().map(String::as_str), "--set").map_err(anyhow::Error::msg)?;
+    let mut settings = parse_pairs(a.settings.iter().map(String::as_str))
+        .map_err(|e| anyhow::anyhow!("--set {e}"))?;
     if let Some(p) = a.players {
         settings.push(("players".into(), p.to_string()));
     }

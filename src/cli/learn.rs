@@ -37,8 +37,8 @@ pub struct SelfplayArgs {
 
 pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
-    let settings =
-        parse_pairs(a.settings.iter().map(String::as_str), "--set").map_err(anyhow::Error::msg)?;
+    let settings = parse_pairs(a.settings.iter().map(String::as_str))
+        .map_err(|e| anyhow::anyhow!("--set {e}"))?;
     let req = GameRequest {
         agents: split_agents(&a.agents),
         settings,

@@ -74,7 +74,7 @@ impl Task for TournamentGame {
             budget: self.budget,
             seed: self.seed,
         };
-        crate::registry::game(&self.game)?.play_lineup(&req, &self.lineup, self.index)
+        Ok(crate::registry::game(&self.game)?.play_lineup(&req, &self.lineup, self.index)?)
     }
 }
 

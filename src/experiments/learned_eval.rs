@@ -127,7 +127,9 @@ pub fn selfplay(
         seed: req.seed,
     };
     let played = game.selfplay(&req, &todo, &|g| {
-        writer.append(&g)?;
+        writer
+            .append(&g)
+            .map_err(|e| crate::harness::Error::Sink(Box::new(e)))?;
         bar.inc(1);
         Ok(())
     });

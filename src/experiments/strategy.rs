@@ -256,13 +256,13 @@ fn play_game(
     let (ia, ib) = x.pairings[pairing];
     let entries = all_agents(Strategy.agents());
     let build = |i: usize| -> Result<Box<dyn Agent<StrategyState>>, String> {
-        build_agent(
+        Ok(build_agent(
             "strategy",
             &entries,
             &AgentSpec::parse(&x.agents[i])?,
             None,
             values,
-        )
+        )?)
     };
     let (mut a, mut b) = (build(ia)?, build(ib)?);
     let (game_config, level_config) = crate::games::strategy::def::configs(values)?;

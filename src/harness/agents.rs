@@ -2,6 +2,7 @@
 //! `mcts(iterations=200,depth=10)`. The generic agents register once here and exist in
 //! every game; a game adds only its scripts and presets ([`AgentEntry`]).
 
+use super::Error;
 use super::settings::{Setting, Values};
 use crate::agents::{
     Bmrh, BmrhConfig, Mcts, MctsConfig, MicrobialConfig, MicrobialEa, MutationPoint, OpponentModel,
@@ -19,51 +20,56 @@ pub struct AgentSpec {
 }
 
 impl AgentSpec {
-    pub fn parse(text: &str) -> Result<AgentSpec, String> {
+    pub fn parse(text: &str) -> Result<AgentSpec, Error> {
         let text = text.trim();
+        let bad = |why: String| Error::Spec {
+            spec: text.to_string(),
+            why,
+        };
         let (name, rest) = match text.split_once('(') {
             None => (text, None),
             Some((name, rest)) => {
-                let inner = rest.strip_suffix(')').ok_or_else(|| {
-                    format!("agent `{text}`: expected NAME(KEY=VALUE,...) with a closing `)`")
-                })?;
+                let inner = rest
+                    .strip_suffix(')')
+                    .ok_or_else(|| bad("expected NAME(KEY=VALUE,...) with a closing `)`".into()))?;
                 (name, Some(inner))
             }
         };
         let name = name.trim();
         if name.is_empty() {
-            return Err(format!("agent `{text}`: the name is missing"));
+            return Err(bad("the name is missing".into()));
         }
         if name.contains([')', ',', '=']) {
-            return Err(format!(
-                "agent `{text}`: `{name}` is not an agent name (NAME or NAME(KEY=VALUE,...))"
-            ));
+            return Err(bad(format!(
+                "`{name}` is not an agent name (NAME or NAME(KEY=VALUE,...))"
+            )));
         }
         let mut settings: Vec<(String, String)> = Vec::new();
         // `NAME()` has no settings; any other empty item is a typing mistake.
         let inner = rest.filter(|r| !r.trim().is_empty());
         for pair in inner.into_iter().flat_map(|r| r.split(',')) {
             if pair.trim().is_empty() {
-                return Err(format!(
-                    "agent `{text}`: an empty setting (two commas in a row, or one at an end); expected KEY=VALUE,..."
+                return Err(bad(
+                    "an empty setting (two commas in a row, or one at an end); expected KEY=VALUE,..."
+                        .into(),
                 ));
             }
             let (k, v) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("agent `{text}`: `{pair}` is not KEY=VALUE"))?;
+                .ok_or_else(|| bad(format!("`{pair}` is not KEY=VALUE")))?;
             let (k, v) = (k.trim(), v.trim());
             if k.is_empty() {
-                return Err(format!("agent `{text}`: `{pair}` has no KEY before `=`"));
+                return Err(bad(format!("`{pair}` has no KEY before `=`")));
             }
             if v.is_empty() {
-                return Err(format!(
-                    "agent `{text}`: `{k}=` has no value (leave the setting out for its default)"
-                ));
+                return Err(bad(format!(
+                    "`{k}=` has no value (leave the setting out for its default)"
+                )));
             }
             if let Some((_, first)) = settings.iter().find(|(n, _)| n == k) {
-                return Err(format!(
-                    "agent `{text}`: setting `{k}` is given twice ({k}={first} and {k}={v}); give each setting once"
-                ));
+                return Err(bad(format!(
+                    "setting `{k}` is given twice ({k}={first} and {k}={v}); give each setting once"
+                )));
             }
             settings.push((k.to_string(), v.to_string()));
         }
@@ -112,7 +118,7 @@ pub fn split_agents(text: &str) -> Vec<String> {
 }
 
 /// Builds an agent for game state `S` from its settings and the game's settings.
-pub type Build<S> = fn(&Values, &Values) -> Result<Box<dyn Agent<S>>, String>;
+pub type Build<S> = fn(&Values, &Values) -> Result<Box<dyn Agent<S>>, Error>;
 
 /// One agent a game offers: its names (the first is the one listed), what it is, its
 /// settings with defaults, and how to build it.
@@ -372,14 +378,14 @@ impl Generic {
     /// The agent configured by `v` (every setting present: defaults filled in). Every
     /// setting is checked against its domain, and every search agent gets a finite
     /// amount of work per decision (see [`finite_work`]).
-    pub fn build<G: Game + 'static>(self, v: &Values) -> Result<Box<dyn Agent<G>>, String> {
+    pub fn build<G: Game + 'static>(self, v: &Values) -> Result<Box<dyn Agent<G>>, Error> {
         let opponent = opponent_model;
         Ok(match self {
             Generic::Random => Box::new(RandomAgent),
             // OSLA without enumerated actions samples `budget` of them: `max` would
             // never end.
             Generic::Osla => Box::new(Osla::<G>::new(v.count("budget").map_err(|e| {
-                format!("{e} (osla's budget counts actions tried; max would never end in a game that does not list its actions)")
+                Error::from(e).note("osla's budget counts actions tried; max would never end in a game that does not list its actions")
             })?)),
             Generic::Mcts => Box::new(Mcts::<G>::new(mcts_config(v)?)),
             Generic::Bmrh => {
@@ -445,10 +451,12 @@ impl Generic {
             Generic::Microbial => {
                 let population = v.count("population")?;
                 if population < 2 {
-                    return Err(format!(
-                        "population={population}: {} takes a population of at least 2 (a tournament needs two plans)",
-                        v.owner()
-                    ));
+                    return Err(Error::Combination {
+                        settings: format!("population={population}"),
+                        owner: v.owner().to_string(),
+                        why: "takes a population of at least 2 (a tournament needs two plans)"
+                            .into(),
+                    });
                 }
                 let config = MicrobialConfig {
                     population,
@@ -481,7 +489,7 @@ pub fn finite_work(
     v: &Values,
     limits: &[(&str, usize)],
     factors: &[(&str, usize)],
-) -> Result<(), String> {
+) -> Result<(), Error> {
     let shown = |pairs: &[(&str, usize)]| -> String {
         pairs
             .iter()
@@ -497,12 +505,11 @@ pub fn finite_work(
     };
     if limits.iter().all(|(_, n)| *n == usize::MAX) {
         let names: Vec<&str> = limits.iter().map(|(k, _)| *k).collect();
-        return Err(format!(
-            "{}: {} would think forever: give {} a number",
-            shown(limits),
-            v.owner(),
-            names.join(" or ")
-        ));
+        return Err(Error::Combination {
+            settings: shown(limits),
+            owner: v.owner().to_string(),
+            why: format!("would think forever: give {} a number", names.join(" or ")),
+        });
     }
     if limits
         .iter()
@@ -520,11 +527,13 @@ pub fn finite_work(
     if calls > MAX_DECISION_CALLS {
         let mut all = limits.to_vec();
         all.extend_from_slice(factors);
-        return Err(format!(
-            "{}: {} would make up to {calls} forward-model calls a decision (at most {MAX_DECISION_CALLS}): give budget a number, or smaller settings",
-            shown(&all),
-            v.owner()
-        ));
+        return Err(Error::Combination {
+            settings: shown(&all),
+            owner: v.owner().to_string(),
+            why: format!(
+                "would make up to {calls} forward-model calls a decision (at most {MAX_DECISION_CALLS}): give budget a number, or smaller settings"
+            ),
+        });
     }
     Ok(())
 }
@@ -538,12 +547,13 @@ fn rolling_horizon_work(
     length: usize,
     budget: usize,
     opponent: OpponentModel,
-) -> Result<(), String> {
+) -> Result<(), Error> {
     if budget == usize::MAX && opponent == OpponentModel::Osla {
-        return Err(format!(
-            "opponent=osla, budget=max: {} gives an OSLA opponent a share of its budget: give budget a number",
-            v.owner()
-        ));
+        return Err(Error::Combination {
+            settings: "opponent=osla, budget=max".into(),
+            owner: v.owner().to_string(),
+            why: "gives an OSLA opponent a share of its budget: give budget a number".into(),
+        });
     }
     finite_work(
         v,
@@ -555,7 +565,7 @@ fn rolling_horizon_work(
 /// MCTS's settings from the values of [`Generic::Mcts`]'s settings (for agents that
 /// extend MCTS, such as a game's portfolio MCTS). Every setting in its domain, and a
 /// finite search: iterations or budget a number.
-pub fn mcts_config(v: &Values) -> Result<MctsConfig, String> {
+pub fn mcts_config(v: &Values) -> Result<MctsConfig, Error> {
     let config = MctsConfig {
         iterations: v.limit("iterations")?,
         rollout_depth: v.count("depth")?,
@@ -586,7 +596,7 @@ pub fn mcts_config(v: &Values) -> Result<MctsConfig, String> {
 }
 
 /// The `opponent` setting.
-fn opponent_model(v: &Values) -> Result<OpponentModel, String> {
+fn opponent_model(v: &Values) -> Result<OpponentModel, Error> {
     Ok(
         match v.choice("opponent", &["nothing", "random", "osla"])? {
             0 => OpponentModel::DoNothing,
@@ -636,18 +646,15 @@ pub fn build_agent<S: Game + 'static>(
     spec: &AgentSpec,
     budget: Option<usize>,
     game_settings: &Values,
-) -> Result<Box<dyn Agent<S>>, String> {
+) -> Result<Box<dyn Agent<S>>, Error> {
     let lower = spec.name.to_ascii_lowercase();
     let entry = entries
         .iter()
         .find(|e| e.names.iter().any(|n| n.eq_ignore_ascii_case(&lower)))
-        .ok_or_else(|| {
-            let known: Vec<&str> = entries.iter().map(|e| e.names[0]).collect();
-            format!(
-                "unknown {game} agent `{}` (known: {})",
-                spec.name,
-                known.join(", ")
-            )
+        .ok_or_else(|| Error::UnknownAgent {
+            game: game.to_string(),
+            name: spec.name.clone(),
+            known: entries.iter().map(|e| e.names[0].to_string()).collect(),
         })?;
     let owner = format!("agent `{}`", entry.names[0]);
     let mut given = spec.settings.clone();
@@ -659,7 +666,7 @@ pub fn build_agent<S: Game + 'static>(
         }
     }
     let values = Values::new(&owner, &entry.settings, &given)?;
-    (entry.build)(&values, game_settings).map_err(|e| format!("{owner}: {e}"))
+    (entry.build)(&values, game_settings).map_err(|e| e.context(owner))
 }
 
 #[cfg(test)]
@@ -696,7 +703,8 @@ mod tests {
         let e = build_agent("test", &entries, &bad, None, &none)
             .err()
             .unwrap();
-        assert!(e.contains("no setting `depht`"), "{e}");
+        assert!(matches!(e, Error::Setting(_)), "{e}");
+        assert!(e.to_string().contains("no setting `depht`"), "{e}");
         let bad = AgentSpec::parse("osla(budget=-1)").unwrap();
         assert!(build_agent("test", &entries, &bad, None, &none).is_err());
         let e = build_agent(
@@ -706,6 +714,8 @@ mod tests {
             None,
             &none,
         );
-        assert!(e.err().unwrap().contains("unknown test agent `hal`"));
+        let e = e.err().unwrap();
+        assert!(matches!(&e, Error::UnknownAgent { name, .. } if name == "hal"));
+        assert!(e.to_string().contains("unknown test agent `hal`"));
     }
 }

@@ -5,7 +5,7 @@
 //! them can be an archive axis or a constraint.
 
 use super::metrics::DesignMetrics;
-use super::{AgentSpec, DynGame, GameRequest, ladder};
+use super::{AgentSpec, DynGame, Error, GameRequest, ladder};
 use crate::eval::{EvalError, Evaluation, Problem};
 use crate::space::Space;
 
@@ -73,36 +73,34 @@ impl DesignProblem {
         game: &'static dyn DynGame,
         config: DesignConfig,
         space: Option<&Space>,
-    ) -> Result<DesignProblem, String> {
+    ) -> Result<DesignProblem, Error> {
         if config.ladder.len() < 2 {
-            return Err(format!(
-                "ladder: give at least two agents, weakest first (got {})",
-                config.ladder.len()
+            return Err(Error::field(
+                "ladder",
+                format!(
+                    "give at least two agents, weakest first (got {})",
+                    config.ladder.len()
+                ),
             ));
         }
         if config.games == 0 {
-            return Err("games=0: play at least one game per rung".into());
+            return Err(Error::field("games=0", "play at least one game per rung"));
         }
         let mut config = config;
         let mut space = match space {
             Some(s) => s.clone(),
-            None => game.design_space().ok_or_else(|| {
-                format!(
-                    "game `{}` has no built-in design space: give a space file whose dimensions are its settings (`playtune games` lists them)",
-                    game.name()
-                )
+            None => game.design_space().ok_or_else(|| Error::NoDesignSpace {
+                game: game.name().to_string(),
             })?,
         };
         let settings = game.settings();
         for d in &space.dims {
             if !settings.iter().any(|s| s.name == d.name) {
-                let known: Vec<&str> = settings.iter().map(|s| s.name.as_str()).collect();
-                return Err(format!(
-                    "dimension `{}` is not a setting of game `{}` (its settings: {})",
-                    d.name,
-                    game.name(),
-                    known.join(", ")
-                ));
+                return Err(Error::NotASetting {
+                    dimension: d.name.clone(),
+                    owner: format!("game `{}`", game.name()),
+                    known: settings.iter().map(|s| s.name.clone()).collect(),
+                });
             }
         }
         // A game setting given for a dimension fixes that dimension there: `players=2`
@@ -117,9 +115,10 @@ impl DesignProblem {
             }
         });
         for (k, v) in fixed {
-            space
-                .fix(&k, &v)
-                .map_err(|e| format!("game_settings {e}"))?;
+            space.fix(&k, &v).map_err(|source| Error::Fix {
+                field: "game_settings".into(),
+                source: Box::new(source),
+            })?;
         }
         let measure = game.rung_measure();
         let mut features: Vec<String> = Vec::new();
@@ -131,9 +130,12 @@ impl DesignProblem {
                     for (f, _) in m.features {
                         let feature = format!("{f}_{name}");
                         if features.contains(&feature) {
-                            return Err(format!(
-                                "ladder: two rungs are named `{name}` and {} names its features by rung: give each rung another agent",
-                                game.name()
+                            return Err(Error::field(
+                                "ladder",
+                                format!(
+                                    "two rungs are named `{name}` and {} names its features by rung: give each rung another agent",
+                                    game.name()
+                                ),
                             ));
                         }
                         features.push(feature);
@@ -163,7 +165,7 @@ impl DesignProblem {
                 budget: problem.config.budget,
                 seed: 0,
             })
-            .map_err(|e| format!("ladder agent `{}`: {e}", problem.config.ladder[rung]))?;
+            .map_err(|e| e.context(format!("ladder agent `{}`", problem.config.ladder[rung])))?;
         }
         Ok(problem)
     }
@@ -174,13 +176,16 @@ impl DesignProblem {
         settings: &[(String, String)],
         rung: usize,
         g: usize,
-    ) -> Result<(Vec<String>, usize), String> {
+    ) -> Result<(Vec<String>, usize), Error> {
         let ladder = &self.config.ladder;
         Ok(match self.measure {
             Some(m) => {
                 let mut agents = self.game.default_agents(settings)?;
                 if m.seat >= agents.len() {
-                    return Err(format!("{}: no seat {}", self.game.name(), m.seat));
+                    return Err(Error::NoSeat {
+                        game: self.game.name().to_string(),
+                        seat: m.seat,
+                    });
                 }
                 agents[m.seat] = ladder[rung].clone();
                 (agents, m.seat)
@@ -229,17 +234,23 @@ impl Problem for DesignProblem {
 
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         let settings = self.settings_at(x);
-        let players = self.game.players(&settings).map_err(EvalError)?;
+        let players = self
+            .game
+            .players(&settings)
+            .map_err(|e| EvalError(e.to_string()))?;
         let games = self.config.games;
         let measure = self.measure;
         // A game's own measure reads its summary values; name them once.
-        let summary = |record: &super::Record, name: &str| -> Result<f64, String> {
+        let summary = |record: &super::Record, name: &str| -> Result<f64, Error> {
             record
                 .extra
                 .iter()
                 .find(|(k, _)| k == name)
                 .map(|(_, v)| *v)
-                .ok_or_else(|| format!("{} reports no `{name}`", self.game.name()))
+                .ok_or_else(|| Error::NoSummary {
+                    game: self.game.name().to_string(),
+                    name: name.to_string(),
+                })
         };
         let played = ladder::play_ladder(self.config.ladder.len(), games, seed, |rung, g, seed| {
             let (agents, seat) = self.lineup(&settings, rung, g)?;
@@ -255,7 +266,7 @@ impl Problem for DesignProblem {
             };
             Ok((record, score))
         })
-        .map_err(EvalError)?;
+        .map_err(|e: Error| EvalError(e.to_string()))?;
         let mean = |c: &[(super::Record, f64)], f: &dyn Fn(&(super::Record, f64)) -> f64| {
             c.iter().map(f).sum::<f64>() / games as f64
         };
@@ -275,7 +286,7 @@ impl Problem for DesignProblem {
                             .iter()
                             .map(|(r, _)| summary(r, key))
                             .collect::<Result<_, _>>()
-                            .map_err(EvalError)?;
+                            .map_err(|e| EvalError(e.to_string()))?;
                         out.push(values.iter().sum::<f64>() / games as f64);
                     }
                 }

@@ -9,6 +9,7 @@
 
 pub mod agents;
 pub mod design;
+pub mod error;
 pub mod ladder;
 pub mod metrics;
 pub mod play;
@@ -17,6 +18,7 @@ pub mod tournament;
 pub mod tune;
 
 pub use agents::{AgentEntry, AgentSpec, Generic, split_agents};
+pub use error::Error;
 pub use play::Record;
 pub use settings::{Setting, SettingError, Values};
 pub use tournament::TournamentResult;
@@ -47,7 +49,7 @@ pub trait GameDef: Sync + 'static {
     /// The game's settings (`--set NAME=VALUE`) with their defaults.
     fn settings(&self) -> Vec<Setting>;
     /// A new game from checked settings, its randomness (deal, map) drawn from `seed`.
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<Self::State, String>;
+    fn new_state(&self, settings: &Values, seed: u64) -> Result<Self::State, Error>;
     /// The game's own agents and presets; the generic agents come on top
     /// ([`agents::all_agents`]), and an entry here may take a generic name to give it
     /// the game's defaults.
@@ -55,7 +57,7 @@ pub trait GameDef: Sync + 'static {
         Vec::new()
     }
     /// Who plays when the user names no agents, one per seat.
-    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, String>;
+    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, Error>;
     /// The game's own statistics of a finished game, by name (seat-numbered names for
     /// per-seat figures); the generic record already has scores, winners, length.
     fn summary(&self, state: &Self::State) -> Vec<(String, f64)> {
@@ -94,7 +96,7 @@ pub trait GameDef: Sync + 'static {
         title: &str,
         agents: &[String],
         out: &Path,
-    ) -> Option<Result<(), String>> {
+    ) -> Option<Result<(), Error>> {
         let _ = (history, at, title, agents, out);
         None
     }
@@ -106,7 +108,7 @@ pub trait GameDef: Sync + 'static {
 }
 
 /// Hands each finished self-play game to its writer (called from many threads).
-pub type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), String> + Sync + 'a;
+pub type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), Error> + Sync + 'a;
 
 /// An agent of a game, as listed by `playtune games`.
 pub struct AgentInfo {
@@ -117,7 +119,7 @@ pub struct AgentInfo {
 
 /// What every game offers the command line, type-erased so that the registry is a
 /// plain `&'static [&'static dyn DynGame]`. Implemented for every [`GameDef`].
-/// Settings and agents come as text and are checked here: errors are messages.
+/// Settings and agents come as text and are checked here: errors are [`Error`]s.
 pub trait DynGame: Sync {
     fn name(&self) -> &'static str;
     fn about(&self) -> &'static str;
@@ -125,22 +127,22 @@ pub trait DynGame: Sync {
     /// The game's own agents and presets (the generic ones are [`Generic::ALL`]).
     fn own_agents(&self) -> Vec<AgentInfo>;
     /// The default lineup under `settings`.
-    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, String>;
+    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error>;
     /// Every setting with its value under `settings` (defaults filled in), checked.
     fn settings_values(
         &self,
         settings: &[(String, String)],
-    ) -> Result<Vec<(String, String)>, String>;
+    ) -> Result<Vec<(String, String)>, Error>;
     /// Players of a game under `settings`.
-    fn players(&self, settings: &[(String, String)]) -> Result<usize, String>;
+    fn players(&self, settings: &[(String, String)]) -> Result<usize, Error>;
     /// One game, agent `i` in seat `i`. `budget`, if given, is every agent's default
     /// forward-model budget.
-    fn play(&self, game: &GameRequest) -> Result<Record, String>;
+    fn play(&self, game: &GameRequest) -> Result<Record, Error>;
     /// Checks a request without playing: the settings set a game up and every agent
     /// builds.
-    fn check(&self, game: &GameRequest) -> Result<(), String>;
+    fn check(&self, game: &GameRequest) -> Result<(), Error>;
     /// Many games ([`tournament`]).
-    fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, String>;
+    fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, Error>;
     /// Game `index` of a tournament's `lineup` (agent indices into the request's), the
     /// seats rotating with `index` as [`DynGame::tournament`] rotates them, seeded by
     /// the request's seed: one game of a tournament played anywhere.
@@ -149,11 +151,11 @@ pub trait DynGame: Sync {
         game: &GameRequest,
         lineup: &[usize],
         index: usize,
-    ) -> Result<Record, String>;
+    ) -> Result<Record, Error>;
     /// The agents' names as a tournament's results give them (copies numbered).
-    fn agent_names(&self, game: &GameRequest) -> Result<Vec<String>, String>;
+    fn agent_names(&self, game: &GameRequest) -> Result<Vec<String>, Error>;
     /// One game, drawn into `out` after the turns `at` (see [`GameDef::render`]).
-    fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String>;
+    fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, Error>;
     /// The game's state encoding, if it has one.
     fn encoding(&self) -> Option<Encoding>;
     /// The game's design space, if it has one ([`GameDef::design_space`]).
@@ -164,7 +166,7 @@ pub trait DynGame: Sync {
     /// `derive_seed(seed, [g])`, seats rotating with `g`) and hands each to `sink` as
     /// it finishes: one sample at the start of every turn (whenever the player to move
     /// changes), labelled with the winner.
-    fn selfplay(&self, game: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), String>;
+    fn selfplay(&self, game: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), Error>;
 }
 
 /// A game to play as the user asked for it.
@@ -183,7 +185,7 @@ struct Prepared<D: GameDef> {
 }
 
 /// The game's settings: its defaults overridden by `given`, every name checked.
-fn values<D: GameDef>(def: &D, given: &[(String, String)]) -> Result<Values, String> {
+fn values<D: GameDef>(def: &D, given: &[(String, String)]) -> Result<Values, Error> {
     Ok(Values::new(
         &format!("game `{}`", def.name()),
         &def.settings(),
@@ -191,7 +193,7 @@ fn values<D: GameDef>(def: &D, given: &[(String, String)]) -> Result<Values, Str
     )?)
 }
 
-fn prepare<D: GameDef>(def: &D, req: &GameRequest) -> Result<Prepared<D>, String> {
+fn prepare<D: GameDef>(def: &D, req: &GameRequest) -> Result<Prepared<D>, Error> {
     let settings = values(def, &req.settings)?;
     // A game that cannot be set up fails here, before any agent is looked at.
     def.new_state(&settings, 0)?;
@@ -223,7 +225,7 @@ impl<D: GameDef> Prepared<D> {
         def: &D,
         spec: &AgentSpec,
         budget: Option<usize>,
-    ) -> Result<Box<dyn Agent<D::State>>, String> {
+    ) -> Result<Box<dyn Agent<D::State>>, Error> {
         agents::build_agent(def.title(), &self.entries, spec, budget, &self.settings)
     }
 
@@ -236,7 +238,7 @@ impl<D: GameDef> Prepared<D> {
         budget: Option<usize>,
         seed: u64,
         observe: &mut play::Observer<D::State>,
-    ) -> Result<(D::State, Record), String> {
+    ) -> Result<(D::State, Record), Error> {
         let state = def.new_state(&self.settings, derive_seed(seed, &[play::STATE]))?;
         let mut built = lineup
             .iter()
@@ -309,7 +311,7 @@ impl<D: GameDef> DynGame for D {
             .collect()
     }
 
-    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, String> {
+    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
         let owner = format!("game `{}`", GameDef::name(self));
         GameDef::default_agents(
             self,
@@ -320,19 +322,19 @@ impl<D: GameDef> DynGame for D {
     fn settings_values(
         &self,
         settings: &[(String, String)],
-    ) -> Result<Vec<(String, String)>, String> {
+    ) -> Result<Vec<(String, String)>, Error> {
         Ok(values(self, settings)?.pairs().to_vec())
     }
 
-    fn players(&self, settings: &[(String, String)]) -> Result<usize, String> {
+    fn players(&self, settings: &[(String, String)]) -> Result<usize, Error> {
         Ok(self.new_state(&values(self, settings)?, 0)?.num_players())
     }
 
-    fn check(&self, req: &GameRequest) -> Result<(), String> {
+    fn check(&self, req: &GameRequest) -> Result<(), Error> {
         prepare(self, req).map(|_| ())
     }
 
-    fn play(&self, req: &GameRequest) -> Result<Record, String> {
+    fn play(&self, req: &GameRequest) -> Result<Record, Error> {
         let p = prepare(self, req)?;
         let lineup: Vec<usize> = (0..p.specs.len()).collect();
         let seats = lineup.clone();
@@ -342,9 +344,9 @@ impl<D: GameDef> DynGame for D {
         )
     }
 
-    fn tournament(&self, req: &GameRequest, games: usize) -> Result<TournamentResult, String> {
+    fn tournament(&self, req: &GameRequest, games: usize) -> Result<TournamentResult, Error> {
         if games == 0 {
-            return Err("0 games: play at least one game".into());
+            return Err(Error::NoGames);
         }
         let p = prepare(self, req)?;
         let players = DynGame::players(self, &req.settings)?;
@@ -364,10 +366,13 @@ impl<D: GameDef> DynGame for D {
         req: &GameRequest,
         lineup: &[usize],
         index: usize,
-    ) -> Result<Record, String> {
+    ) -> Result<Record, Error> {
         let p = prepare(self, req)?;
         if let Some(&bad) = lineup.iter().find(|&&a| a >= p.specs.len()) {
-            return Err(format!("lineup: agent {bad} of {} agents", p.specs.len()));
+            return Err(Error::Lineup {
+                agent: bad,
+                agents: p.specs.len(),
+            });
         }
         let seats = play::rotated_seats(lineup.len(), index);
         Ok(
@@ -376,11 +381,11 @@ impl<D: GameDef> DynGame for D {
         )
     }
 
-    fn agent_names(&self, req: &GameRequest) -> Result<Vec<String>, String> {
+    fn agent_names(&self, req: &GameRequest) -> Result<Vec<String>, Error> {
         Ok(prepare(self, req)?.names())
     }
 
-    fn render(&self, req: &GameRequest, at: &[u32], out: &Path) -> Result<Record, String> {
+    fn render(&self, req: &GameRequest, at: &[u32], out: &Path) -> Result<Record, Error> {
         let p = prepare(self, req)?;
         let lineup: Vec<usize> = (0..p.specs.len()).collect();
         let seats = lineup.clone();
@@ -393,7 +398,9 @@ impl<D: GameDef> DynGame for D {
         let scores: Vec<String> = record.scores.iter().map(|s| format!("{s:.0}")).collect();
         let title = format!("{}: {}", p.names().join(" vs "), scores.join(" to "));
         match GameDef::render(self, &history, at, &title, &p.names(), out) {
-            None => Err(format!("game `{}` has no picture", GameDef::name(self))),
+            None => Err(Error::NoPicture {
+                game: GameDef::name(self).to_string(),
+            }),
             Some(r) => r.map(|()| record),
         }
     }
@@ -410,20 +417,17 @@ impl<D: GameDef> DynGame for D {
         GameDef::rung_measure(self)
     }
 
-    fn selfplay(&self, req: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), String> {
-        let encoder = GameDef::encoding(self).ok_or_else(|| {
-            format!(
-                "game `{}` has no state encoding, so it cannot record self-play samples",
-                GameDef::name(self)
-            )
+    fn selfplay(&self, req: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), Error> {
+        let encoder = GameDef::encoding(self).ok_or_else(|| Error::NoEncoding {
+            game: GameDef::name(self).to_string(),
         })?;
         let p = prepare(self, req)?;
         let players = DynGame::players(self, &req.settings)?;
         if p.specs.len() != players {
-            return Err(format!(
-                "self-play needs one agent per seat: {} agents for {players} players",
-                p.specs.len()
-            ));
+            return Err(Error::SelfplaySeats {
+                agents: p.specs.len(),
+                players,
+            });
         }
         let lineup: Vec<usize> = (0..players).collect();
         let len = encoder.encoding().len();

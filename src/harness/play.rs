@@ -1,5 +1,6 @@
 //! One game between agents, for every game: the loop, the seeds and the record.
 
+use super::Error;
 use crate::game::{Acting, Agent, Game};
 use crate::rng::{derive_seed, rng_from_seed};
 use rand::seq::SliceRandom;
@@ -43,10 +44,13 @@ pub fn play<G: Game>(
     agent_stream: u64,
     seed: u64,
     observe: &mut Observer<G>,
-) -> Result<G, String> {
+) -> Result<G, Error> {
     let players = state.num_players();
     if agents.len() != players {
-        return Err(format!("{} agents for {players} players", agents.len()));
+        return Err(Error::Seats {
+            agents: agents.len(),
+            players,
+        });
     }
     let mut agent_at_seat = vec![usize::MAX; players];
     for (agent, &seat) in seats.iter().enumerate() {
@@ -55,9 +59,10 @@ pub fn play<G: Game>(
         }
     }
     if seats.len() != players || agent_at_seat.contains(&usize::MAX) {
-        return Err(format!(
-            "seats {seats:?} are not a permutation of 0..{players}"
-        ));
+        return Err(Error::Permutation {
+            seats: seats.to_vec(),
+            players,
+        });
     }
     let mut rngs: Vec<_> = (0..players)
         .map(|i| rng_from_seed(derive_seed(seed, &[agent_stream, i as u64])))

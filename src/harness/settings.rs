@@ -265,31 +265,47 @@ fn range_text(low: f64, high: f64) -> String {
     }
 }
 
+/// A `NAME=VALUE` list that does not read: the item at fault and why. Where the list
+/// came from (a flag, a file) is the caller's to add.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{item}: {why}")]
+pub struct PairsError {
+    pub item: String,
+    pub why: String,
+}
+
 /// Parses `NAME=VALUE` pairs, from repeated options or a comma-separated list. An
 /// empty item (`a=1,,b=2`), an empty name or a name given twice is refused: each is a
 /// typing mistake, and the last value silently winning would hide it.
 pub(crate) fn parse_pairs<'a>(
     items: impl IntoIterator<Item = &'a str>,
-    option: &str,
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<(String, String)>, PairsError> {
     let mut out: Vec<(String, String)> = Vec::new();
+    let refuse = |item: &str, why: String| PairsError {
+        item: item.to_string(),
+        why,
+    };
     for item in items {
         for pair in item.split(',') {
             if pair.trim().is_empty() {
-                return Err(format!(
-                    "{option} {item}: an empty item (two commas in a row, or one at an end); expected NAME=VALUE,NAME=VALUE"
+                return Err(refuse(
+                    item,
+                    "an empty item (two commas in a row, or one at an end); expected NAME=VALUE,NAME=VALUE".into(),
                 ));
             }
             let (k, v) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("{option} {pair}: expected NAME=VALUE"))?;
+                .ok_or_else(|| refuse(pair, "expected NAME=VALUE".into()))?;
             let (k, v) = (k.trim(), v.trim());
             if k.is_empty() {
-                return Err(format!("{option} {pair}: the NAME before `=` is missing"));
+                return Err(refuse(pair, "the NAME before `=` is missing".into()));
             }
             if let Some((_, first)) = out.iter().find(|(n, _)| n == k) {
-                return Err(format!(
-                    "{option} {pair}: `{k}` is given twice ({k}={first} and {k}={v}); give each setting once"
+                return Err(refuse(
+                    pair,
+                    format!(
+                        "`{k}` is given twice ({k}={first} and {k}={v}); give each setting once"
+                    ),
                 ));
             }
             out.push((k.to_string(), v.to_string()));

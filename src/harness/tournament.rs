@@ -2,6 +2,7 @@
 //! 2-player round robin; seats rotating; games seeded per work item and played in
 //! parallel, so one thread and sixteen give the same result.
 
+use super::Error;
 use super::play::Record;
 use crate::rng::derive_seed;
 use rayon::prelude::*;
@@ -9,7 +10,7 @@ use serde::Serialize;
 
 /// The lineups for `agents` agents in `players`-player games: all of them together
 /// when there is one per seat, else (2 players, more agents) every pair once.
-pub fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, String> {
+pub fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, Error> {
     if agents == players {
         Ok(vec![(0..players).collect()])
     } else if players == 2 && agents > 2 {
@@ -17,9 +18,7 @@ pub fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, String>
             .flat_map(|a| (a + 1..agents).map(move |b| vec![a, b]))
             .collect())
     } else {
-        Err(format!(
-            "{agents} agents for {players}-player games: give one agent per player, or more than two for a 2-player round robin"
-        ))
+        Err(Error::Lineups { agents, players })
     }
 }
 
@@ -30,8 +29,8 @@ pub fn play_lineups<R: Send>(
     lineups: &[Vec<usize>],
     games: usize,
     seed: u64,
-    play: impl Fn(&[usize], usize, u64) -> Result<R, String> + Sync,
-) -> Result<Vec<R>, String> {
+    play: impl Fn(&[usize], usize, u64) -> Result<R, Error> + Sync,
+) -> Result<Vec<R>, Error> {
     let jobs: Vec<(usize, usize)> = (0..lineups.len())
         .flat_map(|k| (0..games).map(move |g| (k, g)))
         .collect();

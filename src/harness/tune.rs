@@ -2,7 +2,7 @@
 //! its registry entry declares them ([`super::Setting::tune`]), a point is an agent
 //! spec, and its fitness is the agent's mean score against a set of opponents.
 
-use super::{AgentSpec, DynGame, GameRequest, Setting};
+use super::{AgentSpec, DynGame, Error, GameRequest, Setting};
 use crate::eval::{EvalError, Evaluation, Problem};
 use crate::rng::derive_seed;
 use crate::space::{Dimension, Space};
@@ -62,23 +62,24 @@ fn nearest(domain: &crate::space::Domain, default: &str) -> Option<usize> {
 }
 
 /// [`agent_settings`], or a message saying the game has no such agent.
-fn known_agent_settings(game: &dyn DynGame, name: &str) -> Result<Vec<Setting>, String> {
-    agent_settings(game, name).ok_or_else(|| {
-        format!(
-            "agent `{name}` is not an agent of {} (`playtune games` lists them)",
-            game.name()
-        )
+fn known_agent_settings(game: &dyn DynGame, name: &str) -> Result<Vec<Setting>, Error> {
+    agent_settings(game, name).ok_or_else(|| Error::NotAnAgent {
+        game: game.name().to_string(),
+        name: name.to_string(),
     })
 }
 
 /// The tuning space of an agent: one dimension per tunable setting it does not fix,
 /// each at its default where the default lies on the grid (else the nearest grid
 /// value, or the first).
-pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, String> {
+pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, Error> {
     let settings = known_agent_settings(game, &spec.name)?;
     for (k, _) in &spec.settings {
         if !settings.iter().any(|s| s.name == *k) {
-            return Err(format!("agent `{spec}`: it has no setting `{k}`"));
+            return Err(Error::Spec {
+                spec: spec.to_string(),
+                why: format!("it has no setting `{k}`"),
+            });
         }
     }
     let dims: Vec<Dimension> = settings
@@ -99,14 +100,17 @@ pub fn tuning_space(game: &dyn DynGame, spec: &AgentSpec) -> Result<Space, Strin
         })
         .collect();
     if dims.is_empty() {
-        return Err(format!(
-            "agent `{spec}` has nothing to tune: {} (budgets are not tuned: more only buys strength)",
-            if settings.iter().any(|s| s.tune.is_some()) {
-                "the spec fixes every tunable setting"
-            } else {
-                "it declares no tunable settings"
-            }
-        ));
+        return Err(Error::NothingToTune {
+            spec: spec.to_string(),
+            why: format!(
+                "{} (budgets are not tuned: more only buys strength)",
+                if settings.iter().any(|s| s.tune.is_some()) {
+                    "the spec fixes every tunable setting"
+                } else {
+                    "it declares no tunable settings"
+                }
+            ),
+        });
     }
     Ok(Space {
         name: format!("{}-{}", game.name(), spec.name),
@@ -123,12 +127,18 @@ impl TuneProblem {
         game: &'static dyn DynGame,
         config: TuneConfig,
         space: Option<&Space>,
-    ) -> Result<TuneProblem, String> {
+    ) -> Result<TuneProblem, Error> {
         if config.opponents.is_empty() {
-            return Err("opponents: give at least one opponent agent".into());
+            return Err(Error::field(
+                "opponents",
+                "give at least one opponent agent",
+            ));
         }
         if config.games == 0 {
-            return Err("games=0: play at least one game per opponent".into());
+            return Err(Error::field(
+                "games=0",
+                "play at least one game per opponent",
+            ));
         }
         let base = AgentSpec::parse(&config.agent)?;
         let space = match space {
@@ -137,19 +147,17 @@ impl TuneProblem {
                 let settings = known_agent_settings(game, &base.name)?;
                 for d in &given.dims {
                     if !settings.iter().any(|s| s.name == d.name) {
-                        let known: Vec<&str> = settings.iter().map(|s| s.name.as_str()).collect();
-                        return Err(format!(
-                            "dimension `{}` is not a setting of agent `{}` (its settings: {})",
-                            d.name,
-                            base.name,
-                            known.join(", ")
-                        ));
+                        return Err(Error::NotASetting {
+                            dimension: d.name.clone(),
+                            owner: format!("agent `{}`", base.name),
+                            known: settings.iter().map(|s| s.name.clone()).collect(),
+                        });
                     }
                     if base.settings.iter().any(|(k, _)| *k == d.name) {
-                        return Err(format!(
-                            "dimension `{}` is fixed by the agent spec `{base}`: leave it out of one of them",
-                            d.name
-                        ));
+                        return Err(Error::FixedDimension {
+                            dimension: d.name.clone(),
+                            spec: base.to_string(),
+                        });
                     }
                 }
                 given.clone()
@@ -184,7 +192,7 @@ impl TuneProblem {
                 budget: problem.config.budget,
                 seed: 0,
             })
-            .map_err(|e| format!("opponent `{o}` against `{agent}`: {e}"))?;
+            .map_err(|e| e.context(format!("opponent `{o}` against `{agent}`")))?;
         }
         Ok(problem)
     }
@@ -215,7 +223,7 @@ impl Problem for TuneProblem {
         let players = self
             .game
             .players(&self.config.settings)
-            .map_err(EvalError)?;
+            .map_err(|e| EvalError(e.to_string()))?;
         let agent = self.spec_at(x).to_string();
         let games = self.config.games;
         let jobs: Vec<(usize, usize)> = (0..self.config.opponents.len())
@@ -236,8 +244,8 @@ impl Problem for TuneProblem {
                 let score = record.shared_win(seat);
                 Ok((score, record.length))
             })
-            .collect::<Result<_, String>>()
-            .map_err(EvalError)?;
+            .collect::<Result<_, Error>>()
+            .map_err(|e| EvalError(e.to_string()))?;
         let mut features: Vec<f64> = played
             .chunks(games)
             .map(|c| c.iter().map(|(s, _)| s).sum::<f64>() / games as f64)

@@ -109,19 +109,20 @@ const SPLENDOR_JSON: &str = include_str!("splendor.json");
 /// Splendor's colour names, in the order of cost vectors and colour indices.
 pub const SPLENDOR_COLOURS: [&str; 5] = ["white", "blue", "green", "red", "black"];
 
-fn parse_splendor(json: &str) -> Result<Content, String> {
-    let raw: JsonContent = serde_json::from_str(json).map_err(|e| e.to_string())?;
+fn parse_splendor(json: &str) -> Result<Content, super::Error> {
+    use super::Error::Content as Bad;
+    let raw: JsonContent = serde_json::from_str(json).map_err(|e| Bad(e.to_string()))?;
     if raw.colours != SPLENDOR_COLOURS {
-        return Err(format!("unexpected colours {:?}", raw.colours));
+        return Err(Bad(format!("unexpected colours {:?}", raw.colours)));
     }
     let mut cards = Vec::with_capacity(raw.cards.len());
     for c in &raw.cards {
         let bonus = SPLENDOR_COLOURS
             .iter()
             .position(|n| *n == c.bonus)
-            .ok_or(format!("bad bonus {}", c.bonus))?;
+            .ok_or_else(|| Bad(format!("bad bonus {}", c.bonus)))?;
         if c.cost.len() != 5 || !(1..=3).contains(&c.level) {
-            return Err(format!("bad card {:?}", c.cost));
+            return Err(Bad(format!("bad card {:?}", c.cost)));
         }
         let mut cost = [0u8; MAX_COLOURS];
         cost[..5].copy_from_slice(&c.cost);
@@ -137,7 +138,7 @@ fn parse_splendor(json: &str) -> Result<Content, String> {
     let mut nobles = Vec::with_capacity(raw.nobles.len());
     for n in &raw.nobles {
         if n.requires.len() != 5 {
-            return Err(format!("bad noble {:?}", n.requires));
+            return Err(Bad(format!("bad noble {:?}", n.requires)));
         }
         let mut requires = [0u8; MAX_COLOURS];
         requires[..5].copy_from_slice(&n.requires);
@@ -147,7 +148,7 @@ fn parse_splendor(json: &str) -> Result<Content, String> {
         });
     }
     if nobles.len() < MAX_NOBLES || cards.len() > MAX_CARDS {
-        return Err("card data does not fit the limits".into());
+        return Err(Bad("card data does not fit the limits".into()));
     }
     Ok(Content {
         colours: 5,

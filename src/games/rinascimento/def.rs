@@ -10,7 +10,7 @@ use super::state::RinState;
 use crate::agents::RandomAgent;
 use crate::game::Game;
 use crate::harness::agents::list;
-use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
+use crate::harness::{AgentEntry, Error, GameDef, Generic, Setting, Values};
 use crate::space::{Dimension, Domain, Space};
 
 /// The Rinascimento descriptor.
@@ -21,15 +21,14 @@ const SPLENDOR: &str = "splendor";
 
 /// The rule vector of `settings`: Splendor's for `players`, with the rules given over
 /// it (read as a designer's point is: `rules_from_point`).
-fn rules(settings: &Values, players: usize) -> Result<Rules, String> {
+fn rules(settings: &Values, players: usize) -> Result<Rules, Error> {
     let mut given = Vec::new();
     for &name in &RULE_NAMES[1..] {
         let text = settings.get(name);
         if text != SPLENDOR {
-            let v: f64 = text
-                .trim()
-                .parse()
-                .map_err(|_| format!("{name}={text}: give a whole number, or {SPLENDOR}"))?;
+            let v: f64 = text.trim().parse().map_err(|_| {
+                Error::value(name, text, format!("give a whole number, or {SPLENDOR}"))
+            })?;
             given.push((name, v));
         }
     }
@@ -37,17 +36,17 @@ fn rules(settings: &Values, players: usize) -> Result<Rules, String> {
         // Splendor itself, built exactly as before there were rule settings.
         return Ok(Rules::splendor(players as u32));
     }
-    super::rules::rules_from_point(|n| {
+    Ok(super::rules::rules_from_point(|n| {
         if n == "players" {
             Some(players as f64)
         } else {
             given.iter().find(|(g, _)| *g == n).map(|(_, v)| *v)
         }
-    })
+    })?)
 }
 
-fn preset(settings: &Values) -> Result<Preset, String> {
-    Preset::parse(settings.get("rules")).map_err(|e| format!("rules: {e}"))
+fn preset(settings: &Values) -> Result<Preset, Error> {
+    Preset::parse(settings.get("rules")).map_err(|e| Error::from(e).context("rules"))
 }
 
 /// The rules a rule-vector space searches, with their ranges (inclusive) and
@@ -131,15 +130,17 @@ impl GameDef for Rinascimento {
         settings
     }
 
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<RinState, String> {
+    fn new_state(&self, settings: &Values, seed: u64) -> Result<RinState, Error> {
         let players = settings.count("players")?;
         if !(2..=MAX_PLAYERS).contains(&players) {
-            return Err(format!(
-                "players={players}: Rinascimento takes 2 to {MAX_PLAYERS} players"
+            return Err(Error::value(
+                "players",
+                players.to_string(),
+                format!("Rinascimento takes 2 to {MAX_PLAYERS} players"),
             ));
         }
         let rules = preset(settings)?.rules(rules(settings, players)?);
-        RinState::new(&rules, seed)
+        Ok(RinState::new(&rules, seed)?)
     }
 
     fn design_space(&self) -> Option<crate::space::Space> {
@@ -203,7 +204,7 @@ impl GameDef for Rinascimento {
         ]
     }
 
-    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, String> {
+    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, Error> {
         Ok(vec![
             "rnd".into();
             settings.count("players")?.min(MAX_PLAYERS)
@@ -236,10 +237,10 @@ impl GameDef for Rinascimento {
 }
 
 /// The `rules` problem setting: `spec` or `reference` (see [`Preset`]).
-fn rules_setting(v: &Values) -> Result<String, String> {
+fn rules_setting(v: &Values) -> Result<String, Error> {
     Preset::parse(v.get("rules"))
         .map(|p| p.name().to_string())
-        .map_err(|e| format!("rules={}: {e}", v.get("rules")))
+        .map_err(|e| Error::from(e).context(format!("rules={}", v.get("rules"))))
 }
 
 /// Problem `rinascimento-agent`: `tune-agent` on Rinascimento with the paper's

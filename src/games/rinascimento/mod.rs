@@ -19,6 +19,7 @@ pub mod actions;
 pub mod agents;
 pub mod cards;
 mod def;
+pub mod error;
 pub mod generator;
 pub mod play;
 pub mod preset;
@@ -32,6 +33,7 @@ pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens
 pub use agents::RinRandom;
 pub use cards::{Card, Content, Noble};
 pub use def::{AGENT_TUNING, RULE_DESIGN, Rinascimento};
+pub use error::Error;
 pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
 pub use preset::Preset;
 pub use rules::{

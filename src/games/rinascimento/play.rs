@@ -77,7 +77,7 @@ pub fn try_play_game(
     rules: &Rules,
     agents: &mut [&mut dyn Agent<RinState>],
     seed: u64,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, harness::Error> {
     play_seated(rules, agents, None, seed)
 }
 
@@ -89,7 +89,7 @@ pub fn play_game_seated(
     agents: &mut [&mut dyn Agent<RinState>],
     seats: &[usize],
     seed: u64,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, harness::Error> {
     play_seated(rules, agents, Some(seats), seed)
 }
 
@@ -98,10 +98,13 @@ fn play_seated(
     agents: &mut [&mut dyn Agent<RinState>],
     given: Option<&[usize]>,
     seed: u64,
-) -> Result<GameRecord, String> {
+) -> Result<GameRecord, harness::Error> {
     let players = rules.players as usize;
     if agents.len() != players {
-        return Err(format!("{} agents for {players} players", agents.len()));
+        return Err(harness::Error::Seats {
+            agents: agents.len(),
+            players,
+        });
     }
     let state = RinState::new(rules, derive_seed(seed, &[harness::play::STATE]))?;
     // The harness checks that given seats are a permutation.

@@ -30,14 +30,13 @@ impl Preset {
     /// Names [`Preset::parse`] knows.
     pub const NAMES: [&'static str; 2] = ["spec", "reference"];
 
-    pub fn parse(name: &str) -> Result<Preset, String> {
+    pub fn parse(name: &str) -> Result<Preset, super::Error> {
         match name.trim().to_ascii_lowercase().as_str() {
             "spec" => Ok(Preset::Spec),
             "reference" => Ok(Preset::Reference),
-            other => Err(format!(
-                "unknown Rinascimento rules preset `{other}` (known: {})",
-                Self::NAMES.join(", ")
-            )),
+            other => Err(super::Error::UnknownPreset {
+                name: other.to_string(),
+            }),
         }
     }
 
@@ -80,6 +79,7 @@ mod tests {
         assert!(
             Preset::parse("java")
                 .unwrap_err()
+                .to_string()
                 .contains("spec, reference")
         );
         assert_eq!(Preset::Spec.rules(Rules::default()), Rules::default());

@@ -11,6 +11,7 @@
 //! ([`super::preset::Preset`]) selects the framework's. They are no dimensions of the
 //! rule-vector space: a search keeps the readings its problem was given.
 
+use super::Error;
 use serde::{Deserialize, Serialize};
 
 /// Most players a game can seat.
@@ -219,26 +220,26 @@ impl Rules {
     /// missing rules keep Splendor's values for the player count read (so `players = 2`
     /// alone gives 2-player Splendor with 4 coins). Values must be whole numbers within
     /// bounds; an invalid value or combination gives an error naming the rule.
-    pub fn from_values(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, String> {
-        let read = |i: usize| -> Result<Option<u64>, String> {
+    pub fn from_values(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, Error> {
+        let read = |i: usize| -> Result<Option<u64>, Error> {
             match lookup(RULE_NAMES[i]).or_else(|| lookup(RULE_SYMBOLS[i])) {
                 None => Ok(None),
-                Some(v) => to_whole(v).map(Some).ok_or_else(|| {
-                    format!("rule `{}`: {v} is not a whole number >= 0", RULE_NAMES[i])
+                Some(v) => to_whole(v).map(Some).ok_or_else(|| Error::NotWhole {
+                    rule: RULE_NAMES[i].to_string(),
+                    value: v,
                 }),
             }
         };
         let players = read(0)?.unwrap_or(4);
         let (lo, hi) = BOUNDS[0];
         if players < lo || players > hi {
-            return Err(format!("rule `players`: {players} outside {lo}..={hi}"));
+            return Err(out_of_bounds(0, players));
         }
         let mut rules = Rules::splendor(players as u32);
-        for i in 1..RULE_NAMES.len() {
+        for (i, &(lo, hi)) in BOUNDS.iter().enumerate().skip(1) {
             if let Some(v) = read(i)? {
-                let (lo, hi) = BOUNDS[i];
                 if v < lo || v > hi {
-                    return Err(format!("rule `{}`: {v} outside {lo}..={hi}", RULE_NAMES[i]));
+                    return Err(out_of_bounds(i, v));
                 }
                 rules.set(i, v);
             }
@@ -257,29 +258,42 @@ impl Rules {
     }
 
     /// Checks bounds and combinations; the error names the offending rule.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Error> {
         for (i, &(lo, hi)) in BOUNDS.iter().enumerate() {
             let v = self.get(i);
             if v < lo || v > hi {
-                return Err(format!("rule `{}`: {v} outside {lo}..={hi}", RULE_NAMES[i]));
+                return Err(out_of_bounds(i, v));
             }
         }
+        let refuse = |rule: &str, why: String| Error::Combination {
+            rule: rule.to_string(),
+            why,
+        };
         if self.pick_diff_types > self.token_types {
-            return Err(format!(
-                "rule `pick_diff_types`: {} colours picked but only {} token types",
-                self.pick_diff_types, self.token_types
+            return Err(refuse(
+                "pick_diff_types",
+                format!(
+                    "{} colours picked but only {} token types",
+                    self.pick_diff_types, self.token_types
+                ),
             ));
         }
         if self.pick_same > self.pick_same_min {
-            return Err(format!(
-                "rule `pick_same_min`: {} is below pick_same ({}), a stack could not pay the pick",
-                self.pick_same_min, self.pick_same
+            return Err(refuse(
+                "pick_same_min",
+                format!(
+                    "{} is below pick_same ({}), a stack could not pay the pick",
+                    self.pick_same_min, self.pick_same
+                ),
             ));
         }
         if (self.players + self.extra_nobles) as usize > MAX_NOBLES {
-            return Err(format!(
-                "rule `extra_nobles`: players + extra_nobles = {} exceeds the {MAX_NOBLES} nobles",
-                self.players + self.extra_nobles
+            return Err(refuse(
+                "extra_nobles",
+                format!(
+                    "players + extra_nobles = {} exceeds the {MAX_NOBLES} nobles",
+                    self.players + self.extra_nobles
+                ),
             ));
         }
         Ok(())
@@ -350,6 +364,17 @@ pub fn splendor_coins(players: u32) -> u32 {
 }
 
 /// A whole, non-negative, exactly representable value (tolerating float noise).
+/// Rule `i` at `value`, outside its bounds.
+fn out_of_bounds(i: usize, value: u64) -> Error {
+    let (lo, hi) = BOUNDS[i];
+    Error::OutOfBounds {
+        rule: RULE_NAMES[i].to_string(),
+        value,
+        lo,
+        hi,
+    }
+}
+
 fn to_whole(v: f64) -> Option<u64> {
     let r = v.round();
     (v.is_finite() && r >= 0.0 && (v - r).abs() < 1e-6 && r <= (1u64 << 53) as f64)
@@ -359,7 +384,7 @@ fn to_whole(v: f64) -> Option<u64> {
 /// Reads a rule vector from a point, repairing combinations the game refuses:
 /// `pick_diff_types` is capped at `token_types`, `pick_same_min` raised to
 /// `pick_same`, `extra_nobles` capped so that players + extra nobles <= 10.
-pub fn rules_from_point(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, String> {
+pub fn rules_from_point(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, Error> {
     let get = |n: &str| lookup(n);
     let players = get("players").unwrap_or(4.0);
     let colours = get("token_types").unwrap_or(5.0);
@@ -438,17 +463,28 @@ mod tests {
     #[test]
     fn from_values_names_the_bad_rule() {
         let e = Rules::from_values(lookup(&[("players", 5.0)])).unwrap_err();
+        assert!(matches!(&e, Error::OutOfBounds { rule, value: 5, .. } if rule == "players"));
+        let e = e.to_string();
         assert!(e.contains("players"), "{e}");
-        let e = Rules::from_values(lookup(&[("coins", 2.5)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("coins", 2.5)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("coins"), "{e}");
         let e = Rules::from_values(lookup(&[("token_types", 3.0), ("pick_diff_types", 4.0)]))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("pick_diff_types"), "{e}");
-        let e = Rules::from_values(lookup(&[("pick_same", 5.0)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("pick_same", 5.0)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("pick_same_min"), "{e}");
-        let e = Rules::from_values(lookup(&[("extra_nobles", 7.0)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("extra_nobles", 7.0)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("extra_nobles"), "{e}");
-        let e = Rules::from_values(lookup(&[("decks", f64::NAN)])).unwrap_err();
+        let e = Rules::from_values(lookup(&[("decks", f64::NAN)]))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("decks"), "{e}");
     }
 }

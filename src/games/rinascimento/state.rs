@@ -108,12 +108,12 @@ pub struct RinState {
 
 impl RinState {
     /// A new game: shuffled decks and nobles from `seed`.
-    pub fn new(rules: &Rules, seed: u64) -> Result<RinState, String> {
+    pub fn new(rules: &Rules, seed: u64) -> Result<RinState, super::Error> {
         RinState::with_rng(rules, &mut rng_from_seed(seed))
     }
 
     /// A new game shuffled with `rng`; fails if the rules are invalid.
-    pub fn with_rng(rules: &Rules, rng: &mut Rng) -> Result<RinState, String> {
+    pub fn with_rng(rules: &Rules, rng: &mut Rng) -> Result<RinState, super::Error> {
         rules.validate()?;
         let content = content_for(rules);
         let mut s = RinState {

@@ -7,7 +7,7 @@ use super::agents::{DoNothing, RotateAndShoot};
 use super::params::{NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES, SbeParams};
 use super::state::SbeState;
 use crate::harness::design::RungMeasure;
-use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
+use crate::harness::{AgentEntry, Error, GameDef, Generic, Setting, Values};
 use crate::space::{Dimension, Domain, Group, Space};
 
 /// Points for a win in Eq. 2.
@@ -33,11 +33,17 @@ fn single_winner(state: &SbeState) -> Option<usize> {
 /// The controller ENEMY_ID's value `id` names (0 RAS, 1 do-nothing, 2 random, 3 1SLA,
 /// 4 microbial EA, 5 MCTS): the names of the space's ENEMY_ID categories, each an agent
 /// of the game.
-pub fn enemy(id: f64) -> Result<String, String> {
+pub fn enemy(id: f64) -> Result<String, super::Error> {
     let s = space();
-    let domain = &s.dims[s.position("ENEMY_ID").ok_or("no ENEMY_ID")?].domain;
+    let domain = &s.dims[s
+        .position("ENEMY_ID")
+        .ok_or(super::Error::NoEnemyDimension)?]
+    .domain;
     if id.fract() != 0.0 || !(0.0..domain.len() as f64).contains(&id) {
-        return Err(format!("ENEMY_ID {id} is outside 0..={}", domain.len() - 1));
+        return Err(super::Error::Enemy {
+            id,
+            max: domain.len().saturating_sub(1),
+        });
     }
     Ok(domain.render(id))
 }
@@ -136,23 +142,23 @@ impl GameDef for SpaceBattle {
         out
     }
 
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<SbeState, String> {
+    fn new_state(&self, settings: &Values, seed: u64) -> Result<SbeState, Error> {
         let s = space();
         let mut values = Vec::with_capacity(s.dims.len());
         for d in &s.dims {
             let text = settings.get(&d.name);
             values.push(d.domain.parse_number(text).ok_or_else(|| {
-                format!(
-                    "{}={text}: not a value of {} ({})",
-                    d.name,
-                    d.name,
-                    d.domain.describe()
+                Error::value(
+                    &d.name,
+                    text,
+                    format!("not a value of {} ({})", d.name, d.domain.describe()),
                 )
             })?);
         }
-        let params = SbeParams::from_values(|n| s.position(n).map(|i| values[i]))?;
+        let params = SbeParams::from_values(|n| s.position(n).map(|i| values[i]))
+            .map_err(super::Error::from)?;
         let max_ticks = u32::try_from(settings.count("max_ticks")?)
-            .map_err(|_| "max_ticks: give a number of ticks, not max".to_string())?;
+            .map_err(|_| Error::field("max_ticks", "give a number of ticks, not max"))?;
         Ok(SbeState::new(params, seed).with_max_ticks(max_ticks))
     }
 
@@ -191,11 +197,11 @@ impl GameDef for SpaceBattle {
         ]
     }
 
-    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, String> {
+    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, Error> {
         let enemy = space().dims[space().position("ENEMY_ID").unwrap_or(0)]
             .domain
             .parse_number(settings.get("ENEMY_ID"))
-            .ok_or("ENEMY_ID: not an enemy")?;
+            .ok_or_else(|| Error::field("ENEMY_ID", "not an enemy"))?;
         Ok(vec!["mcts".into(), self::enemy(enemy)?])
     }
 
@@ -251,8 +257,8 @@ impl GameDef for SpaceBattle {
         title: &str,
         agents: &[String],
         out: &std::path::Path,
-    ) -> Option<Result<(), String>> {
-        Some(super::render::game_map(history, at, title, agents, out))
+    ) -> Option<Result<(), Error>> {
+        Some(super::render::game_map(history, at, title, agents, out).map_err(Error::from))
     }
 }
 

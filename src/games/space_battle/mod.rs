@@ -9,6 +9,7 @@
 pub mod action;
 pub mod agents;
 mod def;
+pub mod error;
 mod game_impl;
 pub mod geometry;
 pub mod objects;
@@ -22,6 +23,7 @@ pub mod state;
 pub use action::{SbeAction, action_name};
 pub use agents::{DoNothing, OneStepLookAhead, RotateAndShoot, WIN_BONUS, heuristic};
 pub use def::{SKILL_DEPTH, SpaceBattle, WIN_POINTS, enemy, game_t, space};
+pub use error::{Error, ParamError};
 pub use geometry::Vec2;
 pub use objects::{BlackHole, Object, ObjectKind, Ship};
 pub use params::{MissileType, NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES, SbeParams};

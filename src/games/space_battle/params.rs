@@ -173,16 +173,20 @@ impl SbeParams {
     /// Reads every parameter by its name in [`PARAM_NAMES`]; a name the lookup does not
     /// know keeps its default. Booleans arrive as 0/1 and MISSILE_TYPE as 0/1/2; a value
     /// outside [`PARAM_DOMAINS`] is an error naming the parameter.
-    pub fn from_values(lookup: impl Fn(&str) -> Option<f64>) -> Result<SbeParams, String> {
+    pub fn from_values(
+        lookup: impl Fn(&str) -> Option<f64>,
+    ) -> Result<SbeParams, super::error::ParamError> {
         let mut params = SbeParams::default();
         for (index, name) in PARAM_NAMES.iter().enumerate() {
             if let Some(value) = lookup(name) {
                 let domain = PARAM_DOMAINS[index];
                 let allowed = value.is_finite() && domain.iter().any(|&d| (d - value).abs() < 1e-9);
                 if !allowed {
-                    return Err(format!(
-                        "parameter {name} = {value} is outside its domain {domain:?}"
-                    ));
+                    return Err(super::error::ParamError {
+                        name: name.to_string(),
+                        value,
+                        domain: domain.to_vec(),
+                    });
                 }
                 params.set_by_index(index, value.round() as u32);
             }
@@ -197,14 +201,16 @@ impl SbeParams {
     }
 
     /// Checks every field against [`PARAM_DOMAINS`] (useful for hand-built params).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), super::error::ParamError> {
         let values = self.to_values();
         let names = PARAM_NAMES.iter();
         for ((name, value), domain) in names.zip(values).zip(PARAM_DOMAINS) {
             if !domain.iter().any(|&d| (d - value).abs() < 1e-9) {
-                return Err(format!(
-                    "parameter {name} = {value} is outside its domain {domain:?}"
-                ));
+                return Err(super::error::ParamError {
+                    name: name.to_string(),
+                    value,
+                    domain: domain.to_vec(),
+                });
             }
         }
         Ok(())
@@ -309,7 +315,8 @@ mod tests {
         ] {
             let err =
                 SbeParams::from_values(|n| (n == name).then_some(bad)).expect_err("out of domain");
-            assert!(err.contains(name), "{err}");
+            assert_eq!(err.name, name);
+            assert!(err.to_string().contains(name), "{err}");
         }
     }
 

@@ -21,11 +21,11 @@ pub fn game_map(
     title: &str,
     agents: &[String],
     path: &Path,
-) -> Result<(), String> {
+) -> Result<(), super::Error> {
     let ticks: Vec<u32> = history.iter().map(SbeState::tick).collect();
     let frames = frames(&ticks, at);
     if frames.is_empty() {
-        return Err("the game has no state to draw".into());
+        return Err(super::Error::NothingToDraw);
     }
     let mut trails: [Vec<(f64, f64)>; 2] = [Vec::new(), Vec::new()];
     for s in history {
@@ -45,7 +45,7 @@ pub fn game_map(
             trails: trails.clone().map(|t| t[..=f.index].to_vec()),
         })
         .collect();
-    panels(path, title, &snaps, &legend(agents)).map_err(|e| e.to_string())
+    Ok(panels(path, title, &snaps, &legend(agents))?)
 }
 
 /// What a panel shows: the state at a tick and the ships' positions up to it.

@@ -17,7 +17,7 @@ use crate::agents::{
 };
 use crate::game::Agent;
 use crate::harness::agents::{list, mcts_config};
-use crate::harness::{AgentEntry, GameDef, Generic, Setting, Values};
+use crate::harness::{AgentEntry, Error, GameDef, Generic, Setting, Values};
 use crate::learn::{LearnedEvaluator, StateEncoding};
 use crate::space::Domain;
 use std::sync::Arc;
@@ -40,14 +40,18 @@ const MCTS_DEFAULTS: &[(&str, &str)] = &[
 /// The level a game is played on: `training` and `validation` pick one of those
 /// levels by the game's seed, `any` generates one from the seed, a number is that
 /// level's seed.
-pub fn level_seed(choice: &str, seed: u64) -> Result<u64, String> {
+pub fn level_seed(choice: &str, seed: u64) -> Result<u64, Error> {
     let pick = |set: Vec<u64>| set[(seed % set.len() as u64) as usize];
     match choice {
         "training" => Ok(pick(training_levels())),
         "validation" => Ok(pick(validation_levels())),
         "any" => Ok(seed),
         n => n.parse::<u64>().map_err(|_| {
-            format!("level={n}: expected training, validation, any or a level's seed")
+            Error::value(
+                "level",
+                n,
+                "expected training, validation, any or a level's seed",
+            )
         }),
     }
 }
@@ -137,7 +141,7 @@ impl Rule {
 
 /// The rule set of the settings: the published rules with every rule setting applied,
 /// each checked against its range.
-fn rule_set(settings: &Values) -> Result<&'static RuleSet, String> {
+fn rule_set(settings: &Values) -> Result<&'static RuleSet, Error> {
     let mut rules = DEFAULT_RULES.clone();
     for rule in RULES {
         let text = settings.get(rule.name);
@@ -147,9 +151,13 @@ fn rule_set(settings: &Values) -> Result<&'static RuleSet, String> {
             .ok()
             .filter(|v| (rule.min..=rule.max).contains(v))
             .ok_or_else(|| {
-                format!(
-                    "{}={text}: give a whole number from {} to {} ({})",
-                    rule.name, rule.min, rule.max, rule.about
+                Error::value(
+                    rule.name,
+                    text,
+                    format!(
+                        "give a whole number from {} to {} ({})",
+                        rule.min, rule.max, rule.about
+                    ),
                 )
             })?;
         rule.write(&mut rules, value);
@@ -182,12 +190,14 @@ pub fn rules_space() -> crate::space::Space {
 }
 
 /// The game config and level config of the settings.
-pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), String> {
+pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), Error> {
     let turns = settings.count("turns")?;
     let cap = settings.count("action_cap")?;
     let game = GameConfig {
-        turn_limit: u16::try_from(turns).map_err(|_| format!("turns={turns}: at most 64"))?,
-        action_cap: u16::try_from(cap).map_err(|_| format!("action_cap={cap}: too many"))?,
+        turn_limit: u16::try_from(turns)
+            .map_err(|_| Error::value("turns", turns.to_string(), "at most 64"))?,
+        action_cap: u16::try_from(cap)
+            .map_err(|_| Error::value("action_cap", cap.to_string(), "too many"))?,
         rules: rule_set(settings)?,
     };
     let level = LevelConfig {
@@ -200,7 +210,7 @@ pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), String> {
 /// Script weights from an agent's `weights` setting: `default` (every script 0.5), a
 /// RON file of script names and weights, or the 11 genome weights (research then
 /// spawn scripts) separated by `/`, e.g. `1/0/0.5/0/0/1/0/0/0/0/0`.
-pub fn weights_setting(text: &str) -> Result<ScriptWeights, String> {
+pub fn weights_setting(text: &str) -> Result<ScriptWeights, Error> {
     let mut weights = ScriptWeights::uniform(SCRIPTS.len(), 0.5);
     if text == "default" {
         return Ok(weights);
@@ -208,42 +218,50 @@ pub fn weights_setting(text: &str) -> Result<ScriptWeights, String> {
     if text.contains('/') || text.parse::<f64>().is_ok() {
         let genome: Vec<&str> = text.split('/').collect();
         if genome.len() != super::GENOME_LEN {
-            return Err(format!(
-                "weights={text}: give {} genome weights separated by `/` (research, then spawn scripts)",
-                super::GENOME_LEN
+            return Err(Error::value(
+                "weights",
+                text,
+                format!(
+                    "give {} genome weights separated by `/` (research, then spawn scripts)",
+                    super::GENOME_LEN
+                ),
             ));
         }
         for (i, w) in genome.iter().enumerate() {
             match w.trim().parse::<f64>() {
                 Ok(v) if (0.0..=1.0).contains(&v) => weights.0[i] = v,
                 _ => {
-                    return Err(format!(
-                        "weights={text}: `{w}` (script {}) is not a weight from 0 to 1",
-                        SCRIPTS[i]
+                    return Err(Error::value(
+                        "weights",
+                        text,
+                        format!("`{w}` (script {}) is not a weight from 0 to 1", SCRIPTS[i]),
                     ));
                 }
             }
         }
         return Ok(weights);
     }
-    read_weights(std::path::Path::new(text))
+    Ok(read_weights(std::path::Path::new(text))?)
 }
 
 /// The learned evaluator named by a `leaf` setting's `learned:FILE`, if it names one
 /// (`None` for the other leaf settings). The file's encoding must be this game's.
-pub fn learned_leaf(text: &str) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, String> {
+pub fn learned_leaf(text: &str) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, Error> {
     let Some(file) = text.strip_prefix("learned:") else {
         return Ok(None);
     };
     if file.trim().is_empty() {
-        return Err(
-            "leaf=learned:FILE: name the network file (made by `playtune train-eval`)".into(),
-        );
+        return Err(Error::value(
+            "leaf",
+            "learned:FILE",
+            "name the network file (made by `playtune train-eval`)",
+        ));
     }
     let evaluator = LearnedEvaluator::load(
         std::path::Path::new(file.trim()),
         Arc::new(StrategyEncoding) as Arc<dyn StateEncoding<StrategyState>>,
-    )?;
+    )
+    .map_err(super::Error::from)?;
     Ok(Some(Arc::new(evaluator)))
 }
 
@@ -257,12 +275,12 @@ fn mcts_leaf_setting() -> Setting {
 }
 
 /// An MCTS agent's learned leaf evaluator from its `leaf` setting.
-fn mcts_leaf(v: &Values) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, String> {
+fn mcts_leaf(v: &Values) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, Error> {
     match v.get("leaf") {
         "rollout" => Ok(None),
         other => learned_leaf(other)?
             .map(Some)
-            .ok_or_else(|| format!("leaf={other}: expected rollout or learned:FILE")),
+            .ok_or_else(|| Error::value("leaf", other, "expected rollout or learned:FILE")),
     }
 }
 
@@ -274,7 +292,7 @@ fn mcts_settings() -> Vec<Setting> {
     settings
 }
 
-fn mcts(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
+fn mcts(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, Error> {
     let agent = Mcts::new(mcts_config(v)?);
     Ok(Box::new(match mcts_leaf(v)? {
         Some(e) => agent.with_evaluator(e),
@@ -299,7 +317,7 @@ fn portfolio_mcts(
     v: &Values,
     bias: bool,
     unpruning: bool,
-) -> Result<Box<dyn Agent<StrategyState>>, String> {
+) -> Result<Box<dyn Agent<StrategyState>>, Error> {
     let agent = Mcts::with_portfolio(
         mcts_config(v)?,
         PortfolioSearch {
@@ -361,7 +379,7 @@ fn hps_settings() -> Vec<Setting> {
 /// The most thinking time a turn an HPS agent may be given: an hour (in ms).
 const MAX_THINKING_MS: f64 = 3_600_000.0;
 
-fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
+fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, Error> {
     let config = HpsConfig {
         search: match v.choice("search", &["alphabeta", "uct"])? {
             0 => HpsSearch::AlphaBeta,
@@ -380,17 +398,18 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
         phase_cap: v.count("phase_cap")?,
         time: match v
             .real_in("time", 0.0, MAX_THINKING_MS)
-            .map_err(|e| format!("{e} (milliseconds of thinking a turn, 0 for no limit)"))?
+            .map_err(|e| Error::from(e).note("milliseconds of thinking a turn, 0 for no limit"))?
         {
             0.0 => None,
             t => Some(std::time::Duration::from_secs_f64(t / 1e3)),
         },
     };
     if config.budget == usize::MAX && config.time.is_none() {
-        return Err(format!(
-            "budget=max, time=0: {} would think forever: give budget a number, or time (milliseconds a turn)",
-            v.owner()
-        ));
+        return Err(Error::Combination {
+            settings: "budget=max, time=0".into(),
+            owner: v.owner().to_string(),
+            why: "would think forever: give budget a number, or time (milliseconds a turn)".into(),
+        });
     }
     let agent = Hps::new(config, Arc::new(StrategyPhases));
     Ok(Box::new(match v.get("leaf") {
@@ -398,8 +417,10 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, String> {
         other => {
             let network = other.strip_prefix("playout+").unwrap_or(other);
             agent.with_evaluator(learned_leaf(network)?.ok_or_else(|| {
-                format!(
-                    "leaf={other}: expected heuristic, playout, learned:FILE or playout+learned:FILE"
+                Error::value(
+                    "leaf",
+                    other,
+                    "expected heuristic, playout, learned:FILE or playout+learned:FILE",
                 )
             })?)
         }
@@ -456,10 +477,10 @@ impl GameDef for Strategy {
         Some(rules_space())
     }
 
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<StrategyState, String> {
+    fn new_state(&self, settings: &Values, seed: u64) -> Result<StrategyState, Error> {
         let (game, level_config) = configs(settings)?;
         let level = Level::generate(level_seed(settings.get("level"), seed)?, &level_config)?;
-        StrategyState::new(&level, &game)
+        Ok(StrategyState::new(&level, &game)?)
     }
 
     fn agents(&self) -> Vec<AgentEntry<StrategyState>> {
@@ -513,7 +534,7 @@ impl GameDef for Strategy {
         ]
     }
 
-    fn default_agents(&self, _: &Values) -> Result<Vec<String>, String> {
+    fn default_agents(&self, _: &Values) -> Result<Vec<String>, Error> {
         Ok(vec!["p-mcts-pu".into(), "mcts".into()])
     }
 
@@ -558,7 +579,7 @@ impl GameDef for Strategy {
         title: &str,
         agents: &[String],
         out: &std::path::Path,
-    ) -> Option<Result<(), String>> {
+    ) -> Option<Result<(), Error>> {
         let turns: Vec<u32> = history.iter().map(|s| u32::from(s.turn())).collect();
         let snapshots: Vec<Snapshot> = crate::draw::frames(&turns, at)
             .iter()
@@ -580,7 +601,7 @@ impl GameDef for Strategy {
                 Snapshot { caption, state }
             })
             .collect();
-        Some(game_map_of(out, title, &snapshots, agents).map_err(|e| e.to_string()))
+        Some(game_map_of(out, title, &snapshots, agents).map_err(Error::from))
     }
 }
 
@@ -622,6 +643,7 @@ mod tests {
         assert!(
             weights_setting("1/0")
                 .unwrap_err()
+                .to_string()
                 .contains("11 genome weights")
         );
         assert!(weights_setting("1/0/0.5/0/0/1/0/0/0/0/2").is_err());
@@ -671,6 +693,8 @@ mod tests {
         let values =
             crate::harness::Values::new("the strategy game", &Strategy.settings(), &changed)
                 .unwrap();
-        assert!(configs(&values).unwrap_err().contains("cost_warrior=0"));
+        let e = configs(&values).unwrap_err();
+        assert!(matches!(&e, Error::Value { name, .. } if name == "cost_warrior"));
+        assert!(e.to_string().contains("cost_warrior=0"));
     }
 }

@@ -43,15 +43,18 @@ impl Default for LevelConfig {
 
 impl LevelConfig {
     /// Checks the numbers, naming the first field at fault.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), super::Error> {
+        use super::Error;
         if !(7..=MAX_SIZE).contains(&self.size) {
-            return Err(format!("size: {} is outside 7..=16", self.size));
+            return Err(Error::config(
+                "size",
+                format!("{} is outside 7..=16", self.size),
+            ));
         }
         if self.villages + 2 > MAX_CITIES {
-            return Err(format!(
-                "villages: {} is more than {}",
-                self.villages,
-                MAX_CITIES - 2
+            return Err(Error::config(
+                "villages",
+                format!("{} is more than {}", self.villages, MAX_CITIES - 2),
             ));
         }
         for (name, v) in [
@@ -61,11 +64,14 @@ impl LevelConfig {
             ("resources", self.resources),
         ] {
             if !(0.0..=1.0).contains(&v) {
-                return Err(format!("{name}: {v} is outside [0, 1]"));
+                return Err(Error::config(name, format!("{v} is outside [0, 1]")));
             }
         }
         if self.forest + self.mountain + self.water > 0.9 {
-            return Err("forest + mountain + water: must leave at least 10% plains".into());
+            return Err(Error::config(
+                "forest + mountain + water",
+                "must leave at least 10% plains",
+            ));
         }
         Ok(())
     }
@@ -226,7 +232,7 @@ pub fn distance(size: usize, a: usize, b: usize) -> usize {
 
 impl Level {
     /// The level of a seed under a configuration; the same seed gives the same level.
-    pub fn generate(seed: u64, config: &LevelConfig) -> Result<Level, String> {
+    pub fn generate(seed: u64, config: &LevelConfig) -> Result<Level, super::Error> {
         config.check()?;
         let mut rng = rng_from_seed(derive_seed(seed, &[0x57a7_e6e1]));
         let n = config.size;

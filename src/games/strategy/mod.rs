@@ -19,6 +19,7 @@
 pub mod bot;
 pub mod def;
 pub mod encoding;
+pub mod error;
 pub mod level;
 pub mod log;
 pub mod phases;
@@ -35,6 +36,7 @@ mod tests;
 pub use bot::RuleBased;
 pub use def::Strategy;
 pub use encoding::StrategyEncoding;
+pub use error::Error;
 pub use level::{Level, LevelConfig, training_levels, validation_levels};
 pub use log::{Features, GameLog, TurnRecord, features};
 pub use phases::StrategyPhases;

@@ -180,9 +180,9 @@ fn mix(a: RGBColor, b: RGBColor, t: f64) -> RGBColor {
 
 /// Draws the start of a game on `level` (one panel).
 pub fn level_map(path: &Path, title: &str, level: &Level) -> Result<(), PlotError> {
-    let state = StrategyState::new(level, &GameConfig::default()).map_err(|m| PlotError {
+    let state = StrategyState::new(level, &GameConfig::default()).map_err(|e| PlotError {
         path: path.display().to_string(),
-        message: m,
+        message: e.to_string(),
     })?;
     let caption = format!("level {} ({}x{})", level.seed, level.size, level.size);
     game_map(path, title, &[Snapshot { caption, state }])

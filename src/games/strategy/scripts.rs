@@ -8,6 +8,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::Error;
+
 use super::level::MAX_CITIES;
 use super::level::{Grid, distance};
 use super::rules::*;
@@ -606,21 +608,23 @@ pub fn script_index(name: &str) -> Option<usize> {
 /// `{"research_farming": 1.0, "spawn_cheapest": 0.25}`; scripts not named weigh 0.5.
 /// `file` names the source in errors; an unknown name or a weight outside [0, 1] is an
 /// error naming the file and the field.
-pub fn parse_weights(text: &str, file: &str) -> Result<ScriptWeights, String> {
-    let map: BTreeMap<String, f64> = ron::from_str(text)
-        .map_err(|e| format!("{file}: not a map of script names to weights: {e}"))?;
+pub fn parse_weights(text: &str, file: &str) -> Result<ScriptWeights, Error> {
+    let map: BTreeMap<String, f64> = ron::from_str(text).map_err(|e| Error::WeightsFormat {
+        file: file.to_string(),
+        why: e.to_string(),
+    })?;
     let mut w = ScriptWeights::uniform(SCRIPTS.len(), 0.5);
     for (name, v) in map {
-        let i = script_index(&name).ok_or_else(|| {
-            format!(
-                "{file}: field `{name}`: unknown script (the scripts: {})",
-                SCRIPTS.join(", ")
-            )
+        let i = script_index(&name).ok_or_else(|| Error::UnknownScript {
+            file: file.to_string(),
+            field: name.clone(),
         })?;
         if !(0.0..=1.0).contains(&v) {
-            return Err(format!(
-                "{file}: field `{name}`: weight {v} is outside [0, 1]"
-            ));
+            return Err(Error::WeightRange {
+                file: file.to_string(),
+                field: name,
+                weight: v,
+            });
         }
         w.0[i] = v;
     }
@@ -628,27 +632,31 @@ pub fn parse_weights(text: &str, file: &str) -> Result<ScriptWeights, String> {
 }
 
 /// Script weights from a RON file (see [`parse_weights`]).
-pub fn read_weights(path: &Path) -> Result<ScriptWeights, String> {
+pub fn read_weights(path: &Path) -> Result<ScriptWeights, Error> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|source| Error::ReadWeights {
+        file: file.clone(),
+        source,
+    })?;
     parse_weights(&text, &file)
 }
 
 /// Script weights from a point of a space whose dimensions are named after scripts
 /// (such as `spaces/strategy_script_weights.ron`); scripts not in the space weigh 0.5.
-pub fn weights_from_point(space: &Space, values: &[f64]) -> Result<ScriptWeights, String> {
+pub fn weights_from_point(space: &Space, values: &[f64]) -> Result<ScriptWeights, Error> {
     if values.len() != space.dims.len() {
-        return Err(format!(
-            "space {}: {} values for {} dimensions",
-            space.name,
-            values.len(),
-            space.dims.len()
-        ));
+        return Err(Error::PointLength {
+            space: space.name.clone(),
+            values: values.len(),
+            dims: space.dims.len(),
+        });
     }
     let mut w = ScriptWeights::uniform(SCRIPTS.len(), 0.5);
     for (d, &v) in space.dims.iter().zip(values) {
-        let i = script_index(&d.name)
-            .ok_or_else(|| format!("space {}: dimension `{}` is no script", space.name, d.name))?;
+        let i = script_index(&d.name).ok_or_else(|| Error::NotAScript {
+            space: space.name.clone(),
+            dimension: d.name.clone(),
+        })?;
         w.0[i] = v;
     }
     Ok(w)

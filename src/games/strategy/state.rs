@@ -329,15 +329,15 @@ const NO_CITY: City = City {
 impl StrategyState {
     /// The start of a game on `level`: each tribe has its capital (level 1, its
     /// territory around it) and a warrior on it.
-    pub fn new(level: &Level, config: &GameConfig) -> Result<StrategyState, String> {
+    pub fn new(level: &Level, config: &GameConfig) -> Result<StrategyState, super::Error> {
         if config.turn_limit == 0 || config.turn_limit as usize > MAX_TURNS {
-            return Err(format!(
-                "turn_limit: {} is outside 1..={MAX_TURNS}",
-                config.turn_limit
+            return Err(super::Error::config(
+                "turn_limit",
+                format!("{} is outside 1..={MAX_TURNS}", config.turn_limit),
             ));
         }
         if config.action_cap == 0 {
-            return Err("action_cap: must be at least 1".into());
+            return Err(super::Error::config("action_cap", "must be at least 1"));
         }
         let n = level.size;
         let mut s = StrategyState {
@@ -1490,29 +1490,30 @@ impl StrategyState {
     /// one unit per tile and the tile index agreeing, unit and support counts, city
     /// owners and territory counts, and the sets kept beside them (each tribe's units
     /// and territory, the building sites, the rows of land and mountains).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), super::Error> {
+        use super::Error::Invariant;
         let n = self.size();
         let mut count = [0u8; 2];
         let mut support = [0u8; MAX_CITIES];
         for (id, u) in self.units() {
             let t = u.pos as usize;
             if t >= n * n {
-                return Err(format!("unit {id} off the board at {t}"));
+                return Err(Invariant(format!("unit {id} off the board at {t}")));
             }
             if self.unit_at[t] as usize != id {
-                return Err(format!(
+                return Err(Invariant(format!(
                     "unit {id} at {t} but the tile holds {}",
                     self.unit_at[t]
-                ));
+                )));
             }
             if self.tiles[t].terrain == Terrain::Water {
-                return Err(format!("unit {id} on water at {t}"));
+                return Err(Invariant(format!("unit {id} on water at {t}")));
             }
             if u.hp == 0 || u.hp > self.rules.unit(u.kind).hp {
-                return Err(format!("unit {id} has {} hp", u.hp));
+                return Err(Invariant(format!("unit {id} has {} hp", u.hp)));
             }
             if u.owner > 1 {
-                return Err(format!("unit {id} owned by {}", u.owner));
+                return Err(Invariant(format!("unit {id} owned by {}", u.owner)));
             }
             count[u.owner as usize] += 1;
             if u.home != NONE {
@@ -1521,18 +1522,21 @@ impl StrategyState {
         }
         for p in 0..2 {
             if self.tribes[p].stars > 30_000 {
-                return Err(format!(
+                return Err(Invariant(format!(
                     "tribe {p} has {} stars (an underflow?)",
                     self.tribes[p].stars
-                ));
+                )));
             }
         }
         if count != self.unit_count {
-            return Err(format!("unit counts {count:?} vs {:?}", self.unit_count));
+            return Err(Invariant(format!(
+                "unit counts {count:?} vs {:?}",
+                self.unit_count
+            )));
         }
         let on_tiles = self.unit_at[..n * n].iter().filter(|&&u| u != NONE).count();
         if on_tiles != (count[0] + count[1]) as usize {
-            return Err("a tile points at a dead unit".into());
+            return Err(Invariant("a tile points at a dead unit".into()));
         }
         let mut tiles = [0u8; MAX_CITIES];
         for t in 0..n * n {
@@ -1543,16 +1547,18 @@ impl StrategyState {
         }
         for (i, c) in self.cities().iter().enumerate() {
             if c.owner != NONE && c.owner > 1 {
-                return Err(format!("city {i} owned by {}", c.owner));
+                return Err(Invariant(format!("city {i} owned by {}", c.owner)));
             }
             if self.tiles[c.pos as usize].city as usize != i {
-                return Err(format!("city {i}'s tile belongs to another city"));
+                return Err(Invariant(format!(
+                    "city {i}'s tile belongs to another city"
+                )));
             }
             if c.tiles != tiles[i] || c.units != support[i] {
-                return Err(format!("city {i}: counts disagree"));
+                return Err(Invariant(format!("city {i}: counts disagree")));
             }
             if c.level == 0 || c.level > self.rules.max_city_level {
-                return Err(format!("city {i} at level {}", c.level));
+                return Err(Invariant(format!("city {i} at level {}", c.level)));
             }
         }
         for p in 0..2 {
@@ -1560,7 +1566,7 @@ impl StrategyState {
                 .filter(|&id| self.units[id].alive && self.units[id].owner as usize == p)
                 .fold(0u64, |m, id| m | 1 << id);
             if mask != self.alive[p] {
-                return Err(format!("tribe {p}'s unit mask disagrees"));
+                return Err(Invariant(format!("tribe {p}'s unit mask disagrees")));
             }
         }
         for t in 0..MAX_TILES {
@@ -1568,12 +1574,14 @@ impl StrategyState {
                 .then(|| self.cities[self.tiles[t].city as usize].owner);
             for p in 0..2 {
                 if self.territory[p].contains(t) != (owner == Some(p as u8)) {
-                    return Err(format!("tile {t}: tribe {p}'s territory set disagrees"));
+                    return Err(Invariant(format!(
+                        "tile {t}: tribe {p}'s territory set disagrees"
+                    )));
                 }
             }
             for b in BUILDINGS {
                 if self.sites[b as usize].contains(t) != (t < n * n && self.site_fits(t, b)) {
-                    return Err(format!("tile {t}: the {b:?} sites disagree"));
+                    return Err(Invariant(format!("tile {t}: the {b:?} sites disagree")));
                 }
             }
         }
@@ -1588,7 +1596,9 @@ impl StrategyState {
             }
         }
         if (land, mountains) != (self.land, self.mountains) {
-            return Err("the rows of land or mountains disagree with the tiles".into());
+            return Err(Invariant(
+                "the rows of land or mountains disagree with the tiles".into(),
+            ));
         }
         Ok(())
     }

@@ -18,7 +18,7 @@ use crate::eval::{EvalError, Evaluation, FeatureAxis, Problem};
 use crate::game::{Agent, Game};
 use crate::harness::agents::{AgentSpec, all_agents, build_agent};
 use crate::harness::play::{AGENTS, play};
-use crate::harness::{GameDef, Values};
+use crate::harness::{Error, GameDef, Values};
 use crate::rng::derive_seed;
 use crate::space::{Space, parse_space};
 use crate::stats::Summary;
@@ -103,27 +103,33 @@ pub struct StylesProblem {
 
 impl StylesProblem {
     /// Checks every setting (the opponent builds, the levels exist) before any game.
-    pub fn new(config: StylesConfig) -> Result<StylesProblem, String> {
-        let space = parse_space(SPACE_FILE, "spaces/strategy_script_weights.ron")
-            .map_err(|e| e.to_string())?;
+    pub fn new(config: StylesConfig) -> Result<StylesProblem, Error> {
+        let space = parse_space(SPACE_FILE, "spaces/strategy_script_weights.ron")?;
         let available = match config.level_set.as_str() {
             "training" => training_levels(),
             "validation" => super::level::validation_levels(),
             other => {
-                return Err(format!("level_set={other}: give training or validation"));
+                return Err(Error::value(
+                    "level_set",
+                    other,
+                    "give training or validation",
+                ));
             }
         };
         if config.levels == 0 || config.levels > available.len() {
-            return Err(format!(
-                "levels={}: there are {} {} levels; give 1 to {}",
-                config.levels,
-                available.len(),
-                config.level_set,
-                available.len()
+            return Err(Error::value(
+                "levels",
+                config.levels.to_string(),
+                format!(
+                    "there are {} {} levels; give 1 to {}",
+                    available.len(),
+                    config.level_set,
+                    available.len()
+                ),
             ));
         }
         if config.games == 0 {
-            return Err("games=0: play at least one game per level".into());
+            return Err(Error::field("games=0", "play at least one game per level"));
         }
         let game = Values::new(
             "game `strategy`",
@@ -131,14 +137,14 @@ impl StylesProblem {
             &[("turns".into(), config.turns.to_string())],
         )?;
         if config.turns == 0 || config.turns > super::log::MAX_TURNS {
-            return Err(format!(
-                "turns={}: give 1 to {} turns",
-                config.turns,
-                super::log::MAX_TURNS
+            return Err(Error::value(
+                "turns",
+                config.turns.to_string(),
+                format!("give 1 to {} turns", super::log::MAX_TURNS),
             ));
         }
         let opponent = AgentSpec::parse(&config.opponent)
-            .map_err(|e| format!("opponent={}: {e}", config.opponent))?;
+            .map_err(|e| e.context(format!("opponent={}", config.opponent)))?;
         let problem = StylesProblem {
             level_seeds: available[..config.levels].to_vec(),
             config,
@@ -148,7 +154,7 @@ impl StylesProblem {
         };
         problem
             .agent(&problem.opponent)
-            .map_err(|e| format!("opponent={}: {e}", problem.config.opponent))?;
+            .map_err(|e| e.context(format!("opponent={}", problem.config.opponent)))?;
         problem.evaluated(&problem.space.decode(&problem.space.default_indices()))?;
         Ok(problem)
     }
@@ -157,7 +163,7 @@ impl StylesProblem {
         &self.config
     }
 
-    fn agent(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<StrategyState>>, String> {
+    fn agent(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<StrategyState>>, Error> {
         build_agent(
             "strategy",
             &all_agents(Strategy.agents()),
@@ -171,7 +177,7 @@ impl StylesProblem {
     /// agent registry's `weights=a/b/...` setting so it is the very agent
     /// `playtune play` builds from that spec (Rust prints each f64 so that it parses
     /// back to itself).
-    fn evaluated(&self, x: &[f64]) -> Result<AgentSpec, String> {
+    fn evaluated(&self, x: &[f64]) -> Result<AgentSpec, Error> {
         let w = super::scripts::weights_from_point(&self.space, x)?;
         let spec = AgentSpec {
             name: "p-mcts-pu".into(),
@@ -184,7 +190,7 @@ impl StylesProblem {
     /// Plays game `i` of an evaluation: level `i / games`, the evaluated agent in seat
     /// `i % 2`, seeded by (evaluation seed, i) alone so that the result depends on
     /// neither the thread count nor the order games finish in.
-    fn play_one(&self, me: &AgentSpec, i: usize, seed: u64) -> Result<GameOutcome, String> {
+    fn play_one(&self, me: &AgentSpec, i: usize, seed: u64) -> Result<GameOutcome, Error> {
         let (game_config, level_config) = configs(&self.game)?;
         let level = Level::generate(self.level_seeds[i / self.config.games], &level_config)?;
         let state = StrategyState::new(&level, &game_config)?;
@@ -365,13 +371,13 @@ impl Problem for StylesProblem {
     }
 
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
-        let me = self.evaluated(x).map_err(EvalError)?;
+        let me = self.evaluated(x).map_err(|e| EvalError(e.to_string()))?;
         let n = self.config.levels * self.config.games;
         let games: Vec<GameOutcome> = (0..n)
             .into_par_iter()
             .map(|i| self.play_one(&me, i, seed))
-            .collect::<Result<_, _>>()
-            .map_err(EvalError)?;
+            .collect::<Result<_, Error>>()
+            .map_err(|e| EvalError(e.to_string()))?;
         let features = summarise(&games, self.config.turns);
         Ok(Evaluation {
             fitness: features[0],
@@ -434,7 +440,7 @@ mod tests {
 
     #[test]
     fn bad_settings_are_refused_by_name() {
-        let bad = |c: StylesConfig| StylesProblem::new(c).err().unwrap();
+        let bad = |c: StylesConfig| StylesProblem::new(c).err().unwrap().to_string();
         let d = StylesConfig::default;
         assert!(bad(StylesConfig { levels: 21, ..d() }).contains("levels=21"));
         assert!(bad(StylesConfig { games: 0, ..d() }).contains("games=0"));
