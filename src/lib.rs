@@ -96,8 +96,10 @@
 //! `stats`, `draw`, `plot` and `report` are the crate's own (`pub(crate)`): the
 //! command line uses them, a library user does not. Each layer reports its own
 //! error type (`space::Error`, `optim::Error`, `run::RunError`, `learn::Error`,
-//! `registry::Error`, `eval::ProblemError`); only the command line uses `anyhow`
-//! and names flags.
+//! `registry::Error`, `eval::ProblemError`, `harness::Error` with each game's own
+//! (`games::strategy::Error`, `games::rinascimento::Error`,
+//! `games::space_battle::Error`) inside it); only the command line uses `anyhow` and
+//! names flags.
 
 pub use eval::{EvalError, Evaluation, Problem, ProblemDef};
 pub use game::{Acting, Agent, Game};

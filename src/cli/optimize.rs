@@ -814,25 +814,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
 }
 
 fn parse_axis(text: &str) -> Result<FeatureAxis> {
-    let bad =
-        || anyhow!("--axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
-    let (name, spec) = text.split_once('=').ok_or_else(bad)?;
-    let parts: Vec<&str> = spec.split(':').collect();
-    if parts.len() != 3 {
-        return Err(bad());
-    }
-    let low: f64 = parts[0].trim().parse().map_err(|_| bad())?;
-    let high: f64 = parts[1].trim().parse().map_err(|_| bad())?;
-    let bins: usize = parts[2].trim().parse().map_err(|_| bad())?;
-    if !(low.is_finite() && high.is_finite() && low < high) || bins == 0 {
-        bail!("--axis {text}: needs finite LOW < HIGH and at least one bin");
-    }
-    Ok(FeatureAxis {
-        name: name.trim().into(),
-        low,
-        high,
-        bins,
-    })
+    text.parse().map_err(|e| anyhow!("--{e}"))
 }
 
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {

@@ -55,6 +55,42 @@ pub struct FeatureAxis {
     pub bins: usize,
 }
 
+/// A `FEATURE=LOW:HIGH:BINS` text that is no axis; the message names the text as
+/// `axis TEXT` (the command line puts `--` in front).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum AxisError {
+    #[error("axis {0}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100")]
+    Malformed(String),
+    #[error("axis {0}: needs finite LOW < HIGH and at least one bin")]
+    Bounds(String),
+}
+
+impl std::str::FromStr for FeatureAxis {
+    type Err = AxisError;
+
+    /// `FEATURE=LOW:HIGH:BINS`, as `--axis` takes it.
+    fn from_str(text: &str) -> Result<FeatureAxis, AxisError> {
+        let bad = || AxisError::Malformed(text.to_string());
+        let (name, spec) = text.split_once('=').ok_or_else(bad)?;
+        let parts: Vec<&str> = spec.split(':').collect();
+        let [low, high, bins] = parts[..] else {
+            return Err(bad());
+        };
+        let low: f64 = low.trim().parse().map_err(|_| bad())?;
+        let high: f64 = high.trim().parse().map_err(|_| bad())?;
+        let bins: usize = bins.trim().parse().map_err(|_| bad())?;
+        if !(low.is_finite() && high.is_finite() && low < high) || bins == 0 {
+            return Err(AxisError::Bounds(text.to_string()));
+        }
+        Ok(FeatureAxis {
+            name: name.trim().into(),
+            low,
+            high,
+            bins,
+        })
+    }
+}
+
 /// 0 to 1 for a feature named as a rate (`win_rate`, `stalemate_rate`,
 /// `win_rate_0_mcts`), not for a rate's standard error (`win_rate_se`).
 pub(crate) fn rate_range(name: &str) -> Option<(f64, f64)> {
@@ -132,5 +168,26 @@ pub trait Problem: Send + Sync {
     /// Whether `x` is a global optimum, for benchmarks that know it.
     fn is_optimal(&self, _x: &[f64]) -> Option<bool> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axes_parse_and_bad_ones_say_why() {
+        let a: FeatureAxis = " win_rate = 0 : 1 : 10".parse().unwrap();
+        assert_eq!((a.name.as_str(), a.low, a.high, a.bins), ("win_rate", 0.0, 1.0, 10));
+        for bad in ["win_rate", "w=0:1", "w=0:1:2:3", "w=a:1:2", "w=0:1:-1"] {
+            assert_eq!(bad.parse::<FeatureAxis>(), Err(AxisError::Malformed(bad.into())));
+        }
+        for bad in ["w=1:0:2", "w=0:1:0", "w=0:inf:2"] {
+            assert_eq!(bad.parse::<FeatureAxis>(), Err(AxisError::Bounds(bad.into())));
+        }
+        assert_eq!(
+            AxisError::Bounds("w=1:0:2".into()).to_string(),
+            "axis w=1:0:2: needs finite LOW < HIGH and at least one bin"
+        );
     }
 }

@@ -12,7 +12,7 @@
 
 use super::def::{Strategy, configs};
 use super::level::{Level, training_levels};
-use super::log::features;
+use super::log::{Features, features};
 use super::state::StrategyState;
 use crate::eval::{EvalError, Evaluation, FeatureAxis, Problem};
 use crate::game::{Agent, Game};
@@ -206,7 +206,6 @@ impl StylesProblem {
             &mut |_, _| {},
         )?;
         let w = end.winners();
-        let f = features(end.log(), seat);
         Ok(GameOutcome {
             result: match (w[seat], w[1 - seat]) {
                 (true, false) => 1.0,
@@ -214,21 +213,7 @@ impl StylesProblem {
                 _ => 0.0,
             },
             score: end.score(seat),
-            attacks: f.attacks,
-            ranged_minus_melee: f.ranged_minus_melee,
-            defender_spawns: f.defender_spawns,
-            end_turn: f.winning_turn,
-            research_slope: f.research_slope,
-            tile_dominance_slope: f.tile_dominance_slope,
-            captures: f.captures,
-            kills: f.kills,
-            builds: f.builds,
-            production_slope: f.production_slope,
-            expansion_slope: f.expansion_slope,
-            tile_share: f.tile_share,
-            rider_spawns: f.rider_spawns,
-            spawns: f.spawns,
-            economy_research: f.economy_research,
+            features: features(end.log(), seat),
         })
     }
 }
@@ -239,22 +224,9 @@ pub struct GameOutcome {
     /// 1 win, 0.5 draw, 0 loss.
     pub result: f64,
     pub score: f64,
-    pub attacks: f64,
-    pub ranged_minus_melee: f64,
-    pub defender_spawns: f64,
-    /// The round the game ended in.
-    pub end_turn: f64,
-    pub research_slope: f64,
-    pub tile_dominance_slope: f64,
-    pub captures: f64,
-    pub kills: f64,
-    pub builds: f64,
-    pub production_slope: f64,
-    pub expansion_slope: f64,
-    pub tile_share: f64,
-    pub rider_spawns: f64,
-    pub spawns: f64,
-    pub economy_research: f64,
+    /// The play-style features of the evaluated seat (`winning_turn`: the round the
+    /// game ended in).
+    pub features: Features,
 }
 
 /// The [`STATISTICS`] (means) and their standard errors over `games`.
@@ -269,7 +241,7 @@ pub fn summarise(games: &[GameOutcome], turns: usize) -> Vec<f64> {
     let won: Vec<f64> = games
         .iter()
         .filter(|g| g.result == 1.0)
-        .map(|g| g.end_turn)
+        .map(|g| g.features.winning_turn)
         .collect();
     let winning = if won.is_empty() {
         Summary::of(&[turns as f64 + 1.0])
@@ -279,21 +251,21 @@ pub fn summarise(games: &[GameOutcome], turns: usize) -> Vec<f64> {
     let all = [
         stat(|g| g.result),
         stat(|g| g.score),
-        stat(|g| g.attacks),
-        stat(|g| g.ranged_minus_melee),
-        stat(|g| g.defender_spawns),
+        stat(|g| g.features.attacks),
+        stat(|g| g.features.ranged_minus_melee),
+        stat(|g| g.features.defender_spawns),
         winning,
-        stat(|g| g.research_slope),
-        stat(|g| g.tile_dominance_slope),
-        stat(|g| g.captures),
-        stat(|g| g.kills),
-        stat(|g| g.builds),
-        stat(|g| g.production_slope),
-        stat(|g| g.expansion_slope),
-        stat(|g| g.tile_share),
-        stat(|g| g.rider_spawns),
-        stat(|g| g.spawns),
-        stat(|g| g.economy_research),
+        stat(|g| g.features.research_slope),
+        stat(|g| g.features.tile_dominance_slope),
+        stat(|g| g.features.captures),
+        stat(|g| g.features.kills),
+        stat(|g| g.features.builds),
+        stat(|g| g.features.production_slope),
+        stat(|g| g.features.expansion_slope),
+        stat(|g| g.features.tile_share),
+        stat(|g| g.features.rider_spawns),
+        stat(|g| g.features.spawns),
+        stat(|g| g.features.economy_research),
     ];
     all.iter()
         .map(|s| s.mean)
@@ -394,21 +366,23 @@ mod tests {
         GameOutcome {
             result,
             score: 10.0 * result,
-            attacks: 2.0,
-            ranged_minus_melee: -1.0,
-            defender_spawns: 0.0,
-            end_turn,
-            research_slope: 0.5,
-            tile_dominance_slope: 0.0,
-            captures: 1.0,
-            kills: 3.0,
-            builds: 2.0,
-            production_slope: 0.25,
-            expansion_slope: 0.75,
-            tile_share: 0.5,
-            rider_spawns: 1.0,
-            spawns: 6.0,
-            economy_research: 0.4,
+            features: Features {
+                attacks: 2.0,
+                ranged_minus_melee: -1.0,
+                defender_spawns: 0.0,
+                winning_turn: end_turn,
+                research_slope: 0.5,
+                tile_dominance_slope: 0.0,
+                captures: 1.0,
+                kills: 3.0,
+                builds: 2.0,
+                production_slope: 0.25,
+                expansion_slope: 0.75,
+                tile_share: 0.5,
+                rider_spawns: 1.0,
+                spawns: 6.0,
+                economy_research: 0.4,
+            },
         }
     }
 
