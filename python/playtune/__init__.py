@@ -423,33 +423,15 @@ class Run:
         cfg = self.config()
         total = int(cfg["budget"]) * int(cfg["trials"])
         bar = _Progress(progress, total)
-        two = func is not None and _takes_two(func)
+        call = None
+        if func is not None:
+            call = func if _takes_two(func) else (lambda point, seed: func(point))
         try:
-            while True:
-                state, what = self._folder.step()
-                if state == "finished":
-                    return what
-                if not self.manual:
-                    bar.update(self._folder.evaluate_waiting())
-                    continue
-                if func is None:
-                    raise PlaytuneError(
-                        f"{self.path}: this run is evaluated outside playtune (problem manual): give run() a Python function, or ask() and tell()"
-                    )
-                told = []
-                for c in what:
-                    # A failure is tried again with the same seed, as the command line
-                    # tries a failing evaluator again (`faults.retries`).
-                    for attempt in range(1, self._folder.attempts + 1):
-                        try:
-                            r = func(c["point"], c["seed"]) if two else func(c["point"])
-                        except Exception as e:  # a failed evaluation, recorded with its reason
-                            r = f"{type(e).__name__}: {e}"
-                        if not isinstance(r, str):
-                            break
-                    told.append((c["trial"], c["id"], r, attempt))
-                    bar.update(1)
-                self._folder.tell(told)
+            # One pass, as `playtune optimize` runs: the folder's logs are read once,
+            # the optimisers kept in memory; a failure is tried again with the same
+            # seed, as the command line tries a failing evaluator again
+            # (`faults.retries`).
+            return self._folder.drive(call, bar.update if progress else None)
         except KeyboardInterrupt:
             print(
                 f"\ninterrupted: every evaluation done is in {self.path}; "
