@@ -878,6 +878,8 @@ static REPLAYS: AtomicU64 = AtomicU64::new(0);
 /// How often the thread driving a run looks for Ctrl-C and updates the progress bar
 /// while no evaluation is asked of Python.
 const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+/// How often it looks whether the run loop has ended, when Python evaluates nothing.
+const WAIT: std::time::Duration = std::time::Duration::from_millis(10);
 
 /// A point the run loop's thread asks the Python thread to evaluate, and where the
 /// outcome goes.
@@ -1353,12 +1355,15 @@ impl PyRunFolder {
                         };
                         let _ = request.reply.send(answer);
                     }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if let Err(e) = py.check_signals() {
-                            stop_with(e, &mut raised);
-                        }
+                    Err(mpsc::RecvTimeoutError::Timeout) => {}
+                    // Nothing asks Python (a built-in problem), or nothing more.
+                    Err(mpsc::RecvTimeoutError::Disconnected) if driver.is_finished() => break,
+                    Err(mpsc::RecvTimeoutError::Disconnected) => {
+                        py.detach(|| std::thread::sleep(WAIT));
                     }
-                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                }
+                if let Err(e) = py.check_signals() {
+                    stop_with(e, &mut raised);
                 }
                 let now = done.load(Ordering::SeqCst);
                 if let Some(p) = progress.as_ref().filter(|_| raised.is_none() && now > shown) {
