@@ -1006,11 +1006,7 @@ fn call_python(
                 .name()
                 .map(|n| n.to_string())
                 .unwrap_or_else(|_| "Exception".into());
-            let text = e
-                .value(py)
-                .str()
-                .map(|t| t.to_string())
-                .unwrap_or_default();
+            let text = e.value(py).str().map(|t| t.to_string()).unwrap_or_default();
             return Ok(Err(format!("{name}: {text}")));
         }
         Err(e) => return Err(e),
@@ -1366,7 +1362,10 @@ impl PyRunFolder {
                     stop_with(e, &mut raised);
                 }
                 let now = done.load(Ordering::SeqCst);
-                if let Some(p) = progress.as_ref().filter(|_| raised.is_none() && now > shown) {
+                if let Some(p) = progress
+                    .as_ref()
+                    .filter(|_| raised.is_none() && now > shown)
+                {
                     if let Err(e) = p.call1((now - shown,)) {
                         stop_with(e, &mut raised);
                     }
