@@ -1351,15 +1351,18 @@ impl PyRunFolder {
                         };
                         let _ = request.reply.send(answer);
                     }
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
                     // Nothing asks Python (a built-in problem), or nothing more.
                     Err(mpsc::RecvTimeoutError::Disconnected) if driver.is_finished() => break,
-                    Err(mpsc::RecvTimeoutError::Disconnected) => {
-                        py.detach(|| std::thread::sleep(WAIT));
+                    Err(e) => {
+                        if e == mpsc::RecvTimeoutError::Disconnected {
+                            py.detach(|| std::thread::sleep(WAIT));
+                        }
+                        // Ctrl-C while Python runs nothing (a function it calls gets
+                        // KeyboardInterrupt itself).
+                        if let Err(e) = py.check_signals() {
+                            stop_with(e, &mut raised);
+                        }
                     }
-                }
-                if let Err(e) = py.check_signals() {
-                    stop_with(e, &mut raised);
                 }
                 let now = done.load(Ordering::SeqCst);
                 if let Some(p) = progress
