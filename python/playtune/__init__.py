@@ -411,13 +411,16 @@ class Run:
         func: Optional[Callable[..., Result]] = None,
         progress: bool = True,
     ) -> Dict[str, Any]:
-        """Drives the run to its end and returns its result.
+        """Drives the run to its end, in one pass as ``playtune optimize`` does, and
+        returns its result.
 
         A run of a built-in problem evaluates in Rust, in parallel, the GIL released;
         a ``manual`` run calls ``func(point)`` (or ``func(point, seed)`` if it takes
-        two arguments) for each candidate. An exception in ``func`` is a failed
-        evaluation (recorded in ``failures.jsonl``, as the command line records one);
-        Ctrl-C stops between evaluations, everything done kept in the folder:
+        two arguments) for each candidate, on this thread. An exception in ``func``
+        (or a string or None it returns) is a failed evaluation, tried again with the
+        same seed and recorded in ``failures.jsonl``, as the command line records
+        one. Ctrl-C stops the run, every batch finished before kept in the folder
+        (for a built-in problem, the batch in flight is finished first):
         :func:`resume` or ``playtune resume`` goes on from there.
         """
         cfg = self.config()
