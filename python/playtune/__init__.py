@@ -411,45 +411,30 @@ class Run:
         func: Optional[Callable[..., Result]] = None,
         progress: bool = True,
     ) -> Dict[str, Any]:
-        """Drives the run to its end and returns its result.
+        """Drives the run to its end, in one pass as ``playtune optimize`` does, and
+        returns its result.
 
         A run of a built-in problem evaluates in Rust, in parallel, the GIL released;
         a ``manual`` run calls ``func(point)`` (or ``func(point, seed)`` if it takes
-        two arguments) for each candidate. An exception in ``func`` is a failed
-        evaluation (recorded in ``failures.jsonl``, as the command line records one);
-        Ctrl-C stops between evaluations, everything done kept in the folder:
+        two arguments) for each candidate, on this thread. An exception in ``func``
+        (or a string or None it returns) is a failed evaluation, tried again with the
+        same seed and recorded in ``failures.jsonl``, as the command line records
+        one. Ctrl-C stops the run, every batch finished before kept in the folder
+        (for a built-in problem, the batch in flight is finished first):
         :func:`resume` or ``playtune resume`` goes on from there.
         """
         cfg = self.config()
         total = int(cfg["budget"]) * int(cfg["trials"])
         bar = _Progress(progress, total)
-        two = func is not None and _takes_two(func)
+        call = None
+        if func is not None:
+            call = func if _takes_two(func) else (lambda point, seed: func(point))
         try:
-            while True:
-                state, what = self._folder.step()
-                if state == "finished":
-                    return what
-                if not self.manual:
-                    bar.update(self._folder.evaluate_waiting())
-                    continue
-                if func is None:
-                    raise PlaytuneError(
-                        f"{self.path}: this run is evaluated outside playtune (problem manual): give run() a Python function, or ask() and tell()"
-                    )
-                told = []
-                for c in what:
-                    # A failure is tried again with the same seed, as the command line
-                    # tries a failing evaluator again (`faults.retries`).
-                    for attempt in range(1, self._folder.attempts + 1):
-                        try:
-                            r = func(c["point"], c["seed"]) if two else func(c["point"])
-                        except Exception as e:  # a failed evaluation, recorded with its reason
-                            r = f"{type(e).__name__}: {e}"
-                        if not isinstance(r, str):
-                            break
-                    told.append((c["trial"], c["id"], r, attempt))
-                    bar.update(1)
-                self._folder.tell(told)
+            # One pass, as `playtune optimize` runs: the folder's logs are read once,
+            # the optimisers kept in memory; a failure is tried again with the same
+            # seed, as the command line tries a failing evaluator again
+            # (`faults.retries`).
+            return self._folder.drive(call, bar.update if progress else None)
         except KeyboardInterrupt:
             print(
                 f"\ninterrupted: every evaluation done is in {self.path}; "

@@ -24,8 +24,11 @@ use pyo3::types::{PyDict, PyList};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::fmt::Display;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, mpsc};
 
 create_exception!(
     playtune,
@@ -869,8 +872,160 @@ struct PyRunFolder {
     waiting: Vec<Waiting>,
 }
 
+/// Replays of run folders from their logs in this process (see `_replay_count`).
+static REPLAYS: AtomicU64 = AtomicU64::new(0);
+
+/// How often the thread driving a run looks for Ctrl-C and updates the progress bar
+/// while no evaluation is asked of Python.
+const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+/// How often it looks whether the run loop has ended, when Python evaluates nothing.
+const WAIT: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// A point the run loop's thread asks the Python thread to evaluate, and where the
+/// outcome goes.
+struct Request {
+    point: serde_json::Map<String, Value>,
+    seed: u64,
+    reply: mpsc::SyncSender<Result<Evaluation, String>>,
+}
+
+/// The run's problem as the run loop sees it when Python drives a run folder: the
+/// problem itself evaluates (a built-in one), or the Python function does (problem
+/// `manual`), on the thread that called `drive`. Everything else is the problem's,
+/// so the files are what the problem itself would give. Counts the candidates
+/// evaluated for the progress bar.
+struct Evaluator<'a> {
+    problem: &'a dyn Problem,
+    /// For problem `manual`: where points go to the Python function.
+    python: Option<mpsc::Sender<Request>>,
+    stop: &'a run::Stop,
+    retries: u32,
+    /// Candidates evaluated: a success, or a failure after its last try.
+    done: &'a AtomicU64,
+    /// Tries so far of the candidates failing now, by seed (one per candidate).
+    failing: Mutex<HashMap<u64, u32>>,
+}
+
+impl Evaluator<'_> {
+    fn count(&self, seed: u64, ok: bool) {
+        let Ok(mut failing) = self.failing.lock() else {
+            return;
+        };
+        let last = ok || {
+            let tries = failing.entry(seed).or_insert(0);
+            *tries += 1;
+            *tries > self.retries
+        };
+        if last {
+            failing.remove(&seed);
+            self.done.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Problem for Evaluator<'_> {
+    fn space(&self) -> &Space {
+        self.problem.space()
+    }
+    fn feature_names(&self) -> Vec<String> {
+        self.problem.feature_names()
+    }
+    fn default_axes(&self) -> Vec<playtune::eval::FeatureAxis> {
+        self.problem.default_axes()
+    }
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        self.problem.fitness_range()
+    }
+    fn feature_range(&self, name: &str) -> Option<(f64, f64)> {
+        self.problem.feature_range(name)
+    }
+    fn feature_unit(&self, name: &str) -> Option<String> {
+        self.problem.feature_unit(name)
+    }
+    fn tie_break(&self) -> Option<String> {
+        self.problem.tie_break()
+    }
+    fn concurrency(&self) -> Option<usize> {
+        // One Python thread evaluates: a batch is handed to it in order.
+        match self.python {
+            Some(_) => Some(1),
+            None => self.problem.concurrency(),
+        }
+    }
+    fn agent_spec(&self, x: &[f64]) -> Option<String> {
+        self.problem.agent_spec(x)
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        self.problem.true_fitness(x)
+    }
+    fn is_optimal(&self, x: &[f64]) -> Option<bool> {
+        self.problem.is_optimal(x)
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, playtune::eval::EvalError> {
+        let stopped = || playtune::eval::EvalError("interrupted".into());
+        let out = match &self.python {
+            None => self.problem.evaluate(x, seed),
+            Some(requests) => {
+                if self.stop.requested() {
+                    return Err(stopped());
+                }
+                let (reply, answer) = mpsc::sync_channel(1);
+                let point = point_json(self.problem.space(), x);
+                if requests.send(Request { point, seed, reply }).is_err() {
+                    return Err(stopped());
+                }
+                match answer.recv() {
+                    Ok(r) => r.map_err(playtune::eval::EvalError),
+                    Err(_) => return Err(stopped()),
+                }
+            }
+        };
+        if !self.stop.requested() {
+            let ok = out.as_ref().is_ok_and(|e| run::finite(e.clone()).is_ok());
+            self.count(seed, ok);
+        }
+        out
+    }
+}
+
+/// Calls the Python function on a point: `Ok(Ok(..))` an evaluation, `Ok(Err(reason))`
+/// a failed one (an `Exception`, a string or None, as `tell` takes them), `Err` what
+/// stops the run (KeyboardInterrupt, any other `BaseException`, a result that is none).
+fn call_python(
+    py: Python<'_>,
+    func: &Bound<'_, PyAny>,
+    request: &Request,
+    features: &[String],
+) -> PyResult<Result<Evaluation, String>> {
+    let point = to_py(py, &Value::Object(request.point.clone()))?;
+    let r = match func.call1((point, request.seed)) {
+        Ok(r) => r,
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyException>(py) => {
+            let name = e
+                .get_type(py)
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "Exception".into());
+            let text = e.value(py).str().map(|t| t.to_string()).unwrap_or_default();
+            return Ok(Err(format!("{name}: {text}")));
+        }
+        Err(e) => return Err(e),
+    };
+    if let Ok(reason) = r.extract::<String>() {
+        return Ok(Err(reason));
+    }
+    if r.is_none() {
+        return Ok(Err("failed (None)".to_string()));
+    }
+    let v = from_py(&r)?;
+    Ok(Ok(evaluation_of(&v, features).map_err(|m| {
+        err(format!("the result for seed {}: {m}", request.seed))
+    })?))
+}
+
 impl PyRunFolder {
     fn replay(&mut self) -> Result<Option<RunResult>, String> {
+        REPLAYS.fetch_add(1, Ordering::SeqCst);
         match run::replay(&self.dir, &self.config, self.problem.as_ref())
             .map_err(|e| e.to_string())?
         {
@@ -1101,6 +1256,147 @@ impl PyRunFolder {
         Ok(n)
     }
 
+    /// Drives the run to its end in one pass, as `playtune optimize` (resume) does, and
+    /// returns its result: the run's built-in problem evaluates, in parallel, or for
+    /// problem `manual` `func(point, seed)` on this thread, the run loop on another,
+    /// the GIL released while it works. An `Exception` in `func` (or a string or None
+    /// returned) is a failed evaluation, tried again as `faults.retries` says;
+    /// KeyboardInterrupt (Ctrl-C) and any other `BaseException` stop the run, every
+    /// batch recorded before kept (for a built-in problem the batch in flight is
+    /// finished first), and are raised again. `progress(k)` is called with the number
+    /// of candidates evaluated since its last call.
+    #[pyo3(signature = (func = None, progress = None))]
+    fn drive(
+        &mut self,
+        py: Python<'_>,
+        func: Option<Bound<'_, PyAny>>,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.check_open()?;
+        let manual = self.manual();
+        self.waiting.clear();
+        let func = match func {
+            Some(f) if manual => Some(f),
+            _ if manual => {
+                // Finished already (every result told): its result; else nothing to
+                // evaluate with.
+                return match guard(|| self.replay())? {
+                    Some(r) => to_py(py, &guard(|| self.result_json(&r))?),
+                    None => Err(err(format!(
+                        "{}: this run is evaluated outside playtune (problem manual): give run() a Python function, or ask() and tell()",
+                        self.dir.display()
+                    ))),
+                };
+            }
+            _ => None,
+        };
+        let features = self.problem.feature_names();
+        let stop = run::Stop::default();
+        let done = AtomicU64::new(0);
+        let (requests, asked) = mpsc::channel::<Request>();
+        let asked = Mutex::new(asked);
+        let evaluator = Evaluator {
+            problem: self.problem.as_ref(),
+            python: func.as_ref().map(|_| requests),
+            stop: &stop,
+            retries: self.config.faults.retries,
+            done: &done,
+            failing: Mutex::new(HashMap::new()),
+        };
+        let (dir, config) = (&self.dir, &self.config);
+        // The first Python error: raised once the run loop has stopped.
+        let mut raised: Option<PyErr> = None;
+        let mut shown = 0u64;
+        let ended = std::thread::scope(|s| {
+            // The evaluator (and the only sender of requests) moves to the run loop's
+            // thread: its end closes the channel.
+            let driver = s.spawn(move || {
+                let evaluator = evaluator;
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run::execute_stoppable(
+                        Some(dir),
+                        config,
+                        &evaluator,
+                        run::Options::default(),
+                        evaluator.stop,
+                    )
+                }))
+            });
+            let stop_with = |e: PyErr, raised: &mut Option<PyErr>| {
+                if manual {
+                    stop.now();
+                } else {
+                    stop.after_batch();
+                }
+                raised.get_or_insert(e);
+            };
+            loop {
+                let got = py.detach(|| match asked.lock() {
+                    Ok(a) => a.recv_timeout(POLL),
+                    Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
+                });
+                match got {
+                    Ok(request) => {
+                        let answer = match &func {
+                            Some(f) if !stop.requested() => {
+                                match call_python(py, f, &request, &features) {
+                                    Ok(r) => r,
+                                    Err(e) => {
+                                        stop_with(e, &mut raised);
+                                        Err("interrupted".into())
+                                    }
+                                }
+                            }
+                            _ => Err("interrupted".into()),
+                        };
+                        let _ = request.reply.send(answer);
+                    }
+                    // Nothing asks Python (a built-in problem), or nothing more.
+                    Err(mpsc::RecvTimeoutError::Disconnected) if driver.is_finished() => break,
+                    Err(e) => {
+                        if e == mpsc::RecvTimeoutError::Disconnected {
+                            py.detach(|| std::thread::sleep(WAIT));
+                        }
+                        // Ctrl-C while Python runs nothing (a function it calls gets
+                        // KeyboardInterrupt itself).
+                        if let Err(e) = py.check_signals() {
+                            stop_with(e, &mut raised);
+                        }
+                    }
+                }
+                let now = done.load(Ordering::SeqCst);
+                if let Some(p) = progress
+                    .as_ref()
+                    .filter(|_| raised.is_none() && now > shown)
+                {
+                    if let Err(e) = p.call1((now - shown,)) {
+                        stop_with(e, &mut raised);
+                    }
+                    shown = now;
+                }
+            }
+            driver.join()
+        });
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        match ended {
+            Ok(Ok(Ok(r))) => to_py(py, &guard(|| self.result_json(&r))?),
+            Ok(Ok(Err(run::RunError::Interrupted))) => Err(
+                pyo3::exceptions::PyKeyboardInterrupt::new_err("the run was stopped"),
+            ),
+            Ok(Ok(Err(e))) => Err(err(e)),
+            Ok(Err(p)) | Err(p) => {
+                let what = p
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "unknown".into());
+                Err(err(format!("internal error (a bug in playtune): {what}")))
+            }
+        }
+    }
+
     /// Unlocks the folder; the object is unusable afterwards.
     fn close(&mut self) {
         self.lock = None;
@@ -1273,6 +1569,13 @@ fn read_log(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
     to_py(py, &out)
 }
 
+/// How often run folders were replayed from their logs in this process: tests check
+/// that `Run.run` reads a folder once, not at every batch.
+#[pyfunction]
+fn _replay_count() -> u64 {
+    REPLAYS.load(Ordering::SeqCst)
+}
+
 #[pymodule]
 fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PlaytuneError", m.py().get_type::<PlaytuneError>())?;
@@ -1288,5 +1591,6 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
+    m.add_function(wrap_pyfunction!(_replay_count, m)?)?;
     Ok(())
 }

@@ -219,3 +219,94 @@ def test_a_result_told_twice_is_refused(tmp_path):
     assert [c["id"] for c in run.ask()] == [4, 5, 6, 7]
     assert len(Path(run.path, "evals.csv").read_text().splitlines()) == 5
     run.close()
+
+
+def test_a_function_run_reads_its_folder_once_not_at_every_batch(tmp_path):
+    # NTBEA asks one candidate at a time: a run that replayed its logs at every batch
+    # (as ask() and tell() do) would replay 200 times.
+    space = {"name": "bits", "dims": {f"b{i}": {"bool": True} for i in range(20)}}
+    calls = []
+
+    def f(point, seed):
+        calls.append(seed)
+        return sum(point.values()) + (seed % 1000) / 1000.0
+
+    before = playtune._playtune._replay_count()
+    with playtune.create_run(space=space, algorithm="ntbea", budget=200, seed=1, runs_dir=tmp_path,
+                             name="once") as run:
+        result = run.run(f, progress=False)
+        assert playtune._playtune._replay_count() == before
+        assert len(calls) == 200 == len(set(calls))
+        assert result["trials"][0]["spent"]["search"] + result["trials"][0]["spent"]["select"] == 200
+        # Asked again, a finished run gives its result without evaluating anything.
+        assert run.run(f, progress=False)["trials"] == result["trials"] and len(calls) == 200
+    with playtune.open_run(tmp_path / "once") as run:
+        assert run.finished()
+    assert playtune._playtune._replay_count() == before + 1
+
+
+def _ask_and_tell_by_hand(run, func, attempts):
+    """The file protocol: every batch asked, evaluated and told, the folder replayed each time."""
+    while True:
+        batch = run.ask()
+        if not batch:
+            return run.result()
+        told = []
+        for c in batch:
+            for attempt in range(1, attempts + 1):
+                try:
+                    r = func(c["point"], c["seed"])
+                except Exception as e:
+                    r = f"{type(e).__name__}: {e}"
+                if not isinstance(r, str):
+                    break
+            told.append((c["trial"], c["id"], r, attempt))
+        run._folder.tell(told)
+
+
+def test_a_function_run_writes_what_asking_and_telling_by_hand_writes(tmp_path):
+    def flaky(point, seed):
+        if seed % 7 == 0:
+            raise RuntimeError(f"crash {seed % 3}")
+        if seed % 11 == 0:
+            return "told as a failure"
+        return {"fitness": sum(point.values()) + (seed % 100) / 100, "features": {"ones": sum(point.values())}}
+
+    kw = dict(space=BITS, algorithm="random", budget=48, trials=3, seed=3, batch=4, max_failures=1.0,
+              features=["ones"])
+    with playtune.create_run(runs_dir=tmp_path, name="driven", **kw) as run:
+        driven = run.run(flaky, progress=False)
+    with playtune.create_run(runs_dir=tmp_path, name="by-hand", **kw) as run:
+        by_hand = _ask_and_tell_by_hand(run, flaky, run._folder.attempts)
+    assert driven["trials"] == by_hand["trials"] and driven["spent"]["failed"] > 0
+    same_files(tmp_path / "driven", tmp_path / "by-hand", FILES + ["failures.jsonl"])
+
+
+def test_system_exit_in_the_function_stops_the_run_and_is_raised_again(tmp_path):
+    def f(point, seed):
+        return sum(point.values()) + (seed % 1000) / 1000.0
+
+    with playtune.create_run(space=BITS, algorithm="rmhc", budget=40, seed=6, runs_dir=tmp_path, name="full") as run:
+        run.run(f, progress=False)
+    calls = []
+
+    def leaves(point, seed):
+        calls.append(1)
+        if len(calls) == 15:
+            raise SystemExit(3)
+        return f(point, seed)
+
+    with playtune.create_run(space=BITS, algorithm="rmhc", budget=40, seed=6, runs_dir=tmp_path, name="cut") as run:
+        with pytest.raises(SystemExit):
+            run.run(leaves, progress=False)
+    assert len(calls) == 15 and not (tmp_path / "cut" / "result.ron").exists()
+    assert len((tmp_path / "cut" / "evals.csv").read_text().splitlines()) == 1 + 14
+    playtune.resume(tmp_path / "cut", f, progress=False)
+    same_files(tmp_path / "full", tmp_path / "cut")
+
+
+def test_a_result_that_is_none_stops_the_run_with_the_reason(tmp_path):
+    with playtune.create_run(space=BITS, algorithm="rmhc", budget=20, seed=6, runs_dir=tmp_path) as run:
+        with pytest.raises(playtune.PlaytuneError, match="NaN"):
+            run.run(lambda point: float("nan"), progress=False)
+        assert not Path(run.path, "result.ron").exists()

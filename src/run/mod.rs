@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 pub const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
@@ -213,6 +213,10 @@ pub enum RunError {
     /// A file that cannot be read, written or parsed; the message names it.
     #[error("{0}")]
     Io(String),
+    /// Stopped by its caller (see [`Stop`]) before the end: every batch recorded
+    /// before is in the log, and resuming goes on from there.
+    #[error("interrupted: every evaluation done is in the run's log; resuming goes on from there")]
+    Interrupted,
 }
 
 /// For callers that still report errors as text.
@@ -441,7 +445,58 @@ pub fn execute_with(
     problem: &dyn Problem,
     options: Options,
 ) -> Result<RunResult, RunError> {
-    match drive(dir, config, problem, options, false)? {
+    match drive(dir, config, problem, options, false, None)? {
+        Driven::Finished(r) => Ok(r),
+        Driven::Waiting { .. } => unreachable!("a run that evaluates never waits"),
+    }
+}
+
+/// Asks a run driven by [`execute_stoppable`] to stop: from another thread, or from
+/// its problem's `evaluate`.
+#[derive(Debug, Default)]
+pub struct Stop {
+    requested: AtomicBool,
+    /// The batches under way are dropped, not recorded.
+    drop_batches: AtomicBool,
+}
+
+impl Stop {
+    /// Stops each trial before its next batch: the batches under way are finished and
+    /// recorded.
+    pub fn after_batch(&self) {
+        self.requested.store(true, Ordering::SeqCst);
+    }
+
+    /// Stops each trial now: the batches under way are dropped, nothing of them
+    /// recorded (what an evaluator stopped midway returned is no result). Set it
+    /// before an evaluation returns a result that is none.
+    pub fn now(&self) {
+        self.drop_batches.store(true, Ordering::SeqCst);
+        self.requested.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the run was asked to stop.
+    pub fn requested(&self) -> bool {
+        self.requested.load(Ordering::SeqCst)
+    }
+
+    fn drops_batches(&self) -> bool {
+        self.drop_batches.load(Ordering::SeqCst)
+    }
+}
+
+/// [`execute_with`], which `stop` stops cleanly before the end (as the command line's
+/// Ctrl-C does, but without ending the process): then [`RunError::Interrupted`],
+/// every batch recorded before it kept in the log, no `result.ron` written; resuming
+/// the run goes on from there. The Python package drives run folders with it.
+pub fn execute_stoppable(
+    dir: Option<&Path>,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    options: Options,
+    stop: &Stop,
+) -> Result<RunResult, RunError> {
+    match drive(dir, config, problem, options, false, Some(stop))? {
         Driven::Finished(r) => Ok(r),
         Driven::Waiting { .. } => unreachable!("a run that evaluates never waits"),
     }
@@ -476,7 +531,7 @@ pub enum Driven {
 /// the optimisers are told every logged evaluation and failure, in order, up to the
 /// first batch that is not complete.
 pub fn replay(dir: &Path, config: &RunConfig, problem: &dyn Problem) -> Result<Driven, RunError> {
-    drive(Some(dir), config, problem, Options::default(), true)
+    drive(Some(dir), config, problem, Options::default(), true, None)
 }
 
 fn drive(
@@ -485,6 +540,7 @@ fn drive(
     problem: &dyn Problem,
     options: Options,
     replay_only: bool,
+    stop: Option<&Stop>,
 ) -> Result<Driven, RunError> {
     let binding =
         Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
@@ -564,6 +620,7 @@ fn drive(
         last_failure: Mutex::new(None),
         replay_only,
         failures_path: &failures_path,
+        stop,
     };
     let started = std::time::Instant::now();
     let trials: Vec<Result<TrialEnd, RunError>> = trial_ids
@@ -579,6 +636,12 @@ fn drive(
     let last = trial_ctx.last_failure.lock().ok().and_then(|l| l.clone());
     drop(trial_ctx);
     drop(writer);
+    if trials
+        .iter()
+        .any(|t| matches!(t, Err(RunError::Interrupted)))
+    {
+        return Err(RunError::Interrupted);
+    }
     let ends = trials.into_iter().collect::<Result<Vec<_>, _>>()?;
     let mut trials = Vec::with_capacity(ends.len());
     let mut waiting = Vec::new();
@@ -705,6 +768,8 @@ struct TrialContext<'a> {
     replay_only: bool,
     /// The run's `failures.jsonl`, named when it cannot be written.
     failures_path: &'a Path,
+    /// What stops the run before its end, if anything may.
+    stop: Option<&'a Stop>,
 }
 
 /// How a trial ended: finished, or waiting for candidates evaluated elsewhere.
@@ -789,6 +854,9 @@ impl TrialContext<'_> {
             if batch.is_empty() {
                 break;
             }
+            if self.stop.is_some_and(Stop::requested) {
+                return Err(RunError::Interrupted);
+            }
             let one = |(j, cand): (usize, &crate::optim::Candidate)| {
                 let i = index + j as u64;
                 let seed = derive_seed(c.seed, &[trial, i]);
@@ -807,6 +875,9 @@ impl TrialContext<'_> {
                 batch.iter().enumerate().map(one).collect()
             };
             per_eval = started.elapsed() / batch.len() as u32;
+            if self.stop.is_some_and(Stop::drops_batches) {
+                return Err(RunError::Interrupted);
+            }
             if outcomes.iter().any(|(_, o)| matches!(o, Outcome::Pending)) {
                 let waiting = batch
                     .iter()
