@@ -429,22 +429,8 @@ fn algorithm(
 
 /// `FEATURE=LOW:HIGH:BINS`, as `--axis` takes it.
 fn parse_axis(text: &str) -> Result<Value, String> {
-    let bad =
-        || format!("axis {text}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100");
-    let (name, spec) = text.split_once('=').ok_or_else(bad)?;
-    let parts: Vec<&str> = spec.split(':').collect();
-    if parts.len() != 3 {
-        return Err(bad());
-    }
-    let low: f64 = parts[0].trim().parse().map_err(|_| bad())?;
-    let high: f64 = parts[1].trim().parse().map_err(|_| bad())?;
-    let bins: usize = parts[2].trim().parse().map_err(|_| bad())?;
-    if !(low.is_finite() && high.is_finite() && low < high) || bins == 0 {
-        return Err(format!(
-            "axis {text}: needs finite LOW < HIGH and at least one bin"
-        ));
-    }
-    Ok(json!({"name": name.trim(), "low": low, "high": high, "bins": bins}))
+    let axis: playtune::eval::FeatureAxis = text.parse().map_err(|e| format!("{e}"))?;
+    serde_json::to_value(axis).map_err(|e| e.to_string())
 }
 
 /// The optimiser's configuration as `config.ron` records it (RON), from a name and

@@ -178,12 +178,21 @@ mod tests {
     #[test]
     fn axes_parse_and_bad_ones_say_why() {
         let a: FeatureAxis = " win_rate = 0 : 1 : 10".parse().unwrap();
-        assert_eq!((a.name.as_str(), a.low, a.high, a.bins), ("win_rate", 0.0, 1.0, 10));
+        assert_eq!(
+            (a.name.as_str(), a.low, a.high, a.bins),
+            ("win_rate", 0.0, 1.0, 10)
+        );
         for bad in ["win_rate", "w=0:1", "w=0:1:2:3", "w=a:1:2", "w=0:1:-1"] {
-            assert_eq!(bad.parse::<FeatureAxis>(), Err(AxisError::Malformed(bad.into())));
+            assert_eq!(
+                bad.parse::<FeatureAxis>(),
+                Err(AxisError::Malformed(bad.into()))
+            );
         }
         for bad in ["w=1:0:2", "w=0:1:0", "w=0:inf:2"] {
-            assert_eq!(bad.parse::<FeatureAxis>(), Err(AxisError::Bounds(bad.into())));
+            assert_eq!(
+                bad.parse::<FeatureAxis>(),
+                Err(AxisError::Bounds(bad.into()))
+            );
         }
         assert_eq!(
             AxisError::Bounds("w=1:0:2".into()).to_string(),
