@@ -8,7 +8,11 @@
 #             mutation and recommendation (the best evaluated point by model mean);
 #   pt-ref    playtune with those settings: --trials RUNS --tuples 1+2+N --k 5
 #             --k-absolute --epsilon 0.5 --neighbours 50 --mutation 2 --recommend evaluated;
-#   pt-def    playtune at its defaults (no NTBEA flags),
+#   pt-def    playtune at its defaults (no NTBEA flags);
+#   own-ref, own-def
+#             NTBEA alone at those settings, timed in one process by
+#             examples/ntbea_runs.rs as the Java driver times the reference (no
+#             process start, no convergence curve: NTBEA's own cost),
 # with round i's seed i on every side and one thread for playtune (RAYON_NUM_THREADS=1).
 # A side's time a run is the wall time of its process (start-up included, as in
 # docs/benchmarks.md) over RUNS; the Java driver's own in-JVM mean (no JVM start) and
@@ -54,6 +58,11 @@ P=${PLAYTUNE:-target/release/playtune}
 if [ ! -x "$P" ]; then
   cargo build --release -q
 fi
+# NTBEA's own cost, timed in one process as the Java driver times the reference's.
+OWN=${NTBEA_RUNS:-target/release/examples/ntbea_runs}
+if [ ! -x "$OWN" ]; then
+  cargo build --release -q --example ntbea_runs
+fi
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -74,7 +83,7 @@ echo "reference: $src ($(git -C "$NTBEA_JAVA" rev-parse --short HEAD 2>/dev/null
 echo "compiled from it: $compiled"
 echo "playtune: $P ($(git rev-parse --short HEAD 2>/dev/null || echo '?') checkout)"
 echo
-printf '%-5s %-14s %-6s %12s %12s %8s %8s\n' round problem side "ms/run" "in-process" success "mean f"
+printf '%-5s %-14s %-7s %12s %12s %8s %8s\n' round problem side "ms/run" "in-process" success "mean f"
 for r in $(seq 1 "$rounds"); do
   for pb in "20 500" "10 200"; do
     read -r dims budget <<<"$pb"
@@ -105,8 +114,22 @@ wall = (float(t1) - float(t0)) * 1000 / int(runs)
 print(r, dims, side, wall, j["seconds"] * 1000 / int(runs), j["success_rate"], j["mean_final_value"], sep="\t")
 PY
     done
-    tail -n 3 "$out/rows.tsv" | while IFS=$'\t' read -r _ _ side wall inproc succ meanf; do
-      printf '%-5s %-14s %-6s %12.2f %12.2f %8.2f %8.2f\n' "$r" "$label" "$side" "$wall" "$inproc" "$succ" "$meanf"
+    for side in own-ref own-def; do
+      settings=defaults
+      [ "$side" = own-ref ] && settings=reference
+      t0=$(now)
+      line=$("${pin[@]}" "$OWN" "$dims" "$budget" "$runs" "$r" "$settings")
+      t1=$(now)
+      python3 - "$r" "$dims" "$side" "$t0" "$t1" "$runs" "$line" >>"$out/rows.tsv" <<'PY'
+import json, sys
+r, dims, side, t0, t1, runs, line = sys.argv[1:]
+j = json.loads(line)
+wall = (float(t1) - float(t0)) * 1000 / int(runs)
+print(r, dims, side, wall, j["mean_ms"], j["success_share"], j["mean_true_fitness"], sep="\t")
+PY
+    done
+    tail -n 5 "$out/rows.tsv" | while IFS=$'\t' read -r _ _ side wall inproc succ meanf; do
+      printf '%-5s %-14s %-7s %12.2f %12.2f %8.2f %8.2f\n' "$r" "$label" "$side" "$wall" "$inproc" "$succ" "$meanf"
     done
   done
 done
@@ -117,17 +140,17 @@ import statistics as st, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
 rounds, runs = sys.argv[2], sys.argv[3]
 print(f"medians over {rounds} rounds (ms a run; success pooled over all {int(rounds) * int(runs)} runs a side)")
-print(f"{'problem':<14} {'side':<6} {'ms/run':>9} {'in-process':>11} {'success':>8} {'mean f':>7}")
+print(f"{'problem':<14} {'side':<7} {'ms/run':>9} {'in-process':>11} {'success':>8} {'mean f':>7}")
 med = {}
 for dims, budget in (("20", 500), ("10", 200)):
-    for side in ("java", "pt-ref", "pt-def"):
+    for side in ("java", "pt-ref", "pt-def", "own-ref", "own-def"):
         rs = [r for r in rows if r[1] == dims and r[2] == side]
         wall = st.median(float(r[3]) for r in rs)
         inproc = st.median(float(r[4]) for r in rs)
         succ = sum(float(r[5]) for r in rs) / len(rs)
         meanf = sum(float(r[6]) for r in rs) / len(rs)
         med[dims, side] = (wall, inproc)
-        print(f"{'D=' + dims + ' B=' + str(budget):<14} {side:<6} {wall:>9.2f} {inproc:>11.2f} {succ:>8.3f} {meanf:>7.2f}")
+        print(f"{'D=' + dims + ' B=' + str(budget):<14} {side:<7} {wall:>9.2f} {inproc:>11.2f} {succ:>8.3f} {meanf:>7.2f}")
 print()
 print("ratios java / playtune, of the medians (in-process: the JVM's own mean over playtune's `seconds`)")
 for dims, budget in (("20", 500), ("10", 200)):
@@ -135,6 +158,14 @@ for dims, budget in (("20", 500), ("10", 200)):
         jw, ji = med[dims, "java"]
         pw, pi = med[dims, side]
         print(f"  D={dims} B={budget}, {what:<25} {jw / pw:6.1f}x   (in-process {ji / pi:.1f}x)")
+print()
+print("NTBEA's own cost: the JVM's own mean over playtune's in-process mean without the")
+print("convergence curve (examples/ntbea_runs.rs; neither side's process start)")
+for dims, budget in (("20", 500), ("10", 200)):
+    for side, what in (("own-ref", "the reference's settings"), ("own-def", "playtune's defaults")):
+        ji = med[dims, "java"][1]
+        oi = med[dims, side][1]
+        print(f"  D={dims} B={budget}, {what:<25} {ji / oi:6.1f}x")
 PY
 echo
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')   nproc: $(nproc)   java: $(java -version 2>&1 | head -n 1)"
