@@ -42,17 +42,21 @@ fn err(e: impl Display) -> PyErr {
 }
 
 /// Runs `f`, turning a panic into a `PlaytuneError`.
+/// A panic caught at the boundary, as the Python exception it becomes: no panic
+/// crosses into Python.
+fn panicked(payload: &(dyn std::any::Any + Send)) -> PyErr {
+    let what = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "unknown".into());
+    err(format!("internal error (a bug in playtune): {what}"))
+}
+
 fn guard<T>(f: impl FnOnce() -> Result<T, String>) -> PyResult<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r.map_err(err),
-        Err(p) => {
-            let what = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "unknown".into());
-            Err(err(format!("internal error (a bug in playtune): {what}")))
-        }
+        Err(p) => Err(panicked(p.as_ref())),
     }
 }
 
@@ -1372,14 +1376,7 @@ impl PyRunFolder {
                 pyo3::exceptions::PyKeyboardInterrupt::new_err("the run was stopped"),
             ),
             Ok(Ok(Err(e))) => Err(err(e)),
-            Ok(Err(p)) | Err(p) => {
-                let what = p
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "unknown".into());
-                Err(err(format!("internal error (a bug in playtune): {what}")))
-            }
+            Ok(Err(p)) | Err(p) => Err(panicked(p.as_ref())),
         }
     }
 
