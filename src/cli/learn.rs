@@ -36,6 +36,12 @@ pub struct SelfplayArgs {
 }
 
 pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
+    if a.games == 0 {
+        anyhow::bail!("--games 0: play at least one game");
+    }
+    if u32::try_from(a.games).is_err() {
+        anyhow::bail!("--games {}: too many", a.games);
+    }
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let settings = parse_pairs(a.settings.iter().map(String::as_str))
         .map_err(|e| anyhow::anyhow!("--set {e}"))?;

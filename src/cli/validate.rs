@@ -36,7 +36,7 @@ pub fn run(a: ValidateArgs) -> Result<()> {
     if a.evaluations == 0 {
         bail!("--evaluations must be at least 1");
     }
-    let choice = CellChoice::parse(&a.cells).map_err(anyhow::Error::msg)?;
+    let choice = CellChoice::parse(&a.cells).map_err(|e| anyhow::anyhow!("--{e}"))?;
     // It writes validation.md into the run: one command at a time.
     let _lock = super::optimize::lock_run(&a.run)?;
     let config = read_config(&a.run).map_err(anyhow::Error::msg)?;

@@ -217,7 +217,7 @@ pub fn run_search(
 ) -> Result<RunResult, String> {
     slurm::check_tools().map_err(|e| e.to_string())?;
     if tasks == 0 {
-        return Err("--tasks 0: give at least one task per round".into());
+        return Err("tasks 0: give at least one task per round".into());
     }
     let folder = Folder {
         run: dir.to_path_buf(),

@@ -84,9 +84,9 @@ pub fn selfplay(
     progress: bool,
 ) -> Result<SelfplayReport, String> {
     if games == 0 {
-        return Err("--games 0: play at least one game".into());
+        return Err("games 0: play at least one game".into());
     }
-    let games32 = u32::try_from(games).map_err(|_| format!("--games {games}: too many"))?;
+    let games32 = u32::try_from(games).map_err(|_| format!("games {games}: too many"))?;
     let encoding = game.encoding().ok_or_else(|| {
         format!(
             "game `{}` has no state encoding to record self-play with (the strategy game has one)",

@@ -457,7 +457,7 @@ pub fn run(
         && dir.join("games.csv").exists()
     {
         return Err(format!(
-            "{} holds games of a different experiment (see its experiment.txt): give another --name or remove the folder",
+            "{} holds games of a different experiment (see its experiment.txt): give the experiment another name or remove the folder",
             dir.display()
         ));
     }

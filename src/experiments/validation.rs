@@ -41,7 +41,7 @@ impl CellChoice {
                         .collect::<Result<Vec<_>, _>>()
                         .map_err(|_| {
                             format!(
-                                "--cells {text}: expected corners, best, all or cells as I:J,I:J (`{c}` is not a cell)"
+                                "cells {text}: expected corners, best, all or cells as I:J,I:J (`{c}` is not a cell)"
                             )
                         })
                 })
