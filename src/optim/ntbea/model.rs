@@ -440,7 +440,9 @@ impl MeanScorer {
     /// Prepares for neighbours of `point`. Only the tuples holding a dimension where
     /// `point` differs from the previously prepared point are read again (NTBEA's
     /// evaluated points follow one another a few mutations apart), when that is fewer
-    /// than all of them; the parts are the same numbers either way.
+    /// than all of them; the parts are the same numbers either way. The reuse holds
+    /// while the model is the same: after the model takes an evaluation, start from a
+    /// fresh scorer (as each recommendation does).
     pub fn prepare(&mut self, model: &TupleModel, point: &[u32]) {
         let part = |t: usize| model.stat(t, point).map_or((0.0, 0.0), |s| (s.mean, 1.0));
         let tuples = model.tuple_count();
