@@ -365,14 +365,29 @@ fn play_styles_archives_validate_resume_and_make_a_ladder() {
     playtune()
         .arg("ladder")
         .arg(root.join("economy-builds"))
-        .args(["--pick", "2", "--level-count", "1", "--games", "2", "-q"])
+        .args(["--pick", "2", "--candidates", "4", "--candidate-games", "8"])
+        .args([
+            "--level-count",
+            "1",
+            "--games",
+            "2",
+            "--set",
+            "turns=6",
+            "-q",
+        ])
         .arg("--runs-dir")
         .arg(&runs)
         .arg("--plots-dir")
         .arg(&plots)
         .assert()
         .success()
-        .stdout(predicate::str::contains("ordering by row average"));
+        .stdout(predicate::str::contains("ordering by row average"))
+        .stdout(predicate::str::contains("round robin of 8 games a pair"));
+    // The candidates met each other first: 4 candidates, 6 pairs of 8 games.
+    let ladder = runs.join("economy-builds-ladder");
+    let pool = std::fs::read_to_string(ladder.join("candidates/games.csv")).unwrap();
+    assert_eq!(pool.lines().count(), 1 + 6 * 8);
+    assert!(ladder.join("candidates.md").exists());
     playtune()
         .arg("ladder")
         .arg(root.join("economy-builds"))

@@ -90,6 +90,49 @@ fn selfplay_resumes_and_does_not_depend_on_threads() {
         .stderr(predicate::str::contains("another seed"));
 }
 
+/// Two self-play folders train one network, and mirrored training adds each training
+/// sample with the seats exchanged: twice the training samples, the same validation.
+#[test]
+fn training_takes_several_folders_and_mirrors_the_seats() {
+    let tmp = TempDir::new().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    selfplay_seeded(&a, 8, "2", 5).success();
+    selfplay_seeded(&b, 8, "2", 6).success();
+    let train = |name: &str, data: &[&Path], extra: &[&str]| {
+        let model = tmp.path().join(format!("{name}.evalnet"));
+        playtune()
+            .arg("train-eval")
+            .args(data)
+            .args([
+                "--hidden",
+                "8",
+                "--epochs",
+                "1",
+                "--validation",
+                "0.3",
+                "-q",
+            ])
+            .args(extra)
+            .arg("--out")
+            .arg(&model)
+            .arg("--runs-dir")
+            .arg(tmp.path().join("runs"))
+            .arg("--plots-dir")
+            .arg(tmp.path().join("plots"))
+            .assert()
+            .success();
+        Network::load(&model).unwrap().header.training
+    };
+    let one = train("one", &[&a], &[]);
+    let both = train("both", &[&a, &b], &[]);
+    let mirrored = train("mirrored", &[&a, &b], &["--mirror"]);
+    assert_eq!(both.train_games + both.validation_games, 16);
+    assert!(both.train_samples > one.train_samples);
+    assert!(both.data.contains(" + "), "{}", both.data);
+    assert_eq!(mirrored.train_samples, 2 * both.train_samples);
+    assert_eq!(mirrored.validation_samples, both.validation_samples);
+}
+
 #[test]
 fn a_trained_network_plays_as_an_agent_setting() {
     let tmp = TempDir::new().unwrap();
@@ -265,6 +308,7 @@ fn networks_learn_to_predict_the_winner_of_held_out_games() {
             learning_rate: 3e-3,
             validation: 0.25,
             seed,
+            mirror: false,
         };
         let trained =
             playtune::learn::train::train(&file, "data", &config, None, &mut |_| {}).unwrap();

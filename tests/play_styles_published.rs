@@ -116,3 +116,87 @@ fn validation_keeps_opposite_corners_apart() {
         assert!(rows.iter().all(|(_, s)| s[0].1 > 0.55), "{rows:?}");
     }
 }
+
+/// The published ladder from the attacks x support archive: the same command on its
+/// published games plays none and writes the same pages, and the ladder it picked
+/// holds on validation levels, every step above two standard errors, head to head
+/// too.
+#[test]
+fn the_published_archive_ladder_regenerates_and_holds() {
+    let repo = env!("CARGO_MANIFEST_DIR");
+    let published = Path::new(ROOT).join("ladder");
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("runs/ladder");
+    std::fs::create_dir_all(copy.join("candidates")).unwrap();
+    for f in [
+        "games.csv",
+        "experiment.txt",
+        "candidates/games.csv",
+        "candidates/experiment.txt",
+    ] {
+        std::fs::copy(published.join(f), copy.join(f)).unwrap();
+    }
+    // The command of docs/results.md, run where it was (its pages name the archive by
+    // that path), into the copy.
+    let out = assert_cmd::Command::cargo_bin("playtune")
+        .unwrap()
+        .current_dir(repo)
+        .args([
+            "ladder",
+            "runs/published/play-styles-full/attacks-support",
+            "--name",
+            "ladder",
+            "--pick",
+            "4",
+            "--candidate-games",
+            "3",
+            "-q",
+        ])
+        .arg("--runs-dir")
+        .arg(tmp.path().join("runs"))
+        .arg("--plots-dir")
+        .arg(tmp.path().join("plots"))
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    for f in [
+        "games.csv",
+        "candidates/games.csv",
+        "summary.md",
+        "candidates.md",
+    ] {
+        assert_eq!(
+            std::fs::read_to_string(copy.join(f)).unwrap(),
+            std::fs::read_to_string(published.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    let summary = std::fs::read_to_string(published.join("summary.md")).unwrap();
+    assert!(stdout.contains(&summary));
+    let rows: Vec<Vec<&str>> = summary
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains("**"))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert!(rows.len() >= 3, "{summary}");
+    // Head to head, each rung beats every rung below it.
+    for (i, row) in rows.iter().enumerate() {
+        for j in 0..i {
+            let score: f64 = row[3 + j].parse().unwrap();
+            assert!(score > 50.0, "rung {i} against {j}: {score}\n{summary}");
+        }
+    }
+    let steps: Vec<(f64, f64)> = summary
+        .lines()
+        .filter(|l| l.contains(" to ") && l.starts_with("| "))
+        .map(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            (c[2].parse().unwrap(), c[3].parse().unwrap())
+        })
+        .collect();
+    assert_eq!(steps.len(), rows.len() - 1);
+    for (gain, se) in steps {
+        assert!(gain > 2.0 * se, "a step of {gain} ± {se}: {summary}");
+    }
+}

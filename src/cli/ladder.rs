@@ -4,15 +4,17 @@
 //! - the built-in ladder of configurations (`--rungs N` of them),
 //! - one agent at budgets spread over a range (`--agent SPEC --budgets LO..HI`),
 //! - a list of agents (`--agents A,B,...`), weakest first as intended,
-//! - a play-style archive (a MAP-Elites run of strategy-styles): candidate elites are
-//!   re-evaluated with fresh games first, and only elites that the re-evaluation
-//!   separates become rungs.
+//! - a play-style archive (a MAP-Elites run of strategy-styles): candidate elites play
+//!   a round robin among themselves on training levels first, and the rungs are the
+//!   largest set of them whose results against each other are an ordered ladder.
 
-use crate::experiments::strategy::{DIFFICULTY_LADDER, Step, StrategyExperiment, ladder, run};
+use crate::experiments::strategy::{
+    DIFFICULTY_LADDER, StrategyExperiment, ladder, pair_scores, run,
+};
 use crate::games::strategy::{training_levels, validation_levels};
 use crate::harness::agents::{AgentSpec, split_agents};
+use crate::harness::ladder::{ordered_subset, subset_averages};
 use crate::optim::map_elites::Archive;
-use crate::run::reevaluate::reevaluate;
 use crate::run::{read_config, read_result};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
@@ -48,14 +50,14 @@ pub struct LadderArgs {
     #[arg(long, default_value = "fitness")]
     by: String,
     /// Archive: candidates, evenly spaced from the lowest to the highest value of --by,
-    /// re-evaluated before picking [default: 3 x --pick].
+    /// played in a round robin before picking [default: 2 x --pick].
     #[arg(long)]
     candidates: Option<usize>,
-    /// Archive: fresh evaluations of each candidate (each one the run's games against
-    /// its opponent, on training levels); 20 of the default 10 games give 200 games, a
-    /// standard error of at most 3.5 points.
-    #[arg(long, default_value_t = 20)]
-    reevaluations: u32,
+    /// Archive: games per pair of candidates and training level in their round robin
+    /// (4 x 20 levels: 80 games a pair; with 10 candidates a row average over 720
+    /// games, a standard error of at most 1.9 points).
+    #[arg(long, default_value_t = 4)]
+    candidate_games: usize,
     /// Level set of the round robin: validation (never used in a search) or training.
     #[arg(long, default_value = "validation")]
     levels: String,
@@ -217,8 +219,8 @@ fn from_archive(
     run_dir: &std::path::Path,
     levels: Vec<u64>,
 ) -> Result<(StrategyExperiment, String)> {
-    if a.pick < 2 || a.reevaluations < 2 {
-        bail!("--pick and --reevaluations must be at least 2");
+    if a.pick < 2 || a.candidate_games == 0 {
+        bail!("--pick must be at least 2 and --candidate-games at least 1");
     }
     let config = read_config(run_dir).map_err(anyhow::Error::msg)?;
     if config.problem.name != "strategy-styles" {
@@ -266,95 +268,16 @@ fn from_archive(
     order.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
     let wanted = a
         .candidates
-        .unwrap_or(3 * a.pick)
+        .unwrap_or(2 * a.pick)
         .clamp(a.pick, order.len());
     let mut candidate_ids: Vec<usize> = spread(order.len(), wanted)
         .into_iter()
         .map(|k| order[k].1)
         .collect();
     candidate_ids.dedup();
-    // Fresh evaluations of each candidate: its archive fitness came from a few games.
-    if !a.output.quiet {
-        eprintln!(
-            "re-evaluating {} candidates, {} evaluations each",
-            candidate_ids.len(),
-            a.reevaluations
-        );
-    }
-    let mut measured: Vec<Candidate> = Vec::new();
-    for (k, &id) in candidate_ids.iter().enumerate() {
-        let r = reevaluate(
-            &config.space,
-            problem.as_ref(),
-            0,
-            &elites[id].values,
-            k as u64,
-            a.reevaluations,
-            a.seed,
-        )
-        .map_err(anyhow::Error::msg)?;
-        if !r.failures.is_empty() {
-            bail!(
-                "candidate {k}: {} evaluations failed: {}",
-                r.failures.len(),
-                r.failures[0]
-            );
-        }
-        measured.push(Candidate {
-            elite: id,
-            archive: elites[id].fitness,
-            mean: r.summary.mean,
-            se: r.summary.se(),
-        });
-    }
-    let chain = separated_chain(&measured);
-    let picked: Vec<usize> = if chain.len() > a.pick {
-        spread(chain.len(), a.pick)
-            .into_iter()
-            .map(|i| chain[i])
-            .collect()
-    } else {
-        chain
+    let values = |ids: &[usize]| -> Vec<Vec<f64>> {
+        ids.iter().map(|&id| elites[id].values.clone()).collect()
     };
-    if picked.len() < 2 {
-        bail!(
-            "no two of the {} candidates are separated by more than 2 standard errors after {} fresh evaluations each: give --reevaluations more, or --by another column",
-            measured.len(),
-            a.reevaluations
-        );
-    }
-    let mut heading = format!(
-        "Ladder from {} (axes {}): {} candidates by {}, each re-evaluated {} times with fresh seeds (win rate against the run's opponent, training levels):\n\n| candidate | archive fitness | re-evaluated | se | rung |\n|---|---|---|---|---|\n",
-        run_dir.display(),
-        names.join(" x "),
-        measured.len(),
-        a.by,
-        a.reevaluations
-    );
-    let mut by_strength: Vec<usize> = (0..measured.len()).collect();
-    by_strength.sort_by(|&i, &j| measured[i].mean.total_cmp(&measured[j].mean));
-    for i in by_strength {
-        let c = &measured[i];
-        let rung = picked
-            .iter()
-            .position(|&p| p == i)
-            .map_or(String::new(), |r| r.to_string());
-        heading.push_str(&format!(
-            "| {i} | {:.3} | {:.3} | {:.3} | {rung} |\n",
-            c.archive, c.mean, c.se
-        ));
-    }
-    if picked.len() < a.pick {
-        heading.push_str(&format!(
-            "\nOnly {} candidates are separated by more than 2 standard errors (asked for {}).\n",
-            picked.len(),
-            a.pick
-        ));
-    }
-    let values: Vec<Vec<f64>> = picked
-        .iter()
-        .map(|&i| elites[measured[i].elite].values.clone())
-        .collect();
     // The agents play with the search's own agent budget.
     let budget = config
         .problem
@@ -368,10 +291,85 @@ fn from_archive(
             .map_or("run".into(), |n| n.to_string_lossy().to_string());
         format!("{base}-ladder")
     });
+    // The candidates meet each other first, on training levels: their archive win
+    // rates come from a few games against one opponent, and strength against one
+    // opponent does not order portfolio bots against each other.
+    let training: Vec<u64> = training_levels().into_iter().take(levels.len()).collect();
+    let mut pool = ladder(
+        &format!("{name}/candidates"),
+        &config.space,
+        &values(&candidate_ids),
+        &budget,
+        training,
+        a.candidate_games,
+        a.seed,
+    )
+    .map_err(anyhow::Error::msg)?;
+    pool.settings = super::name_value_pairs("--set", &a.settings)?;
+    let pool_games = pool.levels.len() * a.candidate_games;
+    let folder = a.output.runs_dir.join(&name);
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
+    let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
+    if !a.output.quiet {
+        eprintln!(
+            "candidates: {} elites in a round robin, {pool_games} games a pair on training levels",
+            candidate_ids.len()
+        );
+    }
+    run(
+        &pool,
+        &crate::exec::Local,
+        &a.output.runs_dir,
+        &a.output.plots_dir,
+        !a.output.quiet,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let scores = pair_scores(&pool, &a.output.runs_dir);
+    let everyone: Vec<usize> = (0..candidate_ids.len()).collect();
+    let field = subset_averages(&scores, &everyone)
+        .ok_or_else(|| anyhow!("{}: the candidates' round robin is incomplete", name))?;
+    let chosen = ordered_subset(&scores, a.pick).ok_or_else(|| {
+        anyhow!(
+            "no two of the {} candidates are separated by more than 2 standard errors in their round robin ({pool_games} games a pair): give --candidate-games more, or --by another column",
+            candidate_ids.len()
+        )
+    })?;
+    let mut heading = format!(
+        "Ladder from {} (axes {}): {} candidates by {}, in a round robin of {pool_games} games a pair on training levels (`{name}/candidates/summary.md`). The rungs are the largest set of at most {} whose round robin among themselves is ordered, each rung above the one below by more than 2 standard errors:\n\n| candidate | archive fitness | average against all candidates | se | rung | average against the rungs | se |\n|---|---|---|---|---|---|---|\n",
+        run_dir.display(),
+        names.join(" x "),
+        candidate_ids.len(),
+        a.by,
+        a.pick
+    );
+    let mut by_strength: Vec<usize> = everyone.clone();
+    by_strength.sort_by(|&i, &j| field[i].0.total_cmp(&field[j].0).then(i.cmp(&j)));
+    for i in by_strength {
+        let (rung, within) = match chosen.rungs.iter().position(|&r| r == i) {
+            Some(r) => (
+                r.to_string(),
+                format!("{:.3} | {:.3}", chosen.averages[r].0, chosen.averages[r].1),
+            ),
+            None => (String::new(), " | ".to_string()),
+        };
+        heading.push_str(&format!(
+            "| {i} | {:.3} | {:.3} | {:.3} | {rung} | {within} |\n",
+            elites[candidate_ids[i]].fitness, field[i].0, field[i].1
+        ));
+    }
+    if chosen.rungs.len() < a.pick {
+        heading.push_str(&format!(
+            "\nOnly {} candidates make an ordered ladder with every step above 2 standard errors (asked for {}).\n",
+            chosen.rungs.len(),
+            a.pick
+        ));
+    }
+    let rung_ids: Vec<usize> = chosen.rungs.iter().map(|&r| candidate_ids[r]).collect();
     let x = ladder(
         &name,
         &config.space,
-        &values,
+        &values(&rung_ids),
         &budget,
         levels,
         a.games,
@@ -379,38 +377,6 @@ fn from_archive(
     )
     .map_err(anyhow::Error::msg)?;
     Ok((x, heading))
-}
-
-/// A candidate elite and what its fresh evaluations gave.
-#[derive(Clone, Debug, PartialEq)]
-struct Candidate {
-    /// Its index among the archive's elites.
-    elite: usize,
-    /// Its fitness in the archive.
-    archive: f64,
-    mean: f64,
-    se: f64,
-}
-
-/// The longest chain the greedy walk from the weakest finds: candidates by increasing
-/// mean, each above the last one taken by more than two standard errors of their
-/// difference. Returns indices into `c`, weakest first.
-fn separated_chain(c: &[Candidate]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..c.len()).collect();
-    order.sort_by(|&i, &j| c[i].mean.total_cmp(&c[j].mean).then(i.cmp(&j)));
-    let mut chain: Vec<usize> = Vec::new();
-    for i in order {
-        match chain.last() {
-            None => chain.push(i),
-            Some(&last) => {
-                let (lower, upper) = ((c[last].mean, c[last].se), (c[i].mean, c[i].se));
-                if Step::between(0, lower, upper).separated() {
-                    chain.push(i);
-                }
-            }
-        }
-    }
-    chain
 }
 
 #[cfg(test)]
@@ -436,19 +402,5 @@ mod tests {
         assert_eq!(spread(6, 6), vec![0, 1, 2, 3, 4, 5]);
         assert_eq!(spread(6, 2), vec![0, 5]);
         assert_eq!(spread(6, 3), vec![0, 3, 5]);
-    }
-
-    #[test]
-    fn the_chain_takes_only_separated_candidates() {
-        let c = |mean, se| Candidate {
-            elite: 0,
-            archive: 0.0,
-            mean,
-            se,
-        };
-        // 0.50 and 0.52 are within 2 standard errors (0.028); 0.60 is beyond.
-        let cs = [c(0.60, 0.01), c(0.50, 0.01), c(0.52, 0.01), c(0.70, 0.01)];
-        assert_eq!(separated_chain(&cs), vec![1, 0, 3]);
-        assert_eq!(separated_chain(&[c(0.5, 0.1), c(0.6, 0.1)]), vec![0]);
     }
 }

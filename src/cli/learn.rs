@@ -27,6 +27,10 @@ pub struct SelfplayArgs {
     /// Seed: game g is seeded by (seed, g), whatever the number of threads.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// The state encoding to record, by name [default: the game's default; the
+    /// strategy game's are strategy-counts-v1 and strategy-positions-v1].
+    #[arg(long)]
+    encoding: Option<String>,
     /// Folder of the sample file (samples.bin); an existing one is added to.
     #[arg(long)]
     out: PathBuf,
@@ -60,7 +64,8 @@ pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
         "the games finished are in {}; the same command again goes on from there",
         a.out.display()
     ));
-    let r = selfplay(game, &req, a.games, &a.out, !a.quiet).map_err(anyhow::Error::msg)?;
+    let r = selfplay(game, &req, a.encoding.as_deref(), a.games, &a.out, !a.quiet)
+        .map_err(anyhow::Error::msg)?;
     if r.torn > 0 {
         println!(
             "cut off a game cut short at the end of the file ({} bytes)",
@@ -81,8 +86,10 @@ pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
 
 #[derive(Args)]
 pub struct TrainEvalArgs {
-    /// A self-play folder (or its samples.bin) from `playtune selfplay`.
-    data: PathBuf,
+    /// Self-play folders (or their samples.bin) from `playtune selfplay`, one or more
+    /// (of one encoding: the games of the same game with other agents, say).
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
     /// Where to write the network.
     #[arg(long)]
     out: PathBuf,
@@ -109,6 +116,10 @@ pub struct TrainEvalArgs {
     /// Seed of the split, the initial weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Also train on each training sample with the two seats exchanged (features
+    /// p0_X and p1_X swapped, the player to move flipped).
+    #[arg(long)]
+    mirror: bool,
     #[command(flatten)]
     output: super::OutputArgs,
 }
@@ -124,10 +135,10 @@ fn training_hints(message: &str) -> String {
 }
 
 pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
-    if !a.data.exists() {
+    if let Some(missing) = a.data.iter().find(|d| !d.exists()) {
         bail!(
             "{}: no such self-play folder or sample file (make one with `playtune selfplay`)",
-            a.data.display()
+            missing.display()
         );
     }
     let config = TrainConfig {
@@ -138,6 +149,7 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         learning_rate: a.learning_rate,
         validation: a.validation,
         seed: a.seed,
+        mirror: a.mirror,
     };
     if let Err(crate::learn::Error::Setting {
         setting,
@@ -166,7 +178,8 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.run_dir.display()))?;
     let _lock = crate::run::lock::lock(&out.run_dir).map_err(anyhow::Error::msg)?;
     let _model_lock = crate::run::lock::lock_beside(&out.model).map_err(anyhow::Error::msg)?;
-    let trained = train_eval(&a.data, &config, &out, !a.output.quiet)
+    let data: Vec<&std::path::Path> = a.data.iter().map(PathBuf::as_path).collect();
+    let trained = train_eval(&data, &config, &out, !a.output.quiet)
         .map_err(|e| anyhow::anyhow!(training_hints(&e)))?;
     let t = &trained.network.header.training;
     println!(

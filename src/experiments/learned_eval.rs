@@ -79,6 +79,7 @@ pub struct SelfplayReport {
 pub fn selfplay(
     game: &dyn DynGame,
     req: &GameRequest,
+    encoding: Option<&str>,
     games: usize,
     out: &Path,
     progress: bool,
@@ -87,11 +88,12 @@ pub fn selfplay(
         return Err("games 0: play at least one game".into());
     }
     let games32 = u32::try_from(games).map_err(|_| format!("games {games}: too many"))?;
-    let encoding = game.encoding().ok_or_else(|| {
-        format!(
+    let encoding = game.encoding_named(encoding).map_err(|e| match e {
+        crate::harness::Error::NoEncoding { .. } => format!(
             "game `{}` has no state encoding to record self-play with (the strategy game has one)",
             game.name()
-        )
+        ),
+        other => other.to_string(),
     })?;
     let agents = if req.agents.is_empty() {
         game.default_agents(&req.settings)?
@@ -126,7 +128,7 @@ pub fn selfplay(
         budget: req.budget,
         seed: req.seed,
     };
-    let played = game.selfplay(&req, &todo, &|g| {
+    let played = game.selfplay(&req, Some(&header.encoding.name), &todo, &|g| {
         writer
             .append(&g)
             .map_err(|e| crate::harness::Error::Sink(Box::new(e)))?;
@@ -175,30 +177,38 @@ struct TrainingRecord<'a> {
     inputs: usize,
 }
 
-/// Trains a network on the samples of `data` and writes it to `out.model`, with the
-/// per-epoch loss and accuracy in `out.run_dir/training.csv` (written as epochs
-/// finish) and their curves in `out.plot_dir/training.png`.
+/// Trains a network on the samples of `data` (one or more self-play folders or sample
+/// files, of one encoding) and writes it to `out.model`, with the per-epoch loss and
+/// accuracy in `out.run_dir/training.csv` (written as epochs finish) and their curves
+/// in `out.plot_dir/training.png`.
 pub fn train_eval(
-    data: &Path,
+    data: &[&Path],
     config: &TrainConfig,
     out: &TrainOutput,
     progress: bool,
 ) -> Result<Trained, String> {
-    let path = sample_path(data);
-    let samples = SampleFile::read(&path)?;
-    if let Some(m) = samples.damage_message(
-        &path,
-        "left out of training (`playtune selfplay` with the file's settings plays them again)",
-    ) {
-        eprintln!("{m}");
+    let mut files = Vec::new();
+    for d in data {
+        let path = sample_path(d);
+        let samples = SampleFile::read(&path)?;
+        if let Some(m) = samples.damage_message(
+            &path,
+            "left out of training (`playtune selfplay` with the file's settings plays them again)",
+        ) {
+            eprintln!("{m}");
+        }
+        if samples.torn > 0 && progress {
+            eprintln!(
+                "note: {}: the last game was cut short ({} bytes) and is left out",
+                path.display(),
+                samples.torn
+            );
+        }
+        files.push((path.display().to_string(), samples));
     }
-    if samples.torn > 0 && progress {
-        eprintln!(
-            "note: {}: the last game was cut short ({} bytes) and is left out",
-            path.display(),
-            samples.torn
-        );
-    }
+    let names: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
+    let data_name = names.join(" + ");
+    let samples = SampleFile::merge(files)?;
     let mkdir = |d: &Path| {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create: {e}", d.display()))
     };
@@ -215,7 +225,7 @@ pub fn train_eval(
     let mut write_error = None;
     let trained = crate::learn::train::train(
         &samples,
-        &path.display().to_string(),
+        &data_name,
         config,
         Some(&out.model),
         &mut |r| {
@@ -249,7 +259,7 @@ pub fn train_eval(
     }
     trained.network.save(&out.model)?;
     let record = TrainingRecord {
-        data: path.display().to_string(),
+        data: data_name.clone(),
         config,
         network: &trained.network.header.training,
         parameters: trained.network.parameters(),
@@ -785,7 +795,7 @@ pub fn run(
     };
     let data = dir.join("selfplay");
     let started = std::time::Instant::now();
-    let report = selfplay(&Strategy, &req, x.selfplay_games, &data, progress)?;
+    let report = selfplay(&Strategy, &req, None, x.selfplay_games, &data, progress)?;
     if progress {
         eprintln!(
             "self-play: {} games ({} new) and {} samples in {}, {:.0} s",
@@ -807,7 +817,7 @@ pub fn run(
     // New games retrain the network, and a new network redoes the tables.
     let stale = !model.exists() || report.games_played > 0;
     if stale {
-        train_eval(&data, &x.train, &out, progress)?;
+        train_eval(&[data.as_path()], &x.train, &out, progress)?;
     }
     let network = crate::learn::Network::load(&model)?;
     let learned = learned_leaf(&format!("learned:{}", model.display()))?

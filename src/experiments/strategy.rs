@@ -13,6 +13,7 @@ use crate::exec::{Executor, Task, map_each};
 use crate::game::{Agent, Game};
 use crate::games::strategy::{Level, Strategy, StrategyState, training_levels, validation_levels};
 use crate::harness::agents::{AgentSpec, all_agents, build_agent};
+use crate::harness::ladder::PairScore;
 use crate::harness::{GameDef, Values};
 use crate::plot::{Heatmap, category_error_bars, heatmap};
 use crate::rng::derive_seed;
@@ -646,39 +647,24 @@ fn row_average(row: &[Option<Cell>]) -> (f64, f64) {
     (mean, var.sqrt() / k)
 }
 
-/// One step of a ladder: from rung `from` to the next.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Step {
-    pub from: usize,
-    /// The next rung's average minus this one's.
-    pub gain: f64,
-    /// The gain's standard error, `sqrt(se_from^2 + se_next^2)`.
-    pub se: f64,
-}
+pub use crate::harness::ladder::{Step, steps};
 
-impl Step {
-    /// The step from `lower` to `upper`, each (mean, standard error), as rung `from`.
-    pub fn between(from: usize, lower: (f64, f64), upper: (f64, f64)) -> Step {
-        Step {
-            from,
-            gain: upper.0 - lower.0,
-            se: lower.1.hypot(upper.1),
-        }
-    }
-
-    /// The next rung is stronger by more than two standard errors.
-    pub fn separated(&self) -> bool {
-        self.gain > 2.0 * self.se
-    }
-}
-
-/// The steps between neighbouring rungs of averages (mean, standard error), weakest
-/// first as intended; the ladder holds when every step is separated.
-pub fn steps(averages: &[(f64, f64)]) -> Vec<Step> {
-    averages
-        .windows(2)
-        .enumerate()
-        .map(|(i, w)| Step::between(i, w[0], w[1]))
+/// A round robin's results so far, read from its folder under `runs_dir`: `m[i][j]` is
+/// agent `i`'s mean score against agent `j` with the variance of that mean.
+pub fn pair_scores(x: &StrategyExperiment, runs_dir: &Path) -> Vec<Vec<Option<PairScore>>> {
+    let (rows, _) = read_rows(&runs_dir.join(&x.name).join("games.csv"), x);
+    win_matrix(x, &rows)
+        .into_iter()
+        .map(|row| {
+            row.into_iter()
+                .map(|c| {
+                    c.map(|c| PairScore {
+                        mean: c.mean,
+                        variance_of_mean: c.variance / c.games.max(1) as f64,
+                    })
+                })
+                .collect()
+        })
         .collect()
 }
 

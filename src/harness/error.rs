@@ -112,6 +112,13 @@ pub enum Error {
     /// A game without a state encoding, asked for self-play samples.
     #[error("game `{game}` has no state encoding, so it cannot record self-play samples")]
     NoEncoding { game: String },
+    /// An encoding the game does not have.
+    #[error("game `{game}` has no state encoding `{name}` (it has: {known})")]
+    UnknownEncoding {
+        game: String,
+        name: String,
+        known: String,
+    },
     /// Drawing or writing a picture failed (the file and why).
     #[error(transparent)]
     Draw(#[from] crate::draw::PlotError),

@@ -105,6 +105,12 @@ pub trait GameDef: Sync + 'static {
     fn encoding(&self) -> Option<Arc<dyn StateEncoding<Self::State>>> {
         None
     }
+    /// Every encoding the game can record self-play with, the default
+    /// ([`GameDef::encoding`]) first. A network keeps the encoding it learned, so a
+    /// game that adds an encoding keeps the old one here for the old networks.
+    fn encodings(&self) -> Vec<Arc<dyn StateEncoding<Self::State>>> {
+        self.encoding().into_iter().collect()
+    }
 }
 
 /// Hands each finished self-play game to its writer (called from many threads).
@@ -156,8 +162,10 @@ pub trait DynGame: Sync {
     fn agent_names(&self, game: &GameRequest) -> Result<Vec<String>, Error>;
     /// One game, drawn into `out` after the turns `at` (see [`GameDef::render`]).
     fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, Error>;
-    /// The game's state encoding, if it has one.
+    /// The game's default state encoding, if it has one.
     fn encoding(&self) -> Option<Encoding>;
+    /// The game's state encoding named `name` (its default when `None`).
+    fn encoding_named(&self, name: Option<&str>) -> Result<Encoding, Error>;
     /// The game's design space, if it has one ([`GameDef::design_space`]).
     fn design_space(&self) -> Option<crate::space::Space>;
     /// The game's own measure of a design ladder's rung, if it has one.
@@ -166,7 +174,14 @@ pub trait DynGame: Sync {
     /// `derive_seed(seed, [g])`, seats rotating with `g`) and hands each to `sink` as
     /// it finishes: one sample at the start of every turn (whenever the player to move
     /// changes), labelled with the winner.
-    fn selfplay(&self, game: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), Error>;
+    /// Samples are of the encoding `encoding` (the default when `None`).
+    fn selfplay(
+        &self,
+        game: &GameRequest,
+        encoding: Option<&str>,
+        games: &[u32],
+        sink: &SampleSink,
+    ) -> Result<(), Error>;
 }
 
 /// A game to play as the user asked for it.
@@ -175,6 +190,35 @@ pub struct GameRequest {
     pub agents: Vec<String>,
     pub budget: Option<usize>,
     pub seed: u64,
+}
+
+/// The game's encoding named `name`, or its default.
+fn encoder<D: GameDef>(
+    def: &D,
+    name: Option<&str>,
+) -> Result<Arc<dyn StateEncoding<D::State>>, Error> {
+    let all = def.encodings();
+    let game = || GameDef::name(def).to_string();
+    let Some(name) = name else {
+        return def
+            .encoding()
+            .ok_or_else(|| Error::NoEncoding { game: game() });
+    };
+    if all.is_empty() {
+        return Err(Error::NoEncoding { game: game() });
+    }
+    all.iter()
+        .find(|e| e.encoding().name == name)
+        .cloned()
+        .ok_or_else(|| Error::UnknownEncoding {
+            game: game(),
+            name: name.to_string(),
+            known: all
+                .iter()
+                .map(|e| e.encoding().name.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
 }
 
 /// A game's settings, agents and lineup, checked.
@@ -409,6 +453,10 @@ impl<D: GameDef> DynGame for D {
         GameDef::encoding(self).map(|e| e.encoding().clone())
     }
 
+    fn encoding_named(&self, name: Option<&str>) -> Result<Encoding, Error> {
+        encoder(self, name).map(|e| e.encoding().clone())
+    }
+
     fn design_space(&self) -> Option<crate::space::Space> {
         GameDef::design_space(self)
     }
@@ -417,10 +465,14 @@ impl<D: GameDef> DynGame for D {
         GameDef::rung_measure(self)
     }
 
-    fn selfplay(&self, req: &GameRequest, games: &[u32], sink: &SampleSink) -> Result<(), Error> {
-        let encoder = GameDef::encoding(self).ok_or_else(|| Error::NoEncoding {
-            game: GameDef::name(self).to_string(),
-        })?;
+    fn selfplay(
+        &self,
+        req: &GameRequest,
+        encoding: Option<&str>,
+        games: &[u32],
+        sink: &SampleSink,
+    ) -> Result<(), Error> {
+        let encoder = encoder(self, encoding)?;
         let p = prepare(self, req)?;
         let players = DynGame::players(self, &req.settings)?;
         if p.specs.len() != players {

@@ -36,6 +36,39 @@ impl Encoding {
         }
     }
 
+    /// How to encode the same state with the two seats' roles exchanged, read off the
+    /// feature names: `p0_X` and `p1_X` are seat 0's and seat 1's `X`, and `to_move`
+    /// (cap 2) is the seat to move; every other feature belongs to neither seat.
+    /// `None` when no feature names a seat, or a seat's feature has no twin. A game's
+    /// winner is exchanged with the seats, so the target (the player to move wins)
+    /// of the exchanged state is the original's.
+    pub fn seat_swap(&self) -> Option<SeatSwap> {
+        let index = |name: &str| self.features.iter().position(|f| f.name == name);
+        let mut source = Vec::with_capacity(self.len());
+        let mut flip = Vec::with_capacity(self.len());
+        let mut seated = false;
+        for f in &self.features {
+            let twin = match (f.name.strip_prefix("p0_"), f.name.strip_prefix("p1_")) {
+                (Some(x), _) => Some(format!("p1_{x}")),
+                (_, Some(x)) => Some(format!("p0_{x}")),
+                _ => None,
+            };
+            match twin {
+                Some(twin) => {
+                    let t = index(&twin)?;
+                    if self.features[t].cap != f.cap {
+                        return None;
+                    }
+                    source.push(t);
+                    seated = true;
+                }
+                None => source.push(source.len()),
+            }
+            flip.push(f.name == "to_move" && f.cap == 2);
+        }
+        seated.then_some(SeatSwap { source, flip })
+    }
+
     /// Bytes per encoded state (one per feature).
     pub fn len(&self) -> usize {
         self.features.len()
@@ -82,6 +115,25 @@ impl Encoding {
     }
 }
 
+/// An encoding's seat exchange ([`Encoding::seat_swap`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatSwap {
+    /// Feature `i` of the exchanged state is feature `source[i]` of the original.
+    source: Vec<usize>,
+    /// Features whose value `v` (0 or 1) becomes `1 - v`: the seat to move.
+    flip: Vec<bool>,
+}
+
+impl SeatSwap {
+    /// The exchanged state's counts, written into `out`.
+    pub fn apply(&self, counts: &[u8], out: &mut [u8]) {
+        for ((o, &s), &flip) in out.iter_mut().zip(&self.source).zip(&self.flip) {
+            let v = counts[s];
+            *o = if flip { u8::from(v == 0) } else { v };
+        }
+    }
+}
+
 /// How a game encodes its states for learning.
 pub trait StateEncoding<S>: Send + Sync {
     /// The encoding's name and features.
@@ -114,6 +166,35 @@ mod tests {
         assert_eq!(out, [1, 2, 8]);
         e.active_inputs(&[0, 2, 3], &mut out);
         assert_eq!(out, [0, 4, 8]);
+    }
+
+    #[test]
+    fn seats_exchange_by_name_and_twice_is_nothing() {
+        let e = Encoding::new(
+            "t",
+            [
+                ("to_move".into(), 2),
+                ("p0_a".into(), 5),
+                ("p0_b".into(), 3),
+                ("p1_a".into(), 5),
+                ("p1_b".into(), 3),
+                ("round".into(), 9),
+            ],
+        );
+        let swap = e.seat_swap().unwrap();
+        let counts = [1, 4, 2, 0, 1, 7];
+        let mut once = [0; 6];
+        swap.apply(&counts, &mut once);
+        assert_eq!(once, [0, 0, 1, 4, 2, 7]);
+        let mut twice = [0; 6];
+        swap.apply(&once, &mut twice);
+        assert_eq!(twice, counts);
+        // A seat's feature without its twin, twins of different caps, or no seats.
+        let lone = Encoding::new("t", [("p0_a".into(), 2), ("p1_b".into(), 2)]);
+        assert!(lone.seat_swap().is_none());
+        let uneven = Encoding::new("t", [("p0_a".into(), 2), ("p1_a".into(), 3)]);
+        assert!(uneven.seat_swap().is_none());
+        assert!(Encoding::new("t", [("a".into(), 2)]).seat_swap().is_none());
     }
 
     #[test]

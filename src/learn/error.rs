@@ -30,6 +30,11 @@ pub enum Error {
         share: f64,
         games: usize,
     },
+    /// Mirrored training asked of an encoding that names no seats.
+    #[error(
+        "the encoding `{0}` does not say which features are whose (features p0_X and p1_X, to_move), so its samples cannot be mirrored"
+    )]
+    NoSeatSwap(String),
     /// The validation loss stopped being a number.
     #[error("training diverged at epoch {epoch} (validation loss {loss}); lower the learning rate")]
     Diverged { epoch: usize, loss: f64 },

@@ -66,6 +66,28 @@ impl<S> LearnedEvaluator<S> {
         Self::new(network, encoding, &name)
     }
 
+    /// The network of `path` with whichever of a game's `encodings` it learned; when
+    /// none matches, the check against the first (the game's default) names the
+    /// difference.
+    pub fn load_matching(
+        path: &Path,
+        encodings: &[Arc<dyn StateEncoding<S>>],
+    ) -> Result<Self, Error> {
+        let network = load_shared(path)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let learned = &network.header.encoding.name;
+        let encoding = encodings
+            .iter()
+            .find(|e| &e.encoding().name == learned)
+            .or(encodings.first())
+            .cloned()
+            .ok_or_else(|| Error::File(format!("{name}: the game has no state encoding")))?;
+        Self::new(network, encoding, &name)
+    }
+
     /// The logit that the player to move in `state` wins.
     pub fn logit(&self, state: &S) -> f32 {
         BUFFERS.with(|b| {

@@ -514,6 +514,31 @@ impl SampleFile {
         }
     }
 
+    /// Several sample files as one, for training on all of them (self-play of
+    /// different agents, say). They must share an encoding; the first file's header
+    /// stands for all. The games of file `k` after the first get `k << 24` added to
+    /// their indices, which keeps every index distinct (a file holds fewer than 2^24
+    /// games) and leaves the first file's games, and so its validation split,
+    /// exactly as training on it alone.
+    pub fn merge(files: Vec<(String, SampleFile)>) -> Result<SampleFile, Error> {
+        let mut files = files.into_iter();
+        let Some((_, mut all)) = files.next() else {
+            return Err(Error::File("no sample files to train on".into()));
+        };
+        for (k, (name, file)) in files.enumerate() {
+            all.header
+                .encoding
+                .check_same(&file.header.encoding, &format!("the samples of {name}"))?;
+            let offset = ((k + 1) as u32) << 24;
+            all.games.extend(file.games.into_iter().map(|mut g| {
+                g.game |= offset;
+                g
+            }));
+        }
+        all.offsets.clear();
+        Ok(all)
+    }
+
     /// Samples in all games.
     pub fn samples(&self) -> usize {
         self.games.iter().map(GameSamples::len).sum()

@@ -13,7 +13,7 @@
 //! thread count, which moves the last digits.
 
 use super::Error;
-use super::encoding::Encoding;
+use super::encoding::{Encoding, SeatSwap};
 use super::network::{Layer, Network, NetworkHeader, TrainingSummary};
 use super::samples::SampleFile;
 use crate::rng::{derive_seed, rng_from_seed};
@@ -39,6 +39,10 @@ pub struct TrainConfig {
     /// Share of the games held out for validation.
     pub validation: f64,
     pub seed: u64,
+    /// Also train on every training sample with the seats exchanged (the encoding's
+    /// [`Encoding::seat_swap`]); validation keeps the recorded samples only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -58,6 +62,7 @@ impl Default for TrainConfig {
             learning_rate: 1e-4,
             validation: 0.1,
             seed: 1,
+            mirror: false,
         }
     }
 }
@@ -142,7 +147,7 @@ const SPLIT: u64 = 0x5350_4c49;
 const INIT: u64 = 0x494e_4954;
 const SHUFFLE: u64 = 0x5348_5546;
 
-fn flatten(data: &SampleFile, config: &TrainConfig) -> Flat {
+fn flatten(data: &SampleFile, config: &TrainConfig, swap: Option<&SeatSwap>) -> Flat {
     let len = data.header.encoding.len();
     let mut flat = Flat {
         encoding: data.header.encoding.clone(),
@@ -175,6 +180,16 @@ fn flatten(data: &SampleFile, config: &TrainConfig) -> Flat {
                 flat.validation.push(index);
             } else {
                 flat.train.push(index);
+                if let Some(swap) = swap {
+                    // The same state with the seats exchanged: the mover and the
+                    // winner exchange too, so the target stays.
+                    let at = flat.counts.len();
+                    flat.counts.resize(at + len, 0);
+                    let (before, after) = flat.counts.split_at_mut(at);
+                    swap.apply(&before[at - len..], after);
+                    flat.train.push(flat.targets.len());
+                    flat.targets.push(g.target(i));
+                }
             }
         }
     }
@@ -324,7 +339,16 @@ pub fn train(
         data: data_name.to_string(),
         problem,
     })?;
-    let flat = flatten(data, config);
+    let swap = if config.mirror {
+        Some(
+            encoding
+                .seat_swap()
+                .ok_or_else(|| Error::NoSeatSwap(encoding.name.clone()))?,
+        )
+    } else {
+        None
+    };
+    let flat = flatten(data, config, swap.as_ref());
     if flat.train.is_empty() {
         return Err(Error::NoTrainingSamples {
             data: data_name.to_string(),
@@ -550,7 +574,63 @@ mod tests {
             learning_rate: 1e-2,
             validation: 0.2,
             seed: 3,
+            mirror: false,
         }
+    }
+
+    #[test]
+    fn mirrored_training_adds_the_exchanged_training_samples_only() {
+        // The toy encoding with seat names: `lead` is seat 0's lead, its twin seat 1's.
+        let mut data = toy_data(40);
+        data.header.encoding = Encoding::new(
+            "toy-seats",
+            [
+                ("to_move".into(), 2),
+                ("p0_lead".into(), 6),
+                ("p1_lead".into(), 6),
+            ],
+        );
+        let swap = data.header.encoding.seat_swap().unwrap();
+        let plain = flatten(&data, &small(), None);
+        let mirrored = flatten(&data, &small(), Some(&swap));
+        assert_eq!(mirrored.train.len(), 2 * plain.train.len());
+        assert_eq!(mirrored.validation.len(), plain.validation.len());
+        // Each training sample is followed by its exchange, with the same target.
+        let len = plain.len;
+        let first = mirrored.train[0];
+        let (a, b) = (first * len, (first + 1) * len);
+        let mut exchanged = vec![0; len];
+        swap.apply(&mirrored.counts[a..b], &mut exchanged);
+        assert_eq!(&mirrored.counts[b..b + len], &exchanged[..]);
+        assert_eq!(mirrored.targets[first], mirrored.targets[first + 1]);
+        // An encoding without seats cannot be mirrored.
+        let config = TrainConfig {
+            mirror: true,
+            ..small()
+        };
+        let e = train(&toy_data(20), "toy", &config, None, &mut |_| {}).unwrap_err();
+        assert!(matches!(e, Error::NoSeatSwap(_)), "{e}");
+    }
+
+    #[test]
+    fn merged_files_keep_the_first_file_as_it_was() {
+        let (a, b) = (toy_data(30), toy_data(20));
+        let merged = SampleFile::merge(vec![("a".into(), a.clone()), ("b".into(), b)]).unwrap();
+        assert_eq!(merged.games.len(), 50);
+        assert_eq!(&merged.games[..30], &a.games[..]);
+        let indices: std::collections::BTreeSet<u32> =
+            merged.games.iter().map(|g| g.game).collect();
+        assert_eq!(indices.len(), 50, "every game index distinct");
+        // The first file's split is the one it has alone.
+        let alone = flatten(&a, &small(), None);
+        let together = flatten(&merged, &small(), None);
+        assert_eq!(
+            &together.validation[..alone.validation.len()],
+            &alone.validation[..]
+        );
+        let mut other = toy_data(5);
+        other.header.encoding.name = "other".into();
+        assert!(SampleFile::merge(vec![("a".into(), a), ("o".into(), other)]).is_err());
     }
 
     #[test]
@@ -582,7 +662,7 @@ mod tests {
     #[test]
     fn the_split_is_by_game() {
         let data = toy_data(50);
-        let flat = flatten(&data, &small());
+        let flat = flatten(&data, &small(), None);
         let game_of = |i: usize| i / 10;
         let train: std::collections::BTreeSet<usize> =
             flat.train.iter().map(|&i| game_of(i)).collect();

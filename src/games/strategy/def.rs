@@ -4,7 +4,7 @@
 //! statistics per game; maps at chosen steps.
 
 use super::bot::RuleBased;
-use super::encoding::StrategyEncoding;
+use super::encoding::{StrategyEncoding, StrategyPositions};
 use super::level::{Level, LevelConfig, training_levels, validation_levels};
 use super::log::features;
 use super::phases::StrategyPhases;
@@ -257,12 +257,15 @@ pub fn learned_leaf(text: &str) -> Result<Option<Arc<dyn StateEvaluator<Strategy
             "name the network file (made by `playtune train-eval`)",
         ));
     }
-    let evaluator = LearnedEvaluator::load(
-        std::path::Path::new(file.trim()),
-        Arc::new(StrategyEncoding) as Arc<dyn StateEncoding<StrategyState>>,
-    )
-    .map_err(super::Error::from)?;
+    let evaluator =
+        LearnedEvaluator::load_matching(std::path::Path::new(file.trim()), &encodings())
+            .map_err(super::Error::from)?;
     Ok(Some(Arc::new(evaluator)))
+}
+
+/// The game's state encodings, the default (counts, as in the paper) first.
+fn encodings() -> Vec<Arc<dyn StateEncoding<StrategyState>>> {
+    vec![Arc::new(StrategyEncoding), Arc::new(StrategyPositions)]
 }
 
 /// The `leaf` setting of the MCTS agents.
@@ -540,6 +543,10 @@ impl GameDef for Strategy {
 
     fn encoding(&self) -> Option<Arc<dyn StateEncoding<StrategyState>>> {
         Some(Arc::new(StrategyEncoding))
+    }
+
+    fn encodings(&self) -> Vec<Arc<dyn StateEncoding<StrategyState>>> {
+        encodings()
     }
 
     /// The turn limit is the cap (the score decides there); a capture is the rules.
