@@ -650,7 +650,13 @@ fn rule_design(args: &RuleDesignArgs, exec: &dyn crate::exec::Executor) -> Resul
         Preset::Medium => bail!("rule-design has the presets quick and full"),
     };
     let mut config =
-        RuleDesignConfig::preset(&args.game, preset, c.seed).map_err(anyhow::Error::msg)?;
+        RuleDesignConfig::preset(&args.game, preset, c.seed).map_err(|e| match &e {
+            // Where to go instead is a command to type: the command line says it.
+            crate::experiments::Error::NoStudyPreset(game) => anyhow!(
+                "{e}; `playtune optimize --problem design --set game={game}` designs any game"
+            ),
+            _ => anyhow::Error::msg(e),
+        })?;
     if let Some(name) = &c.name {
         config.name = name.clone();
     }

@@ -7,9 +7,12 @@
 //! all (a temporary name, then a rename); the caller collects only complete output.
 //! [`slurm`] talks to the cluster through `sbatch`, `squeue` and `scancel`.
 
+mod error;
 pub mod search;
 pub mod slurm;
 pub mod trials;
+
+pub use error::Error;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -35,8 +38,8 @@ pub struct SlurmOptions {
 
 /// Writes a file whole or not at all: a temporary file (of this process: two tasks
 /// of one chunk never share one) renamed into place.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    crate::run::lock::write_whole(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    crate::run::lock::write_whole(path, bytes).map_err(|e| Error::file(path, e))
 }
 
 /// The last lines of a file.
@@ -85,15 +88,14 @@ pub(crate) fn submit_array<S: serde::Serialize>(
     array: &Array,
     options: &SlurmOptions,
     submission: impl Fn(Option<String>) -> S,
-) -> Result<String, String> {
-    let folder = std::fs::canonicalize(array.cluster).map_err(|e| e.to_string())?;
+) -> Result<String, Error> {
+    let folder = std::fs::canonicalize(array.cluster)?;
     let logs = array.cluster.join("logs");
-    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
-    let logs = std::fs::canonicalize(logs).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&logs).map_err(|e| Error::file(&logs, e))?;
+    let logs = std::fs::canonicalize(logs)?;
     let path = array.cluster.join(format!("submission-{}.ron", array.k));
     let write = |job: Option<String>| {
-        let text = ron::ser::to_string_pretty(&submission(job), ron::ser::PrettyConfig::default())
-            .map_err(|e| e.to_string())?;
+        let text = ron::ser::to_string_pretty(&submission(job), ron::ser::PrettyConfig::default())?;
         write_atomic(&path, text.as_bytes())
     };
     write(None)?;
@@ -123,18 +125,19 @@ pub(crate) fn submit_array<S: serde::Serialize>(
         }
         Err(e) => {
             let _ = std::fs::remove_file(&path);
-            Err(e.to_string())
+            Err(e.into())
         }
     }
 }
 
 /// Waits until no task of `jobs` is in the queue, looking sooner at first and then
-/// every `options.poll`; `say` hears a line when the counts change.
-pub(crate) fn wait_for(
+/// every `options.poll`; a line on standard error when the counts change. The error
+/// is the caller's (what `jobs` reads is the caller's files).
+pub(crate) fn wait_for<E: From<slurm::SlurmError>>(
     job_name: &str,
-    jobs: &dyn Fn() -> Result<Vec<String>, String>,
+    jobs: &dyn Fn() -> Result<Vec<String>, E>,
     options: &SlurmOptions,
-) -> Result<(), String> {
+) -> Result<(), E> {
     let mut pause = Duration::from_millis(250).min(options.poll);
     let mut last_line = String::new();
     let started = Instant::now();
@@ -156,7 +159,7 @@ pub(crate) fn wait_for(
                 std::thread::sleep(options.poll);
                 continue;
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         };
         let ours: Vec<&slurm::Queued> = queue.iter().filter(|q| jobs.contains(&q.job)).collect();
         if ours.is_empty() {

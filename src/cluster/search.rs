@@ -12,7 +12,7 @@
 //! Layout under `<run>/slurm/`: `submission-K.ron` (the chunks of round K and its job),
 //! `submission-K.sh`, `results/K-I.jsonl`, `logs/JOB_TASK.out`.
 
-use super::{CLUSTER_DIR, SlurmOptions, indent, slurm, tail, write_atomic};
+use super::{CLUSTER_DIR, Error, SlurmOptions, indent, slurm, tail, write_atomic};
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::Phase;
 use crate::run::failures::{FAILURES_FILE, FailureRow};
@@ -86,16 +86,15 @@ impl Folder {
             .join(LOGS_DIR)
             .join(format!("{job}_{task}.out"))
     }
-    fn rounds(&self) -> Result<Vec<Round>, String> {
+    fn rounds(&self) -> Result<Vec<Round>, Error> {
         let mut out = Vec::new();
         for k in 0.. {
             let path = self.round(k);
             if !path.exists() {
                 break;
             }
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            out.push(ron::from_str(&text).map_err(|e| run::ron_error(&path, &e))?);
+            let text = std::fs::read_to_string(&path).map_err(|e| Error::file(&path, e))?;
+            out.push(ron::from_str(&text).map_err(|e| Error::parse(&path, e))?);
         }
         Ok(out)
     }
@@ -111,7 +110,7 @@ impl Folder {
 
 /// Lines for `playtune status RUN` of a search run on the cluster: its rounds, the
 /// tasks of the last one still queued, and those that ended without results.
-pub fn status(dir: &Path) -> Result<Vec<String>, String> {
+pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
     let folder = Folder {
         run: dir.to_path_buf(),
     };
@@ -125,7 +124,7 @@ pub fn status(dir: &Path) -> Result<Vec<String>, String> {
         return Ok(lines);
     };
     let queue = if slurm::on_path("squeue") {
-        slurm::queue(&folder.job_name()).map_err(|e| e.to_string())?
+        slurm::queue(&folder.job_name())?
     } else {
         Vec::new()
     };
@@ -214,24 +213,24 @@ pub fn run_search(
     options: &SlurmOptions,
     tasks: usize,
     rounds: &mut Rounds,
-) -> Result<RunResult, String> {
-    slurm::check_tools().map_err(|e| e.to_string())?;
+) -> Result<RunResult, Error> {
+    slurm::check_tools()?;
     if tasks == 0 {
-        return Err("tasks 0: give at least one task per round".into());
+        return Err(Error::NoTasks);
     }
     let folder = Folder {
         run: dir.to_path_buf(),
     };
-    std::fs::create_dir_all(folder.cluster().join(RESULTS_DIR)).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(folder.cluster().join(LOGS_DIR)).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(folder.cluster().join(RESULTS_DIR))?;
+    std::fs::create_dir_all(folder.cluster().join(LOGS_DIR))?;
     let job_name = folder.job_name();
-    let jobs = || -> Result<Vec<String>, String> {
+    let jobs = || -> Result<Vec<String>, Error> {
         Ok(folder.rounds()?.into_iter().filter_map(|r| r.job).collect())
     };
     // An earlier call's tasks still in the queue: wait for them first.
     super::wait_for(&job_name, &jobs, options)?;
     loop {
-        let waiting = match run::replay(dir, config, problem).map_err(|e| e.to_string())? {
+        let waiting = match run::replay(dir, config, problem)? {
             Driven::Finished(r) => return Ok(r),
             Driven::Waiting { waiting, .. } => waiting,
         };
@@ -262,14 +261,9 @@ pub fn run_search(
             // result: its failed tasks are reported, and the next call submits again.
             let failed = failed_tasks(&folder, last, &waiting);
             if !failed.is_empty() {
-                let mut m = format!(
-                    "{} task(s) of round {} ended without results; `playtune resume {} --executor slurm` submits their candidates again:",
-                    failed.len(),
-                    k - 1,
-                    dir.display()
-                );
+                let mut tails = String::new();
                 for (task, job, log) in failed.iter().take(10) {
-                    m += &format!(
+                    tails += &format!(
                         "\n  task {task} (job {job}; log {}):\n{}",
                         log.display(),
                         indent(&tail(log, 8))
@@ -277,7 +271,12 @@ pub fn run_search(
                 }
                 // Marked so that the next call submits a new round.
                 mark_reported(&folder, k - 1)?;
-                return Err(m);
+                return Err(Error::RoundUnfinished {
+                    tasks: failed.len(),
+                    round: k - 1,
+                    dir: dir.to_path_buf(),
+                    tails,
+                });
             }
         }
         let submitting = Instant::now();
@@ -315,12 +314,11 @@ fn failed_tasks(
 }
 
 /// Marks a round as reported, so that the next call submits a new one after it.
-fn mark_reported(folder: &Folder, k: usize) -> Result<(), String> {
+fn mark_reported(folder: &Folder, k: usize) -> Result<(), Error> {
     let rounds = folder.rounds()?;
     let mut round = rounds[k].clone();
     round.reported = true;
-    let text = ron::ser::to_string_pretty(&round, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
+    let text = ron::ser::to_string_pretty(&round, ron::ser::PrettyConfig::default())?;
     write_atomic(&folder.round(k), text.as_bytes())
 }
 
@@ -330,7 +328,7 @@ fn record(
     config: &RunConfig,
     problem: &dyn Problem,
     waiting: &[Candidate],
-) -> Result<usize, String> {
+) -> Result<usize, Error> {
     let by_key: BTreeMap<(u64, u64), &Candidate> =
         waiting.iter().map(|c| ((c.trial, c.index), c)).collect();
     let mut rows = Vec::new();
@@ -345,10 +343,13 @@ fn record(
         .collect();
     files.sort();
     for path in &files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e))?;
         for (n, line) in text.lines().enumerate() {
-            let a: Answer = serde_json::from_str(line)
-                .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+            let a: Answer = serde_json::from_str(line).map_err(|source| Error::Answer {
+                path: path.clone(),
+                line: n + 1,
+                source,
+            })?;
             // An answer for a candidate no longer waited for (recorded already) or
             // for another point (a changed run) is not this round's.
             let Some(c) = by_key.get(&(a.trial, a.index)) else {
@@ -402,7 +403,7 @@ fn submit(
     k: usize,
     parts: &[Vec<Candidate>],
     options: &SlurmOptions,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let submitted_at = super::now();
     let array = super::Array {
         cluster: &folder.cluster(),
@@ -427,26 +428,27 @@ fn submit(
 /// Evaluates chunk `index` of round `k`: `playtune task RUN/slurm --submission K`.
 /// Candidates are evaluated in parallel over the task's CPUs, each tried again with
 /// the same seed after a failure as the local run does.
-pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, String> {
+pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error> {
     let dir = cluster
         .parent()
-        .ok_or_else(|| format!("{}: not a cluster folder", cluster.display()))?;
+        .ok_or_else(|| Error::NotAClusterFolder(cluster.to_path_buf()))?;
     let started = Instant::now();
     let folder = Folder {
         run: dir.to_path_buf(),
     };
     let config = run::read_config(dir)?;
     let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
-    let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let binding = Binding::new(&config.space, problem.space())?;
     let round = folder
         .rounds()?
         .into_iter()
         .nth(k)
-        .ok_or_else(|| format!("{}: no such round", folder.round(k).display()))?;
-    let chunk = round
-        .chunks
-        .get(index)
-        .ok_or_else(|| format!("task {index}: round {k} has {} tasks", round.chunks.len()))?;
+        .ok_or_else(|| Error::NoSuchRound(folder.round(k)))?;
+    let chunk = round.chunks.get(index).ok_or_else(|| Error::NoSuchTask {
+        index,
+        what: format!("round {k}"),
+        tasks: round.chunks.len(),
+    })?;
     let answers: Vec<Answer> = chunk
         .par_iter()
         .map(|c| {
@@ -466,7 +468,7 @@ pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, 
         .collect();
     let mut text = String::new();
     for a in &answers {
-        text += &serde_json::to_string(a).map_err(|e| e.to_string())?;
+        text += &serde_json::to_string(a)?;
         text.push('\n');
     }
     write_atomic(&folder.results(k, index), text.as_bytes())?;

@@ -9,8 +9,9 @@
 //! Each algorithm's search is an ordinary run folder (resumable); the re-evaluations
 //! are seeded per (algorithm, trial, repeat), so the whole experiment is reproducible.
 
+use super::Error;
 use crate::eval::{Binding, Evaluation, Problem};
-use crate::exec::{Evaluate, Executor, Search, SearchOptions, map_each};
+use crate::exec::{Evaluate, ExecError, Executor, Search, SearchOptions, map_each};
 use crate::optim::AlgoConfig;
 use crate::optim::brmhc::BrmhcConfig;
 use crate::optim::ntbea::NtbeaConfig;
@@ -114,9 +115,9 @@ pub fn run(
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
-) -> Result<ExperimentResult, String> {
+) -> Result<ExperimentResult, Error> {
     let home = runs_dir.join(&config.name);
-    let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let binding = Binding::new(&config.space, problem.space())?;
     let mut searches = Vec::new();
     for ai in 0..config.algorithms.len() {
         let (name, rc) = algorithm_run(config, ai);
@@ -139,7 +140,7 @@ pub fn run(
         progress,
         retry_failed: false,
     };
-    let results: Vec<RunResult> = exec.search(&searches, options).map_err(|e| e.to_string())?;
+    let results: Vec<RunResult> = exec.search(&searches, options)?;
     // Re-evaluations cost as much as the search: each is logged as it finishes, with
     // the game it re-plays, so an interrupted experiment only redoes the rest.
     let mut points = Vec::new();
@@ -243,13 +244,10 @@ pub fn run(
         &title,
         "fitness",
         &groups,
-    )
-    .map_err(|e| e.to_string())?;
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))
-        .map_err(|e| e.to_string())?;
-    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    )?;
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
     Ok(result)
 }
 
@@ -304,20 +302,19 @@ pub fn reevaluate(
     binding: &Binding,
     logs: &[PathBuf],
     jobs: &[Reevaluation],
-) -> Result<Vec<Reevaluated>, String> {
+) -> Result<Vec<Reevaluated>, Error> {
     if jobs.is_empty() {
         return Ok(Vec::new());
     }
     let mut files = Vec::new();
     for log_path in logs {
         // A line an interruption cut short (no newline) is dropped before appending.
-        crate::run::failures::cut_half_line(log_path)
-            .map_err(|e| format!("{}: {e}", log_path.display()))?;
+        crate::run::failures::cut_half_line(log_path).map_err(|e| Error::file(log_path, e))?;
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(log_path)
-            .map_err(|e| format!("{}: {e}", log_path.display()))?;
+            .map_err(|e| Error::file(log_path, e))?;
         files.push(std::sync::Mutex::new(file));
     }
     let tasks: Vec<Evaluate> = jobs
@@ -335,7 +332,7 @@ pub fn reevaluate(
             }
         })
         .collect();
-    let keep = |i: usize, e: &Evaluation| -> Result<(), String> {
+    let keep = |i: usize, e: &Evaluation| -> Result<(), ExecError> {
         let job = &jobs[i];
         // One write per line: a line an interruption cuts short has no newline.
         let line = format!("{},{},{},{}\n", job.trial, job.repeat, job.point, e.fitness);
@@ -344,9 +341,9 @@ pub fn reevaluate(
             .unwrap_or_else(|e| e.into_inner());
         file.write_all(line.as_bytes())
             .and_then(|()| file.flush())
-            .map_err(|e| format!("{}: {e}", logs[job.algorithm].display()))
+            .map_err(|e| ExecError::file(&logs[job.algorithm], e))
     };
-    let evaluations = map_each(exec, "reevaluations", &tasks, &keep).map_err(|e| e.to_string())?;
+    let evaluations = map_each(exec, "reevaluations", &tasks, &keep)?;
     Ok(jobs
         .iter()
         .zip(evaluations)
@@ -468,11 +465,11 @@ pub fn read_reevaluation_log(path: &Path, points: &[String], repeats: u64) -> Re
 
 /// Rewrites the log at `path` without `lines` (numbers from 1), through a temporary
 /// file: damaged lines go once they have been named.
-pub fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), String> {
+pub fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), Error> {
     if lines.is_empty() {
         return Ok(());
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::file(path, e))?;
     let gone: std::collections::HashSet<usize> = lines.iter().map(|l| l.0).collect();
     let mut kept = Vec::with_capacity(bytes.len());
     for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
@@ -483,7 +480,7 @@ pub fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), String> 
     let tmp = path.with_extension("csv.tmp");
     std::fs::write(&tmp, kept)
         .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| Error::file(path, e))
 }
 
 fn p_text(m: &Option<MannWhitney>) -> String {

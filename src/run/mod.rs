@@ -226,6 +226,30 @@ impl From<RunError> for String {
     }
 }
 
+/// A file of ours that does not parse as RON, located in it:
+/// `path:line:column: message` (the text of [`ron_error`]).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}:{}:{}: {}",
+    path.display(),
+    source.span.start.line,
+    source.span.start.col,
+    source.code
+)]
+pub struct ParseError {
+    pub path: PathBuf,
+    pub source: Box<ron::error::SpannedError>,
+}
+
+impl ParseError {
+    pub(crate) fn new(path: impl Into<PathBuf>, source: ron::error::SpannedError) -> ParseError {
+        ParseError {
+            path: path.into(),
+            source: Box::new(source),
+        }
+    }
+}
+
 fn io(e: impl std::fmt::Display) -> RunError {
     RunError::Io(e.to_string())
 }

@@ -158,7 +158,8 @@ pub const COMMAND: super::def::ProblemDef = super::def::ProblemDef {
             0 if workers != "cores" => {
                 return Err(format!(
                     "workers={workers}: workers serve mode=worker; mode once starts a process per evaluation"
-                ));
+                )
+                .into());
             }
             0 => Box::new(problem),
             _ => Box::new(problem.with_workers(if workers == "cores" {
