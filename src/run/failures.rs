@@ -131,21 +131,31 @@ pub(crate) fn read_failures_checked(
             Ok(r) => {
                 rows.insert((r.trial, r.index), r);
             }
-            Err(why) => damaged.push((number, why)),
+            Err(why) => damaged.push((number, why.to_string())),
         }
     }
     Ok((rows, damaged))
 }
 
+/// Why a line of `failures.jsonl` is damaged (the reader names the line and drops it).
+#[derive(Debug, thiserror::Error)]
+enum BadLine {
+    #[error("not a failure record ({0})")]
+    NotARecord(serde_json::Error),
+    #[error("values: {0} is not a finite number")]
+    NotFinite(f64),
+    #[error("attempts: 0 (a failure took at least one attempt)")]
+    NoAttempt,
+}
+
 /// One line of `failures.jsonl`, checked.
-fn parse_failure(line: &[u8]) -> Result<FailureRow, String> {
-    let r: FailureRow =
-        serde_json::from_slice(line).map_err(|e| format!("not a failure record ({e})"))?;
-    if let Some(v) = r.values.iter().find(|v| !v.is_finite()) {
-        return Err(format!("values: {v} is not a finite number"));
+fn parse_failure(line: &[u8]) -> Result<FailureRow, BadLine> {
+    let r: FailureRow = serde_json::from_slice(line).map_err(BadLine::NotARecord)?;
+    if let Some(&v) = r.values.iter().find(|v| !v.is_finite()) {
+        return Err(BadLine::NotFinite(v));
     }
     if r.attempts == 0 {
-        return Err("attempts: 0 (a failure took at least one attempt)".into());
+        return Err(BadLine::NoAttempt);
     }
     Ok(r)
 }

@@ -1060,7 +1060,7 @@ pub fn evaluate_with_retries(
         let outcome = problem
             .evaluate(point, seed)
             .map_err(|e| e.0)
-            .and_then(finite);
+            .and_then(|e| finite(e).map_err(|e| e.to_string()));
         if outcome.is_ok() || attempts > retries {
             return (outcome, attempts);
         }
@@ -1088,14 +1088,23 @@ pub fn append_results(
         .map_err(|e| RunError::Io(format!("cannot write {}: {e}", failures_path.display())))
 }
 
+/// Why an evaluation's results cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum NotFinite {
+    #[error("the fitness is {0}, not a finite number")]
+    Fitness(f64),
+    #[error("a feature is {0}, not a finite number")]
+    Feature(f64),
+}
+
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
 /// would silently poison every estimate and comparison made from it.
-pub fn finite(e: Evaluation) -> Result<Evaluation, String> {
+pub fn finite(e: Evaluation) -> Result<Evaluation, NotFinite> {
     if !e.fitness.is_finite() {
-        return Err(format!("the fitness is {}, not a finite number", e.fitness));
+        return Err(NotFinite::Fitness(e.fitness));
     }
-    if let Some(f) = e.features.iter().find(|f| !f.is_finite()) {
-        return Err(format!("a feature is {f}, not a finite number"));
+    if let Some(&f) = e.features.iter().find(|f| !f.is_finite()) {
+        return Err(NotFinite::Feature(f));
     }
     Ok(e)
 }

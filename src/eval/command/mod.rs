@@ -64,7 +64,7 @@ impl CommandProblem {
     }
 
     /// Reads a one-shot evaluator's reply (its standard output).
-    pub fn parse(&self, stdout: &str) -> Result<Evaluation, String> {
+    pub fn parse(&self, stdout: &str) -> Result<Evaluation, reply::ReplyError> {
         reply::parse_output(&self.features, stdout)
     }
 
@@ -94,7 +94,7 @@ impl Problem for CommandProblem {
                     &self.features,
                     self.timeout,
                 )
-                .map_err(|why| self.fail(why));
+                .map_err(|why| self.fail(why.to_string()));
         }
         let request = reply::once_request(&self.space, x, seed);
         match once::run(&self.command, &request, seed, self.timeout) {
