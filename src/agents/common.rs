@@ -172,6 +172,21 @@ impl<G: Game> Rollouts<G> {
     }
 }
 
+/// The plan a rolling-horizon decision (BMRH, SRH) starts from, in `child`: with
+/// `shift`, the rest of the last decision's `best` (its first action was played),
+/// at most `len` long; else nothing. The caller completes it.
+pub(crate) fn start_from_best<T: Clone>(best: &[T], child: &mut Vec<T>, shift: bool, len: usize) {
+    child.clear();
+    if shift {
+        child.extend(best.iter().skip(1).take(len).cloned());
+    }
+}
+
+/// A rolling-horizon agent's name: `NAME(len L, E evals, budget B)`.
+pub(crate) fn horizon_name(name: &str, len: usize, evaluations: usize, budget: usize) -> String {
+    format!("{name}(len {len}, {evaluations} evals, budget {budget})")
+}
+
 /// The (1+1) evolutionary loop of BMRH and SRH: evaluates the plan in `child` (told
 /// `first`) and makes it the best; then, up to `evaluations - 1` times, `mutate`
 /// changes a copy of the best in `child` and tells `evaluate` what it did; a child
@@ -294,6 +309,14 @@ pub(crate) mod testing {
         wins
     }
 
+    /// Asserts that `agent` (`name` in messages) wins more than 60% of 20 two-player
+    /// Rinascimento games against random play.
+    pub fn beats_random(agent: &mut dyn Agent<RinState>, name: &str) {
+        let wins = rin_wins(agent, &mut crate::agents::RandomAgent, 20);
+        println!("{name}* vs Random: {wins}/20 wins");
+        assert!(wins * 10 > 20 * 6, "{name} won {wins} of 20");
+    }
+
     /// Plays up to `decisions` Rinascimento decisions (every seat by `agent`) and
     /// returns the most forward-model calls one decision made.
     pub fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize) -> usize {
@@ -392,9 +415,27 @@ mod tests {
 /// Helpers shared by the agents' tests.
 #[cfg(test)]
 pub(crate) mod test_games {
-    use crate::game::Agent;
+    use crate::game::{Agent, Game};
     use crate::games::space_battle::{self, SbeParams, SbeState};
-    use crate::rng::derive_seed;
+    use crate::rng::{derive_seed, rng_from_seed};
+
+    /// The actions `agent` (ship 0) chooses over a 40-tick Space Battle game, `seed`
+    /// seeding its generator, while ship 1 plays `other` every tick.
+    pub fn sbe_actions(
+        agent: &mut dyn Agent<SbeState>,
+        seed: u64,
+        other: <SbeState as Game>::Action,
+    ) -> Vec<<SbeState as Game>::Action> {
+        let mut rng = rng_from_seed(seed);
+        let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
+        let mut seq = Vec::new();
+        while !s.is_over() {
+            let a = agent.act(&s, 0, &mut rng);
+            seq.push(a);
+            s.advance(&[a, other]);
+        }
+        seq
+    }
 
     /// Total score of ship 0 (`a`) and ship 1 (`b`) over four 300-tick games.
     pub fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {

@@ -901,15 +901,7 @@ mod tests {
                 macro_action: 5,
                 ..MctsConfig::default()
             });
-            let mut rng = rng_from_seed(seed);
-            let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
-            let mut seq = Vec::new();
-            while !s.is_over() {
-                let a = agent.act(&s, 0, &mut rng);
-                seq.push(a);
-                s.advance(&[a, 5]);
-            }
-            seq
+            crate::agents::common::test_games::sbe_actions(&mut agent, seed, 5)
         };
         let a = run(9);
         assert_eq!(a, run(9));

@@ -12,7 +12,9 @@
 //! Layout under `<run>/slurm/`: `submission-K.ron` (the chunks of round K and its job),
 //! `submission-K.sh`, `results/K-I.jsonl`, `logs/JOB_TASK.out`.
 
-use super::{CLUSTER_DIR, Error, SlurmOptions, indent, slurm, tail, write_atomic};
+use super::{
+    Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, slurm, tail, write_atomic,
+};
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::Phase;
 use crate::run::failures::{FAILURES_FILE, FailureRow};
@@ -25,7 +27,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 const RESULTS_DIR: &str = "results";
-const LOGS_DIR: &str = "logs";
 
 /// A candidate a trial waits for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,55 +66,21 @@ struct Answer {
     attempts: u32,
 }
 
-struct Folder {
-    run: PathBuf,
-}
-
 impl Folder {
-    fn cluster(&self) -> PathBuf {
-        self.run.join(CLUSTER_DIR)
-    }
-    fn round(&self, k: usize) -> PathBuf {
-        self.cluster().join(format!("submission-{k}.ron"))
-    }
     fn results(&self, k: usize, task: usize) -> PathBuf {
         self.cluster()
             .join(RESULTS_DIR)
             .join(format!("{k}-{task}.jsonl"))
     }
-    fn log_of(&self, job: &str, task: usize) -> PathBuf {
-        self.cluster()
-            .join(LOGS_DIR)
-            .join(format!("{job}_{task}.out"))
-    }
     fn rounds(&self) -> Result<Vec<Round>, Error> {
-        let mut out = Vec::new();
-        for k in 0.. {
-            let path = self.round(k);
-            if !path.exists() {
-                break;
-            }
-            let text = std::fs::read_to_string(&path).map_err(|e| Error::file(&path, e))?;
-            out.push(ron::from_str(&text).map_err(|e| Error::parse(&path, e))?);
-        }
-        Ok(out)
-    }
-    fn job_name(&self) -> String {
-        let name = self
-            .run
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        slurm::job_name(&name)
+        read_submissions(&self.cluster())
     }
 }
 
 /// Lines for `playtune status RUN` of a search run on the cluster: its rounds, the
 /// tasks of the last one still queued, and those that ended without results.
 pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
-    let folder = Folder {
-        run: dir.to_path_buf(),
-    };
+    let folder = Folder::new(dir);
     let rounds = folder.rounds()?;
     let mut lines = vec![format!(
         "on Slurm: {} round(s) submitted, {} task(s)",
@@ -218,9 +185,7 @@ pub fn run_search(
     if tasks == 0 {
         return Err(Error::NoTasks);
     }
-    let folder = Folder {
-        run: dir.to_path_buf(),
-    };
+    let folder = Folder::new(dir);
     std::fs::create_dir_all(folder.cluster().join(RESULTS_DIR))?;
     std::fs::create_dir_all(folder.cluster().join(LOGS_DIR))?;
     let job_name = folder.job_name();
@@ -319,7 +284,7 @@ fn mark_reported(folder: &Folder, k: usize) -> Result<(), Error> {
     let mut round = rounds[k].clone();
     round.reported = true;
     let text = ron::ser::to_string_pretty(&round, ron::ser::PrettyConfig::default())?;
-    write_atomic(&folder.round(k), text.as_bytes())
+    write_atomic(&folder.submission(k), text.as_bytes())
 }
 
 /// Records the answers on disk for candidates that wait; returns how many.
@@ -383,7 +348,7 @@ fn record(
     rows.sort_by_key(|r| (r.trial, r.index));
     failures.sort_by_key(|f| (f.trial, f.index));
     run::append_results(
-        &folder.run,
+        &folder.home,
         &config.space,
         &problem.feature_names(),
         &rows,
@@ -404,19 +369,12 @@ fn submit(
     parts: &[Vec<Candidate>],
     options: &SlurmOptions,
 ) -> Result<String, Error> {
-    let submitted_at = super::now();
-    let array = super::Array {
-        cluster: &folder.cluster(),
-        k,
-        job_name: &folder.job_name(),
-        tasks: parts.len(),
-        about: format!(
-            "Round {k} of the search: {} candidates in {} chunks; the task index picks the chunk in submission-{k}.ron.",
-            parts.iter().map(Vec::len).sum::<usize>(),
-            parts.len()
-        ),
-    };
-    super::submit_array(&array, options, |job| Round {
+    let about = format!(
+        "Round {k} of the search: {} candidates in {} chunks; the task index picks the chunk in submission-{k}.ron.",
+        parts.iter().map(Vec::len).sum::<usize>(),
+        parts.len()
+    );
+    folder.submit(k, parts.len(), about, options, |job, submitted_at| Round {
         kind: KIND.into(),
         job,
         chunks: parts.to_vec(),
@@ -433,9 +391,7 @@ pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, 
         .parent()
         .ok_or_else(|| Error::NotAClusterFolder(cluster.to_path_buf()))?;
     let started = Instant::now();
-    let folder = Folder {
-        run: dir.to_path_buf(),
-    };
+    let folder = Folder::new(dir);
     let config = run::read_config(dir)?;
     let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
     let binding = Binding::new(&config.space, problem.space())?;
@@ -443,7 +399,7 @@ pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, 
         .rounds()?
         .into_iter()
         .nth(k)
-        .ok_or_else(|| Error::NoSuchRound(folder.round(k)))?;
+        .ok_or_else(|| Error::NoSuchRound(folder.submission(k)))?;
     let chunk = round.chunks.get(index).ok_or_else(|| Error::NoSuchTask {
         index,
         what: format!("round {k}"),

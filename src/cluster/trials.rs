@@ -20,7 +20,10 @@
 //! search's log replays its trial to the end. So a rerun resubmits exactly what is
 //! missing, whatever happened to the tasks (failed, timed out, cancelled, never run).
 
-use super::{CLUSTER_DIR, Error, SlurmOptions, indent, slurm, tail, write_atomic};
+use super::{
+    CLUSTER_DIR, Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, slurm, tail,
+    write_atomic,
+};
 use crate::eval::Problem;
 use crate::run::failures;
 use crate::run::log::{self, LogWriter};
@@ -36,7 +39,6 @@ pub const KIND: &str = "search-trial";
 
 const SEARCHES_FILE: &str = "experiment.ron";
 const TASKS_DIR: &str = "tasks";
-const LOGS_DIR: &str = "logs";
 const DONE_FILE: &str = "done.jsonl";
 const TASK_FILE: &str = "task.ron";
 const PARTIAL: &str = ".partial";
@@ -110,57 +112,24 @@ struct TaskRecord {
     finished_at: f64,
 }
 
-/// Where the state lives.
-struct Folder {
-    home: PathBuf,
-}
-
 impl Folder {
-    fn cluster(&self) -> PathBuf {
-        self.home.join(CLUSTER_DIR)
-    }
     fn tasks(&self) -> PathBuf {
         self.cluster().join(TASKS_DIR)
     }
     fn logs(&self) -> PathBuf {
         self.cluster().join(LOGS_DIR)
     }
-    fn submission(&self, k: usize) -> PathBuf {
-        self.cluster().join(format!("submission-{k}.ron"))
-    }
-    fn log_of(&self, job: &str, task: usize) -> PathBuf {
-        self.logs().join(format!("{job}_{task}.out"))
-    }
     fn run_dir(&self, set: &SearchSet, si: usize) -> PathBuf {
         self.home.join(&set.searches[si].folder)
-    }
-    fn job_name(&self) -> String {
-        job_name(&self.home)
     }
 
     /// The submissions in order (index, submission).
     fn submissions(&self) -> Result<Vec<(usize, Submission)>, Error> {
-        let mut out = Vec::new();
-        for k in 0.. {
-            let path = self.submission(k);
-            if !path.exists() {
-                break;
-            }
-            let text = std::fs::read_to_string(&path).map_err(|e| Error::file(&path, e))?;
-            let s: Submission = ron::from_str(&text).map_err(|e| Error::parse(&path, e))?;
-            out.push((k, s));
-        }
-        Ok(out)
+        Ok(read_submissions(&self.cluster())?
+            .into_iter()
+            .enumerate()
+            .collect())
     }
-}
-
-/// The Slurm job name of everything a home folder submits.
-pub fn job_name(home: &Path) -> String {
-    let name = home
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    slurm::job_name(&name)
 }
 
 /// Whether a folder holds searches run on the cluster by trial.
@@ -428,9 +397,7 @@ pub fn status(home: &Path) -> Result<Status, Error> {
     let set = read_set(home)?;
     let built = build(&set)?;
     let problems: Vec<&dyn Problem> = built.iter().map(|b| b.as_ref()).collect();
-    let folder = Folder {
-        home: home.to_path_buf(),
-    };
+    let folder = Folder::new(home);
     let queue = if slurm::on_path("squeue") {
         slurm::queue(&folder.job_name())?
     } else {
@@ -553,9 +520,7 @@ pub fn run_searches(
         });
     }
     let set = SearchSet { searches: entries };
-    let folder = Folder {
-        home: home.to_path_buf(),
-    };
+    let folder = Folder::new(home);
     std::fs::create_dir_all(folder.logs())?;
     std::fs::create_dir_all(folder.tasks())?;
     write_set(&folder, &set)?;
@@ -648,22 +613,17 @@ fn submit(
     items: &[WorkItem],
     options: &SlurmOptions,
 ) -> Result<String, Error> {
-    let submitted_at = super::now();
-    let array = super::Array {
-        cluster: &folder.cluster(),
-        k,
-        job_name: &folder.job_name(),
-        tasks: items.len(),
-        about: format!(
-            "One trial of a search per array task: {} trials; the task index picks the trial in submission-{k}.ron.",
-            items.len()
-        ),
-    };
-    super::submit_array(&array, options, |job| Submission {
-        kind: KIND.into(),
-        job,
-        items: items.to_vec(),
-        submitted_at,
+    let about = format!(
+        "One trial of a search per array task: {} trials; the task index picks the trial in submission-{k}.ron.",
+        items.len()
+    );
+    folder.submit(k, items.len(), about, options, |job, submitted_at| {
+        Submission {
+            kind: KIND.into(),
+            job,
+            items: items.to_vec(),
+            submitted_at,
+        }
     })
 }
 
@@ -671,7 +631,7 @@ fn submit(
 /// holds.
 pub fn cancel(home: &Path) -> Result<Vec<String>, Error> {
     slurm::check_tools()?;
-    let queue = slurm::queue(&job_name(home))?;
+    let queue = slurm::queue(&super::job_name(home))?;
     let mut ours = BTreeSet::new();
     let mut look = vec![home.join(CLUSTER_DIR)];
     while let Some(dir) = look.pop() {
@@ -711,9 +671,7 @@ pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error>
     let started = Instant::now();
     let started_at = unix_seconds();
     let set = read_set(home)?;
-    let folder = Folder {
-        home: home.to_path_buf(),
-    };
+    let folder = Folder::new(home);
     let submission = folder
         .submissions()?
         .into_iter()
@@ -849,9 +807,7 @@ mod tests {
     }
 
     fn prepare(set: &SearchSet, home: &Path) -> Folder {
-        let folder = Folder {
-            home: home.to_path_buf(),
-        };
+        let folder = Folder::new(home);
         std::fs::create_dir_all(folder.tasks()).unwrap();
         write_set(&folder, set).unwrap();
         for si in 0..set.searches.len() {

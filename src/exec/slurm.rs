@@ -67,7 +67,7 @@ struct Head {
 
 /// The task kind of submission `k` in `dir`.
 pub(super) fn submission_kind(dir: &Path, k: usize) -> Result<String, ExecError> {
-    let path = dir.join(format!("submission-{k}.ron"));
+    let path = cluster::submission_path(dir, k);
     let text = std::fs::read_to_string(&path).map_err(|e| ExecError::file(&path, e))?;
     let head: Head = ron::from_str(&text).map_err(|e| ExecError::file(&path, e))?;
     Ok(head.kind)
@@ -98,7 +98,7 @@ impl Slurm {
     }
 
     fn job_name(&self) -> String {
-        cluster::trials::job_name(&self.home)
+        cluster::job_name(&self.home)
     }
 
     fn map_dir(&self, label: &str) -> PathBuf {
@@ -119,7 +119,7 @@ impl Slurm {
 fn submissions(dir: &Path) -> Result<Vec<MapSubmission>, ExecError> {
     let mut out = Vec::new();
     for k in 0.. {
-        let path = dir.join(format!("submission-{k}.ron"));
+        let path = cluster::submission_path(dir, k);
         if !path.exists() {
             break;
         }
@@ -255,7 +255,7 @@ impl Executor for Slurm {
                     Some((job, s.chunks.iter().position(|x| x == c)?))
                 });
                 if let Some((job, task)) = found {
-                    let log = dir.join("logs").join(format!("{job}_{task}.out"));
+                    let log = cluster::task_log(&dir, &job, task);
                     tails += &format!(
                         "\n  tasks {}..{} (job {job}, task {task}; log {}):\n{}",
                         c.0,
@@ -367,7 +367,7 @@ pub fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
     let mut dirs: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     dirs.sort();
     let queue = if cluster::slurm::on_path("squeue") {
-        cluster::slurm::queue(&cluster::trials::job_name(home))?
+        cluster::slurm::queue(&cluster::job_name(home))?
     } else {
         Vec::new()
     };
@@ -399,7 +399,7 @@ pub fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
 /// `dir` computes, in parallel over the task's CPUs, and writes their outputs whole.
 pub(super) fn run_chunk<T: Task>(dir: &Path, k: usize, index: usize) -> Result<String, ExecError> {
     let started = Instant::now();
-    let path = dir.join(format!("submission-{k}.ron"));
+    let path = cluster::submission_path(dir, k);
     let text = std::fs::read_to_string(&path).map_err(|e| ExecError::file(&path, e))?;
     let sub: MapSubmission = ron::from_str(&text).map_err(|e| ExecError::file(&path, e))?;
     let &(from, to) = sub.chunks.get(index).ok_or_else(|| {
