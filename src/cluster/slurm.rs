@@ -10,11 +10,12 @@
 use std::path::Path;
 use std::process::Command;
 
-/// Why talking to Slurm failed.
+/// Why talking to Slurm failed. The messages name no command-line flag: the command
+/// line says which of its flags the extra sbatch options and the executor came from.
 #[derive(Debug, thiserror::Error)]
 pub enum SlurmError {
     #[error(
-        "`{0}` is not on the PATH: --executor slurm needs Slurm's command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node; without a cluster, leave --executor at its default (local), or start the test cluster with scripts/slurm-test-cluster.sh"
+        "`{0}` is not on the PATH: running on Slurm needs its command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node"
     )]
     Missing(&'static str),
     #[error("`{command}` failed ({status}): {stderr}")]
@@ -25,13 +26,16 @@ pub enum SlurmError {
     },
     #[error("`{command}` printed `{output}`, not a job id")]
     NoJobId { command: String, output: String },
-    #[error("--slurm-args `{0}`: unbalanced quotes")]
+    /// Extra sbatch options that do not split into words.
+    #[error("sbatch options `{0}`: unbalanced quotes")]
     BadArgs(String),
+    /// An extra sbatch option that playtune sets itself.
     #[error(
-        "--slurm-args sets {0}, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
+        "the sbatch options set {0}, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
     )]
     Reserved(String),
-    #[error("--slurm-args: `{0}` is not an sbatch option: {1}")]
+    /// A word of the extra sbatch options that is none.
+    #[error("`{0}` is not an sbatch option: {1}")]
     NotAnOption(String, &'static str),
 }
 
@@ -226,7 +230,7 @@ fn short_option(c: char) -> Option<&'static (&'static str, Arg, Option<char>)> {
     SBATCH_OPTIONS.iter().find(|o| o.2 == Some(c))
 }
 
-/// `--slurm-args` split as a shell would, less the options playtune sets itself:
+/// Extra sbatch options split as a shell would, less the options playtune sets itself:
 /// `--array`, `--job-name`, `--output` and `--error` are refused in every spelling
 /// sbatch accepts (`--output=x`, `--out x`, `-ox`, `-o x`, `-Hox`, ...). The words are
 /// read as sbatch reads them, so an option's argument is never taken for an option
