@@ -520,6 +520,7 @@ fn evaluation_of(v: &Value, features: &[String]) -> Result<Evaluation, String> {
         fitness,
         features: values,
     })
+    .map_err(|e| e.to_string())
 }
 
 /// Problem `manual` over `space` reporting `features`.
