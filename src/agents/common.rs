@@ -87,7 +87,7 @@ impl Budget {
     /// Whether the time limit, if any, still allows thinking (it does not spend a
     /// call): for work that costs no forward-model call, such as a learned leaf
     /// evaluation. An untimed budget always answers true.
-    pub fn in_time(&mut self) -> bool {
+    pub(crate) fn in_time(&mut self) -> bool {
         self.deadline.is_none() || self.check()
     }
 
@@ -230,7 +230,7 @@ pub(crate) mod counted {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[derive(Clone, Debug)]
-    pub struct Counted<G> {
+    pub(crate) struct Counted<G> {
         pub inner: G,
         pub calls: Arc<AtomicUsize>,
     }
@@ -293,7 +293,7 @@ pub(crate) mod testing {
     use crate::rng::rng_from_seed;
 
     /// Wins of `agent` (agent 0) against `other` over `games` 2-player games.
-    pub fn rin_wins(
+    pub(crate) fn rin_wins(
         agent: &mut dyn Agent<RinState>,
         other: &mut dyn Agent<RinState>,
         games: u64,
@@ -311,7 +311,7 @@ pub(crate) mod testing {
 
     /// Asserts that `agent` (`name` in messages) wins more than 60% of 20 two-player
     /// Rinascimento games against random play.
-    pub fn beats_random(agent: &mut dyn Agent<RinState>, name: &str) {
+    pub(crate) fn beats_random(agent: &mut dyn Agent<RinState>, name: &str) {
         let wins = rin_wins(agent, &mut crate::agents::RandomAgent, 20);
         println!("{name}* vs Random: {wins}/20 wins");
         assert!(wins * 10 > 20 * 6, "{name} won {wins} of 20");
@@ -319,7 +319,10 @@ pub(crate) mod testing {
 
     /// Plays up to `decisions` Rinascimento decisions (every seat by `agent`) and
     /// returns the most forward-model calls one decision made.
-    pub fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize) -> usize {
+    pub(crate) fn max_rin_calls(
+        agent: &mut dyn Agent<Counted<RinState>>,
+        decisions: usize,
+    ) -> usize {
         let mut rng = rng_from_seed(9);
         let mut s = Counted::new(RinState::new(&Rules::splendor(2), 5).unwrap());
         let mut most = 0;
@@ -339,7 +342,7 @@ pub(crate) mod testing {
 
     /// The actions `agent` chooses over the first 30 decisions of a game, `seed`
     /// seeding its generator.
-    pub fn rin_actions(
+    pub(crate) fn rin_actions(
         agent: &mut dyn Agent<RinState>,
         seed: u64,
     ) -> Vec<<RinState as Game>::Action> {
@@ -362,7 +365,7 @@ pub(crate) mod testing {
     }
 
     /// Decisions per second of `agent` over the first decisions of a few games.
-    pub fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
+    pub(crate) fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
         let start = std::time::Instant::now();
         let mut decisions = 0;
         for game in 0..3 {
@@ -421,7 +424,7 @@ pub(crate) mod test_games {
 
     /// The actions `agent` (ship 0) chooses over a 40-tick Space Battle game, `seed`
     /// seeding its generator, while ship 1 plays `other` every tick.
-    pub fn sbe_actions(
+    pub(crate) fn sbe_actions(
         agent: &mut dyn Agent<SbeState>,
         seed: u64,
         other: <SbeState as Game>::Action,
@@ -438,7 +441,10 @@ pub(crate) mod test_games {
     }
 
     /// Total score of ship 0 (`a`) and ship 1 (`b`) over four 300-tick games.
-    pub fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
+    pub(crate) fn sbe_scores(
+        a: &mut dyn Agent<SbeState>,
+        b: &mut dyn Agent<SbeState>,
+    ) -> (f64, f64) {
         let (mut sa, mut sb) = (0.0, 0.0);
         for seed in 0..4 {
             let state =

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The folder under an experiment or a run that holds the cluster's state.
-pub const CLUSTER_DIR: &str = "slurm";
+pub(crate) const CLUSTER_DIR: &str = "slurm";
 
 /// The folder of a cluster folder's task logs.
 pub(crate) const LOGS_DIR: &str = "logs";
@@ -100,7 +100,7 @@ impl Folder {
 
 /// The Slurm job name of everything submitted for `folder` (an experiment's or a
 /// run's), from its name.
-pub fn job_name(folder: &Path) -> String {
+pub(crate) fn job_name(folder: &Path) -> String {
     let name = folder
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

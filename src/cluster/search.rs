@@ -39,7 +39,7 @@ struct Candidate {
 }
 
 /// The task kind of a chunk of a search's batch.
-pub const KIND: &str = "search-batch";
+pub(crate) const KIND: &str = "search-batch";
 
 /// One round: task i evaluates chunks[i].
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -160,7 +160,7 @@ fn chunks<T: Clone>(items: &[T], parts: usize) -> Vec<Vec<T>> {
 
 /// How the rounds went, for people and the overhead figures.
 #[derive(Debug, Default)]
-pub struct Rounds {
+pub(crate) struct Rounds {
     pub rounds: usize,
     pub tasks: usize,
     pub evaluations: usize,
@@ -173,7 +173,7 @@ pub struct Rounds {
 /// an earlier call (its tasks still queued, or their results not yet recorded) is
 /// finished first; a task that failed is reported with its log tail and its chunk is
 /// evaluated again by the next call (`playtune resume RUN --executor slurm`).
-pub fn run_search(
+pub(crate) fn run_search(
     dir: &Path,
     config: &RunConfig,
     problem: &dyn Problem,
@@ -386,7 +386,7 @@ fn submit(
 /// Evaluates chunk `index` of round `k`: `playtune task RUN/slurm --submission K`.
 /// Candidates are evaluated in parallel over the task's CPUs, each tried again with
 /// the same seed after a failure as the local run does.
-pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error> {
+pub(crate) fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error> {
     let dir = cluster
         .parent()
         .ok_or_else(|| Error::NotAClusterFolder(cluster.to_path_buf()))?;

@@ -40,7 +40,7 @@ pub enum SlurmError {
 }
 
 /// Whether a program is on the PATH.
-pub fn on_path(program: &str) -> bool {
+pub(crate) fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|dir| {
             let p = dir.join(program);
@@ -50,7 +50,7 @@ pub fn on_path(program: &str) -> bool {
 }
 
 /// Checks that the tools playtune calls are there.
-pub fn check_tools() -> Result<(), SlurmError> {
+pub(crate) fn check_tools() -> Result<(), SlurmError> {
     for tool in ["sbatch", "squeue", "scancel"] {
         if !on_path(tool) {
             return Err(SlurmError::Missing(tool));
@@ -365,7 +365,7 @@ pub fn submit(
 }
 
 /// `sbatch --parsable` prints `JOBID` or `JOBID;CLUSTER`.
-pub fn parse_job_id(out: &str) -> Option<String> {
+pub(crate) fn parse_job_id(out: &str) -> Option<String> {
     let id = out.trim().split(';').next()?.trim();
     (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then(|| id.to_string())
 }
@@ -382,7 +382,7 @@ pub struct Queued {
 }
 
 impl Queued {
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         !matches!(self.state.as_str(), "PENDING" | "CONFIGURING" | "REQUEUED")
     }
 }
@@ -411,7 +411,7 @@ pub fn queue(job_name: &str) -> Result<Vec<Queued>, SlurmError> {
 
 /// Lines of `squeue --format=%F|%K|%T|%R`: array job id, task index (a range such as
 /// `[4-7%2]` when tasks are not listed one by one), state, reason or node.
-pub fn parse_queue(text: &str) -> Vec<Queued> {
+pub(crate) fn parse_queue(text: &str) -> Vec<Queued> {
     let mut out = Vec::new();
     for line in text.lines() {
         let mut f = line.trim().splitn(4, '|');
@@ -433,7 +433,7 @@ pub fn parse_queue(text: &str) -> Vec<Queued> {
 
 /// Expands an array index list such as `3`, `[0-3,7]` or `4-9%2` (the `%` part is a
 /// throttle, not an index); what does not parse gives nothing.
-pub fn expand_indices(text: &str) -> Vec<usize> {
+pub(crate) fn expand_indices(text: &str) -> Vec<usize> {
     let text = text.trim().trim_start_matches('[').trim_end_matches(']');
     let text = text.split('%').next().unwrap_or_default();
     let mut out = Vec::new();
@@ -475,7 +475,7 @@ pub fn accounting(job: &str) -> Option<std::collections::BTreeMap<usize, String>
 
 /// Lines of `sacct --parsable2 --format=JobID,State,ExitCode`: `12_3|TIMEOUT|0:0`;
 /// the job steps (`12_3.batch`) are left out.
-pub fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String> {
+pub(crate) fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String> {
     let mut out = std::collections::BTreeMap::new();
     for line in text.lines() {
         let f: Vec<&str> = line.trim().split('|').collect();
@@ -492,7 +492,7 @@ pub fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String>
 
 /// A job name Slurm and people read easily: `playtune-` and the folder's name, with
 /// anything but letters, digits, `.`, `_` and `-` made `_`.
-pub fn job_name(folder_name: &str) -> String {
+pub(crate) fn job_name(folder_name: &str) -> String {
     let clean: String = folder_name
         .chars()
         .map(|c| {

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The task kind of a search's trial.
-pub const KIND: &str = "search-trial";
+pub(crate) const KIND: &str = "search-trial";
 
 const SEARCHES_FILE: &str = "experiment.ron";
 const TASKS_DIR: &str = "tasks";
@@ -46,7 +46,7 @@ const PARTIAL: &str = ".partial";
 /// One search of the set: its name, its run folder (relative to the home folder)
 /// and its run configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub name: String,
     pub folder: String,
     pub config: RunConfig,
@@ -54,7 +54,7 @@ pub struct Entry {
 
 /// The searches a home folder runs on the cluster.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SearchSet {
+pub(crate) struct SearchSet {
     pub searches: Vec<Entry>,
 }
 
@@ -83,7 +83,7 @@ impl WorkItem {
 
 /// One array: what each task index computes, and the job Slurm gave it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Submission {
+pub(crate) struct Submission {
     #[serde(default)]
     pub kind: String,
     /// Slurm's job id (None between writing this file and `sbatch` answering).
@@ -133,12 +133,12 @@ impl Folder {
 }
 
 /// Whether a folder holds searches run on the cluster by trial.
-pub fn is_home(dir: &Path) -> bool {
+pub(crate) fn is_home(dir: &Path) -> bool {
     dir.join(CLUSTER_DIR).join(SEARCHES_FILE).exists()
 }
 
 /// Reads the searches a cluster folder holds.
-pub fn read_set(home: &Path) -> Result<SearchSet, Error> {
+pub(crate) fn read_set(home: &Path) -> Result<SearchSet, Error> {
     let path = home.join(CLUSTER_DIR).join(SEARCHES_FILE);
     let text = std::fs::read_to_string(&path).map_err(|source| Error::NoSearches {
         path: path.clone(),
@@ -484,7 +484,7 @@ pub enum Outcome {
 
 /// Timings of the cluster's own work, for people and for the overhead benchmark.
 #[derive(Debug, Default)]
-pub struct Overhead {
+pub(crate) struct Overhead {
     pub tasks: usize,
     pub submit_seconds: f64,
     pub collect_seconds: f64,
@@ -494,7 +494,7 @@ pub struct Overhead {
 /// caller) as one Slurm array, waits for them, collects them and replays each run
 /// folder to its result. Items a task of an earlier call still computes are waited
 /// for, not submitted again.
-pub fn run_searches(
+pub(crate) fn run_searches(
     home: &Path,
     searches: &[(String, PathBuf, RunConfig)],
     problems: &[&dyn Problem],
@@ -664,7 +664,7 @@ pub fn cancel(home: &Path) -> Result<Vec<String>, Error> {
 
 /// Computes one trial: what each array task of a submission runs (`cluster` is
 /// `HOME/slurm`).
-pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error> {
+pub(crate) fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error> {
     let home = cluster
         .parent()
         .ok_or_else(|| Error::NotAClusterFolder(cluster.to_path_buf()))?;

@@ -73,7 +73,7 @@ impl From<ProblemError> for String {
 /// name. The error is the layer's own that refused ([`ProblemError`],
 /// [`crate::harness::Error`], [`crate::space::Error`], ...), boxed: match it with
 /// `downcast_ref`.
-pub type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, BoxError>;
+pub(crate) type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, BoxError>;
 
 /// A built-in problem.
 #[derive(Debug)]

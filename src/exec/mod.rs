@@ -245,7 +245,7 @@ pub fn map<T: Task>(
 /// As [`map`], and `done(i, output)` hears each output as it arrives (here: as its
 /// task finishes; from a cluster: as it is collected), so that a caller can keep it
 /// before the rest are done.
-pub fn map_each<T: Task>(
+pub(crate) fn map_each<T: Task>(
     exec: &dyn Executor,
     label: &str,
     tasks: &[T],
@@ -321,10 +321,10 @@ pub(crate) fn encode<S: Serialize>(value: &S) -> Result<String, ron::Error> {
 
 /// What a cluster's worker runs for one array task of one kind: the folder of the
 /// array, the submission and the task's index; a line for the task's log.
-pub type WorkerFn = fn(&Path, usize, usize) -> Result<String, ExecError>;
+pub(crate) type WorkerFn = fn(&Path, usize, usize) -> Result<String, ExecError>;
 
 /// A task kind a worker knows: its name and what runs it.
-pub struct Kind {
+pub(crate) struct Kind {
     pub name: &'static str,
     pub run: WorkerFn,
 }
@@ -341,7 +341,7 @@ impl Kind {
 
 /// Runs array task `index` of submission `k` in `folder`: the submission names its
 /// kind, `kinds` says what runs it.
-pub fn run_worker(
+pub(crate) fn run_worker(
     kinds: &[Kind],
     folder: &Path,
     k: usize,

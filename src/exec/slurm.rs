@@ -353,13 +353,13 @@ impl Executor for Slurm {
 }
 
 /// Whether a folder ran independent tasks on the cluster.
-pub fn has_maps(home: &Path) -> bool {
+pub(crate) fn has_maps(home: &Path) -> bool {
     home.join(CLUSTER_DIR).join(MAPS_DIR).is_dir()
 }
 
 /// A line for each step of independent tasks a folder ran on the cluster: its tasks,
 /// its chunks with results, and its array tasks still in the queue.
-pub fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
+pub(crate) fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
     let root = home.join(CLUSTER_DIR).join(MAPS_DIR);
     let Ok(entries) = std::fs::read_dir(&root) else {
         return Ok(Vec::new());

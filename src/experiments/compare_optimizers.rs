@@ -252,14 +252,14 @@ pub fn run(
 }
 
 /// The folder of an algorithm's search under the experiment: its name in lower case.
-pub fn algorithm_folder(name: &str) -> String {
+pub(crate) fn algorithm_folder(name: &str) -> String {
     name.to_lowercase()
 }
 
 /// Algorithm `ai`'s name and the configuration of its search's run folder
 /// (`<experiment>/<name in lower case>`): its seed is derived from the experiment's
 /// seed and the algorithm's position, so a cluster task builds the same run.
-pub fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig) {
+pub(crate) fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig) {
     let (name, algorithm) = &config.algorithms[ai];
     let rc = RunConfig {
         playtune_version: env!("CARGO_PKG_VERSION").into(),
@@ -277,10 +277,10 @@ pub fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig
 }
 
 /// A re-evaluation by (trial, repeat).
-pub type ReevaluationKey = (usize, u64);
+pub(crate) type ReevaluationKey = (usize, u64);
 
 /// A re-evaluation's fitness by (algorithm, (trial, repeat)).
-pub type Reevaluated = ((usize, ReevaluationKey), f64);
+pub(crate) type Reevaluated = ((usize, ReevaluationKey), f64);
 
 /// One re-evaluation of a trial's final game.
 pub struct Reevaluation<'a> {
@@ -352,12 +352,20 @@ pub fn reevaluate(
 }
 
 /// Each trial's re-evaluations, one line each: `trial,repeat,point,fitness`.
-pub const REEVALUATION_LOG: &str = "reevaluations.csv";
+pub(crate) const REEVALUATION_LOG: &str = "reevaluations.csv";
 
 /// A point as the re-evaluation log names it: its values joined by `;`.
-pub fn point_key(values: &[f64]) -> String {
+pub(crate) fn point_key(values: &[f64]) -> String {
     let v: Vec<String> = values.iter().map(|x| x.to_string()).collect();
     v.join(";")
+}
+
+/// A re-evaluation log read back: what it holds, and its damaged lines (line from 1,
+/// why).
+#[derive(Debug, Default)]
+pub(crate) struct ReevaluationLog {
+    pub done: HashMap<ReevaluationKey, f64>,
+    pub damaged: Vec<(usize, String)>,
 }
 
 /// The logged re-evaluations whose point is still that trial's final game, of
@@ -365,27 +373,13 @@ pub fn point_key(values: &[f64]) -> String {
 /// ignored; a line cut short by an interruption is dropped; a damaged line (not
 /// `trial,repeat,point,fitness`, a trial or repeat the experiment does not have, a
 /// fitness that is not a finite number, or a second copy of a re-evaluation with
-/// another fitness: all copies go) is named on standard error and evaluated again.
-pub fn read_reevaluations(
+/// another fitness: all copies go) is kept with its reason, for the caller to name
+/// and evaluate again.
+pub(crate) fn read_reevaluation_log(
     path: &Path,
     points: &[String],
     repeats: u64,
-) -> HashMap<(usize, u64), f64> {
-    let log = read_reevaluation_log(path, points, repeats);
-    crate::damage::warn(path, &log.damaged, "evaluated again");
-    log.done
-}
-
-/// A re-evaluation log read back: what it holds, and its damaged lines (line from 1,
-/// why).
-#[derive(Debug, Default)]
-pub struct ReevaluationLog {
-    pub done: HashMap<ReevaluationKey, f64>,
-    pub damaged: Vec<(usize, String)>,
-}
-
-/// [`read_reevaluations`] without the warning.
-pub fn read_reevaluation_log(path: &Path, points: &[String], repeats: u64) -> ReevaluationLog {
+) -> ReevaluationLog {
     let Ok(bytes) = std::fs::read(path) else {
         return ReevaluationLog::default();
     };
@@ -465,7 +459,7 @@ pub fn read_reevaluation_log(path: &Path, points: &[String], repeats: u64) -> Re
 
 /// Rewrites the log at `path` without `lines` (numbers from 1), through a temporary
 /// file: damaged lines go once they have been named.
-pub fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), Error> {
+pub(crate) fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), Error> {
     if lines.is_empty() {
         return Ok(());
     }
@@ -491,7 +485,7 @@ fn p_text(m: &Option<MannWhitney>) -> String {
 }
 
 /// The human-readable summary: per-algorithm statistics, the tests, Table II.
-pub fn summary_markdown(r: &ExperimentResult) -> String {
+pub(crate) fn summary_markdown(r: &ExperimentResult) -> String {
     let c = &r.config;
     let mut s = format!(
         "# {}: {} on `{}`\n\n{} trials per algorithm, {} evaluations each, every final game re-evaluated {} times; seed {}.\n\n",

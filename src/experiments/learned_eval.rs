@@ -34,17 +34,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The sample file in a self-play folder.
-pub const SAMPLES_FILE: &str = "samples.bin";
+pub(crate) const SAMPLES_FILE: &str = "samples.bin";
 
 /// The paper's Table II, evaluations per second: resource heuristic, playout, learned.
-pub const PAPER_TABLE_II: [(&str, f64); 3] = [
+pub(crate) const PAPER_TABLE_II: [(&str, f64); 3] = [
     ("heuristic", 8010.0),
     ("playout", 147.0),
     ("learned", 1766.0),
 ];
 /// The paper's Table III: the learned player's score against the resource heuristic
 /// and the playout players (6400 games each, 1000 ms a turn).
-pub const PAPER_TABLE_III: [(&str, f64); 2] = [("heuristic", 0.664), ("playout", 0.588)];
+pub(crate) const PAPER_TABLE_III: [(&str, f64); 2] = [("heuristic", 0.664), ("playout", 0.588)];
 
 fn bar(show: bool, len: u64, what: &str) -> ProgressBar {
     if !show {
@@ -147,14 +147,14 @@ pub fn selfplay(
 /// Where a training run writes: the network, the run folder (`training.csv`,
 /// `training.ron`) and the plot folder (`training.png`).
 #[derive(Clone, Debug)]
-pub struct TrainOutput {
+pub(crate) struct TrainOutput {
     pub model: PathBuf,
     pub run_dir: PathBuf,
     pub plot_dir: PathBuf,
 }
 
 /// The sample file of `data`: the file itself, or `samples.bin` in a self-play folder.
-pub fn sample_path(data: &Path) -> PathBuf {
+pub(crate) fn sample_path(data: &Path) -> PathBuf {
     if data.is_dir() {
         data.join(SAMPLES_FILE)
     } else {
@@ -176,7 +176,7 @@ struct TrainingRecord<'a> {
 /// Trains a network on the samples of `data` and writes it to `out.model`, with the
 /// per-epoch loss and accuracy in `out.run_dir/training.csv` (written as epochs
 /// finish) and their curves in `out.plot_dir/training.png`.
-pub fn train_eval(
+pub(crate) fn train_eval(
     data: &Path,
     config: &TrainConfig,
     out: &TrainOutput,
@@ -258,7 +258,7 @@ pub fn train_eval(
 }
 
 /// The training curves: accuracy and loss of both sets by epoch.
-pub fn plot_training(path: &Path, epochs: &[EpochRecord]) -> Result<(), Error> {
+pub(crate) fn plot_training(path: &Path, epochs: &[EpochRecord]) -> Result<(), Error> {
     let series = |name: &str, f: fn(&EpochRecord) -> f64| Series {
         name: name.to_string(),
         points: epochs.iter().map(|e| (e.epoch as f64, f(e))).collect(),

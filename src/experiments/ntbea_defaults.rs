@@ -64,7 +64,7 @@ struct ValidationCache {
 /// One NTBEA configuration's scores over the standard suite, `runs` runs per
 /// benchmark, seeded from `seed` alone (the same for every configuration).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SuiteValidation {
+pub(crate) struct SuiteValidation {
     pub config: NtbeaConfig,
     pub runs: u64,
     pub seed: u64,
@@ -362,7 +362,7 @@ pub fn describe(c: &NtbeaConfig) -> String {
     )
 }
 
-pub fn summary_markdown(r: &DefaultsResult) -> String {
+pub(crate) fn summary_markdown(r: &DefaultsResult) -> String {
     let c = &r.config;
     let mut s = String::new();
     let _ = writeln!(s, "# {}: NTBEA tunes NTBEA's defaults\n", c.name);

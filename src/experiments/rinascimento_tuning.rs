@@ -58,7 +58,7 @@ pub struct TuningCell {
 
 /// The recommendation with the highest true win rate for one agent.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct BestConfig {
+pub(crate) struct BestConfig {
     pub agent: String,
     pub win_rate: f64,
     /// The configuration as an agent spec `playtune play` takes.
@@ -445,7 +445,7 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
-pub fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String {
+pub(crate) fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String {
     let c = &r.config;
     let mut s = format!(
         "# {}: NTBEA tuning of Rinascimento agents\n\n{} NTBEA runs per agent and budget; each evaluation is one 4-player game against 3 OSLA; each recommendation's true win rate over {} games; {} forward-model actions per decision; seed {}.\n\n",

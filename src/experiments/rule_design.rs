@@ -66,7 +66,7 @@ pub struct RuleDesignConfig {
 /// slog (`mean_length in 40..120`: about 40% shorter to 75% longer than Splendor), and
 /// no seat decisive (`seat_advantage <= 0.3`; loose, because over one evaluation's 60
 /// or 90 games a fair game's seat advantage is itself about 0.1 +- 0.1).
-pub fn playable_constraints() -> Vec<Constraint> {
+pub(crate) fn playable_constraints() -> Vec<Constraint> {
     [
         "stalemate_rate <= 0.05",
         "mean_length in 40..120",

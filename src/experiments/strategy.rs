@@ -26,7 +26,7 @@ use std::sync::Mutex;
 /// One game of an experiment: its pairing, level and game index (which give its seed
 /// and seats), with the experiment it belongs to.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StrategyGame {
+pub(crate) struct StrategyGame {
     pub experiment: StrategyExperiment,
     pub pairing: usize,
     pub level: u64,
@@ -46,7 +46,7 @@ impl Task for StrategyGame {
 /// The Tribes paper's Table I win rates, in the order of
 /// [`StrategyExperiment::portfolio`]'s pairings: P-MCTS, P-MCTS(B), P-MCTS(PU) against
 /// MCTS; MCTS, P-MCTS, P-MCTS(B), P-MCTS(PU) against RHEA.
-pub const TRIBES_TABLE_I: [f64; 7] = [0.656, 0.654, 0.686, 0.370, 0.564, 0.556, 0.678];
+pub(crate) const TRIBES_TABLE_I: [f64; 7] = [0.656, 0.654, 0.686, 0.370, 0.564, 0.556, 0.678];
 
 /// Which table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,7 +133,7 @@ impl StrategyExperiment {
 /// portfolio MCTS at 100 and 2000 calls, HPS searching one turn, HPS searching three.
 /// The rule-based bot is left out: it beats the portfolio bots nearly always but HPS
 /// only sometimes, so no place in the order is right for it.
-pub const DIFFICULTY_LADDER: [&str; 6] = [
+pub(crate) const DIFFICULTY_LADDER: [&str; 6] = [
     "random",
     "mcts(budget=200)",
     "p-mcts-pu(budget=100)",
@@ -187,7 +187,7 @@ pub fn ladder(
 
 /// One finished game, from the pairing's first agent's side (`a`) and its second's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRow {
+pub(crate) struct GameRow {
     pub pairing: usize,
     pub level: u64,
     pub game: usize,

@@ -183,7 +183,7 @@ pub fn validate(
 
 /// The Table II layout: per elite, archive value and validation mean ± s.e. of the
 /// fitness and of the `shown` features (indices into `names`).
-pub fn markdown(rows: &[ValidationRow], names: &[String], shown: &[usize]) -> String {
+pub(crate) fn markdown(rows: &[ValidationRow], names: &[String], shown: &[usize]) -> String {
     let mut md = String::from("| cell | fitness: archive | validation |");
     for &f in shown {
         md.push_str(&format!(" {}: archive | validation |", names[f]));

@@ -141,7 +141,7 @@ pub enum Error {
 
 impl Error {
     /// The error with `context` in front: `CONTEXT: ERROR`.
-    pub fn context(self, context: impl Into<String>) -> Error {
+    pub(crate) fn context(self, context: impl Into<String>) -> Error {
         Error::Context {
             context: context.into(),
             source: Box::new(self),

@@ -48,7 +48,7 @@ impl FailureRow {
 }
 
 /// Appends failures to a run's `failures.jsonl`, creating it at the first one.
-pub struct FailureWriter {
+pub(crate) struct FailureWriter {
     path: std::path::PathBuf,
     file: Option<BufWriter<File>>,
 }
@@ -103,14 +103,14 @@ pub(crate) fn cut_half_line(path: &Path) -> std::io::Result<()> {
 /// is named on standard error, by file and line, and left out: it is not counted and
 /// its evaluation is not taken as failed. A half-written last line (an interruption)
 /// is left out without a word. No file: no failures.
-pub fn read_failures(path: &Path) -> Result<Failures, RunError> {
+pub(crate) fn read_failures(path: &Path) -> Result<Failures, RunError> {
     let (rows, damaged) = read_failures_checked(path)?;
     crate::damage::warn(path, &damaged, "not counted as failures");
     Ok(rows)
 }
 
 /// Failures by (trial, index).
-pub type Failures = HashMap<(u64, u64), FailureRow>;
+pub(crate) type Failures = HashMap<(u64, u64), FailureRow>;
 
 /// [`read_failures`] without the warnings: the rows, and the damaged lines as (line
 /// number from 1, why).

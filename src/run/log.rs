@@ -410,13 +410,13 @@ pub(crate) fn canonicalise(
 /// Logged evaluations by (trial, index), reused when a run resumes, and logged
 /// failures, replayed as failures.
 #[derive(Default)]
-pub struct Cache {
+pub(crate) struct Cache {
     rows: HashMap<(u64, u64), LogRow>,
     failures: HashMap<(u64, u64), super::failures::FailureRow>,
 }
 
 /// What the logs of an interrupted run say about one evaluation.
-pub enum Logged<'a> {
+pub(crate) enum Logged<'a> {
     Evaluation(&'a Evaluation),
     Failure(&'a super::failures::FailureRow),
 }
@@ -436,14 +436,6 @@ impl Cache {
         failures: HashMap<(u64, u64), super::failures::FailureRow>,
     ) {
         self.failures = failures;
-    }
-
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
     }
 
     /// The logged evaluation of this point at this position, if the log has it.

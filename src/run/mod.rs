@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
 const CHEAP_EVALUATION: std::time::Duration = std::time::Duration::from_micros(20);
-pub const RESULT_FILE: &str = "result.ron";
+pub(crate) const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,7 +83,7 @@ pub struct FaultPolicy {
 }
 
 /// The fewest evaluations a failure share is counted over.
-pub const FAILURE_WINDOW: u64 = 20;
+pub(crate) const FAILURE_WINDOW: u64 = 20;
 
 impl Default for FaultPolicy {
     fn default() -> FaultPolicy {
@@ -1165,18 +1165,4 @@ pub fn claim_fresh_dir(
         }
     }
     unreachable!("some suffix is free")
-}
-
-/// The run folder for a new run: `runs_dir/name`, or `name-2`, `name-3`, ... if taken.
-/// (Checking is not claiming: a command that creates the folder uses
-/// [`claim_fresh_dir`].)
-pub fn fresh_dir(runs_dir: &Path, name: &str) -> PathBuf {
-    let first = runs_dir.join(name);
-    if !first.exists() {
-        return first;
-    }
-    (2..)
-        .map(|i| runs_dir.join(format!("{name}-{i}")))
-        .find(|p| !p.exists())
-        .unwrap_or(first)
 }

@@ -40,7 +40,7 @@ enum Fault {
 
 /// Why a worker gave no evaluation.
 #[derive(Debug, thiserror::Error)]
-pub enum WorkerError {
+pub(crate) enum WorkerError {
     /// The worker's own error reply: it could not evaluate this point.
     #[error("it replied with an error: {0}")]
     Refused(String),
@@ -206,7 +206,7 @@ impl Drop for Worker {
 
 /// Workers started on first use, up to a fixed number, shared by the threads that
 /// evaluate: each evaluation has a worker to itself for its duration.
-pub struct Pool {
+pub(crate) struct Pool {
     command: String,
     size: usize,
     state: Mutex<PoolState>,

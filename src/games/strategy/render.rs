@@ -19,7 +19,7 @@ pub struct Snapshot {
 }
 
 /// Tribe colours: blue and red; neutral villages grey.
-pub const TRIBE_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
+pub(crate) const TRIBE_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
 const NEUTRAL: RGBColor = RGBColor(150, 150, 150);
 
 fn terrain_colour(t: Terrain) -> RGBColor {
@@ -56,7 +56,7 @@ pub fn game_map(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), 
 }
 
 /// [`game_map`] with the agent playing each tribe named in the legend.
-pub fn game_map_of(
+pub(crate) fn game_map_of(
     path: &Path,
     title: &str,
     snapshots: &[Snapshot],
