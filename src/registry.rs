@@ -59,13 +59,6 @@ pub enum Error {
     Build(crate::harness::error::BoxError),
 }
 
-/// For callers that still report errors as text.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}
-
 /// The game called `name`.
 pub fn game(name: &str) -> Result<&'static dyn DynGame, Error> {
     GAMES

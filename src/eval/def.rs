@@ -61,13 +61,6 @@ impl From<crate::space::Error> for ProblemError {
     }
 }
 
-/// For callers that report errors as text.
-impl From<ProblemError> for String {
-    fn from(e: ProblemError) -> String {
-        e.to_string()
-    }
-}
-
 /// Builds a problem from its settings (every one present: defaults filled in) and
 /// the user's search space, which some problems require and the others bind to by
 /// name. The error is the layer's own that refused ([`ProblemError`],

@@ -61,13 +61,6 @@ impl SettingError {
     }
 }
 
-/// Most layers still speak in messages: a refused setting becomes its message there.
-impl From<SettingError> for String {
-    fn from(e: SettingError) -> String {
-        e.to_string()
-    }
-}
-
 /// Largest count a setting takes (games, iterations, budgets, populations): more would
 /// exhaust memory or time. `max` means unlimited where a count allows it.
 pub(crate) const MAX_COUNT: usize = 1_000_000;
@@ -331,9 +324,6 @@ mod tests {
             e.to_string(),
             format!("games=0: problem `p` takes a whole number from 1 to {MAX_COUNT} as games")
         );
-        // Where a layer still speaks in messages, the error is its message.
-        let text: String = e.into();
-        assert!(text.starts_with("games=0"));
         assert_eq!(v.real_in("c", 0.0, 2.0), Ok(1.0));
     }
 }

@@ -219,13 +219,6 @@ pub enum RunError {
     Interrupted,
 }
 
-/// For callers that still report errors as text.
-impl From<RunError> for String {
-    fn from(e: RunError) -> String {
-        e.to_string()
-    }
-}
-
 /// A file of ours that does not parse as RON, located in it:
 /// `path:line:column: message` (the text of [`ron_error`]).
 #[derive(Debug, thiserror::Error)]
