@@ -33,7 +33,7 @@ pub fn message(path: &Path, damaged: &[(usize, String)], then: &str) -> Option<S
 }
 
 /// Prints [`message`] on standard error, if there is one.
-pub fn warn(path: &Path, damaged: &[(usize, String)], then: &str) {
+pub(crate) fn warn(path: &Path, damaged: &[(usize, String)], then: &str) {
     if let Some(m) = message(path, damaged, then) {
         eprintln!("{m}");
     }

@@ -13,6 +13,13 @@ pub struct PlotError {
     pub message: String,
 }
 
+/// What the drawing library reported while drawing. Its error type differs with each
+/// backend (PNG, SVG) a chart is drawn on, so one drawing, written once for both,
+/// keeps its message.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct DrawError(String);
+
 static FONT: Once = Once::new();
 
 pub(crate) fn register_font() {
@@ -30,36 +37,36 @@ macro_rules! render {
     ($path:expr, $size:expr, |$root:ident| $body:expr) => {{
         let path: &std::path::Path = $path;
         crate::draw::register_font();
-        let fail = |m: String| crate::draw::PlotError {
+        let fail = |m: &dyn std::fmt::Display| crate::draw::PlotError {
             path: path.display().to_string(),
-            message: m,
+            message: m.to_string(),
         };
         if let Some(dir) = path.parent() {
             if !dir.as_os_str().is_empty() {
-                std::fs::create_dir_all(dir).map_err(|e| fail(e.to_string()))?;
+                std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
             }
         }
         match path.extension().and_then(|e| e.to_str()) {
             Some("svg") => {
                 let $root = plotters::prelude::SVGBackend::new(path, $size).into_drawing_area();
-                $body.map_err(fail)?;
-                $root.present().map_err(|e| fail(e.to_string()))?;
+                $body.map_err(|e| fail(&e))?;
+                $root.present().map_err(|e| fail(&e))?;
             }
             Some("png") => {
                 let $root = plotters::prelude::BitMapBackend::new(path, $size).into_drawing_area();
-                $body.map_err(fail)?;
-                $root.present().map_err(|e| fail(e.to_string()))?;
+                $body.map_err(|e| fail(&e))?;
+                $root.present().map_err(|e| fail(&e))?;
             }
-            _ => return Err(fail("the file name must end in .png or .svg".into())),
+            _ => return Err(fail(&"the file name must end in .png or .svg")),
         }
         Ok(())
     }};
 }
 pub(crate) use render;
 
-/// Turns any drawing error into text.
-pub(crate) fn text<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
+/// Keeps a drawing error's message (see [`DrawError`]).
+pub(crate) fn text<E: std::fmt::Display>(e: E) -> DrawError {
+    DrawError(e.to_string())
 }
 
 /// About how wide `s` is in pixels at font size `size` (DejaVu Sans averages a little
@@ -239,7 +246,7 @@ pub(crate) fn legend_height(entries: &[LegendEntry], width: i32) -> i32 {
 pub(crate) fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     entries: &[LegendEntry],
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     use plotters::style::text_anchor::{HPos, Pos, VPos};
     let width = area.dim_in_pixel().0 as i32;
     let layout = legend_layout(entries, width);

@@ -38,8 +38,9 @@ pub const PROBLEMS: &[&ProblemDef] = &[
     &crate::eval::COMMAND,
 ];
 
-/// A name the registry does not know; the message lists the known ones.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// A name the registry does not know (the message lists the known ones), or a
+/// problem that does not build.
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("unknown game `{name}` (known: {})", known.join(", "))]
     UnknownGame {
@@ -51,13 +52,11 @@ pub enum Error {
         name: String,
         known: Vec<&'static str>,
     },
-}
-
-/// For callers that still report errors as text.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
+    /// A problem's build refused its settings or space: the refusing layer's own
+    /// error ([`crate::harness::SettingError`], [`crate::eval::ProblemError`],
+    /// [`crate::harness::Error`], ...), boxed: match it with `downcast_ref`.
+    #[error(transparent)]
+    Build(crate::harness::error::BoxError),
 }
 
 /// The game called `name`.
@@ -85,19 +84,16 @@ pub fn problem(name: &str) -> Result<&'static ProblemDef, Error> {
 }
 
 /// Builds a problem from its spec. `space` is the user's search space, which the
-/// external-command problem requires and the others bind to by name. The error is the
-/// problem's own message (each problem's build reports text, see
-/// [`crate::eval::BuildProblem`]).
-pub fn build_problem(
-    spec: &ProblemSpec,
-    space: Option<&Space>,
-) -> Result<Box<dyn Problem>, String> {
+/// external-command problem requires and the others bind to by name.
+pub fn build_problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Box<dyn Problem>, Error> {
     let given: Vec<(String, String)> = spec
         .settings
         .iter()
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    problem(&spec.name)?.build(&given, space)
+    problem(&spec.name)?
+        .build(&given, space)
+        .map_err(Error::Build)
 }
 
 /// `design`: any game's skill depth over its settings ([`crate::harness::design`]).
@@ -217,7 +213,8 @@ mod tests {
         }
         let e = build_problem(&spec("noisy-onemax", &[("dimz", "3")]), None)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(
             e.contains(
                 "problem `noisy-onemax` has no setting `dimz` (its settings: dims, sigma, scale)"
@@ -226,7 +223,8 @@ mod tests {
         );
         let e = build_problem(&spec("sphere", &[("dims", "0")]), None)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(
             e.starts_with("dims=0: problem `sphere` takes a whole number"),
             "{e}"
@@ -268,7 +266,7 @@ mod tests {
                 assert!(build_problem(&spec(name, &[("rules", rules)]), None).is_ok());
             }
             let e = build_problem(&spec(name, &[("rules", "java")]), None).err();
-            assert!(e.unwrap().contains("rules=java"));
+            assert!(e.unwrap().to_string().contains("rules=java"));
         }
     }
 
@@ -303,7 +301,8 @@ mod tests {
         with_model.push(("model", "/no/such.evalnet"));
         let e = build_problem(&spec("strategy-hps", &with_model), None)
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(e.contains("cannot read the network"), "{e}");
     }
 
@@ -319,7 +318,9 @@ mod tests {
             ("turns", "65", "a whole number from 1 to 64 as turns"),
             ("opponent", "hal", "unknown strategy agent `hal`"),
         ] {
-            let e = build_problem(&spec("strategy-styles", &[(k, v)]), None).err();
+            let e = build_problem(&spec("strategy-styles", &[(k, v)]), None)
+                .err()
+                .map(|e| e.to_string());
             assert!(e.as_deref().unwrap_or("").contains(says), "{e:?}");
         }
     }

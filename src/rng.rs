@@ -14,7 +14,7 @@ pub type Rng = rand_xoshiro::Xoshiro256PlusPlus;
 
 /// SplitMix64 finaliser: a bijective mix of 64 bits with good avalanche.
 #[inline]
-pub fn mix64(mut z: u64) -> u64 {
+pub(crate) fn mix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -35,7 +35,7 @@ pub fn rng_from_seed(seed: u64) -> Rng {
 }
 
 /// A generator for one work item (see [`derive_seed`]).
-pub fn item_rng(seed: u64, path: &[u64]) -> Rng {
+pub(crate) fn item_rng(seed: u64, path: &[u64]) -> Rng {
     rng_from_seed(derive_seed(seed, path))
 }
 

@@ -56,7 +56,7 @@ pub struct MannWhitney {
 /// Largest n1 + n2 for which the p-value is the exact permutation probability; above it
 /// the normal approximation (with tie and continuity correction) is close to it (the
 /// tests hold them within 0.01 where both apply) and the exact count grows as N^3.
-pub const EXACT_MAX_TOTAL: usize = 60;
+pub(crate) const EXACT_MAX_TOTAL: usize = 60;
 
 /// Two-tailed Mann-Whitney U test.
 ///

@@ -39,7 +39,7 @@ fn command(
             .chain(settings.iter().map(|(k, v)| (k.to_string(), v.to_string())))
             .collect(),
     };
-    build_problem(&spec, Some(space))
+    build_problem(&spec, Some(space)).map_err(|e| e.to_string())
 }
 
 fn has_python() -> bool {

@@ -520,6 +520,7 @@ fn evaluation_of(v: &Value, features: &[String]) -> Result<Evaluation, String> {
         fitness,
         features: values,
     })
+    .map_err(|e| e.to_string())
 }
 
 /// Problem `manual` over `space` reporting `features`.
@@ -1509,7 +1510,7 @@ fn tournament(
                 budget,
                 seed,
             };
-            let r = g.tournament(&req, games)?;
+            let r = g.tournament(&req, games).map_err(|e| e.to_string())?;
             serde_json::to_value(&r).map_err(|e| e.to_string())
         })
     })?;

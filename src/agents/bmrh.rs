@@ -1,7 +1,7 @@
 //! Branching mutation rolling horizon (BMRH): a (1+1) evolutionary algorithm over
 //! explicit sequences of the agent's own actions.
 
-use super::common::{Budget, Rollouts, one_plus_one};
+use super::common::{Budget, Rollouts, horizon_name, one_plus_one, start_from_best};
 use super::opponents::OpponentModel;
 use super::{any_action, state_value};
 use crate::game::{Agent, Game};
@@ -194,10 +194,8 @@ impl<G: Game> Default for Bmrh<G> {
 
 impl<G: Game> Agent<G> for Bmrh<G> {
     fn name(&self) -> String {
-        format!(
-            "BMRH(len {}, {} evals, budget {})",
-            self.config.sequence_length, self.config.evaluations, self.config.budget
-        )
+        let c = &self.config;
+        horizon_name("BMRH", c.sequence_length, c.evaluations, c.budget)
     }
 
     /// Panics if the game offers `player` no action at all.
@@ -213,10 +211,7 @@ impl<G: Game> Agent<G> for Bmrh<G> {
         let len = config.sequence_length.max(1);
         // Starting sequence: the shifted best of the last decision, or a fresh one,
         // its actions checked against the current state.
-        child.clear();
-        if config.shift_buffer && !best.is_empty() {
-            child.extend(best.iter().skip(1).cloned());
-        }
+        start_from_best(best, child, config.shift_buffer, len);
         let keep = child.len();
         let best_value = one_plus_one(
             best,
@@ -268,16 +263,14 @@ impl<G: Game> Agent<G> for Bmrh<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::common::testing::{max_rin_calls, rin_actions, rin_wins};
-    use crate::agents::{Osla, RandomAgent};
+    use crate::agents::Osla;
+    use crate::agents::common::testing::{beats_random, max_rin_calls, rin_actions, rin_wins};
     use crate::games::rinascimento::RinState;
     use crate::rng::rng_from_seed;
 
     #[test]
     fn bmrh_beats_random_in_rinascimento() {
-        let wins = rin_wins(&mut Bmrh::default(), &mut RandomAgent, 20);
-        println!("BMRH* vs Random: {wins}/20 wins");
-        assert!(wins * 10 > 20 * 6, "BMRH won {wins} of 20");
+        beats_random(&mut Bmrh::default(), "BMRH");
     }
 
     #[test]

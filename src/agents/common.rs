@@ -87,7 +87,7 @@ impl Budget {
     /// Whether the time limit, if any, still allows thinking (it does not spend a
     /// call): for work that costs no forward-model call, such as a learned leaf
     /// evaluation. An untimed budget always answers true.
-    pub fn in_time(&mut self) -> bool {
+    pub(crate) fn in_time(&mut self) -> bool {
         self.deadline.is_none() || self.check()
     }
 
@@ -172,6 +172,21 @@ impl<G: Game> Rollouts<G> {
     }
 }
 
+/// The plan a rolling-horizon decision (BMRH, SRH) starts from, in `child`: with
+/// `shift`, the rest of the last decision's `best` (its first action was played),
+/// at most `len` long; else nothing. The caller completes it.
+pub(crate) fn start_from_best<T: Clone>(best: &[T], child: &mut Vec<T>, shift: bool, len: usize) {
+    child.clear();
+    if shift {
+        child.extend(best.iter().skip(1).take(len).cloned());
+    }
+}
+
+/// A rolling-horizon agent's name: `NAME(len L, E evals, budget B)`.
+pub(crate) fn horizon_name(name: &str, len: usize, evaluations: usize, budget: usize) -> String {
+    format!("{name}(len {len}, {evaluations} evals, budget {budget})")
+}
+
 /// The (1+1) evolutionary loop of BMRH and SRH: evaluates the plan in `child` (told
 /// `first`) and makes it the best; then, up to `evaluations - 1` times, `mutate`
 /// changes a copy of the best in `child` and tells `evaluate` what it did; a child
@@ -215,7 +230,7 @@ pub(crate) mod counted {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[derive(Clone, Debug)]
-    pub struct Counted<G> {
+    pub(crate) struct Counted<G> {
         pub inner: G,
         pub calls: Arc<AtomicUsize>,
     }
@@ -278,7 +293,7 @@ pub(crate) mod testing {
     use crate::rng::rng_from_seed;
 
     /// Wins of `agent` (agent 0) against `other` over `games` 2-player games.
-    pub fn rin_wins(
+    pub(crate) fn rin_wins(
         agent: &mut dyn Agent<RinState>,
         other: &mut dyn Agent<RinState>,
         games: u64,
@@ -294,9 +309,20 @@ pub(crate) mod testing {
         wins
     }
 
+    /// Asserts that `agent` (`name` in messages) wins more than 60% of 20 two-player
+    /// Rinascimento games against random play.
+    pub(crate) fn beats_random(agent: &mut dyn Agent<RinState>, name: &str) {
+        let wins = rin_wins(agent, &mut crate::agents::RandomAgent, 20);
+        println!("{name}* vs Random: {wins}/20 wins");
+        assert!(wins * 10 > 20 * 6, "{name} won {wins} of 20");
+    }
+
     /// Plays up to `decisions` Rinascimento decisions (every seat by `agent`) and
     /// returns the most forward-model calls one decision made.
-    pub fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize) -> usize {
+    pub(crate) fn max_rin_calls(
+        agent: &mut dyn Agent<Counted<RinState>>,
+        decisions: usize,
+    ) -> usize {
         let mut rng = rng_from_seed(9);
         let mut s = Counted::new(RinState::new(&Rules::splendor(2), 5).unwrap());
         let mut most = 0;
@@ -316,7 +342,7 @@ pub(crate) mod testing {
 
     /// The actions `agent` chooses over the first 30 decisions of a game, `seed`
     /// seeding its generator.
-    pub fn rin_actions(
+    pub(crate) fn rin_actions(
         agent: &mut dyn Agent<RinState>,
         seed: u64,
     ) -> Vec<<RinState as Game>::Action> {
@@ -339,7 +365,7 @@ pub(crate) mod testing {
     }
 
     /// Decisions per second of `agent` over the first decisions of a few games.
-    pub fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
+    pub(crate) fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
         let start = std::time::Instant::now();
         let mut decisions = 0;
         for game in 0..3 {
@@ -392,12 +418,33 @@ mod tests {
 /// Helpers shared by the agents' tests.
 #[cfg(test)]
 pub(crate) mod test_games {
-    use crate::game::Agent;
+    use crate::game::{Agent, Game};
     use crate::games::space_battle::{self, SbeParams, SbeState};
-    use crate::rng::derive_seed;
+    use crate::rng::{derive_seed, rng_from_seed};
+
+    /// The actions `agent` (ship 0) chooses over a 40-tick Space Battle game, `seed`
+    /// seeding its generator, while ship 1 plays `other` every tick.
+    pub(crate) fn sbe_actions(
+        agent: &mut dyn Agent<SbeState>,
+        seed: u64,
+        other: <SbeState as Game>::Action,
+    ) -> Vec<<SbeState as Game>::Action> {
+        let mut rng = rng_from_seed(seed);
+        let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
+        let mut seq = Vec::new();
+        while !s.is_over() {
+            let a = agent.act(&s, 0, &mut rng);
+            seq.push(a);
+            s.advance(&[a, other]);
+        }
+        seq
+    }
 
     /// Total score of ship 0 (`a`) and ship 1 (`b`) over four 300-tick games.
-    pub fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
+    pub(crate) fn sbe_scores(
+        a: &mut dyn Agent<SbeState>,
+        b: &mut dyn Agent<SbeState>,
+    ) -> (f64, f64) {
         let (mut sa, mut sb) = (0.0, 0.0);
         for seed in 0..4 {
             let state =

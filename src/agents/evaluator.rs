@@ -11,7 +11,7 @@ pub trait StateEvaluator<G>: Send + Sync {
 }
 
 /// A shared evaluator that agents deriving `Debug` can hold.
-pub struct SharedEvaluator<G>(pub std::sync::Arc<dyn StateEvaluator<G>>);
+pub(crate) struct SharedEvaluator<G>(pub std::sync::Arc<dyn StateEvaluator<G>>);
 
 impl<G> Clone for SharedEvaluator<G> {
     fn clone(&self) -> Self {

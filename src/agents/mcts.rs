@@ -16,7 +16,7 @@ const TIE_BREAK_NOISE: f64 = 1e-9;
 /// Constant `A` of the secure-child recommendation: `q - A / sqrt(n)` on normalised
 /// means `q` (independent of the exploration constant, so that `c = 0` still differs
 /// from the max child).
-pub const SECURE_A: f64 = 1.0;
+pub(crate) const SECURE_A: f64 = 1.0;
 
 /// How [`Mcts`] picks the action to play among the root's children (children never
 /// visited are skipped).
@@ -43,7 +43,7 @@ impl Recommendation {
         }
     }
 
-    pub fn from_index(i: usize) -> Option<Self> {
+    pub(crate) fn from_index(i: usize) -> Option<Self> {
         match i {
             0 => Some(Recommendation::MaxChild),
             1 => Some(Recommendation::RobustChild),
@@ -901,15 +901,7 @@ mod tests {
                 macro_action: 5,
                 ..MctsConfig::default()
             });
-            let mut rng = rng_from_seed(seed);
-            let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
-            let mut seq = Vec::new();
-            while !s.is_over() {
-                let a = agent.act(&s, 0, &mut rng);
-                seq.push(a);
-                s.advance(&[a, 5]);
-            }
-            seq
+            crate::agents::common::test_games::sbe_actions(&mut agent, seed, 5)
         };
         let a = run(9);
         assert_eq!(a, run(9));

@@ -296,15 +296,7 @@ mod tests {
     fn same_seed_same_actions() {
         let run = |seed| {
             let mut agent = MicrobialEa::<SbeState>::default();
-            let mut rng = rng_from_seed(seed);
-            let mut s = SbeState::new(SbeParams::default(), 3).with_max_ticks(40);
-            let mut seq = Vec::new();
-            while !s.is_over() {
-                let a = agent.act(&s, 0, &mut rng);
-                seq.push(a);
-                s.advance(&[a, 0]);
-            }
-            seq
+            crate::agents::common::test_games::sbe_actions(&mut agent, seed, 0)
         };
         assert_eq!(run(5), run(5));
     }

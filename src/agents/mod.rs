@@ -9,7 +9,7 @@
 //! choices.
 
 pub mod bmrh;
-pub mod common;
+pub(crate) mod common;
 #[cfg(test)]
 pub(crate) mod duel;
 pub mod evaluator;
@@ -39,11 +39,11 @@ use crate::rng::Rng;
 
 /// Added to the value of a state in which the player is the sole winner, and taken
 /// from one the player lost (a draw adds nothing).
-pub const WIN_BONUS: f64 = 1e7;
+pub(crate) const WIN_BONUS: f64 = 1e7;
 
 /// The value search agents maximise: `state.value(player)` (by default the score)
 /// plus `WIN_BONUS * outcome(state, player)` (see [`outcome`]).
-pub fn state_value<G: Game>(state: &G, player: usize) -> f64 {
+pub(crate) fn state_value<G: Game>(state: &G, player: usize) -> f64 {
     state.value(player) + WIN_BONUS * outcome(state, player)
 }
 

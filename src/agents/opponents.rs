@@ -49,7 +49,7 @@ impl OpponentModel {
 
 /// Forward-model calls an [`OpponentModel::Osla`] opponent may spend per choice: the
 /// fraction `share` of the agent's `budget`, at least one.
-pub fn opponent_calls(budget: usize, share: f64) -> usize {
+pub(crate) fn opponent_calls(budget: usize, share: f64) -> usize {
     ((budget as f64 * share.max(0.0)).floor() as usize).max(1)
 }
 
@@ -68,7 +68,7 @@ impl<G: Game> Simulator<G> {
     /// Sets the opponents for one decision of an agent with `budget` forward-model
     /// calls, `share` of which an OSLA opponent may spend per choice, and returns that
     /// decision's budget.
-    pub fn prepare(&mut self, model: OpponentModel, budget: usize, share: f64) -> Budget {
+    pub(crate) fn prepare(&mut self, model: OpponentModel, budget: usize, share: f64) -> Budget {
         self.model = model;
         self.opponent_calls = opponent_calls(budget, share);
         Budget::new(budget)
@@ -89,7 +89,7 @@ impl<G: Game> Simulator<G> {
     /// overwritten) and is what an OSLA opponent assumes of them. Look-ahead calls
     /// come out of `budget`, keeping one call for the step itself. `None` if `p` has
     /// no action.
-    pub fn opponent_action(
+    pub(crate) fn opponent_action(
         &mut self,
         state: &G,
         p: usize,
@@ -149,7 +149,7 @@ impl<G: Game> Simulator<G> {
 
     /// Plays the other players' turns (turn-based games) until `player` must act or
     /// the game is over. False if the budget ran out or someone had no action.
-    pub fn play_others(
+    pub(crate) fn play_others(
         &mut self,
         state: &mut G,
         player: usize,

@@ -156,7 +156,7 @@ impl<G: Game> PortfolioSearch<G> {
 /// number of children: every child until `T = floor(2n)` visits, then the best
 /// `K = max(1, floor(n / 2))`, and one more each time the visits pass
 /// `floor(A * 1.3^k)`, `A = floor(1.5 T)`, `k = 1, 2, ...`.
-pub fn unpruned_children(n: usize, visits: u32) -> usize {
+pub(crate) fn unpruned_children(n: usize, visits: u32) -> usize {
     let t = 2 * n as u64;
     let visits = u64::from(visits);
     if visits < t || n <= 1 {

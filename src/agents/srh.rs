@@ -1,7 +1,7 @@
 //! Seeded rolling horizon (SRH): a (1+1) evolutionary algorithm over sequences of
 //! seeds for the game's random action generator.
 
-use super::common::{Rollouts, one_plus_one};
+use super::common::{Rollouts, horizon_name, one_plus_one, start_from_best};
 use super::opponents::OpponentModel;
 use super::{any_action, state_value};
 use crate::game::{Agent, Game};
@@ -94,10 +94,8 @@ impl<G: Game> Default for Srh<G> {
 
 impl<G: Game> Agent<G> for Srh<G> {
     fn name(&self) -> String {
-        format!(
-            "SRH(len {}, {} evals, budget {})",
-            self.config.sequence_length, self.config.evaluations, self.config.budget
-        )
+        let c = &self.config;
+        horizon_name("SRH", c.sequence_length, c.evaluations, c.budget)
     }
 
     /// Panics if the game offers `player` no action at all.
@@ -111,10 +109,7 @@ impl<G: Game> Agent<G> for Srh<G> {
         } = self;
         let mut budget = rollouts.prepare(config.opponent, config.budget, config.opponent_budget);
         let len = config.sequence_length.max(1);
-        child.clear();
-        if config.shift_buffer {
-            child.extend(best.iter().skip(1).take(len));
-        }
+        start_from_best(best, child, config.shift_buffer, len);
         while child.len() < len {
             child.push(rng.random());
         }
@@ -170,15 +165,12 @@ impl<G: Game> Agent<G> for Srh<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::RandomAgent;
-    use crate::agents::common::testing::{max_rin_calls, rin_actions, rin_wins};
+    use crate::agents::common::testing::{beats_random, max_rin_calls, rin_actions};
     use crate::games::rinascimento::RinState;
 
     #[test]
     fn srh_beats_random_in_rinascimento() {
-        let wins = rin_wins(&mut Srh::default(), &mut RandomAgent, 20);
-        println!("SRH* vs Random: {wins}/20 wins");
-        assert!(wins * 10 > 20 * 6, "SRH won {wins} of 20");
+        beats_random(&mut Srh::default(), "SRH");
     }
 
     #[test]

@@ -155,7 +155,7 @@ fn parse_result(
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         parse_reply(features, 0, text)
             .err()
-            .unwrap_or_else(|| format!("not valid JSON ({e})"))
+            .map_or_else(|| format!("not valid JSON ({e})"), |e| e.to_string())
     })?;
     let id = v
         .get("id")
@@ -167,7 +167,7 @@ fn parse_result(
         Some(t) => t.as_u64().ok_or("`trial` is not a whole number")?,
     };
     // Read as a worker's reply is read: the same checks, the same messages.
-    let told = match parse_reply(features, id, text)? {
+    let told = match parse_reply(features, id, text).map_err(|e| e.to_string())? {
         Reply::Done(e) => Told::Evaluation(e),
         Reply::Refused(why) => Told::Failure(why),
     };

@@ -155,10 +155,10 @@ struct Common {
     detach: bool,
 }
 
+/// An experiment's sizes over its preset's. The help says what a space-battle run
+/// counts; an experiment whose sizes count other things says so with `mut_arg`.
 #[derive(Args)]
-struct SpaceBattleArgs {
-    #[command(flatten)]
-    common: Common,
+struct Sizes {
     /// Trials per algorithm [default: the preset's].
     #[arg(long)]
     trials: Option<u64>,
@@ -168,6 +168,34 @@ struct SpaceBattleArgs {
     /// Re-evaluations of each trial's final game [default: the preset's].
     #[arg(long)]
     reevaluations: Option<u64>,
+}
+
+impl Sizes {
+    /// Puts the sizes given over the preset's `trials`, `budget` and `reevaluations`,
+    /// and refuses any that is 0.
+    fn over(&self, trials: &mut u64, budget: &mut u64, reevaluations: &mut u64) -> Result<()> {
+        for (given, size) in [
+            (self.trials, &mut *trials),
+            (self.budget, &mut *budget),
+            (self.reevaluations, &mut *reevaluations),
+        ] {
+            if let Some(v) = given {
+                *size = v;
+            }
+        }
+        if *trials == 0 || *budget == 0 || *reevaluations == 0 {
+            bail!("--trials, --budget and --reevaluations must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+#[derive(Args)]
+struct SpaceBattleArgs {
+    #[command(flatten)]
+    common: Common,
+    #[command(flatten)]
+    sizes: Sizes,
     /// NTBEA's settings.
     #[arg(long, value_enum, default_value = "paper")]
     ntbea: NtbeaSettings,
@@ -180,18 +208,14 @@ struct SpaceBattleArgs {
 }
 
 #[derive(Args)]
+#[command(mut_arg("reevaluations", |a| a.help(
+    "Re-evaluations of each trial's final rule set [default: the preset's]"
+)))]
 struct RuleDesignArgs {
     #[command(flatten)]
     common: Common,
-    /// Trials per algorithm [default: the preset's].
-    #[arg(long)]
-    trials: Option<u64>,
-    /// Evaluations per trial [default: the preset's].
-    #[arg(long)]
-    budget: Option<u64>,
-    /// Re-evaluations of each trial's final rule set [default: the preset's].
-    #[arg(long)]
-    reevaluations: Option<u64>,
+    #[command(flatten)]
+    sizes: Sizes,
     /// The game whose rules the study searches.
     #[arg(long, default_value = "rinascimento")]
     game: String,
@@ -213,18 +237,16 @@ struct RinascimentoArgs {
 }
 
 #[derive(Args)]
+#[command(
+    mut_arg("trials", |a| a.help("Tuning runs [default: the preset's]")),
+    mut_arg("budget", |a| a.help("Evaluations per tuning run [default: the preset's]")),
+    mut_arg("reevaluations", |a| a.help("Validation runs per benchmark [default: the preset's]"))
+)]
 struct NtbeaDefaultsArgs {
     #[command(flatten)]
     common: Common,
-    /// Tuning runs [default: the preset's].
-    #[arg(long)]
-    trials: Option<u64>,
-    /// Evaluations per tuning run [default: the preset's].
-    #[arg(long)]
-    budget: Option<u64>,
-    /// Validation runs per benchmark [default: the preset's].
-    #[arg(long)]
-    reevaluations: Option<u64>,
+    #[command(flatten)]
+    sizes: Sizes,
 }
 
 #[derive(Args)]
@@ -393,20 +415,22 @@ fn ntbea_defaults(args: &NtbeaDefaultsArgs, exec: &dyn crate::exec::Executor) ->
             bail!("ntbea-defaults reproduces no paper: use --preset medium for the published run")
         }
     };
-    let config = DefaultsConfig {
+    let mut config = DefaultsConfig {
         name: c
             .name
             .clone()
             .unwrap_or_else(|| format!("ntbea-defaults-{}", c.preset.name())),
-        tuning_budget: args.budget.unwrap_or(budget),
-        tuning_runs: args.trials.unwrap_or(runs),
+        tuning_budget: budget,
+        tuning_runs: runs,
         runs_per_evaluation: per_eval,
-        validation_runs: args.reevaluations.unwrap_or(validation),
+        validation_runs: validation,
         seed: c.seed,
     };
-    if config.tuning_budget == 0 || config.tuning_runs == 0 || config.validation_runs == 0 {
-        bail!("--trials, --budget and --reevaluations must be at least 1");
-    }
+    args.sizes.over(
+        &mut config.tuning_runs,
+        &mut config.tuning_budget,
+        &mut config.validation_runs,
+    )?;
     let started = std::time::Instant::now();
     let result = run(&config, exec, &c.runs_dir, !c.quiet).map_err(anyhow::Error::msg)?;
     println!("{}", summary_markdown(&result));
@@ -602,7 +626,7 @@ fn space_battle(args: &SpaceBattleArgs, exec: &dyn crate::exec::Executor) -> Res
     let mut space = problem.space().clone();
     super::fix_dims(&mut space, &args.fix)?;
     let preset = c.preset.name();
-    let config = ExperimentConfig {
+    let mut config = ExperimentConfig {
         name: c
             .name
             .clone()
@@ -610,14 +634,16 @@ fn space_battle(args: &SpaceBattleArgs, exec: &dyn crate::exec::Executor) -> Res
         problem: spec,
         space,
         algorithms: paper_algorithms(args.ntbea.config()),
-        trials: args.trials.unwrap_or(trials),
-        budget: args.budget.unwrap_or(budget),
-        reevaluations: args.reevaluations.unwrap_or(reevaluations),
+        trials,
+        budget,
+        reevaluations,
         seed: c.seed,
     };
-    if config.trials == 0 || config.budget == 0 || config.reevaluations == 0 {
-        bail!("--trials, --budget and --reevaluations must be at least 1");
-    }
+    args.sizes.over(
+        &mut config.trials,
+        &mut config.budget,
+        &mut config.reevaluations,
+    )?;
     let started = std::time::Instant::now();
     let result = run(
         &config,
@@ -650,22 +676,21 @@ fn rule_design(args: &RuleDesignArgs, exec: &dyn crate::exec::Executor) -> Resul
         Preset::Medium => bail!("rule-design has the presets quick and full"),
     };
     let mut config =
-        RuleDesignConfig::preset(&args.game, preset, c.seed).map_err(anyhow::Error::msg)?;
+        RuleDesignConfig::preset(&args.game, preset, c.seed).map_err(|e| match &e {
+            // Where to go instead is a command to type: the command line says it.
+            crate::experiments::Error::NoStudyPreset(game) => anyhow!(
+                "{e}; `playtune optimize --problem design --set game={game}` designs any game"
+            ),
+            _ => anyhow::Error::msg(e),
+        })?;
     if let Some(name) = &c.name {
         config.name = name.clone();
     }
-    if let Some(t) = args.trials {
-        config.trials = t;
-    }
-    if let Some(b) = args.budget {
-        config.budget = b;
-    }
-    if let Some(r) = args.reevaluations {
-        config.reevaluations = r;
-    }
-    if config.trials == 0 || config.budget == 0 || config.reevaluations == 0 {
-        bail!("--trials, --budget and --reevaluations must be at least 1");
-    }
+    args.sizes.over(
+        &mut config.trials,
+        &mut config.budget,
+        &mut config.reevaluations,
+    )?;
     let started = std::time::Instant::now();
     run(&config, exec, &c.runs_dir, &c.plots_dir, !c.quiet).map_err(anyhow::Error::msg)?;
     print_summary(c, &config.name, started)

@@ -180,7 +180,7 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
     let _model_lock = crate::run::lock::lock_beside(&out.model).map_err(anyhow::Error::msg)?;
     let data: Vec<&std::path::Path> = a.data.iter().map(PathBuf::as_path).collect();
     let trained = train_eval(&data, &config, &out, !a.output.quiet)
-        .map_err(|e| anyhow::anyhow!(training_hints(&e)))?;
+        .map_err(|e| anyhow::anyhow!(training_hints(&e.to_string())))?;
     let t = &trained.network.header.training;
     println!(
         "{}: kept epoch {} of {}, validation loss {:.4}, accuracy {:.3} ({} training and {} validation samples)",

@@ -162,7 +162,7 @@ impl ClusterArgs {
         if self.tasks == Some(0) {
             anyhow::bail!("--tasks 0: give at least one task a batch");
         }
-        crate::cluster::slurm::split_args(&self.slurm_args)?;
+        crate::cluster::slurm::split_args(&self.slurm_args).map_err(slurm_error)?;
         Ok(())
     }
 
@@ -180,7 +180,7 @@ impl ClusterArgs {
         Ok(match self.executor {
             Executor::Local => Box::new(crate::exec::Local),
             Executor::Slurm => {
-                crate::cluster::slurm::check_tools()?;
+                crate::cluster::slurm::check_tools().map_err(slurm_error)?;
                 let mut s = crate::exec::Slurm::new(
                     home.to_path_buf(),
                     self.options(wait, progress)?,
@@ -200,7 +200,7 @@ impl ClusterArgs {
         progress: bool,
     ) -> anyhow::Result<crate::cluster::SlurmOptions> {
         Ok(crate::cluster::SlurmOptions {
-            args: crate::cluster::slurm::split_args(&self.slurm_args)?,
+            args: crate::cluster::slurm::split_args(&self.slurm_args).map_err(slurm_error)?,
             wait,
             poll: std::time::Duration::from_secs_f64(self.poll),
             program: std::env::current_exe()
@@ -330,6 +330,24 @@ pub fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// A refusal of `--executor slurm` or of `--slurm-args`, naming the flag.
+fn slurm_error(e: crate::cluster::slurm::SlurmError) -> anyhow::Error {
+    use crate::cluster::slurm::SlurmError;
+    match e {
+        SlurmError::Missing(tool) => anyhow::anyhow!(
+            "`{tool}` is not on the PATH: --executor slurm needs Slurm's command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node; without a cluster, leave --executor at its default (local), or start the test cluster with scripts/slurm-test-cluster.sh"
+        ),
+        SlurmError::BadArgs(args) => anyhow::anyhow!("--slurm-args `{args}`: unbalanced quotes"),
+        SlurmError::Reserved(option) => anyhow::anyhow!(
+            "--slurm-args sets {option}, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
+        ),
+        SlurmError::NotAnOption(word, why) => {
+            anyhow::anyhow!("--slurm-args: `{word}` is not an sbatch option: {why}")
+        }
+        e => anyhow::Error::msg(e),
     }
 }
 

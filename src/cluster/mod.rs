@@ -7,15 +7,106 @@
 //! all (a temporary name, then a rename); the caller collects only complete output.
 //! [`slurm`] talks to the cluster through `sbatch`, `squeue` and `scancel`.
 
+mod error;
 pub mod search;
 pub mod slurm;
 pub mod trials;
+
+pub use error::Error;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The folder under an experiment or a run that holds the cluster's state.
-pub const CLUSTER_DIR: &str = "slurm";
+pub(crate) const CLUSTER_DIR: &str = "slurm";
+
+/// The folder of a cluster folder's task logs.
+pub(crate) const LOGS_DIR: &str = "logs";
+
+/// `CLUSTER/submission-K.ron`: the K-th array submitted from a cluster folder.
+pub(crate) fn submission_path(cluster: &Path, k: usize) -> PathBuf {
+    cluster.join(format!("submission-{k}.ron"))
+}
+
+/// `CLUSTER/logs/JOB_TASK.out`: what array task `task` of Slurm job `job` printed.
+pub(crate) fn task_log(cluster: &Path, job: &str, task: usize) -> PathBuf {
+    cluster.join(LOGS_DIR).join(format!("{job}_{task}.out"))
+}
+
+/// A cluster folder's submissions in order, up to the first number missing.
+pub(crate) fn read_submissions<S: serde::de::DeserializeOwned>(
+    cluster: &Path,
+) -> Result<Vec<S>, Error> {
+    let mut out = Vec::new();
+    for k in 0.. {
+        let path = submission_path(cluster, k);
+        if !path.exists() {
+            break;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::file(&path, e))?;
+        out.push(ron::from_str(&text).map_err(|e| Error::parse(&path, e))?);
+    }
+    Ok(out)
+}
+
+/// A folder whose `slurm/` holds the cluster's state: an experiment's, whose searches
+/// run a trial a task ([`trials`]), or a run's, whose batches run a chunk a task
+/// ([`search`]). Each of them adds what its own layout holds.
+pub(crate) struct Folder {
+    pub home: PathBuf,
+}
+
+impl Folder {
+    pub(crate) fn new(home: &Path) -> Folder {
+        Folder {
+            home: home.to_path_buf(),
+        }
+    }
+    /// `HOME/slurm`.
+    pub(crate) fn cluster(&self) -> PathBuf {
+        self.home.join(CLUSTER_DIR)
+    }
+    pub(crate) fn submission(&self, k: usize) -> PathBuf {
+        submission_path(&self.cluster(), k)
+    }
+    pub(crate) fn log_of(&self, job: &str, task: usize) -> PathBuf {
+        task_log(&self.cluster(), job, task)
+    }
+    pub(crate) fn job_name(&self) -> String {
+        job_name(&self.home)
+    }
+
+    /// Submits array `k` of `tasks` tasks from `HOME/slurm` (see [`submit_array`]);
+    /// `submission(job, submitted_at)` is what its submission file holds.
+    pub(crate) fn submit<S: serde::Serialize>(
+        &self,
+        k: usize,
+        tasks: usize,
+        about: String,
+        options: &SlurmOptions,
+        submission: impl Fn(Option<String>, u64) -> S,
+    ) -> Result<String, Error> {
+        let submitted_at = now();
+        let array = Array {
+            cluster: &self.cluster(),
+            k,
+            job_name: &self.job_name(),
+            tasks,
+            about,
+        };
+        submit_array(&array, options, |job| submission(job, submitted_at))
+    }
+}
+
+/// The Slurm job name of everything submitted for `folder` (an experiment's or a
+/// run's), from its name.
+pub(crate) fn job_name(folder: &Path) -> String {
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    slurm::job_name(&name)
+}
 
 /// How to use the cluster.
 #[derive(Clone, Debug)]
@@ -35,8 +126,8 @@ pub struct SlurmOptions {
 
 /// Writes a file whole or not at all: a temporary file (of this process: two tasks
 /// of one chunk never share one) renamed into place.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    crate::run::lock::write_whole(path, bytes).map_err(|e| format!("{}: {e}", path.display()))
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    crate::run::lock::write_whole(path, bytes).map_err(|e| Error::file(path, e))
 }
 
 /// The last lines of a file.
@@ -85,15 +176,14 @@ pub(crate) fn submit_array<S: serde::Serialize>(
     array: &Array,
     options: &SlurmOptions,
     submission: impl Fn(Option<String>) -> S,
-) -> Result<String, String> {
-    let folder = std::fs::canonicalize(array.cluster).map_err(|e| e.to_string())?;
-    let logs = array.cluster.join("logs");
-    std::fs::create_dir_all(&logs).map_err(|e| format!("{}: {e}", logs.display()))?;
-    let logs = std::fs::canonicalize(logs).map_err(|e| e.to_string())?;
-    let path = array.cluster.join(format!("submission-{}.ron", array.k));
+) -> Result<String, Error> {
+    let folder = std::fs::canonicalize(array.cluster)?;
+    let logs = array.cluster.join(LOGS_DIR);
+    std::fs::create_dir_all(&logs).map_err(|e| Error::file(&logs, e))?;
+    let logs = std::fs::canonicalize(logs)?;
+    let path = submission_path(array.cluster, array.k);
     let write = |job: Option<String>| {
-        let text = ron::ser::to_string_pretty(&submission(job), ron::ser::PrettyConfig::default())
-            .map_err(|e| e.to_string())?;
+        let text = ron::ser::to_string_pretty(&submission(job), ron::ser::PrettyConfig::default())?;
         write_atomic(&path, text.as_bytes())
     };
     write(None)?;
@@ -123,18 +213,19 @@ pub(crate) fn submit_array<S: serde::Serialize>(
         }
         Err(e) => {
             let _ = std::fs::remove_file(&path);
-            Err(e.to_string())
+            Err(e.into())
         }
     }
 }
 
 /// Waits until no task of `jobs` is in the queue, looking sooner at first and then
-/// every `options.poll`; `say` hears a line when the counts change.
-pub(crate) fn wait_for(
+/// every `options.poll`; a line on standard error when the counts change. The error
+/// is the caller's (what `jobs` reads is the caller's files).
+pub(crate) fn wait_for<E: From<slurm::SlurmError>>(
     job_name: &str,
-    jobs: &dyn Fn() -> Result<Vec<String>, String>,
+    jobs: &dyn Fn() -> Result<Vec<String>, E>,
     options: &SlurmOptions,
-) -> Result<(), String> {
+) -> Result<(), E> {
     let mut pause = Duration::from_millis(250).min(options.poll);
     let mut last_line = String::new();
     let started = Instant::now();
@@ -156,7 +247,7 @@ pub(crate) fn wait_for(
                 std::thread::sleep(options.poll);
                 continue;
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e.into()),
         };
         let ours: Vec<&slurm::Queued> = queue.iter().filter(|q| jobs.contains(&q.job)).collect();
         if ours.is_empty() {

@@ -12,7 +12,9 @@
 //! Layout under `<run>/slurm/`: `submission-K.ron` (the chunks of round K and its job),
 //! `submission-K.sh`, `results/K-I.jsonl`, `logs/JOB_TASK.out`.
 
-use super::{CLUSTER_DIR, SlurmOptions, indent, slurm, tail, write_atomic};
+use super::{
+    Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, slurm, tail, write_atomic,
+};
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::Phase;
 use crate::run::failures::{FAILURES_FILE, FailureRow};
@@ -25,7 +27,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 const RESULTS_DIR: &str = "results";
-const LOGS_DIR: &str = "logs";
 
 /// A candidate a trial waits for.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,7 +39,7 @@ struct Candidate {
 }
 
 /// The task kind of a chunk of a search's batch.
-pub const KIND: &str = "search-batch";
+pub(crate) const KIND: &str = "search-batch";
 
 /// One round: task i evaluates chunks[i].
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -65,56 +66,21 @@ struct Answer {
     attempts: u32,
 }
 
-struct Folder {
-    run: PathBuf,
-}
-
 impl Folder {
-    fn cluster(&self) -> PathBuf {
-        self.run.join(CLUSTER_DIR)
-    }
-    fn round(&self, k: usize) -> PathBuf {
-        self.cluster().join(format!("submission-{k}.ron"))
-    }
     fn results(&self, k: usize, task: usize) -> PathBuf {
         self.cluster()
             .join(RESULTS_DIR)
             .join(format!("{k}-{task}.jsonl"))
     }
-    fn log_of(&self, job: &str, task: usize) -> PathBuf {
-        self.cluster()
-            .join(LOGS_DIR)
-            .join(format!("{job}_{task}.out"))
-    }
-    fn rounds(&self) -> Result<Vec<Round>, String> {
-        let mut out = Vec::new();
-        for k in 0.. {
-            let path = self.round(k);
-            if !path.exists() {
-                break;
-            }
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            out.push(ron::from_str(&text).map_err(|e| run::ron_error(&path, &e))?);
-        }
-        Ok(out)
-    }
-    fn job_name(&self) -> String {
-        let name = self
-            .run
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        slurm::job_name(&name)
+    fn rounds(&self) -> Result<Vec<Round>, Error> {
+        read_submissions(&self.cluster())
     }
 }
 
 /// Lines for `playtune status RUN` of a search run on the cluster: its rounds, the
 /// tasks of the last one still queued, and those that ended without results.
-pub fn status(dir: &Path) -> Result<Vec<String>, String> {
-    let folder = Folder {
-        run: dir.to_path_buf(),
-    };
+pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
+    let folder = Folder::new(dir);
     let rounds = folder.rounds()?;
     let mut lines = vec![format!(
         "on Slurm: {} round(s) submitted, {} task(s)",
@@ -125,7 +91,7 @@ pub fn status(dir: &Path) -> Result<Vec<String>, String> {
         return Ok(lines);
     };
     let queue = if slurm::on_path("squeue") {
-        slurm::queue(&folder.job_name()).map_err(|e| e.to_string())?
+        slurm::queue(&folder.job_name())?
     } else {
         Vec::new()
     };
@@ -194,7 +160,7 @@ fn chunks<T: Clone>(items: &[T], parts: usize) -> Vec<Vec<T>> {
 
 /// How the rounds went, for people and the overhead figures.
 #[derive(Debug, Default)]
-pub struct Rounds {
+pub(crate) struct Rounds {
     pub rounds: usize,
     pub tasks: usize,
     pub evaluations: usize,
@@ -207,31 +173,29 @@ pub struct Rounds {
 /// an earlier call (its tasks still queued, or their results not yet recorded) is
 /// finished first; a task that failed is reported with its log tail and its chunk is
 /// evaluated again by the next call (`playtune resume RUN --executor slurm`).
-pub fn run_search(
+pub(crate) fn run_search(
     dir: &Path,
     config: &RunConfig,
     problem: &dyn Problem,
     options: &SlurmOptions,
     tasks: usize,
     rounds: &mut Rounds,
-) -> Result<RunResult, String> {
-    slurm::check_tools().map_err(|e| e.to_string())?;
+) -> Result<RunResult, Error> {
+    slurm::check_tools()?;
     if tasks == 0 {
-        return Err("tasks 0: give at least one task per round".into());
+        return Err(Error::NoTasks);
     }
-    let folder = Folder {
-        run: dir.to_path_buf(),
-    };
-    std::fs::create_dir_all(folder.cluster().join(RESULTS_DIR)).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(folder.cluster().join(LOGS_DIR)).map_err(|e| e.to_string())?;
+    let folder = Folder::new(dir);
+    std::fs::create_dir_all(folder.cluster().join(RESULTS_DIR))?;
+    std::fs::create_dir_all(folder.cluster().join(LOGS_DIR))?;
     let job_name = folder.job_name();
-    let jobs = || -> Result<Vec<String>, String> {
+    let jobs = || -> Result<Vec<String>, Error> {
         Ok(folder.rounds()?.into_iter().filter_map(|r| r.job).collect())
     };
     // An earlier call's tasks still in the queue: wait for them first.
     super::wait_for(&job_name, &jobs, options)?;
     loop {
-        let waiting = match run::replay(dir, config, problem).map_err(|e| e.to_string())? {
+        let waiting = match run::replay(dir, config, problem)? {
             Driven::Finished(r) => return Ok(r),
             Driven::Waiting { waiting, .. } => waiting,
         };
@@ -262,14 +226,9 @@ pub fn run_search(
             // result: its failed tasks are reported, and the next call submits again.
             let failed = failed_tasks(&folder, last, &waiting);
             if !failed.is_empty() {
-                let mut m = format!(
-                    "{} task(s) of round {} ended without results; `playtune resume {} --executor slurm` submits their candidates again:",
-                    failed.len(),
-                    k - 1,
-                    dir.display()
-                );
+                let mut tails = String::new();
                 for (task, job, log) in failed.iter().take(10) {
-                    m += &format!(
+                    tails += &format!(
                         "\n  task {task} (job {job}; log {}):\n{}",
                         log.display(),
                         indent(&tail(log, 8))
@@ -277,7 +236,12 @@ pub fn run_search(
                 }
                 // Marked so that the next call submits a new round.
                 mark_reported(&folder, k - 1)?;
-                return Err(m);
+                return Err(Error::RoundUnfinished {
+                    tasks: failed.len(),
+                    round: k - 1,
+                    dir: dir.to_path_buf(),
+                    tails,
+                });
             }
         }
         let submitting = Instant::now();
@@ -315,13 +279,12 @@ fn failed_tasks(
 }
 
 /// Marks a round as reported, so that the next call submits a new one after it.
-fn mark_reported(folder: &Folder, k: usize) -> Result<(), String> {
+fn mark_reported(folder: &Folder, k: usize) -> Result<(), Error> {
     let rounds = folder.rounds()?;
     let mut round = rounds[k].clone();
     round.reported = true;
-    let text = ron::ser::to_string_pretty(&round, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
-    write_atomic(&folder.round(k), text.as_bytes())
+    let text = ron::ser::to_string_pretty(&round, ron::ser::PrettyConfig::default())?;
+    write_atomic(&folder.submission(k), text.as_bytes())
 }
 
 /// Records the answers on disk for candidates that wait; returns how many.
@@ -330,7 +293,7 @@ fn record(
     config: &RunConfig,
     problem: &dyn Problem,
     waiting: &[Candidate],
-) -> Result<usize, String> {
+) -> Result<usize, Error> {
     let by_key: BTreeMap<(u64, u64), &Candidate> =
         waiting.iter().map(|c| ((c.trial, c.index), c)).collect();
     let mut rows = Vec::new();
@@ -345,10 +308,13 @@ fn record(
         .collect();
     files.sort();
     for path in &files {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| Error::file(path, e))?;
         for (n, line) in text.lines().enumerate() {
-            let a: Answer = serde_json::from_str(line)
-                .map_err(|e| format!("{}:{}: {e}", path.display(), n + 1))?;
+            let a: Answer = serde_json::from_str(line).map_err(|source| Error::Answer {
+                path: path.clone(),
+                line: n + 1,
+                source,
+            })?;
             // An answer for a candidate no longer waited for (recorded already) or
             // for another point (a changed run) is not this round's.
             let Some(c) = by_key.get(&(a.trial, a.index)) else {
@@ -382,7 +348,7 @@ fn record(
     rows.sort_by_key(|r| (r.trial, r.index));
     failures.sort_by_key(|f| (f.trial, f.index));
     run::append_results(
-        &folder.run,
+        &folder.home,
         &config.space,
         &problem.feature_names(),
         &rows,
@@ -402,20 +368,13 @@ fn submit(
     k: usize,
     parts: &[Vec<Candidate>],
     options: &SlurmOptions,
-) -> Result<String, String> {
-    let submitted_at = super::now();
-    let array = super::Array {
-        cluster: &folder.cluster(),
-        k,
-        job_name: &folder.job_name(),
-        tasks: parts.len(),
-        about: format!(
-            "Round {k} of the search: {} candidates in {} chunks; the task index picks the chunk in submission-{k}.ron.",
-            parts.iter().map(Vec::len).sum::<usize>(),
-            parts.len()
-        ),
-    };
-    super::submit_array(&array, options, |job| Round {
+) -> Result<String, Error> {
+    let about = format!(
+        "Round {k} of the search: {} candidates in {} chunks; the task index picks the chunk in submission-{k}.ron.",
+        parts.iter().map(Vec::len).sum::<usize>(),
+        parts.len()
+    );
+    folder.submit(k, parts.len(), about, options, |job, submitted_at| Round {
         kind: KIND.into(),
         job,
         chunks: parts.to_vec(),
@@ -427,26 +386,25 @@ fn submit(
 /// Evaluates chunk `index` of round `k`: `playtune task RUN/slurm --submission K`.
 /// Candidates are evaluated in parallel over the task's CPUs, each tried again with
 /// the same seed after a failure as the local run does.
-pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, String> {
+pub(crate) fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error> {
     let dir = cluster
         .parent()
-        .ok_or_else(|| format!("{}: not a cluster folder", cluster.display()))?;
+        .ok_or_else(|| Error::NotAClusterFolder(cluster.to_path_buf()))?;
     let started = Instant::now();
-    let folder = Folder {
-        run: dir.to_path_buf(),
-    };
+    let folder = Folder::new(dir);
     let config = run::read_config(dir)?;
     let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
-    let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let binding = Binding::new(&config.space, problem.space())?;
     let round = folder
         .rounds()?
         .into_iter()
         .nth(k)
-        .ok_or_else(|| format!("{}: no such round", folder.round(k).display()))?;
-    let chunk = round
-        .chunks
-        .get(index)
-        .ok_or_else(|| format!("task {index}: round {k} has {} tasks", round.chunks.len()))?;
+        .ok_or_else(|| Error::NoSuchRound(folder.submission(k)))?;
+    let chunk = round.chunks.get(index).ok_or_else(|| Error::NoSuchTask {
+        index,
+        what: format!("round {k}"),
+        tasks: round.chunks.len(),
+    })?;
     let answers: Vec<Answer> = chunk
         .par_iter()
         .map(|c| {
@@ -466,7 +424,7 @@ pub fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<String, 
         .collect();
     let mut text = String::new();
     for a in &answers {
-        text += &serde_json::to_string(a).map_err(|e| e.to_string())?;
+        text += &serde_json::to_string(a)?;
         text.push('\n');
     }
     write_atomic(&folder.results(k, index), text.as_bytes())?;

@@ -10,11 +10,12 @@
 use std::path::Path;
 use std::process::Command;
 
-/// Why talking to Slurm failed.
+/// Why talking to Slurm failed. The messages name no command-line flag: the command
+/// line says which of its flags the extra sbatch options and the executor came from.
 #[derive(Debug, thiserror::Error)]
 pub enum SlurmError {
     #[error(
-        "`{0}` is not on the PATH: --executor slurm needs Slurm's command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node; without a cluster, leave --executor at its default (local), or start the test cluster with scripts/slurm-test-cluster.sh"
+        "`{0}` is not on the PATH: running on Slurm needs its command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node"
     )]
     Missing(&'static str),
     #[error("`{command}` failed ({status}): {stderr}")]
@@ -25,18 +26,21 @@ pub enum SlurmError {
     },
     #[error("`{command}` printed `{output}`, not a job id")]
     NoJobId { command: String, output: String },
-    #[error("--slurm-args `{0}`: unbalanced quotes")]
+    /// Extra sbatch options that do not split into words.
+    #[error("sbatch options `{0}`: unbalanced quotes")]
     BadArgs(String),
+    /// An extra sbatch option that playtune sets itself.
     #[error(
-        "--slurm-args sets {0}, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
+        "the sbatch options set {0}, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
     )]
     Reserved(String),
-    #[error("--slurm-args: `{0}` is not an sbatch option: {1}")]
+    /// A word of the extra sbatch options that is none.
+    #[error("`{0}` is not an sbatch option: {1}")]
     NotAnOption(String, &'static str),
 }
 
 /// Whether a program is on the PATH.
-pub fn on_path(program: &str) -> bool {
+pub(crate) fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|dir| {
             let p = dir.join(program);
@@ -46,7 +50,7 @@ pub fn on_path(program: &str) -> bool {
 }
 
 /// Checks that the tools playtune calls are there.
-pub fn check_tools() -> Result<(), SlurmError> {
+pub(crate) fn check_tools() -> Result<(), SlurmError> {
     for tool in ["sbatch", "squeue", "scancel"] {
         if !on_path(tool) {
             return Err(SlurmError::Missing(tool));
@@ -226,7 +230,7 @@ fn short_option(c: char) -> Option<&'static (&'static str, Arg, Option<char>)> {
     SBATCH_OPTIONS.iter().find(|o| o.2 == Some(c))
 }
 
-/// `--slurm-args` split as a shell would, less the options playtune sets itself:
+/// Extra sbatch options split as a shell would, less the options playtune sets itself:
 /// `--array`, `--job-name`, `--output` and `--error` are refused in every spelling
 /// sbatch accepts (`--output=x`, `--out x`, `-ox`, `-o x`, `-Hox`, ...). The words are
 /// read as sbatch reads them, so an option's argument is never taken for an option
@@ -361,7 +365,7 @@ pub fn submit(
 }
 
 /// `sbatch --parsable` prints `JOBID` or `JOBID;CLUSTER`.
-pub fn parse_job_id(out: &str) -> Option<String> {
+pub(crate) fn parse_job_id(out: &str) -> Option<String> {
     let id = out.trim().split(';').next()?.trim();
     (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then(|| id.to_string())
 }
@@ -378,7 +382,7 @@ pub struct Queued {
 }
 
 impl Queued {
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         !matches!(self.state.as_str(), "PENDING" | "CONFIGURING" | "REQUEUED")
     }
 }
@@ -407,7 +411,7 @@ pub fn queue(job_name: &str) -> Result<Vec<Queued>, SlurmError> {
 
 /// Lines of `squeue --format=%F|%K|%T|%R`: array job id, task index (a range such as
 /// `[4-7%2]` when tasks are not listed one by one), state, reason or node.
-pub fn parse_queue(text: &str) -> Vec<Queued> {
+pub(crate) fn parse_queue(text: &str) -> Vec<Queued> {
     let mut out = Vec::new();
     for line in text.lines() {
         let mut f = line.trim().splitn(4, '|');
@@ -429,7 +433,7 @@ pub fn parse_queue(text: &str) -> Vec<Queued> {
 
 /// Expands an array index list such as `3`, `[0-3,7]` or `4-9%2` (the `%` part is a
 /// throttle, not an index); what does not parse gives nothing.
-pub fn expand_indices(text: &str) -> Vec<usize> {
+pub(crate) fn expand_indices(text: &str) -> Vec<usize> {
     let text = text.trim().trim_start_matches('[').trim_end_matches(']');
     let text = text.split('%').next().unwrap_or_default();
     let mut out = Vec::new();
@@ -471,7 +475,7 @@ pub fn accounting(job: &str) -> Option<std::collections::BTreeMap<usize, String>
 
 /// Lines of `sacct --parsable2 --format=JobID,State,ExitCode`: `12_3|TIMEOUT|0:0`;
 /// the job steps (`12_3.batch`) are left out.
-pub fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String> {
+pub(crate) fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String> {
     let mut out = std::collections::BTreeMap::new();
     for line in text.lines() {
         let f: Vec<&str> = line.trim().split('|').collect();
@@ -488,7 +492,7 @@ pub fn parse_accounting(text: &str) -> std::collections::BTreeMap<usize, String>
 
 /// A job name Slurm and people read easily: `playtune-` and the folder's name, with
 /// anything but letters, digits, `.`, `_` and `-` made `_`.
-pub fn job_name(folder_name: &str) -> String {
+pub(crate) fn job_name(folder_name: &str) -> String {
     let clean: String = folder_name
         .chars()
         .map(|c| {

@@ -20,7 +20,10 @@
 //! search's log replays its trial to the end. So a rerun resubmits exactly what is
 //! missing, whatever happened to the tasks (failed, timed out, cancelled, never run).
 
-use super::{CLUSTER_DIR, SlurmOptions, indent, slurm, tail, write_atomic};
+use super::{
+    CLUSTER_DIR, Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, slurm, tail,
+    write_atomic,
+};
 use crate::eval::Problem;
 use crate::run::failures;
 use crate::run::log::{self, LogWriter};
@@ -32,11 +35,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The task kind of a search's trial.
-pub const KIND: &str = "search-trial";
+pub(crate) const KIND: &str = "search-trial";
 
 const SEARCHES_FILE: &str = "experiment.ron";
 const TASKS_DIR: &str = "tasks";
-const LOGS_DIR: &str = "logs";
 const DONE_FILE: &str = "done.jsonl";
 const TASK_FILE: &str = "task.ron";
 const PARTIAL: &str = ".partial";
@@ -44,7 +46,7 @@ const PARTIAL: &str = ".partial";
 /// One search of the set: its name, its run folder (relative to the home folder)
 /// and its run configuration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub name: String,
     pub folder: String,
     pub config: RunConfig,
@@ -52,7 +54,7 @@ pub struct Entry {
 
 /// The searches a home folder runs on the cluster.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SearchSet {
+pub(crate) struct SearchSet {
     pub searches: Vec<Entry>,
 }
 
@@ -81,7 +83,7 @@ impl WorkItem {
 
 /// One array: what each task index computes, and the job Slurm gave it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Submission {
+pub(crate) struct Submission {
     #[serde(default)]
     pub kind: String,
     /// Slurm's job id (None between writing this file and `sbatch` answering).
@@ -110,94 +112,56 @@ struct TaskRecord {
     finished_at: f64,
 }
 
-/// Where the state lives.
-struct Folder {
-    home: PathBuf,
-}
-
 impl Folder {
-    fn cluster(&self) -> PathBuf {
-        self.home.join(CLUSTER_DIR)
-    }
     fn tasks(&self) -> PathBuf {
         self.cluster().join(TASKS_DIR)
     }
     fn logs(&self) -> PathBuf {
         self.cluster().join(LOGS_DIR)
     }
-    fn submission(&self, k: usize) -> PathBuf {
-        self.cluster().join(format!("submission-{k}.ron"))
-    }
-    fn log_of(&self, job: &str, task: usize) -> PathBuf {
-        self.logs().join(format!("{job}_{task}.out"))
-    }
     fn run_dir(&self, set: &SearchSet, si: usize) -> PathBuf {
         self.home.join(&set.searches[si].folder)
     }
-    fn job_name(&self) -> String {
-        job_name(&self.home)
-    }
 
     /// The submissions in order (index, submission).
-    fn submissions(&self) -> Result<Vec<(usize, Submission)>, String> {
-        let mut out = Vec::new();
-        for k in 0.. {
-            let path = self.submission(k);
-            if !path.exists() {
-                break;
-            }
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let s: Submission = ron::from_str(&text).map_err(|e| run::ron_error(&path, &e))?;
-            out.push((k, s));
-        }
-        Ok(out)
+    fn submissions(&self) -> Result<Vec<(usize, Submission)>, Error> {
+        Ok(read_submissions(&self.cluster())?
+            .into_iter()
+            .enumerate()
+            .collect())
     }
-}
-
-/// The Slurm job name of everything a home folder submits.
-pub fn job_name(home: &Path) -> String {
-    let name = home
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    slurm::job_name(&name)
 }
 
 /// Whether a folder holds searches run on the cluster by trial.
-pub fn is_home(dir: &Path) -> bool {
+pub(crate) fn is_home(dir: &Path) -> bool {
     dir.join(CLUSTER_DIR).join(SEARCHES_FILE).exists()
 }
 
 /// Reads the searches a cluster folder holds.
-pub fn read_set(home: &Path) -> Result<SearchSet, String> {
+pub(crate) fn read_set(home: &Path) -> Result<SearchSet, Error> {
     let path = home.join(CLUSTER_DIR).join(SEARCHES_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        format!(
-            "{}: {e} (no searches were run on the cluster here)",
-            path.display()
-        )
+    let text = std::fs::read_to_string(&path).map_err(|source| Error::NoSearches {
+        path: path.clone(),
+        source,
     })?;
-    ron::from_str(&text).map_err(|e| run::ron_error(&path, &e))
+    ron::from_str(&text).map_err(|e| Error::parse(&path, e))
 }
 
 /// Writes the set, or checks that the one there is the same: a folder holds one set
 /// of searches, whatever executor computes it.
-fn write_set(folder: &Folder, set: &SearchSet) -> Result<(), String> {
+fn write_set(folder: &Folder, set: &SearchSet) -> Result<(), Error> {
     let path = folder.cluster().join(SEARCHES_FILE);
-    let text = ron::ser::to_string_pretty(set, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
+    let text = ron::ser::to_string_pretty(set, ron::ser::PrettyConfig::default())?;
     if let Ok(old) = std::fs::read_to_string(&path) {
         if old == text {
             return Ok(());
         }
-        return Err(format!(
-            "{} holds other searches (other settings, trials, budget or seed): give this experiment another name, or delete {}",
-            path.display(),
-            folder.home.display()
-        ));
+        return Err(Error::OtherSearches {
+            path,
+            home: folder.home.clone(),
+        });
     }
-    std::fs::create_dir_all(folder.cluster()).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(folder.cluster())?;
     write_atomic(&path, text.as_bytes())
 }
 
@@ -211,10 +175,10 @@ pub struct Progress {
 }
 
 /// The problem each search evaluates, built from its configuration.
-fn build(set: &SearchSet) -> Result<Vec<Box<dyn Problem>>, String> {
+fn build(set: &SearchSet) -> Result<Vec<Box<dyn Problem>>, Error> {
     set.searches
         .iter()
-        .map(|e| crate::registry::build_problem(&e.config.problem, None))
+        .map(|e| Ok(crate::registry::build_problem(&e.config.problem, None)?))
         .collect()
 }
 
@@ -223,7 +187,7 @@ fn progress(
     folder: &Folder,
     set: &SearchSet,
     problems: &[&dyn Problem],
-) -> Result<Progress, String> {
+) -> Result<Progress, Error> {
     let mut p = Progress::default();
     for (si, entry) in set.searches.iter().enumerate() {
         let rc = &entry.config;
@@ -234,11 +198,12 @@ fn progress(
             continue;
         }
         let problem = problems[si];
-        let finished =
-            match run::replay(&dir, rc, problem).map_err(|e| format!("{}: {e}", entry.name))? {
-                Driven::Finished(r) => r.trials,
-                Driven::Waiting { finished, .. } => finished,
-            };
+        let finished = match run::replay(&dir, rc, problem)
+            .map_err(|source| Error::search(entry.name.clone(), source))?
+        {
+            Driven::Finished(r) => r.trials,
+            Driven::Waiting { finished, .. } => finished,
+        };
         let log_path = dir.join(log::LOG_FILE);
         if log_path.exists() {
             p.evaluations += log::read_log(&log_path, &rc.space, &problem.feature_names())?
@@ -287,7 +252,7 @@ fn task_search(set: &SearchSet, dir: &Path) -> Option<usize> {
 /// Appends every complete task folder to its search's logs, then removes it.
 /// Appending a folder twice (an interruption between the two steps) is harmless: a
 /// log keeps one copy of each (trial, index).
-fn collect(folder: &Folder, set: &SearchSet, problems: &[&dyn Problem]) -> Result<usize, String> {
+fn collect(folder: &Folder, set: &SearchSet, problems: &[&dyn Problem]) -> Result<usize, Error> {
     let Ok(entries) = std::fs::read_dir(folder.tasks()) else {
         return Ok(0);
     };
@@ -327,27 +292,26 @@ fn collect(folder: &Folder, set: &SearchSet, problems: &[&dyn Problem]) -> Resul
                 "seconds": record.seconds,
                 "started_at": record.started_at,
                 "finished_at": record.finished_at,
-            }))
-            .map_err(|e| e.to_string())?;
+            }))?;
             append_lines_text(&format!("{line}\n"), &folder.cluster().join(DONE_FILE))?;
         }
-        std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::remove_dir_all(&dir).map_err(|e| Error::file(&dir, e))?;
         collected += 1;
     }
     Ok(collected)
 }
 
-fn append_lines_text(text: &str, to: &Path) -> Result<(), String> {
+fn append_lines_text(text: &str, to: &Path) -> Result<(), Error> {
     if text.is_empty() {
         return Ok(());
     }
-    failures::cut_half_line(to).map_err(|e| format!("{}: {e}", to.display()))?;
+    failures::cut_half_line(to).map_err(|e| Error::file(to, e))?;
     std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(to)
         .and_then(|mut f| f.write_all(text.as_bytes()))
-        .map_err(|e| format!("{}: {e}", to.display()))
+        .map_err(|e| Error::file(to, e))
 }
 
 /// A task of a submission that Slurm still holds, by work item.
@@ -429,15 +393,13 @@ pub struct Status {
 
 /// Reads the state of searches on the cluster: the logs, the task folders and the
 /// queue.
-pub fn status(home: &Path) -> Result<Status, String> {
+pub fn status(home: &Path) -> Result<Status, Error> {
     let set = read_set(home)?;
     let built = build(&set)?;
     let problems: Vec<&dyn Problem> = built.iter().map(|b| b.as_ref()).collect();
-    let folder = Folder {
-        home: home.to_path_buf(),
-    };
+    let folder = Folder::new(home);
     let queue = if slurm::on_path("squeue") {
-        slurm::queue(&folder.job_name()).map_err(|e| e.to_string())?
+        slurm::queue(&folder.job_name())?
     } else {
         Vec::new()
     };
@@ -449,7 +411,7 @@ fn state(
     set: &SearchSet,
     problems: &[&dyn Problem],
     queue: &[slurm::Queued],
-) -> Result<Status, String> {
+) -> Result<Status, Error> {
     let submissions = folder.submissions()?;
     let progress = progress(folder, set, problems)?;
     let flying = in_flight(&submissions, queue);
@@ -522,7 +484,7 @@ pub enum Outcome {
 
 /// Timings of the cluster's own work, for people and for the overhead benchmark.
 #[derive(Debug, Default)]
-pub struct Overhead {
+pub(crate) struct Overhead {
     pub tasks: usize,
     pub submit_seconds: f64,
     pub collect_seconds: f64,
@@ -532,14 +494,14 @@ pub struct Overhead {
 /// caller) as one Slurm array, waits for them, collects them and replays each run
 /// folder to its result. Items a task of an earlier call still computes are waited
 /// for, not submitted again.
-pub fn run_searches(
+pub(crate) fn run_searches(
     home: &Path,
     searches: &[(String, PathBuf, RunConfig)],
     problems: &[&dyn Problem],
     options: &SlurmOptions,
     overhead: &mut Overhead,
-) -> Result<Outcome, String> {
-    slurm::check_tools().map_err(|e| e.to_string())?;
+) -> Result<Outcome, Error> {
+    slurm::check_tools()?;
     let mut entries = Vec::new();
     for (name, dir, config) in searches {
         let folder = dir
@@ -547,12 +509,9 @@ pub fn run_searches(
             .ok()
             .and_then(|f| f.to_str())
             .filter(|f| !f.is_empty())
-            .ok_or_else(|| {
-                format!(
-                    "{}: a search on the cluster runs in a folder under {}",
-                    dir.display(),
-                    home.display()
-                )
+            .ok_or_else(|| Error::OutsideHome {
+                dir: dir.clone(),
+                home: home.to_path_buf(),
             })?;
         entries.push(Entry {
             name: name.clone(),
@@ -561,11 +520,9 @@ pub fn run_searches(
         });
     }
     let set = SearchSet { searches: entries };
-    let folder = Folder {
-        home: home.to_path_buf(),
-    };
-    std::fs::create_dir_all(folder.logs()).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(folder.tasks()).map_err(|e| e.to_string())?;
+    let folder = Folder::new(home);
+    std::fs::create_dir_all(folder.logs())?;
+    std::fs::create_dir_all(folder.tasks())?;
     write_set(&folder, &set)?;
     let job_name = folder.job_name();
     let say = |m: String| {
@@ -575,7 +532,7 @@ pub fn run_searches(
     };
     let started = Instant::now();
     collect(&folder, &set, problems)?;
-    let queue = slurm::queue(&job_name).map_err(|e| e.to_string())?;
+    let queue = slurm::queue(&job_name)?;
     let submissions = folder.submissions()?;
     let flying = in_flight(&submissions, &queue);
     let done_before = progress(&folder, &set, problems)?;
@@ -611,7 +568,7 @@ pub fn run_searches(
         });
     }
     // Wait until none of our tasks is in the queue.
-    let jobs = || -> Result<Vec<String>, String> {
+    let jobs = || -> Result<Vec<String>, Error> {
         Ok(folder
             .submissions()?
             .into_iter()
@@ -623,18 +580,18 @@ pub fn run_searches(
     collect(&folder, &set, problems)?;
     let status = state(&folder, &set, problems, &[])?;
     if !status.progress.missing.is_empty() {
-        let mut m = format!(
-            "{} of {} trial(s) did not finish on the cluster; run the same command again to resubmit only those:",
-            status.progress.missing.len(),
-            status.counts.items
-        );
+        let mut tails = String::new();
         for f in status.failed.iter().take(10) {
-            m += &format!("\n  {}:\n{}", f.heading(), indent(&f.tail));
+            tails += &format!("\n  {}:\n{}", f.heading(), indent(&f.tail));
         }
         if status.failed.len() > 10 {
-            m += &format!("\n  ... and {} more", status.failed.len() - 10);
+            tails += &format!("\n  ... and {} more", status.failed.len() - 10);
         }
-        return Err(m);
+        return Err(Error::TrialsUnfinished {
+            missing: status.progress.missing.len(),
+            total: status.counts.items,
+            tails,
+        });
     }
     // Every evaluation is logged: the replay evaluates nothing.
     let mut results = Vec::new();
@@ -642,7 +599,7 @@ pub fn run_searches(
         let dir = folder.run_dir(&set, si);
         results.push(
             run::execute(Some(&dir), &entry.config, problems[si], false)
-                .map_err(|e| format!("{}: {e}", entry.name))?,
+                .map_err(|source| Error::search(entry.name.clone(), source))?,
         );
     }
     overhead.collect_seconds = collecting.elapsed().as_secs_f64();
@@ -655,31 +612,26 @@ fn submit(
     k: usize,
     items: &[WorkItem],
     options: &SlurmOptions,
-) -> Result<String, String> {
-    let submitted_at = super::now();
-    let array = super::Array {
-        cluster: &folder.cluster(),
-        k,
-        job_name: &folder.job_name(),
-        tasks: items.len(),
-        about: format!(
-            "One trial of a search per array task: {} trials; the task index picks the trial in submission-{k}.ron.",
-            items.len()
-        ),
-    };
-    super::submit_array(&array, options, |job| Submission {
-        kind: KIND.into(),
-        job,
-        items: items.to_vec(),
-        submitted_at,
+) -> Result<String, Error> {
+    let about = format!(
+        "One trial of a search per array task: {} trials; the task index picks the trial in submission-{k}.ron.",
+        items.len()
+    );
+    folder.submit(k, items.len(), about, options, |job, submitted_at| {
+        Submission {
+            kind: KIND.into(),
+            job,
+            items: items.to_vec(),
+            submitted_at,
+        }
     })
 }
 
 /// The jobs of a folder's submissions (its searches' and its maps') that Slurm still
 /// holds.
-pub fn cancel(home: &Path) -> Result<Vec<String>, String> {
-    slurm::check_tools().map_err(|e| e.to_string())?;
-    let queue = slurm::queue(&job_name(home)).map_err(|e| e.to_string())?;
+pub fn cancel(home: &Path) -> Result<Vec<String>, Error> {
+    slurm::check_tools()?;
+    let queue = slurm::queue(&super::job_name(home))?;
     let mut ours = BTreeSet::new();
     let mut look = vec![home.join(CLUSTER_DIR)];
     while let Some(dir) = look.pop() {
@@ -706,34 +658,34 @@ pub fn cancel(home: &Path) -> Result<Vec<String>, String> {
         }
     }
     let jobs: Vec<String> = ours.into_iter().collect();
-    slurm::cancel(&jobs).map_err(|e| e.to_string())?;
+    slurm::cancel(&jobs)?;
     Ok(jobs)
 }
 
 /// Computes one trial: what each array task of a submission runs (`cluster` is
 /// `HOME/slurm`).
-pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, String> {
+pub(crate) fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, Error> {
     let home = cluster
         .parent()
-        .ok_or_else(|| format!("{}: not a cluster folder", cluster.display()))?;
+        .ok_or_else(|| Error::NotAClusterFolder(cluster.to_path_buf()))?;
     let started = Instant::now();
     let started_at = unix_seconds();
     let set = read_set(home)?;
-    let folder = Folder {
-        home: home.to_path_buf(),
-    };
+    let folder = Folder::new(home);
     let submission = folder
         .submissions()?
         .into_iter()
         .find(|(i, _)| *i == k)
         .map(|(_, s)| s)
-        .ok_or_else(|| format!("{}: no such submission", folder.submission(k).display()))?;
-    let item = *submission.items.get(index).ok_or_else(|| {
-        format!(
-            "task {index}: submission {k} has {} tasks",
-            submission.items.len()
-        )
-    })?;
+        .ok_or_else(|| Error::NoSuchSubmission(folder.submission(k)))?;
+    let item = *submission
+        .items
+        .get(index)
+        .ok_or_else(|| Error::NoSuchTask {
+            index,
+            what: format!("submission {k}"),
+            tasks: submission.items.len(),
+        })?;
     let entry = &set.searches[item.search];
     let rc = &entry.config;
     let problem = crate::registry::build_problem(&rc.problem, None)?;
@@ -748,7 +700,7 @@ pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, String
     let main = folder.run_dir(&set, item.search);
     // Two tasks of one item (a requeued task beside its first run) never write one
     // folder together: the second is refused.
-    std::fs::create_dir_all(&partial).map_err(|e| format!("{}: {e}", partial.display()))?;
+    std::fs::create_dir_all(&partial).map_err(|e| Error::file(&partial, e))?;
     let _lock = run::lock::lock_here(&partial)?;
     if done.exists() {
         let _ = std::fs::remove_dir_all(&partial);
@@ -768,7 +720,7 @@ pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, String
                 .collect();
             LogWriter::open(&partial.join(log::LOG_FILE), &rc.space, &features)
                 .and_then(|mut w| w.append(&rc.space, &rows))
-                .map_err(|e| format!("{}: {e}", partial.display()))?;
+                .map_err(|e| Error::file(&partial, e))?;
         }
     }
     let result = run::execute_with(
@@ -781,7 +733,7 @@ pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, String
             only_trial: Some(item.trial),
         },
     )
-    .map_err(|e| format!("{}: {e}", item.describe(&set)))?;
+    .map_err(|source| Error::search(item.describe(&set), source))?;
     let seconds = started.elapsed().as_secs_f64();
     let record = TaskRecord {
         item,
@@ -795,11 +747,10 @@ pub fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String, String
         started_at,
         finished_at: unix_seconds(),
     };
-    let text = ron::ser::to_string_pretty(&record, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
+    let text = ron::ser::to_string_pretty(&record, ron::ser::PrettyConfig::default())?;
     write_atomic(&partial.join(TASK_FILE), text.as_bytes())?;
     // The task's folder appears complete or not at all.
-    std::fs::rename(&partial, &done).map_err(|e| format!("{}: {e}", done.display()))?;
+    std::fs::rename(&partial, &done).map_err(|e| Error::file(&done, e))?;
     Ok(format!(
         "{}: {} evaluations in {seconds:.1} s",
         item.describe(&set),
@@ -856,9 +807,7 @@ mod tests {
     }
 
     fn prepare(set: &SearchSet, home: &Path) -> Folder {
-        let folder = Folder {
-            home: home.to_path_buf(),
-        };
+        let folder = Folder::new(home);
         std::fs::create_dir_all(folder.tasks()).unwrap();
         write_set(&folder, set).unwrap();
         for si in 0..set.searches.len() {
@@ -917,6 +866,7 @@ mod tests {
         assert!(
             write_set(&folder, &other)
                 .unwrap_err()
+                .to_string()
                 .contains("other searches")
         );
     }

@@ -16,8 +16,10 @@ pub struct Binding {
     categories: Vec<Option<Vec<f64>>>,
 }
 
-/// Why a search space does not fit a problem: the dimension at fault and the reason.
-#[derive(Debug, Clone)]
+/// Why a search space does not fit a problem: the dimension at fault and the reason
+/// (the message names the dimension).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{message}")]
 pub struct BindingError {
     pub dim: String,
     pub message: String,

@@ -3,11 +3,12 @@
 //! beside its code, and `registry::PROBLEMS` lists them, one line each.
 
 use super::Problem;
+use crate::harness::error::BoxError;
 use crate::harness::{Setting, SettingError, Values};
 use crate::space::Space;
 
 /// A problem's settings that cannot build it (what the helpers below report; each
-/// problem's own build reports text, [`BuildProblem`]).
+/// problem's own build reports its layer's error, [`BuildProblem`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ProblemError {
     /// A setting missing, unknown or out of range.
@@ -60,17 +61,12 @@ impl From<crate::space::Error> for ProblemError {
     }
 }
 
-/// For callers (each problem's build) that report errors as text.
-impl From<ProblemError> for String {
-    fn from(e: ProblemError) -> String {
-        e.to_string()
-    }
-}
-
 /// Builds a problem from its settings (every one present: defaults filled in) and
 /// the user's search space, which some problems require and the others bind to by
-/// name.
-pub type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, String>;
+/// name. The error is the layer's own that refused ([`ProblemError`],
+/// [`crate::harness::Error`], [`crate::space::Error`], ...), boxed: match it with
+/// `downcast_ref`.
+pub(crate) type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, BoxError>;
 
 /// A built-in problem.
 #[derive(Debug)]
@@ -102,7 +98,7 @@ impl ProblemDef {
         &self,
         given: &[(String, String)],
         space: Option<&Space>,
-    ) -> Result<Box<dyn Problem>, String> {
+    ) -> Result<Box<dyn Problem>, BoxError> {
         (self.build)(&self.values(given)?, space)
     }
 }

@@ -13,7 +13,7 @@ pub use benchmarks::{
     CONSTRAINED_ONEMAX, ConstrainedOneMax, NOISY_ONEMAX, NOISY_PAIRS, NOISY_TRAP, NOISY_WINRATE,
     NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, SPHERE, Sphere,
 };
-pub use binding::Binding;
+pub use binding::{Binding, BindingError};
 pub use command::groups as evaluator_groups;
 pub(crate) use command::reply::{Reply, parse_reply};
 pub use command::{COMMAND, CommandProblem};

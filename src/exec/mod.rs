@@ -19,9 +19,10 @@ pub mod slurm;
 pub mod tasks;
 
 pub use slurm::{SearchUnit, Slurm};
-pub use tasks::{Evaluate, TournamentGame, tournament};
+pub use tasks::{Evaluate, EvaluationFailed, TournamentGame, tournament};
 
 use crate::eval::Problem;
+pub use crate::harness::error::BoxError;
 use crate::run::{self, RunConfig, RunResult};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -32,9 +33,19 @@ use std::sync::Mutex;
 /// Why work did not get done.
 #[derive(Debug, thiserror::Error)]
 pub enum ExecError {
-    /// A task failed: its own message.
+    /// A task failed: its own error, as [`Task::run`] gave it (match it with
+    /// `downcast_ref` to the task's error type).
+    #[error(transparent)]
+    Task(BoxError),
+    /// A task that ran and gave no output (a bug of the executor, never the task's).
+    #[error("{label}: task {task} gave no output")]
+    NoOutput { label: String, task: usize },
+    /// A task or its output that does not go into one line of RON.
     #[error("{0}")]
-    Task(String),
+    Encoding(Box<ron::Error>),
+    /// A line of RON that is not what was written (a task's output, most likely).
+    #[error("{0}")]
+    Decoding(Box<ron::error::SpannedError>),
     /// A search stopped.
     #[error("{name}: {source}")]
     Run {
@@ -47,8 +58,26 @@ pub enum ExecError {
     #[error(transparent)]
     Slurm(#[from] crate::cluster::slurm::SlurmError),
     /// What the cluster code reports (its own messages name the folder).
-    #[error("{0}")]
-    Cluster(String),
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::Error),
+    /// A search on the cluster that stopped part way.
+    #[error("run {} stopped; its log keeps every evaluation recorded: {source}", dir.display())]
+    Stopped {
+        dir: PathBuf,
+        source: Box<crate::cluster::Error>,
+    },
+    /// A tournament asked to play no game.
+    #[error("a tournament of 0 games of `{game}`: play at least one")]
+    NoGames { game: String },
+    #[error(transparent)]
+    Registry(#[from] crate::registry::Error),
+    /// A game, its settings or its agents refused by the harness.
+    #[error(transparent)]
+    Harness(#[from] crate::harness::Error),
+    /// Evaluating a run's recorded failures again, asked of an executor that only
+    /// runs searches from their logs.
+    #[error("evaluating recorded failures again runs on the local executor")]
+    RetryNeedsLocal,
     /// Tasks that ended without their output; the same call again submits only them.
     #[error(
         "{}: {missing} of {total} task(s) of `{label}` ended without results; the same command again submits only those:{tails}",
@@ -77,6 +106,18 @@ pub enum ExecError {
     },
 }
 
+impl From<ron::Error> for ExecError {
+    fn from(e: ron::Error) -> ExecError {
+        ExecError::Encoding(Box::new(e))
+    }
+}
+
+impl From<ron::error::SpannedError> for ExecError {
+    fn from(e: ron::error::SpannedError) -> ExecError {
+        ExecError::Decoding(Box::new(e))
+    }
+}
+
 impl ExecError {
     pub(crate) fn file(path: &Path, e: impl std::fmt::Display) -> ExecError {
         ExecError::File {
@@ -93,7 +134,9 @@ pub trait Task: Serialize + DeserializeOwned + Sync {
     /// The kind's stable name: it is written into the cluster's files.
     const KIND: &'static str;
     type Output: Serialize + DeserializeOwned + Send;
-    fn run(&self) -> Result<Self::Output, String>;
+    /// The task's output, or its own error boxed (a caller gets it back in
+    /// [`ExecError::Task`]).
+    fn run(&self) -> Result<Self::Output, BoxError>;
 }
 
 /// A search to drive to its end in its run folder (made by the caller).
@@ -125,11 +168,11 @@ pub trait Work: Sync {
         self.len() == 0
     }
     /// Computes task `i` here.
-    fn run_here(&self, i: usize) -> Result<(), String>;
+    fn run_here(&self, i: usize) -> Result<(), ExecError>;
     /// Task `i` as one line of text.
-    fn encode(&self, i: usize) -> Result<String, String>;
+    fn encode(&self, i: usize) -> Result<String, ExecError>;
     /// Takes task `i`'s output as a worker wrote it.
-    fn accept(&self, i: usize, output: &str) -> Result<(), String>;
+    fn accept(&self, i: usize, output: &str) -> Result<(), ExecError>;
 }
 
 /// Where work runs.
@@ -157,7 +200,6 @@ impl Executor for Local {
         (0..work.len())
             .into_par_iter()
             .try_for_each(|i| work.run_here(i))
-            .map_err(ExecError::Task)
     }
 
     fn search(
@@ -187,8 +229,9 @@ impl Executor for Local {
     }
 }
 
-/// What hears each output of a map as it arrives: (task index, output).
-pub type Keep<'a, O> = dyn Fn(usize, &O) -> Result<(), String> + Sync + 'a;
+/// What hears each output of a map as it arrives: (task index, output). Its error
+/// (a file it could not write, mostly) stops the map.
+pub type Keep<'a, O> = dyn Fn(usize, &O) -> Result<(), ExecError> + Sync + 'a;
 
 /// Runs `tasks` on `exec`; outputs in task order.
 pub fn map<T: Task>(
@@ -202,7 +245,7 @@ pub fn map<T: Task>(
 /// As [`map`], and `done(i, output)` hears each output as it arrives (here: as its
 /// task finishes; from a cluster: as it is collected), so that a caller can keep it
 /// before the rest are done.
-pub fn map_each<T: Task>(
+pub(crate) fn map_each<T: Task>(
     exec: &dyn Executor,
     label: &str,
     tasks: &[T],
@@ -222,7 +265,12 @@ pub fn map_each<T: Task>(
     outputs
         .into_iter()
         .enumerate()
-        .map(|(i, o)| o.ok_or_else(|| ExecError::Task(format!("{label}: task {i} gave no output"))))
+        .map(|(i, o)| {
+            o.ok_or_else(|| ExecError::NoOutput {
+                label: label.to_string(),
+                task: i,
+            })
+        })
         .collect()
 }
 
@@ -234,7 +282,7 @@ struct Typed<'a, T: Task> {
 }
 
 impl<T: Task> Typed<'_, T> {
-    fn keep(&self, i: usize, output: T::Output) -> Result<(), String> {
+    fn keep(&self, i: usize, output: T::Output) -> Result<(), ExecError> {
         (self.done)(i, &output)?;
         self.outputs.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(output);
         Ok(())
@@ -251,32 +299,32 @@ impl<T: Task> Work for Typed<'_, T> {
     fn len(&self) -> usize {
         self.tasks.len()
     }
-    fn run_here(&self, i: usize) -> Result<(), String> {
-        let output = self.tasks[i].run()?;
+    fn run_here(&self, i: usize) -> Result<(), ExecError> {
+        let output = self.tasks[i].run().map_err(ExecError::Task)?;
         self.keep(i, output)
     }
-    fn encode(&self, i: usize) -> Result<String, String> {
-        encode(&self.tasks[i])
+    fn encode(&self, i: usize) -> Result<String, ExecError> {
+        Ok(encode(&self.tasks[i])?)
     }
-    fn accept(&self, i: usize, output: &str) -> Result<(), String> {
-        let output: T::Output = ron::from_str(output).map_err(|e| e.to_string())?;
+    fn accept(&self, i: usize, output: &str) -> Result<(), ExecError> {
+        let output: T::Output = ron::from_str(output)?;
         self.keep(i, output)
     }
 }
 
 /// One value as one line of RON (floats round-trip exactly, NaN included).
-pub(crate) fn encode<S: Serialize>(value: &S) -> Result<String, String> {
-    let text = ron::to_string(value).map_err(|e| e.to_string())?;
+pub(crate) fn encode<S: Serialize>(value: &S) -> Result<String, ron::Error> {
+    let text = ron::to_string(value)?;
     debug_assert!(!text.contains('\n'));
     Ok(text)
 }
 
 /// What a cluster's worker runs for one array task of one kind: the folder of the
 /// array, the submission and the task's index; a line for the task's log.
-pub type WorkerFn = fn(&Path, usize, usize) -> Result<String, ExecError>;
+pub(crate) type WorkerFn = fn(&Path, usize, usize) -> Result<String, ExecError>;
 
 /// A task kind a worker knows: its name and what runs it.
-pub struct Kind {
+pub(crate) struct Kind {
     pub name: &'static str,
     pub run: WorkerFn,
 }
@@ -293,7 +341,7 @@ impl Kind {
 
 /// Runs array task `index` of submission `k` in `folder`: the submission names its
 /// kind, `kinds` says what runs it.
-pub fn run_worker(
+pub(crate) fn run_worker(
     kinds: &[Kind],
     folder: &Path,
     k: usize,
@@ -323,7 +371,7 @@ mod tests {
     impl Task for Square {
         const KIND: &'static str = "square";
         type Output = f64;
-        fn run(&self) -> Result<f64, String> {
+        fn run(&self) -> Result<f64, BoxError> {
             if self.0 == 13 {
                 return Err("13 is unlucky".into());
             }
@@ -352,12 +400,12 @@ mod tests {
         // A task's failure is the map's, with the task's own message.
         let e = map(&Local, "squares", &[Square(2), Square(13)]).unwrap_err();
         assert!(
-            matches!(&e, ExecError::Task(m) if m.contains("13 is unlucky")),
+            matches!(&e, ExecError::Task(m) if m.to_string().contains("13 is unlucky")),
             "{e}"
         );
         // A failure heard by the caller stops the map too.
         let e = map_each(&Local, "squares", &[Square(1)], &|_, _| {
-            Err("full disk".into())
+            Err(ExecError::file(Path::new("out"), "full disk"))
         });
         assert!(e.unwrap_err().to_string().contains("full disk"));
     }

@@ -67,7 +67,7 @@ struct Head {
 
 /// The task kind of submission `k` in `dir`.
 pub(super) fn submission_kind(dir: &Path, k: usize) -> Result<String, ExecError> {
-    let path = dir.join(format!("submission-{k}.ron"));
+    let path = cluster::submission_path(dir, k);
     let text = std::fs::read_to_string(&path).map_err(|e| ExecError::file(&path, e))?;
     let head: Head = ron::from_str(&text).map_err(|e| ExecError::file(&path, e))?;
     Ok(head.kind)
@@ -98,7 +98,7 @@ impl Slurm {
     }
 
     fn job_name(&self) -> String {
-        cluster::trials::job_name(&self.home)
+        cluster::job_name(&self.home)
     }
 
     fn map_dir(&self, label: &str) -> PathBuf {
@@ -119,7 +119,7 @@ impl Slurm {
 fn submissions(dir: &Path) -> Result<Vec<MapSubmission>, ExecError> {
     let mut out = Vec::new();
     for k in 0.. {
-        let path = dir.join(format!("submission-{k}.ron"));
+        let path = cluster::submission_path(dir, k);
         if !path.exists() {
             break;
         }
@@ -161,20 +161,19 @@ impl Executor for Slurm {
         let n = work.len();
         let mut text = String::new();
         for i in 0..n {
-            text += &work.encode(i).map_err(ExecError::Task)?;
+            text += &work.encode(i)?;
             text.push('\n');
         }
         let job_name = self.job_name();
-        let jobs = || -> Result<Vec<String>, String> {
-            Ok(submissions(&dir)
-                .map_err(|e| e.to_string())?
+        let jobs = || -> Result<Vec<String>, ExecError> {
+            Ok(submissions(&dir)?
                 .into_iter()
                 .filter_map(|s| s.job)
                 .collect())
         };
         // Our tasks of an earlier call still in the queue: wait for them first.
         if dir.exists() {
-            cluster::wait_for(&job_name, &jobs, &self.options).map_err(ExecError::Cluster)?;
+            cluster::wait_for(&job_name, &jobs, &self.options)?;
         }
         let tasks_path = dir.join(TASKS_FILE);
         if std::fs::read_to_string(&tasks_path).ok().as_deref() != Some(text.as_str()) {
@@ -183,7 +182,7 @@ impl Executor for Slurm {
                 std::fs::remove_dir_all(&dir).map_err(|e| ExecError::file(&dir, e))?;
             }
             std::fs::create_dir_all(dir.join(RESULTS_DIR)).map_err(|e| ExecError::file(&dir, e))?;
-            write_atomic(&tasks_path, text.as_bytes()).map_err(ExecError::Cluster)?;
+            write_atomic(&tasks_path, text.as_bytes())?;
         }
         let all = chunks(n, self.tasks);
         let missing: Vec<(usize, usize)> = all
@@ -212,8 +211,7 @@ impl Executor for Slurm {
                 job,
                 chunks: missing.clone(),
                 submitted_at,
-            })
-            .map_err(ExecError::Cluster)?;
+            })?;
             if self.options.progress {
                 eprintln!(
                     "{}: {n} task(s) in {} array task(s), Slurm job {job} ({} chunk(s) done before)",
@@ -225,7 +223,7 @@ impl Executor for Slurm {
             if !self.options.wait {
                 return Err(self.detach(&dir, missing.len(), Some(job)));
             }
-            cluster::wait_for(&job_name, &jobs, &self.options).map_err(ExecError::Cluster)?;
+            cluster::wait_for(&job_name, &jobs, &self.options)?;
         }
         // Every complete chunk is handed over, in task order; then the missing ones
         // are reported.
@@ -257,7 +255,7 @@ impl Executor for Slurm {
                     Some((job, s.chunks.iter().position(|x| x == c)?))
                 });
                 if let Some((job, task)) = found {
-                    let log = dir.join("logs").join(format!("{job}_{task}.out"));
+                    let log = cluster::task_log(&dir, &job, task);
                     tails += &format!(
                         "\n  tasks {}..{} (job {job}, task {task}; log {}):\n{}",
                         c.0,
@@ -291,9 +289,7 @@ impl Executor for Slurm {
         options: SearchOptions,
     ) -> Result<Vec<RunResult>, ExecError> {
         if options.retry_failed {
-            return Err(ExecError::Cluster(
-                "evaluating recorded failures again runs on the local executor".into(),
-            ));
+            return Err(ExecError::RetryNeedsLocal);
         }
         match self.unit {
             SearchUnit::Batches(tasks) => searches
@@ -308,11 +304,9 @@ impl Executor for Slurm {
                         tasks,
                         &mut rounds,
                     )
-                    .map_err(|e| {
-                        ExecError::Cluster(format!(
-                            "run {} stopped; its log keeps every evaluation recorded: {e}",
-                            s.dir.display()
-                        ))
+                    .map_err(|source| ExecError::Stopped {
+                        dir: s.dir.clone(),
+                        source: Box::new(source),
                     })?;
                     if self.report {
                         eprintln!(
@@ -347,7 +341,7 @@ impl Executor for Slurm {
                         overhead.submit_seconds, overhead.tasks, overhead.collect_seconds
                     );
                 }
-                match outcome.map_err(ExecError::Cluster)? {
+                match outcome? {
                     cluster::trials::Outcome::Finished(results) => Ok(results),
                     cluster::trials::Outcome::Submitted { tasks, job } => {
                         Err(self.detach(&self.home.join(CLUSTER_DIR), tasks, job))
@@ -359,13 +353,13 @@ impl Executor for Slurm {
 }
 
 /// Whether a folder ran independent tasks on the cluster.
-pub fn has_maps(home: &Path) -> bool {
+pub(crate) fn has_maps(home: &Path) -> bool {
     home.join(CLUSTER_DIR).join(MAPS_DIR).is_dir()
 }
 
 /// A line for each step of independent tasks a folder ran on the cluster: its tasks,
 /// its chunks with results, and its array tasks still in the queue.
-pub fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
+pub(crate) fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
     let root = home.join(CLUSTER_DIR).join(MAPS_DIR);
     let Ok(entries) = std::fs::read_dir(&root) else {
         return Ok(Vec::new());
@@ -373,7 +367,7 @@ pub fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
     let mut dirs: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     dirs.sort();
     let queue = if cluster::slurm::on_path("squeue") {
-        cluster::slurm::queue(&cluster::trials::job_name(home))?
+        cluster::slurm::queue(&cluster::job_name(home))?
     } else {
         Vec::new()
     };
@@ -405,7 +399,7 @@ pub fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
 /// `dir` computes, in parallel over the task's CPUs, and writes their outputs whole.
 pub(super) fn run_chunk<T: Task>(dir: &Path, k: usize, index: usize) -> Result<String, ExecError> {
     let started = Instant::now();
-    let path = dir.join(format!("submission-{k}.ron"));
+    let path = cluster::submission_path(dir, k);
     let text = std::fs::read_to_string(&path).map_err(|e| ExecError::file(&path, e))?;
     let sub: MapSubmission = ron::from_str(&text).map_err(|e| ExecError::file(&path, e))?;
     let &(from, to) = sub.chunks.get(index).ok_or_else(|| {
@@ -445,10 +439,10 @@ pub(super) fn run_chunk<T: Task>(dir: &Path, k: usize, index: usize) -> Result<S
         .map_err(ExecError::Task)?;
     let mut text = String::new();
     for o in &outputs {
-        text += &super::encode(o).map_err(ExecError::Task)?;
+        text += &super::encode(o)?;
         text.push('\n');
     }
-    write_atomic(&results_file(dir, (from, to)), text.as_bytes()).map_err(ExecError::Cluster)?;
+    write_atomic(&results_file(dir, (from, to)), text.as_bytes())?;
     Ok(format!(
         "{} `{}`: tasks {from}..{to} in {:.1} s",
         sub.kind,
@@ -472,7 +466,7 @@ mod tests {
 #[cfg(test)]
 mod worker_tests {
     use super::*;
-    use crate::exec::{Kind, run_worker};
+    use crate::exec::{BoxError, Kind, run_worker};
 
     #[derive(Serialize, Deserialize)]
     struct Double(u64);
@@ -480,7 +474,7 @@ mod worker_tests {
     impl Task for Double {
         const KIND: &'static str = "double";
         type Output = u64;
-        fn run(&self) -> Result<u64, String> {
+        fn run(&self) -> Result<u64, BoxError> {
             Ok(2 * self.0)
         }
     }

@@ -1,8 +1,8 @@
 //! The task kinds every experiment shares: one evaluation of a problem's point with a
 //! seed (re-evaluations, validations, true win rates), and one game of a tournament.
 
-use super::{ExecError, Executor, Task, map};
-use crate::eval::{Evaluation, Problem};
+use super::{BoxError, ExecError, Executor, Task, map};
+use crate::eval::{EvalError, Evaluation, Problem};
 use crate::harness::{GameRequest, Record, TournamentResult, tournament as games};
 use crate::rng::derive_seed;
 use crate::run::ProblemSpec;
@@ -25,13 +25,27 @@ pub struct Evaluate {
     pub what: String,
 }
 
+/// An evaluation of an [`Evaluate`] task that failed, named by what it was.
+#[derive(Debug, thiserror::Error)]
+#[error("{what}: {source}")]
+pub struct EvaluationFailed {
+    pub what: String,
+    pub source: EvalError,
+}
+
 impl Task for Evaluate {
     const KIND: &'static str = "evaluate";
     type Output = Evaluation;
-    fn run(&self) -> Result<Evaluation, String> {
+    fn run(&self) -> Result<Evaluation, BoxError> {
         problem(&self.problem, self.space.as_ref())?
             .evaluate(&self.point, self.seed)
-            .map_err(|e| format!("{}: {e}", self.what))
+            .map_err(|source| {
+                EvaluationFailed {
+                    what: self.what.clone(),
+                    source,
+                }
+                .into()
+            })
     }
 }
 
@@ -40,8 +54,8 @@ impl Task for Evaluate {
 #[allow(clippy::type_complexity)]
 static PROBLEMS: Mutex<Vec<(String, Arc<dyn Problem>)>> = Mutex::new(Vec::new());
 
-fn problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Arc<dyn Problem>, String> {
-    let key = ron::to_string(&(spec, space)).map_err(|e| e.to_string())?;
+fn problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Arc<dyn Problem>, BoxError> {
+    let key = ron::to_string(&(spec, space))?;
     let mut built = PROBLEMS.lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, p)) = built.iter().find(|(k, _)| *k == key) {
         return Ok(p.clone());
@@ -67,7 +81,7 @@ pub struct TournamentGame {
 impl Task for TournamentGame {
     const KIND: &'static str = "tournament-game";
     type Output = Record;
-    fn run(&self) -> Result<Record, String> {
+    fn run(&self) -> Result<Record, BoxError> {
         let req = GameRequest {
             settings: self.settings.clone(),
             agents: self.agents.clone(),
@@ -86,11 +100,11 @@ pub fn tournament(
     game: &str,
     req: &GameRequest,
     count: usize,
-) -> Result<TournamentResult, String> {
+) -> Result<TournamentResult, ExecError> {
     if count == 0 {
-        return Err(format!(
-            "a tournament of 0 games of `{game}`: play at least one"
-        ));
+        return Err(ExecError::NoGames {
+            game: game.to_string(),
+        });
     }
     let def = crate::registry::game(game)?;
     let names = def.agent_names(req)?;
@@ -108,6 +122,6 @@ pub fn tournament(
             seed: derive_seed(req.seed, &[k as u64, g as u64]),
         })
         .collect();
-    let records = map(exec, label, &tasks).map_err(|e: ExecError| e.to_string())?;
+    let records = map(exec, label, &tasks)?;
     Ok(games::summarize(&names, &lineups, count, &records))
 }

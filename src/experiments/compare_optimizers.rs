@@ -9,8 +9,9 @@
 //! Each algorithm's search is an ordinary run folder (resumable); the re-evaluations
 //! are seeded per (algorithm, trial, repeat), so the whole experiment is reproducible.
 
+use super::Error;
 use crate::eval::{Binding, Evaluation, Problem};
-use crate::exec::{Evaluate, Executor, Search, SearchOptions, map_each};
+use crate::exec::{Evaluate, ExecError, Executor, Search, SearchOptions, map_each};
 use crate::optim::AlgoConfig;
 use crate::optim::brmhc::BrmhcConfig;
 use crate::optim::ntbea::NtbeaConfig;
@@ -114,9 +115,9 @@ pub fn run(
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
-) -> Result<ExperimentResult, String> {
+) -> Result<ExperimentResult, Error> {
     let home = runs_dir.join(&config.name);
-    let binding = Binding::new(&config.space, problem.space()).map_err(|e| e.message)?;
+    let binding = Binding::new(&config.space, problem.space())?;
     let mut searches = Vec::new();
     for ai in 0..config.algorithms.len() {
         let (name, rc) = algorithm_run(config, ai);
@@ -139,7 +140,7 @@ pub fn run(
         progress,
         retry_failed: false,
     };
-    let results: Vec<RunResult> = exec.search(&searches, options).map_err(|e| e.to_string())?;
+    let results: Vec<RunResult> = exec.search(&searches, options)?;
     // Re-evaluations cost as much as the search: each is logged as it finishes, with
     // the game it re-plays, so an interrupted experiment only redoes the rest.
     let mut points = Vec::new();
@@ -243,25 +244,22 @@ pub fn run(
         &title,
         "fitness",
         &groups,
-    )
-    .map_err(|e| e.to_string())?;
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))
-        .map_err(|e| e.to_string())?;
-    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    )?;
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
     Ok(result)
 }
 
 /// The folder of an algorithm's search under the experiment: its name in lower case.
-pub fn algorithm_folder(name: &str) -> String {
+pub(crate) fn algorithm_folder(name: &str) -> String {
     name.to_lowercase()
 }
 
 /// Algorithm `ai`'s name and the configuration of its search's run folder
 /// (`<experiment>/<name in lower case>`): its seed is derived from the experiment's
 /// seed and the algorithm's position, so a cluster task builds the same run.
-pub fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig) {
+pub(crate) fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig) {
     let (name, algorithm) = &config.algorithms[ai];
     let rc = RunConfig {
         playtune_version: env!("CARGO_PKG_VERSION").into(),
@@ -279,10 +277,10 @@ pub fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig
 }
 
 /// A re-evaluation by (trial, repeat).
-pub type ReevaluationKey = (usize, u64);
+pub(crate) type ReevaluationKey = (usize, u64);
 
 /// A re-evaluation's fitness by (algorithm, (trial, repeat)).
-pub type Reevaluated = ((usize, ReevaluationKey), f64);
+pub(crate) type Reevaluated = ((usize, ReevaluationKey), f64);
 
 /// One re-evaluation of a trial's final game.
 pub struct Reevaluation<'a> {
@@ -304,20 +302,19 @@ pub fn reevaluate(
     binding: &Binding,
     logs: &[PathBuf],
     jobs: &[Reevaluation],
-) -> Result<Vec<Reevaluated>, String> {
+) -> Result<Vec<Reevaluated>, Error> {
     if jobs.is_empty() {
         return Ok(Vec::new());
     }
     let mut files = Vec::new();
     for log_path in logs {
         // A line an interruption cut short (no newline) is dropped before appending.
-        crate::run::failures::cut_half_line(log_path)
-            .map_err(|e| format!("{}: {e}", log_path.display()))?;
+        crate::run::failures::cut_half_line(log_path).map_err(|e| Error::file(log_path, e))?;
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(log_path)
-            .map_err(|e| format!("{}: {e}", log_path.display()))?;
+            .map_err(|e| Error::file(log_path, e))?;
         files.push(std::sync::Mutex::new(file));
     }
     let tasks: Vec<Evaluate> = jobs
@@ -335,7 +332,7 @@ pub fn reevaluate(
             }
         })
         .collect();
-    let keep = |i: usize, e: &Evaluation| -> Result<(), String> {
+    let keep = |i: usize, e: &Evaluation| -> Result<(), ExecError> {
         let job = &jobs[i];
         // One write per line: a line an interruption cuts short has no newline.
         let line = format!("{},{},{},{}\n", job.trial, job.repeat, job.point, e.fitness);
@@ -344,9 +341,9 @@ pub fn reevaluate(
             .unwrap_or_else(|e| e.into_inner());
         file.write_all(line.as_bytes())
             .and_then(|()| file.flush())
-            .map_err(|e| format!("{}: {e}", logs[job.algorithm].display()))
+            .map_err(|e| ExecError::file(&logs[job.algorithm], e))
     };
-    let evaluations = map_each(exec, "reevaluations", &tasks, &keep).map_err(|e| e.to_string())?;
+    let evaluations = map_each(exec, "reevaluations", &tasks, &keep)?;
     Ok(jobs
         .iter()
         .zip(evaluations)
@@ -355,12 +352,20 @@ pub fn reevaluate(
 }
 
 /// Each trial's re-evaluations, one line each: `trial,repeat,point,fitness`.
-pub const REEVALUATION_LOG: &str = "reevaluations.csv";
+pub(crate) const REEVALUATION_LOG: &str = "reevaluations.csv";
 
 /// A point as the re-evaluation log names it: its values joined by `;`.
-pub fn point_key(values: &[f64]) -> String {
+pub(crate) fn point_key(values: &[f64]) -> String {
     let v: Vec<String> = values.iter().map(|x| x.to_string()).collect();
     v.join(";")
+}
+
+/// A re-evaluation log read back: what it holds, and its damaged lines (line from 1,
+/// why).
+#[derive(Debug, Default)]
+pub(crate) struct ReevaluationLog {
+    pub done: HashMap<ReevaluationKey, f64>,
+    pub damaged: Vec<(usize, String)>,
 }
 
 /// The logged re-evaluations whose point is still that trial's final game, of
@@ -368,27 +373,13 @@ pub fn point_key(values: &[f64]) -> String {
 /// ignored; a line cut short by an interruption is dropped; a damaged line (not
 /// `trial,repeat,point,fitness`, a trial or repeat the experiment does not have, a
 /// fitness that is not a finite number, or a second copy of a re-evaluation with
-/// another fitness: all copies go) is named on standard error and evaluated again.
-pub fn read_reevaluations(
+/// another fitness: all copies go) is kept with its reason, for the caller to name
+/// and evaluate again.
+pub(crate) fn read_reevaluation_log(
     path: &Path,
     points: &[String],
     repeats: u64,
-) -> HashMap<(usize, u64), f64> {
-    let log = read_reevaluation_log(path, points, repeats);
-    crate::damage::warn(path, &log.damaged, "evaluated again");
-    log.done
-}
-
-/// A re-evaluation log read back: what it holds, and its damaged lines (line from 1,
-/// why).
-#[derive(Debug, Default)]
-pub struct ReevaluationLog {
-    pub done: HashMap<ReevaluationKey, f64>,
-    pub damaged: Vec<(usize, String)>,
-}
-
-/// [`read_reevaluations`] without the warning.
-pub fn read_reevaluation_log(path: &Path, points: &[String], repeats: u64) -> ReevaluationLog {
+) -> ReevaluationLog {
     let Ok(bytes) = std::fs::read(path) else {
         return ReevaluationLog::default();
     };
@@ -468,11 +459,11 @@ pub fn read_reevaluation_log(path: &Path, points: &[String], repeats: u64) -> Re
 
 /// Rewrites the log at `path` without `lines` (numbers from 1), through a temporary
 /// file: damaged lines go once they have been named.
-pub fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), String> {
+pub(crate) fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), Error> {
     if lines.is_empty() {
         return Ok(());
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::file(path, e))?;
     let gone: std::collections::HashSet<usize> = lines.iter().map(|l| l.0).collect();
     let mut kept = Vec::with_capacity(bytes.len());
     for (i, line) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
@@ -483,7 +474,7 @@ pub fn drop_lines(path: &Path, lines: &[(usize, String)]) -> Result<(), String> 
     let tmp = path.with_extension("csv.tmp");
     std::fs::write(&tmp, kept)
         .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(|e| Error::file(path, e))
 }
 
 fn p_text(m: &Option<MannWhitney>) -> String {
@@ -494,7 +485,7 @@ fn p_text(m: &Option<MannWhitney>) -> String {
 }
 
 /// The human-readable summary: per-algorithm statistics, the tests, Table II.
-pub fn summary_markdown(r: &ExperimentResult) -> String {
+pub(crate) fn summary_markdown(r: &ExperimentResult) -> String {
     let c = &r.config;
     let mut s = format!(
         "# {}: {} on `{}`\n\n{} trials per algorithm, {} evaluations each, every final game re-evaluated {} times; seed {}.\n\n",

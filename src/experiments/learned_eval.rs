@@ -14,6 +14,7 @@
 //! there, so an interrupted experiment goes on where it stopped; self-play itself
 //! resumes game by game.
 
+use super::Error;
 use crate::agents::{Hps, HpsConfig, HpsWork, LeafEvaluation, StateEvaluator, thread_cpu_time};
 use crate::game::{Acting, Agent, Game};
 use crate::games::strategy::def::learned_leaf;
@@ -33,17 +34,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The sample file in a self-play folder.
-pub const SAMPLES_FILE: &str = "samples.bin";
+pub(crate) const SAMPLES_FILE: &str = "samples.bin";
 
 /// The paper's Table II, evaluations per second: resource heuristic, playout, learned.
-pub const PAPER_TABLE_II: [(&str, f64); 3] = [
+pub(crate) const PAPER_TABLE_II: [(&str, f64); 3] = [
     ("heuristic", 8010.0),
     ("playout", 147.0),
     ("learned", 1766.0),
 ];
 /// The paper's Table III: the learned player's score against the resource heuristic
 /// and the playout players (6400 games each, 1000 ms a turn).
-pub const PAPER_TABLE_III: [(&str, f64); 2] = [("heuristic", 0.664), ("playout", 0.588)];
+pub(crate) const PAPER_TABLE_III: [(&str, f64); 2] = [("heuristic", 0.664), ("playout", 0.588)];
 
 fn bar(show: bool, len: u64, what: &str) -> ProgressBar {
     if !show {
@@ -83,17 +84,14 @@ pub fn selfplay(
     games: usize,
     out: &Path,
     progress: bool,
-) -> Result<SelfplayReport, String> {
+) -> Result<SelfplayReport, Error> {
     if games == 0 {
-        return Err("games 0: play at least one game".into());
+        return Err(Error::NoGames);
     }
-    let games32 = u32::try_from(games).map_err(|_| format!("games {games}: too many"))?;
+    let games32 = u32::try_from(games).map_err(|_| Error::TooManyGames(games))?;
     let encoding = game.encoding_named(encoding).map_err(|e| match e {
-        crate::harness::Error::NoEncoding { .. } => format!(
-            "game `{}` has no state encoding to record self-play with (the strategy game has one)",
-            game.name()
-        ),
-        other => other.to_string(),
+        crate::harness::Error::NoEncoding { .. } => Error::NoEncoding(game.name().to_string()),
+        other => Error::from(other),
     })?;
     let agents = if req.agents.is_empty() {
         game.default_agents(&req.settings)?
@@ -108,7 +106,7 @@ pub fn selfplay(
         seed: req.seed,
         encoding,
     };
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: cannot create: {e}", out.display()))?;
+    std::fs::create_dir_all(out).map_err(|e| Error::create(out, e))?;
     let path = out.join(SAMPLES_FILE);
     let (writer, done, torn) = if path.exists() {
         let (w, existing) = SampleWriter::resume(&path, &header)?;
@@ -151,14 +149,14 @@ pub fn selfplay(
 /// Where a training run writes: the network, the run folder (`training.csv`,
 /// `training.ron`) and the plot folder (`training.png`).
 #[derive(Clone, Debug)]
-pub struct TrainOutput {
+pub(crate) struct TrainOutput {
     pub model: PathBuf,
     pub run_dir: PathBuf,
     pub plot_dir: PathBuf,
 }
 
 /// The sample file of `data`: the file itself, or `samples.bin` in a self-play folder.
-pub fn sample_path(data: &Path) -> PathBuf {
+pub(crate) fn sample_path(data: &Path) -> PathBuf {
     if data.is_dir() {
         data.join(SAMPLES_FILE)
     } else {
@@ -181,12 +179,12 @@ struct TrainingRecord<'a> {
 /// files, of one encoding) and writes it to `out.model`, with the per-epoch loss and
 /// accuracy in `out.run_dir/training.csv` (written as epochs finish) and their curves
 /// in `out.plot_dir/training.png`.
-pub fn train_eval(
+pub(crate) fn train_eval(
     data: &[&Path],
     config: &TrainConfig,
     out: &TrainOutput,
     progress: bool,
-) -> Result<Trained, String> {
+) -> Result<Trained, Error> {
     let mut files = Vec::new();
     for d in data {
         let path = sample_path(d);
@@ -209,19 +207,16 @@ pub fn train_eval(
     let names: Vec<String> = files.iter().map(|f| f.0.clone()).collect();
     let data_name = names.join(" + ");
     let samples = SampleFile::merge(files)?;
-    let mkdir = |d: &Path| {
-        std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create: {e}", d.display()))
-    };
+    let mkdir = |d: &Path| std::fs::create_dir_all(d).map_err(|e| Error::create(d, e));
     mkdir(&out.run_dir)?;
     mkdir(&out.plot_dir)?;
     let csv_path = out.run_dir.join("training.csv");
-    let mut csv = std::fs::File::create(&csv_path)
-        .map_err(|e| format!("{}: cannot create: {e}", csv_path.display()))?;
+    let mut csv = std::fs::File::create(&csv_path).map_err(|e| Error::create(&csv_path, e))?;
     writeln!(
         csv,
         "epoch,train_loss,train_accuracy,validation_loss,validation_accuracy,seconds"
     )
-    .map_err(|e| format!("{}: {e}", csv_path.display()))?;
+    .map_err(|e| Error::file(&csv_path, e))?;
     let mut write_error = None;
     let trained = crate::learn::train::train(
         &samples,
@@ -239,7 +234,7 @@ pub fn train_eval(
                 r.validation_accuracy,
                 r.seconds
             ) {
-                write_error.get_or_insert(format!("{}: {e}", csv_path.display()));
+                write_error.get_or_insert(Error::file(&csv_path, e));
             }
             if progress {
                 eprintln!(
@@ -266,15 +261,14 @@ pub fn train_eval(
         encoding: &trained.network.header.encoding.name,
         inputs: trained.network.header.encoding.width(),
     };
-    let text = ron::ser::to_string_pretty(&record, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
+    let text = ron::ser::to_string_pretty(&record, ron::ser::PrettyConfig::default())?;
     write_file(&out.run_dir.join("training.ron"), &text)?;
     plot_training(&out.plot_dir.join("training.png"), &trained.epochs)?;
     Ok(trained)
 }
 
 /// The training curves: accuracy and loss of both sets by epoch.
-pub fn plot_training(path: &Path, epochs: &[EpochRecord]) -> Result<(), String> {
+pub(crate) fn plot_training(path: &Path, epochs: &[EpochRecord]) -> Result<(), Error> {
     let series = |name: &str, f: fn(&EpochRecord) -> f64| Series {
         name: name.to_string(),
         points: epochs.iter().map(|e| (e.epoch as f64, f(e))).collect(),
@@ -291,8 +285,8 @@ pub fn plot_training(path: &Path, epochs: &[EpochRecord]) -> Result<(), String> 
             series("train loss", |e| e.train_loss),
             series("validation loss", |e| e.validation_loss),
         ],
-    )
-    .map_err(|e| e.to_string())
+    )?;
+    Ok(())
 }
 
 /// The experiment's settings (see [`LearnedEvalConfig::quick`] and
@@ -439,7 +433,7 @@ impl MatchRow {
 
 /// Turn-start states of games between default HPS players (seeded), `n` of them,
 /// spread over the games' lengths.
-fn sample_states(x: &LearnedEvalConfig, n: usize) -> Result<Vec<StrategyState>, String> {
+fn sample_states(x: &LearnedEvalConfig, n: usize) -> Result<Vec<StrategyState>, Error> {
     let values = Values::new(
         "game `strategy`",
         &GameDef::settings(&Strategy),
@@ -484,7 +478,7 @@ fn sample_states(x: &LearnedEvalConfig, n: usize) -> Result<Vec<StrategyState>, 
 pub fn speeds(
     x: &LearnedEvalConfig,
     learned: &Arc<dyn StateEvaluator<StrategyState>>,
-) -> Result<Vec<SpeedRow>, String> {
+) -> Result<Vec<SpeedRow>, Error> {
     let states = sample_states(x, x.speed_states)?;
     let timed = |leaf: LeafEvaluation| HpsConfig {
         depth: x.timed_depth,
@@ -562,7 +556,7 @@ pub fn matches(
     exec: &dyn crate::exec::Executor,
     model: &Path,
     progress: bool,
-) -> Result<Vec<MatchRow>, String> {
+) -> Result<Vec<MatchRow>, Error> {
     let model = model.display().to_string();
     let timed = |leaf: &str| {
         format!(
@@ -632,16 +626,15 @@ pub fn matches(
     Ok(rows)
 }
 
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
-    crate::run::lock::write_whole(path, text)
-        .map_err(|e| format!("{}: cannot write: {e}", path.display()))
+fn write_file(path: &Path, text: &str) -> Result<(), Error> {
+    crate::run::lock::write_whole(path, text).map_err(|e| Error::write(path, e))
 }
 
-fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), String> {
+fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), Error> {
     let mut out = String::new();
     for (i, r) in rows.iter().enumerate() {
-        let value = serde_json::to_value(r).map_err(|e| e.to_string())?;
-        let object = value.as_object().ok_or("a row is not an object")?;
+        let value = serde_json::to_value(r)?;
+        let object = value.as_object().ok_or(Error::RowNotAnObject)?;
         if i == 0 {
             out.push_str(&object.keys().cloned().collect::<Vec<_>>().join(","));
             out.push('\n');
@@ -669,8 +662,8 @@ fn stage<T: Serialize + for<'de> serde::Deserialize<'de>>(
     name: &str,
     stale: bool,
     check: impl Fn(&[T]) -> Result<(), String>,
-    compute: impl FnOnce() -> Result<Vec<T>, String>,
-) -> Result<Vec<T>, String> {
+    compute: impl FnOnce() -> Result<Vec<T>, Error>,
+) -> Result<Vec<T>, Error> {
     let path = dir.join(format!("{name}.ron"));
     if !stale && let Ok(text) = std::fs::read_to_string(&path) {
         match ron::from_str::<Vec<T>>(&text)
@@ -684,8 +677,7 @@ fn stage<T: Serialize + for<'de> serde::Deserialize<'de>>(
         }
     }
     let rows = compute()?;
-    let text = ron::ser::to_string_pretty(&rows, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
+    let text = ron::ser::to_string_pretty(&rows, ron::ser::PrettyConfig::default())?;
     write_file(&path, &text)?;
     write_csv(&dir.join(format!("{name}.csv")), &rows)?;
     Ok(rows)
@@ -778,12 +770,11 @@ pub fn run(
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let dir = runs_dir.join(&x.name);
     let plots = plots_dir.join(&x.name);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-    let config_text = ron::ser::to_string_pretty(x, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::create(&dir, e))?;
+    let config_text = ron::ser::to_string_pretty(x, ron::ser::PrettyConfig::default())?;
     write_file(&dir.join("experiment.ron"), &config_text)?;
 
     // 1. Self-play.
@@ -820,8 +811,8 @@ pub fn run(
         train_eval(&[data.as_path()], &x.train, &out, progress)?;
     }
     let network = crate::learn::Network::load(&model)?;
-    let learned = learned_leaf(&format!("learned:{}", model.display()))?
-        .ok_or("the learned evaluator did not load")?;
+    let learned =
+        learned_leaf(&format!("learned:{}", model.display()))?.ok_or(Error::LearnedNotLoaded)?;
     let speed = stage(&dir, "speed", stale, check_speed_rows, || {
         speeds(x, &learned)
     })?;

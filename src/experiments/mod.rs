@@ -2,6 +2,7 @@
 //! re-evaluation of what they found, statistics, tables and pictures.
 
 pub mod compare_optimizers;
+mod error;
 pub mod learned_eval;
 pub mod ntbea_defaults;
 pub mod play_styles;
@@ -9,3 +10,6 @@ pub mod rinascimento_tuning;
 pub mod rule_design;
 pub mod strategy;
 pub mod validation;
+
+pub use crate::draw::PlotError;
+pub use error::Error;

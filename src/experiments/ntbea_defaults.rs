@@ -8,7 +8,8 @@
 //!    times on every benchmark, all with the same seeds, so the rows differ only by
 //!    their settings. The best mean is what the defaults should be.
 
-use crate::exec::{Executor, Search, SearchOptions, Task, map};
+use super::Error;
+use crate::exec::{BoxError, Executor, Search, SearchOptions, Task, map};
 use crate::optim::AlgoConfig;
 use crate::optim::ntbea::suite::{case_scores, config_of, settings_space, standard_suite};
 use crate::optim::ntbea::{FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
@@ -63,7 +64,7 @@ struct ValidationCache {
 /// One NTBEA configuration's scores over the standard suite, `runs` runs per
 /// benchmark, seeded from `seed` alone (the same for every configuration).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SuiteValidation {
+pub(crate) struct SuiteValidation {
     pub config: NtbeaConfig,
     pub runs: u64,
     pub seed: u64,
@@ -72,9 +73,13 @@ pub struct SuiteValidation {
 impl Task for SuiteValidation {
     const KIND: &'static str = "ntbea-suite-validation";
     type Output = Vec<f64>;
-    fn run(&self) -> Result<Vec<f64>, String> {
-        case_scores(&standard_suite(), &self.config, self.runs, self.seed)
-            .map_err(|e| e.to_string())
+    fn run(&self) -> Result<Vec<f64>, BoxError> {
+        Ok(case_scores(
+            &standard_suite(),
+            &self.config,
+            self.runs,
+            self.seed,
+        )?)
     }
 }
 
@@ -86,7 +91,7 @@ fn validate_rows(
     candidates: Vec<(String, NtbeaConfig)>,
     cache: &[ValidationRow],
     c: &DefaultsConfig,
-) -> Result<Vec<ValidationRow>, String> {
+) -> Result<Vec<ValidationRow>, Error> {
     let seed = derive_seed(c.seed, &[0xDEF]);
     let todo: Vec<SuiteValidation> = candidates
         .iter()
@@ -97,9 +102,7 @@ fn validate_rows(
             seed,
         })
         .collect();
-    let mut scores = map(exec, label, &todo)
-        .map_err(|e| e.to_string())?
-        .into_iter();
+    let mut scores = map(exec, label, &todo)?.into_iter();
     Ok(candidates
         .into_iter()
         .map(|(label, config)| {
@@ -146,8 +149,8 @@ fn read_cache(path: &Path, key: (u64, u64), benchmarks: usize) -> Vec<Validation
     let mut rows = Vec::new();
     for (i, r) in cache.rows.into_iter().enumerate() {
         match check_row(&r, benchmarks) {
-            Ok(()) => rows.push(r),
-            Err(why) => eprintln!(
+            None => rows.push(r),
+            Some(why) => eprintln!(
                 "warning: {}: rows[{i}] ({}): {why}; validated again",
                 path.display(),
                 r.label
@@ -157,23 +160,24 @@ fn read_cache(path: &Path, key: (u64, u64), benchmarks: usize) -> Vec<Validation
     rows
 }
 
-/// Why a validated row cannot be one: see [`read_cache`].
-fn check_row(r: &ValidationRow, benchmarks: usize) -> Result<(), String> {
+/// Why a validated row cannot be one, for the warning that sends it to be validated
+/// again (see [`read_cache`]); None: it can.
+fn check_row(r: &ValidationRow, benchmarks: usize) -> Option<String> {
     if r.scores.len() != benchmarks {
-        return Err(format!(
+        return Some(format!(
             "scores: {} of them, for {benchmarks} benchmarks",
             r.scores.len()
         ));
     }
     if let Some(v) = r.scores.iter().find(|v| !(0.0..=1.0).contains(*v)) {
-        return Err(format!("scores: {v} is not a success rate from 0 to 1"));
+        return Some(format!("scores: {v} is not a success rate from 0 to 1"));
     }
     let mean = r.scores.iter().sum::<f64>() / benchmarks.max(1) as f64;
     let off = (r.mean - mean).abs();
     if off.is_nan() || off > 1e-9 {
-        return Err(format!("mean {}: its scores give {mean}", r.mean));
+        return Some(format!("mean {}: its scores give {mean}", r.mean));
     }
-    Ok(())
+    None
 }
 
 /// The settings the tuner itself runs with: fixed here, not the defaults it is
@@ -211,7 +215,7 @@ pub fn run(
     exec: &dyn Executor,
     runs_dir: &Path,
     progress: bool,
-) -> Result<DefaultsResult, String> {
+) -> Result<DefaultsResult, Error> {
     let home = runs_dir.join(&c.name);
     let dir = home.join("tuning");
     let spec = ProblemSpec {
@@ -253,10 +257,9 @@ pub fn run(
                 progress,
                 retry_failed: false,
             },
-        )
-        .map_err(|e| e.to_string())?
+        )?
         .pop()
-        .ok_or("tuning: no result")?;
+        .ok_or(Error::NoResult("tuning"))?;
 
     let suite = standard_suite();
     let cache_file = home.join("validation.ron");
@@ -264,7 +267,7 @@ pub fn run(
     let mut cache = read_cache(&cache_file, key, suite.len());
     let mut calls = 0;
     let mut validate =
-        |candidates: Vec<(String, NtbeaConfig)>| -> Result<Vec<ValidationRow>, String> {
+        |candidates: Vec<(String, NtbeaConfig)>| -> Result<Vec<ValidationRow>, Error> {
             if progress {
                 eprintln!(
                     "validation: {} settings, {} runs per benchmark each",
@@ -284,9 +287,8 @@ pub fn run(
             let text = ron::ser::to_string(&ValidationCache {
                 key,
                 rows: cache.clone(),
-            })
-            .map_err(|e| e.to_string())?;
-            crate::run::lock::write_whole(&cache_file, text).map_err(|e| e.to_string())?;
+            })?;
+            crate::run::lock::write_whole(&cache_file, text)?;
             Ok(rows)
         };
 
@@ -326,11 +328,9 @@ pub fn run(
         rows,
         best,
     };
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))
-        .map_err(|e| e.to_string())?;
-    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
     Ok(result)
 }
 
@@ -362,7 +362,7 @@ pub fn describe(c: &NtbeaConfig) -> String {
     )
 }
 
-pub fn summary_markdown(r: &DefaultsResult) -> String {
+pub(crate) fn summary_markdown(r: &DefaultsResult) -> String {
     let c = &r.config;
     let mut s = String::new();
     let _ = writeln!(s, "# {}: NTBEA tunes NTBEA's defaults\n", c.name);
@@ -420,13 +420,13 @@ mod tests {
         assert_eq!(read_cache(&path, cache.key, benchmarks).len(), n);
         let mut row = cache.rows[0].clone();
         row.scores[0] = 1.5;
-        assert!(check_row(&row, benchmarks).unwrap_err().contains("1.5"));
+        assert!(check_row(&row, benchmarks).unwrap().contains("1.5"));
         let mut row = cache.rows[0].clone();
         row.mean += 0.1;
-        assert!(check_row(&row, benchmarks).unwrap_err().contains("mean"));
+        assert!(check_row(&row, benchmarks).unwrap().contains("mean"));
         let mut row = cache.rows[0].clone();
         row.scores.pop();
-        assert!(check_row(&row, benchmarks).unwrap_err().contains("scores"));
+        assert!(check_row(&row, benchmarks).unwrap().contains("scores"));
         // A damaged file is named and its rows validated again.
         let dir = tempfile::tempdir().unwrap();
         let bad = dir.path().join("validation.ron");

@@ -8,6 +8,7 @@
 //! (the paper's Table II). Every archive is an ordinary run folder, so an interrupted
 //! experiment resumes from the runs' logs.
 
+use super::Error;
 use crate::eval::FeatureAxis;
 use crate::exec::{Executor, Search, SearchOptions};
 use crate::experiments::validation::{CellChoice, ValidationRow, choose, markdown, validate};
@@ -113,7 +114,7 @@ pub fn run(
     exec: &dyn Executor,
     runs_dir: &Path,
     progress: bool,
-) -> Result<Vec<ArchiveOutcome>, String> {
+) -> Result<Vec<ArchiveOutcome>, Error> {
     let spec = ProblemSpec {
         name: "strategy-styles".into(),
         settings: x.search.clone(),
@@ -124,7 +125,7 @@ pub fn run(
     vspec.settings.extend(x.validation.clone());
     let vproblem = build_problem(&vspec, None)?;
     let root = runs_dir.join(&x.name);
-    std::fs::create_dir_all(&root).map_err(|e| format!("{}: {e}", root.display()))?;
+    std::fs::create_dir_all(&root).map_err(|e| Error::file(&root, e))?;
     let space = problem.space().clone();
     // Every archive first (on a cluster: their searches in one array), then the
     // validation of their corners.
@@ -163,24 +164,19 @@ pub fn run(
             problem: problem.as_ref(),
         });
     }
-    let results = exec
-        .search(
-            &searches,
-            SearchOptions {
-                progress,
-                retry_failed: false,
-            },
-        )
-        .map_err(|e| e.to_string())?;
+    let results = exec.search(
+        &searches,
+        SearchOptions {
+            progress,
+            retry_failed: false,
+        },
+    )?;
     let mut out = Vec::new();
     for ((i, pair), (result, search)) in
         x.pairs.iter().enumerate().zip(results.iter().zip(searches))
     {
         let dir = search.dir;
-        let archive = result.trials[0]
-            .archive
-            .as_ref()
-            .ok_or("MAP-Elites wrote no archive")?;
+        let archive = result.trials[0].archive.as_ref().ok_or(Error::NoArchive)?;
         // Validation: the corner elites on levels the search never saw.
         let picked = choose(archive, &CellChoice::Corners)?;
         let elites: Vec<_> = picked.iter().map(|&k| &archive.elites()[k]).collect();
@@ -201,7 +197,7 @@ pub fn run(
             .collect();
         let table = markdown(&rows, &names, &shown);
         crate::run::lock::write_whole(dir.join("validation.md"), &table)
-            .map_err(|e| format!("{}: {e}", dir.display()))?;
+            .map_err(|e| Error::file(&dir, e))?;
         out.push(ArchiveOutcome {
             pair: pair.clone(),
             dir,
@@ -214,7 +210,7 @@ pub fn run(
     }
     let md = summary(x, &out);
     crate::run::lock::write_whole(root.join("summary.md"), &md)
-        .map_err(|e| format!("summary.md: {e}"))?;
+        .map_err(|e| Error::file("summary.md", e))?;
     Ok(out)
 }
 

@@ -8,6 +8,7 @@
 //!
 //! Every tuning is an ordinary, resumable run folder; all games are seeded per game.
 
+use super::Error;
 use crate::exec::{Evaluate, Executor, Search, SearchOptions, map};
 use crate::harness::{AgentSpec, GameRequest, TournamentResult};
 use crate::optim::AlgoConfig;
@@ -57,7 +58,7 @@ pub struct TuningCell {
 
 /// The recommendation with the highest true win rate for one agent.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct BestConfig {
+pub(crate) struct BestConfig {
     pub agent: String,
     pub win_rate: f64,
     /// The configuration as an agent spec `playtune play` takes.
@@ -170,7 +171,7 @@ pub fn run(
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
-) -> Result<TuningResult, String> {
+) -> Result<TuningResult, Error> {
     let home = runs_dir.join(&c.name);
     // Every tuning run first (on a cluster: one array of all their trials), then the
     // true win rates of their recommendations.
@@ -186,10 +187,10 @@ pub fn run(
     let mut runs = Vec::new();
     for (ai, agent) in c.agents.iter().enumerate() {
         if !TUNED.contains(&agent.as_str()) {
-            return Err(format!(
-                "agent `{agent}`: the experiment tunes {}",
-                TUNED.join(", ")
-            ));
+            return Err(Error::NotTuned {
+                agent: agent.clone(),
+                tuned: TUNED.join(", "),
+            });
         }
         let budget_setting = ("budget", c.decision_budget.to_string());
         let search = spec(agent, std::slice::from_ref(&budget_setting));
@@ -243,15 +244,13 @@ pub fn run(
             c.runs
         );
     }
-    let results = exec
-        .search(
-            &searches,
-            SearchOptions {
-                progress,
-                retry_failed: false,
-            },
-        )
-        .map_err(|e| e.to_string())?;
+    let results = exec.search(
+        &searches,
+        SearchOptions {
+            progress,
+            retry_failed: false,
+        },
+    )?;
     let mut cells = Vec::new();
     let mut best: Vec<BestConfig> = Vec::new();
     for ((cell, r), s) in cells_todo.iter().zip(&results).zip(&searches) {
@@ -288,8 +287,7 @@ pub fn run(
                         what: format!("{agent}, budget {budget}, run {}", t.trial),
                     })
                     .collect();
-                let v: Vec<f64> = map(exec, &format!("truth-{agent}-b{budget}"), &tasks)
-                    .map_err(|e| e.to_string())?
+                let v: Vec<f64> = map(exec, &format!("truth-{agent}-b{budget}"), &tasks)?
                     .into_iter()
                     .map(|e| e.fitness)
                     .collect();
@@ -297,8 +295,8 @@ pub fn run(
                     key,
                     true_win_rates: v.clone(),
                 };
-                let text = ron::ser::to_string(&cache).map_err(|e| e.to_string())?;
-                crate::run::lock::write_whole(&truth_file, text).map_err(|e| e.to_string())?;
+                let text = ron::ser::to_string(&cache)?;
+                crate::run::lock::write_whole(&truth_file, text)?;
                 v
             }
         };
@@ -310,9 +308,7 @@ pub fn run(
                 best.push(BestConfig {
                     agent: agent.clone(),
                     win_rate: w,
-                    spec: problem
-                        .agent_spec(&t.values)
-                        .ok_or("the tuning problem names no agent")?,
+                    spec: problem.agent_spec(&t.values).ok_or(Error::NoAgent)?,
                 });
             }
         }
@@ -340,8 +336,7 @@ pub fn run(
             "NTBEA budget (games)",
             "win rate",
             &groups,
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
     }
     // Tables: the best tuned configuration of each agent against 3 OSLA, then the
     // starred configurations together and in a 2-player round robin, every agent at
@@ -434,12 +429,10 @@ pub fn run(
         tables,
         stalemate_rate_4way,
     };
-    std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))
-        .map_err(|e| e.to_string())?;
-    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&home)?;
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
     Ok(result)
 }
 
@@ -452,7 +445,7 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
 }
 
-pub fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String {
+pub(crate) fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String {
     let c = &r.config;
     let mut s = format!(
         "# {}: NTBEA tuning of Rinascimento agents\n\n{} NTBEA runs per agent and budget; each evaluation is one 4-player game against 3 OSLA; each recommendation's true win rate over {} games; {} forward-model actions per decision; seed {}.\n\n",

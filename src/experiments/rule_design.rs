@@ -14,6 +14,7 @@
 //! 3. The parameters that mattered most: 1-tuple statistics over random search's
 //!    evaluations (uniform over the space, so a value's mean is a main effect).
 
+use super::Error;
 use super::compare_optimizers::{self, ExperimentConfig, ExperimentResult};
 use crate::optim::AlgoConfig;
 use crate::optim::constrained::{Check, violation};
@@ -65,7 +66,7 @@ pub struct RuleDesignConfig {
 /// slog (`mean_length in 40..120`: about 40% shorter to 75% longer than Splendor), and
 /// no seat decisive (`seat_advantage <= 0.3`; loose, because over one evaluation's 60
 /// or 90 games a fair game's seat advantage is itself about 0.1 +- 0.1).
-pub fn playable_constraints() -> Vec<Constraint> {
+pub(crate) fn playable_constraints() -> Vec<Constraint> {
     [
         "stalemate_rate <= 0.05",
         "mean_length in 40..120",
@@ -80,7 +81,7 @@ impl RuleDesignConfig {
     /// The study's presets. quick: a few minutes on 2 cores (3 runs each of 40
     /// evaluations, 10 games a rung, 100 fresh games a rung). full: 10 runs each of
     /// 400 evaluations, 30 games a rung, 10 re-evaluations, 1,000 fresh games a rung.
-    pub fn preset(game: &str, preset: &str, seed: u64) -> Result<RuleDesignConfig, String> {
+    pub fn preset(game: &str, preset: &str, seed: u64) -> Result<RuleDesignConfig, Error> {
         let (ladder, game_settings, baseline, baseline_name) = match game {
             "rinascimento" => (
                 "rnd,osla,mcts(budget=1000)",
@@ -91,19 +92,17 @@ impl RuleDesignConfig {
             // Ten turns each keep a game near 80 steps; MCTS at 300 calls a decision
             // sits between random play and the rule-based bot.
             "strategy" => ("random,mcts(budget=300),rule", "turns=10", "", "published"),
-            other => {
-                return Err(format!(
-                    "rule-design: game `{other}` has no study preset yet (rinascimento and strategy have); `playtune optimize --problem design --set game={other}` designs any game"
-                ));
-            }
+            other => return Err(Error::NoStudyPreset(other.to_string())),
         };
         let (games, trials, budget, reevaluations, fresh_games) = match preset {
             "quick" => (10, 3, 40, 3, 100),
             "full" => (30, 10, 400, 10, 1000),
             other => {
-                return Err(format!(
-                    "rule-design has the presets quick and full, not `{other}`"
-                ));
+                return Err(Error::NoSuchPreset {
+                    experiment: "rule-design",
+                    presets: "quick and full",
+                    preset: other.to_string(),
+                });
             }
         };
         Ok(RuleDesignConfig {
@@ -179,7 +178,7 @@ pub fn run(
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
-) -> Result<RuleDesignResult, String> {
+) -> Result<RuleDesignResult, Error> {
     let spec = config.problem_spec(config.games);
     let problem = build_problem(&spec, None)?;
     let features = problem.feature_names();
@@ -189,15 +188,18 @@ pub fn run(
     for pair in config.baseline.split_whitespace() {
         let (name, value) = pair
             .split_once('=')
-            .ok_or_else(|| format!("baseline: `{pair}` is not NAME=VALUE"))?;
+            .ok_or_else(|| Error::BaselineNotAPair(pair.to_string()))?;
         let d = space
             .position(name)
-            .ok_or_else(|| format!("baseline: `{name}` is not a dimension of the space"))?;
+            .ok_or_else(|| Error::BaselineNotADimension(name.to_string()))?;
         let dim = &mut space.dims[d];
-        dim.default = dim
-            .domain
-            .parse_value(value)
-            .ok_or_else(|| format!("baseline: {name}={value} is outside its domain"))?;
+        dim.default =
+            dim.domain
+                .parse_value(value)
+                .ok_or_else(|| Error::BaselineOutsideDomain {
+                    name: name.to_string(),
+                    value: value.to_string(),
+                })?;
     }
     let search = ExperimentConfig {
         name: config.name.clone(),
@@ -284,7 +286,7 @@ pub fn run(
                     what: format!("{source} on fresh seeds"),
                 })
                 .collect();
-            let evaluations = crate::exec::map(exec, "fresh", &tasks).map_err(|e| e.to_string())?;
+            let evaluations = crate::exec::map(exec, "fresh", &tasks)?;
             let rows: Vec<FreshRow> = candidates
                 .iter()
                 .zip(&evaluations)
@@ -297,10 +299,11 @@ pub fn run(
             let text = ron::ser::to_string_pretty(
                 &(config.clone(), rows.clone()),
                 ron::ser::PrettyConfig::default(),
-            )
-            .map_err(|e| e.to_string())?;
-            run::lock::write_whole(&fresh_path, text)
-                .map_err(|e| format!("cannot write {}: {e}", fresh_path.display()))?;
+            )?;
+            run::lock::write_whole(&fresh_path, text).map_err(|source| Error::CannotWrite {
+                path: fresh_path.clone(),
+                source,
+            })?;
             rows
         }
     };
@@ -341,15 +344,13 @@ pub fn run(
         ),
         "skill depth",
         &groups,
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let mut md = compare_optimizers::summary_markdown(&result.search);
     md.push_str(&fresh_markdown(&result));
-    run::lock::write_whole(home.join("summary.md"), md).map_err(|e| e.to_string())?;
+    run::lock::write_whole(home.join("summary.md"), md)?;
     // summary.ron stays the search comparison's (what `report` and `status` read).
-    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())
-        .map_err(|e| e.to_string())?;
-    run::lock::write_whole(home.join("rule-design.ron"), ron).map_err(|e| e.to_string())?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
+    run::lock::write_whole(home.join("rule-design.ron"), ron)?;
     Ok(result)
 }
 

@@ -9,7 +9,8 @@
 //! appended to `games.csv` as it finishes, so an interrupted experiment resumes where
 //! it stopped and the result does not depend on the number of threads.
 
-use crate::exec::{Executor, Task, map_each};
+use super::Error;
+use crate::exec::{BoxError, ExecError, Executor, Task, map_each};
 use crate::game::{Agent, Game};
 use crate::games::strategy::{Level, Strategy, StrategyState, training_levels, validation_levels};
 use crate::harness::agents::{AgentSpec, all_agents, build_agent};
@@ -26,7 +27,7 @@ use std::sync::Mutex;
 /// One game of an experiment: its pairing, level and game index (which give its seed
 /// and seats), with the experiment it belongs to.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StrategyGame {
+pub(crate) struct StrategyGame {
     pub experiment: StrategyExperiment,
     pub pairing: usize,
     pub level: u64,
@@ -36,17 +37,17 @@ pub struct StrategyGame {
 impl Task for StrategyGame {
     const KIND: &'static str = "strategy-game";
     type Output = GameRow;
-    fn run(&self) -> Result<GameRow, String> {
+    fn run(&self) -> Result<GameRow, BoxError> {
         let x = &self.experiment;
         let values = Values::new("game `strategy`", &Strategy.settings(), &x.settings)?;
-        play_game(x, &values, self.pairing, self.level, self.game)
+        Ok(play_game(x, &values, self.pairing, self.level, self.game)?)
     }
 }
 
 /// The Tribes paper's Table I win rates, in the order of
 /// [`StrategyExperiment::portfolio`]'s pairings: P-MCTS, P-MCTS(B), P-MCTS(PU) against
 /// MCTS; MCTS, P-MCTS, P-MCTS(B), P-MCTS(PU) against RHEA.
-pub const TRIBES_TABLE_I: [f64; 7] = [0.656, 0.654, 0.686, 0.370, 0.564, 0.556, 0.678];
+pub(crate) const TRIBES_TABLE_I: [f64; 7] = [0.656, 0.654, 0.686, 0.370, 0.564, 0.556, 0.678];
 
 /// Which table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -133,7 +134,7 @@ impl StrategyExperiment {
 /// portfolio MCTS at 100 and 2000 calls, HPS searching one turn, HPS searching three.
 /// The rule-based bot is left out: it beats the portfolio bots nearly always but HPS
 /// only sometimes, so no place in the order is right for it.
-pub const DIFFICULTY_LADDER: [&str; 6] = [
+pub(crate) const DIFFICULTY_LADDER: [&str; 6] = [
     "random",
     "mcts(budget=200)",
     "p-mcts-pu(budget=100)",
@@ -154,16 +155,16 @@ pub fn ladder(
     levels: Vec<u64>,
     games_per_level: usize,
     seed: u64,
-) -> Result<StrategyExperiment, String> {
+) -> Result<StrategyExperiment, Error> {
     let agents = picked
         .iter()
         .map(|values| {
             let w = crate::games::strategy::scripts::weights_from_point(space, values)?;
-            if w.0[crate::games::strategy::GENOME_LEN..].iter().any(|&v| v != 0.5) {
-                return Err(
-                    "the ladder takes archives over the 11 genome weights only (the other scripts at 0.5)"
-                        .to_string(),
-                );
+            if w.0[crate::games::strategy::GENOME_LEN..]
+                .iter()
+                .any(|&v| v != 0.5)
+            {
+                return Err(Error::NotGenomeWeights);
             }
             let extra = if agent_settings.is_empty() {
                 String::new()
@@ -175,7 +176,7 @@ pub fn ladder(
                 crate::games::strategy::scripts::genome_text(&w)
             ))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, Error>>()?;
     Ok(StrategyExperiment::round_robin(
         name,
         agents,
@@ -187,7 +188,7 @@ pub fn ladder(
 
 /// One finished game, from the pairing's first agent's side (`a`) and its second's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameRow {
+pub(crate) struct GameRow {
     pub pairing: usize,
     pub level: u64,
     pub game: usize,
@@ -253,10 +254,10 @@ fn play_game(
     pairing: usize,
     level: u64,
     game: usize,
-) -> Result<GameRow, String> {
+) -> Result<GameRow, Error> {
     let (ia, ib) = x.pairings[pairing];
     let entries = all_agents(Strategy.agents());
-    let build = |i: usize| -> Result<Box<dyn Agent<StrategyState>>, String> {
+    let build = |i: usize| -> Result<Box<dyn Agent<StrategyState>>, Error> {
         Ok(build_agent(
             "strategy",
             &entries,
@@ -441,9 +442,9 @@ pub fn run(
     runs_dir: &Path,
     plots_dir: &Path,
     progress: bool,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let dir = runs_dir.join(&x.name);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| Error::file(&dir, e))?;
     let values = Values::new("game `strategy`", &Strategy.settings(), &x.settings)?;
     // Every agent builds before any game is played.
     let entries = all_agents(Strategy.agents());
@@ -457,13 +458,9 @@ pub fn run(
         && old != describe(x)
         && dir.join("games.csv").exists()
     {
-        return Err(format!(
-            "{} holds games of a different experiment (see its experiment.txt): give the experiment another name or remove the folder",
-            dir.display()
-        ));
+        return Err(Error::OtherGames(dir));
     }
-    crate::run::lock::write_whole(&described, describe(x))
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    crate::run::lock::write_whole(&described, describe(x)).map_err(|e| Error::file(&dir, e))?;
     let path = dir.join("games.csv");
     let (mut rows, damaged) = read_rows(&path, x);
     crate::damage::warn(&path, &damaged, "their games are played again");
@@ -476,8 +473,8 @@ pub fn run(
     }
     // Through a temporary file, so that a kill now loses nothing.
     let tmp = dir.join("games.csv.tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&tmp, text).map_err(|e| Error::file(&tmp, e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| Error::file(&path, e))?;
     let done: std::collections::HashSet<(usize, u64, usize)> =
         rows.iter().map(|r| (r.pairing, r.level, r.game)).collect();
     let todo: Vec<(usize, u64, usize)> = (0..x.pairings.len())
@@ -491,7 +488,7 @@ pub fn run(
     let file = std::fs::OpenOptions::new()
         .append(true)
         .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(|e| Error::file(&path, e))?;
     let file = Mutex::new(file);
     let bar = if progress {
         indicatif::ProgressBar::new(todo.len() as u64)
@@ -507,13 +504,15 @@ pub fn run(
             game,
         })
         .collect();
-    let keep = |_: usize, row: &GameRow| -> Result<(), String> {
-        let mut f = file.lock().map_err(|_| "games.csv: lock poisoned")?;
-        writeln!(f, "{}", row.to_csv()).map_err(|e| format!("games.csv: {e}"))?;
+    let keep = |_: usize, row: &GameRow| -> Result<(), ExecError> {
+        let mut f = file
+            .lock()
+            .map_err(|_| ExecError::file(Path::new("games.csv"), "lock poisoned"))?;
+        writeln!(f, "{}", row.to_csv()).map_err(|e| ExecError::file(Path::new("games.csv"), e))?;
         bar.inc(1);
         Ok(())
     };
-    let new = map_each(exec, "games", &tasks, &keep).map_err(|e| e.to_string())?;
+    let new = map_each(exec, "games", &tasks, &keep)?;
     bar.finish_and_clear();
     rows.extend(new);
     rows.sort_by_key(|r| (r.pairing, r.level, r.game));
@@ -522,9 +521,9 @@ pub fn run(
         Table::Difficulty => difficulty_table(x, &rows),
     };
     crate::run::lock::write_whole(dir.join("summary.md"), &md)
-        .map_err(|e| format!("summary.md: {e}"))?;
+        .map_err(|e| Error::file("summary.md", e))?;
     let plots = plots_dir.join(&x.name);
-    std::fs::create_dir_all(&plots).map_err(|e| format!("{}: {e}", plots.display()))?;
+    std::fs::create_dir_all(&plots).map_err(|e| Error::file(&plots, e))?;
     plot(x, &rows, &plots)?;
     Ok(md)
 }
@@ -736,8 +735,7 @@ fn difficulty_table(x: &StrategyExperiment, rows: &[GameRow]) -> String {
     md
 }
 
-fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), String> {
-    let err = |e: crate::draw::PlotError| e.to_string();
+fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Error> {
     match x.table {
         Table::Portfolio => {
             let bars: Vec<(String, f64, f64)> = x
@@ -761,8 +759,7 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Stri
                     &bars,
                     reference,
                     Some(0.5),
-                )
-                .map_err(err)?;
+                )?;
             }
         }
         Table::Difficulty => {
@@ -796,7 +793,7 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Stri
                 ..Heatmap::default()
             };
             for ext in ["png", "svg"] {
-                heatmap(&dir.join(format!("round_robin.{ext}")), &h).map_err(err)?;
+                heatmap(&dir.join(format!("round_robin.{ext}")), &h)?;
             }
         }
     }

@@ -5,6 +5,7 @@
 //! An elite's archive value is one noisy evaluation that won its cell, so it is biased
 //! upwards; validation says how much of the style and the strength is real.
 
+use super::Error;
 use crate::exec::{Evaluate, Executor, map};
 use crate::optim::map_elites::{AnyArchive, Archive, Elite};
 use crate::rng::derive_seed;
@@ -28,7 +29,7 @@ pub enum CellChoice {
 
 impl CellChoice {
     /// `corners`, `best`, `all`, or cells as `I:J` separated by commas.
-    pub fn parse(text: &str) -> Result<CellChoice, String> {
+    pub fn parse(text: &str) -> Result<CellChoice, Error> {
         match text {
             "corners" => Ok(CellChoice::Corners),
             "best" => Ok(CellChoice::Best),
@@ -39,10 +40,9 @@ impl CellChoice {
                     c.split(':')
                         .map(|i| i.trim().parse::<usize>())
                         .collect::<Result<Vec<_>, _>>()
-                        .map_err(|_| {
-                            format!(
-                                "cells {text}: expected corners, best, all or cells as I:J,I:J (`{c}` is not a cell)"
-                            )
+                        .map_err(|_| Error::BadCells {
+                            text: text.to_string(),
+                            cell: c.to_string(),
                         })
                 })
                 .collect::<Result<Vec<_>, _>>()
@@ -52,10 +52,10 @@ impl CellChoice {
 }
 
 /// The indices (into the archive's elites) of the chosen elites.
-pub fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, String> {
+pub fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, Error> {
     let elites = archive.elites();
     if elites.is_empty() {
-        return Err("the archive has no elites".into());
+        return Err(Error::NoElites);
     }
     Ok(match choice {
         CellChoice::All => (0..elites.len()).collect(),
@@ -68,12 +68,13 @@ pub fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, S
         CellChoice::Cells(cells) => cells
             .iter()
             .map(|c| {
-                elites.iter().position(|e| &e.cell == c).ok_or_else(|| {
-                    format!(
-                        "cell {c:?} holds no elite (the archive has {} elites)",
-                        elites.len()
-                    )
-                })
+                elites
+                    .iter()
+                    .position(|e| &e.cell == c)
+                    .ok_or_else(|| Error::EmptyCell {
+                        cell: c.clone(),
+                        elites: elites.len(),
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?,
         CellChoice::Corners => {
@@ -142,7 +143,7 @@ pub fn validate(
     elites: &[&Elite],
     evaluations: usize,
     seed: u64,
-) -> Result<Vec<ValidationRow>, String> {
+) -> Result<Vec<ValidationRow>, Error> {
     let tasks: Vec<Evaluate> = (0..elites.len())
         .flat_map(|i| (0..evaluations).map(move |k| (i, k)))
         .map(|(i, k)| Evaluate {
@@ -153,7 +154,7 @@ pub fn validate(
             what: format!("elite {:?}", elites[i].cell),
         })
         .collect();
-    let results = map(exec, label, &tasks).map_err(|e| e.to_string())?;
+    let results = map(exec, label, &tasks)?;
     let features = results.first().map_or(0, |r| r.features.len());
     Ok(elites
         .iter()
@@ -182,7 +183,7 @@ pub fn validate(
 
 /// The Table II layout: per elite, archive value and validation mean ± s.e. of the
 /// fitness and of the `shown` features (indices into `names`).
-pub fn markdown(rows: &[ValidationRow], names: &[String], shown: &[usize]) -> String {
+pub(crate) fn markdown(rows: &[ValidationRow], names: &[String], shown: &[usize]) -> String {
     let mut md = String::from("| cell | fitness: archive | validation |");
     for &f in shown {
         md.push_str(&format!(" {}: archive | validation |", names[f]));
@@ -263,6 +264,11 @@ mod tests {
             CellChoice::parse("3:4,0:9").unwrap(),
             CellChoice::Cells(vec![vec![3, 4], vec![0, 9]])
         );
-        assert!(CellChoice::parse("3:x").unwrap_err().contains("not a cell"));
+        assert!(
+            CellChoice::parse("3:x")
+                .unwrap_err()
+                .to_string()
+                .contains("not a cell")
+        );
     }
 }

@@ -479,13 +479,13 @@ impl Generic {
 
 /// The most forward-model calls a decision may make when no `budget` caps them (the
 /// product of the other limits): more takes hours a decision.
-pub const MAX_DECISION_CALLS: u128 = 1_000_000_000;
+pub(crate) const MAX_DECISION_CALLS: u128 = 1_000_000_000;
 
 /// Refuses settings with which a search agent would think forever: at least one of
 /// `limits` (settings whose value may be `max`, usize::MAX) must be a number, and the
 /// work they allow, the product of the first finite limit with `factors`, must stay
 /// within [`MAX_DECISION_CALLS`]. A limit named `budget` bounds calls by itself.
-pub fn finite_work(
+pub(crate) fn finite_work(
     v: &Values,
     limits: &[(&str, usize)],
     factors: &[(&str, usize)],

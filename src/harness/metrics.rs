@@ -11,7 +11,7 @@ use serde::Serialize;
 
 /// Follows the lead through one game: the seat whose score is strictly highest.
 #[derive(Clone, Debug, Default)]
-pub struct LeadTracker {
+pub(crate) struct LeadTracker {
     /// The sole leader now (`None` while the top score is tied).
     current: Option<usize>,
     /// The last sole leader there was: a lead changes when a sole leader other than

@@ -114,7 +114,7 @@ pub trait GameDef: Sync + 'static {
 }
 
 /// Hands each finished self-play game to its writer (called from many threads).
-pub type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), Error> + Sync + 'a;
+pub(crate) type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), Error> + Sync + 'a;
 
 /// An agent of a game, as listed by `playtune games`.
 pub struct AgentInfo {

@@ -11,13 +11,13 @@ use serde::Serialize;
 /// `[SEATS]`, agent `i`'s generator from `[agent stream, i]` (see
 /// [`super::GameDef::AGENT_STREAM`]) and the re-sampling of hidden information in what
 /// agents observe from `[OBSERVE]`.
-pub const STATE: u64 = 0;
-pub const SEATS: u64 = 1;
+pub(crate) const STATE: u64 = 0;
+pub(crate) const SEATS: u64 = 1;
 pub(crate) const AGENTS: u64 = 2;
-pub const OBSERVE: u64 = 3;
+pub(crate) const OBSERVE: u64 = 3;
 
 /// What a game's loop shows its observer: every state and the actions chosen in it.
-pub type Observer<'a, G> = dyn FnMut(&G, &[<G as Game>::Action]) + 'a;
+pub(crate) type Observer<'a, G> = dyn FnMut(&G, &[<G as Game>::Action]) + 'a;
 
 /// Seats drawn at random from `seed` (`[SEATS]`): `seats[i]` is agent `i`'s.
 pub(crate) fn shuffled_seats(players: usize, seed: u64) -> Vec<usize> {

@@ -61,16 +61,9 @@ impl SettingError {
     }
 }
 
-/// Most layers still speak in messages: a refused setting becomes its message there.
-impl From<SettingError> for String {
-    fn from(e: SettingError) -> String {
-        e.to_string()
-    }
-}
-
 /// Largest count a setting takes (games, iterations, budgets, populations): more would
 /// exhaust memory or time. `max` means unlimited where a count allows it.
-pub const MAX_COUNT: usize = 1_000_000;
+pub(crate) const MAX_COUNT: usize = 1_000_000;
 
 /// Every declared setting with its value: the user's where given, else the default.
 #[derive(Clone, Debug, PartialEq)]
@@ -216,16 +209,6 @@ impl Values {
         }
     }
 
-    /// A finite real number, or `none`.
-    pub fn optional_real(&self, name: &str) -> Result<Option<f64>, SettingError> {
-        if self.get(name).eq_ignore_ascii_case("none") {
-            return Ok(None);
-        }
-        self.real(name)
-            .map(Some)
-            .map_err(|_| self.bad(name, "a finite number or none"))
-    }
-
     /// A probability (a number from 0 to 1), or `none`.
     pub(crate) fn optional_probability(&self, name: &str) -> Result<Option<f64>, SettingError> {
         if self.get(name).eq_ignore_ascii_case("none") {
@@ -269,7 +252,7 @@ fn range_text(low: f64, high: f64) -> String {
 /// came from (a flag, a file) is the caller's to add.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{item}: {why}")]
-pub struct PairsError {
+pub(crate) struct PairsError {
     pub item: String,
     pub why: String,
 }
@@ -341,9 +324,6 @@ mod tests {
             e.to_string(),
             format!("games=0: problem `p` takes a whole number from 1 to {MAX_COUNT} as games")
         );
-        // Where a layer still speaks in messages, the error is its message.
-        let text: String = e.into();
-        assert!(text.starts_with("games=0"));
         assert_eq!(v.real_in("c", 0.0, 2.0), Ok(1.0));
     }
 }

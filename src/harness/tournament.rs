@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// The lineups for `agents` agents in `players`-player games: all of them together
 /// when there is one per seat, else (2 players, more agents) every pair once.
-pub fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, Error> {
+pub(crate) fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, Error> {
     if agents == players {
         Ok(vec![(0..players).collect()])
     } else if players == 2 && agents > 2 {
@@ -25,7 +25,7 @@ pub fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, Error> 
 /// Plays `games` games of every lineup in parallel: game `g` of lineup `k` is
 /// `play(lineup, g, derive_seed(seed, [k, g]))`, `g` also rotating the seats. The
 /// results come lineup by lineup, `games` each.
-pub fn play_lineups<R: Send>(
+pub(crate) fn play_lineups<R: Send>(
     lineups: &[Vec<usize>],
     games: usize,
     seed: u64,

@@ -37,7 +37,7 @@ pub struct TuneProblem {
 }
 
 /// The settings of agent `name` in `game`: its own entry or a generic agent's.
-pub fn agent_settings(game: &dyn DynGame, name: &str) -> Option<Vec<Setting>> {
+pub(crate) fn agent_settings(game: &dyn DynGame, name: &str) -> Option<Vec<Setting>> {
     let own = game
         .own_agents()
         .into_iter()

@@ -97,10 +97,3 @@ impl Error {
         }
     }
 }
-
-/// For callers that still report errors as text.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}

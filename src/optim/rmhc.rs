@@ -86,10 +86,6 @@ impl HillClimber {
         self.chooser = chooser;
     }
 
-    pub fn set_budget(&mut self, budget: u64) {
-        self.remaining = budget;
-    }
-
     fn cost(&self) -> u64 {
         2 * self.resample as u64
     }

@@ -1,6 +1,6 @@
 //! Line charts, sorted means with error bars, and box plots.
 
-use super::{PlotError, SIZE, padded, palette, render, text};
+use super::{DrawError, PlotError, SIZE, padded, palette, render, text};
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -34,7 +34,7 @@ pub fn line_chart(
             .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
     });
     let (y0, y1) = padded(ys, 0.05);
-    render!(path, SIZE, |root| (|| -> Result<(), String> {
+    render!(path, SIZE, |root| (|| -> Result<(), DrawError> {
         root.fill(&WHITE).map_err(text)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 24))
@@ -109,7 +109,7 @@ pub fn sorted_error_bars(
             .flat_map(|g| g.1.iter().flat_map(|&(m, s)| [m - s, m + s])),
         0.05,
     );
-    render!(path, SIZE, |root| (|| -> Result<(), String> {
+    render!(path, SIZE, |root| (|| -> Result<(), DrawError> {
         root.fill(&WHITE).map_err(text)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 24))
@@ -215,7 +215,7 @@ fn error_bars_at(
             .chain(line),
         0.08,
     );
-    render!(path, size, |root| (|| -> Result<(), String> {
+    render!(path, size, |root| (|| -> Result<(), DrawError> {
         root.fill(&WHITE).map_err(text)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 24))
@@ -305,7 +305,7 @@ pub fn box_plot(
 ) -> Result<(), PlotError> {
     let (y0, y1) = padded(groups.iter().flat_map(|g| g.1.iter().copied()), 0.05);
     let names: Vec<String> = groups.iter().map(|g| g.0.clone()).collect();
-    render!(path, SIZE, |root| (|| -> Result<(), String> {
+    render!(path, SIZE, |root| (|| -> Result<(), DrawError> {
         root.fill(&WHITE).map_err(text)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 24))

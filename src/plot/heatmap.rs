@@ -3,7 +3,7 @@
 //! play-styles paper's Figure 1). Empty cells are white with a grey border and grey
 //! hatching, so that "no elite here" cannot be read as a low value.
 
-use super::{PlotError, render, text};
+use super::{DrawError, PlotError, render, text};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
@@ -160,52 +160,54 @@ pub fn heatmaps(path: &Path, panels: &[Heatmap]) -> Result<(), PlotError> {
         .map(|h| h.note.lines().filter(|l| !l.trim().is_empty()).collect())
         .unwrap_or_default();
     let height = 860 + 22 * note.len() as u32 + if note.is_empty() { 0 } else { 8 };
-    render!(path, (width, height), |root| (|| -> Result<(), String> {
-        root.fill(&WHITE).map_err(text)?;
-        let (root, foot) = root.split_vertically(860);
-        for (i, line) in note.iter().enumerate() {
-            foot.draw(&Text::new(
-                *line,
-                (16, 2 + 22 * i as i32),
-                ("sans-serif", 15).into_font().color(&RGBColor(70, 70, 70)),
-            ))
-            .map_err(text)?;
-        }
-        let (mains, bar) = root.split_horizontally(width - 150);
-        for (area, h) in mains.split_evenly((1, k)).iter().zip(panels) {
-            panel(area, h, vmin, vmax)?;
-        }
-        let colour = |v: f64| ViridisRGB::get_color_normalized(v.clamp(vmin, vmax), vmin, vmax);
-        let value_label = scale_label(panels.first(), vmin, vmax);
-        // Colour bar with its scale and what it measures.
-        let mut scale = ChartBuilder::on(&bar)
-            .margin_top(60)
-            .margin_bottom(80)
-            .margin_right(8)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0.0..1.0, vmin..vmax)
-            .map_err(text)?;
-        scale
-            .configure_mesh()
-            .disable_mesh()
-            .disable_x_axis()
-            .y_labels(8)
-            .y_label_formatter(&|v: &f64| short_number(*v))
-            .y_desc(&value_label)
-            .axis_desc_style(("sans-serif", 15))
-            .label_style(("sans-serif", 13))
-            .draw()
-            .map_err(text)?;
-        let steps = 100;
-        scale
-            .draw_series((0..steps).map(|i| {
-                let a = vmin + (vmax - vmin) * i as f64 / steps as f64;
-                let b = vmin + (vmax - vmin) * (i + 1) as f64 / steps as f64;
-                Rectangle::new([(0.0, a), (1.0, b)], colour(a).filled())
-            }))
-            .map_err(text)?;
-        Ok(())
-    })())
+    render!(path, (width, height), |root| {
+        (|| -> Result<(), DrawError> {
+            root.fill(&WHITE).map_err(text)?;
+            let (root, foot) = root.split_vertically(860);
+            for (i, line) in note.iter().enumerate() {
+                foot.draw(&Text::new(
+                    *line,
+                    (16, 2 + 22 * i as i32),
+                    ("sans-serif", 15).into_font().color(&RGBColor(70, 70, 70)),
+                ))
+                .map_err(text)?;
+            }
+            let (mains, bar) = root.split_horizontally(width - 150);
+            for (area, h) in mains.split_evenly((1, k)).iter().zip(panels) {
+                panel(area, h, vmin, vmax)?;
+            }
+            let colour = |v: f64| ViridisRGB::get_color_normalized(v.clamp(vmin, vmax), vmin, vmax);
+            let value_label = scale_label(panels.first(), vmin, vmax);
+            // Colour bar with its scale and what it measures.
+            let mut scale = ChartBuilder::on(&bar)
+                .margin_top(60)
+                .margin_bottom(80)
+                .margin_right(8)
+                .y_label_area_size(70)
+                .build_cartesian_2d(0.0..1.0, vmin..vmax)
+                .map_err(text)?;
+            scale
+                .configure_mesh()
+                .disable_mesh()
+                .disable_x_axis()
+                .y_labels(8)
+                .y_label_formatter(&|v: &f64| short_number(*v))
+                .y_desc(&value_label)
+                .axis_desc_style(("sans-serif", 15))
+                .label_style(("sans-serif", 13))
+                .draw()
+                .map_err(text)?;
+            let steps = 100;
+            scale
+                .draw_series((0..steps).map(|i| {
+                    let a = vmin + (vmax - vmin) * i as f64 / steps as f64;
+                    let b = vmin + (vmax - vmin) * (i + 1) as f64 / steps as f64;
+                    Rectangle::new([(0.0, a), (1.0, b)], colour(a).filled())
+                }))
+                .map_err(text)?;
+            Ok(())
+        })()
+    })
 }
 
 /// One heatmap panel on `main`, coloured on the scale `vmin..vmax`.
@@ -214,7 +216,7 @@ fn panel<DB: DrawingBackend>(
     h: &Heatmap,
     vmin: f64,
     vmax: f64,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let ny = h.values.len();
     let nx = h.values.first().map_or(0, Vec::len);
     let colour = |v: f64| ViridisRGB::get_color_normalized(v.clamp(vmin, vmax), vmin, vmax);

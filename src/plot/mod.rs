@@ -14,7 +14,7 @@ pub use charts::{
 pub use heatmap::{Heatmap, bucket_labels, heatmap, heatmaps, short_number};
 
 pub use crate::draw::PlotError;
-pub(crate) use crate::draw::{render, text};
+pub(crate) use crate::draw::{DrawError, render, text};
 use plotters::prelude::*;
 use std::path::Path;
 

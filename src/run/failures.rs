@@ -48,7 +48,7 @@ impl FailureRow {
 }
 
 /// Appends failures to a run's `failures.jsonl`, creating it at the first one.
-pub struct FailureWriter {
+pub(crate) struct FailureWriter {
     path: std::path::PathBuf,
     file: Option<BufWriter<File>>,
 }
@@ -103,14 +103,14 @@ pub(crate) fn cut_half_line(path: &Path) -> std::io::Result<()> {
 /// is named on standard error, by file and line, and left out: it is not counted and
 /// its evaluation is not taken as failed. A half-written last line (an interruption)
 /// is left out without a word. No file: no failures.
-pub fn read_failures(path: &Path) -> Result<Failures, RunError> {
+pub(crate) fn read_failures(path: &Path) -> Result<Failures, RunError> {
     let (rows, damaged) = read_failures_checked(path)?;
     crate::damage::warn(path, &damaged, "not counted as failures");
     Ok(rows)
 }
 
 /// Failures by (trial, index).
-pub type Failures = HashMap<(u64, u64), FailureRow>;
+pub(crate) type Failures = HashMap<(u64, u64), FailureRow>;
 
 /// [`read_failures`] without the warnings: the rows, and the damaged lines as (line
 /// number from 1, why).
@@ -131,21 +131,31 @@ pub(crate) fn read_failures_checked(
             Ok(r) => {
                 rows.insert((r.trial, r.index), r);
             }
-            Err(why) => damaged.push((number, why)),
+            Err(why) => damaged.push((number, why.to_string())),
         }
     }
     Ok((rows, damaged))
 }
 
+/// Why a line of `failures.jsonl` is damaged (the reader names the line and drops it).
+#[derive(Debug, thiserror::Error)]
+enum BadLine {
+    #[error("not a failure record ({0})")]
+    NotARecord(serde_json::Error),
+    #[error("values: {0} is not a finite number")]
+    NotFinite(f64),
+    #[error("attempts: 0 (a failure took at least one attempt)")]
+    NoAttempt,
+}
+
 /// One line of `failures.jsonl`, checked.
-fn parse_failure(line: &[u8]) -> Result<FailureRow, String> {
-    let r: FailureRow =
-        serde_json::from_slice(line).map_err(|e| format!("not a failure record ({e})"))?;
-    if let Some(v) = r.values.iter().find(|v| !v.is_finite()) {
-        return Err(format!("values: {v} is not a finite number"));
+fn parse_failure(line: &[u8]) -> Result<FailureRow, BadLine> {
+    let r: FailureRow = serde_json::from_slice(line).map_err(BadLine::NotARecord)?;
+    if let Some(&v) = r.values.iter().find(|v| !v.is_finite()) {
+        return Err(BadLine::NotFinite(v));
     }
     if r.attempts == 0 {
-        return Err("attempts: 0 (a failure took at least one attempt)".into());
+        return Err(BadLine::NoAttempt);
     }
     Ok(r)
 }

@@ -410,7 +410,7 @@ fn command_line() -> String {
 /// Writes a file whole or not at all: a temporary file of this process in the same
 /// folder, renamed into place, so a reader sees the old file or the new one, and a
 /// killed writer leaves the old one.
-pub fn write_whole(path: impl AsRef<Path>, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
+pub(crate) fn write_whole(path: impl AsRef<Path>, bytes: impl AsRef<[u8]>) -> std::io::Result<()> {
     let (path, bytes) = (path.as_ref(), bytes.as_ref());
     let name = path
         .file_name()

@@ -277,7 +277,7 @@ pub fn read_log_text(
             break;
         }
         let row = if last {
-            Err("half written (no end of line)".to_string())
+            Err(BadRow::HalfWritten)
         } else {
             parse_checked(
                 line.trim_end_matches('\r'),
@@ -287,7 +287,7 @@ pub fn read_log_text(
             )
         };
         match row {
-            Err(why) => out.dropped.push((number, why)),
+            Err(why) => out.dropped.push((number, why.to_string())),
             Ok(row) => {
                 let key = (row.trial, row.index);
                 if let Some(&earlier) = latest.get(&key) {
@@ -313,25 +313,36 @@ pub fn read_log_text(
     Ok(out)
 }
 
+/// Why a row of the log is damaged (the reader names the row and drops it).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+enum BadRow {
+    #[error("half written (no end of line)")]
+    HalfWritten,
+    #[error("no check column")]
+    NoCheck,
+    #[error("its check does not match: the row was changed")]
+    Changed,
+    #[error("does not parse into a point of the run's space with finite results")]
+    Unreadable,
+}
+
 /// Parses one row, verifying its check in a checked log.
 fn parse_checked(
     line: &str,
     space: &Space,
     features: usize,
     checked: bool,
-) -> Result<LogRow, String> {
+) -> Result<LogRow, BadRow> {
     let line = if checked {
-        let (body, check) = line.rsplit_once(',').ok_or("no check column".to_string())?;
+        let (body, check) = line.rsplit_once(',').ok_or(BadRow::NoCheck)?;
         if u64::from_str_radix(check, 16).ok() != Some(fnv1a(body)) || check.len() != 16 {
-            return Err("its check does not match: the row was changed".into());
+            return Err(BadRow::Changed);
         }
         body
     } else {
         line
     };
-    parse_row(line, space, features).ok_or_else(|| {
-        "does not parse into a point of the run's space with finite results".to_string()
-    })
+    parse_row(line, space, features).ok_or(BadRow::Unreadable)
 }
 fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
     let cols = split_csv(line);
@@ -399,13 +410,13 @@ pub(crate) fn canonicalise(
 /// Logged evaluations by (trial, index), reused when a run resumes, and logged
 /// failures, replayed as failures.
 #[derive(Default)]
-pub struct Cache {
+pub(crate) struct Cache {
     rows: HashMap<(u64, u64), LogRow>,
     failures: HashMap<(u64, u64), super::failures::FailureRow>,
 }
 
 /// What the logs of an interrupted run say about one evaluation.
-pub enum Logged<'a> {
+pub(crate) enum Logged<'a> {
     Evaluation(&'a Evaluation),
     Failure(&'a super::failures::FailureRow),
 }
@@ -425,14 +436,6 @@ impl Cache {
         failures: HashMap<(u64, u64), super::failures::FailureRow>,
     ) {
         self.failures = failures;
-    }
-
-    pub fn len(&self) -> usize {
-        self.rows.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
     }
 
     /// The logged evaluation of this point at this position, if the log has it.

@@ -33,7 +33,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 pub const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
 const CHEAP_EVALUATION: std::time::Duration = std::time::Duration::from_micros(20);
-pub const RESULT_FILE: &str = "result.ron";
+pub(crate) const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,7 +83,7 @@ pub struct FaultPolicy {
 }
 
 /// The fewest evaluations a failure share is counted over.
-pub const FAILURE_WINDOW: u64 = 20;
+pub(crate) const FAILURE_WINDOW: u64 = 20;
 
 impl Default for FaultPolicy {
     fn default() -> FaultPolicy {
@@ -219,10 +219,27 @@ pub enum RunError {
     Interrupted,
 }
 
-/// For callers that still report errors as text.
-impl From<RunError> for String {
-    fn from(e: RunError) -> String {
-        e.to_string()
+/// A file of ours that does not parse as RON, located in it:
+/// `path:line:column: message` (the text of [`ron_error`]).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "{}:{}:{}: {}",
+    path.display(),
+    source.span.start.line,
+    source.span.start.col,
+    source.code
+)]
+pub struct ParseError {
+    pub path: PathBuf,
+    pub source: Box<ron::error::SpannedError>,
+}
+
+impl ParseError {
+    pub(crate) fn new(path: impl Into<PathBuf>, source: ron::error::SpannedError) -> ParseError {
+        ParseError {
+            path: path.into(),
+            source: Box::new(source),
+        }
     }
 }
 
@@ -1036,7 +1053,7 @@ pub fn evaluate_with_retries(
         let outcome = problem
             .evaluate(point, seed)
             .map_err(|e| e.0)
-            .and_then(finite);
+            .and_then(|e| finite(e).map_err(|e| e.to_string()));
         if outcome.is_ok() || attempts > retries {
             return (outcome, attempts);
         }
@@ -1064,14 +1081,23 @@ pub fn append_results(
         .map_err(|e| RunError::Io(format!("cannot write {}: {e}", failures_path.display())))
 }
 
+/// Why an evaluation's results cannot be used.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum NotFinite {
+    #[error("the fitness is {0}, not a finite number")]
+    Fitness(f64),
+    #[error("a feature is {0}, not a finite number")]
+    Feature(f64),
+}
+
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
 /// would silently poison every estimate and comparison made from it.
-pub fn finite(e: Evaluation) -> Result<Evaluation, String> {
+pub fn finite(e: Evaluation) -> Result<Evaluation, NotFinite> {
     if !e.fitness.is_finite() {
-        return Err(format!("the fitness is {}, not a finite number", e.fitness));
+        return Err(NotFinite::Fitness(e.fitness));
     }
-    if let Some(f) = e.features.iter().find(|f| !f.is_finite()) {
-        return Err(format!("a feature is {f}, not a finite number"));
+    if let Some(&f) = e.features.iter().find(|f| !f.is_finite()) {
+        return Err(NotFinite::Feature(f));
     }
     Ok(e)
 }
@@ -1132,18 +1158,4 @@ pub fn claim_fresh_dir(
         }
     }
     unreachable!("some suffix is free")
-}
-
-/// The run folder for a new run: `runs_dir/name`, or `name-2`, `name-3`, ... if taken.
-/// (Checking is not claiming: a command that creates the folder uses
-/// [`claim_fresh_dir`].)
-pub fn fresh_dir(runs_dir: &Path, name: &str) -> PathBuf {
-    let first = runs_dir.join(name);
-    if !first.exists() {
-        return first;
-    }
-    (2..)
-        .map(|i| runs_dir.join(format!("{name}-{i}")))
-        .find(|p| !p.exists())
-        .unwrap_or(first)
 }

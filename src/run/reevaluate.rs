@@ -15,7 +15,7 @@ use rayon::prelude::*;
 /// The first coordinate of a re-evaluation's seed path, `[REEVALUATE_STREAM, trial, k]`:
 /// runs seed evaluations with `[trial, i]` and optimisers with `[trial, u64::MAX]`, so
 /// these seeds are never ones the search used.
-pub const REEVALUATE_STREAM: u64 = u64::MAX - 1;
+pub(crate) const REEVALUATE_STREAM: u64 = u64::MAX - 1;
 
 /// What `n` fresh evaluations of one point gave.
 #[derive(Clone, Debug, PartialEq)]

@@ -154,10 +154,3 @@ pub enum ConstraintProblem {
     )]
     NotAFeatureName(String),
 }
-
-/// For callers that still report errors as text (and serde's `try_from`).
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}

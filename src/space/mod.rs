@@ -252,17 +252,6 @@ impl Space {
             .collect()
     }
 
-    /// Writes the values of a point given by indices into `out` (no allocation).
-    pub fn decode_into(&self, idx: &[u32], out: &mut Vec<f64>) {
-        out.clear();
-        out.extend(
-            self.dims
-                .iter()
-                .zip(idx)
-                .map(|(d, &i)| d.domain.value(i as usize)),
-        );
-    }
-
     /// Indices of a point given by values, if every value lies on its domain's grid.
     pub fn encode(&self, values: &[f64]) -> Option<Vec<u32>> {
         self.dims

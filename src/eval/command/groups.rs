@@ -83,7 +83,7 @@ pub(crate) fn unregister(pgid: i32) {
 /// Kills every registered evaluator's process group (SIGKILL), after any evaluator
 /// being started has been registered; from now on none starts. Async-signal-safe: for
 /// a signal handler on the way to `_exit`.
-pub fn kill_all() {
+pub(crate) fn kill_all() {
     EXITING.store(true, Ordering::SeqCst);
     // A thread starting an evaluator registers it within microseconds; a second at
     // most is waited for (it cannot be this thread: it blocks the signals meanwhile).
@@ -112,7 +112,7 @@ pub fn kill_all() {
 }
 
 /// Whether the process is on its way out ([`kill_all`] ran).
-pub fn exiting() -> bool {
+pub(crate) fn exiting() -> bool {
     EXITING.load(Ordering::SeqCst)
 }
 

@@ -64,7 +64,7 @@ impl CommandProblem {
     }
 
     /// Reads a one-shot evaluator's reply (its standard output).
-    pub fn parse(&self, stdout: &str) -> Result<Evaluation, String> {
+    pub fn parse(&self, stdout: &str) -> Result<Evaluation, reply::ReplyError> {
         reply::parse_output(&self.features, stdout)
     }
 
@@ -94,7 +94,7 @@ impl Problem for CommandProblem {
                     &self.features,
                     self.timeout,
                 )
-                .map_err(|why| self.fail(why));
+                .map_err(|why| self.fail(why.to_string()));
         }
         let request = reply::once_request(&self.space, x, seed);
         match once::run(&self.command, &request, seed, self.timeout) {
@@ -158,7 +158,8 @@ pub const COMMAND: super::def::ProblemDef = super::def::ProblemDef {
             0 if workers != "cores" => {
                 return Err(format!(
                     "workers={workers}: workers serve mode=worker; mode once starts a process per evaluation"
-                ));
+                )
+                .into());
             }
             0 => Box::new(problem),
             _ => Box::new(problem.with_workers(if workers == "cores" {

@@ -11,7 +11,7 @@ const STDOUT_LIMIT: usize = 1 << 20;
 const STDERR_LIMIT: usize = 16 << 10;
 
 /// Why a run gave no output to read, with the tail of its error output if it ran.
-pub struct Failure {
+pub(crate) struct Failure {
     pub reason: String,
     pub stderr: Option<String>,
 }

@@ -48,7 +48,7 @@ pub fn spawn(
 /// Kills every process in the group that `leader` leads. Call it before reaping the
 /// leader: its zombie keeps the group id reserved, so the signal cannot reach a group
 /// that a later process has taken the same id for.
-pub fn kill_group(leader: &Child) {
+pub(crate) fn kill_group(leader: &Child) {
     let Ok(pgid) = libc::pid_t::try_from(leader.id()) else {
         return;
     };
@@ -84,7 +84,7 @@ fn has_exited(pid: libc::pid_t, block: bool) -> bool {
 }
 
 /// Waits until `child` exits or `timeout` passes, without reaping it; true if it exited.
-pub fn wait_exit(child: &Child, timeout: Duration) -> bool {
+pub(crate) fn wait_exit(child: &Child, timeout: Duration) -> bool {
     let pid = child.id() as libc::pid_t;
     if has_exited(pid, false) {
         return true;
@@ -233,7 +233,7 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// What a persistent worker's output thread reports.
-pub enum Event {
+pub(crate) enum Event {
     Line(String),
     /// A line longer than the limit, by its first characters.
     TooLong(String),

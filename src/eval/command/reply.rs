@@ -19,10 +19,53 @@ pub(crate) fn worker_request(space: &Space, x: &[f64], seed: u64, id: u64) -> St
 
 /// How a worker answered a request.
 #[derive(Debug, PartialEq)]
-pub enum Reply {
+pub(crate) enum Reply {
     Done(Evaluation),
     /// The worker could not evaluate this point, and said so: `{"id": 7, "error": ...}`.
     Refused(String),
+}
+
+/// Why an evaluator's answer cannot be read. `shown` is the answer as [`show`] quotes
+/// it; `what` names the line read ("its last line", "its reply").
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplyError {
+    #[error("it printed nothing on its standard output")]
+    Silent,
+    #[error("it printed {shown}, which is not a finite number")]
+    NotFinite { shown: String },
+    #[error(
+        "it printed the bare number {shown}, but features are declared ({features}): print {{\"fitness\": ..., \"features\": {{...}}}}"
+    )]
+    BareNumber { shown: String, features: String },
+    #[error("it reported an error: {0}")]
+    Reported(String),
+    #[error("it replied {shown} with id {got} to the request with id {id}")]
+    WrongId { shown: String, got: String, id: u64 },
+    #[error("its reply {shown} has no \"id\" (the request's was {id})")]
+    NoId { shown: String, id: u64 },
+    #[error("{what} {shown} is neither a number nor a JSON object")]
+    NotAnObject { what: &'static str, shown: String },
+    #[error(
+        "{what} {shown} holds a number out of range of a 64-bit float (it would be infinite): fitness and features must be finite"
+    )]
+    OutOfRange { what: &'static str, shown: String },
+    #[error("{what} {shown} holds NaN or an infinity, which are not finite numbers")]
+    NanOrInfinity { what: &'static str, shown: String },
+    #[error("{what} {shown} is neither a number nor JSON ({source})")]
+    NotJson {
+        what: &'static str,
+        shown: String,
+        source: serde_json::Error,
+    },
+    #[error("{shown} has no numeric \"fitness\"")]
+    NoFitness { shown: String },
+    #[error("the fitness in {shown} is not finite")]
+    FitnessNotFinite { shown: String },
+    #[error("{shown} lacks the numeric feature `{name}`")]
+    NoFeature { shown: String, name: String },
+    #[error("feature `{name}` in {shown} is not finite")]
+    FeatureNotFinite { shown: String, name: String },
 }
 
 /// Quotes what an evaluator printed, cut to a readable length.
@@ -37,54 +80,51 @@ pub fn show(text: &str) -> String {
 
 /// A one-shot evaluator's standard output: its last non-empty line is a number (the
 /// fitness) or `{"fitness": f, "features": {...}}`.
-pub(crate) fn parse_output(features: &[String], stdout: &str) -> Result<Evaluation, String> {
+pub(crate) fn parse_output(features: &[String], stdout: &str) -> Result<Evaluation, ReplyError> {
     let line = stdout
         .lines()
         .rev()
         .find(|l| !l.trim().is_empty())
-        .ok_or("it printed nothing on its standard output")?
+        .ok_or(ReplyError::Silent)?
         .trim();
     if let Ok(f) = line.parse::<f64>() {
         // Rust reads `NaN`, `inf`, `infinity` and `1e999` (as infinity) as numbers too.
         if !f.is_finite() {
-            return Err(format!(
-                "it printed {}, which is not a finite number",
-                show(line)
-            ));
+            return Err(ReplyError::NotFinite { shown: show(line) });
         }
         if !features.is_empty() {
-            return Err(format!(
-                "it printed the bare number {}, but features are declared ({}): print {{\"fitness\": ..., \"features\": {{...}}}}",
-                show(line),
-                features.join(", ")
-            ));
+            return Err(ReplyError::BareNumber {
+                shown: show(line),
+                features: features.join(", "),
+            });
         }
         return Ok(Evaluation::fitness(f));
     }
     let v = json(line, "its last line")?;
     if let Some(e) = v.get("error") {
-        return Err(format!("it reported an error: {}", error_text(e)));
+        return Err(ReplyError::Reported(error_text(e)));
     }
     evaluation(features, &v, line)
 }
 
 /// A worker's reply line to request `id`.
-pub(crate) fn parse_reply(features: &[String], id: u64, line: &str) -> Result<Reply, String> {
+pub(crate) fn parse_reply(features: &[String], id: u64, line: &str) -> Result<Reply, ReplyError> {
     let line = line.trim();
     let v = json(line, "its reply")?;
     match v.get("id") {
         Some(got) if got.as_u64() == Some(id) => {}
         Some(got) => {
-            return Err(format!(
-                "it replied {} with id {got} to the request with id {id}",
-                show(line)
-            ));
+            return Err(ReplyError::WrongId {
+                shown: show(line),
+                got: got.to_string(),
+                id,
+            });
         }
         None => {
-            return Err(format!(
-                "its reply {} has no \"id\" (the request's was {id})",
-                show(line)
-            ));
+            return Err(ReplyError::NoId {
+                shown: show(line),
+                id,
+            });
         }
     }
     if let Some(e) = v.get("error") {
@@ -104,25 +144,22 @@ fn error_text(e: &Value) -> String {
 /// Reads `line` as a JSON object, saying plainly why not when it is none: above all
 /// for the non-finite numbers JSON has no spelling for (`NaN`, `Infinity`, which
 /// Python's json module writes, and `1e999`, which overflows a 64-bit float).
-fn json(line: &str, what: &str) -> Result<Map<String, Value>, String> {
+fn json(line: &str, what: &'static str) -> Result<Map<String, Value>, ReplyError> {
+    let shown = show(line);
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(format!(
-            "{what} {} is neither a number nor a JSON object",
-            show(line)
-        )),
-        Err(e) if e.to_string().contains("number out of range") => Err(format!(
-            "{what} {} holds a number out of range of a 64-bit float (it would be infinite): fitness and features must be finite",
-            show(line)
-        )),
-        Err(e) if names_non_finite(line, e.column()) => Err(format!(
-            "{what} {} holds NaN or an infinity, which are not finite numbers",
-            show(line)
-        )),
-        Err(e) => Err(format!(
-            "{what} {} is neither a number nor JSON ({e})",
-            show(line)
-        )),
+        Ok(_) => Err(ReplyError::NotAnObject { what, shown }),
+        Err(e) if e.to_string().contains("number out of range") => {
+            Err(ReplyError::OutOfRange { what, shown })
+        }
+        Err(e) if names_non_finite(line, e.column()) => {
+            Err(ReplyError::NanOrInfinity { what, shown })
+        }
+        Err(source) => Err(ReplyError::NotJson {
+            what,
+            shown,
+            source,
+        }),
     }
 }
 
@@ -150,13 +187,13 @@ fn evaluation(
     features: &[String],
     v: &Map<String, Value>,
     line: &str,
-) -> Result<Evaluation, String> {
+) -> Result<Evaluation, ReplyError> {
     let fitness = v
         .get("fitness")
         .and_then(Value::as_f64)
-        .ok_or_else(|| format!("{} has no numeric \"fitness\"", show(line)))?;
+        .ok_or_else(|| ReplyError::NoFitness { shown: show(line) })?;
     if !fitness.is_finite() {
-        return Err(format!("the fitness in {} is not finite", show(line)));
+        return Err(ReplyError::FitnessNotFinite { shown: show(line) });
     }
     let features = features
         .iter()
@@ -165,11 +202,17 @@ fn evaluation(
                 .get("features")
                 .and_then(|f| f.get(n))
                 .and_then(Value::as_f64)
-                .ok_or_else(|| format!("{} lacks the numeric feature `{n}`", show(line)))?;
+                .ok_or_else(|| ReplyError::NoFeature {
+                    shown: show(line),
+                    name: n.clone(),
+                })?;
             if f.is_finite() {
                 Ok(f)
             } else {
-                Err(format!("feature `{n}` in {} is not finite", show(line)))
+                Err(ReplyError::FeatureNotFinite {
+                    shown: show(line),
+                    name: n.clone(),
+                })
             }
         })
         .collect::<Result<_, _>>()?;
@@ -195,26 +238,30 @@ mod tests {
             "infinity",
             "-Infinity",
         ] {
-            let e = parse_output(&[], &format!("{bare}\n")).unwrap_err();
+            let e = parse_output(&[], &format!("{bare}\n"))
+                .unwrap_err()
+                .to_string();
             assert!(e.contains("not a finite number") && e.contains(bare), "{e}");
             for json in [
                 format!("{{\"fitness\": {bare}, \"features\": {{\"kills\": 1}}}}"),
                 format!("{{\"fitness\": 1, \"features\": {{\"kills\": {bare}}}}}"),
             ] {
-                let e = parse_output(&kills(), &json).unwrap_err();
+                let e = parse_output(&kills(), &json).unwrap_err().to_string();
                 assert!(
                     e.contains("NaN or an infinity") || e.contains("out of range"),
                     "{json}: {e}"
                 );
                 let reply = json.replacen('{', "{\"id\": 3, ", 1);
-                let e = parse_reply(&kills(), 3, &reply).unwrap_err();
+                let e = parse_reply(&kills(), 3, &reply).unwrap_err().to_string();
                 assert!(
                     e.contains("NaN or an infinity") || e.contains("out of range"),
                     "{reply}: {e}"
                 );
             }
         }
-        let e = parse_output(&[], "{\"fitness\": 1e999}").unwrap_err();
+        let e = parse_output(&[], "{\"fitness\": 1e999}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("out of range"), "{e}");
     }
 
@@ -226,38 +273,48 @@ mod tests {
             "{\"id\": 7, \"fitness\": 0.5, \"features\": {\"kills\": 3}}",
         );
         assert_eq!(
-            ok,
-            Ok(Reply::Done(Evaluation {
+            ok.unwrap(),
+            Reply::Done(Evaluation {
                 fitness: 0.5,
                 features: vec![3.0]
-            }))
+            })
         );
-        let e = parse_reply(&[], 7, "{\"id\": 8, \"fitness\": 0.5}").unwrap_err();
+        let e = parse_reply(&[], 7, "{\"id\": 8, \"fitness\": 0.5}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("id 8") && e.contains("id 7"), "{e}");
-        let e = parse_reply(&[], 7, "{\"fitness\": 0.5}").unwrap_err();
+        let e = parse_reply(&[], 7, "{\"fitness\": 0.5}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no \"id\""), "{e}");
         assert_eq!(
-            parse_reply(&[], 7, "{\"id\": 7, \"error\": \"board too small\"}"),
-            Ok(Reply::Refused("board too small".into()))
+            parse_reply(&[], 7, "{\"id\": 7, \"error\": \"board too small\"}").unwrap(),
+            Reply::Refused("board too small".into())
         );
-        let e = parse_reply(&kills(), 7, "{\"id\": 7, \"fitness\": 1}").unwrap_err();
+        let e = parse_reply(&kills(), 7, "{\"id\": 7, \"fitness\": 1}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("lacks the numeric feature `kills`"), "{e}");
-        let e = parse_reply(&[], 7, "{\"id\": 7}").unwrap_err();
+        let e = parse_reply(&[], 7, "{\"id\": 7}").unwrap_err().to_string();
         assert!(e.contains("no numeric \"fitness\""), "{e}");
-        let e = parse_reply(&[], 7, "0.5").unwrap_err();
+        let e = parse_reply(&[], 7, "0.5").unwrap_err().to_string();
         assert!(e.contains("neither a number nor a JSON object"), "{e}");
     }
 
     #[test]
     fn what_was_printed_is_quoted_but_cut_short() {
-        let e = parse_output(&[], &"x".repeat(10_000)).unwrap_err();
+        let e = parse_output(&[], &"x".repeat(10_000))
+            .unwrap_err()
+            .to_string();
         assert!(e.len() < 400 && e.contains("xxx...`"), "{e}");
         for odd in ["\"¡", "{\"fitness\": ¡nf}", "{\"fitness\": \u{83280}}"] {
             assert!(parse_output(&[], odd).is_err());
         }
-        let e = parse_output(&[], "").unwrap_err();
+        let e = parse_output(&[], "").unwrap_err().to_string();
         assert!(e.contains("printed nothing"), "{e}");
-        let e = parse_output(&[], "{\"error\": \"no licence\"}").unwrap_err();
+        let e = parse_output(&[], "{\"error\": \"no licence\"}")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("no licence"), "{e}");
     }
 }

@@ -32,7 +32,24 @@ enum Fault {
     Ended,
     /// Its input is closed (it exited or closed it).
     InputClosed(std::io::Error),
+    /// It printed what is not a reply, or more than a reply may be.
     Protocol(String),
+    /// Its reply does not read.
+    Reply(reply::ReplyError),
+}
+
+/// Why a worker gave no evaluation.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum WorkerError {
+    /// The worker's own error reply: it could not evaluate this point.
+    #[error("it replied with an error: {0}")]
+    Refused(String),
+    #[error("cannot start a worker: {0}")]
+    Start(std::io::Error),
+    /// The worker failed and was stopped: what went wrong, its exit status and the
+    /// tail of its error output, as [`Worker::fail`] tells it.
+    #[error("{0}")]
+    Failed(String),
 }
 
 impl Worker {
@@ -151,6 +168,7 @@ impl Worker {
             }
             Fault::InputClosed(e) => format!("it closed its input ({e})"),
             Fault::Protocol(why) => why,
+            Fault::Reply(e) => e.to_string(),
         };
         let status = self.stop();
         // Its own exit status says something; the kill's does not.
@@ -188,7 +206,7 @@ impl Drop for Worker {
 
 /// Workers started on first use, up to a fixed number, shared by the threads that
 /// evaluate: each evaluation has a worker to itself for its duration.
-pub struct Pool {
+pub(crate) struct Pool {
     command: String,
     size: usize,
     state: Mutex<PoolState>,
@@ -226,14 +244,14 @@ impl Pool {
         request: impl FnOnce(u64) -> String,
         features: &[String],
         timeout: Duration,
-    ) -> Result<Evaluation, String> {
+    ) -> Result<Evaluation, WorkerError> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut worker = self.take()?;
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let outcome = worker
             .exchange(request(id), timeout)
-            .and_then(|line| reply::parse_reply(features, id, &line).map_err(Fault::Protocol));
+            .and_then(|line| reply::parse_reply(features, id, &line).map_err(Fault::Reply));
         match outcome {
             Ok(Reply::Done(e)) => {
                 self.give_back(worker);
@@ -241,17 +259,17 @@ impl Pool {
             }
             Ok(Reply::Refused(why)) => {
                 self.give_back(worker);
-                Err(format!("it replied with an error: {why}"))
+                Err(WorkerError::Refused(why))
             }
             Err(fault) => {
                 let why = worker.fail(fault, timeout);
                 self.lost();
-                Err(why)
+                Err(WorkerError::Failed(why))
             }
         }
     }
 
-    fn take(&self) -> Result<Worker, String> {
+    fn take(&self) -> Result<Worker, WorkerError> {
         let mut s = process::lock(&self.state);
         loop {
             if let Some(w) = s.idle.pop() {
@@ -262,7 +280,7 @@ impl Pool {
                 drop(s);
                 return Worker::start(&self.command).map_err(|e| {
                     self.lost();
-                    format!("cannot start a worker: {e}")
+                    WorkerError::Start(e)
                 });
             }
             s = self.freed.wait(s).unwrap_or_else(|e| e.into_inner());

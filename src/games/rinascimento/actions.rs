@@ -20,7 +20,7 @@ use super::state::{EMPTY, Hand, RinState};
 use crate::rng::Rng;
 
 /// `legal_actions` gives up (returns false) beyond this many actions.
-pub const ENUMERATION_CAP: usize = 4096;
+pub(crate) const ENUMERATION_CAP: usize = 4096;
 
 /// A bag of tokens: counts per colour and jokers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -99,7 +99,7 @@ impl Action {
 /// The reference framework's weights of the action kinds, in [`ActionKind::ALL`] order:
 /// pick different, pick same, reserve face-up, reserve from a deck, buy face-up, buy
 /// reserved (22.5, 22.5, 5, 5, 22.5, 22.5).
-pub const REFERENCE_KIND_WEIGHTS: [f64; 6] = [22.5, 22.5, 5.0, 5.0, 22.5, 22.5];
+pub(crate) const REFERENCE_KIND_WEIGHTS: [f64; 6] = [22.5, 22.5, 5.0, 5.0, 22.5, 22.5];
 
 /// How a random player draws the kind of its action. Kinds without a legal action are
 /// never drawn.
@@ -380,7 +380,7 @@ impl RinState {
     }
 
     /// Whether `player` (who must be the player to move) has any legal action.
-    pub fn has_legal_action(&self, player: usize) -> bool {
+    pub(crate) fn has_legal_action(&self, player: usize) -> bool {
         let hand = &self.hands[player];
         ActionKind::ALL
             .iter()
@@ -389,14 +389,14 @@ impl RinState {
 
     /// The RAG: a kind drawn uniformly among those with a legal instance, then a random
     /// instance of it; `None` only if the player has no legal action (or is not to move).
-    pub fn sample_action(&self, player: usize, rng: &mut Rng) -> Option<Action> {
+    pub(crate) fn sample_action(&self, player: usize, rng: &mut Rng) -> Option<Action> {
         self.sample_action_with(player, &RandomPlayer::default(), rng)
     }
 
     /// A random action as `random` draws it: a kind by its [`KindChoice`] among those
     /// with a legal instance, then a random instance of it with its [`GiveBack`]. With
     /// the default settings this is [`RinState::sample_action`], draw for draw.
-    pub fn sample_action_with(
+    pub(crate) fn sample_action_with(
         &self,
         player: usize,
         random: &RandomPlayer,
@@ -446,7 +446,7 @@ impl RinState {
     }
 
     /// [`RinState::random_action_of`] with the give-backs drawn as `give_back` says.
-    pub fn random_action_with(
+    pub(crate) fn random_action_with(
         &self,
         player: usize,
         kind: ActionKind,
@@ -661,7 +661,7 @@ impl RinState {
     /// Enumerates every legal action of `player` into `out`; false (and `out` cleared)
     /// if there are more than [`ENUMERATION_CAP`], which give-back combinations can
     /// cause under generous rules.
-    pub fn enumerate_actions(&self, player: usize, out: &mut Vec<Action>) -> bool {
+    pub(crate) fn enumerate_actions(&self, player: usize, out: &mut Vec<Action>) -> bool {
         out.clear();
         if self.end.is_some() || player != self.current as usize {
             return true;

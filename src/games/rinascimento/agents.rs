@@ -9,7 +9,7 @@ use crate::game::Agent;
 use crate::rng::Rng;
 
 /// Forward-model calls per decision unless told otherwise (the paper's 1000 actions).
-pub const DEFAULT_BUDGET: usize = 1000;
+pub(crate) const DEFAULT_BUDGET: usize = 1000;
 
 // A game's tuned presets live with the game, not in the generic agent's code: an
 // inherent impl may sit anywhere in the crate, so callers keep writing

@@ -14,7 +14,7 @@ use super::generator;
 use super::rules::{CardColours, MAX_COLOURS, MAX_NOBLES, Rules};
 
 /// Most cards any content holds (real: 90; generated: at most 18 per colour).
-pub const MAX_CARDS: usize = 160;
+pub(crate) const MAX_CARDS: usize = 160;
 
 /// A development card. Its bonus discounts its own colour (the spec's DECISION).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,7 +48,7 @@ pub struct Content {
 
 impl Content {
     /// Ids of the cards of deck `level`.
-    pub fn deck_ids(&self, level: usize) -> impl Iterator<Item = u8> + '_ {
+    pub(crate) fn deck_ids(&self, level: usize) -> impl Iterator<Item = u8> + '_ {
         self.cards
             .iter()
             .enumerate()
@@ -107,7 +107,7 @@ struct JsonNoble {
 const SPLENDOR_JSON: &str = include_str!("splendor.json");
 
 /// Splendor's colour names, in the order of cost vectors and colour indices.
-pub const SPLENDOR_COLOURS: [&str; 5] = ["white", "blue", "green", "red", "black"];
+pub(crate) const SPLENDOR_COLOURS: [&str; 5] = ["white", "blue", "green", "red", "black"];
 
 fn parse_splendor(json: &str) -> Result<Content, super::Error> {
     use super::Error::Content as Bad;
@@ -159,7 +159,7 @@ fn parse_splendor(json: &str) -> Result<Content, super::Error> {
 }
 
 /// The 90 real cards and 10 nobles.
-pub fn splendor_content() -> &'static Content {
+pub(crate) fn splendor_content() -> &'static Content {
     static REAL: OnceLock<Content> = OnceLock::new();
     // The JSON is part of the source tree and checked by the tests: failing to parse it
     // is a build defect, not an input error.
@@ -169,7 +169,7 @@ pub fn splendor_content() -> &'static Content {
 /// The real cards as the reference framework's card file has them: each bonus moved to
 /// the colour [`CardColours::Reference`] names (for discounts and nobles alike, since
 /// both read the one bonus colour), costs and points unchanged.
-pub fn reference_splendor_content() -> &'static Content {
+pub(crate) fn reference_splendor_content() -> &'static Content {
     static REFERENCE: OnceLock<Content> = OnceLock::new();
     REFERENCE.get_or_init(|| {
         let mut content = splendor_content().clone();
@@ -183,7 +183,7 @@ pub fn reference_splendor_content() -> &'static Content {
 /// The content for a rule vector: the real cards for 5 colours and 3 decks (as the
 /// rules' [`CardColours`] pair bonuses with colours), otherwise cards generated for
 /// (token_types, decks, content_seed), built once and cached.
-pub fn content_for(rules: &Rules) -> &'static Content {
+pub(crate) fn content_for(rules: &Rules) -> &'static Content {
     if rules.uses_real_cards() {
         return match rules.card_colours {
             CardColours::Own => splendor_content(),

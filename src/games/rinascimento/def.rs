@@ -69,7 +69,7 @@ const RULE_RANGES: [(&str, i64, i64); 14] = [
 ];
 
 /// The rule vector as a space (ranges the game supports; defaults: 4-player Splendor).
-pub fn rules_space() -> Space {
+pub(crate) fn rules_space() -> Space {
     let defaults = Rules::splendor(4);
     Space {
         name: "rinascimento-rules".into(),

@@ -42,12 +42,12 @@ struct Template {
 }
 
 /// Position of deck `level` (0-based) of `decks` on the real level scale 1.0..=3.0.
-pub fn deck_position(level: usize, decks: usize) -> f64 {
+pub(crate) fn deck_position(level: usize, decks: usize) -> f64 {
     (0.5 + 3.0 * (level as f64 + 0.5) / decks as f64).clamp(1.0, 3.0)
 }
 
 /// Cards of each colour in deck `level` of `decks`.
-pub fn cards_per_colour(level: usize, decks: usize) -> usize {
+pub(crate) fn cards_per_colour(level: usize, decks: usize) -> usize {
     let pos = deck_position(level, decks);
     ((10.0 - 2.0 * pos) * 3.0 / decks as f64).round().max(1.0) as usize
 }

@@ -26,36 +26,7 @@ pub struct GameRecord {
     pub illegal_actions: u32,
 }
 
-impl GameRecord {
-    /// The harness's record of the same game (points as scores, the stalemate flag
-    /// and cards bought as the game's own statistics).
-    pub fn to_record(&self) -> harness::Record {
-        let mut extra = vec![(
-            "stalemate_rate".to_string(),
-            f64::from(u8::from(self.stalemate)),
-        )];
-        extra.extend(
-            self.cards
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| (format!("cards_{i}"), f64::from(c))),
-        );
-        harness::Record {
-            seats: self.seats.clone(),
-            scores: self.points.iter().map(|&p| f64::from(p)).collect(),
-            winners: self.winners.clone(),
-            length: self.length,
-            extra,
-            // This record does not follow the lead; its tournament reports none of
-            // the lead metrics.
-            lead: harness::metrics::Lead {
-                changes: 0,
-                decided_at: None,
-            },
-            by_rules: !self.stalemate,
-        }
-    }
-}
+impl GameRecord {}
 
 /// Plays one game of `rules` between `agents` (one per player) with shuffled seats.
 /// Every random choice comes from `seed`: decks and nobles from `derive_seed(seed, [0])`,

@@ -28,7 +28,7 @@ pub enum Preset {
 
 impl Preset {
     /// Names [`Preset::parse`] knows.
-    pub const NAMES: [&'static str; 2] = ["spec", "reference"];
+    pub(crate) const NAMES: [&'static str; 2] = ["spec", "reference"];
 
     pub fn parse(name: &str) -> Result<Preset, super::Error> {
         match name.trim().to_ascii_lowercase().as_str() {

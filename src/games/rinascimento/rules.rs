@@ -15,19 +15,19 @@ use super::Error;
 use serde::{Deserialize, Serialize};
 
 /// Most players a game can seat.
-pub const MAX_PLAYERS: usize = 4;
+pub(crate) const MAX_PLAYERS: usize = 4;
 /// Fewest token colours: with fewer, pick-different and nobles lose their meaning.
-pub const MIN_COLOURS: usize = 3;
+pub(crate) const MIN_COLOURS: usize = 3;
 /// Most token colours: per-colour counts live in fixed `[u8; MAX_COLOURS]` arrays.
-pub const MAX_COLOURS: usize = 8;
+pub(crate) const MAX_COLOURS: usize = 8;
 /// Most decks (card levels).
-pub const MAX_DECKS: usize = 5;
+pub(crate) const MAX_DECKS: usize = 5;
 /// Most face-up cards per deck.
-pub const MAX_FACE_UP: usize = 6;
+pub(crate) const MAX_FACE_UP: usize = 6;
 /// Most reserved cards a hand can hold.
-pub const MAX_RESERVED: usize = 5;
+pub(crate) const MAX_RESERVED: usize = 5;
 /// Nobles in the content (real and generated); nobles on the table = players + extra.
-pub const MAX_NOBLES: usize = 10;
+pub(crate) const MAX_NOBLES: usize = 10;
 
 /// When reaching the end-game points ends the game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -69,7 +69,7 @@ pub enum CardColours {
 
 impl CardColours {
     /// The colour a bonus of colour `c` (white, blue, green, red, black) counts as.
-    pub fn bonus_colour(self, c: usize) -> usize {
+    pub(crate) fn bonus_colour(self, c: usize) -> usize {
         match self {
             CardColours::Own => c,
             CardColours::Reference => [2, 1, 3, 4, 0][c],
@@ -220,7 +220,7 @@ impl Rules {
     /// missing rules keep Splendor's values for the player count read (so `players = 2`
     /// alone gives 2-player Splendor with 4 coins). Values must be whole numbers within
     /// bounds; an invalid value or combination gives an error naming the rule.
-    pub fn from_values(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, Error> {
+    pub(crate) fn from_values(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, Error> {
         let read = |i: usize| -> Result<Option<u64>, Error> {
             match lookup(RULE_NAMES[i]).or_else(|| lookup(RULE_SYMBOLS[i])) {
                 None => Ok(None),
@@ -300,12 +300,12 @@ impl Rules {
     }
 
     /// Whether the real Splendor cards apply (5 colours, 3 decks); else they are generated.
-    pub fn uses_real_cards(&self) -> bool {
+    pub(crate) fn uses_real_cards(&self) -> bool {
         self.token_types == 5 && self.decks == 3
     }
 
     /// Nobles placed on the table.
-    pub fn nobles_on_table(&self) -> usize {
+    pub(crate) fn nobles_on_table(&self) -> usize {
         (self.players + self.extra_nobles) as usize
     }
 
@@ -355,7 +355,7 @@ impl Rules {
 }
 
 /// Splendor's tokens per colour for a player count.
-pub fn splendor_coins(players: u32) -> u32 {
+pub(crate) fn splendor_coins(players: u32) -> u32 {
     match players {
         2 => 4,
         3 => 5,

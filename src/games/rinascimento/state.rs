@@ -15,7 +15,7 @@ use crate::game::{Acting, Game};
 use crate::rng::{Rng, rng_from_seed};
 
 /// Marks an empty face-up slot.
-pub const EMPTY: u8 = u8::MAX;
+pub(crate) const EMPTY: u8 = u8::MAX;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -62,7 +62,7 @@ impl Hand {
     }
 
     /// Tokens held, jokers included.
-    pub fn token_total(&self) -> u32 {
+    pub(crate) fn token_total(&self) -> u32 {
         self.tokens.iter().map(|&t| t as u32).sum::<u32>() + self.gold as u32
     }
 
@@ -113,7 +113,7 @@ impl RinState {
     }
 
     /// A new game shuffled with `rng`; fails if the rules are invalid.
-    pub fn with_rng(rules: &Rules, rng: &mut Rng) -> Result<RinState, super::Error> {
+    pub(crate) fn with_rng(rules: &Rules, rng: &mut Rng) -> Result<RinState, super::Error> {
         rules.validate()?;
         let content = content_for(rules);
         let mut s = RinState {
@@ -223,12 +223,12 @@ impl RinState {
     }
 
     /// Why the game ended, once it has.
-    pub fn end_reason(&self) -> Option<EndReason> {
+    pub(crate) fn end_reason(&self) -> Option<EndReason> {
         self.end
     }
 
     /// True if the game ended without a winner (no legal action, or the action limit).
-    pub fn is_stalemate(&self) -> bool {
+    pub(crate) fn is_stalemate(&self) -> bool {
         matches!(self.end, Some(EndReason::Stalemate | EndReason::Timeout))
     }
 
@@ -389,7 +389,7 @@ impl RinState {
 
     /// Winners by the rules: most points, then fewest cards; ties all win; nobody wins
     /// a stalemate or an unfinished game.
-    pub fn winner_flags(&self) -> Vec<bool> {
+    pub(crate) fn winner_flags(&self) -> Vec<bool> {
         let p = self.players();
         if self.end != Some(EndReason::Points) {
             return vec![false; p];
@@ -405,7 +405,7 @@ impl RinState {
     /// The copy `player` may search from: decks reshuffled, and every opponent's hidden
     /// reserved card returned to its deck and replaced by a random unseen card of the
     /// same level (from the deck and the other hidden cards, reshuffled together).
-    pub fn observed_by(&self, player: usize, rng: &mut Rng) -> RinState {
+    pub(crate) fn observed_by(&self, player: usize, rng: &mut Rng) -> RinState {
         let mut s = self.clone();
         let p = s.players();
         for q in (0..p).filter(|&q| q != player) {

@@ -16,7 +16,7 @@ pub const TL: SbeAction = 8;
 pub const TR: SbeAction = 9;
 pub const TLF: SbeAction = 10;
 pub const TRF: SbeAction = 11;
-pub const NUM_ACTIONS: u8 = 12;
+pub(crate) const NUM_ACTIONS: u8 = 12;
 
 /// What an action asks of the ship.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ const NAMES: [&str; NUM_ACTIONS as usize] = [
 
 /// The controls of an action. Panics on a number outside 0..12: passing one is a bug
 /// in the caller.
-pub fn controls(action: SbeAction) -> Controls {
+pub(crate) fn controls(action: SbeAction) -> Controls {
     assert!(
         action < NUM_ACTIONS,
         "Space Battle action {action} out of range 0..{NUM_ACTIONS}"

@@ -42,10 +42,3 @@ impl From<Error> for harness::Error {
         }
     }
 }
-
-/// Layers that still speak in messages take the game's error as its message.
-impl From<Error> for String {
-    fn from(e: Error) -> String {
-        e.to_string()
-    }
-}

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use std::ops::{Add, AddAssign, Mul, Sub};
 
 /// Width of the map in pixels.
-pub const WIDTH: f64 = 640.0;
+pub(crate) const WIDTH: f64 = 640.0;
 /// Height of the map in pixels.
-pub const HEIGHT: f64 = 480.0;
+pub(crate) const HEIGHT: f64 = 480.0;
 
 /// A point or a direction in pixels (y grows downwards, as on screen).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -16,7 +16,7 @@ pub struct Vec2 {
 }
 
 impl Vec2 {
-    pub const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
+    pub(crate) const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
 
     pub const fn new(x: f64, y: f64) -> Self {
         Self { x, y }
@@ -27,7 +27,7 @@ impl Vec2 {
         self.length_squared().sqrt()
     }
 
-    pub fn length_squared(self) -> f64 {
+    pub(crate) fn length_squared(self) -> f64 {
         self.x * self.x + self.y * self.y
     }
 
@@ -50,7 +50,7 @@ impl Vec2 {
     /// Rotated by the angle whose `(sin, cos)` is given: exactly [`Vec2::rotated`] when
     /// they are `degrees.to_radians().sin_cos()`, without recomputing them.
     #[inline]
-    pub fn rotated_by(self, (sin, cos): (f64, f64)) -> Self {
+    pub(crate) fn rotated_by(self, (sin, cos): (f64, f64)) -> Self {
         Self::new(self.x * cos - self.y * sin, self.x * sin + self.y * cos)
     }
 
@@ -61,7 +61,7 @@ impl Vec2 {
 
     /// The same point brought back onto the torus `[0, WIDTH) x [0, HEIGHT)`.
     #[inline]
-    pub fn wrapped(self) -> Self {
+    pub(crate) fn wrapped(self) -> Self {
         Self::new(
             wrap_coordinate(self.x, WIDTH),
             wrap_coordinate(self.y, HEIGHT),

@@ -11,7 +11,7 @@ pub mod agents;
 mod def;
 pub mod error;
 mod game_impl;
-pub mod geometry;
+pub(crate) mod geometry;
 pub mod objects;
 pub mod params;
 pub mod physics;

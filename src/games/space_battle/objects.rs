@@ -4,32 +4,32 @@ use super::geometry::{HEIGHT, Vec2, WIDTH};
 use super::params::SbeParams;
 use serde::{Deserialize, Serialize};
 
-pub const SHIP_RADIUS: f64 = 20.0;
-pub const START_LIVES: u32 = 1000;
-pub const START_SHOTS: u32 = 100;
+pub(crate) const SHIP_RADIUS: f64 = 20.0;
+pub(crate) const START_LIVES: u32 = 1000;
+pub(crate) const START_SHOTS: u32 = 100;
 /// Shots a resource pack gives.
-pub const PACK_SHOTS: u32 = 20;
-pub const PACK_RADIUS: f64 = 1.0;
+pub(crate) const PACK_SHOTS: u32 = 20;
+pub(crate) const PACK_RADIUS: f64 = 1.0;
 /// Ticks a bomb stays on the map.
-pub const BOMB_TTL: u32 = 2;
+pub(crate) const BOMB_TTL: u32 = 2;
 /// Velocity added per tick of thrust (THRUST_SPEED = 15, divided by 100).
-pub const THRUST_PER_TICK: f64 = 0.15;
-pub const TURN_DEGREES: f64 = 4.0;
+pub(crate) const THRUST_PER_TICK: f64 = 0.15;
+pub(crate) const TURN_DEGREES: f64 = 4.0;
 /// Velocity kept from one tick to the next.
-pub const FRICTION: f64 = 0.99;
+pub(crate) const FRICTION: f64 = 0.99;
 /// Limit on each velocity component of a ship.
-pub const MAX_SHIP_SPEED: f64 = 20.0;
+pub(crate) const MAX_SHIP_SPEED: f64 = 20.0;
 /// Angle of each twin missile from the ship's heading (the paper says 45, the code 40).
-pub const TWIN_ANGLE_DEGREES: f64 = 40.0;
+pub(crate) const TWIN_ANGLE_DEGREES: f64 = 40.0;
 /// A normal missile spawns this many (ship radius + missile radius) ahead of the ship.
-pub const SPAWN_DISTANCE_FACTOR: f64 = 1.5;
+pub(crate) const SPAWN_DISTANCE_FACTOR: f64 = 1.5;
 /// The game ends after this many ticks unless told otherwise.
-pub const DEFAULT_MAX_TICKS: u32 = 2000;
+pub(crate) const DEFAULT_MAX_TICKS: u32 = 2000;
 /// A pack appears when `tick % (RESOURCE_COOLDOWN + RESOURCE_TTL)` equals this.
-pub const PACK_SPAWN_PHASE: u32 = 10;
+pub(crate) const PACK_SPAWN_PHASE: u32 = 10;
 
 /// Starting position and heading of each ship.
-pub const SHIP_STARTS: [(Vec2, Vec2); 2] = [
+pub(crate) const SHIP_STARTS: [(Vec2, Vec2); 2] = [
     (Vec2::new(213.0, 160.0), Vec2::new(0.0, 1.0)),
     (Vec2::new(426.0, 320.0), Vec2::new(0.0, -1.0)),
 ];
@@ -72,7 +72,7 @@ impl Ship {
         }
     }
 
-    pub fn can_fire(&self) -> bool {
+    pub(crate) fn can_fire(&self) -> bool {
         self.shots > 0 && self.cooldown == 0
     }
 
@@ -137,7 +137,7 @@ impl Object {
     }
 
     /// Turns a dead bomb-type missile into a static bomb on the spot.
-    pub fn explode(&mut self, bomb_radius: u32) {
+    pub(crate) fn explode(&mut self, bomb_radius: u32) {
         self.kind = ObjectKind::Bomb;
         self.vel = Vec2::ZERO;
         self.radius = f64::from(bomb_radius);
@@ -149,7 +149,7 @@ impl Object {
     /// The end of this object's tick: it ages if nothing consumed it, and leaves when
     /// dead, a bomb-type missile turning into a bomb on the spot. Whether it stays.
     #[inline]
-    pub fn end_tick(&mut self, bomb_radius: u32) -> bool {
+    pub(crate) fn end_tick(&mut self, bomb_radius: u32) -> bool {
         if self.alive {
             self.ttl = self.ttl.saturating_sub(1);
             self.alive = self.ttl > 0;
@@ -164,12 +164,12 @@ impl Object {
     /// and the other ship's missiles and bombs can, the ship's own fly through it (see
     /// [`ship_meets`]). A byte compare that spares the distance test.
     #[inline]
-    pub fn concerns(&self, player: usize) -> bool {
+    pub(crate) fn concerns(&self, player: usize) -> bool {
         self.owner != player as i8
     }
 
     /// Missiles and bombs hurt the ship that did not fire them.
-    pub fn harms(&self, ship: usize) -> bool {
+    pub(crate) fn harms(&self, ship: usize) -> bool {
         matches!(self.kind, ObjectKind::Missile | ObjectKind::Bomb) && self.owner as usize != ship
     }
 }
@@ -178,7 +178,7 @@ impl Object {
 /// a missile or bomb it did not fire, scoring the kill to the object's owner. Whether
 /// the object is used up; a ship's own missiles fly through it.
 #[inline]
-pub fn ship_meets(ships: &mut [Ship; 2], player: usize, object: &Object) -> bool {
+pub(crate) fn ship_meets(ships: &mut [Ship; 2], player: usize, object: &Object) -> bool {
     if object.kind == ObjectKind::Pack {
         let ship = &mut ships[player];
         ship.shots += PACK_SHOTS;
@@ -204,7 +204,7 @@ pub struct BlackHole {
 
 impl BlackHole {
     /// Within this distance of the centre a ship is penalised.
-    pub fn penalty_radius(&self) -> f64 {
+    pub(crate) fn penalty_radius(&self) -> f64 {
         self.radius - self.safe_zone
     }
 }
@@ -212,7 +212,7 @@ impl BlackHole {
 /// The holes the parameters switch on, row by row: cell (i, j) of the g x g grid
 /// (row i, column j) holds a hole when layout bit `i * g + j` is set, centred on the
 /// cell using integer pixel arithmetic as the reference does.
-pub fn black_hole_layout(params: &SbeParams) -> Vec<BlackHole> {
+pub(crate) fn black_hole_layout(params: &SbeParams) -> Vec<BlackHole> {
     let grid = params.grid_size.clamp(1, 4);
     let cell_w = WIDTH as u32 / grid;
     let cell_h = HEIGHT as u32 / grid;

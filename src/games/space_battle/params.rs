@@ -23,7 +23,7 @@ impl MissileType {
         }
     }
 
-    pub fn from_index(index: u32) -> Option<Self> {
+    pub(crate) fn from_index(index: u32) -> Option<Self> {
         match index {
             0 => Some(MissileType::Normal),
             1 => Some(MissileType::Twin),
@@ -37,7 +37,7 @@ impl MissileType {
 pub const NUM_PARAMS: usize = 30;
 
 /// Number of black-hole layout bits (a 4 x 4 grid at most).
-pub const NUM_CELLS: usize = 16;
+pub(crate) const NUM_CELLS: usize = 16;
 
 /// Parameter names, in Table I order: the index of a name here is its index in
 /// [`PARAM_DOMAINS`] and in [`SbeParams::to_values`].
@@ -173,7 +173,7 @@ impl SbeParams {
     /// Reads every parameter by its name in [`PARAM_NAMES`]; a name the lookup does not
     /// know keeps its default. Booleans arrive as 0/1 and MISSILE_TYPE as 0/1/2; a value
     /// outside [`PARAM_DOMAINS`] is an error naming the parameter.
-    pub fn from_values(
+    pub(crate) fn from_values(
         lookup: impl Fn(&str) -> Option<f64>,
     ) -> Result<SbeParams, super::error::ParamError> {
         let mut params = SbeParams::default();
@@ -196,7 +196,7 @@ impl SbeParams {
 
     /// The parameters as numbers in [`PARAM_NAMES`] order (the inverse of
     /// [`SbeParams::from_values`]).
-    pub fn to_values(&self) -> [f64; NUM_PARAMS] {
+    pub(crate) fn to_values(&self) -> [f64; NUM_PARAMS] {
         std::array::from_fn(|index| f64::from(self.get_by_index(index)))
     }
 

@@ -220,7 +220,12 @@ pub(crate) fn move_object(object: &mut Object, field: &HoleField) -> Vec2 {
 
 /// Fires one shot from `ship` (player `owner`) if it may: pays a shot, starts the
 /// cooldown and appends the missiles to `objects`.
-pub fn try_fire(ship: &mut Ship, owner: usize, params: &SbeParams, objects: &mut Vec<Object>) {
+pub(crate) fn try_fire(
+    ship: &mut Ship,
+    owner: usize,
+    params: &SbeParams,
+    objects: &mut Vec<Object>,
+) {
     if !ship.can_fire() {
         return;
     }

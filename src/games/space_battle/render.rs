@@ -6,7 +6,7 @@
 use super::geometry::{HEIGHT, WIDTH};
 use super::{ObjectKind, SbeState};
 use crate::draw::{
-    LegendEntry, PlotError, Swatch, draw_legend, frames, legend_height, render, text,
+    DrawError, LegendEntry, PlotError, Swatch, draw_legend, frames, legend_height, render, text,
 };
 use plotters::prelude::*;
 use std::path::Path;
@@ -121,7 +121,7 @@ fn panels(
     let width = cols as u32 * 660;
     let key = legend_height(legend, width as i32) as u32;
     let size = (width, rows as u32 * 540 + 50 + key);
-    render!(path, size, |root| (|| -> Result<(), String> {
+    render!(path, size, |root| (|| -> Result<(), DrawError> {
         root.fill(&WHITE).map_err(text)?;
         let root = root.titled(title, ("sans-serif", 24)).map_err(text)?;
         let (maps, key_area) = root.split_vertically(rows as u32 * 540);

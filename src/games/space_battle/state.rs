@@ -191,7 +191,7 @@ impl SbeState {
     }
 
     /// The same game ending after `max_ticks` ticks instead of 2000.
-    pub fn with_max_ticks(mut self, max_ticks: u32) -> Self {
+    pub(crate) fn with_max_ticks(mut self, max_ticks: u32) -> Self {
         self.max_ticks = max_ticks;
         self
     }
@@ -200,7 +200,7 @@ impl SbeState {
         &self.setup.params
     }
 
-    pub fn black_holes(&self) -> &[BlackHole] {
+    pub(crate) fn black_holes(&self) -> &[BlackHole] {
         &self.setup.holes
     }
 
@@ -250,7 +250,7 @@ impl SbeState {
         self.ships[player].points(self.setup.params.blackhole_penalty)
     }
 
-    pub fn ship_stats(&self, player: usize) -> ShipStats {
+    pub(crate) fn ship_stats(&self, player: usize) -> ShipStats {
         let ship = &self.ships[player];
         ShipStats {
             kills: ship.kills,
@@ -264,12 +264,12 @@ impl SbeState {
     }
 
     /// True at the tick limit or once a ship has no lives left.
-    pub fn game_over(&self) -> bool {
+    pub(crate) fn game_over(&self) -> bool {
         self.tick >= self.max_ticks || self.ships.iter().any(|s| s.lives == 0)
     }
 
     /// Per player, whether they won: the higher score wins, equal scores both win.
-    pub fn winner_flags(&self) -> [bool; 2] {
+    pub(crate) fn winner_flags(&self) -> [bool; 2] {
         let (a, b) = (self.points(0), self.points(1));
         [a >= b, b >= a]
     }

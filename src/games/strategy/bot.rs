@@ -8,7 +8,7 @@ use crate::game::Agent;
 use crate::rng::Rng;
 
 /// The order in which [`RuleBased`] researches.
-pub const RULE_RESEARCH: [Tech; 13] = [
+pub(crate) const RULE_RESEARCH: [Tech; 13] = [
     Tech::Organization,
     Tech::Riding,
     Tech::Climbing,

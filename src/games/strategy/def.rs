@@ -26,9 +26,9 @@ use std::sync::Arc;
 pub struct Strategy;
 
 /// Forward-model calls per decision of the search agents (the Tribes paper's budget).
-pub const DECISION_BUDGET: &str = "2000";
+pub(crate) const DECISION_BUDGET: &str = "2000";
 /// Rollout and individual length of MCTS, P-MCTS and RHEA (the Tribes paper's).
-pub const HORIZON: &str = "20";
+pub(crate) const HORIZON: &str = "20";
 
 /// The MCTS settings every MCTS-based agent of this game starts from.
 const MCTS_DEFAULTS: &[(&str, &str)] = &[
@@ -40,7 +40,7 @@ const MCTS_DEFAULTS: &[(&str, &str)] = &[
 /// The level a game is played on: `training` and `validation` pick one of those
 /// levels by the game's seed, `any` generates one from the seed, a number is that
 /// level's seed.
-pub fn level_seed(choice: &str, seed: u64) -> Result<u64, Error> {
+pub(crate) fn level_seed(choice: &str, seed: u64) -> Result<u64, Error> {
     let pick = |set: Vec<u64>| set[(seed % set.len() as u64) as usize];
     match choice {
         "training" => Ok(pick(training_levels())),
@@ -167,7 +167,7 @@ fn rule_set(settings: &Values) -> Result<&'static RuleSet, Error> {
 
 /// The design space of the strategy game's rules (`spaces/strategy_rules.ron`), the
 /// published rules its default point.
-pub fn rules_space() -> crate::space::Space {
+pub(crate) fn rules_space() -> crate::space::Space {
     use crate::space::{Dimension, Space};
     Space {
         name: "strategy-rules".into(),
@@ -190,7 +190,7 @@ pub fn rules_space() -> crate::space::Space {
 }
 
 /// The game config and level config of the settings.
-pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), Error> {
+pub(crate) fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), Error> {
     let turns = settings.count("turns")?;
     let cap = settings.count("action_cap")?;
     let game = GameConfig {
@@ -210,7 +210,7 @@ pub fn configs(settings: &Values) -> Result<(GameConfig, LevelConfig), Error> {
 /// Script weights from an agent's `weights` setting: `default` (every script 0.5), a
 /// RON file of script names and weights, or the 11 genome weights (research then
 /// spawn scripts) separated by `/`, e.g. `1/0/0.5/0/0/1/0/0/0/0/0`.
-pub fn weights_setting(text: &str) -> Result<ScriptWeights, Error> {
+pub(crate) fn weights_setting(text: &str) -> Result<ScriptWeights, Error> {
     let mut weights = ScriptWeights::uniform(SCRIPTS.len(), 0.5);
     if text == "default" {
         return Ok(weights);
@@ -246,7 +246,9 @@ pub fn weights_setting(text: &str) -> Result<ScriptWeights, Error> {
 
 /// The learned evaluator named by a `leaf` setting's `learned:FILE`, if it names one
 /// (`None` for the other leaf settings). The file's encoding must be this game's.
-pub fn learned_leaf(text: &str) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, Error> {
+pub(crate) fn learned_leaf(
+    text: &str,
+) -> Result<Option<Arc<dyn StateEvaluator<StrategyState>>>, Error> {
     let Some(file) = text.strip_prefix("learned:") else {
         return Ok(None);
     };

@@ -7,11 +7,11 @@ use crate::rng::{Rng, derive_seed, rng_from_seed};
 use rand::RngExt;
 
 /// The largest side a level may have (tiles are indexed by one byte).
-pub const MAX_SIZE: usize = 16;
+pub(crate) const MAX_SIZE: usize = 16;
 /// Tiles in the largest level.
-pub const MAX_TILES: usize = MAX_SIZE * MAX_SIZE;
+pub(crate) const MAX_TILES: usize = MAX_SIZE * MAX_SIZE;
 /// Cities (capitals and villages) a level may hold.
-pub const MAX_CITIES: usize = 16;
+pub(crate) const MAX_CITIES: usize = 16;
 
 /// How levels are generated.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,7 +167,7 @@ impl Grid {
 
     /// Tile `t`'s column and row.
     #[inline]
-    pub fn xy(&self, t: usize) -> (usize, usize) {
+    pub(crate) fn xy(&self, t: usize) -> (usize, usize) {
         (self.x[t] as usize, self.y[t] as usize)
     }
 

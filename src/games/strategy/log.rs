@@ -4,7 +4,7 @@
 use super::rules::UnitKind;
 
 /// Turns a log can record per player (the turn limit may not exceed it).
-pub const MAX_TURNS: usize = 64;
+pub(crate) const MAX_TURNS: usize = 64;
 
 /// Action types, in the order of [`GameLog::actions`].
 pub const ACTION_TYPES: [&str; 8] = [
@@ -85,7 +85,7 @@ impl GameLog {
     }
 
     /// Units of `kind` player `p` spawned.
-    pub fn spawned_of(&self, p: usize, kind: UnitKind) -> u32 {
+    pub(crate) fn spawned_of(&self, p: usize, kind: UnitKind) -> u32 {
         self.spawned[p][kind as usize] as u32
     }
 }
@@ -135,7 +135,7 @@ pub struct Features {
 }
 
 /// How many of the first technologies [`Features::economy_research`] looks at.
-pub const EARLY_TECHS: usize = 5;
+pub(crate) const EARLY_TECHS: usize = 5;
 
 /// Whether technology `i` (a [`Tech`] index) serves the economy.
 fn is_economy_tech(i: u8) -> bool {

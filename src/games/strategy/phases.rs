@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::rng::Rng;
 
 /// The phases and their partial players, in turn order.
-pub const PHASES: [(&str, &[&str]); 4] = [
+pub(crate) const PHASES: [(&str, &[&str]); 4] = [
     ("research", &["none", "cheapest", "economy", "military"]),
     ("economy", &["none", "growth", "military"]),
     ("spawn", &["none", "cheapest", "strongest", "defensive"]),
@@ -21,7 +21,7 @@ pub const PHASES: [(&str, &[&str]); 4] = [
 ];
 
 /// Research orders of the `economy` and `military` research players.
-pub const ECONOMY_RESEARCH: [Tech; 7] = [
+pub(crate) const ECONOMY_RESEARCH: [Tech; 7] = [
     Tech::Organization,
     Tech::Farming,
     Tech::Climbing,
@@ -30,7 +30,7 @@ pub const ECONOMY_RESEARCH: [Tech; 7] = [
     Tech::Forestry,
     Tech::Construction,
 ];
-pub const MILITARY_RESEARCH: [Tech; 8] = [
+pub(crate) const MILITARY_RESEARCH: [Tech; 8] = [
     Tech::Riding,
     Tech::Shields,
     Tech::Archery,
@@ -51,7 +51,7 @@ pub fn favourable(s: &StrategyState, id: usize, target: usize) -> bool {
 }
 
 /// The first technology of `order` that `p` can research keeping `reserve` stars.
-pub fn research_in_order(
+pub(crate) fn research_in_order(
     s: &StrategyState,
     p: usize,
     order: &[Tech],
@@ -66,7 +66,7 @@ pub fn research_in_order(
 /// The combat and movement action of a unit of `p` under a combat player: captures
 /// first, then favourable attacks (the defensive player only on enemies near its
 /// cities), then moves in the player's style.
-pub fn combat_action(s: &StrategyState, p: usize, option: usize) -> Option<Action> {
+pub(crate) fn combat_action(s: &StrategyState, p: usize, option: usize) -> Option<Action> {
     let units = || s.units_of(p).map(|(id, _)| id);
     if let Some(id) = units().find(|&id| s.can_capture(id)) {
         return Some(Action::Capture { unit: id as u8 });

@@ -5,7 +5,7 @@ use super::def::Strategy;
 use crate::eval::ProblemDef;
 
 /// Problem `strategy-styles`.
-pub const STYLES: ProblemDef = ProblemDef {
+pub(crate) const STYLES: ProblemDef = ProblemDef {
     name: "strategy-styles",
     about: "strategy play styles: P-MCTS(PU)'s 11 genome weights; win rate over levels x games against the opponent, features from the game logs",
     settings: &[
@@ -35,7 +35,7 @@ pub const STYLES: ProblemDef = ProblemDef {
 
 /// Problem `strategy-hps`: `tune-agent` on the strategy game's HPS, on levels drawn per
 /// game, with the learned leaf among the categories when a network is given.
-pub const HPS_TUNING: ProblemDef = ProblemDef {
+pub(crate) const HPS_TUNING: ProblemDef = ProblemDef {
     name: "strategy-hps",
     about: "tune-agent on the strategy game for HPS: search, depth, leaf (heuristic, playout, learned with model=FILE), partial-player caps; mean score against the opponent on levels drawn per game",
     settings: &[

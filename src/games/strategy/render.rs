@@ -2,7 +2,9 @@
 //! capital) and units (type letter and hit points), one panel per snapshot side by
 //! side, like the Space Battle maps, over a legend of every mark.
 
-use crate::draw::{LegendEntry, PlotError, Swatch, draw_legend, legend_height, render, text};
+use crate::draw::{
+    DrawError, LegendEntry, PlotError, Swatch, draw_legend, legend_height, render, text,
+};
 use crate::games::strategy::level::Level;
 use crate::games::strategy::rules::{BUILDING_INFO, Resource, Terrain, UNITS};
 use crate::games::strategy::state::{GameConfig, NONE, StrategyState};
@@ -17,7 +19,7 @@ pub struct Snapshot {
 }
 
 /// Tribe colours: blue and red; neutral villages grey.
-pub const TRIBE_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
+pub(crate) const TRIBE_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
 const NEUTRAL: RGBColor = RGBColor(150, 150, 150);
 
 fn terrain_colour(t: Terrain) -> RGBColor {
@@ -54,7 +56,7 @@ pub fn game_map(path: &Path, title: &str, snapshots: &[Snapshot]) -> Result<(), 
 }
 
 /// [`game_map`] with the agent playing each tribe named in the legend.
-pub fn game_map_of(
+pub(crate) fn game_map_of(
     path: &Path,
     title: &str,
     snapshots: &[Snapshot],
@@ -66,7 +68,7 @@ pub fn game_map_of(
     let width = cols as u32 * 560;
     let key = legend_height(&legend, width as i32) as u32;
     let size = (width, rows as u32 * 620 + 50 + key);
-    render!(path, size, |root| (|| -> Result<(), String> {
+    render!(path, size, |root| (|| -> Result<(), DrawError> {
         root.fill(&WHITE).map_err(text)?;
         let root = root.titled(title, ("sans-serif", 24)).map_err(text)?;
         let (maps, key_area) = root.split_vertically(rows as u32 * 620);
@@ -191,7 +193,7 @@ pub fn level_map(path: &Path, title: &str, level: &Level) -> Result<(), PlotErro
 fn draw_panel<DB: DrawingBackend>(
     panel: &DrawingArea<DB, plotters::coord::Shift>,
     snap: &Snapshot,
-) -> Result<(), String> {
+) -> Result<(), DrawError> {
     let s = &snap.state;
     let n = s.size() as f64;
     let (panel, footer) = panel.split_vertically(panel.dim_in_pixel().1 as i32 - 40);

@@ -45,7 +45,7 @@ pub enum UnitKind {
 }
 
 /// Every unit type, in index order.
-pub const UNIT_KINDS: [UnitKind; 7] = [
+pub(crate) const UNIT_KINDS: [UnitKind; 7] = [
     UnitKind::Warrior,
     UnitKind::Archer,
     UnitKind::Defender,
@@ -73,7 +73,7 @@ pub struct UnitStats {
 
 /// The unit table, indexed by [`UnitKind`].
 #[rustfmt::skip]
-pub const UNITS: [UnitStats; 7] = [
+pub(crate) const UNITS: [UnitStats; 7] = [
     UnitStats { name: "warrior", letter: 'W', cost: 2, attack: 20, defence: 20, movement: 1, range: 1, hp: 10, tech: None },
     UnitStats { name: "archer", letter: 'A', cost: 3, attack: 20, defence: 10, movement: 1, range: 2, hp: 10, tech: Some(Tech::Archery) },
     UnitStats { name: "defender", letter: 'D', cost: 3, attack: 10, defence: 30, movement: 1, range: 1, hp: 15, tech: Some(Tech::Shields) },
@@ -87,14 +87,10 @@ impl UnitKind {
     pub fn stats(self) -> &'static UnitStats {
         &UNITS[self as usize]
     }
-    /// Archers and catapults attack from a distance.
-    pub fn is_ranged(self) -> bool {
-        self.stats().range > 1
-    }
 }
 
 /// The research branches, in the order of the research scripts.
-pub const BRANCHES: [&str; 5] = ["farming", "riding", "archery", "mining", "defence"];
+pub(crate) const BRANCHES: [&str; 5] = ["farming", "riding", "archery", "mining", "defence"];
 
 /// Technologies, grouped by branch and tier (see [`TECHS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,7 +113,7 @@ pub enum Tech {
 
 /// A technology's place in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TechInfo {
+pub(crate) struct TechInfo {
     pub name: &'static str,
     /// Index into [`BRANCHES`].
     pub branch: u8,
@@ -128,7 +124,7 @@ pub struct TechInfo {
 }
 
 /// Every technology in index order.
-pub const ALL_TECHS: [Tech; 13] = [
+pub(crate) const ALL_TECHS: [Tech; 13] = [
     Tech::Organization,
     Tech::Farming,
     Tech::Construction,
@@ -146,7 +142,7 @@ pub const ALL_TECHS: [Tech; 13] = [
 
 /// The research tree, indexed by [`Tech`].
 #[rustfmt::skip]
-pub const TECHS: [TechInfo; 13] = [
+pub(crate) const TECHS: [TechInfo; 13] = [
     TechInfo { name: "organization", branch: 0, tier: 1, unlocks: "harvest (fruit, animal)" },
     TechInfo { name: "farming", branch: 0, tier: 2, unlocks: "farm" },
     TechInfo { name: "construction", branch: 0, tier: 3, unlocks: "windmill" },
@@ -163,14 +159,14 @@ pub const TECHS: [TechInfo; 13] = [
 ];
 
 impl Tech {
-    pub fn info(self) -> &'static TechInfo {
+    pub(crate) fn info(self) -> &'static TechInfo {
         &TECHS[self as usize]
     }
     pub fn bit(self) -> u16 {
         1 << self as u16
     }
     /// The technology before this one in its branch, if any.
-    pub fn prerequisite(self) -> Option<Tech> {
+    pub(crate) fn prerequisite(self) -> Option<Tech> {
         let i = self as usize;
         (self.info().tier > 1).then(|| ALL_TECHS[i - 1])
     }
@@ -206,7 +202,7 @@ pub enum Building {
 }
 
 /// Every building in index order.
-pub const BUILDINGS: [Building; 7] = [
+pub(crate) const BUILDINGS: [Building; 7] = [
     Building::Harvest,
     Building::Farm,
     Building::Windmill,
@@ -218,7 +214,7 @@ pub const BUILDINGS: [Building; 7] = [
 
 /// A building's numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BuildingInfo {
+pub(crate) struct BuildingInfo {
     pub name: &'static str,
     pub letter: char,
     pub cost: u8,
@@ -226,7 +222,7 @@ pub struct BuildingInfo {
 }
 
 #[rustfmt::skip]
-pub const BUILDING_INFO: [BuildingInfo; 7] = [
+pub(crate) const BUILDING_INFO: [BuildingInfo; 7] = [
     BuildingInfo { name: "harvest", letter: 'h', cost: 2, tech: Tech::Organization },
     BuildingInfo { name: "farm", letter: 'f', cost: 5, tech: Tech::Farming },
     BuildingInfo { name: "windmill", letter: 'w', cost: 5, tech: Tech::Construction },
@@ -237,7 +233,7 @@ pub const BUILDING_INFO: [BuildingInfo; 7] = [
 ];
 
 impl Building {
-    pub fn info(self) -> &'static BuildingInfo {
+    pub(crate) fn info(self) -> &'static BuildingInfo {
         &BUILDING_INFO[self as usize]
     }
     pub fn from_index(i: usize) -> Building {
@@ -257,15 +253,15 @@ pub enum Bonus {
 }
 
 /// Stars a tribe has at the start of the game (before its first income).
-pub const START_STARS: u16 = 3;
+pub(crate) const START_STARS: u16 = 3;
 /// Population a city at `level` needs to reach `level + 1`.
-pub fn pop_to_level_up(level: u8) -> u8 {
+pub(crate) fn pop_to_level_up(level: u8) -> u8 {
     level + 1
 }
 /// The highest city level.
-pub const MAX_CITY_LEVEL: u8 = 6;
+pub(crate) const MAX_CITY_LEVEL: u8 = 6;
 /// Hit points a resting unit recovers (doubled inside its tribe's territory).
-pub const HEAL: u8 = 2;
+pub(crate) const HEAL: u8 = 2;
 
 /// The numbers of the rules a designer may change (`spaces/strategy_rules.ron`): unit
 /// costs and strengths, building costs, research cost, starting stars, healing and
@@ -287,7 +283,7 @@ pub struct RuleSet {
 }
 
 /// The rules as published: every strategy result was played under them.
-pub static DEFAULT_RULES: RuleSet = RuleSet {
+pub(crate) static DEFAULT_RULES: RuleSet = RuleSet {
     units: UNITS,
     building_cost: [
         BUILDING_INFO[0].cost,
@@ -309,7 +305,7 @@ impl RuleSet {
         &self.units[kind as usize]
     }
 
-    pub fn building_cost(&self, b: Building) -> u8 {
+    pub(crate) fn building_cost(&self, b: Building) -> u8 {
         self.building_cost[b as usize]
     }
 

@@ -64,7 +64,7 @@ const BUILD: usize = 24;
 
 /// How the spawn scripts rank unit types, in script order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SpawnStyle {
+pub(crate) enum SpawnStyle {
     Strongest,
     Defensive,
     Cheapest,
@@ -73,7 +73,7 @@ pub enum SpawnStyle {
     LongestRange,
 }
 
-pub const SPAWN_STYLES: [SpawnStyle; 6] = [
+pub(crate) const SPAWN_STYLES: [SpawnStyle; 6] = [
     SpawnStyle::Strongest,
     SpawnStyle::Defensive,
     SpawnStyle::Cheapest,
@@ -85,7 +85,7 @@ pub const SPAWN_STYLES: [SpawnStyle; 6] = [
 impl SpawnStyle {
     /// The unit's merit under this style in [0, 1] (higher first; ties go to the
     /// stronger attack, then the lower cost).
-    pub fn merit(self, s: &UnitStats) -> f64 {
+    pub(crate) fn merit(self, s: &UnitStats) -> f64 {
         match self {
             SpawnStyle::Strongest => s.attack as f64 / 40.0,
             SpawnStyle::Defensive => s.defence as f64 / 30.0,
@@ -98,7 +98,7 @@ impl SpawnStyle {
 }
 
 /// The unit type city `city` of `p` would train under `style` now, with its merit.
-pub fn spawn_choice(
+pub(crate) fn spawn_choice(
     s: &StrategyState,
     p: usize,
     city: usize,
@@ -145,7 +145,7 @@ fn spawn_choice_among(
 }
 
 /// The lowest-tier technology of `branch` that `p` has not researched, if affordable.
-pub fn branch_research(s: &StrategyState, p: usize, branch: usize) -> Option<Tech> {
+pub(crate) fn branch_research(s: &StrategyState, p: usize, branch: usize) -> Option<Tech> {
     let next = ALL_TECHS
         .into_iter()
         .find(|&t| t.info().branch as usize == branch && !s.has_tech(p, t))?;
@@ -154,7 +154,7 @@ pub fn branch_research(s: &StrategyState, p: usize, branch: usize) -> Option<Tec
 
 /// How good an attack looks in [0, 1]: 0.5 plus half the difference between the share
 /// of the target's health taken and the share of the attacker's lost (a kill counts 1).
-pub fn attack_value(s: &StrategyState, id: usize, target: usize) -> f64 {
+pub(crate) fn attack_value(s: &StrategyState, id: usize, target: usize) -> f64 {
     let c = s.combat(id, target);
     let (a, d) = (s.unit(id), s.unit(target));
     let dealt = (c.dealt as f64 / d.hp as f64).min(1.0);
@@ -164,7 +164,7 @@ pub fn attack_value(s: &StrategyState, id: usize, target: usize) -> f64 {
 
 /// The best build of each type for each city of `p`: `best[city][building]` is the
 /// tile with the most population gained (walls: the city tile), if any.
-pub fn best_builds(s: &StrategyState, p: usize) -> [[Option<(u8, u8)>; 7]; 16] {
+pub(crate) fn best_builds(s: &StrategyState, p: usize) -> [[Option<(u8, u8)>; 7]; 16] {
     let mut best = [[None; 7]; 16];
     // By building, the tiles `can_build` accepts in tile order: each slot sees its
     // candidates in the order a scan of the tiles would.
@@ -183,7 +183,7 @@ pub fn best_builds(s: &StrategyState, p: usize) -> [[Option<(u8, u8)>; 7]; 16] {
 
 /// The build of `p` that adds the most population (at least `min_gain`; ties: the
 /// lowest tile), if any.
-pub fn growth_build(s: &StrategyState, p: usize, min_gain: u8) -> Option<Action> {
+pub(crate) fn growth_build(s: &StrategyState, p: usize, min_gain: u8) -> Option<Action> {
     best_builds(s, p)
         .iter()
         .take(s.cities().len())
@@ -201,7 +201,11 @@ pub fn growth_build(s: &StrategyState, p: usize, min_gain: u8) -> Option<Action>
 }
 
 /// The distance from tile `t` to the nearest city that `keep` accepts.
-pub fn nearest_city(s: &StrategyState, t: usize, keep: impl Fn(u8) -> bool) -> Option<usize> {
+pub(crate) fn nearest_city(
+    s: &StrategyState,
+    t: usize,
+    keep: impl Fn(u8) -> bool,
+) -> Option<usize> {
     s.cities()
         .iter()
         .filter(|c| keep(c.owner))
@@ -211,7 +215,11 @@ pub fn nearest_city(s: &StrategyState, t: usize, keep: impl Fn(u8) -> bool) -> O
 
 /// The tile in unit `id`'s reach that minimises `cost` (ties: the first), if that
 /// beats staying put; with the improvement.
-pub fn best_step(s: &StrategyState, id: usize, cost: impl Fn(usize) -> f64) -> Option<(u8, f64)> {
+pub(crate) fn best_step(
+    s: &StrategyState,
+    id: usize,
+    cost: impl Fn(usize) -> f64,
+) -> Option<(u8, f64)> {
     best_step_in(s, id, s.reach(id).as_slice(), cost)
 }
 
@@ -238,7 +246,7 @@ fn best_step_in(
 
 /// Move styles, in script order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MoveStyle {
+pub(crate) enum MoveStyle {
     ToCapture,
     Defensively,
     Offensively,
@@ -246,7 +254,7 @@ pub enum MoveStyle {
     Diverge,
 }
 
-pub const MOVE_STYLES: [MoveStyle; 5] = [
+pub(crate) const MOVE_STYLES: [MoveStyle; 5] = [
     MoveStyle::ToCapture,
     MoveStyle::Defensively,
     MoveStyle::Offensively,
@@ -259,7 +267,7 @@ pub const MOVE_STYLES: [MoveStyle; 5] = [
 /// toward its tribe's nearest city; offensively: toward the nearest enemy city (or
 /// village, when the enemy holds no city it can see); converge / diverge: closer to or
 /// farther from its friends (sum of distances).
-pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Action, f64)> {
+pub(crate) fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Action, f64)> {
     let reach = s.reach(id);
     if reach.as_slice().is_empty() {
         return None;
@@ -274,7 +282,7 @@ pub fn move_choice(s: &StrategyState, id: usize, style: MoveStyle) -> Option<(Ac
 
 /// [`move_choice`] with unit `id`'s tribe's `places` gathered beforehand (see
 /// [`Places::of`]), for callers that ask for many units.
-pub fn move_choice_with(
+pub(crate) fn move_choice_with(
     s: &StrategyState,
     id: usize,
     style: MoveStyle,
@@ -287,7 +295,7 @@ pub fn move_choice_with(
 /// Where a tribe's move scripts head: the tiles of its own cities, of the enemy's
 /// cities, of every city not its own (villages too), and of its units; gathered once
 /// for all of the tribe's units.
-pub struct Places {
+pub(crate) struct Places {
     own: ([u8; MAX_CITIES], usize),
     enemy: ([u8; MAX_CITIES], usize),
     other: ([u8; MAX_CITIES], usize),
@@ -407,14 +415,14 @@ fn move_choice_in(
 
 /// Attack styles, in script order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AttackStyle {
+pub(crate) enum AttackStyle {
     Closest,
     Weakest,
     MostDamaged,
     Strongest,
 }
 
-pub const ATTACK_STYLES: [AttackStyle; 4] = [
+pub(crate) const ATTACK_STYLES: [AttackStyle; 4] = [
     AttackStyle::Closest,
     AttackStyle::Weakest,
     AttackStyle::MostDamaged,
@@ -423,7 +431,11 @@ pub const ATTACK_STYLES: [AttackStyle; 4] = [
 
 /// Unit `id`'s target under `style` (closest; fewest hit points; lowest share of its
 /// hit points; highest attack), with [`attack_value`], if any enemy is in range.
-pub fn attack_choice(s: &StrategyState, id: usize, style: AttackStyle) -> Option<(Action, f64)> {
+pub(crate) fn attack_choice(
+    s: &StrategyState,
+    id: usize,
+    style: AttackStyle,
+) -> Option<(Action, f64)> {
     let (targets, k) = attack_targets(s, id);
     attack_choice_among(s, id, style, &targets[..k])
 }
@@ -600,7 +612,7 @@ impl Portfolio<StrategyState> for StrategyScripts {
 }
 
 /// The index of a script by name.
-pub fn script_index(name: &str) -> Option<usize> {
+pub(crate) fn script_index(name: &str) -> Option<usize> {
     SCRIPTS.iter().position(|&s| s == name)
 }
 
@@ -664,7 +676,7 @@ pub fn weights_from_point(space: &Space, values: &[f64]) -> Result<ScriptWeights
 
 /// The genome part of `w` (its first [`GENOME_LEN`] weights) as the agents' `weights=`
 /// setting takes it: `a/b/c/...`.
-pub fn genome_text(w: &ScriptWeights) -> String {
+pub(crate) fn genome_text(w: &ScriptWeights) -> String {
     w.0[..GENOME_LEN]
         .iter()
         .map(f64::to_string)

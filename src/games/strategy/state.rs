@@ -16,7 +16,7 @@ use rand::RngExt;
 /// Marks an empty slot (no unit, no city, no building, no owner).
 pub const NONE: u8 = u8::MAX;
 /// Units (both tribes) the board may hold.
-pub const MAX_UNITS: usize = 48;
+pub(crate) const MAX_UNITS: usize = 48;
 
 /// One action of the acting player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -41,7 +41,7 @@ pub enum Action {
 
 impl Action {
     /// Index into [`super::log::ACTION_TYPES`].
-    pub fn type_index(&self) -> usize {
+    pub(crate) fn type_index(&self) -> usize {
         match self {
             Action::EndTurn => 0,
             Action::Move { .. } => 1,
@@ -435,10 +435,10 @@ impl StrategyState {
         bits(self.alive[0] | self.alive[1]).map(|id| (id, &self.units[id]))
     }
     /// Living units of tribe `p`.
-    pub fn units_of(&self, p: usize) -> impl Iterator<Item = (usize, &Unit)> {
+    pub(crate) fn units_of(&self, p: usize) -> impl Iterator<Item = (usize, &Unit)> {
         bits(self.alive[p]).map(|id| (id, &self.units[id]))
     }
-    pub fn unit_count(&self, p: usize) -> usize {
+    pub(crate) fn unit_count(&self, p: usize) -> usize {
         self.unit_count[p] as usize
     }
     /// Every city and village, with its index.
@@ -446,7 +446,7 @@ impl StrategyState {
         &self.cities[..self.n_cities as usize]
     }
     /// The index of the city on tile `t`, if any.
-    pub fn city_on(&self, t: usize) -> Option<usize> {
+    pub(crate) fn city_on(&self, t: usize) -> Option<usize> {
         let c = self.tiles[t].city;
         (c != NONE && self.cities[c as usize].pos as usize == t).then_some(c as usize)
     }
@@ -456,10 +456,10 @@ impl StrategyState {
     pub fn stars(&self, p: usize) -> u16 {
         self.tribes[p].stars
     }
-    pub fn has_tech(&self, p: usize, t: Tech) -> bool {
+    pub(crate) fn has_tech(&self, p: usize, t: Tech) -> bool {
         self.tribes[p].techs & t.bit() != 0
     }
-    pub fn tech_count(&self, p: usize) -> u32 {
+    pub(crate) fn tech_count(&self, p: usize) -> u32 {
         self.tribes[p].techs.count_ones()
     }
     /// The round being played (from 0).
@@ -514,7 +514,7 @@ impl StrategyState {
     }
 
     /// A unit type's numbers under this game's rules.
-    pub fn unit_stats(&self, kind: UnitKind) -> &'static UnitStats {
+    pub(crate) fn unit_stats(&self, kind: UnitKind) -> &'static UnitStats {
         self.rules.unit(kind)
     }
 
@@ -531,7 +531,7 @@ impl StrategyState {
 
     /// The score of tribe `p`: 10 per territory tile, 50 per city level, 30 per tier of
     /// each technology researched, 5 per star of living units' cost.
-    pub fn score_of(&self, p: usize) -> u32 {
+    pub(crate) fn score_of(&self, p: usize) -> u32 {
         let levels: u32 = self
             .cities()
             .iter()
@@ -553,7 +553,7 @@ impl StrategyState {
     // ----- rules: what is legal -----
 
     /// Whether tribe `p` may enter terrain `terrain`.
-    pub fn can_enter(&self, p: usize, terrain: Terrain) -> bool {
+    pub(crate) fn can_enter(&self, p: usize, terrain: Terrain) -> bool {
         match terrain {
             Terrain::Water => false,
             Terrain::Mountain => self.has_tech(p, Tech::Climbing),
@@ -671,7 +671,7 @@ impl StrategyState {
     /// Whether unit `id` may move to tile `to` now: `reach(id)` holds `to`, answered
     /// without the search where the tile settles it (off the board, taken, impassable,
     /// beyond the unit's movement, or next to it).
-    pub fn can_move_to(&self, id: usize, to: usize) -> bool {
+    pub(crate) fn can_move_to(&self, id: usize, to: usize) -> bool {
         let u = &self.units[id];
         if !u.alive || u.moved || u.attacked {
             return false;
@@ -707,7 +707,7 @@ impl StrategyState {
     }
 
     /// The defence multiplier of unit `id` where it stands, in halves (2 = x1).
-    pub fn defence_bonus(&self, id: usize) -> u32 {
+    pub(crate) fn defence_bonus(&self, id: usize) -> u32 {
         let u = &self.units[id];
         let p = u.owner as usize;
         let t = u.pos as usize;
@@ -767,14 +767,14 @@ impl StrategyState {
 
     /// Whether city `city` of tribe `p` may train `kind` now: its tile is free, it
     /// supports fewer units than its level + 1, the tech is known and stars suffice.
-    pub fn can_spawn(&self, p: usize, city: usize, kind: UnitKind) -> bool {
+    pub(crate) fn can_spawn(&self, p: usize, city: usize, kind: UnitKind) -> bool {
         self.can_spawn_in(p, city)
             && self.unit_unlocked(p, kind)
             && self.tribes[p].stars >= self.rules.unit(kind).cost as u16
     }
 
     /// Whether city `city` of `p` can train any unit type it could afford.
-    pub fn can_spawn_in(&self, p: usize, city: usize) -> bool {
+    pub(crate) fn can_spawn_in(&self, p: usize, city: usize) -> bool {
         let c = &self.cities[city];
         city < self.n_cities as usize
             && c.owner as usize == p
@@ -810,7 +810,7 @@ impl StrategyState {
     }
 
     /// Whether the tile suits the building, tech and stars aside.
-    pub fn site_fits(&self, t: usize, building: Building) -> bool {
+    pub(crate) fn site_fits(&self, t: usize, building: Building) -> bool {
         let tile = &self.tiles[t];
         let city_tile = self.city_on(t);
         if building == Building::Walls {
@@ -877,7 +877,7 @@ impl StrategyState {
 
     /// Every legal action of `player`, in a fixed order: a pending level-up's two
     /// choices alone; else end turn, research, spawns, builds, captures, attacks, moves.
-    pub fn actions_into(&self, player: usize, out: &mut Vec<Action>) {
+    pub(crate) fn actions_into(&self, player: usize, out: &mut Vec<Action>) {
         out.clear();
         if self.over || player != self.current() {
             return;
@@ -963,7 +963,7 @@ impl StrategyState {
 
     /// The tiles where tribe `p` may build `building` now: the tiles `can_build`
     /// accepts, in tile order.
-    pub fn build_sites(&self, p: usize, building: Building) -> TileSet {
+    pub(crate) fn build_sites(&self, p: usize, building: Building) -> TileSet {
         if !self.has_tech(p, building.info().tech)
             || self.tribes[p].stars < self.rules.building_cost(building) as u16
         {
@@ -1013,7 +1013,7 @@ impl StrategyState {
     /// without making the list: each part of it is counted (the moves of a one-step
     /// unit and the attacks of a unit by masks of rows), then only the part holding
     /// the index is made.
-    pub fn random_action_of(&self, player: usize, rng: &mut Rng) -> Option<Action> {
+    pub(crate) fn random_action_of(&self, player: usize, rng: &mut Rng) -> Option<Action> {
         if self.over || player != self.current() {
             return None;
         }

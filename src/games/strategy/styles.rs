@@ -29,7 +29,7 @@ const SPACE_FILE: &str = include_str!("../../../spaces/strategy_script_weights.r
 
 /// The statistics an evaluation reports, in order; [`FEATURES`] adds each one's
 /// standard error as `NAME_se`.
-pub const STATISTICS: [&str; 17] = [
+pub(crate) const STATISTICS: [&str; 17] = [
     "win_rate",
     "mean_score",
     "attacks",
@@ -60,7 +60,7 @@ pub fn feature_names() -> Vec<String> {
 
 /// Settings of [`StylesProblem`] (the registry's `--set` names).
 #[derive(Clone, Debug, PartialEq)]
-pub struct StylesConfig {
+pub(crate) struct StylesConfig {
     /// The first `levels` levels of `level_set` are played (the paper picks a few
     /// representative ones; ours are generated, so the first ones are as good as any).
     pub levels: usize,
@@ -93,7 +93,7 @@ impl Default for StylesConfig {
 }
 
 /// P-MCTS(PU) with genome weights against a fixed opponent.
-pub struct StylesProblem {
+pub(crate) struct StylesProblem {
     config: StylesConfig,
     space: Space,
     game: Values,
@@ -159,10 +159,6 @@ impl StylesProblem {
         Ok(problem)
     }
 
-    pub fn config(&self) -> &StylesConfig {
-        &self.config
-    }
-
     fn agent(&self, spec: &AgentSpec) -> Result<Box<dyn Agent<StrategyState>>, Error> {
         build_agent(
             "strategy",
@@ -220,7 +216,7 @@ impl StylesProblem {
 
 /// One game from the evaluated agent's seat.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GameOutcome {
+pub(crate) struct GameOutcome {
     /// 1 win, 0.5 draw, 0 loss.
     pub result: f64,
     pub score: f64,
@@ -236,7 +232,7 @@ pub struct GameOutcome {
 /// the slowest winner rather than dropping out of the archive (a NaN would have no
 /// cell) or posing as a fast one (0). Its standard error is over the wins (0 with
 /// fewer than two).
-pub fn summarise(games: &[GameOutcome], turns: usize) -> Vec<f64> {
+pub(crate) fn summarise(games: &[GameOutcome], turns: usize) -> Vec<f64> {
     let stat = |f: fn(&GameOutcome) -> f64| Summary::of(&games.iter().map(f).collect::<Vec<_>>());
     let won: Vec<f64> = games
         .iter()

@@ -321,7 +321,7 @@ impl GridArchive {
     }
 
     /// Rebuilds the cell index after deserialising.
-    pub fn reindex(&mut self) {
+    pub(crate) fn reindex(&mut self) {
         let cells = self.cells();
         let (axes, overflow) = (&self.axes, self.overflow_bins);
         self.store.reindex(cells, |c| flat(axes, overflow, c));
@@ -448,7 +448,7 @@ impl CvtArchive {
     }
 
     /// Rebuilds the cell index after deserialising.
-    pub fn reindex(&mut self) {
+    pub(crate) fn reindex(&mut self) {
         self.store.reindex(self.centroids.len(), |c| c[0]);
     }
 }
@@ -554,7 +554,7 @@ impl AnyArchive {
     }
 
     /// Rebuilds the cell index after deserialising.
-    pub fn reindex(&mut self) {
+    pub(crate) fn reindex(&mut self) {
         match self {
             AnyArchive::Grid(a) => a.reindex(),
             AnyArchive::Cvt(a) => a.reindex(),

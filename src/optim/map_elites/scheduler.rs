@@ -167,11 +167,6 @@ impl Scheduler {
         })
     }
 
-    /// What each emitter's candidates did, in the configuration's order.
-    pub fn emitter_stats(&self) -> &[EmitterStats] {
-        &self.stats
-    }
-
     fn ask_reevaluations(&mut self) -> Vec<Candidate> {
         if self.config.reevaluate == 0 || self.replay_done || self.archive.elites().is_empty() {
             return Vec::new();

@@ -53,12 +53,12 @@ impl std::str::FromStr for TupleSet {
 impl TupleSet {
     /// Auto: at most this many 2-tuples (45 free dimensions); scoring a neighbour costs
     /// time in proportion to the tuples that hold a changed dimension.
-    pub const AUTO_MAX_PAIRS: usize = 1000;
+    pub(crate) const AUTO_MAX_PAIRS: usize = 1000;
     /// Auto: at most this many patterns over all 2-tuples together (each a dense table
     /// of 24-byte statistics: 48 MiB at most).
-    pub const AUTO_MAX_PAIR_PATTERNS: u64 = 1 << 21;
+    pub(crate) const AUTO_MAX_PAIR_PATTERNS: u64 = 1 << 21;
     /// Auto: evaluations per pattern of an average 2-tuple below which 1+N is used.
-    pub const AUTO_MIN_SAMPLES: f64 = 10.0;
+    pub(crate) const AUTO_MIN_SAMPLES: f64 = 10.0;
 
     /// Parses `auto`, `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`. A
     /// term given twice (`1+1+N`, `N+D`, `a,a`, `a,b;b,a`) or an empty one (`1++N`,

@@ -60,7 +60,7 @@ impl Stat {
 
 /// Hasher for keys that are already integers: one multiply-xorshift mix.
 #[derive(Default)]
-pub struct MixHasher(u64);
+pub(crate) struct MixHasher(u64);
 
 impl Hasher for MixHasher {
     fn finish(&self) -> u64 {
@@ -297,7 +297,7 @@ impl TupleModel {
     /// Per tuple, the highest mean among its seen patterns (`None`: none seen), the
     /// ceilings [`MeanScorer::ceiling`] bounds a neighbourhood with. One pass over the
     /// model's tables, once per recommendation.
-    pub fn mean_ceilings(&self) -> Vec<Option<f64>> {
+    pub(crate) fn mean_ceilings(&self) -> Vec<Option<f64>> {
         let highest = |best: Option<f64>, s: &Stat| {
             if s.n == 0 {
                 best
@@ -323,7 +323,7 @@ impl TupleModel {
     }
 
     /// For each dimension, the ceilings of the tuples that hold it, highest first.
-    pub fn ceilings_by_dim(&self, ceilings: &[Option<f64>]) -> Vec<Vec<f64>> {
+    pub(crate) fn ceilings_by_dim(&self, ceilings: &[Option<f64>]) -> Vec<Vec<f64>> {
         self.tuples_of_dim
             .iter()
             .map(|tuples| {
@@ -340,7 +340,7 @@ impl TupleModel {
     /// Fills `out` with sqrt(ln(1 + N) / (eps + n)) for n = 0..=N (N = evaluations so
     /// far), reusing its allocation: one table per step instead of a logarithm and a
     /// division per lookup.
-    pub fn exploration_table(&self, eps: f64, out: &mut Vec<f64>) {
+    pub(crate) fn exploration_table(&self, eps: f64, out: &mut Vec<f64>) {
         let ln = (1.0 + self.evaluations as f64).ln();
         out.clear();
         out.extend((0..=self.evaluations).map(|n| (ln / (eps + n as f64)).sqrt()));
@@ -352,7 +352,7 @@ impl TupleModel {
 /// its mutated dimensions (about 40 of 211 tuples for two mutations at D = 20 with
 /// 1+2+N tuples). The result equals [`TupleModel::ucb`] up to rounding.
 #[derive(Default)]
-pub struct NeighbourScorer {
+pub(crate) struct NeighbourScorer {
     parts: Vec<(f64, f64, f64)>,
     totals: (f64, f64, f64),
     stamp: Vec<u32>,
@@ -361,7 +361,7 @@ pub struct NeighbourScorer {
 
 impl NeighbourScorer {
     /// Prepares for neighbours of `current`.
-    pub fn prepare(&mut self, model: &TupleModel, current: &[u32], explore: &[f64]) {
+    pub(crate) fn prepare(&mut self, model: &TupleModel, current: &[u32], explore: &[f64]) {
         let n = model.tuple_count();
         self.parts.clear();
         self.parts
@@ -414,7 +414,7 @@ impl NeighbourScorer {
 /// it in the last bits: it is an estimate with a bound on that difference, to rule
 /// neighbours out with; a neighbour that may win is scored again exactly.
 #[derive(Default)]
-pub struct MeanScorer {
+pub(crate) struct MeanScorer {
     parts: Vec<(f64, f64)>,
     /// The sum of the parts' means, kept up to date as parts change: within `drift`
     /// of the sum [`TupleModel::mean`] takes.
@@ -443,7 +443,7 @@ impl MeanScorer {
     /// than all of them; the parts are the same numbers either way. The reuse holds
     /// while the model is the same: after the model takes an evaluation, start from a
     /// fresh scorer (as each recommendation does).
-    pub fn prepare(&mut self, model: &TupleModel, point: &[u32]) {
+    pub(crate) fn prepare(&mut self, model: &TupleModel, point: &[u32]) {
         let part = |t: usize| model.stat(t, point).map_or((0.0, 0.0), |s| (s.mean, 1.0));
         let tuples = model.tuple_count();
         let mut changed = std::mem::take(&mut self.changed);
@@ -529,13 +529,13 @@ impl MeanScorer {
     /// same terms added in the same tuple order (an unseen tuple adds 0.0, which
     /// changes no sum but a zero's sign, and `+ 0.0` gives that back); `None` if no
     /// tuple saw it.
-    pub fn point_mean(&self) -> Option<f64> {
+    pub(crate) fn point_mean(&self) -> Option<f64> {
         (self.seen > 0.5).then(|| (self.ordered_total() + 0.0) / self.seen)
     }
 
     /// The prepared point's model mean from the running total, and how far it may be
     /// from [`TupleModel::mean`]'s: enough to rule the point out without summing.
-    pub fn point_estimate(&self) -> Option<(f64, f64)> {
+    pub(crate) fn point_estimate(&self) -> Option<(f64, f64)> {
         let slack = self.slack(self.parts.len(), self.seen, 0.0, self.scale);
         (self.seen > 0.5).then(|| (self.total / self.seen, slack))
     }

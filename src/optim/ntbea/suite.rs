@@ -85,7 +85,7 @@ const SCALES: [FitnessScale; 2] = [FitnessScale::Range, FitnessScale::Sd];
 const RECOMMEND: [RecommendFrom; 2] = [RecommendFrom::Evaluated, RecommendFrom::Neighbourhood];
 
 /// NTBEA's single-run settings as a parameter space.
-pub fn settings_space() -> Space {
+pub(crate) fn settings_space() -> Space {
     let dim = |name: &str, domain: Domain, default: usize| Dimension {
         name: name.into(),
         domain,
@@ -180,7 +180,7 @@ pub fn case_scores(
 
 /// The problem: fitness is the mean score over the suite; each case's score is a
 /// named feature.
-pub struct NtbeaSuite {
+pub(crate) struct NtbeaSuite {
     space: Space,
     suite: Vec<SuiteCase>,
     trials: u64,
