@@ -95,13 +95,9 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         None => by_configuration(&a, levels)?,
     };
     x.settings = super::name_value_pairs("--set", &a.settings)?;
-    // One command at a time writes the ladder's folder.
-    let folder = a.output.runs_dir.join(&x.name);
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
-    let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
+    let (folder, _lock) = locked_folder(&a.output.runs_dir, &x.name)?;
     if a.run.is_some() {
-        // The re-evaluation that chose the rungs, beside the round robin's summary.
+        // How the candidates' round robin chose the rungs, beside the ladder's summary.
         crate::run::lock::write_whole(folder.join("candidates.md"), &heading)
             .map_err(|e| anyhow!("{}: {e}", folder.join("candidates.md").display()))?;
     }
@@ -120,6 +116,18 @@ pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
         a.output.plots_dir.join(&x.name).display()
     );
     Ok(())
+}
+
+/// The ladder's folder, made if need be and locked: one command at a time writes it.
+fn locked_folder(
+    runs_dir: &std::path::Path,
+    name: &str,
+) -> Result<(PathBuf, crate::run::lock::FolderLock)> {
+    let folder = runs_dir.join(name);
+    std::fs::create_dir_all(&folder)
+        .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
+    let lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
+    Ok((folder, lock))
 }
 
 /// Rungs from configurations: the built-in ladder, one agent over a budget range, or
@@ -307,10 +315,7 @@ fn from_archive(
     .map_err(anyhow::Error::msg)?;
     pool.settings = super::name_value_pairs("--set", &a.settings)?;
     let pool_games = pool.levels.len() * a.candidate_games;
-    let folder = a.output.runs_dir.join(&name);
-    std::fs::create_dir_all(&folder)
-        .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
-    let _lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
+    let (_, _lock) = locked_folder(&a.output.runs_dir, &name)?;
     if !a.output.quiet {
         eprintln!(
             "candidates: {} elites in a round robin, {pool_games} games a pair on training levels",

@@ -107,12 +107,12 @@ impl StateEncoding<StrategyState> for StrategyPositions {
                     .map(|c| c.pos as usize)
             };
             let (enemy_capital, own_capital) = (capital_of(1 - p), capital_of(p));
-            let enemy_cities: Vec<usize> = s
-                .cities()
-                .iter()
-                .filter(|c| c.owner as usize == 1 - p)
-                .map(|c| c.pos as usize)
-                .collect();
+            // No allocation: a learned leaf encodes a state at every leaf it values.
+            let near_enemy_city = |pos: usize| {
+                s.cities()
+                    .iter()
+                    .any(|c| c.owner as usize == 1 - p && distance(size, pos, c.pos as usize) <= 2)
+            };
             let within = |pos: usize, target: Option<usize>, d: usize| {
                 target.is_some_and(|t| distance(size, pos, t) <= d)
             };
@@ -121,8 +121,7 @@ impl StateEncoding<StrategyState> for StrategyPositions {
             for (_, u) in s.units_of(p) {
                 let pos = u.pos as usize;
                 next += usize::from(within(pos, enemy_capital, 1));
-                near_cities +=
-                    usize::from(enemy_cities.iter().any(|&c| distance(size, pos, c) <= 2));
+                near_cities += usize::from(near_enemy_city(pos));
                 home += usize::from(within(pos, own_capital, 2));
                 hp += usize::from(u.hp);
                 if let Some(cap) = enemy_capital {
