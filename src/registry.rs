@@ -118,6 +118,11 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
             "",
             "game settings held fixed, NAME=VALUE NAME=VALUE",
         ),
+        (
+            "playable",
+            "true",
+            "hold the search to the game's playability constraints (`playtune games` lists them); false drops them",
+        ),
     ],
     build: |v, space| {
         use crate::harness::design::{DesignConfig, DesignProblem};
@@ -129,6 +134,7 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
                 budget: agents_budget(v, "budget")?,
                 settings: game_settings(v, "game_settings")?,
                 metrics: true,
+                playable: v.flag("playable")?,
             },
             space,
         )?))

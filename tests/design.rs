@@ -133,6 +133,7 @@ fn race_design(games: usize) -> DesignProblem {
             budget: None,
             settings: Vec::new(),
             metrics: true,
+            playable: false,
         },
         Some(&race_space()),
     )
@@ -215,6 +216,7 @@ fn a_design_point_names_settings_the_game_does_not_have() {
             budget: None,
             settings: Vec::new(),
             metrics: true,
+            playable: false,
         },
         Some(&space),
     )
@@ -561,6 +563,7 @@ fn space_battle_is_designed_with_its_own_measure_and_the_metrics() {
             budget: None,
             settings: vec![("max_ticks".into(), "300".into())],
             metrics: true,
+            playable: false,
         },
         None,
     )
@@ -584,6 +587,7 @@ fn space_battle_is_designed_with_its_own_measure_and_the_metrics() {
             budget: None,
             settings: Vec::new(),
             metrics: false,
+            playable: false,
         },
         None,
     )
@@ -591,4 +595,240 @@ fn space_battle_is_designed_with_its_own_measure_and_the_metrics() {
     .unwrap()
     .to_string();
     assert!(err.contains("two rungs are named `mcts`"), "{err}");
+}
+
+/// The weakest rung is not played: its result is its share of a game among equals.
+/// The rungs share seeds, and an evaluation reports its depth's standard error.
+#[test]
+fn the_weakest_rung_is_known_and_the_depth_has_a_standard_error() {
+    let problem = race_design(40);
+    let names = problem.feature_names();
+    assert_eq!(
+        names[..3],
+        ["win_rate_0_random", "win_rate_1_osla", "skill_depth_se"]
+    );
+    let space = problem.space().clone();
+    let mut x = space.decode(&space.default_indices());
+    x[0] = 25.0;
+    x[1] = 6.0;
+    let mut largest: f64 = 0.0;
+    for (seed, target) in (0..6).zip([25.0, 8.0, 10.0, 12.0, 6.0, 9.0]) {
+        x[0] = target;
+        let e = problem.evaluate(&x, seed).unwrap();
+        assert_eq!(e.features[0], 0.5, "two players: the weakest rung's share");
+        assert!((e.fitness - (e.features[1] - 0.5)).abs() < 1e-12);
+        // The standard error of a rate over 40 games: at most 0.5 / sqrt(40).
+        let se = e.features[2];
+        assert!((0.0..=0.08).contains(&se), "se {se}");
+        // Where the rate is r, the se is sqrt(r (1 - r) / 39) for wins of 0 or 1.
+        let r = e.features[1];
+        assert!(
+            (se - (r * (1.0 - r) / 39.0).sqrt()).abs() < 1e-9,
+            "se {se}, rate {r}"
+        );
+        largest = largest.max(se);
+    }
+    assert!(largest > 0.02, "some point is uncertain: {largest}");
+    x[0] = 25.0;
+    // A ladder naming the weakest agent twice knows both rungs without playing.
+    let game: &'static dyn DynGame = &RACE;
+    let twice = DesignProblem::new(
+        game,
+        DesignConfig {
+            ladder: vec!["random".into(), "random".into(), "osla(budget=20)".into()],
+            games: 10,
+            budget: None,
+            settings: Vec::new(),
+            metrics: false,
+            playable: false,
+        },
+        Some(&race_space()),
+    )
+    .unwrap();
+    let e = twice.evaluate(&x, 1).unwrap();
+    assert_eq!(e.features[..2], [0.5, 0.5]);
+    assert_eq!(e.fitness, 0.0, "the first step is 0 by symmetry");
+}
+
+/// With `players=2` fixed, Rinascimento's design space starts from 2-player Splendor
+/// (4 coins), holds the search to the game's playability, and a domain leaving the
+/// game's range is refused before any game, naming the file, line and range.
+#[test]
+fn the_games_own_rules_playability_and_ranges_hold() {
+    use playtune::{ProblemSpec, build_problem};
+    let spec = |playable: &str| ProblemSpec {
+        name: "design".into(),
+        settings: [
+            ("game", "rinascimento"),
+            ("ladder", "rnd,osla(budget=20)"),
+            ("games", "2"),
+            ("game_settings", "players=2"),
+            ("playable", playable),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect(),
+    };
+    let problem = build_problem(&spec("true"), None).unwrap();
+    let space = problem.space();
+    let default = space.render(&space.decode(&space.default_indices()));
+    let coins = default.iter().find(|(k, _)| k == "coins").unwrap();
+    assert_eq!(coins.1, "4", "2-player Splendor's bank: {default:?}");
+    let constraints: Vec<String> = space.constraints.iter().map(|c| c.to_string()).collect();
+    assert!(
+        constraints.iter().any(|c| c.starts_with("stalemate_rate")),
+        "{constraints:?}"
+    );
+    assert!(
+        constraints
+            .iter()
+            .any(|c| c.contains("mean_length") && c.contains("40")),
+        "{constraints:?}"
+    );
+    let baseline = problem.baseline().unwrap();
+    assert!(
+        baseline
+            .settings
+            .contains(&("coins".to_string(), "4".to_string()))
+    );
+    let none = build_problem(&spec("false"), None).unwrap();
+    assert!(none.space().constraints.is_empty());
+
+    // A space whose coins leave 1..20 is refused with its file, line and the range.
+    let dir = tempfile::TempDir::new().unwrap();
+    let file = dir.path().join("coins.ron");
+    std::fs::write(
+        &file,
+        "(\n    name: \"wide\",\n    dims: [\n        (name: \"end_points\", kind: Int(min: 10, max: 20, step: 5), default: 15),\n        (name: \"coins\", kind: Int(min: 2, max: 40, step: 2), default: 4),\n    ],\n)\n",
+    )
+    .unwrap();
+    playtune()
+        .args([
+            "optimize",
+            "--problem",
+            "design",
+            "--set",
+            "game=rinascimento",
+        ])
+        .args([
+            "--set", "games=1", "--budget", "2", "--no-log", "-q", "--space",
+        ])
+        .arg(&file)
+        .args(["--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("coins.ron:5"))
+        .stderr(predicate::str::contains("from 1 to 20"));
+    // `playtune games` lists ranges and the playability constraints.
+    playtune()
+        .arg("games")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("coins=splendor"))
+        .stdout(predicate::str::contains("[takes 1 to 20]"))
+        .stdout(predicate::str::contains("stalemate_rate <= 0.05"));
+}
+
+/// A design run ends with its verdict against the game's own rules, on the command
+/// line, in --json and in result.ron; a tuning run against the untuned agent.
+#[test]
+fn design_and_tuning_runs_end_with_a_verdict() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let out = playtune()
+        .args(["optimize", "--problem", "design", "--set", "game=rinascimento"])
+        .args(["--set", "ladder=rnd,osla(budget=20)", "--set", "games=4"])
+        .args(["--set", "game_settings=players=2", "--budget", "6"])
+        .args(["--verdict", "6", "--json", "-q", "--name", "d", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "verdict, trial 0: the recommendation and rinascimento's own rules each evaluated 6 times",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8_lossy(&out);
+    let json: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let v = &json["verdict"];
+    assert_eq!(v["fitness"], "skill depth");
+    assert_eq!(v["pairs"], 6);
+    assert!(v["recommendation"]["mean"].is_f64(), "{v}");
+    assert!(v["baseline"]["mean"].is_f64(), "{v}");
+    let sentence = v["sentence"].as_str().unwrap();
+    assert!(sentence.starts_with("The recommendation is "), "{sentence}");
+    assert!(text.contains(sentence), "the sentence is printed");
+    let result = std::fs::read_to_string(dir.path().join("d/result.ron")).unwrap();
+    assert!(result.contains("verdict"), "{result}");
+    // `reevaluate` judges again, on the same fresh seeds: the same verdict.
+    let again = playtune()
+        .args(["reevaluate", "--n", "6", "--json"])
+        .arg(dir.path().join("d"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let again = String::from_utf8_lossy(&again);
+    let again: serde_json::Value = serde_json::from_str(again.lines().last().unwrap()).unwrap();
+    assert_eq!(again["points"][0]["verdict"]["sentence"], v["sentence"]);
+
+    playtune()
+        .args([
+            "optimize",
+            "--problem",
+            "tune-agent",
+            "--set",
+            "game=rinascimento",
+        ])
+        .args(["--set", "agent=mcts(budget=20)", "--set", "opponents=rnd"])
+        .args(["--set", "games=4", "--set", "game_settings=players=2"])
+        .args(["--budget", "4", "--verdict", "4", "-q", "--no-log"])
+        .args(["--name", "t", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "the untuned agent mcts(budget=20) each evaluated 4 times",
+        ))
+        .stdout(predicate::str::contains("win rate"));
+    // --verdict 0 skips it; a --baseline outside the space is refused at once.
+    playtune()
+        .args([
+            "optimize",
+            "--problem",
+            "design",
+            "--set",
+            "game=rinascimento",
+        ])
+        .args(["--set", "ladder=rnd,osla(budget=20)", "--set", "games=2"])
+        .args(["--budget", "2", "--verdict", "0", "-q", "--no-log"])
+        .args(["--name", "none", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("verdict").not());
+    playtune()
+        .args([
+            "optimize",
+            "--problem",
+            "design",
+            "--set",
+            "game=rinascimento",
+        ])
+        .args([
+            "--set",
+            "games=2",
+            "--budget",
+            "2",
+            "--baseline",
+            "colour=3",
+        ])
+        .args(["-q", "--no-log", "--name", "bad", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--baseline colour=3"));
+    assert!(!dir.path().join("bad").exists());
 }

@@ -26,6 +26,15 @@ pub fn run(a: CompareArgs) -> Result<()> {
         let values: Vec<f64> = r.trials.iter().map(|t| t.final_value()).collect();
         groups.push((dir.display().to_string(), r, values));
     }
+    // Ranked best first, by what was measured: a true fitness, a verdict's fresh
+    // mean, a QD score; an optimiser's estimate only where nothing was measured, and
+    // then the table says so.
+    groups.sort_by(|a, b| Summary::of(&b.2).mean.total_cmp(&Summary::of(&a.2).mean));
+    let estimated: Vec<&str> = groups
+        .iter()
+        .filter(|(_, r, _)| r.trials.iter().any(|t| !t.final_value_measured()))
+        .map(|(name, _, _)| name.as_str())
+        .collect();
     println!(
         "{:40} {:>8} {:>6} {:>12} {:>10} {:>8}",
         "run", "algo", "n", "mean", "se", "success"
@@ -43,6 +52,12 @@ pub fn run(a: CompareArgs) -> Result<()> {
             s.mean,
             s.se(),
             success
+        );
+    }
+    if !estimated.is_empty() {
+        println!(
+            "\nestimates, not measurements, for {}: the optimiser's model of its own answer can be far from it; `playtune reevaluate RUN` measures it on fresh seeds",
+            estimated.join(", ")
         );
     }
     println!("\ntwo-tailed Mann-Whitney U:");
@@ -71,7 +86,8 @@ pub fn run(a: CompareArgs) -> Result<()> {
             .iter()
             .map(|(name, r, v)| {
                 let s = Summary::of(v);
-                serde_json::json!({"run": name, "algorithm": r.algorithm, "n": s.n, "mean": s.mean, "se": s.se(), "success_rate": r.success_rate})
+                let measured = r.trials.iter().all(|t| t.final_value_measured());
+                serde_json::json!({"run": name, "algorithm": r.algorithm, "n": s.n, "mean": s.mean, "se": s.se(), "success_rate": r.success_rate, "measured": measured})
             })
             .collect();
         println!("{}", serde_json::json!({"runs": runs, "pairs": pairs}));

@@ -372,7 +372,14 @@ fn print_settings(indent: &str, settings: &[Setting]) {
             .as_ref()
             .map(|d| format!(" [tune-agent: {}]", d.describe()))
             .unwrap_or_default();
-        println!("{indent}{}={}  {}{tuned}", s.name, s.default, s.about);
+        let range = s
+            .range
+            .map(|(lo, hi)| format!(" [takes {lo} to {hi}]"))
+            .unwrap_or_default();
+        println!(
+            "{indent}{}={}  {}{range}{tuned}",
+            s.name, s.default, s.about
+        );
     }
 }
 
@@ -383,6 +390,13 @@ pub fn games_cmd() -> Result<()> {
         println!("{}  {}", game.name(), game.about());
         println!("  settings:");
         print_settings("    ", &game.settings());
+        let playable = game.playability(&[]).unwrap_or_default();
+        if !playable.is_empty() {
+            println!(
+                "  playable (design holds a search to these unless --set playable=false): {}",
+                playable.join("; ")
+            );
+        }
         println!("  its own agents and presets:");
         for a in game.own_agents() {
             println!("    {}  {}", a.names.join(" | "), a.about);

@@ -16,6 +16,7 @@ mod reevaluate;
 mod report;
 mod spaces;
 mod validate;
+mod verdict;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

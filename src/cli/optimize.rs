@@ -65,6 +65,8 @@ pub struct OptimizeArgs {
     ntbea: NtbeaArgs,
     #[command(flatten)]
     hill_climber: HillClimberArgs,
+    #[command(flatten)]
+    verdict: super::verdict::VerdictArgs,
 }
 
 /// The options of `--algo ntbea`.
@@ -244,6 +246,8 @@ pub struct ResumeArgs {
     retry_failed: bool,
     #[command(flatten)]
     cluster: super::ClusterArgs,
+    #[command(flatten)]
+    verdict: super::verdict::VerdictArgs,
 }
 
 /// What a run is about: the problem's spec, the problem, the space searched and the
@@ -294,8 +298,16 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         }
         None => None,
     };
-    let problem = build_problem(&spec, user.as_ref().map(|u| &u.0))
-        .map_err(|e| anyhow!("--problem {} --set: {e}", spec.name))?;
+    let problem = build_problem(&spec, user.as_ref().map(|u| &u.0)).map_err(|e| {
+        // A dimension the game refuses is the space file's error: name its line.
+        if let (Some((_, text, file)), crate::registry::Error::Build(b)) = (&user, &e)
+            && let Some(crate::harness::Error::OutsideRange { dimension, .. }) =
+                b.downcast_ref::<crate::harness::Error>()
+        {
+            return anyhow!(dim_error(text, file, dimension, "kind", b.to_string()));
+        }
+        anyhow!("--problem {} --set: {e}", spec.name)
+    })?;
     let mut space = match &user {
         Some((space, text, file)) => {
             Binding::new(space, problem.space())
@@ -305,6 +317,12 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         None => problem.space().clone(),
     };
     super::fix_dims(&mut space, &common.fix)?;
+    // The problem's own constraints (a game's playability) hold a user's space too.
+    for c in &problem.space().constraints {
+        if !space.constraints.contains(c) {
+            space.constraints.push(c.clone());
+        }
+    }
     let features = problem.feature_names();
     let range = |name: &str| problem.feature_range(name);
     if let Some((_, _, file)) = &user {
@@ -333,6 +351,7 @@ fn start(
     default_problem: &str,
     algorithm: AlgoConfig,
     budget: u64,
+    verdict: Option<&super::verdict::VerdictArgs>,
 ) -> Result<()> {
     let (spec, problem, space, space_file) = problem_and_space(common, default_problem)?;
     let config = RunConfig {
@@ -352,6 +371,9 @@ fn start(
     };
     config.faults.check().map_err(run_error)?;
     common.cluster.check()?;
+    if let Some(v) = verdict {
+        super::verdict::check(v, &config.space)?;
+    }
     if common.cluster.executor == super::Executor::Slurm
         && (common.no_log || config.problem.name == "manual")
     {
@@ -397,8 +419,11 @@ fn start(
         &dir,
         &config,
         problem.as_ref(),
-        common.json,
-        common.quiet,
+        Ending {
+            json: common.json,
+            quiet: common.quiet,
+            verdict,
+        },
         Start::Fresh,
         &common.cluster,
     )
@@ -501,15 +526,27 @@ enum Start {
     Resume { retry_failed: bool },
 }
 
+/// How a finished run speaks (`--json`, `--quiet`) and is judged (`--verdict`,
+/// `--baseline`; `None`: never, as a MAP-Elites archive).
+struct Ending<'a> {
+    json: bool,
+    quiet: bool,
+    verdict: Option<&'a super::verdict::VerdictArgs>,
+}
+
 fn finish(
     dir: &Path,
     config: &RunConfig,
     problem: &dyn Problem,
-    json: bool,
-    quiet: bool,
+    ending: Ending,
     start: Start,
     cluster: &super::ClusterArgs,
 ) -> Result<()> {
+    let Ending {
+        json,
+        quiet,
+        verdict,
+    } = ending;
     let (retry_failed, resumed) = match start {
         Start::Fresh => (false, false),
         Start::Resume { retry_failed } => (retry_failed, true),
@@ -568,6 +605,10 @@ fn finish(
         })?
         .pop()
         .ok_or_else(|| anyhow!("{}: the search gave no result", dir.display()))?;
+    let mut result = result;
+    if let Some(v) = verdict {
+        super::verdict::judge_run(dir, config, problem, &mut result, v, !quiet && !json)?;
+    }
     report(
         dir,
         config,
@@ -686,6 +727,11 @@ pub(super) fn report(
             }
         }
     }
+    for t in r.trials.iter().take(5) {
+        if let Some(v) = &t.verdict {
+            super::verdict::print(v, &format!("verdict, trial {}", t.trial));
+        }
+    }
     println!(
         "final value: mean {:.4}, se {:.4} over {} trial(s)",
         r.final_value.mean,
@@ -711,6 +757,9 @@ pub(super) fn report(
                     o["feasible"] = serde_json::json!(f.feasible);
                     o["infeasible"] = serde_json::json!(f.infeasible);
                     o["recommendation_feasible"] = serde_json::json!(f.recommendation);
+                }
+                if let Some(v) = &t.verdict {
+                    o["verdict"] = serde_json::json!(v);
                 }
                 if let Some(m) = t.history.last() {
                     o["coverage"] = serde_json::json!(m.coverage);
@@ -745,6 +794,9 @@ pub(super) fn report(
             "trials": trials,
         });
         let mut out = out;
+        if let Some(v) = &first.verdict {
+            out["verdict"] = serde_json::json!(v);
+        }
         if let Some(f) = first.feasibility {
             let sum = |g: fn(&crate::optim::constrained::Feasibility) -> u64| -> u64 {
                 r.trials
@@ -810,7 +862,13 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
             batch: a.batch.unwrap_or(1),
         }),
     };
-    start(&a.common, "noisy-onemax", algorithm, a.budget)
+    start(
+        &a.common,
+        "noisy-onemax",
+        algorithm,
+        a.budget,
+        Some(&a.verdict),
+    )
 }
 
 fn parse_axis(text: &str) -> Result<FeatureAxis> {
@@ -892,6 +950,7 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
         "sphere",
         AlgoConfig::MapElites(config),
         a.evaluations,
+        None,
     )
 }
 
@@ -930,8 +989,11 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
         &a.run,
         &config,
         problem.as_ref(),
-        a.json,
-        a.quiet,
+        Ending {
+            json: a.json,
+            quiet: a.quiet,
+            verdict: Some(&a.verdict),
+        },
         Start::Resume {
             retry_failed: a.retry_failed,
         },

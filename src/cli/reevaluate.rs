@@ -3,6 +3,7 @@
 
 use crate::registry::build_problem;
 use crate::run::reevaluate::{Reevaluation, reevaluate};
+use crate::run::verdict::{BaselineSource, Judge};
 use crate::run::{self, RunConfig};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
@@ -30,6 +31,14 @@ pub struct ReevaluateArgs {
     /// Print one JSON object as the last line of output.
     #[arg(long)]
     json: bool,
+    /// The baseline to judge each recommendation against, NAME=VALUE (repeatable)
+    /// [default: the problem's own: the game's own rules for `design`, the untuned
+    /// agent for `tune-agent`; none for a benchmark].
+    #[arg(long = "baseline", value_name = "NAME=VALUE")]
+    baseline: Vec<String>,
+    /// No verdict: only the fresh evaluations of each point.
+    #[arg(long)]
+    no_verdict: bool,
 }
 
 /// One point to evaluate: where it comes from, its values, and the run's estimate.
@@ -59,6 +68,26 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
     let mut rows = Vec::new();
     let binding = crate::eval::Binding::new(&config.space, problem.space())
         .map_err(|e| anyhow!("{}: {}", a.run.display(), e.message))?;
+    let baseline = if a.baseline.is_empty() {
+        None
+    } else {
+        let start = config.space.decode(&config.space.default_indices());
+        Some(super::verdict::parse_point(
+            &config.space,
+            start,
+            &a.baseline,
+            "--baseline",
+        )?)
+    };
+    // The verdict: each point beside the baseline on the same fresh seeds.
+    let judge =
+        (!a.no_verdict && (baseline.is_some() || problem.baseline().is_some())).then(|| Judge {
+            space: &config.space,
+            problem: problem.as_ref(),
+            retries: config.faults.retries,
+            seed,
+            evaluations: a.n,
+        });
     for t in targets.iter_mut() {
         if t.true_fitness.is_none() {
             let mut full = Vec::new();
@@ -76,7 +105,22 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
         )
         .map_err(|e| anyhow!("{}: {e}", a.run.display()))?;
         print_target(&config, t, &r, a.n);
+        let verdict = match &judge {
+            Some(judge) => {
+                let baseline = match &baseline {
+                    Some(p) => BaselineSource::Point(p),
+                    None => BaselineSource::Own,
+                };
+                let v = judge
+                    .judge(&t.values, t.trial, baseline, &|| {})
+                    .map_err(|e| anyhow!("{}: verdict: {e}", a.run.display()))?;
+                super::verdict::print(&v, "  verdict");
+                Some(v)
+            }
+            None => None,
+        };
         rows.push(serde_json::json!({
+            "verdict": verdict,
             "trial": t.trial,
             "point": crate::eval::point_json(&config.space, &t.values),
             "estimate": t.estimate.map(|e| e.0),
@@ -144,30 +188,11 @@ fn targets(a: &ReevaluateArgs, config: &RunConfig) -> Result<Vec<Target>> {
             .collect());
     }
     let space = &config.space;
-    let mut values = match trials.first() {
+    let values = match trials.first() {
         Some(t) => t.values.clone(),
         None => space.decode(&space.default_indices()),
     };
-    for p in &a.point {
-        let (name, text) = p
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--point {p}: write NAME=VALUE"))?;
-        let (name, text) = (name.trim(), text.trim());
-        let d = space.position(name).ok_or_else(|| {
-            let names: Vec<&str> = space.names().collect();
-            anyhow!(
-                "--point {p}: the run's space has no dimension `{name}` (it has {})",
-                names.join(", ")
-            )
-        })?;
-        let domain = &space.dims[d].domain;
-        values[d] = domain.parse_number(text).ok_or_else(|| {
-            anyhow!(
-                "--point {p}: `{text}` is not a value of {name} ({})",
-                domain.describe()
-            )
-        })?;
-    }
+    let values = super::verdict::parse_point(space, values, &a.point, "--point")?;
     Ok(vec![Target {
         label: "point".into(),
         trial: a.trial.unwrap_or(0),

@@ -41,6 +41,18 @@ impl Evaluation {
     }
 }
 
+/// What a run's recommendation is judged against in its verdict
+/// ([`crate::run::verdict`]): the game's own rules for a design problem, the untuned
+/// agent for a tuning problem.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Baseline {
+    /// What it is, in words ("rinascimento's own rules", "the untuned agent mcts").
+    pub label: String,
+    /// Its values of the search's dimensions, as text (`coins=4`): what the verdict
+    /// prints beside the recommendation's.
+    pub settings: Vec<(String, String)>,
+}
+
 /// An evaluation that could not be done (e.g. an external evaluator crashed).
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{0}")]
@@ -114,6 +126,12 @@ pub trait Problem: Send + Sync {
         Vec::new()
     }
 
+    /// What the fitness is, in words for a reader ("skill depth", "win rate"):
+    /// verdicts, tables and pictures name it.
+    fn fitness_name(&self) -> &str {
+        "fitness"
+    }
+
     /// The range the fitness is known to lie in, if it has one (a win rate: 0 to 1):
     /// pictures colour on it rather than on the data's own, so that 0.6 reads the same
     /// in every heatmap.
@@ -158,6 +176,22 @@ pub trait Problem: Send + Sync {
     /// agent's own setting names.
     fn agent_spec(&self, _x: &[f64]) -> Option<String> {
         None
+    }
+
+    /// What a run's recommendation is judged against, if the problem has a baseline of
+    /// its own (the game's own rules, the untuned agent); evaluate it with
+    /// [`Problem::evaluate_baseline`]. `None`: the verdict needs a baseline point from
+    /// the user.
+    fn baseline(&self) -> Option<Baseline> {
+        None
+    }
+
+    /// Evaluates [`Problem::baseline`] with randomness drawn only from `seed`, as
+    /// [`Problem::evaluate`] would a point: the same seed plays the same games, so a
+    /// baseline and a point evaluated with one seed are compared paired.
+    fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
+        let _ = seed;
+        Err(EvalError("this problem has no baseline of its own".into()))
     }
 
     /// The noise-free fitness of `x`, for benchmarks that know it.

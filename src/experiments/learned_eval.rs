@@ -24,7 +24,7 @@ use crate::learn::samples::{SampleFile, SampleHeader, SampleWriter};
 use crate::learn::{EpochRecord, TrainConfig, Trained};
 use crate::plot::{Series, line_chart};
 use crate::rng::{derive_seed, rng_from_seed};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -47,17 +47,7 @@ pub(crate) const PAPER_TABLE_II: [(&str, f64); 3] = [
 pub(crate) const PAPER_TABLE_III: [(&str, f64); 2] = [("heuristic", 0.664), ("playout", 0.588)];
 
 fn bar(show: bool, len: u64, what: &str) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{spinner}} {{pos}}/{{len}} {what} [{{elapsed_precise}} < {{eta_precise}}]"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar
+    crate::run::counting_bar(show, len, what)
 }
 
 /// What a self-play call did.

@@ -22,6 +22,10 @@ pub struct DesignConfig {
     pub settings: Vec<(String, String)>,
     /// Whether the design metrics are features too (the rungs' results always are).
     pub metrics: bool,
+    /// Whether the game's playability constraints ([`super::GameDef::playability`])
+    /// hold the search: the problem's space carries them, so a run gets them unless
+    /// the user drops them (`playable=false`).
+    pub playable: bool,
 }
 
 /// A game's own measure of a ladder rung ([`super::GameDef::rung_measure`]): the rung
@@ -50,7 +54,16 @@ pub struct DesignProblem {
     space: Space,
     features: Vec<String>,
     measure: Option<RungMeasure>,
+    /// The game's own rules under the settings held fixed: the verdict's baseline.
+    own: Vec<(String, String)>,
+    /// Rungs whose result is known without playing: the weakest rung, and any rung
+    /// that is the same agent, meets only copies of itself, so by symmetry its mean
+    /// score is `1 / players`. Measuring it would only add noise to the depth.
+    known: Vec<bool>,
 }
+
+/// The feature holding an evaluation's skill depth's standard error.
+pub const DEPTH_SE: &str = "skill_depth_se";
 
 /// The design metrics a design evaluation reports, in order (per-seat win rates are
 /// left out: the number of seats may change with the point).
@@ -87,6 +100,7 @@ impl DesignProblem {
             return Err(Error::field("games=0", "play at least one game per rung"));
         }
         let mut config = config;
+        let own_space = space.is_none();
         let mut space = match space {
             Some(s) => s.clone(),
             None => game.design_space().ok_or_else(|| Error::NoDesignSpace {
@@ -95,12 +109,51 @@ impl DesignProblem {
         };
         let settings = game.settings();
         for d in &space.dims {
-            if !settings.iter().any(|s| s.name == d.name) {
+            let Some(setting) = settings.iter().find(|s| s.name == d.name) else {
                 return Err(Error::NotASetting {
                     dimension: d.name.clone(),
                     owner: format!("game `{}`", game.name()),
                     known: settings.iter().map(|s| s.name.clone()).collect(),
                 });
+            };
+            // A domain that leaves the game's own range would fail at play, points
+            // into the search: refuse it before any game.
+            if let Some((min, max)) = setting.range {
+                let (low, high) = d.domain.bounds();
+                if low < min || high > max {
+                    return Err(Error::OutsideRange {
+                        dimension: d.name.clone(),
+                        game: game.name().to_string(),
+                        domain: d.domain.describe(),
+                        min,
+                        max,
+                    });
+                }
+            }
+        }
+        // The game's own rules for the settings held fixed (2-player Splendor's bank,
+        // not the 4-player one with `players=2`): the baseline, and the defaults of
+        // the game's own design space.
+        let own = game.own_rules(&config.settings)?;
+        if own_space {
+            for d in space.dims.iter_mut() {
+                if let Some(i) = own
+                    .iter()
+                    .find(|(k, _)| *k == d.name)
+                    .and_then(|(_, v)| d.domain.parse_value(v))
+                {
+                    d.default = i;
+                }
+            }
+        }
+        if config.playable {
+            for text in game.playability(&config.settings)? {
+                let c: crate::space::Constraint = text.parse().map_err(|e| {
+                    Error::field("playable", format!("the game's constraint `{text}`: {e}"))
+                })?;
+                if !space.constraints.contains(&c) {
+                    space.constraints.push(c);
+                }
             }
         }
         // A game setting given for a dimension fixes that dimension there: `players=2`
@@ -146,12 +199,24 @@ impl DesignProblem {
         if config.metrics {
             features.extend(METRICS.iter().map(|m| m.to_string()));
         }
+        let known = config
+            .ladder
+            .iter()
+            .enumerate()
+            .map(|(i, rung)| measure.is_none() && (i == 0 || *rung == config.ladder[0]))
+            .collect();
+        features.insert(
+            config.ladder.len() * per_rung(measure),
+            DEPTH_SE.to_string(),
+        );
         let problem = DesignProblem {
             game,
             config,
             space,
             features,
             measure,
+            own,
+            known,
         };
         // The game's default point must set up, and every rung must build, before a
         // search starts.
@@ -168,6 +233,99 @@ impl DesignProblem {
             .map_err(|e| e.context(format!("ladder agent `{}`", problem.config.ladder[rung])))?;
         }
         Ok(problem)
+    }
+
+    /// One evaluation of the rules `settings`: every rung not known by symmetry plays
+    /// `games` games, game `g` of every rung seeded with `derive_seed(seed, [g])`
+    /// (common random numbers: the rungs meet the same deals and seats, so their gaps
+    /// are measured paired; a game's own measure keeps its published seeding,
+    /// [`ladder::RungSeeds::PerRung`]).
+    fn evaluate_settings(
+        &self,
+        settings: &[(String, String)],
+        seed: u64,
+    ) -> Result<Evaluation, Error> {
+        let players = self.game.players(settings)?;
+        let games = self.config.games;
+        let measure = self.measure;
+        // A game's own measure reads its summary values; name them once.
+        let summary = |record: &super::Record, name: &str| -> Result<f64, Error> {
+            record
+                .extra
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| Error::NoSummary {
+                    game: self.game.name().to_string(),
+                    name: name.to_string(),
+                })
+        };
+        let measured: Vec<usize> = (0..self.config.ladder.len())
+            .filter(|&r| !self.known[r])
+            .collect();
+        // A game's own measure (Space Battle's, the NTBEA paper's) keeps the seeding
+        // its published runs replay.
+        let seeds = match measure {
+            None => ladder::RungSeeds::Common,
+            Some(_) => ladder::RungSeeds::PerRung,
+        };
+        let played = ladder::play_rungs(&measured, games, seed, seeds, |rung, g, seed| {
+            let (agents, seat) = self.lineup(settings, rung, g)?;
+            let record = self.game.play(&GameRequest {
+                settings: settings.to_vec(),
+                agents,
+                budget: self.config.budget,
+                seed,
+            })?;
+            let score = match measure {
+                Some(m) => summary(&record, m.result)?,
+                None => record.shared_win(seat),
+            };
+            Ok::<_, Error>((record, score))
+        })?;
+        // Each rung's per-game scores: a known rung scores its share of a game among
+        // equals in every game.
+        let mut chunks = played.chunks(games);
+        let mut scores: Vec<Vec<f64>> = Vec::new();
+        let mut features = Vec::new();
+        for r in 0..self.config.ladder.len() {
+            if self.known[r] {
+                scores.push(vec![1.0 / players as f64; games]);
+                features.push(1.0 / players as f64);
+                continue;
+            }
+            let chunk = chunks.next().unwrap_or_default();
+            let s: Vec<f64> = chunk.iter().map(|(_, s)| *s).collect();
+            match measure {
+                None => features.push(mean(&s)),
+                Some(m) => {
+                    for (_, key) in m.features {
+                        let values: Vec<f64> = chunk
+                            .iter()
+                            .map(|(rec, _)| summary(rec, key))
+                            .collect::<Result<_, _>>()?;
+                        features.push(mean(&values));
+                    }
+                }
+            }
+            scores.push(s);
+        }
+        let rungs: Vec<f64> = scores.iter().map(|s| mean(s)).collect();
+        features.push(ladder::depth_se(&scores));
+        if self.config.metrics {
+            let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
+            let metrics = DesignMetrics::of(&records, players).features();
+            features.extend(METRICS.iter().map(|m| {
+                metrics
+                    .iter()
+                    .find(|(k, _)| k == m)
+                    .map_or(f64::NAN, |(_, v)| *v)
+            }));
+        }
+        Ok(Evaluation {
+            fitness: ladder::skill_depth(&rungs),
+            features,
+        })
     }
 
     /// Who plays game `g` of rung `rung` under `settings`, and the rung's seat.
@@ -208,6 +366,15 @@ impl DesignProblem {
     }
 }
 
+/// Features each rung reports: its result, or the game's own measure's features.
+fn per_rung(measure: Option<RungMeasure>) -> usize {
+    measure.map_or(1, |m| m.features.len())
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
 /// An agent's name or spec as part of a feature name: letters, digits and underscores.
 pub(super) fn feature_name(name: &str) -> String {
     let cleaned: String = name
@@ -232,81 +399,31 @@ impl Problem for DesignProblem {
         self.features.clone()
     }
 
+    fn fitness_name(&self) -> &str {
+        "skill depth"
+    }
+
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
-        let settings = self.settings_at(x);
-        let players = self
-            .game
-            .players(&settings)
-            .map_err(|e| EvalError(e.to_string()))?;
-        let games = self.config.games;
-        let measure = self.measure;
-        // A game's own measure reads its summary values; name them once.
-        let summary = |record: &super::Record, name: &str| -> Result<f64, Error> {
-            record
-                .extra
+        self.evaluate_settings(&self.settings_at(x), seed)
+            .map_err(|e| EvalError(e.to_string()))
+    }
+
+    /// The game's own rules under the settings held fixed.
+    fn baseline(&self) -> Option<crate::eval::Baseline> {
+        Some(crate::eval::Baseline {
+            label: format!("{}'s own rules", self.game.name()),
+            settings: self
+                .own
                 .iter()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| *v)
-                .ok_or_else(|| Error::NoSummary {
-                    game: self.game.name().to_string(),
-                    name: name.to_string(),
-                })
-        };
-        let played = ladder::play_ladder(self.config.ladder.len(), games, seed, |rung, g, seed| {
-            let (agents, seat) = self.lineup(&settings, rung, g)?;
-            let record = self.game.play(&GameRequest {
-                settings: settings.clone(),
-                agents,
-                budget: self.config.budget,
-                seed,
-            })?;
-            let score = match measure {
-                Some(m) => summary(&record, m.result)?,
-                None => record.shared_win(seat),
-            };
-            Ok((record, score))
+                .filter(|(k, _)| self.space.position(k).is_some())
+                .cloned()
+                .collect(),
         })
-        .map_err(|e: Error| EvalError(e.to_string()))?;
-        let mean = |c: &[(super::Record, f64)], f: &dyn Fn(&(super::Record, f64)) -> f64| {
-            c.iter().map(f).sum::<f64>() / games as f64
-        };
-        let rungs: Vec<f64> = played
-            .chunks(games)
-            .map(|c| mean(c, &|(_, s)| *s))
-            .collect();
-        let mut features = match measure {
-            None => rungs.clone(),
-            Some(m) => {
-                let mut out = Vec::new();
-                for c in played.chunks(games) {
-                    for (_, key) in m.features {
-                        // Every record was read above for the result; a missing
-                        // value is the game's error, reported as one.
-                        let values: Vec<f64> = c
-                            .iter()
-                            .map(|(r, _)| summary(r, key))
-                            .collect::<Result<_, _>>()
-                            .map_err(|e| EvalError(e.to_string()))?;
-                        out.push(values.iter().sum::<f64>() / games as f64);
-                    }
-                }
-                out
-            }
-        };
-        if self.config.metrics {
-            let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
-            let metrics = DesignMetrics::of(&records, players).features();
-            features.extend(METRICS.iter().map(|m| {
-                metrics
-                    .iter()
-                    .find(|(k, _)| k == m)
-                    .map_or(f64::NAN, |(_, v)| *v)
-            }));
-        }
-        Ok(Evaluation {
-            fitness: ladder::skill_depth(&rungs),
-            features,
-        })
+    }
+
+    fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
+        self.evaluate_settings(&self.own, seed)
+            .map_err(|e| EvalError(e.to_string()))
     }
 
     /// A rung's win rate, and the rates among the metrics, lie in 0 to 1.

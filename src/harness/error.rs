@@ -60,6 +60,17 @@ pub enum Error {
         owner: String,
         known: Vec<String>,
     },
+    /// A search space's dimension whose values leave the range the game takes.
+    #[error(
+        "dimension `{dimension}` takes {domain}, but game `{game}` takes {dimension} from {min} to {max}: narrow the domain to that range"
+    )]
+    OutsideRange {
+        dimension: String,
+        game: String,
+        domain: String,
+        min: f64,
+        max: f64,
+    },
     /// A search space's dimension that the agent spec fixes too.
     #[error(
         "dimension `{dimension}` is fixed by the agent spec `{spec}`: leave it out of one of them"

@@ -4,21 +4,63 @@
 use crate::rng::derive_seed;
 use rayon::prelude::*;
 
-/// Plays `games` games for each of `rungs` ladder agents in parallel: `play(rung,
-/// game, seed)` with `seed = derive_seed(seed, [rung, game])`, so results do not
-/// depend on the number of threads. Returns the results rung by rung, `games` each.
-pub(crate) fn play_ladder<R: Send, E: Send>(
-    rungs: usize,
+/// How the games of a ladder's rungs are seeded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RungSeeds {
+    /// Game `g` of every rung from `derive_seed(seed, [g])`: common random numbers,
+    /// the rungs meet the same deals, maps and seats, so their differences are
+    /// measured paired.
+    Common,
+    /// Game `g` of rung `r` from `derive_seed(seed, [r, g])`: how every ladder was
+    /// seeded before 2026-11-26, kept where published runs replay it (the NTBEA
+    /// paper's Space Battle problem).
+    PerRung,
+}
+
+/// Plays `games` games for each rung of `rungs` in parallel: `play(rung, game, seed)`
+/// with the seed `seeds` says, independent of the number of threads. Returns the
+/// results rung by rung, `games` each.
+pub(crate) fn play_rungs<R: Send, E: Send>(
+    rungs: &[usize],
     games: usize,
     seed: u64,
+    seeds: RungSeeds,
     play: impl Fn(usize, usize, u64) -> Result<R, E> + Sync,
 ) -> Result<Vec<R>, E> {
-    let jobs: Vec<(usize, usize)> = (0..rungs)
-        .flat_map(|a| (0..games).map(move |g| (a, g)))
+    let jobs: Vec<(usize, usize)> = rungs
+        .iter()
+        .flat_map(|&a| (0..games).map(move |g| (a, g)))
         .collect();
     jobs.par_iter()
-        .map(|&(a, g)| play(a, g, derive_seed(seed, &[a as u64, g as u64])))
+        .map(|&(a, g)| {
+            let s = match seeds {
+                RungSeeds::Common => derive_seed(seed, &[g as u64]),
+                RungSeeds::PerRung => derive_seed(seed, &[a as u64, g as u64]),
+            };
+            play(a, g, s)
+        })
         .collect()
+}
+
+/// The standard error of a ladder's skill depth from each rung's per-game scores,
+/// game `g` of every rung played on the same seed: the standard error of the mean
+/// paired difference `scores[r + 1][g] - scores[r][g]` over the step that sets the
+/// depth (the first smallest gap). 0 for a ladder of one rung or games of one.
+pub fn depth_se(scores: &[Vec<f64>]) -> f64 {
+    let means: Vec<f64> = scores
+        .iter()
+        .map(|s| s.iter().sum::<f64>() / s.len() as f64)
+        .collect();
+    let depth = skill_depth(&means);
+    let Some(step) = means.windows(2).position(|w| w[1] - w[0] == depth) else {
+        return 0.0;
+    };
+    let gaps: Vec<f64> = scores[step + 1]
+        .iter()
+        .zip(&scores[step])
+        .map(|(hi, lo)| hi - lo)
+        .collect();
+    crate::stats::Summary::of(&gaps).se()
 }
 
 /// Skill depth of a ladder from each rung's mean result, weakest first: the smallest
@@ -190,6 +232,20 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    #[test]
+    fn the_depth_s_error_is_that_of_the_paired_step_that_sets_it() {
+        // Rung 1 beats rung 0 by 0.5 in every game: no noise in that step. Rung 2
+        // gains 0.1 on average over rung 1, by +0.4 or -0.2 in alternate games: that
+        // step sets the depth, and its paired sd is 0.3 * sqrt(4/3) over 4 games.
+        let scores = vec![vec![0.0; 4], vec![0.5; 4], vec![0.9, 0.3, 0.9, 0.3]];
+        let means: Vec<f64> = scores.iter().map(|s| s.iter().sum::<f64>() / 4.0).collect();
+        assert!((skill_depth(&means) - 0.1).abs() < 1e-12);
+        let se = depth_se(&scores);
+        let want = (0.09f64 * 4.0 / 3.0).sqrt() / 2.0;
+        assert!((se - want).abs() < 1e-12, "{se} {want}");
+        assert_eq!(depth_se(&scores[..1]), 0.0);
     }
 
     #[test]

@@ -70,6 +70,22 @@ pub trait GameDef: Sync + 'static {
     fn design_space(&self) -> Option<crate::space::Space> {
         None
     }
+    /// The game's own rules under `settings`: every setting with the value the game
+    /// itself plays, a placeholder such as "the value for this player count" made a
+    /// number (2-player Splendor has 4 coins a colour, 4-player Splendor 7). A design
+    /// run's baseline, and the design space's defaults, are these. By default the
+    /// values as given.
+    fn own_rules(&self, settings: &Values) -> Result<Vec<(String, String)>, Error> {
+        Ok(settings.pairs().to_vec())
+    }
+    /// What a playable game of these rules is, as constraints on the design metrics
+    /// (`stalemate_rate <= 0.05`): the design problem holds a search to them unless the
+    /// user drops them, so a game that never ends cannot be recommended. By default
+    /// none.
+    fn playability(&self, settings: &Values) -> Vec<String> {
+        let _ = settings;
+        Vec::new()
+    }
     /// How a design ladder's rung is measured where the game has its own measure
     /// (Space Battle: Eq. 2's T of ship 0 against the controller ENEMY_ID names).
     /// `None`, the default: every rung against copies of the weakest, seats rotating,
@@ -168,6 +184,10 @@ pub trait DynGame: Sync {
     fn encoding_named(&self, name: Option<&str>) -> Result<Encoding, Error>;
     /// The game's design space, if it has one ([`GameDef::design_space`]).
     fn design_space(&self) -> Option<crate::space::Space>;
+    /// The game's own rules under `settings` ([`GameDef::own_rules`]), checked.
+    fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error>;
+    /// What a playable game is under `settings` ([`GameDef::playability`]).
+    fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error>;
     /// The game's own measure of a design ladder's rung, if it has one.
     fn rung_measure(&self) -> Option<design::RungMeasure>;
     /// Plays the self-play games `games` in parallel (game `g` seeded by
@@ -459,6 +479,14 @@ impl<D: GameDef> DynGame for D {
 
     fn design_space(&self) -> Option<crate::space::Space> {
         GameDef::design_space(self)
+    }
+
+    fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error> {
+        GameDef::own_rules(self, &values(self, settings)?)
+    }
+
+    fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
+        Ok(GameDef::playability(self, &values(self, settings)?))
     }
 
     fn rung_measure(&self) -> Option<design::RungMeasure> {

@@ -12,6 +12,10 @@ pub struct Setting {
     /// `None`: not tuned (budgets, which only buy strength, and switches of no
     /// consequence to play).
     pub tune: Option<crate::space::Domain>,
+    /// The numbers the setting takes, both ends included, where it is a number with
+    /// limits (Rinascimento's `coins`: 1 to 20): a design space is checked against
+    /// them before any game is played, and `playtune games` lists them.
+    pub range: Option<(f64, f64)>,
 }
 
 impl Setting {
@@ -21,7 +25,14 @@ impl Setting {
             default: default.into(),
             about: about.into(),
             tune: None,
+            range: None,
         }
+    }
+
+    /// The setting, taking the numbers `min` to `max` (both included).
+    pub fn within(mut self, min: f64, max: f64) -> Setting {
+        self.range = Some((min, max));
+        self
     }
 
     /// The setting, tuned over `domain` (values as the agent spec writes them).

@@ -219,12 +219,39 @@ impl Problem for TuneProblem {
         Some((0.0, 1.0))
     }
 
+    fn fitness_name(&self) -> &str {
+        "win rate"
+    }
+
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        self.evaluate_agent(&self.spec_at(x).to_string(), seed)
+    }
+
+    /// The agent as the user gave it, its settings at the agent's own defaults.
+    fn baseline(&self) -> Option<crate::eval::Baseline> {
+        Some(crate::eval::Baseline {
+            label: format!("the untuned agent {}", self.base),
+            settings: Vec::new(),
+        })
+    }
+
+    fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
+        self.evaluate_agent(&self.base.to_string(), seed)
+    }
+
+    fn agent_spec(&self, x: &[f64]) -> Option<String> {
+        Some(self.spec_at(x).to_string())
+    }
+}
+
+impl TuneProblem {
+    /// One evaluation of the agent `agent` (a spec).
+    fn evaluate_agent(&self, agent: &str, seed: u64) -> Result<Evaluation, EvalError> {
         let players = self
             .game
             .players(&self.config.settings)
             .map_err(|e| EvalError(e.to_string()))?;
-        let agent = self.spec_at(x).to_string();
+        let agent = agent.to_string();
         let games = self.config.games;
         let jobs: Vec<(usize, usize)> = (0..self.config.opponents.len())
             .flat_map(|o| (0..games).map(move |g| (o, g)))
@@ -253,9 +280,5 @@ impl Problem for TuneProblem {
         let fitness = features.iter().sum::<f64>() / features.len() as f64;
         features.push(played.iter().map(|(_, l)| *l as f64).sum::<f64>() / played.len() as f64);
         Ok(Evaluation { fitness, features })
-    }
-
-    fn agent_spec(&self, x: &[f64]) -> Option<String> {
-        Some(self.spec_at(x).to_string())
     }
 }

@@ -12,6 +12,7 @@ pub mod lock;
 pub mod log;
 pub mod reevaluate;
 mod result;
+pub mod verdict;
 
 pub use result::{Checkpoint, RunResult, TrialResult, read_result};
 
@@ -760,6 +761,22 @@ fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
         ProgressStyle::with_template(
             "{spinner} {pos}/{len} evaluations [{elapsed_precise} < {eta_precise}] {msg}",
         )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+/// A progress bar on standard error counting `len` items of `what` ("games",
+/// "verdict evaluations"), hidden unless `show`.
+pub(crate) fn counting_bar(show: bool, len: u64, what: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{spinner}} {{pos}}/{{len}} {what} [{{elapsed_precise}} < {{eta_precise}}]"
+        ))
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar

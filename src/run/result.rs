@@ -63,6 +63,10 @@ pub struct TrialResult {
     /// whether the recommendation is feasible.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feasibility: Option<crate::optim::constrained::Feasibility>,
+    /// The recommendation against the baseline on fresh seeds ([`super::verdict`]),
+    /// where the run was judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<super::verdict::Verdict>,
 }
 
 impl TrialResult {
@@ -92,16 +96,35 @@ impl TrialResult {
             history: opt.metrics_history().to_vec(),
             trace,
             feasibility: opt.feasibility(),
+            verdict: None,
         }
     }
 
     /// The value `compare` uses: the true fitness when the problem knows it, else the
-    /// optimiser's estimate (MAP-Elites: the QD score).
+    /// verdict's fresh measurement of the recommendation where the run was judged,
+    /// else the optimiser's estimate (MAP-Elites: the QD score).
     pub fn final_value(&self) -> f64 {
         if let Some(m) = self.history.last() {
             return m.qd_score;
         }
-        self.true_fitness.unwrap_or(self.estimate)
+        if let Some(f) = self.true_fitness {
+            return f;
+        }
+        match &self.verdict {
+            Some(v) if v.recommendation.mean.is_finite() => v.recommendation.mean,
+            _ => self.estimate,
+        }
+    }
+
+    /// Whether [`TrialResult::final_value`] is a measurement (a true fitness, a
+    /// verdict's fresh mean, a QD score) rather than an optimiser's estimate.
+    pub fn final_value_measured(&self) -> bool {
+        !self.history.is_empty()
+            || self.true_fitness.is_some()
+            || self
+                .verdict
+                .as_ref()
+                .is_some_and(|v| v.recommendation.mean.is_finite())
     }
 }
 
@@ -148,6 +171,12 @@ impl RunResult {
             trials,
             search_seconds: 0.0,
         }
+    }
+
+    /// Recomputes the summary of the trials' final values (after verdicts are added).
+    pub fn refresh_final_value(&mut self) {
+        let values: Vec<f64> = self.trials.iter().map(|t| t.final_value()).collect();
+        self.final_value = Summary::of(&values);
     }
 
     pub fn write(&self, path: &Path) -> std::io::Result<()> {

@@ -111,7 +111,8 @@ impl GameDef for Rinascimento {
                 "players",
                 "4",
                 "players, 2 to 4 (Splendor's rules for that count)",
-            ),
+            )
+            .within(2.0, MAX_PLAYERS as f64),
             Setting::new(
                 "rules",
                 "spec",
@@ -121,11 +122,15 @@ impl GameDef for Rinascimento {
         // The rest of the rule vector, each Splendor's value for the player count
         // unless given: what a designer tunes (`--problem design`).
         settings.extend(RULE_NAMES[1..].iter().map(|&name| {
-            Setting::new(
+            let setting = Setting::new(
                 name,
                 SPLENDOR,
                 "a rule (docs/rinascimento.md); splendor: Splendor's value for the player count",
-            )
+            );
+            match super::rules::bounds(name) {
+                Some((lo, hi)) => setting.within(lo as f64, hi as f64),
+                None => setting,
+            }
         }));
         settings
     }
@@ -145,6 +150,35 @@ impl GameDef for Rinascimento {
 
     fn design_space(&self) -> Option<crate::space::Space> {
         Some(rules_space())
+    }
+
+    /// Splendor's rules for the player count, every rule a number: 2-player Splendor
+    /// has 4 coins a colour, not the 4-player 7.
+    fn own_rules(&self, settings: &Values) -> Result<Vec<(String, String)>, Error> {
+        let players = settings.count("players")?;
+        let rules = rules(settings, players)?;
+        Ok(settings
+            .pairs()
+            .iter()
+            .map(|(name, text)| match rules.value(name) {
+                Some(v) if text == SPLENDOR => (name.clone(), format!("{v}")),
+                _ => (name.clone(), text.clone()),
+            })
+            .collect())
+    }
+
+    /// The rule-design study's bounds, from Splendor's own 2-player games (66 to 70
+    /// steps, 0 to 3% without a winner, seat win rates within 0.02; docs/design.md):
+    /// nearly always won, neither a sprint nor a slog (20 to 60 steps a player), and no
+    /// seat decisive (loose, since a fair game's measured seat advantage over one
+    /// evaluation's games is itself about 0.1 +- 0.1).
+    fn playability(&self, settings: &Values) -> Vec<String> {
+        let players = settings.count("players").unwrap_or(MAX_PLAYERS);
+        vec![
+            "stalemate_rate <= 0.05".into(),
+            format!("mean_length in {}..{}", 20 * players, 60 * players),
+            "seat_advantage <= 0.3".into(),
+        ]
     }
 
     fn agents(&self) -> Vec<AgentEntry<RinState>> {
@@ -313,6 +347,7 @@ pub const RULE_DESIGN: crate::eval::ProblemDef = crate::eval::ProblemDef {
                 budget: Some(v.count("budget")?),
                 settings: vec![("rules".into(), rules_setting(v)?)],
                 metrics: true,
+                playable: false,
             },
             space,
         )?))

@@ -183,6 +183,14 @@ const BOUNDS: [(u64, u64); 16] = [
     (0, 1 << 53),
 ];
 
+/// The inclusive bounds of rule `name` (a documented name), as the game checks them.
+pub(crate) fn bounds(name: &str) -> Option<(u64, u64)> {
+    RULE_NAMES
+        .iter()
+        .position(|n| *n == name)
+        .map(|i| BOUNDS[i])
+}
+
 impl Default for Rules {
     fn default() -> Self {
         Rules::splendor(4)

@@ -315,6 +315,7 @@ pub const SKILL_DEPTH: crate::eval::ProblemDef = crate::eval::ProblemDef {
                 budget: None,
                 settings: vec![("max_ticks".into(), v.count("max_ticks")?.to_string())],
                 metrics: false,
+                playable: false,
             },
             space,
         )?))

@@ -1,0 +1,197 @@
+//! The verdict on the command line: `--verdict` and `--baseline`, judging a finished
+//! run's recommendations ([`crate::run::verdict`]) and printing them.
+
+use crate::eval::Problem;
+use crate::run::verdict::{BaselineSource, Judge, Verdict, default_evaluations};
+use crate::run::{self, RunConfig, RunResult};
+use crate::space::Space;
+use anyhow::{Result, anyhow};
+use clap::Args;
+use std::path::Path;
+
+/// How a design or tuning run is judged at its end.
+#[derive(Args, Clone, Default)]
+#[command(next_help_heading = "Verdict")]
+pub struct VerdictArgs {
+    /// Evaluations of the recommendation and of the baseline each, on fresh seeds
+    /// common to both, at the end of the run; 0 skips the verdict [default: an eighth
+    /// of the budget, 10 to 200].
+    #[arg(long, value_name = "N")]
+    pub verdict: Option<u32>,
+    /// The baseline to judge against, NAME=VALUE (repeatable; names not given keep
+    /// the space's default) [default: the problem's own: the game's own rules for
+    /// `design`, the untuned agent for `tune-agent`].
+    #[arg(long = "baseline", value_name = "NAME=VALUE")]
+    pub baseline: Vec<String>,
+}
+
+/// A point of `space` from `items` (`NAME=VALUE` each) over `start`, as `flag` gave
+/// them.
+pub(super) fn parse_point(
+    space: &Space,
+    start: Vec<f64>,
+    items: &[String],
+    flag: &str,
+) -> Result<Vec<f64>> {
+    let mut values = start;
+    for p in items {
+        let (name, text) = p
+            .split_once('=')
+            .ok_or_else(|| anyhow!("{flag} {p}: write NAME=VALUE"))?;
+        let (name, text) = (name.trim(), text.trim());
+        let d = space.position(name).ok_or_else(|| {
+            let names: Vec<&str> = space.names().collect();
+            anyhow!(
+                "{flag} {p}: the run's space has no dimension `{name}` (it has {})",
+                names.join(", ")
+            )
+        })?;
+        let domain = &space.dims[d].domain;
+        values[d] = domain.parse_number(text).ok_or_else(|| {
+            anyhow!(
+                "{flag} {p}: `{text}` is not a value of {name} ({})",
+                domain.describe()
+            )
+        })?;
+    }
+    Ok(values)
+}
+
+/// Checks `--baseline` against the run's space before any evaluation: a bad name or
+/// value fails at once, not after the search.
+pub(super) fn check(args: &VerdictArgs, space: &Space) -> Result<()> {
+    baseline_point(args, space).map(|_| ())
+}
+
+fn baseline_point(args: &VerdictArgs, space: &Space) -> Result<Option<Vec<f64>>> {
+    if args.baseline.is_empty() {
+        return Ok(None);
+    }
+    let start = space.decode(&space.default_indices());
+    parse_point(space, start, &args.baseline, "--baseline").map(Some)
+}
+
+/// Judges every trial of a finished run whose problem has a baseline (its own or
+/// `--baseline`), stores the verdicts in `result` and its `result.ron`, and returns
+/// whether it judged. MAP-Elites archives and problems without a baseline are left
+/// as they are.
+pub(super) fn judge_run(
+    dir: &Path,
+    config: &RunConfig,
+    problem: &dyn Problem,
+    result: &mut RunResult,
+    args: &VerdictArgs,
+    progress: bool,
+) -> Result<bool> {
+    let n = args
+        .verdict
+        .unwrap_or_else(|| default_evaluations(config.budget));
+    let point = baseline_point(args, &config.space)?;
+    if n == 0
+        || matches!(config.algorithm, crate::optim::AlgoConfig::MapElites(_))
+        || (point.is_none() && problem.baseline().is_none())
+    {
+        return Ok(false);
+    }
+    let judge = Judge {
+        space: &config.space,
+        problem,
+        retries: config.faults.retries,
+        seed: config.seed,
+        evaluations: n,
+    };
+    let bar = run::counting_bar(
+        progress,
+        2 * u64::from(n) * result.trials.len() as u64,
+        "verdict evaluations (the recommendation and the baseline on fresh seeds)",
+    );
+    for t in result.trials.iter_mut() {
+        let baseline = match &point {
+            Some(p) => BaselineSource::Point(p),
+            None => BaselineSource::Own,
+        };
+        let v = judge
+            .judge(&t.values, t.trial, baseline, &|| bar.inc(1))
+            .map_err(|e| anyhow!("{}: verdict: {e}", dir.display()))?;
+        t.verdict = Some(v);
+    }
+    bar.finish_and_clear();
+    result.refresh_final_value();
+    result
+        .write(&dir.join(run::RESULT_FILE))
+        .map_err(|e| anyhow!("{}: {e}", dir.join(run::RESULT_FILE).display()))?;
+    Ok(true)
+}
+
+/// Prints a verdict as a table, the sentence last.
+pub(super) fn print(v: &Verdict, heading: &str) {
+    println!(
+        "{heading}: the recommendation and {} each evaluated {} times on fresh seeds, common to both",
+        v.baseline.label, v.evaluations
+    );
+    let width = v
+        .recommendation
+        .features
+        .iter()
+        .map(|f| f.name.len())
+        .chain([v.fitness.len(), 11])
+        .max()
+        .unwrap_or(11);
+    let cell = |mean: f64, se: f64| {
+        if mean.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{mean:.3} ± {se:.3}")
+        }
+    };
+    println!(
+        "  {:width$}  {:>17}  {:>17}",
+        "", "recommendation", "baseline"
+    );
+    println!(
+        "  {:width$}  {:>17}  {:>17}",
+        v.fitness,
+        cell(v.recommendation.mean, v.recommendation.se),
+        cell(v.baseline.mean, v.baseline.se)
+    );
+    for (r, b) in v.recommendation.features.iter().zip(&v.baseline.features) {
+        println!(
+            "  {:width$}  {:>17}  {:>17}",
+            r.name,
+            cell(r.mean, r.se),
+            cell(b.mean, b.se)
+        );
+    }
+    let constraints = |broken: &[String]| {
+        if broken.is_empty() {
+            "met".to_string()
+        } else {
+            format!("breaks {}", broken.join(", "))
+        }
+    };
+    println!(
+        "  {:width$}  {:>17}  {:>17}",
+        "constraints",
+        constraints(&v.recommendation.broken),
+        constraints(&v.baseline.broken)
+    );
+    if !v.baseline.settings.is_empty() {
+        let s: Vec<String> = v
+            .baseline
+            .settings
+            .iter()
+            .map(|(k, x)| format!("{k}={x}"))
+            .collect();
+        println!("  the baseline: {}", s.join(" "));
+    }
+    for side in [&v.recommendation, &v.baseline] {
+        let failed = side.fitness.iter().filter(|f| f.is_none()).count();
+        if let Some(why) = &side.failure {
+            println!(
+                "  {} failed {failed} of {} evaluations; first reason: {why}",
+                side.label, v.evaluations
+            );
+        }
+    }
+    println!("  {}", v.sentence);
+}

@@ -1,0 +1,508 @@
+//! The verdict: a run's recommendation played beside a baseline (the game's own rules,
+//! the untuned agent, or a point the user names) on seeds the search never used, the
+//! same seeds for both, so that a designer learns whether the answer is better than
+//! what they had, by how much, and how sure that is, not the optimiser's estimate.
+//!
+//! Both sides are evaluated `n` times: evaluation `k` of each with the seed
+//! `derive_seed(seed, [VERDICT_STREAM, trial, k])`. One seed plays the same deals,
+//! maps and seats for both (common random numbers), so the difference is measured
+//! paired: its mean over the pairs, the standard error of that mean, and a two-sided
+//! paired t-test. The sentence says "better" (deeper, stronger) only when the test
+//! puts the difference above 0 at [`LEVEL`], "worse" only below, and otherwise that
+//! the recommendation is no better than the baseline at this budget.
+
+use super::{RunError, evaluate_with_retries};
+use crate::eval::{Binding, Evaluation, Problem};
+use crate::optim::constrained::{Check, violation};
+use crate::rng::derive_seed;
+use crate::space::Space;
+use crate::stats::Summary;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The first coordinate of a verdict's seed path: runs seed evaluations with `[trial,
+/// i]`, optimisers with `[trial, u64::MAX]` and re-evaluations with `[u64::MAX - 1,
+/// ...]`, so a verdict's seeds are none of those.
+pub(crate) const VERDICT_STREAM: u64 = u64::MAX - 2;
+
+/// The two-sided significance level below which the verdict calls a difference.
+/// Strict on purpose: a designer acts on "deeper", so over ten runs of equal rules
+/// it should almost never be said.
+pub const LEVEL: f64 = 0.01;
+
+/// The verdict's evaluations of each side when the user gives none: an eighth of the
+/// search budget, at least 10 and at most 200.
+pub fn default_evaluations(budget: u64) -> u32 {
+    (budget / 8).clamp(10, 200) as u32
+}
+
+/// A feature's mean over one side's evaluations.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FeatureMean {
+    pub name: String,
+    pub mean: f64,
+    pub se: f64,
+}
+
+/// One side of a verdict: the recommendation or the baseline, on fresh seeds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// What it is ("the recommendation", "rinascimento's own rules").
+    pub label: String,
+    /// Its values of the search's dimensions, as text.
+    pub settings: Vec<(String, String)>,
+    /// Fitness of every evaluation, in seed order; `None` where it failed.
+    pub fitness: Vec<Option<f64>>,
+    pub mean: f64,
+    pub se: f64,
+    /// Every feature's mean and standard error (the rungs' results, design metrics).
+    pub features: Vec<FeatureMean>,
+    /// The constraints its mean features break, as text; empty when it meets them all
+    /// (or there are none).
+    pub broken: Vec<String>,
+    /// The first failure's reason, where any evaluation failed.
+    pub failure: Option<String>,
+}
+
+/// How the recommendation compares with the baseline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    /// Better with confidence (p < [`LEVEL`], difference above 0).
+    Better,
+    /// Worse with confidence.
+    Worse,
+    /// Neither: no better than the baseline at this budget.
+    NoBetter,
+}
+
+/// A recommendation judged against a baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Verdict {
+    /// What the fitness is ("skill depth", "win rate").
+    pub fitness: String,
+    /// Evaluations of each side.
+    pub evaluations: u32,
+    pub recommendation: Side,
+    pub baseline: Side,
+    /// Pairs where both sides' evaluations succeeded.
+    pub pairs: u32,
+    /// Mean of recommendation minus baseline over the pairs.
+    pub difference: f64,
+    pub difference_se: f64,
+    /// Two-sided paired t-test; `None` with fewer than two pairs.
+    pub p: Option<f64>,
+    pub outcome: Outcome,
+    /// The verdict in one plain sentence.
+    pub sentence: String,
+}
+
+/// What the baseline is: the problem's own, or a point of the run's space.
+pub enum BaselineSource<'a> {
+    Own,
+    Point(&'a [f64]),
+}
+
+/// Everything the verdict needs to know of a run.
+pub struct Judge<'a> {
+    /// The run's search space (a user space binds to the problem's).
+    pub space: &'a Space,
+    pub problem: &'a dyn Problem,
+    pub retries: u32,
+    /// The run's seed; the verdict's seeds derive from it.
+    pub seed: u64,
+    pub evaluations: u32,
+}
+
+impl Judge<'_> {
+    /// Whether the problem can be judged without a point from the user.
+    pub fn has_own_baseline(&self) -> bool {
+        self.problem.baseline().is_some()
+    }
+
+    /// The verdict on `values` (a point of the run's space), trial `trial`'s
+    /// recommendation, against `baseline`.
+    pub fn judge(
+        &self,
+        values: &[f64],
+        trial: u64,
+        baseline: BaselineSource,
+        progress: &(dyn Fn() + Sync),
+    ) -> Result<Verdict, RunError> {
+        if self.evaluations == 0 {
+            return Err(RunError::Config(
+                "a verdict needs at least one evaluation of each side".into(),
+            ));
+        }
+        let binding = Binding::new(self.space, self.problem.space())
+            .map_err(|e| RunError::Config(e.message))?;
+        let full = |v: &[f64]| {
+            let mut out = Vec::new();
+            binding.full_point(v, &mut out);
+            out
+        };
+        let rec_point = full(values);
+        let (base_label, base_settings, base_point) = match baseline {
+            BaselineSource::Own => {
+                let b = self.problem.baseline().ok_or_else(|| {
+                    RunError::Config(
+                        "this problem has no baseline of its own: name a point to judge against"
+                            .into(),
+                    )
+                })?;
+                (b.label, b.settings, None)
+            }
+            BaselineSource::Point(p) => (
+                "the baseline point".to_string(),
+                self.space.render(p),
+                Some(full(p)),
+            ),
+        };
+        let seeds: Vec<u64> = (0..u64::from(self.evaluations))
+            .map(|k| derive_seed(self.seed, &[VERDICT_STREAM, trial, k]))
+            .collect();
+        // Both sides' evaluations at once: (side, k), side 0 the recommendation.
+        let jobs: Vec<(usize, usize)> = (0..2)
+            .flat_map(|side| (0..seeds.len()).map(move |k| (side, k)))
+            .collect();
+        let outcomes: Vec<Result<Evaluation, String>> = jobs
+            .par_iter()
+            .map(|&(side, k)| {
+                let out = match (side, &base_point) {
+                    (0, _) => {
+                        evaluate_with_retries(self.problem, &rec_point, seeds[k], self.retries).0
+                    }
+                    (_, Some(p)) => {
+                        evaluate_with_retries(self.problem, p, seeds[k], self.retries).0
+                    }
+                    (_, None) => self.baseline_with_retries(seeds[k]),
+                };
+                progress();
+                out
+            })
+            .collect();
+        let (rec, base) = outcomes.split_at(seeds.len());
+        let names = self.problem.feature_names();
+        let checks = Check::resolve(&self.space.constraints, &names, |n| {
+            self.problem.feature_range(n)
+        })
+        .map_err(RunError::Optimizer)?;
+        let recommendation = side(
+            "the recommendation".into(),
+            self.space.render(values),
+            rec,
+            &names,
+            &checks,
+        );
+        let baseline = side(base_label, base_settings, base, &names, &checks);
+        let diffs: Vec<f64> = recommendation
+            .fitness
+            .iter()
+            .zip(&baseline.fitness)
+            .filter_map(|(a, b)| Some((*a)? - (*b)?))
+            .collect();
+        let d = Summary::of(&diffs);
+        let p = paired_t_p(&d);
+        let outcome = match p {
+            Some(p) if p < LEVEL && d.mean > 0.0 => Outcome::Better,
+            Some(p) if p < LEVEL && d.mean < 0.0 => Outcome::Worse,
+            _ => Outcome::NoBetter,
+        };
+        let mut verdict = Verdict {
+            fitness: self.problem.fitness_name().to_string(),
+            evaluations: self.evaluations,
+            pairs: diffs.len() as u32,
+            difference: d.mean,
+            difference_se: d.se(),
+            p,
+            outcome,
+            sentence: String::new(),
+            recommendation,
+            baseline,
+        };
+        verdict.sentence = sentence(&verdict);
+        Ok(verdict)
+    }
+
+    fn baseline_with_retries(&self, seed: u64) -> Result<Evaluation, String> {
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let out = self
+                .problem
+                .evaluate_baseline(seed)
+                .map_err(|e| e.0)
+                .and_then(|e| super::finite(e).map_err(|e| e.to_string()));
+            if out.is_ok() || attempts > self.retries {
+                return out;
+            }
+        }
+    }
+}
+
+/// One side from its outcomes.
+fn side(
+    label: String,
+    settings: Vec<(String, String)>,
+    outcomes: &[Result<Evaluation, String>],
+    names: &[String],
+    checks: &[Check],
+) -> Side {
+    let fitness: Vec<Option<f64>> = outcomes
+        .iter()
+        .map(|o| o.as_ref().ok().map(|e| e.fitness))
+        .collect();
+    let ok: Vec<&Evaluation> = outcomes.iter().filter_map(|o| o.as_ref().ok()).collect();
+    let s = Summary::of(&ok.iter().map(|e| e.fitness).collect::<Vec<_>>());
+    let features: Vec<FeatureMean> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let values: Vec<f64> = ok
+                .iter()
+                .filter_map(|e| e.features.get(i).copied())
+                .filter(|v| !v.is_nan())
+                .collect();
+            let f = Summary::of(&values);
+            FeatureMean {
+                name: name.clone(),
+                mean: if values.is_empty() { f64::NAN } else { f.mean },
+                se: f.se(),
+            }
+        })
+        .collect();
+    let means: Vec<f64> = features.iter().map(|f| f.mean).collect();
+    let broken = if ok.is_empty() {
+        Vec::new()
+    } else {
+        checks
+            .iter()
+            .filter(|c| violation(std::slice::from_ref(c), &means) > 0.0)
+            .map(|c| c.constraint.to_string())
+            .collect()
+    };
+    Side {
+        label,
+        settings,
+        mean: if ok.is_empty() { f64::NAN } else { s.mean },
+        se: s.se(),
+        fitness,
+        features,
+        broken,
+        failure: outcomes.iter().find_map(|o| o.as_ref().err().cloned()),
+    }
+}
+
+/// Two-sided p of a paired t-test of mean 0 over the differences summarised in `d`;
+/// `None` with fewer than two. Differences all equal: p 1 when they are 0, else 0.
+fn paired_t_p(d: &Summary) -> Option<f64> {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    if d.n < 2 {
+        return None;
+    }
+    let se = d.se();
+    if se == 0.0 {
+        return Some(if d.mean == 0.0 { 1.0 } else { 0.0 });
+    }
+    let t = d.mean / se;
+    let dist = StudentsT::new(0.0, 1.0, (d.n - 1) as f64).ok()?;
+    Some((2.0 * dist.sf(t.abs())).min(1.0))
+}
+
+/// The words for better and worse of a fitness.
+fn comparatives(fitness: &str) -> (&'static str, &'static str) {
+    match fitness {
+        "skill depth" => ("deeper", "shallower"),
+        "win rate" => ("stronger", "weaker"),
+        _ => ("better", "worse"),
+    }
+}
+
+/// The verdict in one plain sentence.
+fn sentence(v: &Verdict) -> String {
+    let (better, worse) = comparatives(&v.fitness);
+    let base = &v.baseline.label;
+    let figures = format!(
+        "{} {:.3} ± {:.3} against {:.3} ± {:.3}, difference {:+.3} ± {:.3}{} over {} paired evaluations on fresh seeds",
+        v.fitness,
+        v.recommendation.mean,
+        v.recommendation.se,
+        v.baseline.mean,
+        v.baseline.se,
+        v.difference,
+        v.difference_se,
+        v.p.map(|p| format!(", p = {}", p_text(p)))
+            .unwrap_or_default(),
+        v.pairs
+    );
+    let mut out = if v.pairs == 0 {
+        format!(
+            "No verdict: no evaluation of both the recommendation and {base} succeeded ({}).",
+            v.recommendation
+                .failure
+                .as_ref()
+                .or(v.baseline.failure.as_ref())
+                .map_or("no reason given", |s| s.as_str())
+        )
+    } else {
+        match v.outcome {
+            Outcome::Better => format!(
+                "The recommendation is {better} than {base} by {:.3} ± {:.3} ({figures}).",
+                v.difference, v.difference_se
+            ),
+            Outcome::Worse => format!(
+                "The recommendation is {worse} than {base} by {:.3} ± {:.3} ({figures}): keep {base}, or search longer.",
+                -v.difference, v.difference_se
+            ),
+            Outcome::NoBetter => {
+                format!("The recommendation is no better than {base} at this budget ({figures}).")
+            }
+        }
+    };
+    if !v.recommendation.broken.is_empty() {
+        out += &format!(
+            " On fresh seeds it breaks {}.",
+            v.recommendation.broken.join(", ")
+        );
+    }
+    out
+}
+
+fn p_text(p: f64) -> String {
+    if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{Baseline, EvalError, int_space};
+
+    /// One dimension `x` in 0..4; fitness `max(x, 1) / 2` (0 and 1 alike) plus unit
+    /// Gaussian noise drawn from the seed and the point (so that two points on one
+    /// seed are not identical), and a baseline of its own at `x = 1`.
+    struct Noisy {
+        space: Space,
+    }
+
+    impl Noisy {
+        fn new() -> Noisy {
+            Noisy {
+                space: int_space("noisy", 1, 4),
+            }
+        }
+    }
+
+    impl Problem for Noisy {
+        fn space(&self) -> &Space {
+            &self.space
+        }
+        fn feature_names(&self) -> Vec<String> {
+            vec!["x".into()]
+        }
+        fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+            use rand_distr::{Distribution, StandardNormal};
+            let mut rng = crate::rng::item_rng(seed, &[x[0] as u64]);
+            let noise: f64 = StandardNormal.sample(&mut rng);
+            Ok(Evaluation {
+                fitness: x[0].max(1.0) / 2.0 + noise,
+                features: vec![x[0]],
+            })
+        }
+        fn baseline(&self) -> Option<Baseline> {
+            Some(Baseline {
+                label: "x at 1".into(),
+                settings: vec![("x0".into(), "1".into())],
+            })
+        }
+        fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
+            self.evaluate(&[1.0], seed)
+        }
+    }
+
+    fn outcomes(x: f64, against: Option<f64>, n: u32, seeds: u64) -> Vec<Outcome> {
+        let problem = Noisy::new();
+        (0..seeds)
+            .map(|seed| {
+                let judge = Judge {
+                    space: problem.space(),
+                    problem: &problem,
+                    retries: 0,
+                    seed,
+                    evaluations: n,
+                };
+                let point = against.map(|a| vec![a]);
+                let baseline = match &point {
+                    Some(p) => BaselineSource::Point(p),
+                    None => BaselineSource::Own,
+                };
+                judge.judge(&[x], 0, baseline, &|| {}).unwrap().outcome
+            })
+            .collect()
+    }
+
+    /// Equal true fitness (x = 0 against its own baseline at 1, each evaluation with its
+    /// own noise): over 200 runs the verdict calls a difference at most 4 times (the
+    /// 0.01 level expects 2; a test at 0.05, or an unpaired one misread, would call
+    /// about 10). A true gain of 1 noise sd (x = 3 against 1) over 40 pairs: called
+    /// "better" in at least 88 of 100 runs (the t-test's power is about 0.96), never
+    /// "worse".
+    #[test]
+    fn the_verdict_calls_differences_that_exist_and_rarely_others() {
+        let same = outcomes(0.0, None, 30, 200);
+        let called = same.iter().filter(|o| **o != Outcome::NoBetter).count();
+        assert!(called <= 4, "{called} of 200 equal pairs called different");
+        let gain = outcomes(3.0, Some(1.0), 40, 100);
+        let better = gain.iter().filter(|o| **o == Outcome::Better).count();
+        assert!(better >= 88, "a true gain called in {better} of 100");
+        assert!(!gain.contains(&Outcome::Worse));
+        let loss = outcomes(1.0, Some(3.0), 40, 100);
+        assert!(!loss.contains(&Outcome::Better));
+    }
+
+    #[test]
+    fn a_verdict_is_reproducible_and_names_both_sides() {
+        let problem = Noisy::new();
+        let judge = Judge {
+            space: problem.space(),
+            problem: &problem,
+            retries: 0,
+            seed: 7,
+            evaluations: 12,
+        };
+        let a = judge.judge(&[3.0], 0, BaselineSource::Own, &|| {}).unwrap();
+        assert_eq!(
+            a,
+            judge.judge(&[3.0], 0, BaselineSource::Own, &|| {}).unwrap()
+        );
+        assert_eq!(a.pairs, 12);
+        assert_eq!(a.baseline.label, "x at 1");
+        assert_eq!(a.recommendation.features[0].mean, 3.0);
+        assert_eq!(a.baseline.features[0].mean, 1.0);
+        assert!(a.sentence.contains("x at 1"), "{}", a.sentence);
+        // Another trial draws other seeds.
+        let b = judge.judge(&[3.0], 1, BaselineSource::Own, &|| {}).unwrap();
+        assert_ne!(a.recommendation.fitness, b.recommendation.fitness);
+    }
+
+    #[test]
+    fn the_paired_test_matches_a_known_value() {
+        // Differences 1, 2, 3, 4, 5: mean 3, sd sqrt(2.5), t = 3 / (sqrt(2.5)/sqrt(5))
+        // = 4.2426 on 4 degrees of freedom: two-sided p = 0.01324 (scipy's
+        // ttest_1samp).
+        let d = Summary::of(&[1.0, 2.0, 3.0, 4.0, 5.0]);
+        let p = paired_t_p(&d).unwrap();
+        assert!((p - 0.013_24).abs() < 1e-4, "{p}");
+        assert_eq!(paired_t_p(&Summary::of(&[0.0, 0.0])), Some(1.0));
+        assert_eq!(paired_t_p(&Summary::of(&[1.0])), None);
+    }
+
+    #[test]
+    fn default_evaluations_are_a_share_of_the_budget() {
+        assert_eq!(default_evaluations(0), 10);
+        assert_eq!(default_evaluations(200), 25);
+        assert_eq!(default_evaluations(100_000), 200);
+    }
+}
