@@ -25,6 +25,7 @@ pub const PROBLEMS: &[&ProblemDef] = &[
     &crate::eval::NOISY_TRAP,
     &crate::eval::NOISY_PAIRS,
     &crate::eval::NOISY_WINRATE,
+    &crate::eval::SYNTHETIC_DESIGN,
     &crate::optim::ntbea::suite::NTBEA_SUITE,
     &crate::eval::SPHERE,
     &crate::games::space_battle::SKILL_DEPTH,

@@ -40,6 +40,7 @@ fn run(algorithm: AlgoConfig, budget: u64, constrained: bool, extra: &[&str]) ->
         seed: 77,
         log: false,
         faults: Default::default(),
+        race: None,
     };
     execute(None, &config, p.as_ref(), false).unwrap()
 }

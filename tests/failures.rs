@@ -62,6 +62,7 @@ fn config(algorithm: AlgoConfig, space: &Space, budget: u64, seed: u64) -> RunCo
             retries: 0,
             max_failures: 1.0,
         },
+        race: None,
     }
 }
 

@@ -178,6 +178,7 @@ fn base_config() -> String {
         seed: 1,
         log: true,
         faults: Default::default(),
+        race: None,
     };
     ron::ser::to_string_pretty(&config, ron::ser::PrettyConfig::default()).unwrap()
 }

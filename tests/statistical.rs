@@ -39,6 +39,7 @@ fn run(
         seed: 2026,
         log: false,
         faults: Default::default(),
+        race: None,
     };
     execute(None, &config, p.as_ref(), false).unwrap()
 }
@@ -464,4 +465,60 @@ fn batch_ntbea_keeps_the_acceptance_figures_at_equal_evaluations() {
     assert!(d10 >= 0.96, "D=10: {d10}");
     assert!(trap >= 0.91, "trap 6x3: {trap}");
     assert!(d20 >= 0.85, "D=20: {d20}");
+}
+
+/// Racing before recommending, on the synthetic design benchmark (skill depth of a
+/// ladder whose rates follow the rules, 20 games a rung: the noise of the design
+/// problem), 30 seeds at 600 evaluations. Random search and RMHC recommend a lucky
+/// single evaluation without a race; with a quarter of the budget raced, their answer
+/// is within two levels of skill of the best rule set (depth at least 0.208 of 0.25)
+/// far more often (measured 2026-11-26: random 57% to 93%, RMHC 10% to 100%). NTBEA's
+/// model recommendation is kept unless beaten with confidence, so a race costs it only
+/// search budget: still within one level in every seed.
+#[test]
+fn racing_recommends_better_rules_than_the_luckiest_evaluation() {
+    use playtune::optim::race::RaceConfig;
+    use playtune::optim::random::RandomConfig;
+    let spec = ProblemSpec {
+        name: "synthetic-design".into(),
+        settings: Default::default(),
+    };
+    let p = build_problem(&spec, None).unwrap();
+    let near = |race: Option<RaceConfig>, algorithm: AlgoConfig, levels: f64| -> f64 {
+        let config = RunConfig {
+            playtune_version: "test".into(),
+            problem: spec.clone(),
+            space: p.space().clone(),
+            space_file: None,
+            algorithm,
+            budget: 600,
+            trials: 30,
+            seed: 41,
+            log: false,
+            faults: Default::default(),
+            race,
+        };
+        let r = execute(None, &config, p.as_ref(), false).unwrap();
+        let near = r
+            .trials
+            .iter()
+            .filter(|t| t.true_fitness.unwrap() >= 0.25 - levels * 0.25 / 12.0 - 1e-9)
+            .count();
+        near as f64 / 30.0
+    };
+    let race = || Some(RaceConfig::default());
+    let random = || AlgoConfig::Random(RandomConfig { batch: 32 });
+    let rmhc = || AlgoConfig::Rmhc(RmhcConfig { resample: 1 });
+    let (plain, raced) = (near(None, random(), 2.0), near(race(), random(), 2.0));
+    assert!(
+        plain <= 0.75 && raced >= 0.8,
+        "random search: {plain} without a race, {raced} with"
+    );
+    let (plain, raced) = (near(None, rmhc(), 2.0), near(race(), rmhc(), 2.0));
+    assert!(
+        plain <= 0.3 && raced >= 0.8,
+        "RMHC: {plain} without a race, {raced} with"
+    );
+    let ntbea = near(race(), AlgoConfig::Ntbea(NtbeaConfig::default()), 1.0);
+    assert!(ntbea >= 0.9, "NTBEA raced: {ntbea} within one level");
 }

@@ -816,6 +816,7 @@ fn create_run(
                 retries,
                 max_failures,
             },
+            race: None,
         };
         config.faults.check().map_err(|e| e.to_string())?;
         run::check_size(budget, trials, "budget", "trials").map_err(|(w, m)| format!("{w} {m}"))?;

@@ -67,6 +67,28 @@ pub struct OptimizeArgs {
     hill_climber: HillClimberArgs,
     #[command(flatten)]
     verdict: super::verdict::VerdictArgs,
+    #[command(flatten)]
+    race: RaceArgs,
+}
+
+/// Racing before recommending, for every optimiser.
+#[derive(Args)]
+#[command(next_help_heading = "Racing")]
+struct RaceArgs {
+    /// Race the strongest candidates with this share of each trial's budget: the
+    /// search gets the rest, the race plays the candidates on common fresh seeds and
+    /// drops those worse with confidence [default: 0.25 with random search, RMHC and
+    /// B-RMHC on design and tune-agent, whose evaluations are games; no race for NTBEA,
+    /// whose model pools the search, nor for benchmarks].
+    #[arg(long, value_name = "SHARE", conflicts_with = "no_race")]
+    race: Option<f64>,
+    /// Candidates that enter the race: the optimiser's recommendation and the best
+    /// measured points.
+    #[arg(long, value_name = "N", default_value_t = crate::optim::race::RaceConfig::default().candidates)]
+    race_candidates: usize,
+    /// No race: the optimiser's own recommendation, on the whole budget.
+    #[arg(long)]
+    no_race: bool,
 }
 
 /// The options of `--algo ntbea`.
@@ -352,8 +374,35 @@ fn start(
     algorithm: AlgoConfig,
     budget: u64,
     verdict: Option<&super::verdict::VerdictArgs>,
+    race: Option<&RaceArgs>,
 ) -> Result<()> {
     let (spec, problem, space, space_file) = problem_and_space(common, default_problem)?;
+    // Games are noisy and a designer acts on the answer: on problems with a baseline
+    // of their own (design, tune-agent) the optimisers that recommend their best
+    // evaluations race by default. NTBEA's model already pools the whole search: a race
+    // only took budget from it (docs/design.md#racing-before-recommending).
+    let by_default = problem.baseline().is_some() && !matches!(algorithm, AlgoConfig::Ntbea(_));
+    let race = match race {
+        Some(r) if !r.no_race && (r.race.is_some() || by_default) => {
+            let config = crate::optim::race::RaceConfig {
+                share: r
+                    .race
+                    .unwrap_or(crate::optim::race::RaceConfig::default().share),
+                candidates: r.race_candidates,
+                ..Default::default()
+            };
+            config.check().map_err(|e| match e {
+                crate::optim::Error::Setting {
+                    setting,
+                    value,
+                    expected,
+                } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+                other => anyhow!(other),
+            })?;
+            Some(config)
+        }
+        _ => None,
+    };
     let config = RunConfig {
         playtune_version: env!("CARGO_PKG_VERSION").into(),
         problem: spec,
@@ -368,6 +417,7 @@ fn start(
             retries: common.retries,
             max_failures: common.max_failures,
         },
+        race,
     };
     config.faults.check().map_err(run_error)?;
     common.cluster.check()?;
@@ -606,7 +656,12 @@ fn finish(
         .pop()
         .ok_or_else(|| anyhow!("{}: the search gave no result", dir.display()))?;
     let mut result = result;
-    if let Some(v) = verdict {
+    // A resumed run that had finished evaluated nothing now: its files stay as they
+    // were unless a verdict is asked for.
+    let finished_before = resumed && result.spent.reused == result.spent.total();
+    if let Some(v) = verdict
+        && (!finished_before || v.verdict.is_some())
+    {
         super::verdict::judge_run(dir, config, problem, &mut result, v, !quiet && !json)?;
     }
     report(
@@ -643,10 +698,11 @@ pub(super) fn report(
         config.seed
     );
     println!(
-        "evaluations: {} search, {} pre-processing, {} selection, {} re-evaluation ({} reused from the log) in {:.2} s",
+        "evaluations: {} search, {} pre-processing, {} selection, {} race, {} re-evaluation ({} reused from the log) in {:.2} s",
         r.spent.search,
         r.spent.preprocess,
         r.spent.select,
+        r.spent.race,
         r.spent.reevaluate,
         r.spent.reused,
         seconds
@@ -784,6 +840,7 @@ pub(super) fn report(
             "evaluations_search": r.spent.search,
             "evaluations_preprocess": r.spent.preprocess,
             "evaluations_select": r.spent.select,
+            "evaluations_race": r.spent.race,
             "evaluations_reevaluate": r.spent.reevaluate,
             "evaluations_reused": r.spent.reused,
             "evaluations_failed": r.spent.failed,
@@ -868,6 +925,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
         algorithm,
         a.budget,
         Some(&a.verdict),
+        Some(&a.race),
     )
 }
 
@@ -950,6 +1008,7 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
         "sphere",
         AlgoConfig::MapElites(config),
         a.evaluations,
+        None,
         None,
     )
 }

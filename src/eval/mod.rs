@@ -6,6 +6,7 @@ mod binding;
 mod command;
 pub mod def;
 mod manual;
+mod synthetic_design;
 
 #[cfg(test)]
 pub(crate) use benchmarks::int_space;
@@ -19,6 +20,7 @@ pub(crate) use command::reply::{Reply, parse_reply};
 pub use command::{COMMAND, CommandProblem};
 pub use def::{ProblemDef, ProblemError};
 pub use manual::{MANUAL, ManualProblem, point_json};
+pub use synthetic_design::{SYNTHETIC_DESIGN, SyntheticDesign};
 
 use crate::space::Space;
 use serde::{Deserialize, Serialize};

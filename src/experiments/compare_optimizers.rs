@@ -272,6 +272,7 @@ pub(crate) fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, Ru
         seed: derive_seed(config.seed, &[ai as u64]),
         log: true,
         faults: Default::default(),
+        race: None,
     };
     (name.clone(), rc)
 }

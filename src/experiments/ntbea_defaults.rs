@@ -236,6 +236,7 @@ pub fn run(
         seed: c.seed,
         log: true,
         faults: Default::default(),
+        race: None,
     };
     run::reuse_or_create_run_dir(&dir, &rc)?;
     if progress {

@@ -154,6 +154,7 @@ pub fn run(
             seed: crate::rng::derive_seed(x.seed, &[i as u64]),
             log: true,
             faults: Default::default(),
+            race: None,
         };
         let dir = root.join(pair.name);
         run::reuse_or_create_run_dir(&dir, &rc)?;

@@ -213,6 +213,7 @@ pub fn run(
                 seed: derive_seed(c.seed, &[ai as u64, bi as u64]),
                 log: true,
                 faults: Default::default(),
+                race: None,
             };
             run::reuse_or_create_run_dir(&dir, &rc)?;
             runs.push((format!("{agent}, budget {budget}"), dir, rc));

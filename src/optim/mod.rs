@@ -8,6 +8,7 @@ pub mod constrained;
 mod error;
 pub mod map_elites;
 pub mod ntbea;
+pub mod race;
 pub mod random;
 pub mod rmhc;
 
@@ -30,6 +31,9 @@ pub enum Phase {
     Select,
     /// MAP-Elites: re-playing elites after the search.
     Reevaluate,
+    /// Racing the strongest candidates after the search ([`race`]): a batch of this
+    /// phase is one round, every candidate on the same seed.
+    Race,
 }
 
 impl Phase {
@@ -39,6 +43,7 @@ impl Phase {
             Phase::Search => "search",
             Phase::Select => "select",
             Phase::Reevaluate => "reevaluate",
+            Phase::Race => "race",
         }
     }
     pub fn parse(s: &str) -> Option<Phase> {
@@ -47,6 +52,7 @@ impl Phase {
             Phase::Search,
             Phase::Select,
             Phase::Reevaluate,
+            Phase::Race,
         ]
         .into_iter()
         .find(|p| p.as_str() == s)
@@ -140,6 +146,14 @@ pub trait Optimizer: Send {
     /// ([`constrained::Constrained`]).
     fn feasibility(&self) -> Option<constrained::Feasibility> {
         None
+    }
+
+    /// Whether the recommendation rests on a model that pools evidence beyond its own
+    /// point's evaluations (NTBEA's tuple statistics), rather than on the best
+    /// evaluations seen: a race ([`race`]) then keeps it unless another candidate
+    /// beats it with confidence.
+    fn recommends_by_model(&self) -> bool {
+        false
     }
 }
 

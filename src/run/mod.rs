@@ -66,6 +66,10 @@ pub struct RunConfig {
     /// existed: those runs get the defaults).
     #[serde(default, skip_serializing_if = "FaultPolicy::is_default")]
     pub faults: FaultPolicy,
+    /// Racing the strongest candidates with the last share of each trial's budget
+    /// ([`crate::optim::race`]); absent: no race (every run before racing existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race: Option<crate::optim::race::RaceConfig>,
 }
 
 /// What a run does when an evaluation fails: it tries again with the same seed, then
@@ -255,6 +259,9 @@ pub struct Spent {
     pub preprocess: u64,
     pub select: u64,
     pub reevaluate: u64,
+    /// Racing the strongest candidates after the search.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub race: u64,
     /// Of all the above, how many were taken from the log of an interrupted run. Not
     /// saved: a resumed run's files equal those of a run never interrupted.
     #[serde(skip)]
@@ -275,10 +282,11 @@ impl Spent {
             Phase::Preprocess => self.preprocess += 1,
             Phase::Select => self.select += 1,
             Phase::Reevaluate => self.reevaluate += 1,
+            Phase::Race => self.race += 1,
         }
     }
     pub fn total(&self) -> u64 {
-        self.search + self.preprocess + self.select + self.reevaluate
+        self.search + self.preprocess + self.select + self.reevaluate + self.race
     }
 }
 
@@ -782,6 +790,10 @@ pub(crate) fn counting_bar(show: bool, len: u64, what: &str) -> ProgressBar {
     bar
 }
 
+/// The second coordinate of a race round's seed path, `[trial, RACE_STREAM, first
+/// index of the round]`: a search evaluation's is its index, which never comes near.
+const RACE_STREAM: u64 = u64::MAX - 3;
+
 struct TrialContext<'a> {
     config: &'a RunConfig,
     problem: &'a dyn Problem,
@@ -863,9 +875,11 @@ impl TrialContext<'_> {
 
     fn run(&self, trial: u64) -> Result<TrialEnd, RunError> {
         let c = self.config;
+        // A race keeps the last share of the budget; the search gets the rest.
+        let race_budget = c.race.as_ref().map_or(0, |r| r.race_budget(c.budget));
         let mut optimizer = c.algorithm.build(
             &c.space,
-            c.budget,
+            c.budget - race_budget,
             derive_seed(c.seed, &[trial, u64::MAX]),
             self.features,
             self.axes,
@@ -873,7 +887,17 @@ impl TrialContext<'_> {
         let checks = constraint_checks(c, self.problem)?;
         if !checks.is_empty() {
             let floor = self.problem.fitness_range().map(|(low, _)| low);
-            optimizer = Box::new(Constrained::new(optimizer, checks, floor));
+            optimizer = Box::new(Constrained::new(optimizer, checks.clone(), floor));
+        }
+        if let Some(race) = &c.race
+            && race_budget > 0
+        {
+            optimizer = Box::new(crate::optim::race::Raced::new(
+                optimizer,
+                race.clone(),
+                race_budget,
+                checks,
+            ));
         }
         let mut spent = Spent::default();
         let mut index = 0u64;
@@ -893,7 +917,13 @@ impl TrialContext<'_> {
             }
             let one = |(j, cand): (usize, &crate::optim::Candidate)| {
                 let i = index + j as u64;
-                let seed = derive_seed(c.seed, &[trial, i]);
+                // A race round's candidates share one seed (common random numbers),
+                // from a stream no search evaluation uses.
+                let seed = if cand.phase == Phase::Race {
+                    derive_seed(c.seed, &[trial, RACE_STREAM, index])
+                } else {
+                    derive_seed(c.seed, &[trial, i])
+                };
                 (seed, self.evaluate(trial, i, seed, &cand.values))
             };
             // Spreading evaluations of a few microseconds over threads costs more than

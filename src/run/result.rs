@@ -157,6 +157,7 @@ impl RunResult {
             spent.search += t.spent.search;
             spent.preprocess += t.spent.preprocess;
             spent.select += t.spent.select;
+            spent.race += t.spent.race;
             spent.reevaluate += t.spent.reevaluate;
             spent.reused += t.spent.reused;
             spent.failed += t.spent.failed;
@@ -329,6 +330,7 @@ pub(crate) fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<
         spent.search += s.search;
         spent.preprocess += s.preprocess;
         spent.select += s.select;
+        spent.race += s.race;
         spent.reevaluate += s.reevaluate;
         spent.failed += s.failed;
     }

@@ -1,0 +1,424 @@
+//! Racing before recommending, for any optimiser: the last share of a trial's budget
+//! plays the strongest candidates against each other on common fresh seeds and drops
+//! those that are worse with confidence, so that the recommendation is the best
+//! measured candidate, not the luckiest evaluation of the search (in the spirit of
+//! F-race, Birattari et al. 2002, and SMAC's intensification).
+//!
+//! The candidates: the inner optimiser's own recommendation (NTBEA's model choice,
+//! RMHC's parent), then the evaluated points with the best mean fitness, the points
+//! that break the run's constraints on average left out while any other is left.
+//! Round `r` evaluates every survivor once, all of them on one seed (the run loop gives
+//! a [`Phase::Race`] batch a common seed), so that after each round the survivors are
+//! compared paired: from round [`MIN_ROUNDS`] on, a survivor whose paired difference
+//! from the leader (the best mean) is below 0 with a one-sided paired t-test at
+//! `level` is dropped. The race ends when one survivor is left or the next round does
+//! not fit in the budget; the recommendation is the survivor with the best race mean,
+//! except that a recommendation resting on a model (NTBEA's, which pools every
+//! evaluation of the search) stays the answer while it survives: measured on the
+//! synthetic design benchmark, a short race among single lucky evaluations picks worse
+//! than the model does, and only a candidate that beats it with confidence should
+//! replace it.
+
+use super::constrained::{Check, violation};
+use super::{Candidate, Optimizer, Phase, Recommendation};
+use crate::eval::Evaluation;
+use crate::stats::Summary;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Rounds every candidate plays before any is dropped: a t-test on fewer pairs is
+/// too easily fooled by one lucky game.
+pub const MIN_ROUNDS: usize = 5;
+
+/// How a run races its candidates (`config.ron`'s `race`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaceConfig {
+    /// The share of each trial's budget the race spends, in (0, 1).
+    pub share: f64,
+    /// Most candidates that enter the race (at least 2).
+    pub candidates: usize,
+    /// One-sided significance level at which a candidate is dropped.
+    pub level: f64,
+}
+
+impl Default for RaceConfig {
+    /// A quarter of the budget, 5 candidates, dropped at 0.05: measured on the
+    /// synthetic design benchmark (docs/design.md#racing-before-recommending).
+    fn default() -> RaceConfig {
+        RaceConfig {
+            share: 0.25,
+            candidates: 5,
+            level: 0.05,
+        }
+    }
+}
+
+impl RaceConfig {
+    /// Checks the settings; the error names the setting as `config.ron` does.
+    pub fn check(&self) -> Result<(), super::Error> {
+        let bad = |setting: &'static str, value: String, expected: &str| super::Error::Setting {
+            setting,
+            value,
+            expected: expected.to_string(),
+        };
+        if !(self.share > 0.0 && self.share < 1.0) {
+            return Err(bad(
+                "race_share",
+                self.share.to_string(),
+                "a share of the budget strictly between 0 and 1",
+            ));
+        }
+        if !(2..=1000).contains(&self.candidates) {
+            return Err(bad(
+                "race_candidates",
+                self.candidates.to_string(),
+                "2 to 1000 candidates",
+            ));
+        }
+        if !(self.level > 0.0 && self.level < 0.5) {
+            return Err(bad(
+                "race_level",
+                self.level.to_string(),
+                "a significance level strictly between 0 and 0.5",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The evaluations of a trial's `budget` the race keeps for itself; the search
+    /// gets the rest. At least two rounds of two candidates, or no race at all when
+    /// the budget is too small for one.
+    pub fn race_budget(&self, budget: u64) -> u64 {
+        let share = (budget as f64 * self.share).round() as u64;
+        if share < 4 || budget - share < 1 {
+            0
+        } else {
+            share
+        }
+    }
+}
+
+fn key(values: &[f64]) -> Vec<u64> {
+    values.iter().map(|v| v.to_bits()).collect()
+}
+
+/// One candidate's search record and race results.
+#[derive(Default)]
+struct Entry {
+    values: Vec<f64>,
+    fitness: Summary,
+    features: Vec<f64>,
+    /// Race results, one per round it played; `None` where its evaluation failed.
+    race: Vec<Option<f64>>,
+}
+
+impl Entry {
+    fn mean_features(&self) -> Vec<f64> {
+        let n = self.fitness.n.max(1) as f64;
+        self.features.iter().map(|f| f / n).collect()
+    }
+}
+
+/// Any optimiser, followed by a race among its strongest candidates.
+pub struct Raced {
+    inner: Box<dyn Optimizer>,
+    config: RaceConfig,
+    checks: Vec<Check>,
+    /// Evaluations the race may spend.
+    budget: u64,
+    spent: u64,
+    /// Every point the search evaluated, in the order first seen.
+    points: HashMap<Vec<u64>, Entry>,
+    order: Vec<Vec<u64>>,
+    /// The race's survivors (keys into `points`), once it started.
+    survivors: Option<Vec<Vec<u64>>>,
+    /// The inner optimiser's recommendation, when it rests on a model: kept unless
+    /// beaten with confidence.
+    incumbent: Option<Vec<u64>>,
+    done: bool,
+}
+
+impl Raced {
+    /// `inner` searches with its own budget; the race then spends `race_budget`
+    /// evaluations. `checks`: the run's constraints, to leave infeasible points out.
+    pub fn new(
+        inner: Box<dyn Optimizer>,
+        config: RaceConfig,
+        race_budget: u64,
+        checks: Vec<Check>,
+    ) -> Raced {
+        Raced {
+            inner,
+            config,
+            checks,
+            budget: race_budget,
+            spent: 0,
+            points: HashMap::new(),
+            order: Vec::new(),
+            survivors: None,
+            incumbent: None,
+            done: race_budget == 0,
+        }
+    }
+
+    /// The race's entrants: the inner recommendation (evaluated or not), then the
+    /// best measured points.
+    fn entrants(&mut self) -> Vec<Vec<u64>> {
+        let rec = self.inner.recommend().values;
+        let rec_key = key(&rec);
+        let feasible = |k: &Vec<u64>| {
+            self.checks.is_empty()
+                || violation(&self.checks, &self.points[k].mean_features()) == 0.0
+        };
+        let mut ranked: Vec<&Vec<u64>> = self.order.iter().collect();
+        // Feasible before infeasible, then the best mean; ties keep the order first
+        // seen (the sort is stable).
+        ranked.sort_by(|a, b| {
+            feasible(b).cmp(&feasible(a)).then(
+                self.points[*b]
+                    .fitness
+                    .mean
+                    .total_cmp(&self.points[*a].fitness.mean),
+            )
+        });
+        let mut out: Vec<Vec<u64>> = vec![rec_key.clone()];
+        out.extend(
+            ranked
+                .into_iter()
+                .filter(|k| **k != rec_key)
+                .take(self.config.candidates - 1)
+                .cloned(),
+        );
+        let entry = self.points.entry(rec_key).or_default();
+        if entry.values.is_empty() {
+            entry.values = rec;
+        }
+        out
+    }
+
+    /// Rounds every survivor has played.
+    fn rounds(&self) -> usize {
+        self.survivors
+            .as_ref()
+            .and_then(|s| s.first())
+            .map_or(0, |k| self.points[k].race.len())
+    }
+
+    /// The survivor with the best race mean (the first entrant on ties).
+    fn leader(&self) -> Option<&Vec<u64>> {
+        let survivors = self.survivors.as_ref()?;
+        let mean = |k: &Vec<u64>| race_mean(&self.points[k].race);
+        survivors
+            .iter()
+            .fold(None, |best: Option<&Vec<u64>>, k| match best {
+                Some(b) if mean(b) >= mean(k) => Some(b),
+                _ => Some(k),
+            })
+    }
+
+    /// Drops the survivors worse than the leader with confidence, and those whose
+    /// race evaluation failed.
+    fn eliminate(&mut self) {
+        let Some(survivors) = self.survivors.clone() else {
+            return;
+        };
+        let mut kept: Vec<Vec<u64>> = survivors
+            .into_iter()
+            .filter(|k| self.points[k].race.iter().all(Option::is_some))
+            .collect();
+        if kept.is_empty() {
+            self.survivors = Some(kept);
+            return;
+        }
+        self.survivors = Some(kept.clone());
+        if self.rounds() >= MIN_ROUNDS
+            && let Some(leader) = self.leader().cloned()
+        {
+            let lead: Vec<f64> = self.points[&leader]
+                .race
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            kept.retain(|k| {
+                if *k == leader {
+                    return true;
+                }
+                let other: Vec<f64> = self.points[k].race.iter().flatten().copied().collect();
+                let diffs: Vec<f64> = lead.iter().zip(&other).map(|(a, b)| a - b).collect();
+                !worse_with_confidence(&diffs, self.config.level)
+            });
+        }
+        self.survivors = Some(kept);
+    }
+}
+
+fn race_mean(race: &[Option<f64>]) -> f64 {
+    let values: Vec<f64> = race.iter().flatten().copied().collect();
+    if values.is_empty() {
+        f64::NEG_INFINITY
+    } else {
+        Summary::of(&values).mean
+    }
+}
+
+/// Whether paired differences leader minus other are above 0 with a one-sided t-test
+/// at `level`. All differences equal: above 0 when positive.
+fn worse_with_confidence(diffs: &[f64], level: f64) -> bool {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    let d = Summary::of(diffs);
+    if d.n < 2 {
+        return false;
+    }
+    let se = d.se();
+    if se == 0.0 {
+        return d.mean > 0.0;
+    }
+    match StudentsT::new(0.0, 1.0, (d.n - 1) as f64) {
+        Ok(t) => t.sf(d.mean / se) < level,
+        Err(_) => false,
+    }
+}
+
+impl Optimizer for Raced {
+    fn ask(&mut self) -> Vec<Candidate> {
+        if self.survivors.is_none() {
+            let batch = self.inner.ask();
+            if !batch.is_empty() || self.done {
+                return batch;
+            }
+            let entrants = self.entrants();
+            if self.inner.recommends_by_model() {
+                self.incumbent = entrants.first().cloned();
+            }
+            self.survivors = Some(entrants);
+        }
+        if self.done {
+            return Vec::new();
+        }
+        let survivors = self.survivors.as_ref().map_or(&[][..], |s| s.as_slice());
+        let left = self.budget - self.spent;
+        if survivors.len() < 2 || survivors.len() as u64 > left {
+            self.done = true;
+            return Vec::new();
+        }
+        survivors
+            .iter()
+            .map(|k| Candidate {
+                values: self.points[k].values.clone(),
+                phase: Phase::Race,
+            })
+            .collect()
+    }
+
+    fn tell(&mut self, asked: &[Candidate], results: &[Option<Evaluation>]) {
+        if asked.iter().all(|c| c.phase != Phase::Race) {
+            for (c, r) in asked.iter().zip(results) {
+                let Some(e) = r else { continue };
+                let k = key(&c.values);
+                if !self.points.contains_key(&k) {
+                    self.order.push(k.clone());
+                }
+                let entry = self.points.entry(k).or_default();
+                if entry.values.is_empty() {
+                    entry.values = c.values.clone();
+                    entry.features = vec![0.0; e.features.len()];
+                }
+                entry.fitness.add(e.fitness);
+                for (sum, f) in entry.features.iter_mut().zip(&e.features) {
+                    *sum += f;
+                }
+            }
+            self.inner.tell(asked, results);
+            return;
+        }
+        self.spent += asked.len() as u64;
+        for (c, r) in asked.iter().zip(results) {
+            let k = key(&c.values);
+            let entry = self.points.entry(k).or_default();
+            if entry.values.is_empty() {
+                // The inner recommendation the search never evaluated.
+                entry.values = c.values.clone();
+            }
+            entry.race.push(r.as_ref().map(|e| e.fitness));
+        }
+        self.eliminate();
+    }
+
+    fn recommend(&self) -> Recommendation {
+        // A model's choice that no candidate beat with confidence stays the answer.
+        let kept = self
+            .incumbent
+            .as_ref()
+            .filter(|k| self.survivors.as_ref().is_some_and(|s| s.contains(k)));
+        match (kept.or(self.leader()), self.rounds()) {
+            (Some(k), rounds) if rounds > 0 => {
+                let race: Vec<f64> = self.points[k].race.iter().flatten().copied().collect();
+                let s = Summary::of(&race);
+                Recommendation {
+                    values: self.points[k].values.clone(),
+                    estimate: s.mean,
+                    se: s.se(),
+                    samples: s.n,
+                }
+            }
+            _ => self.inner.recommend(),
+        }
+    }
+
+    fn archive(&self) -> Option<&super::map_elites::AnyArchive> {
+        self.inner.archive()
+    }
+
+    fn metrics_history(&self) -> &[super::map_elites::Metrics] {
+        self.inner.metrics_history()
+    }
+
+    fn feasibility(&self) -> Option<super::constrained::Feasibility> {
+        self.inner.feasibility()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_race_budget_is_a_share_or_nothing() {
+        let c = RaceConfig::default();
+        assert_eq!(c.race_budget(200), 50);
+        assert_eq!(c.race_budget(10), 0, "2.5 rounds of nothing");
+        assert_eq!(c.race_budget(16), 4);
+        assert!(c.check().is_ok());
+        for bad in [
+            RaceConfig {
+                share: 1.0,
+                ..c.clone()
+            },
+            RaceConfig {
+                candidates: 1,
+                ..c.clone()
+            },
+            RaceConfig {
+                level: 0.0,
+                ..c.clone()
+            },
+        ] {
+            assert!(bad.check().is_err());
+        }
+    }
+
+    #[test]
+    fn a_clearly_worse_candidate_is_dropped_and_a_close_one_kept() {
+        // 0.3 better in every round but with noise: dropped after MIN_ROUNDS.
+        let diffs = [0.2, 0.4, 0.3, 0.25, 0.35];
+        assert!(worse_with_confidence(&diffs, 0.05));
+        let close = [0.2, -0.3, 0.1, -0.1, 0.05];
+        assert!(!worse_with_confidence(&close, 0.05));
+        assert!(
+            !worse_with_confidence(&[1.0], 0.05),
+            "one pair decides nothing"
+        );
+    }
+}
