@@ -471,10 +471,10 @@ fn batch_ntbea_keeps_the_acceptance_figures_at_equal_evaluations() {
 /// ladder whose rates follow the rules, 20 games a rung: the noise of the design
 /// problem), 30 seeds at 600 evaluations. Random search and RMHC recommend a lucky
 /// single evaluation without a race; with a quarter of the budget raced, their answer
-/// is within two levels of skill of the best rule set (depth at least 0.208 of 0.25)
-/// far more often (measured 2026-11-26: random 57% to 93%, RMHC 10% to 100%). NTBEA's
-/// model recommendation is kept unless beaten with confidence, so a race costs it only
-/// search budget: still within one level in every seed.
+/// is within two levels of skill of the best rule set (depth at least 0.167 of 0.2)
+/// far more often (measured 2026-11-26 with the command line's seed 1: random 47% to
+/// 83%, RMHC 10% to 100%). NTBEA's model recommendation is kept unless beaten with
+/// confidence, so a race costs it only search budget: within one level nearly always.
 #[test]
 fn racing_recommends_better_rules_than_the_luckiest_evaluation() {
     use playtune::optim::race::RaceConfig;
@@ -502,7 +502,7 @@ fn racing_recommends_better_rules_than_the_luckiest_evaluation() {
         let near = r
             .trials
             .iter()
-            .filter(|t| t.true_fitness.unwrap() >= 0.25 - levels * 0.25 / 12.0 - 1e-9)
+            .filter(|t| t.true_fitness.unwrap() >= 0.2 - levels * 0.2 / 12.0 - 1e-9)
             .count();
         near as f64 / 30.0
     };
@@ -511,7 +511,7 @@ fn racing_recommends_better_rules_than_the_luckiest_evaluation() {
     let rmhc = || AlgoConfig::Rmhc(RmhcConfig { resample: 1 });
     let (plain, raced) = (near(None, random(), 2.0), near(race(), random(), 2.0));
     assert!(
-        plain <= 0.75 && raced >= 0.8,
+        plain <= 0.65 && raced >= 0.7,
         "random search: {plain} without a race, {raced} with"
     );
     let (plain, raced) = (near(None, rmhc(), 2.0), near(race(), rmhc(), 2.0));
@@ -520,5 +520,5 @@ fn racing_recommends_better_rules_than_the_luckiest_evaluation() {
         "RMHC: {plain} without a race, {raced} with"
     );
     let ntbea = near(race(), AlgoConfig::Ntbea(NtbeaConfig::default()), 1.0);
-    assert!(ntbea >= 0.9, "NTBEA raced: {ntbea} within one level");
+    assert!(ntbea >= 0.85, "NTBEA raced: {ntbea} within one level");
 }

@@ -196,6 +196,18 @@ pub trait Problem: Send + Sync {
         Err(EvalError("this problem has no baseline of its own".into()))
     }
 
+    /// Per-evaluation terms whose mean is the fitness of `evaluations` (of one point)
+    /// pooled, where that is not the mean of their fitness. A skill depth is the
+    /// smallest gap between rungs: pooled over evaluations it is the smallest gap
+    /// between the rungs' pooled results, which the mean of each evaluation's smallest
+    /// gap (a minimum of noisy gaps) underestimates; each evaluation's term is then
+    /// its gap over the step that sets the pooled depth. The verdict compares these.
+    /// `None`: the mean of the fitness is the pooled fitness.
+    fn pooled_terms(&self, evaluations: &[&Evaluation]) -> Option<Vec<f64>> {
+        let _ = evaluations;
+        None
+    }
+
     /// The noise-free fitness of `x`, for benchmarks that know it.
     fn true_fitness(&self, _x: &[f64]) -> Option<f64> {
         None

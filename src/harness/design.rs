@@ -205,10 +205,11 @@ impl DesignProblem {
             .enumerate()
             .map(|(i, rung)| measure.is_none() && (i == 0 || *rung == config.ladder[0]))
             .collect();
-        features.insert(
-            config.ladder.len() * per_rung(measure),
-            DEPTH_SE.to_string(),
-        );
+        // A game's own measure (Space Battle's, the NTBEA paper's) keeps the features
+        // its published runs logged.
+        if measure.is_none() {
+            features.insert(config.ladder.len(), DEPTH_SE.to_string());
+        }
         let problem = DesignProblem {
             game,
             config,
@@ -311,7 +312,9 @@ impl DesignProblem {
             scores.push(s);
         }
         let rungs: Vec<f64> = scores.iter().map(|s| mean(s)).collect();
-        features.push(ladder::depth_se(&scores));
+        if measure.is_none() {
+            features.push(ladder::depth_se(&scores));
+        }
         if self.config.metrics {
             let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
             let metrics = DesignMetrics::of(&records, players).features();
@@ -366,11 +369,6 @@ impl DesignProblem {
     }
 }
 
-/// Features each rung reports: its result, or the game's own measure's features.
-fn per_rung(measure: Option<RungMeasure>) -> usize {
-    measure.map_or(1, |m| m.features.len())
-}
-
 fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
@@ -401,6 +399,28 @@ impl Problem for DesignProblem {
 
     fn fitness_name(&self) -> &str {
         "skill depth"
+    }
+
+    /// Each evaluation's gap over the step that sets the depth of the rungs' results
+    /// pooled over every evaluation (a game's own measure: its result features).
+    fn pooled_terms(&self, evaluations: &[&Evaluation]) -> Option<Vec<f64>> {
+        if self.measure.is_some() || evaluations.is_empty() {
+            return None;
+        }
+        let rungs = self.config.ladder.len();
+        let pooled: Vec<f64> = (0..rungs)
+            .map(|r| {
+                evaluations.iter().map(|e| e.features[r]).sum::<f64>() / evaluations.len() as f64
+            })
+            .collect();
+        let depth = ladder::skill_depth(&pooled);
+        let step = pooled.windows(2).position(|w| w[1] - w[0] == depth)?;
+        Some(
+            evaluations
+                .iter()
+                .map(|e| e.features[step + 1] - e.features[step])
+                .collect(),
+        )
     }
 
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {

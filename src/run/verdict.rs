@@ -9,7 +9,12 @@
 //! paired: its mean over the pairs, the standard error of that mean, and a two-sided
 //! paired t-test. The sentence says "better" (deeper, stronger) only when the test
 //! puts the difference above 0 at [`LEVEL`], "worse" only below, and otherwise that
-//! the recommendation is no better than the baseline at this budget.
+//! the recommendation is not shown better than the baseline at this budget.
+//!
+//! A skill depth is compared pooled: each side's depth is the smallest gap between its
+//! rungs' results over all its evaluations, not the mean of each evaluation's smallest
+//! gap, which noise biases low and by an amount that depends on the rules
+//! ([`Problem::pooled_terms`]).
 
 use super::{RunError, evaluate_with_retries};
 use crate::eval::{Binding, Evaluation, Problem};
@@ -51,7 +56,9 @@ pub struct Side {
     pub label: String,
     /// Its values of the search's dimensions, as text.
     pub settings: Vec<(String, String)>,
-    /// Fitness of every evaluation, in seed order; `None` where it failed.
+    /// Every evaluation's share of the side's pooled fitness, in seed order (its
+    /// fitness, or for a skill depth its gap over the step that sets the pooled
+    /// depth: [`Problem::pooled_terms`]); `None` where it failed. Their mean is `mean`.
     pub fitness: Vec<Option<f64>>,
     pub mean: f64,
     pub se: f64,
@@ -71,7 +78,7 @@ pub enum Outcome {
     Better,
     /// Worse with confidence.
     Worse,
-    /// Neither: no better than the baseline at this budget.
+    /// Neither: not shown better than the baseline at this budget.
     NoBetter,
 }
 
@@ -192,8 +199,16 @@ impl Judge<'_> {
             rec,
             &names,
             &checks,
+            self.problem,
         );
-        let baseline = side(base_label, base_settings, base, &names, &checks);
+        let baseline = side(
+            base_label,
+            base_settings,
+            base,
+            &names,
+            &checks,
+            self.problem,
+        );
         let diffs: Vec<f64> = recommendation
             .fitness
             .iter()
@@ -246,13 +261,20 @@ fn side(
     outcomes: &[Result<Evaluation, String>],
     names: &[String],
     checks: &[Check],
+    problem: &dyn Problem,
 ) -> Side {
+    let ok: Vec<&Evaluation> = outcomes.iter().filter_map(|o| o.as_ref().ok()).collect();
+    // The pooled fitness's terms where the problem pools otherwise than by the mean
+    // (a skill depth), each evaluation's fitness elsewhere.
+    let mut terms = problem
+        .pooled_terms(&ok)
+        .unwrap_or_else(|| ok.iter().map(|e| e.fitness).collect())
+        .into_iter();
     let fitness: Vec<Option<f64>> = outcomes
         .iter()
-        .map(|o| o.as_ref().ok().map(|e| e.fitness))
+        .map(|o| o.as_ref().ok().and_then(|_| terms.next()))
         .collect();
-    let ok: Vec<&Evaluation> = outcomes.iter().filter_map(|o| o.as_ref().ok()).collect();
-    let s = Summary::of(&ok.iter().map(|e| e.fitness).collect::<Vec<_>>());
+    let s = Summary::of(&fitness.iter().flatten().copied().collect::<Vec<_>>());
     let features: Vec<FeatureMean> = names
         .iter()
         .enumerate()
