@@ -703,14 +703,7 @@ fn the_games_own_rules_playability_and_ranges_hold() {
         "(\n    name: \"wide\",\n    dims: [\n        (name: \"end_points\", kind: Int(min: 10, max: 20, step: 5), default: 15),\n        (name: \"coins\", kind: Int(min: 2, max: 40, step: 2), default: 4),\n    ],\n)\n",
     )
     .unwrap();
-    playtune()
-        .args([
-            "optimize",
-            "--problem",
-            "design",
-            "--set",
-            "game=rinascimento",
-        ])
+    design_on_rinascimento()
         .args([
             "--set", "games=1", "--budget", "2", "--no-log", "-q", "--space",
         ])
@@ -795,14 +788,7 @@ fn design_and_tuning_runs_end_with_a_verdict() {
         ))
         .stdout(predicate::str::contains("win rate"));
     // --verdict 0 skips it; a --baseline outside the space is refused at once.
-    playtune()
-        .args([
-            "optimize",
-            "--problem",
-            "design",
-            "--set",
-            "game=rinascimento",
-        ])
+    design_on_rinascimento()
         .args(["--set", "ladder=rnd,osla(budget=20)", "--set", "games=2"])
         .args(["--budget", "2", "--verdict", "0", "-q", "--no-log"])
         .args(["--name", "none", "--runs-dir"])
@@ -810,14 +796,7 @@ fn design_and_tuning_runs_end_with_a_verdict() {
         .assert()
         .success()
         .stdout(predicate::str::contains("verdict").not());
-    playtune()
-        .args([
-            "optimize",
-            "--problem",
-            "design",
-            "--set",
-            "game=rinascimento",
-        ])
+    design_on_rinascimento()
         .args([
             "--set",
             "games=2",
@@ -832,4 +811,17 @@ fn design_and_tuning_runs_end_with_a_verdict() {
         .code(2)
         .stderr(predicate::str::contains("--baseline colour=3"));
     assert!(!dir.path().join("bad").exists());
+}
+
+/// `playtune optimize --problem design --set game=rinascimento`, for more flags.
+fn design_on_rinascimento() -> Command {
+    let mut c = playtune();
+    c.args([
+        "optimize",
+        "--problem",
+        "design",
+        "--set",
+        "game=rinascimento",
+    ]);
+    c
 }

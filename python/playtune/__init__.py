@@ -474,9 +474,15 @@ def create_run(
     features: Sequence[str] = (),
     retries: int = 2,
     max_failures: float = 0.2,
+    race: Optional[float] = None,
     **algorithm_settings: Any,
 ) -> Run:
     """Creates a run folder as ``playtune optimize`` (``map-elites``) does and opens it.
+
+    ``race``: the share of each trial's budget that races the strongest candidates
+    before recommending (``--race``); 0 for none (``--no-race``); ``None``, the
+    command line's default (random search and the hill climbers race a quarter on
+    ``design`` and ``tune-agent``).
 
     ``problem`` is a built-in problem (``settings`` as ``--set``) or ``"manual"`` (the
     default): points evaluated in Python, over ``space``, reporting ``features``.
@@ -502,7 +508,7 @@ def create_run(
     space_file = os.fspath(space) if isinstance(space, (str, os.PathLike)) else None
     path = _playtune.create_run(
         os.fspath(runs_dir), name, problem, sets, sp, ron, budget, trials, seed,
-        retries, max_failures, True, space_file,
+        retries, max_failures, True, space_file, race,
     )
     return Run(path)
 

@@ -781,7 +781,7 @@ fn problem_and_space(
 /// Creates a run folder as `playtune optimize` (or `map-elites`) does and returns its
 /// path: `config.ron` written, nothing evaluated.
 #[pyfunction]
-#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None))]
+#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None, race = None))]
 #[allow(clippy::too_many_arguments)]
 fn create_run(
     runs_dir: PathBuf,
@@ -797,11 +797,25 @@ fn create_run(
     max_failures: f64,
     log: bool,
     space_file: Option<String>,
+    race: Option<f64>,
 ) -> PyResult<String> {
     guard(|| {
         let (spec, built, space) =
             problem_and_space(problem, settings, space.as_ref().map(|s| &s.inner))?;
         let algorithm = parse_algorithm(algorithm)?;
+        // None: the library's default race, as the command line's; 0: none.
+        let race = match race {
+            None => playtune::optim::race::by_default(built.baseline().is_some(), &algorithm),
+            Some(share) if share == 0.0 => None,
+            Some(share) => {
+                let c = playtune::optim::race::RaceConfig {
+                    share,
+                    ..Default::default()
+                };
+                c.check().map_err(|e| e.to_string())?;
+                Some(c)
+            }
+        };
         let config = RunConfig {
             playtune_version: playtune_version(),
             problem: spec,
@@ -816,7 +830,7 @@ fn create_run(
                 retries,
                 max_failures,
             },
-            race: None,
+            race,
         };
         config.faults.check().map_err(|e| e.to_string())?;
         run::check_size(budget, trials, "budget", "trials").map_err(|(w, m)| format!("{w} {m}"))?;

@@ -377,31 +377,32 @@ fn start(
     race: Option<&RaceArgs>,
 ) -> Result<()> {
     let (spec, problem, space, space_file) = problem_and_space(common, default_problem)?;
-    // Games are noisy and a designer acts on the answer: on problems with a baseline
-    // of their own (design, tune-agent) the optimisers that recommend their best
-    // evaluations race by default. NTBEA's model already pools the whole search: a race
-    // only took budget from it (docs/design.md#racing-before-recommending).
-    let by_default = problem.baseline().is_some() && !matches!(algorithm, AlgoConfig::Ntbea(_));
+    // The default race is the library's (optim::race::by_default), as Python's.
     let race = match race {
-        Some(r) if !r.no_race && (r.race.is_some() || by_default) => {
-            let config = crate::optim::race::RaceConfig {
-                share: r
-                    .race
-                    .unwrap_or(crate::optim::race::RaceConfig::default().share),
-                candidates: r.race_candidates,
-                ..Default::default()
+        None => None,
+        Some(r) if r.no_race => None,
+        Some(r) => {
+            let default = crate::optim::race::by_default(problem.baseline().is_some(), &algorithm);
+            let config = match (r.race, default) {
+                (None, None) => None,
+                (share, default) => Some(crate::optim::race::RaceConfig {
+                    share: share.unwrap_or(crate::optim::race::RaceConfig::default().share),
+                    candidates: r.race_candidates,
+                    ..default.unwrap_or_default()
+                }),
             };
-            config.check().map_err(|e| match e {
-                crate::optim::Error::Setting {
-                    setting,
-                    value,
-                    expected,
-                } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
-                other => anyhow!(other),
-            })?;
-            Some(config)
+            if let Some(c) = &config {
+                c.check().map_err(|e| match e {
+                    crate::optim::Error::Setting {
+                        setting,
+                        value,
+                        expected,
+                    } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+                    other => anyhow!(other),
+                })?;
+            }
+            config
         }
-        _ => None,
     };
     let config = RunConfig {
         playtune_version: env!("CARGO_PKG_VERSION").into(),

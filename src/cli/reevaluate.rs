@@ -111,9 +111,15 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
                     Some(p) => BaselineSource::Point(p),
                     None => BaselineSource::Own,
                 };
+                let bar = crate::run::counting_bar(
+                    !a.json,
+                    2 * u64::from(a.n),
+                    "verdict evaluations (the point and the baseline on fresh seeds)",
+                );
                 let v = judge
-                    .judge(&t.values, t.trial, baseline, &|| {})
+                    .judge(&t.values, t.trial, baseline, &|| bar.inc(1))
                     .map_err(|e| anyhow!("{}: verdict: {e}", a.run.display()))?;
+                bar.finish_and_clear();
                 super::verdict::print(&v, "  verdict");
                 Some(v)
             }
