@@ -714,6 +714,25 @@ fn the_games_own_rules_playability_and_ranges_hold() {
         .code(2)
         .stderr(predicate::str::contains("coins.ron:5"))
         .stderr(predicate::str::contains("from 1 to 20"));
+    // A constraint naming a feature the problem lacks: its line and index.
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(\n    name: \"c\",\n    dims: [\n        (name: \"coins\", kind: Int(min: 2, max: 8, step: 1), default: 2),\n    ],\n    constraints: [\"stalemate_rate <= 0.05\", \"stalemates <= 3\"],\n)\n",
+    )
+    .unwrap();
+    design_on_rinascimento()
+        .args([
+            "--set", "games=1", "--budget", "2", "--no-log", "-q", "--space",
+        ])
+        .arg(&bad)
+        .args(["--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("bad.ron:6:"))
+        .stderr(predicate::str::contains("constraints[1]"))
+        .stderr(predicate::str::contains("no feature `stalemates`"));
     // `playtune games` lists ranges and the playability constraints.
     playtune()
         .arg("games")
@@ -755,6 +774,21 @@ fn design_and_tuning_runs_end_with_a_verdict() {
     assert!(text.contains(sentence), "the sentence is printed");
     let result = std::fs::read_to_string(dir.path().join("d/result.ron")).unwrap();
     assert!(result.contains("verdict"), "{result}");
+    // The report shows it.
+    playtune()
+        .arg("report")
+        .arg(dir.path().join("d"))
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(dir.path().join("d/report.html")).unwrap();
+    assert!(
+        page.contains("id=\"verdict\""),
+        "the report has a verdict section"
+    );
+    assert!(
+        page.contains("skill_depth_se"),
+        "and the features side by side"
+    );
     // `reevaluate` judges again, on the same fresh seeds: the same verdict.
     let again = playtune()
         .args(["reevaluate", "--n", "6", "--json"])

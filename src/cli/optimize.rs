@@ -347,9 +347,19 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
     }
     let features = problem.feature_names();
     let range = |name: &str| problem.feature_range(name);
-    if let Some((_, _, file)) = &user {
-        Check::resolve(&space.constraints, &features, range)
-            .map_err(|e| anyhow!("{file}: constraints: {e}"))?;
+    if let Some((given, text, file)) = &user {
+        // Each of the file's own constraints, so that a refusal names its line.
+        for (i, c) in given.constraints.iter().enumerate() {
+            Check::resolve(std::slice::from_ref(c), &features, range).map_err(|e| {
+                anyhow!(crate::space::constraint_error(
+                    text,
+                    file,
+                    i,
+                    &c.to_string(),
+                    e.to_string()
+                ))
+            })?;
+        }
     }
     for text in &common.constraints {
         let more = constraint::parse_list(text).map_err(|e| anyhow!("--constraint: {e}"))?;

@@ -443,6 +443,55 @@ fn recommendation(result: &RunResult) -> Option<Section> {
     Some(Section::new("recommendation", "Recommendation", body))
 }
 
+/// The verdict of the first judged trial: the recommendation against the baseline on
+/// fresh common seeds, side by side, and its sentence.
+fn verdict(result: &RunResult) -> Option<Section> {
+    let (trial, v) = result
+        .trials
+        .iter()
+        .find_map(|t| t.verdict.as_ref().map(|v| (t.trial, v)))?;
+    let cell = |mean: f64, se: f64| {
+        if mean.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{} ± {}", num(mean), num(se))
+        }
+    };
+    let mut rows = vec![vec![
+        format!("<strong>{}</strong>", escape(&v.fitness)),
+        cell(v.recommendation.mean, v.recommendation.se),
+        cell(v.baseline.mean, v.baseline.se),
+    ]];
+    for (r, b) in v.recommendation.features.iter().zip(&v.baseline.features) {
+        rows.push(vec![
+            format!("<code>{}</code>", escape(&r.name)),
+            cell(r.mean, r.se),
+            cell(b.mean, b.se),
+        ]);
+    }
+    let broken = |b: &[String]| {
+        if b.is_empty() {
+            "met".to_string()
+        } else {
+            format!("<strong>breaks</strong> {}", escape(&b.join(", ")))
+        }
+    };
+    rows.push(vec![
+        "constraints".into(),
+        broken(&v.recommendation.broken),
+        broken(&v.baseline.broken),
+    ]);
+    let baseline = format!("baseline: {}", v.baseline.label);
+    let body = format!(
+        "<p class=\"big\">{}</p>\n<p>Trial {trial}'s recommendation and {} each evaluated {} times on seeds the search never used, the same seeds for both; mean ± standard error.</p>\n<div class=\"wide\">{}</div>",
+        escape(&v.sentence),
+        escape(&v.baseline.label),
+        v.evaluations,
+        table(&["", "recommendation", &baseline], &rows)
+    );
+    Some(Section::new("verdict", "Verdict", body))
+}
+
 fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<Section>> {
     let log = dir.join(LOG_FILE);
     let Ok(text) = std::fs::read_to_string(&log) else {
@@ -597,6 +646,7 @@ fn run_report(dir: &Path) -> Result<String> {
         run_summary(dir, &result)?,
     ];
     sections.extend(recommendation(&result));
+    sections.extend(verdict(&result));
     let map_elites = result.trials.iter().any(|t| t.archive.is_some());
     if !map_elites {
         let body = match picture("convergence") {

@@ -239,6 +239,19 @@ pub fn to_space_file(space: &Space) -> String {
     out + ")\n"
 }
 
+/// An error about constraint `i` (its text `text`) of an already parsed space file,
+/// at its line, as `constraints[i]` (for checks that need the problem, such as whether
+/// it reports the feature).
+pub fn constraint_error(
+    text: &str,
+    file: &str,
+    i: usize,
+    constraint: &str,
+    message: String,
+) -> SpaceError {
+    Validator { text, file }.constraint_error(i, constraint, message)
+}
+
 /// An error about field `key` of dimension `dim` of an already parsed space file (for
 /// checks that need more than the file, such as whether a problem knows the name).
 pub fn dim_error(text: &str, file: &str, dim: &str, key: &str, message: String) -> SpaceError {
@@ -318,6 +331,16 @@ struct Validator<'a> {
 }
 
 impl Validator<'_> {
+    /// Constraint `i` (its text `constraint`) refused, located at its string.
+    fn constraint_error(&self, i: usize, constraint: &str, message: String) -> SpaceError {
+        let at = self.text.find("constraints").unwrap_or(0);
+        let at = self.text[at..]
+            .find(&format!("{constraint:?}"))
+            .map(|p| at + p)
+            .unwrap_or(at);
+        self.error_at(at, format!("constraints[{i}]"), message)
+    }
+
     /// Where dimension `index` (named `name`) starts in the text: the `occurrence`-th
     /// appearance of its quoted name after `dims`, so duplicates point at the second one.
     fn dim_offset(&self, name: &str, occurrence: usize) -> usize {
@@ -391,14 +414,9 @@ impl Validator<'_> {
         }
         let mut constraints = Vec::with_capacity(raw.constraints.len());
         for (i, text) in raw.constraints.iter().enumerate() {
-            let c = text.parse().map_err(|m: super::Error| {
-                let at = self.text.find("constraints").unwrap_or(0);
-                let at = self.text[at..]
-                    .find(&format!("{text:?}"))
-                    .map(|p| at + p)
-                    .unwrap_or(at);
-                self.error_at(at, format!("constraints[{i}]"), m.to_string())
-            })?;
+            let c = text
+                .parse()
+                .map_err(|m: super::Error| self.constraint_error(i, text, m.to_string()))?;
             constraints.push(c);
         }
         let space = Space {
