@@ -774,6 +774,22 @@ fn design_and_tuning_runs_end_with_a_verdict() {
     assert!(text.contains(sentence), "the sentence is printed");
     let result = std::fs::read_to_string(dir.path().join("d/result.ron")).unwrap();
     assert!(result.contains("verdict"), "{result}");
+    // A tournament plays the recommended rules, as `play --params` does.
+    playtune()
+        .args([
+            "tournament",
+            "--game",
+            "rinascimento",
+            "--agents",
+            "rnd,osla(budget=20)",
+        ])
+        .args(["--games", "2", "--params"])
+        .arg(dir.path().join("d"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "2 games of rinascimento (2 players)",
+        ));
     // The report shows it.
     playtune()
         .arg("report")

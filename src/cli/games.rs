@@ -97,6 +97,14 @@ pub struct TournamentArgs {
     /// A game setting, NAME=VALUE (repeatable).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     settings: Vec<String>,
+    /// Game settings as NAME=VALUE,NAME=VALUE, or a run folder / result.ron whose
+    /// recommendation to play (a design run's rules), as `play` takes them; --set
+    /// goes on top.
+    #[arg(long)]
+    params: Option<String>,
+    /// Which trial's recommendation, when --params names a run.
+    #[arg(long, default_value_t = 0)]
+    trial: usize,
     /// Games (per pairing in a round robin).
     #[arg(long, default_value_t = 1000)]
     games: usize,
@@ -104,37 +112,45 @@ pub struct TournamentArgs {
     run: RunArgs,
 }
 
+/// The game's settings from --params: NAME=VALUE pairs, or the recommendation of trial
+/// `trial` of a run folder (or its result.ron), every name checked against the game's.
+fn params_settings(
+    game: &dyn DynGame,
+    params: Option<&str>,
+    trial: usize,
+) -> Result<Vec<(String, String)>> {
+    let Some(p) = params else {
+        return Ok(Vec::new());
+    };
+    let path = Path::new(p);
+    let given = if path.exists() {
+        let dir = if path.is_dir() {
+            path.to_path_buf()
+        } else {
+            path.parent().unwrap_or(Path::new(".")).to_path_buf()
+        };
+        let r = read_result(&dir).map_err(anyhow::Error::msg)?;
+        let t = r
+            .trials
+            .get(trial)
+            .ok_or_else(|| anyhow!("--trial {trial}: the run has {} trial(s)", r.trials.len()))?;
+        t.recommendation.clone()
+    } else {
+        parse_pairs([p]).map_err(|e| anyhow::anyhow!("--params {e}"))?
+    };
+    let known = game.settings();
+    if let Some((k, _)) = given
+        .iter()
+        .find(|(k, _)| !known.iter().any(|s| &s.name == k))
+    {
+        bail!("--params: {} has no parameter `{k}`", game.name());
+    }
+    Ok(given)
+}
+
 /// The game's settings from --params (pairs or a run's recommendation) and --set.
 fn settings(game: &dyn DynGame, a: &GameArgs) -> Result<Vec<(String, String)>> {
-    let mut given = Vec::new();
-    if let Some(p) = &a.params {
-        let path = Path::new(p);
-        if path.exists() {
-            let dir = if path.is_dir() {
-                path.to_path_buf()
-            } else {
-                path.parent().unwrap_or(Path::new(".")).to_path_buf()
-            };
-            let r = read_result(&dir).map_err(anyhow::Error::msg)?;
-            let t = r.trials.get(a.trial).ok_or_else(|| {
-                anyhow!(
-                    "--trial {}: the run has {} trial(s)",
-                    a.trial,
-                    r.trials.len()
-                )
-            })?;
-            given.extend(t.recommendation.iter().cloned());
-        } else {
-            given = parse_pairs([p.as_str()]).map_err(|e| anyhow::anyhow!("--params {e}"))?;
-        }
-        let known = game.settings();
-        if let Some((k, _)) = given
-            .iter()
-            .find(|(k, _)| !known.iter().any(|s| &s.name == k))
-        {
-            bail!("--params: {} has no parameter `{k}`", game.name());
-        }
-    }
+    let mut given = params_settings(game, a.params.as_deref(), a.trial)?;
     given.extend(
         parse_pairs(a.settings.iter().map(String::as_str))
             .map_err(|e| anyhow::anyhow!("--set {e}"))?,
@@ -248,8 +264,11 @@ pub fn render_cmd(a: RenderArgs) -> Result<()> {
 
 pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
-    let mut settings = parse_pairs(a.settings.iter().map(String::as_str))
-        .map_err(|e| anyhow::anyhow!("--set {e}"))?;
+    let mut settings = params_settings(game, a.params.as_deref(), a.trial)?;
+    settings.extend(
+        parse_pairs(a.settings.iter().map(String::as_str))
+            .map_err(|e| anyhow::anyhow!("--set {e}"))?,
+    );
     if let Some(p) = a.players {
         settings.push(("players".into(), p.to_string()));
     }
