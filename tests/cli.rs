@@ -1769,3 +1769,49 @@ fn strategy_styles_archive_runs_resumes_and_plots() {
         .stderr(predicate::str::contains("no column `wins`"))
         .stderr(predicate::str::contains("win_rate, mean_score, attacks"));
 }
+
+/// A raced run (random search on the synthetic design benchmark races a quarter of its
+/// budget by default) cut short in its race resumes to the files of a run never cut,
+/// and the race's evaluations are logged with their phase.
+#[test]
+fn a_run_cut_in_its_race_resumes_to_the_same_files() {
+    let dir = TempDir::new().unwrap();
+    let run = |name: &str| {
+        playtune()
+            .args([
+                "optimize",
+                "--problem",
+                "synthetic-design",
+                "--algo",
+                "random",
+            ])
+            .args(["--budget", "100", "--trials", "2", "--verdict", "0", "-q"])
+            .args(["--name", name, "--runs-dir"])
+            .arg(dir.path())
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("50 race"));
+    };
+    run("full");
+    let full = dir.path().join("full");
+    let log = std::fs::read_to_string(full.join("evals.csv")).unwrap();
+    assert_eq!(log.lines().filter(|l| l.contains(",race,")).count(), 50);
+    // Cut inside trial 1's race: its search and part of its race are logged.
+    let cut = dir.path().join("cut");
+    std::fs::create_dir(&cut).unwrap();
+    std::fs::copy(full.join("config.ron"), cut.join("config.ron")).unwrap();
+    let kept: Vec<&str> = log.lines().take(1 + 100 + 85).collect();
+    std::fs::write(cut.join("evals.csv"), kept.join("\n") + "\n").unwrap();
+    playtune()
+        .args(["resume", "-q", "--verdict", "0"])
+        .arg(&cut)
+        .assert()
+        .success();
+    for f in ["config.ron", "evals.csv", "result.ron"] {
+        assert_eq!(
+            std::fs::read(full.join(f)).unwrap(),
+            std::fs::read(cut.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+}
