@@ -313,11 +313,16 @@ pub(crate) fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesE
             config.problem.name,
             config.trials
         );
+        // The axis names what the fitness is (skill depth, win rate) where the run's
+        // problem still builds.
+        let fitness = crate::registry::build_problem(&config.problem, Some(&config.space))
+            .map(|p| p.fitness_name().to_string())
+            .unwrap_or_else(|_| "fitness".to_string());
         line_chart(
             &file("convergence"),
             &title,
             "evaluations",
-            "fitness",
+            &fitness,
             &series,
         )?;
         written.push(file("convergence"));
