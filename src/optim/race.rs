@@ -99,11 +99,12 @@ impl RaceConfig {
     }
 }
 
-/// The race a run gets when its user says nothing: on problems whose evaluations are
-/// games and whose answer is judged against a baseline of their own (`design`,
-/// `tune-agent`), the optimisers that recommend their best evaluations race with the
-/// defaults; NTBEA's model already pools the whole search, and a race only took budget
-/// from it (docs/design.md#racing-before-recommending); benchmarks do not race.
+/// The race a run gets when its user says nothing: on problems whose answer is judged
+/// against a baseline of their own (`design`, `tune-agent`, `synthetic-design`: noisy
+/// games a designer acts on), the optimisers that recommend their best evaluations race
+/// with the defaults; NTBEA's model already pools the whole search, and a race only
+/// took budget from it (docs/design.md#racing-before-recommending); the other
+/// benchmarks do not race.
 pub fn by_default(has_baseline: bool, algorithm: &super::AlgoConfig) -> Option<RaceConfig> {
     use super::AlgoConfig;
     match algorithm {
