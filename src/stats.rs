@@ -45,6 +45,23 @@ impl Summary {
     }
 }
 
+/// The one-sided p-value of a t-test that the differences summarised in `d` (paired:
+/// one per pair) have a mean above 0: the probability of a t at least as large under
+/// mean 0. `None` with fewer than two. Differences all equal: 0 when they are
+/// positive, else 1.
+pub(crate) fn t_test_above_zero(d: &Summary) -> Option<f64> {
+    use statrs::distribution::StudentsT;
+    if d.n < 2 {
+        return None;
+    }
+    let se = d.se();
+    if se == 0.0 {
+        return Some(if d.mean > 0.0 { 0.0 } else { 1.0 });
+    }
+    let dist = StudentsT::new(0.0, 1.0, (d.n - 1) as f64).ok()?;
+    Some(dist.sf(d.mean / se))
+}
+
 /// Result of a two-tailed Mann-Whitney U test.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MannWhitney {

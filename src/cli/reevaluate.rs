@@ -68,17 +68,7 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
     let mut rows = Vec::new();
     let binding = crate::eval::Binding::new(&config.space, problem.space())
         .map_err(|e| anyhow!("{}: {}", a.run.display(), e.message))?;
-    let baseline = if a.baseline.is_empty() {
-        None
-    } else {
-        let start = config.space.decode(&config.space.default_indices());
-        Some(super::verdict::parse_point(
-            &config.space,
-            start,
-            &a.baseline,
-            "--baseline",
-        )?)
-    };
+    let baseline = super::verdict::baseline_point(&a.baseline, &config.space)?;
     // The verdict: each point beside the baseline on the same fresh seeds.
     let judge =
         (!a.no_verdict && (baseline.is_some() || problem.baseline().is_some())).then(|| Judge {

@@ -2,7 +2,7 @@
 //! run's recommendations ([`crate::run::verdict`]) and printing them.
 
 use crate::eval::Problem;
-use crate::run::verdict::{BaselineSource, Judge, Verdict, default_evaluations};
+use crate::run::verdict::{Verdict, default_evaluations};
 use crate::run::{self, RunConfig, RunResult};
 use crate::space::Space;
 use anyhow::{Result, anyhow};
@@ -60,21 +60,20 @@ pub(super) fn parse_point(
 /// Checks `--baseline` against the run's space before any evaluation: a bad name or
 /// value fails at once, not after the search.
 pub(super) fn check(args: &VerdictArgs, space: &Space) -> Result<()> {
-    baseline_point(args, space).map(|_| ())
+    baseline_point(&args.baseline, space).map(|_| ())
 }
 
-fn baseline_point(args: &VerdictArgs, space: &Space) -> Result<Option<Vec<f64>>> {
-    if args.baseline.is_empty() {
+/// The point `--baseline` names (`items`, over the space's defaults), if it names one.
+pub(super) fn baseline_point(items: &[String], space: &Space) -> Result<Option<Vec<f64>>> {
+    if items.is_empty() {
         return Ok(None);
     }
     let start = space.decode(&space.default_indices());
-    parse_point(space, start, &args.baseline, "--baseline").map(Some)
+    parse_point(space, start, items, "--baseline").map(Some)
 }
 
-/// Judges every trial of a finished run whose problem has a baseline (its own or
-/// `--baseline`), stores the verdicts in `result` and its `result.ron`, and returns
-/// whether it judged. MAP-Elites archives and problems without a baseline are left
-/// as they are.
+/// Judges a finished run as `--verdict` and `--baseline` ask ([`run::verdict::judge_run`]),
+/// with a progress bar when `progress`.
 pub(super) fn judge_run(
     dir: &Path,
     config: &RunConfig,
@@ -86,41 +85,19 @@ pub(super) fn judge_run(
     let n = args
         .verdict
         .unwrap_or_else(|| default_evaluations(config.budget));
-    let point = baseline_point(args, &config.space)?;
-    if n == 0
-        || matches!(config.algorithm, crate::optim::AlgoConfig::MapElites(_))
-        || (point.is_none() && problem.baseline().is_none())
-    {
-        return Ok(false);
-    }
-    let judge = Judge {
-        space: &config.space,
-        problem,
-        retries: config.faults.retries,
-        seed: config.seed,
-        evaluations: n,
-    };
+    let point = baseline_point(&args.baseline, &config.space)?;
     let bar = run::counting_bar(
-        progress,
+        progress && n > 0 && (point.is_some() || problem.baseline().is_some()),
         2 * u64::from(n) * result.trials.len() as u64,
         "verdict evaluations (the recommendation and the baseline on fresh seeds)",
     );
-    for t in result.trials.iter_mut() {
-        let baseline = match &point {
-            Some(p) => BaselineSource::Point(p),
-            None => BaselineSource::Own,
-        };
-        let v = judge
-            .judge(&t.values, t.trial, baseline, &|| bar.inc(1))
-            .map_err(|e| anyhow!("{}: verdict: {e}", dir.display()))?;
-        t.verdict = Some(v);
-    }
+    let judged =
+        run::verdict::judge_run(dir, config, problem, result, n, point.as_deref(), &|| {
+            bar.inc(1)
+        })
+        .map_err(|e| anyhow!("{}: verdict: {e}", dir.display()))?;
     bar.finish_and_clear();
-    result.refresh_final_value();
-    result
-        .write(&dir.join(run::RESULT_FILE))
-        .map_err(|e| anyhow!("{}: {e}", dir.join(run::RESULT_FILE).display()))?;
-    Ok(true)
+    Ok(judged)
 }
 
 /// Prints a verdict as a table, the sentence last.

@@ -413,8 +413,7 @@ impl Problem for DesignProblem {
                 evaluations.iter().map(|e| e.features[r]).sum::<f64>() / evaluations.len() as f64
             })
             .collect();
-        let depth = ladder::skill_depth(&pooled);
-        let step = pooled.windows(2).position(|w| w[1] - w[0] == depth)?;
+        let step = ladder::depth_step(&pooled)?;
         Some(
             evaluations
                 .iter()

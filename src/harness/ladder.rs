@@ -51,8 +51,7 @@ pub fn depth_se(scores: &[Vec<f64>]) -> f64 {
         .iter()
         .map(|s| s.iter().sum::<f64>() / s.len() as f64)
         .collect();
-    let depth = skill_depth(&means);
-    let Some(step) = means.windows(2).position(|w| w[1] - w[0] == depth) else {
+    let Some(step) = depth_step(&means) else {
         return 0.0;
     };
     let gaps: Vec<f64> = scores[step + 1]
@@ -70,6 +69,13 @@ pub fn skill_depth(t: &[f64]) -> f64 {
     t.windows(2)
         .map(|w| w[1] - w[0])
         .fold(f64::INFINITY, f64::min)
+}
+
+/// The step that sets a ladder's skill depth (the first smallest gap): rung `r` to
+/// `r + 1`. `None` for fewer than two rungs.
+pub(crate) fn depth_step(t: &[f64]) -> Option<usize> {
+    let depth = skill_depth(t);
+    t.windows(2).position(|w| w[1] - w[0] == depth)
 }
 
 /// One step of a ladder: from rung `from` to the next.

@@ -125,7 +125,8 @@ pub struct Constrained {
     infeasible: u64,
 }
 
-fn key(values: &[f64]) -> Vec<u64> {
+/// A point as a hashable key: its values' bits (what one evaluation asked exactly).
+pub(super) fn key(values: &[f64]) -> Vec<u64> {
     values.iter().map(|v| v.to_bits()).collect()
 }
 

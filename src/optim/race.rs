@@ -19,7 +19,7 @@
 //! than the model does, and only a candidate that beats it with confidence should
 //! replace it.
 
-use super::constrained::{Check, violation};
+use super::constrained::{Check, key, violation};
 use super::{Candidate, Optimizer, Phase, Recommendation};
 use crate::eval::Evaluation;
 use crate::stats::Summary;
@@ -113,10 +113,6 @@ pub fn by_default(has_baseline: bool, algorithm: &super::AlgoConfig) -> Option<R
         }
         _ => None,
     }
-}
-
-fn key(values: &[f64]) -> Vec<u64> {
-    values.iter().map(|v| v.to_bits()).collect()
 }
 
 /// One candidate's search record and race results.
@@ -280,21 +276,9 @@ fn race_mean(race: &[Option<f64>]) -> f64 {
 }
 
 /// Whether paired differences leader minus other are above 0 with a one-sided t-test
-/// at `level`. All differences equal: above 0 when positive.
+/// at `level`.
 fn worse_with_confidence(diffs: &[f64], level: f64) -> bool {
-    use statrs::distribution::{ContinuousCDF, StudentsT};
-    let d = Summary::of(diffs);
-    if d.n < 2 {
-        return false;
-    }
-    let se = d.se();
-    if se == 0.0 {
-        return d.mean > 0.0;
-    }
-    match StudentsT::new(0.0, 1.0, (d.n - 1) as f64) {
-        Ok(t) => t.sf(d.mean / se) < level,
-        Err(_) => false,
-    }
+    crate::stats::t_test_above_zero(&Summary::of(diffs)).is_some_and(|p| p < level)
 }
 
 impl Optimizer for Raced {

@@ -1094,11 +1094,20 @@ pub fn evaluate_with_retries(
     seed: u64,
     retries: u32,
 ) -> (Result<Evaluation, String>, u32) {
+    with_retries(retries, || problem.evaluate(point, seed))
+}
+
+/// Calls `evaluate` (one evaluation, always with the same seed) until it gives a
+/// finite result or has failed `retries` more times; the last outcome and the
+/// attempts made.
+pub(crate) fn with_retries(
+    retries: u32,
+    evaluate: impl Fn() -> Result<Evaluation, crate::eval::EvalError>,
+) -> (Result<Evaluation, String>, u32) {
     let mut attempts = 0;
     loop {
         attempts += 1;
-        let outcome = problem
-            .evaluate(point, seed)
+        let outcome = evaluate()
             .map_err(|e| e.0)
             .and_then(|e| finite(e).map_err(|e| e.to_string()));
         if outcome.is_ok() || attempts > retries {

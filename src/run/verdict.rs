@@ -16,7 +16,7 @@
 //! gap, which noise biases low and by an amount that depends on the rules
 //! ([`Problem::pooled_terms`]).
 
-use super::{RunError, evaluate_with_retries};
+use super::{RunError, evaluate_with_retries, with_retries};
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::constrained::{Check, violation};
 use crate::rng::derive_seed;
@@ -181,7 +181,9 @@ impl Judge<'_> {
                     (_, Some(p)) => {
                         evaluate_with_retries(self.problem, p, seeds[k], self.retries).0
                     }
-                    (_, None) => self.baseline_with_retries(seeds[k]),
+                    (_, None) => {
+                        with_retries(self.retries, || self.problem.evaluate_baseline(seeds[k])).0
+                    }
                 };
                 progress();
                 out
@@ -237,21 +239,48 @@ impl Judge<'_> {
         verdict.sentence = sentence(&verdict);
         Ok(verdict)
     }
+}
 
-    fn baseline_with_retries(&self, seed: u64) -> Result<Evaluation, String> {
-        let mut attempts = 0;
-        loop {
-            attempts += 1;
-            let out = self
-                .problem
-                .evaluate_baseline(seed)
-                .map_err(|e| e.0)
-                .and_then(|e| super::finite(e).map_err(|e| e.to_string()));
-            if out.is_ok() || attempts > self.retries {
-                return out;
-            }
-        }
+/// Judges every trial of a finished run in folder `dir` against `baseline` (a point of
+/// the run's space, or the problem's own with `None`) with `evaluations` a side, stores
+/// each verdict in its trial and the run's `result.ron`, and returns whether it judged:
+/// a MAP-Elites archive, a problem without a baseline, or 0 evaluations are not.
+/// `progress` is called after every evaluation.
+pub fn judge_run(
+    dir: &std::path::Path,
+    config: &super::RunConfig,
+    problem: &dyn Problem,
+    result: &mut super::RunResult,
+    evaluations: u32,
+    baseline: Option<&[f64]>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<bool, RunError> {
+    if evaluations == 0
+        || matches!(config.algorithm, crate::optim::AlgoConfig::MapElites(_))
+        || (baseline.is_none() && problem.baseline().is_none())
+    {
+        return Ok(false);
     }
+    let judge = Judge {
+        space: &config.space,
+        problem,
+        retries: config.faults.retries,
+        seed: config.seed,
+        evaluations,
+    };
+    for t in result.trials.iter_mut() {
+        let source = match baseline {
+            Some(p) => BaselineSource::Point(p),
+            None => BaselineSource::Own,
+        };
+        t.verdict = Some(judge.judge(&t.values, t.trial, source, progress)?);
+    }
+    result.refresh_final_value();
+    let path = dir.join(super::RESULT_FILE);
+    result
+        .write(&path)
+        .map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
+    Ok(true)
 }
 
 /// One side from its outcomes.
@@ -315,19 +344,13 @@ fn side(
 }
 
 /// Two-sided p of a paired t-test of mean 0 over the differences summarised in `d`;
-/// `None` with fewer than two. Differences all equal: p 1 when they are 0, else 0.
+/// `None` with fewer than two. Differences all 0: p 1.
 fn paired_t_p(d: &Summary) -> Option<f64> {
-    use statrs::distribution::{ContinuousCDF, StudentsT};
-    if d.n < 2 {
-        return None;
+    if d.n >= 2 && d.se() == 0.0 && d.mean == 0.0 {
+        return Some(1.0);
     }
-    let se = d.se();
-    if se == 0.0 {
-        return Some(if d.mean == 0.0 { 1.0 } else { 0.0 });
-    }
-    let t = d.mean / se;
-    let dist = StudentsT::new(0.0, 1.0, (d.n - 1) as f64).ok()?;
-    Some((2.0 * dist.sf(t.abs())).min(1.0))
+    let above = crate::stats::t_test_above_zero(d)?;
+    Some((2.0 * above.min(1.0 - above)).min(1.0))
 }
 
 /// The words for better and worse of a fitness.
