@@ -43,7 +43,7 @@ pub const PROBLEMS: &[&ProblemDef] = &[
 /// problem that does not build.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("unknown game `{name}` (known: {})", known.join(", "))]
+    #[error("unknown game `{name}` (built in: {}; or a game description: PATH.ron, or NAME.ron in $PLAYTUNE_GAMES or ./games)", known.join(", "))]
     UnknownGame {
         name: String,
         known: Vec<&'static str>,
@@ -53,6 +53,9 @@ pub enum Error {
         name: String,
         known: Vec<&'static str>,
     },
+    /// A game description that does not read or is refused (file, line, field).
+    #[error(transparent)]
+    Description(crate::space::SpaceError),
     /// A problem's build refused its settings or space: the refusing layer's own
     /// error ([`crate::harness::SettingError`], [`crate::eval::ProblemError`],
     /// [`crate::harness::Error`], ...), boxed: match it with `downcast_ref`.
@@ -60,16 +63,22 @@ pub enum Error {
     Build(crate::harness::error::BoxError),
 }
 
-/// The game called `name`.
+/// The game called `name`: a built-in game, else a game description, by path
+/// (`examples/duel/duel.ron`) or by name on the search path
+/// ([`crate::games::external::find`]).
 pub fn game(name: &str) -> Result<&'static dyn DynGame, Error> {
-    GAMES
-        .iter()
-        .copied()
-        .find(|g| g.name() == name.trim())
-        .ok_or_else(|| Error::UnknownGame {
+    if let Some(g) = GAMES.iter().copied().find(|g| g.name() == name.trim()) {
+        return Ok(g);
+    }
+    match crate::games::external::find(name) {
+        Some(path) => crate::games::external::load(&path)
+            .map(|g| g as &'static dyn DynGame)
+            .map_err(Error::Description),
+        None => Err(Error::UnknownGame {
             name: name.to_string(),
             known: GAMES.iter().map(|g| g.name()).collect(),
-        })
+        }),
+    }
 }
 
 /// The problem called `name`.
@@ -97,6 +106,9 @@ pub fn build_problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Box<dy
         .map_err(Error::Build)
 }
 
+/// The ladder of `design` for a game without one of its own.
+const DEFAULT_LADDER: &str = "random,osla,mcts";
+
 /// `design`: any game's skill depth over its settings ([`crate::harness::design`]).
 pub(crate) const DESIGN: ProblemDef = ProblemDef {
     name: "design",
@@ -107,7 +119,11 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
             "rinascimento",
             "the game (`playtune games` lists them)",
         ),
-        ("ladder", "random,osla,mcts", "agent specs, weakest first"),
+        (
+            "ladder",
+            DEFAULT_LADDER,
+            "agent specs, weakest first (a described game: its bots in order unless given)",
+        ),
         ("games", "20", "games each rung plays at every point"),
         (
             "budget",
@@ -127,10 +143,17 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
     ],
     build: |v, space| {
         use crate::harness::design::{DesignConfig, DesignProblem};
+        let game = game(v.get("game"))?;
+        // A game with a ladder of its own (a described game's bots) plays it unless
+        // the user names one.
+        let ladder = match game.default_ladder() {
+            Some(own) if v.get("ladder") == DEFAULT_LADDER => own,
+            _ => crate::harness::split_agents(v.get("ladder")),
+        };
         Ok(Box::new(DesignProblem::new(
-            game(v.get("game"))?,
+            game,
             DesignConfig {
-                ladder: crate::harness::split_agents(v.get("ladder")),
+                ladder,
                 games: v.count("games")?,
                 budget: agents_budget(v, "budget")?,
                 settings: game_settings(v, "game_settings")?,

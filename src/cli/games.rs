@@ -402,28 +402,54 @@ fn print_settings(indent: &str, settings: &[Setting]) {
     }
 }
 
-/// `playtune games`: every game with its settings and own agents, then the generic
-/// agents every game offers.
-pub fn games_cmd() -> Result<()> {
-    for game in crate::registry::GAMES {
-        println!("{}  {}", game.name(), game.about());
-        println!("  settings:");
-        print_settings("    ", &game.settings());
-        let playable = game.playability(&[]).unwrap_or_default();
-        if !playable.is_empty() {
-            println!(
-                "  playable (design holds a search to these unless --set playable=false): {}",
-                playable.join("; ")
-            );
-        }
-        println!("  its own agents and presets:");
-        for a in game.own_agents() {
-            println!("    {}  {}", a.names.join(" | "), a.about);
-            print_settings("      ", &a.settings);
-        }
-        println!();
+/// One game's settings, playability and own agents, as `playtune games` lists them.
+fn print_game(game: &dyn crate::harness::DynGame) {
+    println!("{}  {}", game.name(), game.about());
+    println!("  settings:");
+    print_settings("    ", &game.settings());
+    let playable = game.playability(&[]).unwrap_or_default();
+    if !playable.is_empty() {
+        println!(
+            "  playable (design holds a search to these unless --set playable=false): {}",
+            playable.join("; ")
+        );
     }
-    println!("generic agents, in every game (NAME or NAME(KEY=VALUE,...)):");
+    if let Some(ladder) = game.default_ladder() {
+        println!("  its design ladder, weakest first: {}", ladder.join(", "));
+    }
+    println!("  its own agents and presets:");
+    for a in game.own_agents() {
+        println!("    {}  {}", a.names.join(" | "), a.about);
+        print_settings("      ", &a.settings);
+    }
+    println!();
+}
+
+/// `playtune games`: every built-in game and every described game on the search path
+/// with its settings and own agents, then the generic agents every built-in game
+/// offers; `playtune games GAME`: that game alone.
+pub fn games_cmd(only: Option<&str>) -> Result<()> {
+    if let Some(name) = only {
+        print_game(crate::registry::game(name).map_err(anyhow::Error::msg)?);
+        return Ok(());
+    }
+    for game in crate::registry::GAMES {
+        print_game(*game);
+    }
+    let described = crate::games::external::listed();
+    if !described.is_empty() {
+        println!("described games (game descriptions on $PLAYTUNE_GAMES and ./games):");
+        for path in described {
+            match crate::registry::game(&path.display().to_string()) {
+                Ok(game) => {
+                    print!("{}: ", path.display());
+                    print_game(game);
+                }
+                Err(e) => println!("{}: {e}\n", path.display()),
+            }
+        }
+    }
+    println!("generic agents, in every built-in game (NAME or NAME(KEY=VALUE,...)):");
     for g in Generic::ALL {
         println!("  {}  {}", g.name(), g.about());
         print_settings("    ", &g.settings());

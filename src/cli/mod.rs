@@ -70,8 +70,13 @@ enum Command {
     /// Many games of any game between named agents (one per seat, or a 2-player round
     /// robin): win rates, game lengths and the game's own statistics.
     Tournament(games::TournamentArgs),
-    /// List the games, their settings, their own agents and the generic agents.
-    Games,
+    /// List the games, their settings, their own agents and the generic agents; with a
+    /// game (a name, or a game description PATH.ron), that game alone.
+    Games {
+        /// The game to show: a built-in name, a described game's name on the search
+        /// path ($PLAYTUNE_GAMES, then ./games), or a description file.
+        game: Option<String>,
+    },
     /// Draw a finished run: convergence, or MAP-Elites metrics and heatmap.
     Plot(plot::PlotArgs),
     /// One self-contained HTML page of a finished run (configuration, convergence,
@@ -312,7 +317,7 @@ pub fn main() -> ExitCode {
         Command::Plot(a) => timed(|| plot::run(a)),
         Command::Report(a) => timed(|| report::run(a)),
         Command::Tournament(a) => games::tournament_cmd(a),
-        Command::Games => games::games_cmd(),
+        Command::Games { game } => games::games_cmd(game.as_deref()),
         Command::Experiment(a) => experiment::experiment(a),
         Command::Play(a) => games::play_cmd(a),
         Command::Render(a) => timed(|| games::render_cmd(a)),

@@ -324,8 +324,10 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
     let problem = build_problem(&spec, user.as_ref().map(|u| &u.0)).map_err(|e| {
         // A dimension the game refuses is the space file's error: name its line.
         if let (Some((_, text, file)), crate::registry::Error::Build(b)) = (&user, &e)
-            && let Some(crate::harness::Error::OutsideRange { dimension, .. }) =
-                b.downcast_ref::<crate::harness::Error>()
+            && let Some(
+                crate::harness::Error::OutsideRange { dimension, .. }
+                | crate::harness::Error::OutsideDomain { dimension, .. },
+            ) = b.downcast_ref::<crate::harness::Error>()
         {
             return anyhow!(dim_error(text, file, dimension, "kind", b.to_string()));
         }

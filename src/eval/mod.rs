@@ -16,7 +16,8 @@ pub use benchmarks::{
 };
 pub use binding::{Binding, BindingError};
 pub use command::groups as evaluator_groups;
-pub(crate) use command::reply::{Reply, parse_reply};
+pub(crate) use command::reply::{Reply, json as reply_object, parse_reply, show as show_reply};
+pub(crate) use command::worker::{Pool as WorkerPool, WorkerError};
 pub use command::{COMMAND, CommandProblem};
 pub use def::{ProblemDef, ProblemError};
 pub use manual::{MANUAL, ManualProblem, point_json};

@@ -118,6 +118,16 @@ impl DesignProblem {
             };
             // A domain that leaves the game's own range would fail at play, points
             // into the search: refuse it before any game.
+            if let Some(takes) = &setting.values
+                && !d.domain.fits_within(takes)
+            {
+                return Err(Error::OutsideDomain {
+                    dimension: d.name.clone(),
+                    game: game.name().to_string(),
+                    domain: d.domain.describe(),
+                    takes: takes.describe(),
+                });
+            }
             if let Some((min, max)) = setting.range {
                 let (low, high) = d.domain.bounds();
                 if low < min || high > max {

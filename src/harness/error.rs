@@ -71,6 +71,16 @@ pub enum Error {
         min: f64,
         max: f64,
     },
+    /// A search space's dimension with values the game's setting does not take.
+    #[error(
+        "dimension `{dimension}` takes {domain}, but game `{game}` takes {takes} as {dimension}: give a domain within those"
+    )]
+    OutsideDomain {
+        dimension: String,
+        game: String,
+        domain: String,
+        takes: String,
+    },
     /// A search space's dimension that the agent spec fixes too.
     #[error(
         "dimension `{dimension}` is fixed by the agent spec `{spec}`: leave it out of one of them"

@@ -26,15 +26,17 @@ pub(crate) struct LeadTracker {
 impl LeadTracker {
     /// Looks at `state` (before a step, and at the end).
     pub fn observe<G: Game>(&mut self, state: &G) {
-        let players = state.num_players();
-        self.scores.clear();
-        self.scores.extend((0..players).map(|s| state.score(s)));
-        let best = self
-            .scores
-            .iter()
-            .copied()
-            .fold(f64::NEG_INFINITY, f64::max);
-        let mut leaders = (0..players).filter(|&s| self.scores[s] == best);
+        let mut scores = std::mem::take(&mut self.scores);
+        scores.clear();
+        scores.extend((0..state.num_players()).map(|s| state.score(s)));
+        self.observe_scores(&scores, state.step_count());
+        self.scores = scores;
+    }
+
+    /// Looks at every seat's score after `step` steps (a game played elsewhere).
+    pub fn observe_scores(&mut self, scores: &[f64], step: u32) {
+        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut leaders = (0..scores.len()).filter(|&s| scores[s] == best);
         let sole = match (leaders.next(), leaders.next()) {
             (Some(s), None) => Some(s),
             _ => None,
@@ -45,7 +47,7 @@ impl LeadTracker {
                     self.changes += 1;
                 }
                 self.last = Some(s);
-                self.leading_since = state.step_count();
+                self.leading_since = step;
             }
             self.current = sole;
         }

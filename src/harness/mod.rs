@@ -130,7 +130,7 @@ pub trait GameDef: Sync + 'static {
 }
 
 /// Hands each finished self-play game to its writer (called from many threads).
-pub(crate) type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), Error> + Sync + 'a;
+pub type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), Error> + Sync + 'a;
 
 /// An agent of a game, as listed by `playtune games`.
 pub struct AgentInfo {
@@ -190,6 +190,11 @@ pub trait DynGame: Sync {
     fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error>;
     /// The game's own measure of a design ladder's rung, if it has one.
     fn rung_measure(&self) -> Option<design::RungMeasure>;
+    /// The ladder a design run plays when the user names none, weakest first, where
+    /// the game has its own (a described game's bots); `None`: the generic one.
+    fn default_ladder(&self) -> Option<Vec<String>> {
+        None
+    }
     /// Plays the self-play games `games` in parallel (game `g` seeded by
     /// `derive_seed(seed, [g])`, seats rotating with `g`) and hands each to `sink` as
     /// it finishes: one sample at the start of every turn (whenever the player to move

@@ -16,6 +16,9 @@ pub struct Setting {
     /// limits (Rinascimento's `coins`: 1 to 20): a design space is checked against
     /// them before any game is played, and `playtune games` lists them.
     pub range: Option<(f64, f64)>,
+    /// The values the setting takes, where they are a set (a described game's
+    /// settings): a design space's dimension must take only these.
+    pub values: Option<crate::space::Domain>,
 }
 
 impl Setting {
@@ -26,12 +29,19 @@ impl Setting {
             about: about.into(),
             tune: None,
             range: None,
+            values: None,
         }
     }
 
     /// The setting, taking the numbers `min` to `max` (both included).
     pub fn within(mut self, min: f64, max: f64) -> Setting {
         self.range = Some((min, max));
+        self
+    }
+
+    /// The setting, taking only the values of `domain`.
+    pub fn taking(mut self, domain: crate::space::Domain) -> Setting {
+        self.values = Some(domain);
         self
     }
 

@@ -59,6 +59,13 @@ struct RawSpace {
     constraints: Vec<String>,
 }
 
+/// A dimension as a file writes it, `(name: "speed", kind: Int(min: 1, max: 10),
+/// default: 5)`, inside another kind of file (a game description's settings, which
+/// are its design space): read with [`embedded_space`].
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub struct DimText(RawDim);
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawDim {
@@ -169,14 +176,45 @@ pub fn read_space_text(path: &Path) -> Result<String, SpaceError> {
 pub fn parse_space(text: &str, file: &str) -> Result<Space, SpaceError> {
     // Editors on some systems start UTF-8 files with a byte-order mark.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let raw: RawSpace = ron::from_str(text).map_err(|e| SpaceError {
+    let raw: RawSpace = ron::from_str(text).map_err(|e| ron_error(text, file, &e))?;
+    Validator::new(text, file).space(raw)
+}
+
+/// A space from dimensions written in another kind of file (`text`, named `file` in
+/// errors): the list is the field `list` (`settings`), its constraints the field
+/// `constraints_field`. Checked as a space file is, errors located in `text`.
+pub fn embedded_space(
+    text: &str,
+    file: &str,
+    name: &str,
+    list: &str,
+    dims: Vec<DimText>,
+    constraints_field: &str,
+    constraints: Vec<String>,
+) -> Result<Space, SpaceError> {
+    Validator {
+        text,
+        file,
+        list,
+        constraints_field,
+    }
+    .space(RawSpace {
+        name: name.to_string(),
+        dims: dims.into_iter().map(|d| d.0).collect(),
+        groups: Vec::new(),
+        constraints,
+    })
+}
+
+/// A RON error in `text` (the file `file`), located at its line, column and field.
+pub fn ron_error(text: &str, file: &str, e: &ron::error::SpannedError) -> SpaceError {
+    SpaceError {
         file: file.into(),
         line: e.span.start.line,
         column: e.span.start.col,
         field: field_at(text, e.span.start.line, e.span.start.col),
         message: e.code.to_string(),
-    })?;
-    Validator { text, file }.space(raw)
+    }
 }
 
 /// Writes a space in the file format (what [`parse_space`] reads back unchanged).
@@ -249,13 +287,13 @@ pub fn constraint_error(
     constraint: &str,
     message: String,
 ) -> SpaceError {
-    Validator { text, file }.constraint_error(i, constraint, message)
+    Validator::new(text, file).constraint_error(i, constraint, message)
 }
 
 /// An error about field `key` of dimension `dim` of an already parsed space file (for
 /// checks that need more than the file, such as whether a problem knows the name).
 pub fn dim_error(text: &str, file: &str, dim: &str, key: &str, message: String) -> SpaceError {
-    let v = Validator { text, file };
+    let v = Validator::new(text, file);
     v.dim_error(v.dim_offset(dim, 0), dim, key, message)
 }
 
@@ -328,23 +366,36 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 struct Validator<'a> {
     text: &'a str,
     file: &'a str,
+    /// The field holding the dimensions (`dims` in a space file).
+    list: &'a str,
+    /// The field holding the constraints (`constraints` in a space file).
+    constraints_field: &'a str,
 }
 
-impl Validator<'_> {
+impl<'a> Validator<'a> {
+    fn new(text: &'a str, file: &'a str) -> Validator<'a> {
+        Validator {
+            text,
+            file,
+            list: "dims",
+            constraints_field: "constraints",
+        }
+    }
+
     /// Constraint `i` (its text `constraint`) refused, located at its string.
     fn constraint_error(&self, i: usize, constraint: &str, message: String) -> SpaceError {
-        let at = self.text.find("constraints").unwrap_or(0);
+        let at = self.text.find(self.constraints_field).unwrap_or(0);
         let at = self.text[at..]
             .find(&format!("{constraint:?}"))
             .map(|p| at + p)
             .unwrap_or(at);
-        self.error_at(at, format!("constraints[{i}]"), message)
+        self.error_at(at, format!("{}[{i}]", self.constraints_field), message)
     }
 
     /// Where dimension `index` (named `name`) starts in the text: the `occurrence`-th
     /// appearance of its quoted name after `dims`, so duplicates point at the second one.
     fn dim_offset(&self, name: &str, occurrence: usize) -> usize {
-        let start = self.text.find("dims").unwrap_or(0);
+        let start = self.text.find(self.list).unwrap_or(0);
         // Quoted and escaped as RON writes it, so that a name holding a newline or a
         // quote is still found.
         let needle = format!("{name:?}");
@@ -380,8 +431,16 @@ impl Validator<'_> {
 
     fn space(&self, raw: RawSpace) -> Result<Space, SpaceError> {
         if raw.dims.is_empty() {
-            let at = self.text.find("dims").unwrap_or(0);
-            return Err(self.error_at(at, "dims".into(), "the space has no dimensions".into()));
+            let at = self.text.find(self.list).unwrap_or(0);
+            return Err(self.error_at(
+                at,
+                self.list.into(),
+                if self.list == "dims" {
+                    "the space has no dimensions".into()
+                } else {
+                    format!("{} is empty: declare at least one", self.list)
+                },
+            ));
         }
         if let Err(m) = super::check_name("space", &raw.name) {
             let at = self.text.find("name").unwrap_or(0);

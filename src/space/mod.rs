@@ -17,8 +17,8 @@ pub use constraint::{Bound, Constraint};
 pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
 pub use error::{ConstraintProblem, DomainProblem, Error, FixProblem};
 pub use file::{
-    MAX_SPACE_FILE, SpaceError, constraint_error, dim_error, load_space, parse_space,
-    read_space_text, to_space_file,
+    DimText, MAX_SPACE_FILE, SpaceError, constraint_error, dim_error, embedded_space, load_space,
+    parse_space, read_space_text, ron_error, to_space_file,
 };
 pub use mutate::{mutate_one, neighbour, random_point};
 

@@ -20,7 +20,7 @@ pub mod groups;
 mod once;
 mod process;
 pub(crate) mod reply;
-mod worker;
+pub(crate) mod worker;
 
 use super::{EvalError, Evaluation, Problem};
 use crate::space::Space;

@@ -29,7 +29,21 @@ pub fn spawn(
     unset: &[&str],
     stdin: Stdio,
 ) -> io::Result<Child> {
+    spawn_in(command, None, env, unset, stdin)
+}
+
+/// [`spawn`], the command started in `dir` (playtune's own folder when `None`).
+pub fn spawn_in(
+    command: &str,
+    dir: Option<&std::path::Path>,
+    env: &[(&str, String)],
+    unset: &[&str],
+    stdin: Stdio,
+) -> io::Result<Child> {
     let mut c = Command::new("sh");
+    if let Some(dir) = dir {
+        c.current_dir(dir);
+    }
     c.arg("-c")
         .arg(command)
         .stdin(stdin)

@@ -144,7 +144,7 @@ fn error_text(e: &Value) -> String {
 /// Reads `line` as a JSON object, saying plainly why not when it is none: above all
 /// for the non-finite numbers JSON has no spelling for (`NaN`, `Infinity`, which
 /// Python's json module writes, and `1e999`, which overflows a 64-bit float).
-fn json(line: &str, what: &'static str) -> Result<Map<String, Value>, ReplyError> {
+pub(crate) fn json(line: &str, what: &'static str) -> Result<Map<String, Value>, ReplyError> {
     let shown = show(line);
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(m)) => Ok(m),

@@ -4,6 +4,7 @@
 use super::process::{self, Capture, Event};
 use super::reply::{self, Reply};
 use crate::eval::Evaluation;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex};
@@ -35,7 +36,7 @@ enum Fault {
     /// It printed what is not a reply, or more than a reply may be.
     Protocol(String),
     /// Its reply does not read.
-    Reply(reply::ReplyError),
+    Reply(String),
 }
 
 /// Why a worker gave no evaluation.
@@ -53,9 +54,10 @@ pub(crate) enum WorkerError {
 }
 
 impl Worker {
-    fn start(command: &str) -> std::io::Result<Worker> {
-        let mut child = process::spawn(
+    fn start(command: &str, dir: Option<&Path>) -> std::io::Result<Worker> {
+        let mut child = process::spawn_in(
             command,
+            dir,
             &[("PLAYTUNE_WORKER", "1".to_string())],
             &[],
             Stdio::piped(),
@@ -168,7 +170,7 @@ impl Worker {
             }
             Fault::InputClosed(e) => format!("it closed its input ({e})"),
             Fault::Protocol(why) => why,
-            Fault::Reply(e) => e.to_string(),
+            Fault::Reply(why) => why,
         };
         let status = self.stop();
         // Its own exit status says something; the kill's does not.
@@ -208,6 +210,8 @@ impl Drop for Worker {
 /// evaluate: each evaluation has a worker to itself for its duration.
 pub(crate) struct Pool {
     command: String,
+    /// The folder the workers start in (playtune's own when `None`).
+    dir: Option<PathBuf>,
     size: usize,
     state: Mutex<PoolState>,
     freed: Condvar,
@@ -224,6 +228,7 @@ impl Pool {
         assert!(size >= 1, "a pool needs a worker");
         Pool {
             command,
+            dir: None,
             size,
             state: Mutex::new(PoolState {
                 idle: Vec::new(),
@@ -237,6 +242,12 @@ impl Pool {
         self.size
     }
 
+    /// The pool, its workers started in `dir`.
+    pub fn in_dir(mut self, dir: PathBuf) -> Pool {
+        self.dir = Some(dir);
+        self
+    }
+
     /// Evaluates with the next free worker. Any failure but the worker's own error
     /// reply kills the worker; the next evaluation starts a fresh one in its place.
     pub fn evaluate(
@@ -245,19 +256,38 @@ impl Pool {
         features: &[String],
         timeout: Duration,
     ) -> Result<Evaluation, WorkerError> {
+        self.call(request, timeout, |id, line| {
+            match reply::parse_reply(features, id, line).map_err(|e| e.to_string())? {
+                Reply::Done(e) => Ok(Ok(e)),
+                Reply::Refused(why) => Ok(Err(why)),
+            }
+        })
+    }
+
+    /// One exchange with the next free worker: `request(id)` is sent, and `read` reads
+    /// the reply line to request `id` as an answer (`Ok(Ok(_))`), the worker's own
+    /// refusal of this request (`Ok(Err(why))`, the worker kept), or a reply that does
+    /// not read (`Err(why)`, the worker killed). Any other failure kills the worker
+    /// too; the next call starts a fresh one in its place.
+    pub fn call<T>(
+        &self,
+        request: impl FnOnce(u64) -> String,
+        timeout: Duration,
+        read: impl FnOnce(u64, &str) -> Result<Result<T, String>, String>,
+    ) -> Result<T, WorkerError> {
         use std::sync::atomic::{AtomicU64, Ordering};
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut worker = self.take()?;
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let outcome = worker
             .exchange(request(id), timeout)
-            .and_then(|line| reply::parse_reply(features, id, &line).map_err(Fault::Reply));
+            .and_then(|line| read(id, &line).map_err(Fault::Reply));
         match outcome {
-            Ok(Reply::Done(e)) => {
+            Ok(Ok(answer)) => {
                 self.give_back(worker);
-                Ok(e)
+                Ok(answer)
             }
-            Ok(Reply::Refused(why)) => {
+            Ok(Err(why)) => {
                 self.give_back(worker);
                 Err(WorkerError::Refused(why))
             }
@@ -278,7 +308,7 @@ impl Pool {
             if s.live < self.size {
                 s.live += 1;
                 drop(s);
-                return Worker::start(&self.command).map_err(|e| {
+                return Worker::start(&self.command, self.dir.as_deref()).map_err(|e| {
                     self.lost();
                     WorkerError::Start(e)
                 });

@@ -1,0 +1,315 @@
+//! A game description file (RON): what playtune needs to know of a game that lives
+//! outside it, in any language. The settings are written as a space file's
+//! dimensions, so they are the game's design space as they stand.
+//!
+//! ```ron
+//! (
+//!     name: "duel",
+//!     about: "two players roll dice; `edge` sets how much skill counts",
+//!     command: "python3 duel.py",
+//!     players: 2,
+//!     settings: [
+//!         (name: "edge", kind: List([0.0, 0.5, 1.0]), default: 0.5),
+//!         (name: "rounds", kind: Int(min: 1, max: 9), default: 5),
+//!     ],
+//!     bots: [
+//!         (name: "novice", about: "plays at random"),
+//!         (name: "expert", about: "looks ahead",
+//!          settings: [(name: "depth", kind: Int(min: 1, max: 3), default: 1)]),
+//!     ],
+//!     ladder: ["novice", "expert(depth=1)", "expert(depth=3)"],
+//!     playable: ["stalemate_rate <= 0.05"],
+//! )
+//! ```
+//! Every error names the file, the line and the field.
+
+use crate::space::{DimText, Dimension, Space, SpaceError, embedded_space, ron_error};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The largest description read: one is a page of text; more is the wrong file.
+const MAX_FILE: u64 = 1 << 20;
+/// Most seats a game may declare.
+const MAX_PLAYERS: usize = 64;
+
+fn default_timeout() -> f64 {
+    60.0
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDescription {
+    name: String,
+    #[serde(default)]
+    about: String,
+    command: String,
+    players: usize,
+    settings: Vec<DimText>,
+    bots: Vec<RawBot>,
+    #[serde(default)]
+    ladder: Vec<String>,
+    #[serde(default)]
+    features: Vec<String>,
+    #[serde(default)]
+    playable: Vec<String>,
+    #[serde(default = "default_timeout")]
+    timeout: f64,
+    #[serde(default)]
+    workers: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: String,
+    #[serde(default)]
+    about: String,
+    #[serde(default)]
+    settings: Vec<DimText>,
+}
+
+/// One of the game's own bots: its name, what it is, and its settings (each a domain,
+/// which `tune-agent` searches, and a default).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bot {
+    pub name: String,
+    pub about: String,
+    pub settings: Vec<Dimension>,
+}
+
+/// A game description, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Description {
+    /// The file it was read from, as given.
+    pub file: String,
+    pub name: String,
+    pub about: String,
+    /// The command that starts the game (`sh -c`), run in `dir`.
+    pub command: String,
+    /// The description file's folder: the command starts there.
+    pub dir: PathBuf,
+    pub players: usize,
+    /// The settings, as a space: the design space, defaults the game's own rules.
+    pub settings: Space,
+    pub bots: Vec<Bot>,
+    /// Agent specs, weakest first: the design ladder unless a run names one (by
+    /// default every bot, in order).
+    pub ladder: Vec<String>,
+    /// Per-seat figures a match may report beside its scores.
+    pub features: Vec<String>,
+    /// What a playable game is, as constraints on the design metrics.
+    pub playable: Vec<String>,
+    /// The most a match may take before its process is killed.
+    pub timeout: Duration,
+    /// Game processes at most (0: one per core).
+    pub workers: usize,
+}
+
+impl Description {
+    /// Reads and checks the description at `path`.
+    pub fn load(path: &Path) -> Result<Description, SpaceError> {
+        let file = path.display().to_string();
+        let whole = |message: String| SpaceError {
+            file: file.clone(),
+            line: 0,
+            column: 0,
+            field: "file".into(),
+            message,
+        };
+        let meta = std::fs::metadata(path)
+            .map_err(|e| whole(format!("cannot read the game description: {e}")))?;
+        if !meta.is_file() {
+            return Err(whole(
+                "it is not a regular file: give a game description (RON)".into(),
+            ));
+        }
+        if meta.len() > MAX_FILE {
+            return Err(whole(format!(
+                "it holds {} bytes, more than a game description's limit of 1 MiB: is it the right file?",
+                meta.len()
+            )));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| whole(format!("cannot read the game description: {e}")))?;
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        Description::parse(&text, &file, dir)
+    }
+
+    /// Parses the description `text` (the file `file`, in the folder `dir`).
+    pub fn parse(text: &str, file: &str, dir: PathBuf) -> Result<Description, SpaceError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let raw: RawDescription = ron::from_str(text).map_err(|e| {
+            let mut e = ron_error(text, file, &e);
+            e.message = e
+                .message
+                .replace("`RawDescription`", "the game description")
+                .replace("`RawBot`", "a bot");
+            e
+        })?;
+        let at = |field: &str, needle: &str, message: String| {
+            let offset = text
+                .find(&format!("{field}:"))
+                .map(|f| f + text[f..].find(needle).unwrap_or(0))
+                .unwrap_or(0);
+            let before = &text[..offset];
+            SpaceError {
+                file: file.into(),
+                line: before.matches('\n').count() + 1,
+                column: before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
+                field: field.to_string(),
+                message,
+            }
+        };
+        if raw.name.is_empty()
+            || !raw
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(at(
+                "name",
+                "",
+                format!(
+                    "{:?}: a game's name is letters, digits, `-` and `_`",
+                    raw.name
+                ),
+            ));
+        }
+        if raw.command.trim().is_empty() {
+            return Err(at(
+                "command",
+                "",
+                "give the command that starts the game".into(),
+            ));
+        }
+        if !(1..=MAX_PLAYERS).contains(&raw.players) {
+            return Err(at(
+                "players",
+                "",
+                format!("{}: give 1 to {MAX_PLAYERS} players", raw.players),
+            ));
+        }
+        if !(raw.timeout.is_finite() && raw.timeout > 0.0 && raw.timeout <= 86_400.0) {
+            return Err(at(
+                "timeout",
+                "",
+                format!(
+                    "{}: give the seconds a match may take, above 0 and at most a day",
+                    raw.timeout
+                ),
+            ));
+        }
+        if raw.bots.is_empty() {
+            return Err(at(
+                "bots",
+                "",
+                "declare at least one bot: matches are played by the game's own bots".into(),
+            ));
+        }
+        let settings = embedded_space(
+            text,
+            file,
+            &raw.name,
+            "settings",
+            raw.settings,
+            "playable",
+            raw.playable.clone(),
+        )?;
+        let mut bots: Vec<Bot> = Vec::with_capacity(raw.bots.len());
+        for (i, b) in raw.bots.into_iter().enumerate() {
+            let needle = format!("{:?}", b.name);
+            let field = format!("bots[{i}]");
+            if b.name.is_empty()
+                || !b
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '*')
+            {
+                return Err(at(
+                    "bots",
+                    &needle,
+                    format!(
+                        "{field}: {:?}: a bot's name is letters, digits, `-`, `_` and `*`",
+                        b.name
+                    ),
+                ));
+            }
+            if bots.iter().any(|o| o.name == b.name) {
+                return Err(at(
+                    "bots",
+                    &needle,
+                    format!("{field}: a second bot named `{}`", b.name),
+                ));
+            }
+            let settings = if b.settings.is_empty() {
+                Vec::new()
+            } else {
+                embedded_space(
+                    text,
+                    file,
+                    &b.name,
+                    "bots",
+                    b.settings,
+                    "playable",
+                    Vec::new(),
+                )?
+                .dims
+            };
+            bots.push(Bot {
+                name: b.name,
+                about: b.about,
+                settings,
+            });
+        }
+        let ladder = if raw.ladder.is_empty() {
+            bots.iter().map(|b| b.name.clone()).collect()
+        } else {
+            for (i, spec) in raw.ladder.iter().enumerate() {
+                let name = spec.split('(').next().unwrap_or("").trim();
+                if !bots.iter().any(|b| b.name == name) {
+                    return Err(at(
+                        "ladder",
+                        &format!("{spec:?}"),
+                        format!(
+                            "ladder[{i}]: `{name}` is not a bot (the bots: {})",
+                            bots.iter()
+                                .map(|b| b.name.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ));
+                }
+            }
+            raw.ladder
+        };
+        for (i, f) in raw.features.iter().enumerate() {
+            if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(at(
+                    "features",
+                    &format!("{f:?}"),
+                    format!("features[{i}]: {f:?}: a feature's name is letters, digits and `_`"),
+                ));
+            }
+        }
+        Ok(Description {
+            file: file.to_string(),
+            name: raw.name,
+            about: raw.about,
+            command: raw.command,
+            dir,
+            players: raw.players,
+            settings,
+            bots,
+            ladder,
+            features: raw.features,
+            playable: raw.playable,
+            timeout: Duration::from_secs_f64(raw.timeout),
+            workers: raw.workers,
+        })
+    }
+}
