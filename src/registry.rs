@@ -63,11 +63,15 @@ pub enum Error {
     Build(crate::harness::error::BoxError),
 }
 
-/// The game called `name`: a built-in game, else a game description, by path
+/// The game called `name`: a built-in game, else a game registered in process (a
+/// Python class), else a game description, by path
 /// (`examples/duel/duel.ron`) or by name on the search path
 /// ([`crate::games::external::find`]).
 pub fn game(name: &str) -> Result<&'static dyn DynGame, Error> {
     if let Some(g) = GAMES.iter().copied().find(|g| g.name() == name.trim()) {
+        return Ok(g);
+    }
+    if let Some(g) = crate::games::external::registered(name) {
         return Ok(g);
     }
     match crate::games::external::find(name) {

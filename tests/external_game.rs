@@ -322,3 +322,28 @@ fn a_bad_description_names_its_file_line_and_field() {
         "{err}"
     );
 }
+
+/// The same game in a second language (JavaScript, node) plays the same matches as
+/// the Python one. Skipped, with a message, where node is not installed.
+#[test]
+fn duel_in_javascript_plays_as_duel_in_python() {
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: node (JavaScript) is not installed");
+        return;
+    }
+    let python = load(&duel_file()).unwrap();
+    let js = load(&root().join("examples/duel/duel-js.ron")).unwrap();
+    let req = GameRequest {
+        settings: vec![("edge".into(), "0.5".into()), ("rounds".into(), "9".into())],
+        agents: vec!["novice".into(), "club".into(), "trained(aim=4)".into()],
+        budget: None,
+        seed: u64::MAX - 5,
+    };
+    let a = serde_json::to_value(python.tournament(&req, 40).unwrap()).unwrap();
+    let b = serde_json::to_value(js.tournament(&req, 40).unwrap()).unwrap();
+    assert_eq!(a, b);
+}

@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 from . import _playtune
 from ._playtune import PlaytuneError, Space, catalogue
+from .games import Game, register_game
 
 __version__: str = _playtune.__version__
 
@@ -45,6 +46,8 @@ __all__ = [
     "catalogue",
     "algorithm_config",
     "agent_spec",
+    "Game",
+    "register_game",
 ]
 
 Point = Dict[str, Any]
@@ -75,19 +78,9 @@ def _ron_value(v: Any) -> str:
     return str(v)
 
 
-def space_from_dict(spec: Mapping[str, Any]) -> Space:
-    """A space from a dict, checked as a space file is.
-
-    ``{"name": "bot", "dims": {"depth": {"int": [1, 10]}, "c": {"float": [0.0, 2.0],
-    "levels": 9}, "style": {"categories": ["calm", "wild"]}, "rush": {"bool": True},
-    "radius": {"list": [25, 50, 100]}}}``; each dimension may add ``"default"``
-    (a value) and ``"step"`` (int); ``dims`` may also be a list
-    of dicts each with a ``"name"``. ``"groups"`` maps a group name to dimension names,
-    ``"constraints"`` is a list of constraint strings.
-    """
-    if not isinstance(spec, Mapping):
-        raise PlaytuneError("a space dict needs `name` and `dims`")
-    dims = spec.get("dims")
+def _dim_lines(dims: Any) -> List[str]:
+    """Dimensions written as a space dict writes them (a dict by name or a list of
+    dicts with a ``"name"``), as the RON lines a space file holds."""
     if isinstance(dims, Mapping):
         items = [dict(d, name=n) for n, d in dims.items()]
     elif isinstance(dims, (list, tuple)):
@@ -127,6 +120,22 @@ def space_from_dict(spec: Mapping[str, Any]) -> Space:
         if default is not None:
             line += f", default: {_ron_value(default)}"
         lines.append(line + ")")
+    return lines
+
+
+def space_from_dict(spec: Mapping[str, Any]) -> Space:
+    """A space from a dict, checked as a space file is.
+
+    ``{"name": "bot", "dims": {"depth": {"int": [1, 10]}, "c": {"float": [0.0, 2.0],
+    "levels": 9}, "style": {"categories": ["calm", "wild"]}, "rush": {"bool": True},
+    "radius": {"list": [25, 50, 100]}}}``; each dimension may add ``"default"``
+    (a value) and ``"step"`` (int); ``dims`` may also be a list
+    of dicts each with a ``"name"``. ``"groups"`` maps a group name to dimension names,
+    ``"constraints"`` is a list of constraint strings.
+    """
+    if not isinstance(spec, Mapping):
+        raise PlaytuneError("a space dict needs `name` and `dims`")
+    lines = _dim_lines(spec.get("dims"))
     out = f"(\n    name: {_ron_string(str(spec.get('name', 'space')))},\n    dims: [\n"
     out += "".join(f"        {line},\n" for line in lines) + "    ],\n"
     groups = spec.get("groups")

@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension `playtune._playtune` (use the `playtune` package)."""
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 __version__: str
 
@@ -106,3 +106,4 @@ def tournament(
     budget: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 def read_log(dir: str) -> List[Dict[str, Any]]: ...
+def register_game(description: str, file: str, play: Callable[[str], str]) -> str: ...

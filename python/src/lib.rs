@@ -30,6 +30,8 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
 
+mod game;
+
 create_exception!(
     playtune,
     PlaytuneError,
@@ -37,7 +39,7 @@ create_exception!(
     "An error of playtune, with the message the command line gives."
 );
 
-fn err(e: impl Display) -> PyErr {
+pub(crate) fn err(e: impl Display) -> PyErr {
     PlaytuneError::new_err(e.to_string())
 }
 
@@ -1589,6 +1591,7 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;
     m.add_function(wrap_pyfunction!(agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(game::register_game, m)?)?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
     m.add_function(wrap_pyfunction!(_replay_count, m)?)?;
     Ok(())

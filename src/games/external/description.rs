@@ -43,6 +43,7 @@ struct RawDescription {
     name: String,
     #[serde(default)]
     about: String,
+    #[serde(default)]
     command: String,
     players: usize,
     settings: Vec<DimText>,
@@ -85,7 +86,8 @@ pub struct Description {
     pub file: String,
     pub name: String,
     pub about: String,
-    /// The command that starts the game (`sh -c`), run in `dir`.
+    /// The command that starts the game (`sh -c`), run in `dir`; empty for a game
+    /// played in process (a Python class), which a file cannot describe.
     pub command: String,
     /// The description file's folder: the command starts there.
     pub dir: PathBuf,
@@ -137,7 +139,19 @@ impl Description {
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."))
             .to_path_buf();
-        Description::parse(&text, &file, dir)
+        let d = Description::parse(&text, &file, dir)?;
+        if d.command.trim().is_empty() {
+            let at = text.find("name").unwrap_or(0);
+            return Err(SpaceError {
+                file,
+                line: text[..at].matches('\n').count() + 1,
+                column: 1,
+                field: "command".into(),
+                message: "give the command that starts the game (`command: \"python3 game.py\"`)"
+                    .into(),
+            });
+        }
+        Ok(d)
     }
 
     /// Parses the description `text` (the file `file`, in the folder `dir`).
@@ -178,13 +192,6 @@ impl Description {
                     "{:?}: a game's name is letters, digits, `-` and `_`",
                     raw.name
                 ),
-            ));
-        }
-        if raw.command.trim().is_empty() {
-            return Err(at(
-                "command",
-                "",
-                "give the command that starts the game".into(),
             ));
         }
         if !(1..=MAX_PLAYERS).contains(&raw.players) {

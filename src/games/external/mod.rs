@@ -91,6 +91,29 @@ pub fn load(path: &Path) -> Result<&'static ExternalGame, SpaceError> {
     Ok(game)
 }
 
+/// Games registered in process (a Python class), by name.
+static REGISTERED: Mutex<Vec<&'static ExternalGame>> = Mutex::new(Vec::new());
+
+/// Registers `game` (played in process) under its name, in place of any game
+/// registered under that name before; `registry::game` then finds it by name.
+pub fn register(game: ExternalGame) -> &'static ExternalGame {
+    let game: &'static ExternalGame = Box::leak(Box::new(game));
+    let mut all = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    all.retain(|g| g.name != game.name);
+    all.push(game);
+    game
+}
+
+/// The game registered in process under `name`, if any.
+pub fn registered(name: &str) -> Option<&'static ExternalGame> {
+    REGISTERED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|g| g.name == name.trim())
+        .copied()
+}
+
 /// Where game descriptions named without a path are looked for: the folders in
 /// `PLAYTUNE_GAMES` (separated by `:`), then `games/` under the current folder. A
 /// name `duel` is `duel.ron` or `duel/duel.ron` in one of them.
