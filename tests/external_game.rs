@@ -5,7 +5,8 @@
 //! the Python process; a game that fails on demand fails its matches, and only them.
 
 use assert_cmd::Command;
-use playtune::games::external::{Description, ExternalGame, Match, MatchPlayer, MatchReport, load};
+use playtune::games::external::duel::Duel;
+use playtune::games::external::{Description, ExternalGame, load};
 use playtune::harness::{DynGame, GameRequest};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -84,58 +85,6 @@ fn designing_duel_over_the_protocol_finds_its_deepest_rules() {
     assert!(near >= 10, "{near} of 20 within 0.01 of the deepest rules");
 }
 
-/// splitmix64, as examples/duel/duel.py draws its randomness.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-}
-
-/// Duel's rules in Rust, played in process.
-struct RustDuel;
-
-impl MatchPlayer for RustDuel {
-    fn play(&self, m: &Match) -> Result<MatchReport, String> {
-        let skill = |s: &playtune::games::external::SeatBot| match s.bot.as_str() {
-            "novice" => 0.0,
-            "club" => 1.0,
-            "expert" => 2.0,
-            _ => {
-                let aim = s.settings["aim"].as_f64().unwrap();
-                2.0 - (aim - 3.0).powi(2) / 4.0
-            }
-        };
-        let edge = m.settings["edge"].as_f64().unwrap();
-        let rounds = m.settings["rounds"].as_u64().unwrap();
-        let p = 1.0 / (1.0 + (-edge * (skill(&m.seats[0]) - skill(&m.seats[1]))).exp());
-        let mut rng = SplitMix64(m.seed);
-        let mut score = [0.0f64, 0.0];
-        let mut trace = vec![score.to_vec()];
-        while score[0].max(score[1]) < (rounds / 2 + 1) as f64 {
-            let winner = if rng.uniform() < p { 0 } else { 1 };
-            score[winner] += 1.0;
-            trace.push(score.to_vec());
-        }
-        Ok(MatchReport {
-            scores: score.to_vec(),
-            winners: vec![if score[0] > score[1] { 0 } else { 1 }],
-            length: trace.len() as u32 - 1,
-            by_rules: true,
-            trace: Some(trace),
-            features: Vec::new(),
-        })
-    }
-}
-
 /// The same game over the protocol (a Python process) and in process (Rust): the same
 /// seeds give the same records, so the same win rates and design metrics: lengths,
 /// seat balance, lead changes, when the game was decided.
@@ -143,7 +92,7 @@ impl MatchPlayer for RustDuel {
 fn a_game_over_the_protocol_measures_as_the_same_game_in_process() {
     let over_protocol = load(&duel_file()).unwrap();
     let description = Description::load(&duel_file()).unwrap();
-    let in_process = ExternalGame::with_player(description, Box::new(RustDuel));
+    let in_process = ExternalGame::with_player(description, Box::new(Duel));
     for (edge, rounds) in [("0.4", "11"), ("3.0", "1"), ("0.1", "15")] {
         let req = GameRequest {
             settings: vec![
@@ -274,7 +223,7 @@ fn a_bad_description_names_its_file_line_and_field() {
     for (from, to, line, says) in [
         ("players: 2", "players: 0", 8, "give 1 to 64 players"),
         (
-            "max: 15, step: 2), default: 3",
+            "max: 15, step: 2), default: 5",
             "max: 15, step: 2), default: 4",
             11,
             "default 4 is outside",

@@ -116,7 +116,7 @@ def adapter():
     edges = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0]
     return OpenSpielGame(
         "python_duel_effort",
-        {"edge": {"list": edges, "default": 1.0}, "rounds": {"int": [1, 15], "step": 2, "default": 3}},
+        {"edge": {"list": edges, "default": 2.0}, "rounds": {"int": [1, 15], "step": 2, "default": 5}},
         bots={"effort": ("always gives effort `level`", {"level": {"int": [0, 2], "default": 0}},
                          lambda game, seat, settings, rng: _Effort(int(settings["level"])))},
         ladder=["effort(level=0)", "effort(level=1)", "effort(level=2)"],

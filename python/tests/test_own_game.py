@@ -3,6 +3,7 @@ the match protocol: the same rules give the same matches either way, a design ru
 finds the closed-form deepest rules, and a failing match fails alone."""
 import math
 import os
+import sys
 
 import pytest
 
@@ -12,53 +13,8 @@ from playtune import PlaytuneError
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DUEL_FILE = os.path.join(ROOT, "examples", "duel", "duel.ron")
 EDGES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0]
-MASK = (1 << 64) - 1
-
-
-def uniforms(seed):
-    """splitmix64, as examples/duel/duel.py draws."""
-    state = seed & MASK
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & MASK
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        yield ((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53))
-
-
-class Duel(playtune.Game):
-    """examples/duel's rules, in process."""
-
-    name = "duel-in-process"
-    about = "best of `rounds` rounds; `edge` sets how much skill wins a round"
-    players = 2
-    settings = {
-        "edge": {"list": EDGES, "default": 1.0},
-        "rounds": {"int": [1, 15], "step": 2, "default": 3},
-    }
-    bots = [
-        {"name": "novice"},
-        {"name": "club"},
-        {"name": "expert"},
-        {"name": "trained", "settings": {"aim": {"int": [0, 6], "default": 0}}},
-    ]
-    ladder = ["novice", "club", "expert"]
-
-    def play(self, match):
-        def skill(seat):
-            if seat["bot"] == "trained":
-                return 2.0 - (seat["settings"]["aim"] - 3) ** 2 / 4.0
-            return {"novice": 0.0, "club": 1.0, "expert": 2.0}[seat["bot"]]
-
-        a, b = (skill(s) for s in match["seats"])
-        p = 1.0 / (1.0 + math.exp(-match["settings"]["edge"] * (a - b)))
-        draw = uniforms(match["seed"])
-        score, trace = [0, 0], [[0, 0]]
-        while max(score) < match["settings"]["rounds"] // 2 + 1:
-            score[0 if next(draw) < p else 1] += 1
-            trace.append(list(score))
-        return {"scores": score, "winners": [0 if score[0] > score[1] else 1],
-                "length": len(trace) - 1, "ended_by": "rules", "trace": trace}
+sys.path.insert(0, os.path.join(ROOT, "examples", "duel"))
+from duel_class import Duel  # noqa: E402
 
 
 def majority(p, rounds):

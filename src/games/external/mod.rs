@@ -10,6 +10,7 @@
 //! through [`MatchPlayer`].
 
 pub mod description;
+pub mod duel;
 pub mod protocol;
 
 pub use description::{Bot, Description};
