@@ -58,7 +58,7 @@ def main():
         sampler = NtbeaSampler(budget=a.trials, seed=seed)
         s, secs = study(sampler, a.bits, a.trials, a.sigma, seed)
         rows["NtbeaSampler best trial"].append(ones(s.best_params))
-        rows["NtbeaSampler recommend()"].append(ones(sampler.recommend()))
+        rows["NtbeaSampler recommend()"].append(ones(sampler.recommend()["params"]))
         times["NtbeaSampler"].append(secs)
         rng = random.Random(1_000_003 * seed + 17)
         space = {"name": "onemax", "dims": {f"x{i}": {"int": [0, 1]} for i in range(a.bits)}}

@@ -14,10 +14,21 @@ distributions onto playtune dimensions:
 - ``CategoricalDistribution``: its choices.
 
 As Optuna's other relative samplers do, it samples the first trial independently
-(``RandomSampler``) until the search space is known (the intersection of the completed
+(``RandomSampler``) until the search space is known (the intersection of the finished
 trials' distributions); parameters outside that space are sampled independently too.
-Each finished trial's value is told to NTBEA, negated for a study that minimises; a
-failed or pruned trial is told as a failed evaluation. Single-objective studies only.
+
+**Its state is the study.** At each sample it brings NTBEA's model up to date with the
+study's finished trials it has not seen, whoever ran them (another thread of
+``n_jobs``, another process sharing the storage, an enqueued or fixed trial), with the
+parameters each really ran, then proposes the best neighbour, by NTBEA's UCB score, of
+the latest finished trial, drawn with randomness from the trial's number. A trial
+asked and never finished blocks nothing; a study resumed in a new process (or the
+sampler unpickled) rebuilds the same model from the trials. A complete trial's value is
+learned (negated for a study that minimises); a pruned trial's last intermediate value
+stands for its result; a failed trial, or a pruned one without a value, counts as a
+visit at the worst value seen, so a region that always fails loses its exploration
+bonus. Single-objective studies only: a multi-objective study is refused at its first
+trial.
 """
 
 from __future__ import annotations
@@ -38,7 +49,7 @@ from optuna.search_space import IntersectionSearchSpace
 from optuna.study import Study, StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
-from . import Optimizer, space_from_dict
+from . import _playtune, algorithm_config, space_from_dict
 
 __all__ = ["NtbeaSampler"]
 
@@ -83,66 +94,84 @@ def _choices(dist: BaseDistribution, levels: int, max_levels: int) -> List[Any]:
     raise TypeError(f"NtbeaSampler cannot map {dist!r}")
 
 
+_FINISHED = (TrialState.COMPLETE, TrialState.FAIL, TrialState.PRUNED)
+
+
 class NtbeaSampler(BaseSampler):
     """An Optuna sampler driven by playtune's NTBEA.
 
     Args:
-        budget: the trials NTBEA plans for (its tuple choice and its exploration
-            depend on it); set it to the study's ``n_trials``. Trials past it are
-            sampled independently.
-        seed: NTBEA's seed and the independent sampler's.
+        budget: the trials NTBEA plans for (its tuple choice depends on it): the
+            study's ``n_trials`` where known; by default 1000.
+        seed: the seed of NTBEA's proposals and of the independent sampler.
         levels: values a continuous (or too fine) distribution is cut into.
         max_levels: the most values an integer or stepped distribution keeps whole.
         **settings: NTBEA's settings by the names ``config.ron`` gives them
             (``k``, ``epsilon``, ``neighbours``, ``mutation``, ``tuples`` such as
-            ``"1+2"``, ``batch`` for parallel workers...).
+            ``"1+2"``).
     """
 
     def __init__(
         self,
-        budget: int = 1000,
+        budget: Optional[int] = None,
         seed: Optional[int] = None,
         levels: int = 9,
         max_levels: int = 32,
         **settings: Any,
     ) -> None:
-        self._budget = int(budget)
+        self._budget = 1000 if budget is None else int(budget)
         self._seed = 0 if seed is None else int(seed)
         self._levels = int(levels)
         self._max_levels = int(max_levels)
         self._settings = dict(settings)
+        for bad in ("batch", "runs", "selection_budget"):
+            if bad in self._settings:
+                raise ValueError(
+                    f"NtbeaSampler: `{bad}` is not a setting here: parallel workers share one model through the study"
+                )
         self._random = RandomSampler(seed=seed)
-        self._search_space = IntersectionSearchSpace()
-        self._optimizer: Optional[Optimizer] = None
+        self._reset()
+
+    def _reset(self) -> None:
+        # What is rebuilt from the study: the model, the space it was built on, and
+        # the trials it has learned.
+        self._model: Any = None
         self._names: List[str] = []
         self._dists: Dict[str, BaseDistribution] = {}
         self._values: Dict[str, List[Any]] = {}
-        # The batch NTBEA asked: candidates not yet handed to a trial, the trial each
-        # handed one went to, and the results told so far.
-        self._unassigned: List[Dict[str, Any]] = []
-        self._by_trial: Dict[int, int] = {}
-        self._results: Dict[int, Any] = {}
-        self._batch_size = 0
+        self._seen: set = set()
         self._minimize = False
+        self._study_id: Any = None
         # Optuna's n_jobs threads share the sampler: one of them at a time in NTBEA.
         self._lock = threading.Lock()
+
+    def __getstate__(self) -> Dict[str, Any]:
+        state = self.__dict__.copy()
+        for k in ("_model", "_lock", "_seen", "_names", "_dists", "_values", "_study_id"):
+            state.pop(k, None)
+        return state
+
+    def __setstate__(self, state: Dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._reset()
 
     def reseed_rng(self) -> None:
         self._random.reseed_rng()
 
     def infer_relative_search_space(self, study: Study, trial: FrozenTrial) -> Dict[str, BaseDistribution]:
-        if self._optimizer is not None:
+        if len(study.directions) != 1:
+            raise ValueError("NtbeaSampler is for single-objective studies")
+        if self._model is not None and self._study_id == id(study):
             return dict(self._dists)
+        finished = study._get_trials(deepcopy=False, states=_FINISHED, use_cache=True)
         space = {}
-        for name, dist in self._search_space.calculate(study).items():
+        for name, dist in optuna.search_space.intersection_search_space(finished).items():
             if dist.single():
                 continue
             space[name] = dist
         return space
 
     def _build(self, study: Study, search_space: Dict[str, BaseDistribution]) -> None:
-        if len(study.directions) != 1:
-            raise ValueError("NtbeaSampler is for single-objective studies")
         self._minimize = study.direction == StudyDirection.MINIMIZE
         self._names = sorted(search_space)
         self._dists = {n: search_space[n] for n in self._names}
@@ -152,7 +181,53 @@ class NtbeaSampler(BaseSampler):
             self._values[n] = values
             dims.append({"name": f"p{i}", "categories": [str(j) for j in range(len(values))]})
         space = space_from_dict({"name": "optuna", "dims": dims})
-        self._optimizer = Optimizer(space, "ntbea", budget=self._budget, seed=self._seed, **self._settings)
+        ron = algorithm_config("ntbea", space, self._settings)
+        self._model = _playtune.NtbeaModel(space, ron, self._budget, self._seed)
+        self._seen = set()
+        self._study_id = id(study)
+
+    def _index(self, name: str, value: Any) -> Optional[int]:
+        """The level of ``name`` a trial's value falls on: its choice, or the nearest."""
+        values = self._values[name]
+        if isinstance(self._dists[name], CategoricalDistribution):
+            for i, v in enumerate(values):
+                if v == value or (v is value):
+                    return i
+            return None
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            return None
+        return min(range(len(values)), key=lambda i: abs(float(values[i]) - x))
+
+    def _catch_up(self, study: Study) -> None:
+        """Learns every finished trial of ``study`` not learned yet, by number."""
+        trials = study._get_trials(deepcopy=False, states=_FINISHED, use_cache=True)
+        for t in sorted(trials, key=lambda t: t.number):
+            if t.number in self._seen:
+                continue
+            self._seen.add(t.number)
+            point = []
+            for n in self._names:
+                if n not in t.params or t.distributions.get(n) != self._dists[n]:
+                    point = None
+                    break
+                i = self._index(n, t.params[n])
+                if i is None:
+                    point = None
+                    break
+                point.append(float(i))
+            if point is None:
+                continue  # it ran another space: nothing to learn here
+            value: Optional[float] = None
+            if t.state == TrialState.COMPLETE and t.values and math.isfinite(t.values[0]):
+                value = t.values[0]
+            elif t.state == TrialState.PRUNED and t.intermediate_values:
+                last = t.intermediate_values[max(t.intermediate_values)]
+                value = last if math.isfinite(last) else None
+            if value is not None and self._minimize:
+                value = -value
+            self._model.observe(point, value)
 
     def sample_relative(
         self, study: Study, trial: FrozenTrial, search_space: Dict[str, BaseDistribution]
@@ -160,27 +235,15 @@ class NtbeaSampler(BaseSampler):
         if not search_space:
             return {}
         with self._lock:
-            return self._sample(study, trial, search_space)
-
-    def _sample(
-        self, study: Study, trial: FrozenTrial, search_space: Dict[str, BaseDistribution]
-    ) -> Dict[str, Any]:
-        if self._optimizer is None:
-            self._build(study, search_space)
-        assert self._optimizer is not None
-        if not self._unassigned and not self._by_trial:
-            self._unassigned = list(self._optimizer.ask())
-            self._batch_size = len(self._unassigned)
-            self._results = {}
-        if not self._unassigned:
-            return {}  # the batch is out with other trials, or the budget is spent
-        cand = self._unassigned.pop(0)
-        self._by_trial[trial.number] = cand["id"]
-        params = {}
-        for i, n in enumerate(self._names):
-            if n in search_space:
-                params[n] = self._values[n][int(cand["values"][i])]
-        return params
+            if self._model is None or self._study_id != id(study):
+                self._build(study, search_space)
+            self._catch_up(study)
+            values = self._model.propose(trial.number)
+        return {
+            n: self._values[n][int(values[i])]
+            for i, n in enumerate(self._names)
+            if n in search_space
+        }
 
     def sample_independent(
         self,
@@ -191,35 +254,30 @@ class NtbeaSampler(BaseSampler):
     ) -> Any:
         return self._random.sample_independent(study, trial, param_name, param_distribution)
 
-    def after_trial(
-        self,
-        study: Study,
-        trial: FrozenTrial,
-        state: TrialState,
-        values: Optional[Sequence[float]],
-    ) -> None:
+    def recommend(self, study: Optional[Study] = None) -> Optional[Dict[str, Any]]:
+        """NTBEA's recommendation: ``{"params": ..., "estimate": ..., "se": ...,
+        "samples": ...}``, the model's estimate of its value (in the study's
+        direction), its standard error and the evaluations behind it. On a noisy
+        objective a better answer than ``study.best_params`` (the luckiest trial).
+        With ``study``, its trials are learned first (a sampler unpickled or made
+        afresh recommends from the study). None before NTBEA has a model."""
         with self._lock:
-            self._told(trial, state, values)
-
-    def _told(self, trial: FrozenTrial, state: TrialState, values: Optional[Sequence[float]]) -> None:
-        cid = self._by_trial.pop(trial.number, None)
-        if cid is None or self._optimizer is None:
-            return
-        if state == TrialState.COMPLETE and values is not None and math.isfinite(values[0]):
-            self._results[cid] = -values[0] if self._minimize else values[0]
-        else:
-            self._results[cid] = None  # failed or pruned: a failed evaluation
-        if len(self._results) == self._batch_size and not self._unassigned:
-            self._optimizer.tell(self._results)
-            self._results = {}
-            self._batch_size = 0
-
-    def recommend(self) -> Optional[Dict[str, Any]]:
-        """NTBEA's recommendation as Optuna params: on a noisy objective, a better
-        answer than ``study.best_params`` (the luckiest evaluation). None before NTBEA
-        has started."""
-        with self._lock:
-            if self._optimizer is None:
+            if study is not None:
+                if self._model is None or self._study_id != id(study):
+                    space = self.infer_relative_search_space(study, None)  # type: ignore[arg-type]
+                    if not space:
+                        return None
+                    self._build(study, space)
+                self._catch_up(study)
+            if self._model is None:
                 return None
-            rec = self._optimizer.recommend()
-        return {n: self._values[n][int(rec["values"][i])] for i, n in enumerate(self._names)}
+            rec = self._model.recommend()
+        if rec is None:
+            return None
+        values, estimate, se, samples = rec
+        return {
+            "params": {n: self._values[n][int(values[i])] for i, n in enumerate(self._names)},
+            "estimate": -estimate if self._minimize else estimate,
+            "se": se,
+            "samples": samples,
+        }

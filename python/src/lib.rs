@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
 
 mod game;
+mod ntbea;
 
 create_exception!(
     playtune,
@@ -55,7 +56,7 @@ fn panicked(payload: &(dyn std::any::Any + Send)) -> PyErr {
     err(format!("internal error (a bug in playtune): {what}"))
 }
 
-fn guard<T>(f: impl FnOnce() -> Result<T, String>) -> PyResult<T> {
+pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, String>) -> PyResult<T> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r.map_err(err),
         Err(p) => Err(panicked(p.as_ref())),
@@ -92,8 +93,8 @@ fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 /// A search space (the crate's `Space`): dimensions with their domains and defaults.
 #[pyclass(frozen, name = "Space", module = "playtune._playtune")]
 #[derive(Clone)]
-struct PySpace {
-    inner: Space,
+pub(crate) struct PySpace {
+    pub(crate) inner: Space,
 }
 
 fn dim_json(d: &playtune::Dimension) -> Value {
@@ -454,7 +455,7 @@ fn algorithm_ron(
     ron::ser::to_string_pretty(&config, ron::ser::PrettyConfig::default()).map_err(err)
 }
 
-fn parse_algorithm(text: &str) -> Result<AlgoConfig, String> {
+pub(crate) fn parse_algorithm(text: &str) -> Result<AlgoConfig, String> {
     let config: AlgoConfig = ron::from_str(text).map_err(|e| format!("algorithm: {e}"))?;
     config.check().map_err(|e| e.to_string())?;
     Ok(config)
@@ -1592,6 +1593,7 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(game::register_game, m)?)?;
+    m.add_class::<ntbea::PyNtbeaModel>()?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
     m.add_function(wrap_pyfunction!(_replay_count, m)?)?;
     Ok(())

@@ -18,7 +18,7 @@ def test_the_sampler_finds_noisy_onemax_in_a_real_study():
     study.optimize(lambda t: sum(t.suggest_int(f"x{i}", 0, 1) for i in range(12)) + rng.gauss(0, 1), n_trials=200)
     assert len(study.trials) == 200
     rec = sampler.recommend()
-    assert sum(rec.values()) >= 11
+    assert sum(rec["params"].values()) >= 11 and rec["samples"] >= 1 and rec["se"] >= 0
     # Its params are Optuna's own: a plot and the importance evaluator take them.
     optuna.visualization.matplotlib  # noqa: B018 (the module imports)
     assert set(study.best_params) == {f"x{i}" for i in range(12)}
@@ -39,7 +39,7 @@ def test_every_distribution_kind_and_a_minimising_study():
     sampler = NtbeaSampler(budget=150, seed=1, levels=9)
     study = optuna.create_study(sampler=sampler, direction="minimize")
     study.optimize(objective, n_trials=150)
-    rec = sampler.recommend()
+    rec = sampler.recommend()["params"]
     assert rec["c"] is None and rec["k"] == 4 and abs(rec["x"] - 1.0) <= 0.5
     assert study.best_value < 1.0
 
@@ -61,7 +61,7 @@ def test_failed_and_pruned_trials_are_told_as_failures():
     study.optimize(objective, n_trials=80, catch=(RuntimeError,))
     states = {t.state for t in study.trials}
     assert optuna.trial.TrialState.PRUNED in states and optuna.trial.TrialState.FAIL in states
-    assert sum(sampler.recommend().values()) >= 5
+    assert sum(sampler.recommend()["params"].values()) >= 5
 
 
 def test_the_sampler_works_with_a_storage_and_past_its_budget(tmp_path):
@@ -103,8 +103,8 @@ def test_a_run_folder_exported_to_the_journal_loads_in_optuna(tmp_path):
 
 
 def test_parallel_workers_share_the_sampler():
-    sampler = NtbeaSampler(budget=120, seed=4, batch=2)
+    sampler = NtbeaSampler(budget=120, seed=4)
     study = optuna.create_study(sampler=sampler, direction="maximize")
     study.optimize(lambda t: sum(t.suggest_int(f"x{i}", 0, 1) for i in range(8)), n_trials=120, n_jobs=2)
     assert len(study.trials) == 120
-    assert sum(sampler.recommend().values()) >= 7
+    assert sum(sampler.recommend()["params"].values()) >= 7

@@ -26,6 +26,9 @@ pub enum Error {
     NoTuples,
     #[error("the budget is 0: give at least one evaluation")]
     NoBudget,
+    /// An observed point that is not a point of the space (a value off its domain).
+    #[error("point {0} is not in the space: every value must be one of its dimension's")]
+    NotInSpace(String),
     /// Every dimension of the space is fixed or has one value.
     #[error("space `{0}` has nothing to search: every dimension is fixed or has one value")]
     NothingToSearch(String),

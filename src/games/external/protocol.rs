@@ -314,7 +314,7 @@ mod tests {
                 "does not declare",
             ),
             ("garbage", "garbage"),
-            ("[1, 2]", "not"),
+            ("[1, 2]", "JSON object"),
         ] {
             let e = read(line).unwrap_err();
             assert!(e.contains(says), "{line}: {e}");

@@ -387,6 +387,10 @@ pub struct NtbeaRun {
     best_neighbour: Vec<u32>,
     changed: Vec<usize>,
     scorer: NeighbourScorer,
+    /// Failed observations held until a fitness is seen ([`Ntbea::observe`]).
+    held: Vec<Vec<u32>>,
+    /// The last point observed ([`Ntbea::observe`]): where a proposal steps from.
+    last: Option<Vec<u32>>,
 }
 
 impl NtbeaRun {
@@ -418,6 +422,8 @@ impl NtbeaRun {
             explore: Vec::new(),
             changed: Vec::new(),
             scorer: NeighbourScorer::default(),
+            held: Vec::new(),
+            last: None,
         }
     }
 
@@ -447,32 +453,15 @@ impl NtbeaRun {
         // that always fails must not be asked for again and again.
         for (w, f) in fitness.iter().enumerate().take(self.asked) {
             if let Some(f) = *f {
-                self.model.add(&self.current[w], f);
-                if self.seen.insert(self.current[w].clone()) {
-                    self.evaluated.push(self.current[w].clone());
-                    for (values, &v) in self.tried.iter_mut().zip(&self.current[w]) {
-                        if let Err(at) = values.binary_search(&v) {
-                            values.insert(at, v);
-                        }
-                    }
-                }
-                self.fit_range = (self.fit_range.0.min(f), self.fit_range.1.max(f));
-                self.fit_summary.add(f);
+                let point = std::mem::take(&mut self.current[w]);
+                self.learn(&point, f);
+                self.current[w] = point;
             }
         }
         if self.remaining == 0 {
             return;
         }
-        let k = if config.k_relative {
-            let scale = match config.scale {
-                FitnessScale::Range => self.fit_range.1 - self.fit_range.0,
-                FitnessScale::Sd => self.fit_summary.sd(),
-            };
-            // Before two distinct fitness values there is no scale to measure.
-            config.k * if scale > 0.0 { scale } else { 1.0 }
-        } else {
-            config.k
-        };
+        let k = self.exploration(config);
         self.model
             .exploration_table(config.epsilon, &mut self.explore);
         let walkers = self.asked;
@@ -509,6 +498,65 @@ impl NtbeaRun {
                 std::mem::swap(&mut self.current[w], &mut self.best_neighbour);
             }
         }
+    }
+
+    /// Adds one evaluation of `point` to the model and the bookkeeping around it.
+    fn learn(&mut self, point: &[u32], f: f64) {
+        self.model.add(point, f);
+        if self.seen.insert(point.to_vec()) {
+            self.evaluated.push(point.to_vec());
+            for (values, &v) in self.tried.iter_mut().zip(point) {
+                if let Err(at) = values.binary_search(&v) {
+                    values.insert(at, v);
+                }
+            }
+        }
+        self.fit_range = (self.fit_range.0.min(f), self.fit_range.1.max(f));
+        self.fit_summary.add(f);
+    }
+
+    /// The exploration constant k of the UCB score, on the fitness scale seen so far
+    /// when it is relative.
+    fn exploration(&self, config: &NtbeaConfig) -> f64 {
+        if config.k_relative {
+            let scale = match config.scale {
+                FitnessScale::Range => self.fit_range.1 - self.fit_range.0,
+                FitnessScale::Sd => self.fit_summary.sd(),
+            };
+            // Before two distinct fitness values there is no scale to measure.
+            config.k * if scale > 0.0 { scale } else { 1.0 }
+        } else {
+            config.k
+        }
+    }
+
+    /// The best of `config.neighbours` neighbours of `from` by the UCB score, drawn
+    /// with `rng`; `from` itself when it has no neighbour.
+    fn best_neighbour_of(
+        &self,
+        space: &Space,
+        free: &[usize],
+        config: &NtbeaConfig,
+        cap: usize,
+        from: &[u32],
+        rng: &mut Rng,
+    ) -> Vec<u32> {
+        let k = self.exploration(config);
+        let mut explore = Vec::new();
+        self.model.exploration_table(config.epsilon, &mut explore);
+        let mut scorer = NeighbourScorer::default();
+        scorer.prepare(&self.model, from, &explore);
+        let (mut scratch, mut changed) = (from.to_vec(), Vec::new());
+        let mut best = (f64::NEG_INFINITY, from.to_vec());
+        for _ in 0..config.neighbours.min(cap).max(1) {
+            neighbour(space, free, from, config.mutation, rng, &mut scratch, &mut changed);
+            let score = scorer.score(&self.model, &scratch, &changed, k, &explore)
+                + 1e-9 * rng.random::<f64>();
+            if score > best.0 {
+                best = (score, scratch.clone());
+            }
+        }
+        best.1
     }
 
     /// The point with the highest model mean and that mean: the first of the
@@ -593,6 +641,7 @@ pub struct Ntbea {
     /// The last recommendation, until the next ask or tell: a run's last checkpoint
     /// and its result ask for the same one.
     memo: std::cell::RefCell<Option<Recommendation>>,
+    seed: u64,
 }
 
 impl Ntbea {
@@ -643,13 +692,77 @@ impl Ntbea {
             selection: Vec::new(),
             finalists: Vec::new(),
             memo: Default::default(),
+            seed,
         })
     }
 
     pub fn runs(&self) -> &[NtbeaRun] {
         &self.runs
     }
+
+    /// Learns an evaluation of `values` that may come from anywhere: a point this NTBEA
+    /// did not ask (another worker's, an enqueued or fixed trial, an earlier run), in
+    /// any order. `None`, a failed or pruned evaluation, counts as a visit at the
+    /// worst fitness seen so far, so that a region that always fails loses its
+    /// exploration bonus; before any fitness is seen it is held until one is. The
+    /// observation-driven interface ([`Ntbea::propose`]) of one run (R = 1), which
+    /// an Optuna sampler rebuilds from its study's trials.
+    pub fn observe(&mut self, values: &[f64], fitness: Option<f64>) -> Result<(), Error> {
+        *self.memo.get_mut() = None;
+        let point = self
+            .space
+            .encode(values)
+            .ok_or_else(|| Error::NotInSpace(format!("{values:?}")))?;
+        let run = &mut self.runs[0];
+        match fitness {
+            Some(f) if f.is_finite() => {
+                run.learn(&point, f);
+                for held in std::mem::take(&mut run.held) {
+                    let worst = run.fit_range.0;
+                    run.learn(&held, worst);
+                }
+            }
+            _ if run.fit_summary.n > 0 => {
+                let worst = run.fit_range.0;
+                run.learn(&point, worst);
+            }
+            _ => run.held.push(point),
+        }
+        run.last = self.space.encode(values);
+        Ok(())
+    }
+
+    /// The next point to evaluate given everything observed, drawn with randomness
+    /// from `(seed, key)` alone: the best neighbour, by the UCB score, of the last
+    /// point observed (a random point before any). Parallel workers proposing with
+    /// different keys draw different neighbours; the same observations and key give
+    /// the same point.
+    pub fn propose(&self, key: u64) -> Vec<f64> {
+        let run = &self.runs[0];
+        let mut rng = rng_from_seed(crate::rng::derive_seed(self.seed, &[PROPOSE_STREAM, key]));
+        let point = match &run.last {
+            None => random_point(&self.space, &mut rng),
+            Some(from) => run.best_neighbour_of(
+                &self.space,
+                &self.free,
+                &self.config,
+                self.cap,
+                from,
+                &mut rng,
+            ),
+        };
+        self.space.decode(&point)
+    }
+
+    /// Evaluations observed (failures held back included).
+    pub fn observed(&self) -> u64 {
+        let run = &self.runs[0];
+        run.fit_summary.n + run.held.len() as u64
+    }
 }
+
+/// The stream [`Ntbea::propose`] draws from under the NTBEA's seed.
+const PROPOSE_STREAM: u64 = u64::MAX - 7;
 
 impl Optimizer for Ntbea {
     fn ask(&mut self) -> Vec<Candidate> {
