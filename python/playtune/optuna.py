@@ -252,6 +252,8 @@ class NtbeaSampler(BaseSampler):
         param_name: str,
         param_distribution: BaseDistribution,
     ) -> Any:
+        if len(study.directions) != 1:
+            raise ValueError("NtbeaSampler is for single-objective studies")
         return self._random.sample_independent(study, trial, param_name, param_distribution)
 
     def recommend(self, study: Optional[Study] = None) -> Optional[Dict[str, Any]]:
