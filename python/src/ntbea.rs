@@ -38,26 +38,38 @@ impl PyNtbeaModel {
     /// failed or pruned one (a visit at the worst fitness seen).
     #[pyo3(signature = (values, fitness = None))]
     fn observe(&self, values: Vec<f64>, fitness: Option<f64>) -> PyResult<()> {
-        let mut n = self.inner.lock().map_err(|_| err("the model was poisoned"))?;
+        let mut n = self
+            .inner
+            .lock()
+            .map_err(|_| err("the model was poisoned"))?;
         n.observe(&values, fitness).map_err(err)
     }
 
     /// The next point to evaluate, drawn with randomness from `key` alone.
     fn propose(&self, key: u64) -> PyResult<Vec<f64>> {
-        let n = self.inner.lock().map_err(|_| err("the model was poisoned"))?;
+        let n = self
+            .inner
+            .lock()
+            .map_err(|_| err("the model was poisoned"))?;
         Ok(n.propose(key))
     }
 
     /// Evaluations observed so far.
     fn observed(&self) -> PyResult<u64> {
-        let n = self.inner.lock().map_err(|_| err("the model was poisoned"))?;
+        let n = self
+            .inner
+            .lock()
+            .map_err(|_| err("the model was poisoned"))?;
         Ok(n.observed())
     }
 
     /// The model's recommendation: `(values, estimate, se, samples)`; `None` before
     /// any evaluation.
     fn recommend(&self) -> PyResult<Option<(Vec<f64>, f64, f64, u64)>> {
-        let n = self.inner.lock().map_err(|_| err("the model was poisoned"))?;
+        let n = self
+            .inner
+            .lock()
+            .map_err(|_| err("the model was poisoned"))?;
         if n.observed() == 0 {
             return Ok(None);
         }

@@ -449,14 +449,13 @@ impl NtbeaRun {
         cap: usize,
         fitness: &[Option<f64>],
     ) {
-        // A failed evaluation updates nothing, but the search still moves on: a point
-        // that always fails must not be asked for again and again.
+        // A failed evaluation is a visit at the worst fitness seen (held until one
+        // is seen), so that a region that always fails loses its exploration bonus
+        // and its tuples' means fall: the search leaves it.
         for (w, f) in fitness.iter().enumerate().take(self.asked) {
-            if let Some(f) = *f {
-                let point = std::mem::take(&mut self.current[w]);
-                self.learn(&point, f);
-                self.current[w] = point;
-            }
+            let point = std::mem::take(&mut self.current[w]);
+            self.observe_point(&point, *f);
+            self.current[w] = point;
         }
         if self.remaining == 0 {
             return;
@@ -497,6 +496,25 @@ impl NtbeaRun {
             if best > f64::NEG_INFINITY {
                 std::mem::swap(&mut self.current[w], &mut self.best_neighbour);
             }
+        }
+    }
+
+    /// Learns an evaluation of `point`; `None` (failed) is a visit at the worst
+    /// fitness seen, held until a fitness is seen.
+    fn observe_point(&mut self, point: &[u32], fitness: Option<f64>) {
+        match fitness {
+            Some(f) if f.is_finite() => {
+                self.learn(point, f);
+                for held in std::mem::take(&mut self.held) {
+                    let worst = self.fit_range.0;
+                    self.learn(&held, worst);
+                }
+            }
+            _ if self.fit_summary.n > 0 => {
+                let worst = self.fit_range.0;
+                self.learn(point, worst);
+            }
+            _ => self.held.push(point.to_vec()),
         }
     }
 
@@ -549,7 +567,15 @@ impl NtbeaRun {
         let (mut scratch, mut changed) = (from.to_vec(), Vec::new());
         let mut best = (f64::NEG_INFINITY, from.to_vec());
         for _ in 0..config.neighbours.min(cap).max(1) {
-            neighbour(space, free, from, config.mutation, rng, &mut scratch, &mut changed);
+            neighbour(
+                space,
+                free,
+                from,
+                config.mutation,
+                rng,
+                &mut scratch,
+                &mut changed,
+            );
             let score = scorer.score(&self.model, &scratch, &changed, k, &explore)
                 + 1e-9 * rng.random::<f64>();
             if score > best.0 {
@@ -714,21 +740,8 @@ impl Ntbea {
             .encode(values)
             .ok_or_else(|| Error::NotInSpace(format!("{values:?}")))?;
         let run = &mut self.runs[0];
-        match fitness {
-            Some(f) if f.is_finite() => {
-                run.learn(&point, f);
-                for held in std::mem::take(&mut run.held) {
-                    let worst = run.fit_range.0;
-                    run.learn(&held, worst);
-                }
-            }
-            _ if run.fit_summary.n > 0 => {
-                let worst = run.fit_range.0;
-                run.learn(&point, worst);
-            }
-            _ => run.held.push(point),
-        }
-        run.last = self.space.encode(values);
+        run.observe_point(&point, fitness);
+        run.last = Some(point);
         Ok(())
     }
 
@@ -893,6 +906,95 @@ impl Ntbea {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Failed evaluations over 10 seeds of 100 on 10 binary dimensions where `x0 = 1`
+    /// always fails (OneMax plus noise elsewhere), asked and told one at a time.
+    fn failures_in_a_failing_region(mut build: impl FnMut(u64) -> Box<dyn Optimizer>) -> u32 {
+        use rand_distr::{Distribution, Normal};
+        let mut failed = 0;
+        for seed in 0..10 {
+            let mut opt = build(seed);
+            let mut rng = rng_from_seed(1000 + seed);
+            for _ in 0..100 {
+                let asked = opt.ask();
+                let results: Vec<Option<Evaluation>> = asked
+                    .iter()
+                    .map(|c| {
+                        if c.values[0] == 1.0 {
+                            failed += 1;
+                            None
+                        } else {
+                            let noise = Normal::new(0.0, 1.0).unwrap().sample(&mut rng);
+                            Some(Evaluation::fitness(c.values.iter().sum::<f64>() + noise))
+                        }
+                    })
+                    .collect();
+                opt.tell(&asked, &results);
+            }
+        }
+        failed
+    }
+
+    /// A value that always fails loses its exploration bonus: NTBEA puts fewer
+    /// evaluations there than random search (half of them). Measured 2026-11-26: 66
+    /// of 1,000 against 478 (and 957 when a failure taught NTBEA nothing).
+    #[test]
+    fn a_region_that_always_fails_is_left() {
+        let space = crate::eval::int_space("fail", 10, 2);
+        let ntbea = failures_in_a_failing_region(|seed| {
+            Box::new(Ntbea::new(NtbeaConfig::default(), space.clone(), 100, seed).unwrap())
+        });
+        let random = failures_in_a_failing_region(|seed| {
+            Box::new(super::super::random::RandomSearch::new(
+                Default::default(),
+                space.clone(),
+                100,
+                seed,
+            ))
+        });
+        assert!(random > 350, "random search failed {random} of 1000");
+        assert!(
+            ntbea * 3 < random,
+            "NTBEA failed {ntbea} of 1000, random search {random}"
+        );
+    }
+
+    /// Observations of points NTBEA did not ask teach it as its own do, and a
+    /// proposal is a function of the observations and its key.
+    #[test]
+    fn observations_drive_proposals() {
+        let space = crate::eval::int_space("obs", 6, 2);
+        let config = NtbeaConfig {
+            recommend: RecommendFrom::Evaluated,
+            ..NtbeaConfig::default()
+        };
+        let mut a = Ntbea::new(config.clone(), space.clone(), 100, 3).unwrap();
+        let mut b = Ntbea::new(config, space.clone(), 100, 3).unwrap();
+        assert_eq!(a.propose(7), b.propose(7));
+        let ones = vec![1.0; 6];
+        for n in [&mut a, &mut b] {
+            n.observe(&[0.0; 6], None).unwrap();
+            for _ in 0..5 {
+                n.observe(&ones, Some(6.0)).unwrap();
+            }
+            n.observe(&[0.0, 1.0, 0.0, 1.0, 0.0, 1.0], Some(3.0))
+                .unwrap();
+        }
+        assert_eq!(a.observed(), 7);
+        assert_eq!(a.propose(9), b.propose(9));
+        let rec = a.recommend();
+        assert_eq!(rec.values, ones);
+        assert_eq!(rec.samples, 5);
+        // The failure held until a value was seen counts at the worst value, 3.
+        assert!(a.observe(&[2.0; 6], Some(1.0)).is_err());
+        let proposals: std::collections::HashSet<Vec<u64>> = (0..20)
+            .map(|k| a.propose(k).iter().map(|v| v.to_bits()).collect())
+            .collect();
+        assert!(
+            proposals.len() > 1,
+            "different keys draw different neighbours"
+        );
+    }
 
     /// The neighbourhood recommendation by brute force: every candidate's full model
     /// mean, in the candidates' order, a later one taking over only when strictly
