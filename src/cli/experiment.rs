@@ -294,6 +294,9 @@ pub fn experiment(a: ExperimentArgs) -> Result<()> {
         Which::Other(words) => return Err(unknown(words)),
     };
     c.cluster.check()?;
+    if let Some(name) = &c.name {
+        super::folder_name(name)?;
+    }
     if c.cluster.executor == Executor::Local && c.detach {
         bail!("--detach goes with --executor slurm");
     }

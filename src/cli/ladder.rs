@@ -123,7 +123,7 @@ fn locked_folder(
     runs_dir: &std::path::Path,
     name: &str,
 ) -> Result<(PathBuf, crate::run::lock::FolderLock)> {
-    let folder = runs_dir.join(name);
+    let folder = runs_dir.join(super::folder_name(name)?);
     std::fs::create_dir_all(&folder)
         .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
     let lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;

@@ -168,6 +168,7 @@ pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         .name
         .clone()
         .unwrap_or_else(|| format!("train-{stem}"));
+    super::folder_name(&name)?;
     let out = TrainOutput {
         model: a.out.clone(),
         run_dir: a.output.runs_dir.join(&name),

@@ -300,6 +300,17 @@ pub struct CommonRunArgs {
     pub cluster: ClusterArgs,
 }
 
+/// A folder's name from `--name` (or its default), checked as every command that writes
+/// a folder checks it: one plain name, so that the folder lands inside the runs folder.
+pub(crate) fn folder_name(name: &str) -> anyhow::Result<&str> {
+    crate::run::check_run_name(name).map_err(|_| {
+        anyhow::anyhow!(
+            "--name {name:?}: a folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
+        )
+    })?;
+    Ok(name)
+}
+
 pub fn main() -> ExitCode {
     restore_sigpipe();
     // Ctrl-C and SIGTERM kill the external evaluators too, whatever the command.
