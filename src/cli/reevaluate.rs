@@ -5,6 +5,9 @@ use crate::registry::build_problem;
 use crate::run::reevaluate::{Reevaluation, reevaluate};
 use crate::run::verdict::{BaselineSource, Judge};
 use crate::run::{self, RunConfig};
+
+/// Most evaluations a point `reevaluate` plays (`--n`).
+const MAX_EVALUATIONS: u32 = 1_000_000;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use std::path::PathBuf;
@@ -53,6 +56,13 @@ struct Target {
 pub fn run(a: ReevaluateArgs) -> Result<()> {
     if a.n == 0 {
         bail!("--n 0: give at least one evaluation");
+    }
+    // Bounded before anything is sized: each evaluation's result is kept in memory.
+    if a.n > MAX_EVALUATIONS {
+        bail!(
+            "--n {}: give at most {MAX_EVALUATIONS} evaluations a point",
+            a.n
+        );
     }
     let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
     if config.problem.name == "manual" {

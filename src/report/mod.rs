@@ -497,16 +497,11 @@ fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<
     let Ok(text) = std::fs::read_to_string(&log) else {
         return Ok(None);
     };
-    // The features are the columns between `fitness` and the check.
-    let header: Vec<&str> = text.lines().next().unwrap_or("").split(',').collect();
-    let Some(f) = header.iter().position(|c| *c == "fitness") else {
+    // The features as the log's header names them (any name: `check`, a quote).
+    let head = text.lines().next().unwrap_or("");
+    let Some(features) = crate::run::log::features_in_header(head, &config.space) else {
         return Ok(None);
     };
-    let features: Vec<String> = header[f + 1..]
-        .iter()
-        .filter(|c| **c != "check")
-        .map(|c| c.to_string())
-        .collect();
     let contents = read_log(&log, &config.space, &features)?;
     let rows: Vec<_> = contents.rows.into_iter().map(|(_, r)| r).collect();
     let used = rows

@@ -53,6 +53,48 @@ pub(crate) fn header_of(space: &Space, features: &[String], checked: bool) -> St
     h
 }
 
+/// The features a log's header `head` names for a run over `space`: the columns after
+/// `fitness`, less the `check` column where the log has one. Read by position and
+/// confirmed by writing the header back, so any feature name (`check`, one holding a
+/// comma or a quote) reads as it was written. `None`: not a header of this space.
+pub fn features_in_header(head: &str, space: &Space) -> Option<Vec<String>> {
+    let fields = csv_fields(head);
+    let first = 4 + space.len() + 1;
+    if fields.len() < first {
+        return None;
+    }
+    let all = fields[first..].to_vec();
+    if all.last().is_some_and(|c| c == CHECK) {
+        let features = all[..all.len() - 1].to_vec();
+        if header_of(space, &features, true) == head {
+            return Some(features);
+        }
+    }
+    (header(space, &all) == head).then_some(all)
+}
+
+/// A CSV line's fields, quotes as [`header`] writes them (`"a,b"`, `""` for a quote).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut field = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                field.push('"');
+                chars.next();
+            }
+            ('"', true) => quoted = false,
+            ('"', false) if field.is_empty() => quoted = true,
+            (',', false) => fields.push(std::mem::take(&mut field)),
+            (c, _) => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
+}
+
 /// The header of a log without the `check` column (the legacy format).
 pub fn header(space: &Space, features: &[String]) -> String {
     let mut cols: Vec<String> = ["trial", "index", "phase", "seed"]

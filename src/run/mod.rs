@@ -1045,7 +1045,7 @@ impl TrialContext<'_> {
             optimizer.tell(&batch, &evals);
             index += batch.len() as u64;
             if index >= next_checkpoint {
-                trace.push(Checkpoint::new(
+                trace.extend(Checkpoint::new(
                     index,
                     optimizer.as_ref(),
                     self.problem,

@@ -19,20 +19,26 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
+    /// The optimiser's recommendation after `evaluations`; `None` while it has none
+    /// with a finite estimate (every evaluation so far failed): a convergence curve
+    /// starts at its first measured point, and no file holds an infinite estimate.
     pub fn new(
         evaluations: u64,
         opt: &dyn Optimizer,
         problem: &dyn Problem,
         binding: &Binding,
-    ) -> Checkpoint {
+    ) -> Option<Checkpoint> {
         let rec = opt.recommend();
+        if !rec.estimate.is_finite() {
+            return None;
+        }
         let mut full = Vec::new();
         binding.full_point(&rec.values, &mut full);
-        Checkpoint {
+        Some(Checkpoint {
             evaluations,
             estimate: rec.estimate,
             true_fitness: problem.true_fitness(&full),
-        }
+        })
     }
 }
 

@@ -147,6 +147,16 @@ impl MapElitesConfig {
     pub(crate) fn check(&self) -> Result<(), crate::optim::Error> {
         self.emitters().try_for_each(Mutation::check)?;
         self.axes.iter().try_for_each(check_axis)?;
+        // Bounded before anything is sized: the initial points are made up front.
+        if self.init_random > MAX_INIT_RANDOM {
+            return Err(crate::optim::Error::Setting {
+                setting: "init_random",
+                value: self.init_random.to_string(),
+                expected: format!(
+                    "give 0 to {MAX_INIT_RANDOM} (random points before the emitters start)"
+                ),
+            });
+        }
         if let ArchiveConfig::Cvt {
             centroids, samples, ..
         } = self.archive
@@ -170,6 +180,8 @@ impl MapElitesConfig {
     }
 }
 
+/// Most random initial points: they are made before the first batch.
+const MAX_INIT_RANDOM: usize = 1_000_000;
 /// Most cells of an archive's grid: the grid is allocated whole (4 bytes a cell).
 const MAX_CELLS: usize = 1 << 26;
 /// Most CVT centroids: placing them costs samples x centroids per Lloyd iteration, and

@@ -137,7 +137,8 @@ impl Scheduler {
                 init.push(space.decode(&p));
             }
         }
-        for _ in 0..config.init_random {
+        // No more than the budget can evaluate.
+        for _ in 0..(config.init_random as u64).min(budget) {
             init.push(space.decode(&random_point(&space, &mut rng)));
         }
         init.reverse(); // asked by popping
