@@ -106,10 +106,15 @@ def _dim_lines(dims: Any) -> List[str]:
             raise PlaytuneError(f"dimension {name}: unknown keys {sorted(d)}")
         if kind == "int":
             lo, hi = arg
+            for bound in (lo, hi, step):
+                if isinstance(bound, bool) or not float(bound).is_integer():
+                    raise PlaytuneError(
+                        f"dimension {name}: int takes whole numbers, not {bound!r} (a float dimension takes the rest)"
+                    )
             text = f"Int(min: {int(lo)}, max: {int(hi)}, step: {int(step)})"
         elif kind == "float":
             lo, hi = arg
-            text = f"Float(min: {float(lo)!r}, max: {float(hi)!r}, levels: {int(levels or 9)})"
+            text = f"Float(min: {float(lo)!r}, max: {float(hi)!r}, levels: {int(9 if levels is None else levels)})"
         elif kind == "list":
             text = "List([" + ", ".join(_ron_value(float(x)) for x in arg) + "])"
         elif kind == "categories":

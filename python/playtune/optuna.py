@@ -119,6 +119,10 @@ class NtbeaSampler(BaseSampler):
         max_levels: int = 32,
         **settings: Any,
     ) -> None:
+        if int(levels) < 2 or int(max_levels) < 2:
+            raise ValueError(
+                f"NtbeaSampler: levels {levels}, max_levels {max_levels}: give at least 2 each (one level would fix every distribution at its lower bound)"
+            )
         self._budget = 1000 if budget is None else int(budget)
         self._seed = 0 if seed is None else int(seed)
         self._levels = int(levels)

@@ -126,3 +126,10 @@ def test_an_in_memory_optimiser_is_held_to_the_space_constraints():
     assert sum(rec["values"]) == 4
     with pytest.raises(playtune.PlaytuneError, match="load"):
         playtune.optimizer(space, "ntbea", budget=10)
+
+
+def test_space_dicts_refuse_what_they_used_to_bend():
+    with pytest.raises(playtune.PlaytuneError, match="whole numbers"):
+        playtune.space_from_dict({"name": "s", "dims": {"n": {"int": [1.5, 4]}}})
+    with pytest.raises(playtune.PlaytuneError):
+        playtune.space_from_dict({"name": "s", "dims": {"c": {"float": [0.0, 1.0], "levels": 0}}})

@@ -140,3 +140,9 @@ def test_four_processes_sharing_a_journal_learn_as_one(tmp_path):
         single.append(_last_quarter(study))
     # Measured before the sampler learned from the storage: 12.35 shared against 13.0.
     assert sum(shared) / 3 >= sum(single) / 3 - 0.35, (shared, single)
+
+
+def test_levels_that_would_collapse_a_distribution_are_refused():
+    for levels, max_levels in ((0, 32), (1, 32), (9, 1)):
+        with pytest.raises(ValueError, match="at least 2"):
+            NtbeaSampler(levels=levels, max_levels=max_levels)
