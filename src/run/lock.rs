@@ -36,27 +36,35 @@ const FRESH_WAIT: Duration = Duration::from_secs(10);
 /// (`EXPERIMENT/ALGO`, `EXPERIMENT/tuning/RUN`).
 const ENCLOSING: usize = 2;
 
-/// Lock files this process holds, by canonical path, with how many guards share each:
-/// locking a folder twice in one process must not refuse itself.
-static HELD: Mutex<Option<HashMap<PathBuf, usize>>> = Mutex::new(None);
+/// Lock files this process holds, by canonical path: locking a folder twice in one
+/// process must not refuse itself, and the lock lives as long as any of its guards.
+static HELD: Mutex<Option<HashMap<PathBuf, Held>>> = Mutex::new(None);
 
-/// A held lock: released when dropped, or when the process ends.
+/// One lock this process holds: the open lock file (closing it releases the OS lock),
+/// kept here rather than in a guard so that dropping the first of two guards (a
+/// notebook cell run twice, then the first `Run` dropped) cannot release it while the
+/// second is alive.
+#[derive(Debug)]
+struct Held {
+    guards: usize,
+    _file: File,
+}
+
+/// A held lock: released when its last guard in this process is dropped, or when the
+/// process ends.
 #[must_use = "the folder is unlocked as soon as the guard is dropped"]
 #[derive(Debug)]
 pub struct FolderLock {
     key: PathBuf,
-    /// The open lock file (closing it releases the lock); `None` for a second guard of
-    /// a lock this process already holds.
-    _file: Option<File>,
 }
 
 impl Drop for FolderLock {
     fn drop(&mut self) {
         if let Ok(mut held) = HELD.lock() {
             let map = held.get_or_insert_with(HashMap::new);
-            if let Some(n) = map.get_mut(&self.key) {
-                *n -= 1;
-                if *n == 0 {
+            if let Some(h) = map.get_mut(&self.key) {
+                h.guards -= 1;
+                if h.guards == 0 {
                     map.remove(&self.key);
                 }
             }
@@ -198,9 +206,9 @@ fn acquire(lock_file: &Path, what: &Path, wait: Duration) -> Result<FolderLock, 
         .lock()
         .map_err(|_| RunError::Io("lock registry poisoned".into()))?;
     let map = held.get_or_insert_with(HashMap::new);
-    if let Some(n) = map.get_mut(&key) {
-        *n += 1;
-        return Ok(FolderLock { key, _file: None });
+    if let Some(h) = map.get_mut(&key) {
+        h.guards += 1;
+        return Ok(FolderLock { key });
     }
     let started = Instant::now();
     loop {
@@ -229,11 +237,14 @@ fn acquire(lock_file: &Path, what: &Path, wait: Duration) -> Result<FolderLock, 
             lock_file.display()
         ))
     })?;
-    map.insert(key.clone(), 1);
-    Ok(FolderLock {
-        key,
-        _file: Some(file),
-    })
+    map.insert(
+        key.clone(),
+        Held {
+            guards: 1,
+            _file: file,
+        },
+    );
+    Ok(FolderLock { key })
 }
 
 /// Whether another process holds the lock file at `path` (not this one): its holder,
@@ -459,6 +470,24 @@ mod tests {
         assert!(
             who.contains(&format!("pid {}", std::process::id())),
             "{who}"
+        );
+    }
+
+    /// Two guards of one folder in one process (a notebook cell run twice): dropping
+    /// the first keeps the folder locked until the second goes.
+    #[test]
+    fn the_lock_lives_as_long_as_any_guard() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let first = lock(dir.path()).unwrap();
+        let second = lock(dir.path()).unwrap();
+        drop(first);
+        let f = File::open(dir.path().join(LOCK_FILE)).unwrap();
+        assert!(!try_lock(&f, true).unwrap(), "released with a guard alive");
+        drop(second);
+        let f = File::open(dir.path().join(LOCK_FILE)).unwrap();
+        assert!(
+            try_lock(&f, true).unwrap(),
+            "still held after the last guard"
         );
     }
 
