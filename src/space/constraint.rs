@@ -49,6 +49,10 @@ impl std::str::FromStr for Constraint {
             let (lo, hi) = range
                 .split_once("..")
                 .ok_or_else(|| refuse(ConstraintProblem::Form))?;
+            // `0...1` is not `0..0.1`: two dots and no more between the bounds.
+            if hi.starts_with('.') {
+                return Err(refuse(ConstraintProblem::Form));
+            }
             let (lo, hi) = (number(lo)?, number(hi)?);
             if lo > hi {
                 return Err(refuse(ConstraintProblem::EmptyRange(lo, hi)));
@@ -152,6 +156,7 @@ mod tests {
             "<= 3",
             "x <= y",
             "x in 3..1",
+            "x in 0...1",
             "x in 3",
             "x <= inf",
             "a b <= 1",
