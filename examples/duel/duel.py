@@ -62,6 +62,28 @@ def play(request):
     }
 
 
+#: duel.ron's values of `edge`.
+EDGES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0]
+
+
+def majority(p, rounds):
+    """The chance of winning most of `rounds` rounds, each won with chance `p`."""
+    return sum(math.comb(rounds, k) * p**k * (1 - p) ** (rounds - k) for k in range(rounds // 2 + 1, rounds + 1))
+
+
+def depth(edge, rounds):
+    """The closed-form skill depth of the ladder novice, club, expert under these rules:
+    the smallest gap between neighbouring rungs' chances of beating the novice."""
+    sig = lambda x: 1 / (1 + math.exp(-x))
+    club, expert = majority(sig(edge), rounds), majority(sig(2 * edge), rounds)
+    return min(club - 0.5, expert - club)
+
+
+def deepest():
+    """The greatest depth of any of duel.ron's 96 rule sets (0.159)."""
+    return max(depth(e, r) for e in EDGES for r in range(1, 16, 2))
+
+
 def main():
     for line in sys.stdin:
         if not line.strip():

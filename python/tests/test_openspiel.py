@@ -16,18 +16,8 @@ from playtune.openspiel import OpenSpielGame  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "examples", "duel"))
 import duel_openspiel  # noqa: E402
+from duel import depth, deepest, majority  # noqa: E402
 
-EDGES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0]
-
-
-def majority(p, rounds):
-    return sum(math.comb(rounds, k) * p**k * (1 - p) ** (rounds - k) for k in range(rounds // 2 + 1, rounds + 1))
-
-
-def depth(edge, rounds):
-    sig = lambda x: 1 / (1 + math.exp(-x))
-    club, expert = majority(sig(edge), rounds), majority(sig(2 * edge), rounds)
-    return min(club - 0.5, expert - club)
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +34,7 @@ def test_openspiel_duel_wins_as_its_closed_form_says(duel):
 
 
 def test_designing_an_openspiel_game_finds_its_deepest_rules(duel, tmp_path):
-    best = max(depth(e, r) for e in EDGES for r in range(1, 16, 2))
+    best = deepest()
     run = playtune.create_run("design", settings={"game": duel, "games": 20}, budget=100,
                               trials=20, seed=1, runs_dir=tmp_path)
     result = run.run(progress=False)

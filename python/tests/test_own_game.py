@@ -1,7 +1,6 @@
 """Games written in Python, in process (playtune.Game), and described games run over
 the match protocol: the same rules give the same matches either way, a design run
 finds the closed-form deepest rules, and a failing match fails alone."""
-import math
 import os
 import sys
 
@@ -12,19 +11,9 @@ from playtune import PlaytuneError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DUEL_FILE = os.path.join(ROOT, "examples", "duel", "duel.ron")
-EDGES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0]
 sys.path.insert(0, os.path.join(ROOT, "examples", "duel"))
+from duel import deepest, depth  # noqa: E402
 from duel_class import Duel  # noqa: E402
-
-
-def majority(p, rounds):
-    return sum(math.comb(rounds, k) * p**k * (1 - p) ** (rounds - k) for k in range(rounds // 2 + 1, rounds + 1))
-
-
-def depth(edge, rounds):
-    sig = lambda x: 1 / (1 + math.exp(-x))
-    club, expert = majority(sig(edge), rounds), majority(sig(2 * edge), rounds)
-    return min(club - 0.5, expert - club)
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +31,7 @@ def test_a_python_game_plays_as_the_same_game_over_the_protocol(duel):
 
 
 def test_designing_a_python_game_finds_its_deepest_rules(duel, tmp_path):
-    best = max(depth(e, r) for e in EDGES for r in range(1, 16, 2))
+    best = deepest()
     run = playtune.create_run("design", settings={"game": duel, "games": 20}, budget=100,
                               trials=20, seed=1, runs_dir=tmp_path)
     result = run.run(progress=False)

@@ -339,21 +339,28 @@ impl<D: GameDef> Prepared<D> {
     /// The agents as given, settings included (`mcts(iterations=50)`), so that two
     /// configurations of one agent can be told apart; a spec given twice gets `#2`.
     fn names(&self) -> Vec<String> {
-        let mut seen: Vec<String> = Vec::new();
-        self.specs
-            .iter()
-            .map(|s| {
-                let text = s.to_string();
-                let copies = seen.iter().filter(|t| **t == text).count();
-                seen.push(text.clone());
-                if copies == 0 {
-                    text
-                } else {
-                    format!("{text} #{}", copies + 1)
-                }
-            })
-            .collect()
+        numbered_names(&self.specs)
     }
+}
+
+/// Agent specs as a tournament names them, settings included (`mcts(iterations=50)`),
+/// so that two configurations of one agent can be told apart; a spec given twice
+/// gets `#2`.
+pub(crate) fn numbered_names(specs: &[AgentSpec]) -> Vec<String> {
+    let mut seen: Vec<String> = Vec::new();
+    specs
+        .iter()
+        .map(|s| {
+            let text = s.to_string();
+            let copies = seen.iter().filter(|t| **t == text).count();
+            seen.push(text.clone());
+            if copies == 0 {
+                text
+            } else {
+                format!("{text} #{}", copies + 1)
+            }
+        })
+        .collect()
 }
 
 impl<D: GameDef> DynGame for D {

@@ -324,6 +324,11 @@ impl ExternalGame {
     }
 }
 
+/// A dimension's default as its setting's text.
+fn default_text(d: &Dimension) -> String {
+    d.domain.render(d.domain.value(d.default))
+}
+
 /// Every setting of `dims` with its value (its default unless `given`), each given
 /// name and value checked: `owner` names whose settings they are in errors.
 fn checked(
@@ -333,7 +338,7 @@ fn checked(
 ) -> Result<Vec<(String, String)>, Error> {
     let mut values: Vec<(String, String)> = dims
         .iter()
-        .map(|d| (d.name.clone(), d.domain.render(d.domain.value(d.default))))
+        .map(|d| (d.name.clone(), default_text(d)))
         .collect();
     for (k, v) in given {
         let Some(d) = dims.iter().find(|d| d.name == *k) else {
@@ -400,23 +405,6 @@ fn record(report: &MatchReport, seats: &[usize]) -> Record {
     }
 }
 
-/// The agents' names as a tournament gives them, a spec given twice numbered `#2`.
-fn numbered(specs: &[String]) -> Vec<String> {
-    let mut seen: Vec<&String> = Vec::new();
-    specs
-        .iter()
-        .map(|s| {
-            let copies = seen.iter().filter(|t| **t == s).count();
-            seen.push(s);
-            if copies == 0 {
-                s.clone()
-            } else {
-                format!("{s} #{}", copies + 1)
-            }
-        })
-        .collect()
-}
-
 impl DynGame for ExternalGame {
     fn name(&self) -> &'static str {
         self.name
@@ -432,12 +420,8 @@ impl DynGame for ExternalGame {
             .dims
             .iter()
             .map(|d| {
-                let s = Setting::new(
-                    &d.name,
-                    &d.domain.render(d.domain.value(d.default)),
-                    "a rule of the game",
-                )
-                .taking(d.domain.clone());
+                let s = Setting::new(&d.name, &default_text(d), "a rule of the game")
+                    .taking(d.domain.clone());
                 match d.domain {
                     crate::space::Domain::Categories(_) | crate::space::Domain::Bool => s,
                     _ => {
@@ -462,7 +446,7 @@ impl DynGame for ExternalGame {
                     .map(|d| {
                         Setting::new(
                             &d.name,
-                            &d.domain.render(d.domain.value(d.default)),
+                            &default_text(d),
                             &format!("takes {}", d.domain.describe()),
                         )
                         .tuned(d.domain.clone())
@@ -544,10 +528,14 @@ impl DynGame for ExternalGame {
         } else {
             req.agents.clone()
         };
-        for n in &names {
-            self.seat_bot(n)?;
-        }
-        Ok(numbered(&names))
+        let specs = names
+            .iter()
+            .map(|n| {
+                self.seat_bot(n)?;
+                AgentSpec::parse(n)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(crate::harness::numbered_names(&specs))
     }
 
     fn render(&self, _req: &GameRequest, _at: &[u32], _out: &Path) -> Result<Record, Error> {
