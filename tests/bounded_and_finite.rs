@@ -129,8 +129,9 @@ fn a_failed_first_evaluation_leaves_a_finite_estimate() {
     );
 }
 
-/// `report` reads a run whose feature is named `check` and whose dimension is named
-/// `fitness`: the log's header is read by position, as `resume` reads it.
+/// `report` reads a run whose feature is named `check`, another holding `"`, and whose
+/// dimension is named `fitness`: the log's header is read by position, as `resume`
+/// reads it.
 #[test]
 fn report_reads_runs_with_names_that_look_like_columns() {
     let dir = tempfile::tempdir().unwrap();
@@ -141,12 +142,12 @@ fn report_reads_runs_with_names_that_look_like_columns() {
     )
     .unwrap();
     let eval = dir.path().join("eval.sh");
-    std::fs::write(&eval, "#!/bin/sh\nread line\necho '{\"fitness\": 1.5, \"features\": {\"check\": 2, \"size\": 3}}'\n").unwrap();
+    std::fs::write(&eval, "#!/bin/sh\nread line\necho '{\"fitness\": 1.5, \"features\": {\"check\": 2, \"size\": 3, \"q\\\"x\": 4}}'\n").unwrap();
     std::fs::set_permissions(&eval, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let out = playtune()
         .args(["optimize", "--problem", "command", "--set"])
         .arg(format!("cmd={}", eval.display()))
-        .args(["--set", "features=check,size", "--space"])
+        .args(["--set", "features=check,size,q\"x", "--space"])
         .arg(&space)
         .args([
             "--algo",

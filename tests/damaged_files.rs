@@ -79,16 +79,26 @@ fn games_csv_rows_that_cannot_be_are_named_and_played_again() {
     let clean = sorted_lines(&games);
     let summary = read(&folder.join("summary.md"));
     let mut lines: Vec<String> = read(&games).lines().map(String::from).collect();
+    assert!(lines[0].ends_with(",check"), "{}", lines[0]);
+    // An edit that also writes the row's check again (what the checks of the values
+    // must catch), field `k` set to `v`.
     let field = |line: &str, k: usize, v: &str| {
         let mut f: Vec<String> = line.split(',').map(String::from).collect();
+        f.pop();
         f[k] = v.to_string();
-        f.join(",")
+        let body = f.join(",");
+        let check = playtune::damage::fnv1a(body.as_bytes());
+        format!("{body},{check:016x}")
     };
     lines[1] = field(&lines[1], 4, "7"); // line 2: a result of 7
     let other_score = field(&lines[2], 5, "99999"); // line 3 again, another score
     lines[4] = field(&field(&lines[4], 2, "9"), 3, "1"); // line 5: game 9 of 2
     lines[6] = field(&lines[6], 6, "12x"); // line 7: not a number
     let copy = lines[8].clone(); // line 9 again, the same
+    // Line 11: a result flipped without its check (a loss read as a win).
+    let f: Vec<&str> = lines[10].split(',').collect();
+    let flipped = if f[4] == "1" { "0" } else { "1" };
+    lines[10] = [&f[..4], &[flipped], &f[5..]].concat().join(",");
     lines.push(other_score);
     lines.push(copy);
     let n = lines.len();
@@ -103,11 +113,12 @@ fn games_csv_rows_that_cannot_be_are_named_and_played_again() {
         .unwrap_or_else(|| panic!("no warning names games.csv: {err}"));
     assert_eq!(err.matches("games.csv").count(), 1, "one warning: {err}");
     for needle in [
-        "left out 6 damaged line(s)",
+        "left out 7 damaged line(s)",
         "line 2: result_a 7",
         "line 3: a game logged twice with different results",
         "line 5: game 9: the experiment plays 2",
         "line 7: not 14 numbers",
+        "line 11: its check does not match the row",
         &format!("line {}: game", n - 1),
         &format!("line {n}: a copy of line 9"),
     ] {
@@ -760,4 +771,101 @@ fn published_run_folders_pass_the_checks() {
             playtune::run::read_result(d).unwrap_or_else(|e| panic!("{e}"));
         }
     }
+}
+
+/// Failure records of evaluations the run does not have (a trial beyond its trials, a
+/// point outside its space) are named, not counted, and gone once the run finishes.
+#[test]
+fn failure_records_of_another_run_are_named_not_counted_and_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = small_run(dir.path());
+    let record = |trial: u64, values: &str| {
+        format!(
+            r#"{{"trial":{trial},"index":99,"phase":"search","seed":5,"values":[{values}],"point":{{}},"reason":"crashed","attempts":1}}"#
+        )
+    };
+    let ones = "1,0,1,0,1,0,1,0,1,0";
+    let text = format!(
+        "{}\n{}\n{}\n",
+        record(7, ones),
+        record(0, "1,0,1"),
+        record(1, "1,0,1,0,1,0,1,0,1,5")
+    );
+    let failures = run_dir.join("failures.jsonl");
+    std::fs::write(&failures, text).unwrap();
+    let (code, out, err) = run(playtune().arg("status").arg(&run_dir));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!out.contains("failed"), "{out}");
+    for needle in [
+        "line 1: trial 7: the run has 2 trial(s)",
+        "line 2: values: 3 numbers for the run's 10 dimensions",
+        "line 3: values: a point outside the run's space",
+    ] {
+        assert!(err.contains(needle), "lacks `{needle}`: {err}");
+    }
+    // A finished run's resume keeps only its own failures: none here.
+    std::fs::remove_file(run_dir.join("result.ron")).unwrap();
+    let (code, _, err) = run(playtune().arg("resume").arg(&run_dir).arg("-q"));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!failures.exists(), "{}", read(&failures));
+}
+
+/// A recommendation outside the run's space, a garbage `config.ron` beside a good
+/// `result.ron`, and an edited problem name are refused by every reader, naming the
+/// file and the field.
+#[test]
+fn results_and_configs_that_cannot_be_the_runs_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run_dir = small_run(dir.path());
+    let d = run_dir.display().to_string();
+    let plots = dir.path().join("plots").display().to_string();
+    let html = dir.path().join("r.html").display().to_string();
+    let readers: [Vec<&str>; 4] = [
+        vec!["report", &d, "--out", &html],
+        vec!["plot", &d, "--out", &plots],
+        vec!["compare", &d, &d],
+        vec!["reevaluate", &d, "-n", "2"],
+    ];
+    // values[0] of trial 0: a bit of 3.
+    let result = run_dir.join("result.ron");
+    let clean = read(&result);
+    let at = clean.find("values: [").unwrap() + "values: [".len();
+    let end = at + clean[at..].find([',', ']']).unwrap();
+    let outside = format!("{}3.0{}", &clean[..at], &clean[end..]);
+    std::fs::write(&result, outside).unwrap();
+    for args in &readers {
+        refused(
+            playtune().args(args),
+            &["result.ron: trials[0].values[0]: 3 is not a value of dimension `x0`"],
+        );
+    }
+    std::fs::write(&result, &clean).unwrap();
+    let config = run_dir.join("config.ron");
+    let good = read(&config);
+    std::fs::write(&config, "garbage(").unwrap();
+    for args in &readers {
+        refused(playtune().args(args), &["config.ron:1:"]);
+    }
+    std::fs::write(&config, good.replace("noisy-onemax", "noisy-onemaxx")).unwrap();
+    for args in readers.iter().chain([&vec!["status", &d]]) {
+        refused(
+            playtune().args(args),
+            &["config.ron: problem.name: unknown problem `noisy-onemaxx`"],
+        );
+    }
+    std::fs::write(&config, good).unwrap();
+    // A dimension given twice to reevaluate --point is refused, not the last taken.
+    refused(
+        playtune().args([
+            "reevaluate",
+            &d,
+            "-n",
+            "2",
+            "--point",
+            "x0=1",
+            "--point",
+            "x0=0",
+        ]),
+        &["--point x0=0: `x0` is given twice (first --point x0=1)"],
+    );
 }

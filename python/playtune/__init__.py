@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import sys
+import unicodedata
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _playtune
@@ -201,7 +202,7 @@ class Optimizer:
         **settings: Any,
     ) -> None:
         self.space: Space = _space(space)  # type: ignore[assignment]
-        self.features: List[str] = list(features)
+        self.features: List[str] = _feature_names(features)
         ron = algorithm_config(algorithm, self.space, settings)
         self._inner = _playtune.Optimizer(self.space, ron, budget, seed, self.features, list(axes))
         self._batch: List[Dict[str, Any]] = []
@@ -269,6 +270,7 @@ class Optimizer:
         """Drives the loop: evaluates every candidate with ``func(point)`` until the
         budget is spent; returns the recommendation. An exception in ``func`` is a
         failed evaluation; Ctrl-C stops the loop."""
+        func = _point_function(func, seeded=False)
         bar = _Progress(progress, None)
         try:
             while True:
@@ -430,19 +432,18 @@ class Run:
 
         A run of a built-in problem evaluates in Rust, in parallel, the GIL released;
         a ``manual`` run calls ``func(point)`` (or ``func(point, seed)`` if it takes
-        two arguments) for each candidate, on this thread. An exception in ``func``
+        two arguments) for each candidate, on this thread; a ``func`` that cannot be
+        called so is a TypeError before anything is evaluated. An exception in ``func``
         (or a string or None it returns) is a failed evaluation, tried again with the
         same seed and recorded in ``failures.jsonl``, as the command line records
         one. Ctrl-C stops the run, every batch finished before kept in the folder
         (for a built-in problem, the batch in flight is finished first):
         :func:`resume` or ``playtune resume`` goes on from there.
         """
+        call = None if func is None else _point_function(func, seeded=True)
         cfg = self.config()
         total = int(cfg["budget"]) * int(cfg["trials"])
         bar = _Progress(progress, total)
-        call = None
-        if func is not None:
-            call = func if _takes_two(func) else (lambda point, seed: func(point))
         try:
             # One pass, as `playtune optimize` runs: the folder's logs are read once,
             # the optimisers kept in memory; a failure is tried again with the same
@@ -464,15 +465,33 @@ class Run:
         self._folder.close()
 
 
-def _takes_two(func: Callable[..., Any]) -> bool:
+def _point_function(func: Any, seeded: bool) -> Callable[..., Result]:
+    """``func`` as the evaluation loop calls it: ``f(point, seed)`` when ``seeded`` (a
+    ``func(point)`` wrapped), else ``f(point)``. Checked before anything is evaluated:
+    an exception in ``func`` is a failed evaluation, so a function that cannot be
+    called with a point would otherwise fail every point, one by one."""
     import inspect
 
+    if not callable(func):
+        raise TypeError(f"func must be a function of a point, func(point) or func(point, seed); got {func!r}")
     try:
-        params = inspect.signature(func).parameters.values()
+        sig = inspect.signature(func)
     except (TypeError, ValueError):
-        return False
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in params)
+        sig = None  # a callable whose signature Python cannot read: taken as func(point)
+    if sig is not None:
+        point: Dict[str, Any] = {}
+        for args in ((point, 0), (point,)) if seeded else ((point,),):
+            try:
+                sig.bind(*args)
+            except TypeError:
+                continue
+            if len(args) == 2:
+                return func
+            break
+        else:
+            takes = "func(point) or func(point, seed)" if seeded else "func(point)"
+            raise TypeError(f"func {getattr(func, '__name__', repr(func))}{sig} cannot be called as {takes}")
+    return (lambda point, seed: func(point)) if seeded else func
 
 
 def create_run(
@@ -505,14 +524,17 @@ def create_run(
     """
     sp = _space(space)
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
-    if features:
-        if problem != "manual":
-            raise PlaytuneError("features are for problem manual: a built-in problem names its own")
-        sets["features"] = ",".join(features)
+    names = _feature_names(features)
+    if names:
+        if problem not in _USER_FEATURES:
+            raise PlaytuneError(
+                "features are for problems manual and command: a built-in problem names its own"
+            )
+        sets["features"] = ",".join(names)
     tie_break = None
     info_space = sp
     if problem != "manual":
-        info_space_default, _, tie_break, _ = problem_info(problem, sets)
+        info_space_default, _, tie_break, _ = problem_info(problem, sets, space=sp)
         if info_space is None:
             info_space = info_space_default
     if info_space is None:
@@ -525,6 +547,36 @@ def create_run(
         retries, max_failures, True, space_file, race,
     )
     return Run(path)
+
+
+#: The problems whose features the user names (their ``features`` setting).
+_USER_FEATURES = ("manual", "command")
+
+
+def _feature_names(features: Any) -> List[str]:
+    """Feature names as a run's ``features`` setting keeps them: the logs separate names
+    by commas and trim the spaces around them, so a name that would not come back whole
+    is refused, as is a string (which would be read as one name per character)."""
+    if isinstance(features, (str, bytes)):
+        raise TypeError(f"features is a list of names, got a string: {features!r} (give [{features!r}])")
+    names = list(features)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"features is a list of names (strings), got {name!r}")
+        why = None
+        if not name.strip():
+            why = "it is blank"
+        elif "," in name:
+            why = "it holds a comma, which separates names in the logs"
+        elif name != name.strip():
+            why = "it starts or ends with a space, which the logs trim"
+        elif any(unicodedata.category(c) == "Cc" for c in name):
+            why = "it holds a control character"
+        if why:
+            raise PlaytuneError(f"features: {name!r} cannot name a feature: {why}")
+        if names.count(name) > 1:
+            raise PlaytuneError(f"features: {name!r} is named twice")
+    return names
 
 
 def _setting(v: Any) -> str:
@@ -551,13 +603,17 @@ def resume(
 
 
 def problem_info(
-    problem: str, settings: Optional[Mapping[str, Any]] = None
+    problem: str,
+    settings: Optional[Mapping[str, Any]] = None,
+    space: Union[Space, Mapping[str, Any], str, os.PathLike, None] = None,
 ) -> Tuple[Space, List[str], Optional[str], List[Dict[str, Any]]]:
     """A built-in problem under ``settings``: ``(space, features, tie_break, axes)``,
     its space, the features each evaluation reports, the feature MAP-Elites breaks
-    fitness ties on (if any) and its default MAP-Elites grid."""
+    fitness ties on (if any) and its default MAP-Elites grid. ``space``: the space
+    searched, checked against the problem's; ``command`` (an external program) needs
+    one, as ``--space`` gives it."""
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
-    return _playtune.problem_info(problem, sets)
+    return _playtune.problem_info(problem, sets, _space(space))
 
 
 def evaluate(
@@ -565,12 +621,14 @@ def evaluate(
     point: Optional[Mapping[str, Any]] = None,
     seed: int = 0,
     settings: Optional[Mapping[str, Any]] = None,
+    space: Union[Space, Mapping[str, Any], str, os.PathLike, None] = None,
 ) -> Dict[str, Any]:
     """Evaluates a point (by name; the dimensions left out take their defaults) of a
     built-in problem with ``seed``: ``{"fitness": f, "features": {...}}``. The
-    ``design`` problem's features are the game-design metrics."""
+    ``design`` problem's features are the game-design metrics. ``space`` as
+    :func:`problem_info` takes it (``command`` needs one)."""
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
-    return _playtune.evaluate(problem, dict(point or {}), seed, sets)
+    return _playtune.evaluate(problem, dict(point or {}), seed, sets, _space(space))
 
 
 def agent_spec(

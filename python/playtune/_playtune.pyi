@@ -1,6 +1,6 @@
 """Type stubs of the Rust extension `playtune._playtune` (use the `playtune` package)."""
 
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -24,8 +24,10 @@ class Space:
     def dims(self) -> List[Dict[str, Any]]:
         """Every dimension: name, kind (int, float, list, categories, bool), values,
         default, fixed, and min/max/step or min/max/levels."""
-    def point(self, values: Sequence[float]) -> Dict[str, Any]:
-        """Values in the space's order as a point by name (categories by name)."""
+    def point(self, values: Union[Sequence[float], Mapping[str, Any]]) -> Dict[str, Any]:
+        """Values in the space's order (or a point by name, checked) as a point by name
+        (categories by name); a ValueError names a dimension whose value is not its own
+        or a name that is none of the space's."""
     def values(self, point: Mapping[str, Any]) -> List[float]:
         """A point by name as values in the space's order."""
     def default(self) -> Dict[str, Any]:
@@ -67,6 +69,10 @@ class RunFolder:
     @property
     def manual(self) -> bool: ...
     def config(self) -> Dict[str, Any]: ...
+    @staticmethod
+    def read(dir: str, then: str = "left out") -> Dict[str, Any]:
+        """Reads a run folder without opening it (no lock, nothing written):
+        config, space, features, rows, failures and warnings."""
     def step(self) -> Tuple[str, Any]:
         """("finished", result) or ("waiting", candidates)."""
     def tell(self, results: List[Tuple[Any, ...]]) -> None: ...
@@ -90,10 +96,16 @@ def create_run(
     space_file: Optional[str] = None,
     race: Optional[float] = None,
 ) -> str: ...
-def evaluate(problem: str, point: Mapping[str, Any], seed: int = 0, settings: Mapping[str, str] = ...) -> Dict[str, Any]: ...
+def evaluate(
+    problem: str,
+    point: Mapping[str, Any],
+    seed: int = 0,
+    settings: Mapping[str, str] = ...,
+    space: Optional[Space] = None,
+) -> Dict[str, Any]: ...
 def agent_spec(problem: str, point: Mapping[str, Any], settings: Mapping[str, str] = ...) -> Optional[str]: ...
 def problem_info(
-    problem: str, settings: Mapping[str, str] = ...
+    problem: str, settings: Mapping[str, str] = ..., space: Optional[Space] = None
 ) -> Tuple[Space, List[str], Optional[str], List[Dict[str, Any]]]: ...
 def catalogue() -> Tuple[List[Tuple[str, str]], List[Tuple[str, str]]]:
     """(problems, games), each a list of (name, what it is)."""

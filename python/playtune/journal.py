@@ -20,6 +20,7 @@ import datetime as _dt
 import json
 import os
 import uuid
+import warnings
 from typing import Any, Dict, List, Optional, Union
 
 from . import Space, _playtune
@@ -66,30 +67,22 @@ def export_journal(
     study_name: Optional[str] = None,
 ) -> str:
     """Writes run ``run_dir``'s evaluations to ``out`` in Optuna's journal format, as
-    one study named ``study_name`` (default: the folder's name). Returns the study name."""
+    one study named ``study_name`` (default: the folder's name). Returns the study name.
+
+    The folder is only read, as ``playtune report`` reads it: no lock is taken (a run
+    in progress exports what it has logged so far) and a read-only copy will do. The
+    logs are checked as every reader checks them; a damaged line of ``evals.csv`` or
+    ``failures.jsonl`` is left out and named, by file and line, in a warning."""
     run_dir = os.fspath(run_dir)
-    with open(os.path.join(run_dir, "config.ron"), encoding="utf-8"):
-        pass  # a missing config gets the usual error from read_log below
-    rows = _playtune.read_log(run_dir)
-    folder = _playtune.RunFolder(run_dir)
-    try:
-        space = folder.space
-        config = folder.config()
-    finally:
-        folder.close()
+    read = _playtune.RunFolder.read(run_dir, "not exported")
+    for warning in read["warnings"]:
+        warnings.warn(warning, stacklevel=2)
+    space: Space = read["space"]
+    config = read["config"]
+    rows: List[Dict[str, Any]] = read["rows"]
+    failures: List[Dict[str, Any]] = read["failures"]
     dims = {d["name"]: d for d in space.dims()}
     dists = {n: json.dumps(_dist(d)) for n, d in dims.items()}
-    failures: List[Dict[str, Any]] = []
-    path = os.path.join(run_dir, "failures.jsonl")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as f:
-            for line in f:
-                line = line.strip()
-                if line:
-                    try:
-                        failures.append(json.loads(line))
-                    except ValueError:
-                        continue  # a half-written last line: the run lost it too
     stamp = _dt.datetime.fromtimestamp(
         os.path.getmtime(os.path.join(run_dir, "config.ron")), tz=_dt.timezone.utc
     ).isoformat(timespec="microseconds")
@@ -101,15 +94,12 @@ def export_journal(
          "user_attr": {"playtune_run": {"problem": config["problem"], "algorithm": config["algorithm"],
                                         "budget": config["budget"], "trials": config["trials"], "seed": config["seed"]}}},
     ]
-    done = {(r["trial"], r["index"]) for r in rows}
-    entries = [(r["trial"], r["index"], r) for r in rows]
-    for f in failures:
-        if (f.get("trial"), f.get("index")) not in done:
-            entries.append((f["trial"], f["index"], f))
+    # Failures superseded by a logged row (a retry that succeeded) are left out already.
+    entries = [(r["trial"], r["index"], r) for r in rows + failures]
     entries.sort(key=lambda e: (e[0], e[1]))
     for trial, index, r in entries:
         failed = "reason" in r
-        point = space.point(r["values"])
+        point = r["point"]
         attrs = {"playtune_trial": trial, "playtune_index": index, "phase": r["phase"], "seed": r["seed"]}
         if failed:
             attrs["failure"] = r["reason"]
@@ -132,8 +122,16 @@ def export_journal(
         })
     out = os.fspath(out)
     tmp = f"{out}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        for log in logs:
-            f.write(json.dumps(log, separators=(",", ":")) + "\n")
-    os.replace(tmp, out)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            for log in logs:
+                f.write(json.dumps(log, separators=(",", ":")) + "\n")
+        os.replace(tmp, out)
+    except BaseException:
+        # A full disk, a rename refused, Ctrl-C: no half-written copy stays behind.
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
     return name

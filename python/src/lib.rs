@@ -168,9 +168,38 @@ fn values_of(space: &Space, point: &Value) -> Result<Vec<f64>, String> {
                     (matches!(d.domain, Domain::Float { .. }) && (lo..=hi).contains(&x))
                         .then_some(x)
                 })
-                .ok_or_else(|| format!("{}: {v} is not a value of {}", d.name, d.domain.describe()))
+                .ok_or_else(|| {
+                    format!(
+                        "dimension `{}`: {v} is not a value of {}",
+                        d.name,
+                        d.domain.describe()
+                    )
+                })
         })
         .collect()
+}
+
+/// Whether `values` (in the space's order) is a point of the space: one value per
+/// dimension, each a value of its domain (a float dimension's any number within its
+/// bounds, as MAP-Elites moves it). The error names the dimension.
+fn check_values(space: &Space, values: &[f64]) -> Result<(), String> {
+    if values.len() != space.dims.len() {
+        return Err(format!(
+            "{} values for a space of {} dimensions",
+            values.len(),
+            space.dims.len()
+        ));
+    }
+    for (d, &v) in space.dims.iter().zip(values) {
+        if !d.domain.admits(v) {
+            return Err(format!(
+                "dimension `{}`: {v} is not a value of {}",
+                d.name,
+                d.domain.describe()
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[pymethods]
@@ -209,15 +238,17 @@ impl PySpace {
     }
 
     /// Values in the space's order as a point by name (categories by name, booleans
-    /// as bools).
-    fn point(&self, py: Python<'_>, values: Vec<f64>) -> PyResult<Py<PyAny>> {
-        if values.len() != self.inner.dims.len() {
-            return Err(err(format!(
-                "{} values for a space of {} dimensions",
-                values.len(),
-                self.inner.dims.len()
-            )));
-        }
+    /// as bools); a point by name is checked and given back as the space writes it.
+    /// A value outside its dimension, or a name that is none of the space's, is refused
+    /// by name: a point is never made up of values the space cannot hold.
+    fn point(&self, py: Python<'_>, values: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let values = if values.is_instance_of::<PyDict>() {
+            values_of(&self.inner, &from_py(values)?).map_err(err)?
+        } else {
+            let values: Vec<f64> = values.extract()?;
+            check_values(&self.inner, &values).map_err(err)?;
+            values
+        };
         to_py(py, &Value::Object(point_json(&self.inner, &values)))
     }
 
@@ -539,18 +570,71 @@ fn manual_problem(space: &Space, features: &[String]) -> Result<Box<dyn Problem>
     build_problem(&spec, Some(space)).map_err(|e| e.to_string())
 }
 
-/// An optimiser driven by ask and tell in memory (no run folder).
-#[pyclass(name = "Optimizer", module = "playtune._playtune")]
+/// An optimiser driven by ask and tell in memory (no run folder). Python threads may
+/// share one (Optuna's `n_jobs`, a thread pool): frozen, its state behind a mutex, so
+/// that their calls take turns, each whole. The mutex is waited for with the GIL
+/// released and held over Rust code only, so a thread waiting for it never holds up
+/// the one inside.
+#[pyclass(frozen, name = "Optimizer", module = "playtune._playtune")]
 struct PyOptimizer {
     space: Space,
-    /// Behind a mutex so that Python threads (Optuna's `n_jobs`) may share it.
-    inner: std::sync::Mutex<Box<dyn Optimizer>>,
     features: Vec<String>,
     config: AlgoConfig,
+    state: Mutex<AskTell>,
+}
+
+/// What asking and telling change.
+struct AskTell {
+    optimizer: Box<dyn Optimizer>,
     /// The batch asked and not yet told, and the id of its first candidate.
     pending: Vec<Candidate>,
     first_id: u64,
+    /// The id the next batch starts at: every id below it was asked.
     next_id: u64,
+}
+
+impl AskTell {
+    /// Tells the batch waiting its results by id, all of them at once; refused, with
+    /// what the ids are (told already, not asked yet), before the optimiser sees any.
+    fn tell(&mut self, by_id: BTreeMap<u64, Option<Evaluation>>) -> Result<(), String> {
+        let ids = self.first_id..self.first_id + self.pending.len() as u64;
+        let waiting = if !self.pending.is_empty() {
+            format!("the batch waiting is ids {}..{}", ids.start, ids.end)
+        } else if self.next_id == 0 {
+            "nothing was asked yet: ask() for a batch, then tell its results".to_string()
+        } else {
+            format!(
+                "every id asked, 0..{}, was told already: ask() for the next batch",
+                self.next_id
+            )
+        };
+        if let Some(&id) = by_id.keys().find(|id| !ids.contains(id)) {
+            let what = if id >= self.next_id {
+                "it was not asked yet"
+            } else {
+                "it was told already (a result told is never replaced)"
+            };
+            return Err(format!(
+                "id {id} is not waiting for a result: {what}; nothing was told ({waiting})"
+            ));
+        }
+        if self.pending.is_empty() {
+            return Err(format!("nothing waits for a result: {waiting}"));
+        }
+        if by_id.len() != self.pending.len() {
+            return Err(format!(
+                "{} result(s) told for a batch of {}: tell the whole batch at once (ids {}..{})",
+                by_id.len(),
+                self.pending.len(),
+                ids.start,
+                ids.end
+            ));
+        }
+        let evals: Vec<Option<Evaluation>> = by_id.into_values().collect();
+        let batch = std::mem::take(&mut self.pending);
+        self.optimizer.tell(&batch, &evals);
+        Ok(())
+    }
 }
 
 #[pymethods]
@@ -576,13 +660,25 @@ impl PyOptimizer {
             if let Err((what, m)) = run::check_size(budget, 1, "budget", "trials") {
                 return Err(format!("{what} {m}"));
             }
+            // The features as a run of problem `manual` names them: a name a run's
+            // `features` setting refuses, or would not give back whole, is refused.
+            let manual = manual_problem(&space.inner, &features)?;
+            let kept = manual.feature_names();
+            if kept != features {
+                let bad = features
+                    .iter()
+                    .find(|f| !kept.contains(f))
+                    .unwrap_or(&features[0]);
+                return Err(format!(
+                    "features: {bad:?} cannot name a feature: the logs separate names by commas, and trim the spaces around them"
+                ));
+            }
             let mut inner = config
                 .build(&space.inner, budget, seed, &features, &axes)
                 .map_err(|e| e.to_string())?;
             if !space.inner.constraints.is_empty() {
                 // Held to the space's constraints as a run is: the features named by
                 // the constraints, their ranges as a run of problem `manual` has them.
-                let manual = manual_problem(&space.inner, &features)?;
                 let checks = Check::resolve(&space.inner.constraints, &features, |f| {
                     manual.feature_range(f)
                 })
@@ -591,47 +687,46 @@ impl PyOptimizer {
             }
             Ok(PyOptimizer {
                 space: space.inner.clone(),
-                inner: std::sync::Mutex::new(inner),
                 features,
                 config,
-                pending: Vec::new(),
-                first_id: 0,
-                next_id: 0,
+                state: Mutex::new(AskTell {
+                    optimizer: inner,
+                    pending: Vec::new(),
+                    first_id: 0,
+                    next_id: 0,
+                }),
             })
         })
     }
 
     /// The next batch: a list of `{"id", "point", "values", "phase"}`; empty when the
     /// budget is spent. Asking again before telling gives the same batch.
-    fn ask(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        if self.pending.is_empty() {
-            let inner = self
-                .inner
-                .get_mut()
-                .map_err(|_| err("the optimiser broke in an earlier call"))?;
-            self.pending = guard(|| Ok(inner.ask()))?;
-            self.first_id = self.next_id;
-            self.next_id += self.pending.len() as u64;
-        }
-        let out: Vec<Value> = self
-            .pending
-            .iter()
-            .enumerate()
-            .map(|(j, c)| {
-                json!({
-                    "id": self.first_id + j as u64,
-                    "point": point_json(&self.space, &c.values),
-                    "values": c.values,
-                    "phase": c.phase.as_str(),
+    fn ask(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let out = self.with_state(py, |s| {
+            if s.pending.is_empty() {
+                s.pending = s.optimizer.ask();
+                s.first_id = s.next_id;
+                s.next_id += s.pending.len() as u64;
+            }
+            Ok(s.pending
+                .iter()
+                .enumerate()
+                .map(|(j, c)| {
+                    json!({
+                        "id": s.first_id + j as u64,
+                        "point": point_json(&self.space, &c.values),
+                        "values": c.values,
+                        "phase": c.phase.as_str(),
+                    })
                 })
-            })
-            .collect();
+                .collect())
+        })?;
         to_py(py, &Value::Array(out))
     }
 
     /// Tells the results of the whole batch asked: `results` maps each id to a result
     /// (a fitness, `(fitness, features)`, a dict, or None for a failed evaluation).
-    fn tell(&mut self, results: &Bound<'_, PyDict>) -> PyResult<()> {
+    fn tell(&self, py: Python<'_>, results: &Bound<'_, PyDict>) -> PyResult<()> {
         let mut by_id: BTreeMap<u64, Option<Evaluation>> = BTreeMap::new();
         for (k, v) in results.iter() {
             let id: u64 = k
@@ -647,83 +742,57 @@ impl PyOptimizer {
             };
             by_id.insert(id, e);
         }
-        let ids = self.first_id..self.first_id + self.pending.len() as u64;
-        if let Some(id) = by_id.keys().find(|id| !ids.contains(id)) {
-            return Err(err(format!(
-                "id {id} is not waiting for a result (the batch waiting is ids {}..{})",
-                ids.start, ids.end
-            )));
-        }
-        if by_id.len() != self.pending.len() {
-            return Err(err(format!(
-                "{} result(s) told for a batch of {}: tell the whole batch at once (ids {}..{})",
-                by_id.len(),
-                self.pending.len(),
-                ids.start,
-                ids.end
-            )));
-        }
-        let evals: Vec<Option<Evaluation>> = by_id.into_values().collect();
-        let batch = std::mem::take(&mut self.pending);
-        let inner = self
-            .inner
-            .get_mut()
-            .map_err(|_| err("the optimiser broke in an earlier call"))?;
-        guard(|| {
-            inner.tell(&batch, &evals);
-            Ok(())
-        })
+        self.with_state(py, |s| s.tell(by_id))
     }
 
     /// The recommendation: `{"point", "values", "estimate", "se", "samples"}`.
     fn recommend(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let inner = self.optimizer()?;
-        let r = guard(|| Ok(inner.recommend()))?;
-        to_py(
-            py,
-            &json!({
+        let out = self.with_state(py, |s| {
+            let r = s.optimizer.recommend();
+            Ok(json!({
                 "point": point_json(&self.space, &r.values),
                 "values": r.values,
                 "estimate": finite_or_null(r.estimate),
                 "se": finite_or_null(r.se),
                 "samples": r.samples,
-            }),
-        )
+            }))
+        })?;
+        to_py(py, &out)
     }
 
     /// MAP-Elites: the archive's elites (`cell`, `point`, `values`, `fitness`,
     /// `features`); None for the other optimisers.
     fn elites(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let inner = self.optimizer()?;
-        match inner.archive() {
-            None => Ok(py.None()),
-            Some(a) => {
-                let v = serde_json::to_value(a).map_err(err)?;
-                let store = v
-                    .as_object()
-                    .and_then(|o| o.values().next())
-                    .and_then(|inner| find_elites(inner))
-                    .cloned()
-                    .unwrap_or(Value::Array(Vec::new()));
-                let mut out = Vec::new();
-                for e in store.as_array().into_iter().flatten() {
-                    let values: Vec<f64> =
-                        serde_json::from_value(e["values"].clone()).unwrap_or_default();
-                    let mut o = e.clone();
-                    o["point"] = Value::Object(point_json(&self.space, &values));
-                    out.push(o);
-                }
-                to_py(py, &Value::Array(out))
+        let out = self.with_state(py, |s| {
+            let Some(a) = s.optimizer.archive() else {
+                return Ok(Value::Null);
+            };
+            let v = serde_json::to_value(a).map_err(|e| e.to_string())?;
+            let store = v
+                .as_object()
+                .and_then(|o| o.values().next())
+                .and_then(|inner| find_elites(inner))
+                .cloned()
+                .unwrap_or(Value::Array(Vec::new()));
+            let mut out = Vec::new();
+            for e in store.as_array().into_iter().flatten() {
+                let values: Vec<f64> =
+                    serde_json::from_value(e["values"].clone()).unwrap_or_default();
+                let mut o = e.clone();
+                o["point"] = Value::Object(point_json(&self.space, &values));
+                out.push(o);
             }
-        }
+            Ok(Value::Array(out))
+        })?;
+        to_py(py, &out)
     }
 
     /// MAP-Elites: the metrics after each batch (coverage, QD score, ...).
     fn metrics(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(
-            py,
-            &serde_json::to_value(self.optimizer()?.metrics_history()).map_err(err)?,
-        )
+        let out = self.with_state(py, |s| {
+            serde_json::to_value(s.optimizer.metrics_history()).map_err(|e| e.to_string())
+        })?;
+        to_py(py, &out)
     }
 
     /// The optimiser's configuration as `config.ron` records it.
@@ -734,10 +803,19 @@ impl PyOptimizer {
 }
 
 impl PyOptimizer {
-    fn optimizer(&self) -> PyResult<std::sync::MutexGuard<'_, Box<dyn Optimizer>>> {
-        self.inner
-            .lock()
-            .map_err(|_| err("the optimiser broke in an earlier call"))
+    /// Runs `f` on the state, the GIL released while it waits for its turn and works.
+    fn with_state<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut AskTell) -> Result<T, String> + Send,
+    ) -> PyResult<T> {
+        py.detach(|| {
+            let mut state = self
+                .state
+                .lock()
+                .map_err(|_| err("the optimiser broke in an earlier call"))?;
+            guard(|| f(&mut state))
+        })
     }
 }
 
@@ -809,7 +887,7 @@ fn create_run(
         // None: the library's default race, as the command line's; 0: none.
         let race = match race {
             None => playtune::optim::race::by_default(built.baseline().is_some(), &algorithm),
-            Some(share) if share == 0.0 => None,
+            Some(0.0) => None,
             Some(share) => {
                 let c = playtune::optim::race::RaceConfig {
                     share,
@@ -972,12 +1050,13 @@ impl Problem for Evaluator<'_> {
     }
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, playtune::eval::EvalError> {
         let stopped = || playtune::eval::EvalError("interrupted".into());
+        // A stopped run starts nothing more (a retry included).
+        if self.stop.requested() {
+            return Err(stopped());
+        }
         let out = match &self.python {
             None => self.problem.evaluate(x, seed),
             Some(requests) => {
-                if self.stop.requested() {
-                    return Err(stopped());
-                }
                 let (reply, answer) = mpsc::sync_channel(1);
                 let point = point_json(self.problem.space(), x);
                 if requests.send(Request { point, seed, reply }).is_err() {
@@ -1078,7 +1157,7 @@ impl PyRunFolder {
                 .waiting
                 .iter()
                 .find(|w| w.trial == trial && w.index == id)
-                .ok_or_else(|| format!("trial {trial} id {id} is not waiting for a result (not asked yet); nothing was recorded"))?;
+                .ok_or_else(|| self.not_waiting(trial, id))?;
             match result {
                 Ok(e) => rows.push(LogRow {
                     trial,
@@ -1103,6 +1182,40 @@ impl PyRunFolder {
         let features = self.problem.feature_names();
         run::append_results(&self.dir, &self.config.space, &features, &rows, &failures)
             .map_err(|e| e.to_string())
+    }
+
+    /// Why a result told for (`trial`, `id`), which the run does not wait for, is
+    /// refused: its logs hold a result for it already (told twice, or by another
+    /// process meanwhile), or it was never asked.
+    fn not_waiting(&self, trial: u64, id: u64) -> String {
+        let features = self.problem.feature_names();
+        let logged = logged(&self.dir, &self.config, &features, "left out")
+            .ok()
+            .and_then(|(rows, _)| {
+                rows.into_iter()
+                    .find(|r| r["trial"].as_u64() == Some(trial) && r["index"].as_u64() == Some(id))
+            });
+        let recorded = match logged {
+            Some(r) if features.is_empty() => Some(format!("fitness {}", r["fitness"])),
+            Some(r) => Some(format!(
+                "fitness {} with features {}",
+                r["fitness"], r["features"]
+            )),
+            None => read_failures(&self.dir.join(FAILURES_FILE), &self.config)
+                .ok()
+                .and_then(|(f, _)| {
+                    f.get(&(trial, id))
+                        .map(|f| format!("failed ({:?})", f.reason))
+                }),
+        };
+        match recorded {
+            Some(what) => format!(
+                "trial {trial} id {id} is not waiting for a result: it was told already (recorded as {what}), and a recorded result is never replaced; nothing was recorded"
+            ),
+            None => format!(
+                "trial {trial} id {id} is not waiting for a result (not asked yet); nothing was recorded"
+            ),
+        }
     }
 
     fn result_json(&self, r: &RunResult) -> Result<Value, String> {
@@ -1173,6 +1286,61 @@ impl PyRunFolder {
     /// The run's `config.ron`, as JSON.
     fn config(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &serde_json::to_value(&self.config).map_err(err)?)
+    }
+
+    /// Reads run folder `dir` without opening it, as `playtune report` reads one: no
+    /// lock taken and nothing written, so a folder a command is writing, or a
+    /// read-only copy, will do. `{"config", "space", "features", "rows", "failures",
+    /// "warnings"}`: the rows of `evals.csv` as `read_log` gives them, the failures of
+    /// `failures.jsonl` (those a logged row does not supersede) in (trial, index)
+    /// order, and a warning for each file naming the damaged lines left out; `then`
+    /// says what becomes of those ("not exported").
+    #[staticmethod]
+    #[pyo3(signature = (dir, then = "left out"))]
+    fn read(py: Python<'_>, dir: PathBuf, then: &str) -> PyResult<Py<PyAny>> {
+        let (config, out) = guard(|| {
+            let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+            let features = run_features(&dir, &config)?;
+            let (rows, mut warnings) = match logged(&dir, &config, &features, then)? {
+                (rows, Some(w)) => (rows, vec![w]),
+                (rows, None) => (rows, Vec::new()),
+            };
+            let path = dir.join(FAILURES_FILE);
+            let (failures, damaged) = read_failures(&path, &config)?;
+            warnings.extend(damage_warning(&path, &damaged, then));
+            let logged: std::collections::HashSet<(u64, u64)> = rows
+                .iter()
+                .map(|r| (r["trial"].as_u64(), r["index"].as_u64()))
+                .filter_map(|k| Some((k.0?, k.1?)))
+                .collect();
+            let failures = failures
+                .into_values()
+                .filter(|f| !logged.contains(&(f.trial, f.index)))
+                .map(|f| {
+                    json!({
+                        "trial": f.trial, "index": f.index, "phase": f.phase.as_str(),
+                        "seed": f.seed, "point": point_json(&config.space, &f.values),
+                        "values": f.values, "reason": f.reason, "attempts": f.attempts,
+                    })
+                })
+                .collect::<Vec<_>>();
+            let out = json!({
+                "config": serde_json::to_value(&config).map_err(|e| e.to_string())?,
+                "features": features,
+                "rows": rows,
+                "failures": failures,
+                "warnings": warnings,
+            });
+            Ok((config, out))
+        })?;
+        let out = to_py(py, &out)?;
+        out.bind(py).set_item(
+            "space",
+            PySpace {
+                inner: config.space,
+            },
+        )?;
+        Ok(out)
     }
 
     /// Replays the run from its logs: `("finished", result)` or `("waiting",
@@ -1331,9 +1499,16 @@ impl PyRunFolder {
                     )
                 }))
             });
-            let stop_with = |e: PyErr, raised: &mut Option<PyErr>| {
+            // Evaluators of a built-in problem (commands, described games) killed at
+            // once, their batch dropped, as the command line's Ctrl-C does; a Python
+            // function's batch is finished (it answers "interrupted" at once).
+            let mut halted: Option<playtune::eval::evaluator_groups::Halt> = None;
+            let mut stop_with = |e: PyErr, raised: &mut Option<PyErr>| {
                 if manual {
                     stop.now();
+                } else if func.is_none() {
+                    stop.now();
+                    halted.get_or_insert_with(playtune::eval::evaluator_groups::halt);
                 } else {
                     stop.after_batch();
                 }
@@ -1406,40 +1581,48 @@ impl PyRunFolder {
 }
 
 /// Evaluates a point (by name; missing dimensions take their defaults) of a built-in
-/// problem with a seed: `{"fitness", "features"}`. The GIL is released meanwhile.
+/// problem with a seed: `{"fitness", "features"}`; `space` as `problem_info` takes
+/// it. The GIL is released meanwhile.
 #[pyfunction]
-#[pyo3(signature = (problem, point, seed = 0, settings = BTreeMap::new()))]
+#[pyo3(signature = (problem, point, seed = 0, settings = BTreeMap::new(), space = None))]
 fn evaluate(
     py: Python<'_>,
     problem: &str,
     point: &Bound<'_, PyAny>,
     seed: u64,
     settings: BTreeMap<String, String>,
+    space: Option<PySpace>,
 ) -> PyResult<Py<PyAny>> {
     let given = from_py(point)?;
-    let out = py.detach(|| {
-        guard(|| {
-            let (_, built, space) = problem_and_space(problem, settings, None)?;
-            let mut full = point_json(&space, &space.decode(&space.default_indices()));
-            match &given {
-                Value::Object(o) => {
-                    for (k, v) in o {
-                        full.insert(k.clone(), v.clone());
+    let space = space.map(|s| s.inner);
+    let problem = problem.to_string();
+    let out = interruptible(
+        py,
+        || {},
+        move || {
+            guard(|| {
+                let (_, built, space) = problem_and_space(&problem, settings, space.as_ref())?;
+                let mut full = point_json(&space, &space.decode(&space.default_indices()));
+                match &given {
+                    Value::Object(o) => {
+                        for (k, v) in o {
+                            full.insert(k.clone(), v.clone());
+                        }
                     }
+                    Value::Null => {}
+                    _ => return Err("a point is a dict by dimension name".into()),
                 }
-                Value::Null => {}
-                _ => return Err("a point is a dict by dimension name".into()),
-            }
-            let x = values_of(&space, &Value::Object(full))?;
-            let e = built.evaluate(&x, seed).map_err(|e| e.0)?;
-            let features: serde_json::Map<String, Value> = built
-                .feature_names()
-                .into_iter()
-                .zip(e.features.iter().map(|f| finite_or_null(*f)))
-                .collect();
-            Ok(json!({"fitness": finite_or_null(e.fitness), "features": features}))
-        })
-    })?;
+                let x = values_of(&space, &Value::Object(full))?;
+                let e = built.evaluate(&x, seed).map_err(|e| e.0)?;
+                let features: serde_json::Map<String, Value> = built
+                    .feature_names()
+                    .into_iter()
+                    .zip(e.features.iter().map(|f| finite_or_null(*f)))
+                    .collect();
+                Ok(json!({"fitness": finite_or_null(e.fitness), "features": features}))
+            })
+        },
+    )?;
     to_py(py, &out)
 }
 
@@ -1448,15 +1631,18 @@ type ProblemInfo = (PySpace, Vec<String>, Option<String>, Py<PyAny>);
 /// Names with what they are.
 type Named = Vec<(String, String)>;
 
-/// A built-in problem's space, features and default axes.
+/// A built-in problem's space, features and default axes; `space`, the space searched
+/// (a problem that takes its space from the user, `command` or `manual`, needs one).
 #[pyfunction]
-#[pyo3(signature = (problem, settings = BTreeMap::new()))]
+#[pyo3(signature = (problem, settings = BTreeMap::new(), space = None))]
 fn problem_info(
     py: Python<'_>,
     problem: &str,
     settings: BTreeMap<String, String>,
+    space: Option<PySpace>,
 ) -> PyResult<ProblemInfo> {
-    let (_, built, space) = guard(|| problem_and_space(problem, settings, None))?;
+    let (_, built, space) =
+        guard(|| problem_and_space(problem, settings, space.as_ref().map(|s| &s.inner)))?;
     let axes = serde_json::to_value(built.default_axes()).map_err(err)?;
     Ok((
         PySpace { inner: space },
@@ -1503,6 +1689,48 @@ fn catalogue() -> (Named, Named) {
     (problems, games)
 }
 
+/// Runs `work` on a thread of its own, the GIL released, while this thread answers
+/// Ctrl-C (and any signal Python handles). On one, `stop` asks the work to end, every
+/// external evaluator running is killed (and none starts) while the work is awaited
+/// for up to two seconds, and Python's exception (KeyboardInterrupt) is raised. Work
+/// that cannot stop midway (a built-in evaluation, the games in flight) finishes on its
+/// thread, its result dropped.
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    stop: impl FnOnce(),
+    work: impl FnOnce() -> PyResult<T> + Send + 'static,
+) -> PyResult<T> {
+    let (done, result) = mpsc::sync_channel(1);
+    // A receiver is not Sync: it crosses into `detach` behind a lock.
+    let result = Mutex::new(result);
+    let wait = |d: std::time::Duration| {
+        result
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .recv_timeout(d)
+    };
+    std::thread::spawn(move || {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+        let _ = done.send(r);
+    });
+    loop {
+        match py.detach(|| wait(POLL)) {
+            Ok(Ok(r)) => return r,
+            Ok(Err(p)) => return Err(panicked(p.as_ref())),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(err("the work's thread ended without a result"));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if let Err(e) = py.check_signals() {
+            stop();
+            let _halt = playtune::eval::evaluator_groups::halt();
+            let _ = py.detach(|| wait(std::time::Duration::from_secs(2)));
+            return Err(e);
+        }
+    }
+}
+
 /// Plays a tournament of `games` games between agent specs (`playtune tournament`):
 /// the result with every agent's win rate and the games' design metrics.
 #[pyfunction]
@@ -1516,22 +1744,30 @@ fn tournament(
     settings: Vec<(String, String)>,
     budget: Option<usize>,
 ) -> PyResult<Py<PyAny>> {
-    let out = py.detach(|| {
-        guard(|| {
-            let g = playtune::find_game(game).map_err(|e| e.to_string())?;
-            if games == 0 {
-                return Err("games 0: play at least one game".into());
-            }
-            let req = GameRequest {
-                settings,
-                agents,
-                budget,
-                seed,
-            };
-            let r = g.tournament(&req, games).map_err(|e| e.to_string())?;
-            serde_json::to_value(&r).map_err(|e| e.to_string())
-        })
-    })?;
+    let g = guard(|| playtune::find_game(game).map_err(|e| e.to_string()))?;
+    if games == 0 {
+        return Err(err("games 0: play at least one game"));
+    }
+    let req = GameRequest {
+        settings,
+        agents,
+        budget,
+        seed,
+    };
+    let watch = std::sync::Arc::new(playtune::harness::Watch::default());
+    let watching = watch.clone();
+    let out = interruptible(
+        py,
+        || watch.stop(),
+        move || {
+            guard(|| {
+                let r = g
+                    .tournament_watched(&req, games, &watching)
+                    .map_err(|e| e.to_string())?;
+                serde_json::to_value(&r).map_err(|e| e.to_string())
+            })
+        },
+    )?;
     to_py(py, &out)
 }
 
@@ -1541,35 +1777,78 @@ fn tournament(
 fn read_log(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
     let out = guard(|| {
         let config = run::read_config(&dir).map_err(|e| e.to_string())?;
-        let problem =
-            build_problem(&config.problem, Some(&config.space)).map_err(|e| e.to_string())?;
-        let features = problem.feature_names();
-        let path = dir.join(run::log::LOG_FILE);
-        if !path.exists() {
-            return Ok(Value::Array(Vec::new()));
-        }
-        let log = run::log::read_log(&path, &config.space, &features).map_err(|e| e.to_string())?;
-        let mut rows: Vec<&LogRow> = log.rows.iter().map(|(_, r)| r).collect();
-        rows.sort_by_key(|r| (r.trial, r.index));
-        Ok(Value::Array(
-            rows.into_iter()
-                .map(|r| {
-                    let feats: serde_json::Map<String, Value> = features
-                        .iter()
-                        .cloned()
-                        .zip(r.eval.features.iter().map(|f| json!(f)))
-                        .collect();
-                    json!({
-                        "trial": r.trial, "index": r.index, "phase": r.phase.as_str(), "seed": r.seed,
-                        "point": point_json(&config.space, &r.values), "values": r.values,
-                        "fitness": r.eval.fitness, "features": feats,
-                    })
-                })
-                .collect(),
-        ))
+        let features = run_features(&dir, &config)?;
+        let (rows, _) = logged(&dir, &config, &features, "left out")?;
+        Ok(Value::Array(rows))
     })?;
     to_py(py, &out)
 }
+
+/// The features a run's evaluations report, as its problem names them.
+fn run_features(dir: &std::path::Path, config: &RunConfig) -> Result<Vec<String>, String> {
+    let problem = build_problem(&config.problem, Some(&config.space))
+        .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
+    Ok(problem.feature_names())
+}
+
+/// A run's `evals.csv` as every reader reads it (`run::log::read_log`: the header must
+/// be the run's, a row used only if its check matches and it parses into a point of
+/// the space with finite results, the later of two copies kept): the rows as dicts, in
+/// (trial, index) order, and the warning naming the rows left out, if any were.
+fn logged(
+    dir: &std::path::Path,
+    config: &RunConfig,
+    features: &[String],
+    then: &str,
+) -> Result<(Vec<Value>, Option<String>), String> {
+    let path = dir.join(run::log::LOG_FILE);
+    if !path.exists() {
+        return Ok((Vec::new(), None));
+    }
+    let log = run::log::read_log(&path, &config.space, features).map_err(|e| e.to_string())?;
+    let mut rows: Vec<&LogRow> = log.rows.iter().map(|(_, r)| r).collect();
+    rows.sort_by_key(|r| (r.trial, r.index));
+    let rows = rows
+        .into_iter()
+        .map(|r| {
+            let feats: serde_json::Map<String, Value> = features
+                .iter()
+                .cloned()
+                .zip(r.eval.features.iter().map(|f| json!(f)))
+                .collect();
+            json!({
+                "trial": r.trial, "index": r.index, "phase": r.phase.as_str(), "seed": r.seed,
+                "point": point_json(&config.space, &r.values), "values": r.values,
+                "fitness": r.eval.fitness, "features": feats,
+            })
+        })
+        .collect();
+    Ok((rows, damage_warning(&path, &log.dropped, then)))
+}
+
+/// The warning for the lines of `path` left out, as the command line words it (less
+/// its `warning: `, which Python's warnings add); `then` says what became of them.
+fn damage_warning(
+    path: &std::path::Path,
+    damaged: &[(usize, String)],
+    then: &str,
+) -> Option<String> {
+    playtune::damage::message(path, damaged, then)
+        .map(|m| m.strip_prefix("warning: ").map(str::to_string).unwrap_or(m))
+}
+
+/// The failures' file of a run folder (`run::failures` keeps its name to the crate).
+const FAILURES_FILE: &str = "failures.jsonl";
+
+/// A run's failures in (trial, index) order and the lines left out, read and checked
+/// as the run loop reads them (`run::failures::read_run_failures`).
+fn read_failures(path: &std::path::Path, config: &RunConfig) -> Result<FailuresRead, String> {
+    let (rows, damaged) =
+        run::failures::read_run_failures(path, Some(config)).map_err(|e| e.to_string())?;
+    Ok((rows.into_iter().collect(), damaged))
+}
+
+type FailuresRead = (BTreeMap<(u64, u64), FailureRow>, Vec<(usize, String)>);
 
 /// How often run folders were replayed from their logs in this process: tests check
 /// that `Run.run` reads a folder once, not at every batch.
@@ -1596,5 +1875,8 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ntbea::PyNtbeaModel>()?;
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
     m.add_function(wrap_pyfunction!(_replay_count, m)?)?;
+    // SIGTERM and SIGHUP end the interpreter as before, but no longer leave the
+    // evaluators (in process groups of their own) running.
+    playtune::eval::evaluator_groups::kill_evaluators_on_termination();
     Ok(())
 }

@@ -8,6 +8,9 @@ use playtune::optim::ntbea::Ntbea;
 use playtune::optim::{AlgoConfig, Optimizer};
 use pyo3::prelude::*;
 
+/// A recommendation as Python receives it: `(values, estimate, se, samples)`.
+type Recommendation = (Vec<f64>, f64, f64, u64);
+
 #[pyclass(name = "NtbeaModel", module = "playtune._playtune")]
 pub struct PyNtbeaModel {
     inner: std::sync::Mutex<Ntbea>,
@@ -65,7 +68,7 @@ impl PyNtbeaModel {
 
     /// The model's recommendation: `(values, estimate, se, samples)`; `None` before
     /// any evaluation.
-    fn recommend(&self) -> PyResult<Option<(Vec<f64>, f64, f64, u64)>> {
+    fn recommend(&self) -> PyResult<Option<Recommendation>> {
         let n = self
             .inner
             .lock()

@@ -194,12 +194,13 @@ impl Recorded {
         } else {
             BTreeMap::new()
         };
-        let failures = run::failures::read_failures(&dir.join(run::failures::FAILURES_FILE))
-            .map_err(anyhow::Error::msg)?
-            .into_iter()
-            .filter(|(k, _)| !rows.contains_key(k))
-            .map(|(k, f)| (k, f.reason))
-            .collect();
+        let failures =
+            run::failures::read_failures(&dir.join(run::failures::FAILURES_FILE), Some(config))
+                .map_err(anyhow::Error::msg)?
+                .into_iter()
+                .filter(|(k, _)| !rows.contains_key(k))
+                .map(|(k, f)| (k, f.reason))
+                .collect();
         Ok(Recorded { rows, failures })
     }
 

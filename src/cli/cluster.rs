@@ -88,10 +88,12 @@ fn run_line(dir: &Path) -> Result<String> {
         .map(|t| t.matches('\n').count().saturating_sub(1))
         .unwrap_or(0);
     // Failures as the run reads them: damaged lines are named, not counted.
-    let failed =
-        crate::run::failures::read_failures(&dir.join(crate::run::failures::FAILURES_FILE))
-            .map_err(anyhow::Error::msg)?
-            .len();
+    let failed = crate::run::failures::read_failures(
+        &dir.join(crate::run::failures::FAILURES_FILE),
+        Some(&config),
+    )
+    .map_err(anyhow::Error::msg)?
+    .len();
     let finished = dir.join(crate::run::RESULT_FILE).exists();
     Ok(format!(
         "{}: {rows} evaluations logged (budget {} = {} trial(s) x {}; pre-processing, selection and re-evaluation phases add to it){}, {}",

@@ -262,6 +262,35 @@ pub fn render_cmd(a: RenderArgs) -> Result<()> {
     Ok(())
 }
 
+/// A tournament with a progress bar on a terminal (games played of all).
+fn watched_tournament(
+    game: &dyn DynGame,
+    req: &GameRequest,
+    games: usize,
+) -> Result<crate::harness::TournamentResult> {
+    let agents = game.agent_names(req).map_err(anyhow::Error::msg)?.len();
+    let players = game.players(&req.settings).map_err(anyhow::Error::msg)?;
+    let lineups = crate::harness::tournament::lineups(agents, players)
+        .map_err(anyhow::Error::msg)?
+        .len();
+    let total = lineups.saturating_mul(games) as u64;
+    let watch = crate::harness::Watch::default();
+    let bar = crate::run::counting_bar(true, total, "games");
+    let r = std::thread::scope(|s| {
+        let playing = s.spawn(|| game.tournament_watched(req, games, &watch));
+        while !playing.is_finished() {
+            bar.set_position(watch.played() as u64);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        playing.join()
+    });
+    bar.finish_and_clear();
+    match r {
+        Ok(r) => r.map_err(anyhow::Error::msg),
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}
+
 pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let mut settings = params_settings(game, a.params.as_deref(), a.trial)?;
@@ -285,7 +314,7 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         bail!("--games 0: play at least one game");
     }
     let started = std::time::Instant::now();
-    let r = game.tournament(&req, a.games).map_err(anyhow::Error::msg)?;
+    let r = watched_tournament(game, &req, a.games)?;
     let values = game
         .settings_values(&req.settings)
         .map_err(anyhow::Error::msg)?;

@@ -5,7 +5,7 @@ use crate::eval::Problem;
 use crate::run::verdict::{Verdict, default_evaluations};
 use crate::run::{self, RunConfig, RunResult};
 use crate::space::Space;
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use std::path::Path;
 
@@ -34,6 +34,9 @@ pub(super) fn parse_point(
     flag: &str,
 ) -> Result<Vec<f64>> {
     let mut values = start;
+    // Which item gave each dimension: a second value for one is refused, not taken over
+    // the first.
+    let mut given: Vec<Option<&str>> = vec![None; space.dims.len()];
     for p in items {
         let (name, text) = p
             .split_once('=')
@@ -46,6 +49,11 @@ pub(super) fn parse_point(
                 names.join(", ")
             )
         })?;
+        if let Some(first) = given[d].replace(p) {
+            bail!(
+                "{flag} {p}: `{name}` is given twice (first {flag} {first}): give each dimension once"
+            );
+        }
         let domain = &space.dims[d].domain;
         values[d] = domain.parse_number(text).ok_or_else(|| {
             anyhow!(

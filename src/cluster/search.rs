@@ -125,7 +125,10 @@ pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
                 .unwrap_or_default();
         let mut recorded: std::collections::HashSet<(u64, u64)> =
             log.iter().map(|(_, r)| (r.trial, r.index)).collect();
-        recorded.extend(crate::run::failures::read_failures(&dir.join(FAILURES_FILE))?.into_keys());
+        recorded.extend(
+            crate::run::failures::read_failures(&dir.join(FAILURES_FILE), Some(&config))?
+                .into_keys(),
+        );
         for (i, chunk) in last.chunks.iter().enumerate() {
             let unrecorded = chunk
                 .iter()

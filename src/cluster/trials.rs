@@ -275,7 +275,7 @@ fn collect(folder: &Folder, set: &SearchSet, problems: &[&dyn Problem]) -> Resul
             .into_iter()
             .map(|(_, r)| r)
             .collect();
-        let mut failed: Vec<_> = failures::read_failures(&dir.join(failures::FAILURES_FILE))?
+        let mut failed: Vec<_> = failures::read_failures(&dir.join(failures::FAILURES_FILE), None)?
             .into_values()
             .collect();
         failed.sort_by_key(|f| (f.trial, f.index));

@@ -203,10 +203,33 @@ pub(crate) struct GameRow {
     pub turns: f64,
 }
 
+/// The header of a `games.csv` written before rows carried a check: still read (its
+/// rows unchecked) and kept in that form, so that older folders resume byte for byte.
 const HEADER: &str = "pairing,level,game,seat_a,result_a,score_a,score_b,techs_a,techs_b,cities_a,cities_b,production_a,production_b,turns";
+/// The header of a `games.csv` whose rows end in a check: 64-bit FNV-1a of the row
+/// before it, in 16 hex digits, as `evals.csv` rows do, so that a row changed after
+/// it was written (a flipped result) is named and played again, not used.
+const CHECKED_HEADER: &str = "pairing,level,game,seat_a,result_a,score_a,score_b,techs_a,techs_b,cities_a,cities_b,production_a,production_b,turns,check";
+
+/// The header of a `games.csv` in the form (checked or not) its rows take.
+fn header(checked: bool) -> &'static str {
+    if checked { CHECKED_HEADER } else { HEADER }
+}
 
 impl GameRow {
-    fn to_csv(&self) -> String {
+    /// The row as a line of `games.csv` (without its end of line), its check at the
+    /// end where `checked`.
+    fn to_csv(&self, checked: bool) -> String {
+        let body = self.body();
+        if checked {
+            let check = crate::damage::fnv1a(body.as_bytes());
+            format!("{body},{check:016x}")
+        } else {
+            body
+        }
+    }
+
+    fn body(&self) -> String {
         format!(
             "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             self.pairing,
@@ -226,7 +249,29 @@ impl GameRow {
         )
     }
 
-    fn from_csv(line: &str) -> Option<GameRow> {
+    /// Reads a line of `games.csv`; Err says why it is no row (a check that does not
+    /// match where `checked`, or not 14 numbers).
+    fn from_csv(line: &str, checked: bool) -> Result<GameRow, String> {
+        let body = if checked {
+            let (body, check) = line
+                .rsplit_once(',')
+                .ok_or_else(|| "no check at the end of the row".to_string())?;
+            if check.len() != 16
+                || u64::from_str_radix(check, 16).ok()
+                    != Some(crate::damage::fnv1a(body.as_bytes()))
+            {
+                return Err(
+                    "its check does not match the row (changed after it was written)".into(),
+                );
+            }
+            body
+        } else {
+            line
+        };
+        Self::from_numbers(body).ok_or_else(|| "not 14 numbers".to_string())
+    }
+
+    fn from_numbers(line: &str) -> Option<GameRow> {
         let f: Vec<&str> = line.split(',').collect();
         if f.len() != 14 {
             return None;
@@ -359,28 +404,46 @@ impl GameRow {
     }
 }
 
-/// Games already in `games.csv`, each row checked ([`GameRow::impossible`]). A row
-/// that does not parse, cannot be a game of `x` or is a copy of a game with other
-/// results (all copies go) is left out, named in the second list (line from 1,
-/// why), and played again; an identical copy is left out too. A last line an
-/// interruption cut short is dropped without a word.
-fn read_rows(path: &Path, x: &StrategyExperiment) -> (Vec<GameRow>, Vec<(usize, String)>) {
+/// The games already in `games.csv`: every row read back is checked (its check
+/// where the file has them, [`GameRow::impossible`]). A row that does not parse, was
+/// changed, cannot be a game of `x` or is a copy of a game with other results (all
+/// copies go) is left out, named in `damaged` (line from 1, why), and played again;
+/// an identical copy is left out too. A last line an interruption cut short is dropped
+/// without a word.
+struct Rows {
+    /// In the file's order (a resumed file is rewritten as it was); every figure
+    /// orders them first ([`rows_of`]), so a resumed experiment's figures are those of
+    /// one run straight through.
+    rows: Vec<GameRow>,
+    damaged: Vec<(usize, String)>,
+    /// Whether the file's rows carry checks (a new file's do).
+    checked: bool,
+}
+
+fn read_rows(path: &Path, x: &StrategyExperiment) -> Rows {
     let Ok(bytes) = std::fs::read(path) else {
-        return (Vec::new(), Vec::new());
+        return Rows {
+            rows: Vec::new(),
+            damaged: Vec::new(),
+            checked: true,
+        };
     };
     let mut damaged = Vec::new();
     let mut rows: Vec<(usize, GameRow)> = Vec::new();
+    let mut checked = true;
     for (number, line) in crate::damage::lines(&bytes) {
         let line = String::from_utf8_lossy(line);
         if number == 1 {
-            if line != HEADER {
+            if line == HEADER {
+                checked = false;
+            } else if line != CHECKED_HEADER {
                 damaged.push((1, "not the games.csv header".to_string()));
             }
             continue;
         }
-        match GameRow::from_csv(&line) {
-            None => damaged.push((number, "not 14 numbers".to_string())),
-            Some(r) => match r.impossible(x) {
+        match GameRow::from_csv(&line, checked) {
+            Err(why) => damaged.push((number, why)),
+            Ok(r) => match r.impossible(x) {
                 Some(why) => damaged.push((number, why)),
                 None => rows.push((number, r)),
             },
@@ -431,7 +494,11 @@ fn read_rows(path: &Path, x: &StrategyExperiment) -> (Vec<GameRow>, Vec<(usize, 
         }
     }
     damaged.sort_by_key(|d| d.0);
-    (out, damaged)
+    Rows {
+        rows: out,
+        damaged,
+        checked,
+    }
 }
 
 /// Runs (or resumes) the experiment: every game not yet in `games.csv`, then the
@@ -462,13 +529,17 @@ pub fn run(
     }
     crate::run::lock::write_whole(&described, describe(x)).map_err(|e| Error::file(&dir, e))?;
     let path = dir.join("games.csv");
-    let (mut rows, damaged) = read_rows(&path, x);
+    let Rows {
+        mut rows,
+        damaged,
+        checked,
+    } = read_rows(&path, x);
     crate::damage::warn(&path, &damaged, "their games are played again");
     // Rewrite the file with the good rows only (damaged rows and a torn last line
-    // go), then append.
-    let mut text = format!("{HEADER}\n");
+    // go), in the form it had, then append.
+    let mut text = format!("{}\n", header(checked));
     for r in &rows {
-        text.push_str(&r.to_csv());
+        text.push_str(&r.to_csv(checked));
         text.push('\n');
     }
     // Through a temporary file, so that a kill now loses nothing.
@@ -508,7 +579,8 @@ pub fn run(
         let mut f = file
             .lock()
             .map_err(|_| ExecError::file(Path::new("games.csv"), "lock poisoned"))?;
-        writeln!(f, "{}", row.to_csv()).map_err(|e| ExecError::file(Path::new("games.csv"), e))?;
+        writeln!(f, "{}", row.to_csv(checked))
+            .map_err(|e| ExecError::file(Path::new("games.csv"), e))?;
         bar.inc(1);
         Ok(())
     };
@@ -559,8 +631,12 @@ fn pm((m, se): (f64, f64), digits: usize) -> String {
     format!("{m:.digits$} ± {se:.digits$}")
 }
 
+/// The games of `pairing` by level and game, whatever order `rows` has: sums over them
+/// (and so every figure) do not depend on the order games finished in.
 fn rows_of(rows: &[GameRow], pairing: usize) -> Vec<&GameRow> {
-    rows.iter().filter(|r| r.pairing == pairing).collect()
+    let mut of: Vec<&GameRow> = rows.iter().filter(|r| r.pairing == pairing).collect();
+    of.sort_by_key(|r| (r.level, r.game));
+    of
 }
 
 /// Table I: one line per pairing, the first agent's figures at the end of the game.
@@ -651,7 +727,7 @@ pub use crate::harness::ladder::{Step, steps};
 /// A round robin's results so far, read from its folder under `runs_dir`: `m[i][j]` is
 /// agent `i`'s mean score against agent `j` with the variance of that mean.
 pub fn pair_scores(x: &StrategyExperiment, runs_dir: &Path) -> Vec<Vec<Option<PairScore>>> {
-    let (rows, _) = read_rows(&runs_dir.join(&x.name).join("games.csv"), x);
+    let rows = read_rows(&runs_dir.join(&x.name).join("games.csv"), x).rows;
     win_matrix(x, &rows)
         .into_iter()
         .map(|row| {
@@ -818,9 +894,63 @@ mod tests {
             production: [5.0, 6.0],
             turns: 30.0,
         };
-        assert_eq!(GameRow::from_csv(&row.to_csv()), Some(row.clone()));
-        let torn = &row.to_csv()[..10];
-        assert_eq!(GameRow::from_csv(torn), None);
+        for checked in [false, true] {
+            assert_eq!(
+                GameRow::from_csv(&row.to_csv(checked), checked),
+                Ok(row.clone())
+            );
+            let torn = &row.to_csv(checked)[..10];
+            assert!(GameRow::from_csv(torn, checked).is_err());
+        }
+        // A flipped result in a checked row is caught; an unchecked one cannot be.
+        let flipped = row.to_csv(true).replacen(",0.5,", ",1,", 1);
+        assert!(
+            GameRow::from_csv(&flipped, true)
+                .unwrap_err()
+                .contains("check does not match")
+        );
+    }
+
+    #[test]
+    fn figures_do_not_depend_on_the_files_order() {
+        let x = StrategyExperiment::portfolio("t", 2, 2, 1);
+        let row = |pairing: usize, game: usize| GameRow {
+            pairing,
+            level: x.levels[0],
+            game,
+            seat_a: game % 2,
+            result_a: 1.0,
+            score: [1.0, 2.0],
+            techs: [1.0, 1.0],
+            cities: [1.0, 1.0],
+            production: [1.0, 1.0],
+            turns: 30.0,
+        };
+        let ordered = vec![row(0, 0), row(0, 1), row(1, 0), row(2, 1)];
+        let shuffled = [3, 1, 0, 2].map(|i| ordered[i].to_csv(true));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.csv");
+        std::fs::write(
+            &path,
+            format!("{CHECKED_HEADER}\n{}\n", shuffled.join("\n")),
+        )
+        .unwrap();
+        let read = read_rows(&path, &x);
+        assert!(read.damaged.is_empty(), "{:?}", read.damaged);
+        assert!(read.checked);
+        let by_pairing: Vec<GameRow> = (0..3)
+            .flat_map(|p| rows_of(&read.rows, p).into_iter().cloned())
+            .collect();
+        assert_eq!(by_pairing, ordered);
+        // A file of the older form, without checks, is read and stays in its form.
+        let old: Vec<String> = ordered.iter().map(|r| r.to_csv(false)).collect();
+        std::fs::write(&path, format!("{HEADER}\n{}\n", old.join("\n"))).unwrap();
+        let read = read_rows(&path, &x);
+        assert!(!read.checked && read.damaged.is_empty());
+        assert_eq!(read.rows, ordered);
+        // The figures of a file in any order are the same.
+        let reversed: Vec<GameRow> = ordered.iter().rev().cloned().collect();
+        assert_eq!(win_matrix(&x, &reversed), win_matrix(&x, &ordered));
     }
 
     #[test]
@@ -839,49 +969,51 @@ mod tests {
             production: [16.0, 18.0],
             turns: 30.0,
         };
-        let mut lines = vec![HEADER.to_string()];
-        lines.push(row(0, 0, 1.0).to_csv()); // 2: kept
-        lines.push(row(0, 1, 7.0).to_csv()); // 3: result 7
-        lines.push(row(0, 2, 1.0).to_csv()); // 4: game 2 of 2
-        lines.push(row(7, 0, 1.0).to_csv()); // 5: pairing 7 of 7
+        let mut lines = vec![CHECKED_HEADER.to_string()];
+        lines.push(row(0, 0, 1.0).to_csv(true)); // 2: kept
+        lines.push(row(0, 1, 7.0).to_csv(true)); // 3: result 7
+        lines.push(row(0, 2, 1.0).to_csv(true)); // 4: game 2 of 2
+        lines.push(row(7, 0, 1.0).to_csv(true)); // 5: pairing 7 of 7
         lines.push(
             GameRow {
                 level: 999,
                 ..row(1, 0, 0.0)
             }
-            .to_csv(),
+            .to_csv(true),
         ); // 6: no such level
         lines.push(
             GameRow {
                 seat_a: 0,
                 ..row(1, 1, 0.0)
             }
-            .to_csv(),
+            .to_csv(true),
         ); // 7: wrong seat
         lines.push(
             GameRow {
                 techs: [14.0, 0.0],
                 ..row(2, 0, 0.5)
             }
-            .to_csv(),
+            .to_csv(true),
         ); // 8: 14 techs
         lines.push(
             GameRow {
                 turns: 2.5,
                 ..row(2, 1, 0.5)
             }
-            .to_csv(),
+            .to_csv(true),
         ); // 9
-        lines.push(row(3, 0, 0.0).to_csv().replace(",30", ",3O")); // 10: not a number
-        lines.push(row(3, 1, 0.0).to_csv()); // 11: kept, copied at 13
-        lines.push(row(4, 0, 1.0).to_csv()); // 12: conflicts with 14
-        lines.push(row(3, 1, 0.0).to_csv()); // 13
-        lines.push(row(4, 0, 0.0).to_csv()); // 14
+        let bad = row(3, 0, 0.0).body().replace(",30", ",3O");
+        let check = crate::damage::fnv1a(bad.as_bytes());
+        lines.push(format!("{bad},{check:016x}")); // 10: not a number
+        lines.push(row(3, 1, 0.0).to_csv(true)); // 11: kept, copied at 13
+        lines.push(row(4, 0, 1.0).to_csv(true)); // 12: conflicts with 14
+        lines.push(row(3, 1, 0.0).to_csv(true)); // 13
+        lines.push(row(4, 0, 0.0).to_csv(true)); // 14
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("games.csv");
         // A last line cut short goes without a word.
         std::fs::write(&path, lines.join("\n") + "\n0,1,1,1,0.5,1").unwrap();
-        let (rows, damaged) = read_rows(&path, &x);
+        let Rows { rows, damaged, .. } = read_rows(&path, &x);
         assert_eq!(rows, vec![row(0, 0, 1.0), row(3, 1, 0.0)]);
         let numbers: Vec<usize> = damaged.iter().map(|d| d.0).collect();
         assert_eq!(

@@ -124,6 +124,9 @@ pub enum Error {
     /// A tournament of no games.
     #[error("0 games: play at least one game")]
     NoGames,
+    /// A tournament stopped before its last game ([`super::tournament::Watch::stop`]).
+    #[error("interrupted: the tournament stopped after {played} of its games")]
+    Interrupted { played: usize },
     /// Self-play with agents that do not fill the seats one each.
     #[error("self-play needs one agent per seat: {agents} agents for {players} players")]
     SelfplaySeats { agents: usize, players: usize },

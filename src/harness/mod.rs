@@ -21,7 +21,7 @@ pub use agents::{AgentEntry, AgentSpec, Generic, split_agents};
 pub use error::Error;
 pub use play::Record;
 pub use settings::{Setting, SettingError, Values};
-pub use tournament::TournamentResult;
+pub use tournament::{TournamentResult, Watch};
 
 use crate::game::{Acting, Agent, Game};
 use crate::learn::samples::NO_WINNER;
@@ -164,7 +164,16 @@ pub trait DynGame: Sync {
     /// builds.
     fn check(&self, game: &GameRequest) -> Result<(), Error>;
     /// Many games ([`tournament`]).
-    fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, Error>;
+    fn tournament(&self, game: &GameRequest, games: usize) -> Result<TournamentResult, Error> {
+        self.tournament_watched(game, games, &tournament::Watch::default())
+    }
+    /// [`DynGame::tournament`], `watch` counting its games and able to stop it.
+    fn tournament_watched(
+        &self,
+        game: &GameRequest,
+        games: usize,
+        watch: &tournament::Watch,
+    ) -> Result<TournamentResult, Error>;
     /// Game `index` of a tournament's `lineup` (agent indices into the request's), the
     /// seats rotating with `index` as [`DynGame::tournament`] rotates them, seeded by
     /// the request's seed: one game of a tournament played anywhere.
@@ -420,20 +429,26 @@ impl<D: GameDef> DynGame for D {
         )
     }
 
-    fn tournament(&self, req: &GameRequest, games: usize) -> Result<TournamentResult, Error> {
+    fn tournament_watched(
+        &self,
+        req: &GameRequest,
+        games: usize,
+        watch: &tournament::Watch,
+    ) -> Result<TournamentResult, Error> {
         if games == 0 {
             return Err(Error::NoGames);
         }
         let p = prepare(self, req)?;
         let players = DynGame::players(self, &req.settings)?;
         let lineups = tournament::lineups(p.specs.len(), players)?;
-        let records = tournament::play_lineups(&lineups, games, req.seed, |lineup, g, seed| {
-            let seats = play::rotated_seats(players, g);
-            Ok(
-                p.play_one(self, lineup, &seats, req.budget, seed, &mut |_, _| {})?
-                    .1,
-            )
-        })?;
+        let records =
+            tournament::play_lineups(&lineups, games, req.seed, watch, |lineup, g, seed| {
+                let seats = play::rotated_seats(players, g);
+                Ok(
+                    p.play_one(self, lineup, &seats, req.budget, seed, &mut |_, _| {})?
+                        .1,
+                )
+            })?;
         Ok(tournament::summarize(&p.names(), &lineups, games, &records))
     }
 

@@ -7,6 +7,31 @@ use super::play::Record;
 use crate::rng::derive_seed;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// What watches a tournament while it plays, from another thread: the games played so
+/// far (for a progress bar) and a stop that ends it before its next game.
+#[derive(Debug, Default)]
+pub struct Watch {
+    played: AtomicUsize,
+    stopped: AtomicBool,
+}
+
+impl Watch {
+    /// Games played so far.
+    pub fn played(&self) -> usize {
+        self.played.load(Ordering::Relaxed)
+    }
+
+    /// Ends the tournament before its next game: it returns [`Error::Interrupted`].
+    pub fn stop(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst)
+    }
+}
 
 /// The lineups for `agents` agents in `players`-player games: all of them together
 /// when there is one per seat, else (2 players, more agents) every pair once.
@@ -24,18 +49,29 @@ pub(crate) fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, 
 
 /// Plays `games` games of every lineup in parallel: game `g` of lineup `k` is
 /// `play(lineup, g, derive_seed(seed, [k, g]))`, `g` also rotating the seats. The
-/// results come lineup by lineup, `games` each.
+/// results come lineup by lineup, `games` each. `watch` counts the games played and
+/// may stop the rest.
 pub(crate) fn play_lineups<R: Send>(
     lineups: &[Vec<usize>],
     games: usize,
     seed: u64,
+    watch: &Watch,
     play: impl Fn(&[usize], usize, u64) -> Result<R, Error> + Sync,
 ) -> Result<Vec<R>, Error> {
     let jobs: Vec<(usize, usize)> = (0..lineups.len())
         .flat_map(|k| (0..games).map(move |g| (k, g)))
         .collect();
     jobs.par_iter()
-        .map(|&(k, g)| play(&lineups[k], g, derive_seed(seed, &[k as u64, g as u64])))
+        .map(|&(k, g)| {
+            if watch.stopped() {
+                return Err(Error::Interrupted {
+                    played: watch.played(),
+                });
+            }
+            let r = play(&lineups[k], g, derive_seed(seed, &[k as u64, g as u64]));
+            watch.played.fetch_add(1, Ordering::Relaxed);
+            r
+        })
         .collect()
 }
 

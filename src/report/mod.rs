@@ -257,7 +257,7 @@ fn configuration(dir: &Path, config: &RunConfig, problem: Option<&dyn Problem>) 
     Section::new("configuration", "Configuration", body)
 }
 
-fn run_summary(dir: &Path, result: &RunResult) -> Result<Section> {
+fn run_summary(dir: &Path, config: &RunConfig, result: &RunResult) -> Result<Section> {
     let s = &result.spent;
     let mut rows: Vec<Vec<String>> = Vec::new();
     for (phase, n, what) in [
@@ -315,7 +315,7 @@ fn run_summary(dir: &Path, result: &RunResult) -> Result<Section> {
     }
     line.push_str(".</p>\n");
     body.push_str(&line);
-    let failures = read_failures(&dir.join(FAILURES_FILE))?;
+    let failures = read_failures(&dir.join(FAILURES_FILE), Some(config))?;
     if !failures.is_empty() {
         let mut f: Vec<_> = failures.into_values().collect();
         f.sort_by_key(|r| (r.trial, r.index));
@@ -638,7 +638,7 @@ fn run_report(dir: &Path) -> Result<String> {
     let problem = problem.as_deref();
     let mut sections = vec![
         configuration(dir, &config, problem),
-        run_summary(dir, &result)?,
+        run_summary(dir, &config, &result)?,
     ];
     sections.extend(recommendation(&result));
     sections.extend(verdict(&result));

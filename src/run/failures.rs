@@ -99,24 +99,89 @@ pub(crate) fn cut_half_line(path: &Path) -> std::io::Result<()> {
 }
 
 /// Reads a run's failures by (trial, index), the later of two copies winning. A line
-/// that is not a failure record (garbage, an edit, a record with impossible values)
-/// is named on standard error, by file and line, and left out: it is not counted and
-/// its evaluation is not taken as failed. A half-written last line (an interruption)
-/// is left out without a word. No file: no failures.
-pub(crate) fn read_failures(path: &Path) -> Result<Failures, RunError> {
-    let (rows, damaged) = read_failures_checked(path)?;
+/// that is not a failure record (garbage, an edit, a record with impossible values,
+/// or, given the run's configuration, a trial it does not have or a point outside its
+/// space) is named on standard error, by file and line, and left out: it is not
+/// counted and its evaluation is not taken as failed. A half-written last line (an
+/// interruption) is left out without a word. No file: no failures.
+pub(crate) fn read_failures(
+    path: &Path,
+    run: Option<&super::RunConfig>,
+) -> Result<Failures, RunError> {
+    let (rows, damaged) = read_run_failures(path, run)?;
     crate::damage::warn(path, &damaged, "not counted as failures");
     Ok(rows)
 }
 
+/// [`read_failures`] without the warning, for a reader that words its own (the
+/// Python binding's export): the failures, and the lines left out as (line number
+/// from 1, why).
+pub fn read_run_failures(
+    path: &Path,
+    run: Option<&super::RunConfig>,
+) -> Result<(Failures, Vec<(usize, String)>), RunError> {
+    let (mut rows, mut damaged) = read_failures_numbered(path)?;
+    if let Some(config) = run {
+        rows.retain(|_, (number, r)| match not_of_run(r, config) {
+            Some(why) => {
+                damaged.push((*number, why));
+                false
+            }
+            None => true,
+        });
+        damaged.sort_by_key(|d| d.0);
+    }
+    Ok((
+        rows.into_iter().map(|(k, (_, r))| (k, r)).collect(),
+        damaged,
+    ))
+}
+
 /// Failures by (trial, index).
-pub(crate) type Failures = HashMap<(u64, u64), FailureRow>;
+pub type Failures = HashMap<(u64, u64), FailureRow>;
 
 /// [`read_failures`] without the warnings: the rows, and the damaged lines as (line
 /// number from 1, why).
 pub(crate) fn read_failures_checked(
     path: &Path,
 ) -> Result<(Failures, Vec<(usize, String)>), RunError> {
+    let (rows, damaged) = read_failures_numbered(path)?;
+    Ok((
+        rows.into_iter().map(|(k, (_, r))| (k, r)).collect(),
+        damaged,
+    ))
+}
+
+/// Why a well-formed failure record is not one of the run's evaluations, if it is not.
+fn not_of_run(r: &FailureRow, config: &super::RunConfig) -> Option<String> {
+    if r.trial >= config.trials {
+        return Some(format!(
+            "trial {}: the run has {} trial(s)",
+            r.trial, config.trials
+        ));
+    }
+    let dims = config.space.dims.len();
+    if r.values.len() != dims {
+        return Some(format!(
+            "values: {} numbers for the run's {dims} dimensions",
+            r.values.len()
+        ));
+    }
+    if !r
+        .values
+        .iter()
+        .zip(&config.space.dims)
+        .all(|(&v, d)| d.domain.admits(v))
+    {
+        return Some("values: a point outside the run's space".into());
+    }
+    None
+}
+
+/// The failure records with their line numbers, and the damaged lines.
+type Numbered = HashMap<(u64, u64), (usize, FailureRow)>;
+
+fn read_failures_numbered(path: &Path) -> Result<(Numbered, Vec<(usize, String)>), RunError> {
     let text = match std::fs::read(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -129,7 +194,7 @@ pub(crate) fn read_failures_checked(
     for (number, line) in crate::damage::lines(&text) {
         match parse_failure(line) {
             Ok(r) => {
-                rows.insert((r.trial, r.index), r);
+                rows.insert((r.trial, r.index), (number, r));
             }
             Err(why) => damaged.push((number, why.to_string())),
         }
@@ -160,15 +225,15 @@ fn parse_failure(line: &[u8]) -> Result<FailureRow, BadLine> {
     Ok(r)
 }
 
-/// Rewrites `failures.jsonl` sorted by (trial, index), without the failures that a
-/// later retry turned into logged evaluations (`done`); removes the file if none is
-/// left.
-pub(crate) fn canonicalise(path: &Path, done: &dyn Fn(u64, u64) -> bool) -> Result<(), RunError> {
+/// Rewrites `failures.jsonl` sorted by (trial, index), with only the failures `keep`
+/// names (those of the run, not turned into logged evaluations by a later retry);
+/// removes the file if none is left.
+pub(crate) fn canonicalise(path: &Path, keep: &dyn Fn(u64, u64) -> bool) -> Result<(), RunError> {
     // Damaged lines were named when the run read the file; they go now.
     let (failures, _) = read_failures_checked(path)?;
     let mut rows: Vec<FailureRow> = failures
         .into_values()
-        .filter(|r| !done(r.trial, r.index))
+        .filter(|r| keep(r.trial, r.index))
         .collect();
     if rows.is_empty() {
         return match std::fs::remove_file(path) {
@@ -219,14 +284,14 @@ mod tests {
             .unwrap()
             .write_all(b"{\"trial\": 9")
             .unwrap();
-        let read = read_failures(&path).unwrap();
+        let read = read_failures(&path, None).unwrap();
         assert_eq!(read.len(), 2);
         assert_eq!(read[&(0, 2)].reason, "crashed\nstderr: boom");
         let mut w = FailureWriter::new(&path);
         w.append(&[row(0, 5, "garbage")]).unwrap();
         drop(w);
-        assert_eq!(read_failures(&path).unwrap().len(), 3);
-        canonicalise(&path, &|t, i| (t, i) == (1, 4)).unwrap();
+        assert_eq!(read_failures(&path, None).unwrap().len(), 3);
+        canonicalise(&path, &|t, i| (t, i) != (1, 4)).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let order: Vec<(u64, u64)> = text
             .lines()
@@ -236,7 +301,7 @@ mod tests {
             })
             .collect();
         assert_eq!(order, vec![(0, 2), (0, 5)]);
-        canonicalise(&path, &|_, _| true).unwrap();
+        canonicalise(&path, &|_, _| false).unwrap();
         assert!(!path.exists());
     }
 }

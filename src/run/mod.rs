@@ -369,6 +369,9 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
     };
     check_size(config.budget, config.trials, "budget", "trials")
         .map_err(|(field, m)| damaged(field, m))?;
+    // A problem playtune does not have cannot have written this run.
+    crate::registry::problem(&config.problem.name)
+        .map_err(|e| damaged("problem.name", e.to_string()))?;
     config
         .algorithm
         .check()
@@ -609,7 +612,7 @@ fn drive(
         Cache::default()
     };
     if logging && !options.retry_failed {
-        cache.add_failures(failures::read_failures(&failures_path)?);
+        cache.add_failures(failures::read_failures(&failures_path, Some(config))?);
     }
     let writer = if logging {
         Some(Mutex::new((
@@ -644,6 +647,7 @@ fn drive(
         attempted: AtomicU64::new(0),
         failed: AtomicU64::new(0),
         last_failure: Mutex::new(None),
+        failed_at: Mutex::new(std::collections::HashSet::new()),
         replay_only,
         failures_path: &failures_path,
         stop,
@@ -660,6 +664,12 @@ fn drive(
         trial_ctx.attempted.load(Ordering::SeqCst),
     );
     let last = trial_ctx.last_failure.lock().ok().and_then(|l| l.clone());
+    let failed_at = std::mem::take(
+        &mut *trial_ctx
+            .failed_at
+            .lock()
+            .map_err(|_| RunError::Io("failure set poisoned".into()))?,
+    );
     drop(trial_ctx);
     drop(writer);
     if trials
@@ -731,7 +741,8 @@ fn drive(
             .iter()
             .map(|(_, r)| (r.trial, r.index))
             .collect();
-        failures::canonicalise(&failures_path, &|t, i| done.contains(&(t, i))).map_err(|e| {
+        let keep = |t, i| failed_at.contains(&(t, i)) && !done.contains(&(t, i));
+        failures::canonicalise(&failures_path, &keep).map_err(|e| {
             // Nothing half written stays behind: the file itself is whole.
             let _ = std::fs::remove_file(failures_path.with_extension("jsonl.tmp"));
             RunError::Io(format!("cannot rewrite {}: {e}", failures_path.display()))
@@ -810,6 +821,10 @@ struct TrialContext<'a> {
     failed: AtomicU64,
     /// The latest failure: (trial, index, reason).
     last_failure: Mutex<Option<(u64, u64, String)>>,
+    /// Every (trial, index) that failed in this run, now or as recorded: what
+    /// `failures.jsonl` keeps at the end (a record of an evaluation the run does not
+    /// have, left by an edit or another run, goes).
+    failed_at: Mutex<std::collections::HashSet<(u64, u64)>>,
     /// Evaluate nothing: a candidate the logs lack is waited for.
     replay_only: bool,
     /// The run's `failures.jsonl`, named when it cannot be written.
@@ -1002,6 +1017,9 @@ impl TrialContext<'_> {
                                 reason: reason.clone(),
                                 attempts,
                             });
+                        }
+                        if let Ok(mut at) = self.failed_at.lock() {
+                            at.insert((trial, i));
                         }
                         last_failure = Some((i, reason));
                         evals.push(None);

@@ -209,8 +209,10 @@ pub fn read_result(dir: &Path) -> Result<RunResult, RunError> {
     })?;
     let mut r: RunResult =
         ron::from_str(&text).map_err(|e| RunError::Io(super::ron_error(&path, &e)))?;
-    let config = super::read_config(dir).ok();
-    check_result(&r, config.as_ref()).map_err(|(field, why)| {
+    // A result is read with the configuration it answers: a missing, garbage or edited
+    // config.ron is named, never passed over.
+    let config = super::read_config(dir)?;
+    check_result(&r, Some(&config)).map_err(|(field, why)| {
         RunError::Io(format!(
             "{}: {field}: {why} (the file is damaged or was edited: remove it, and {})",
             path.display(),
@@ -287,6 +289,26 @@ pub(crate) fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<
         }
         for (i, &v) in t.values.iter().enumerate() {
             finite(|| at(&format!("values[{i}]")), v)?;
+        }
+        // A recommendation outside the space is no point of this run: nothing may
+        // evaluate or report it.
+        if let Some(c) = config
+            && let Some((i, d)) = t
+                .values
+                .iter()
+                .zip(&c.space.dims)
+                .position(|(&v, d)| !d.domain.admits(v))
+                .map(|i| (i, &c.space.dims[i]))
+        {
+            return Err((
+                at(&format!("values[{i}]")),
+                format!(
+                    "{} is not a value of dimension `{}` ({})",
+                    t.values[i],
+                    d.name,
+                    d.domain.describe()
+                ),
+            ));
         }
         // A NaN estimate is what a trial without a fitness to go by writes: one whose
         // evaluations failed, or with no evaluation of exactly its recommendation.

@@ -284,6 +284,16 @@ impl Domain {
         }
     }
 
+    /// Whether `v` can be a point's value here: on the grid, or for a float domain
+    /// anywhere within its bounds (MAP-Elites' Gaussian mutation leaves the levels), as
+    /// a run's log reads values back.
+    pub fn admits(&self, v: f64) -> bool {
+        match self {
+            Domain::Float { min, max, .. } => v >= *min && v <= *max,
+            _ => self.index_of(v).is_some(),
+        }
+    }
+
     /// Parses a value written as text into its number (floats need not be on a level).
     pub(crate) fn parse_number(&self, text: &str) -> Option<f64> {
         match self {

@@ -19,6 +19,9 @@ static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 static SPAWNING: AtomicUsize = AtomicUsize::new(0);
 /// Set once the process is on its way out: no evaluator starts any more.
 static EXITING: AtomicBool = AtomicBool::new(false);
+/// [`Halt`]s held now: while any is, no evaluator starts (an in-process stop, which
+/// does not end the process).
+static HALTS: AtomicUsize = AtomicUsize::new(0);
 
 /// The signals that end playtune through its handler, blocked on a thread while it
 /// starts an evaluator so that the handler never runs between the start and the
@@ -33,7 +36,7 @@ pub(crate) fn spawn_registered<C>(
 ) -> std::io::Result<C> {
     let old = block_handled();
     SPAWNING.fetch_add(1, Ordering::SeqCst);
-    let started = if EXITING.load(Ordering::SeqCst) {
+    let started = if EXITING.load(Ordering::SeqCst) || HALTS.load(Ordering::SeqCst) > 0 {
         Err(std::io::Error::new(
             std::io::ErrorKind::Interrupted,
             "playtune is exiting (interrupted)",
@@ -85,6 +88,12 @@ pub(crate) fn unregister(pgid: i32) {
 /// a signal handler on the way to `_exit`.
 pub(crate) fn kill_all() {
     EXITING.store(true, Ordering::SeqCst);
+    kill_registered();
+}
+
+/// Waits for every evaluator being started to be registered (a second at most), then
+/// kills every registered group. Async-signal-safe.
+fn kill_registered() {
     // A thread starting an evaluator registers it within microseconds; a second at
     // most is waited for (it cannot be this thread: it blocks the signals meanwhile).
     for _ in 0..1000 {
@@ -108,6 +117,75 @@ pub(crate) fn kill_all() {
                 libc::kill(-pgid, libc::SIGKILL);
             }
         }
+    }
+}
+
+/// An in-process stop of every evaluator: [`halt`] killed those running, and while it
+/// lives none starts (a start is refused as interrupted). Dropping it lets evaluators
+/// start again.
+#[must_use = "evaluators start again once the halt is dropped"]
+pub struct Halt(());
+
+impl Drop for Halt {
+    fn drop(&mut self) {
+        HALTS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Kills every evaluator running now, without ending the process, and keeps new ones
+/// from starting while the [`Halt`] lives: for a caller that stops its work and goes on
+/// living (the Python binding on Ctrl-C), where the command line's handler exits.
+/// An evaluation whose evaluator it kills fails; the caller drops those evaluations
+/// (they were interrupted, not failed: `run::Stop::now`).
+pub fn halt() -> Halt {
+    HALTS.fetch_add(1, Ordering::SeqCst);
+    kill_registered();
+    Halt(())
+}
+
+/// Makes SIGTERM and SIGHUP, where they still take their default action (ending the
+/// process), kill every evaluator's group first and then end the process by the same
+/// signal, as before. For a process whose own code does not handle them (a Python
+/// interpreter): evaluators sit in groups of their own, and would outlive it. A signal
+/// with a handler of its own, or ignored, is left as it is.
+pub fn kill_evaluators_on_termination() {
+    #[cfg(unix)]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            for signal in [libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: sigaction with zeroed, then filled, structs; the handler calls
+                // only async-signal-safe functions (kill, nanosleep, signal, raise).
+                unsafe {
+                    let mut old: libc::sigaction = std::mem::zeroed();
+                    if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                        || old.sa_sigaction != libc::SIG_DFL
+                    {
+                        continue;
+                    }
+                    let mut action: libc::sigaction = std::mem::zeroed();
+                    let handler: extern "C" fn(libc::c_int) = end_by_signal;
+                    action.sa_sigaction = handler as libc::sighandler_t;
+                    libc::sigemptyset(&mut action.sa_mask);
+                    for s in HANDLED {
+                        libc::sigaddset(&mut action.sa_mask, s);
+                    }
+                    libc::sigaction(signal, &action, std::ptr::null_mut());
+                }
+            }
+        });
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn end_by_signal(signal: libc::c_int) {
+    kill_all();
+    // SAFETY: signal and raise are async-signal-safe. The signal raised again waits,
+    // blocked, until this handler returns, then ends the process by its default action:
+    // the parent sees the same signal it sent.
+    unsafe {
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
     }
 }
 

@@ -41,7 +41,8 @@ pub fn run(command: &str, request: &str, seed: u64, timeout: Duration) -> Result
     )
     .map_err(|e| failure(format!("cannot start it: {e}")))?;
     let captures = (|| -> std::io::Result<_> {
-        let out = Capture::start(child.stdout.take().expect("piped"), STDOUT_LIMIT)?;
+        // One byte over the limit: whether the output was cut shows.
+        let out = Capture::start(child.stdout.take().expect("piped"), STDOUT_LIMIT + 1)?;
         let err = Capture::start(child.stderr.take().expect("piped"), STDERR_LIMIT)?;
         Ok((out, err))
     })();
@@ -67,8 +68,21 @@ pub fn run(command: &str, request: &str, seed: u64, timeout: Duration) -> Result
         Ok(s) => return Err(fail(format!("it failed ({s})"))),
         Err(e) => return Err(fail(format!("cannot wait for it: {e}"))),
     }
+    let mut stdout = out.drained();
+    if stdout.len() > STDOUT_LIMIT {
+        // Cut: the reply can be read only if its last line lies whole within the tail
+        // kept (a line break before it), else it would read as nothing or as garbage.
+        stdout.remove(0);
+        let kept = String::from_utf8_lossy(&stdout);
+        if !kept.trim_end().contains('\n') {
+            return Err(fail(format!(
+                "its output is over the {} MiB read from a one-shot evaluator and its last line does not fit (cut, or only blank lines): print the reply last, on a line of its own, under 1 MiB",
+                STDOUT_LIMIT >> 20
+            )));
+        }
+    }
     Ok(Output {
-        stdout: String::from_utf8_lossy(&out.drained()).into_owned(),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
         stderr,
     })
 }

@@ -358,3 +358,20 @@ fn the_pool_shares_its_workers_among_threads_and_they_die_with_it() {
         assert!(gone(pid), "a worker's background child {pid} survived");
     }
 }
+
+#[test]
+fn a_reply_over_the_output_limit_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    // 2 MiB on the reply's line, then 2 MiB of blank lines after a good reply: both
+    // are over the limit with no whole last line, never "printed nothing".
+    let long = "head -c 2097152 /dev/zero | tr '\\0' 7; echo";
+    let p = problem(dir.path(), long, None, 20.0);
+    err(&p, 0, &["over the 1 MiB read from a one-shot evaluator"]);
+    let blank = "echo $PLAYTUNE_SEED; head -c 2097152 /dev/zero | tr '\\0' '\\n'";
+    let p = problem(dir.path(), blank, None, 20.0);
+    err(&p, 0, &["over the 1 MiB read from a one-shot evaluator"]);
+    // Much output before a reply on a line of its own is fine.
+    let chatty = "head -c 2097152 /dev/zero | tr '\\0' '\\n'; echo $PLAYTUNE_SEED";
+    let p = problem(dir.path(), chatty, None, 20.0);
+    ok(&p, 3);
+}

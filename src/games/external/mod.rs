@@ -492,7 +492,12 @@ impl DynGame for ExternalGame {
         self.agents(req).map(|_| ())
     }
 
-    fn tournament(&self, req: &GameRequest, games: usize) -> Result<TournamentResult, Error> {
+    fn tournament_watched(
+        &self,
+        req: &GameRequest,
+        games: usize,
+        watch: &tournament::Watch,
+    ) -> Result<TournamentResult, Error> {
         if games == 0 {
             return Err(Error::NoGames);
         }
@@ -500,11 +505,12 @@ impl DynGame for ExternalGame {
         let agents = self.agents(req)?;
         let players = self.description.players;
         let lineups = tournament::lineups(agents.len(), players)?;
-        let records = tournament::play_lineups(&lineups, games, req.seed, |lineup, g, seed| {
-            let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
-            let seats: Vec<usize> = (0..players).map(|i| (i + g) % players).collect();
-            self.play_match(&settings, &bots, &seats, seed)
-        })?;
+        let records =
+            tournament::play_lineups(&lineups, games, req.seed, watch, |lineup, g, seed| {
+                let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
+                let seats: Vec<usize> = (0..players).map(|i| (i + g) % players).collect();
+                self.play_match(&settings, &bots, &seats, seed)
+            })?;
         Ok(tournament::summarize(
             &self.agent_names(req)?,
             &lineups,
