@@ -288,6 +288,23 @@ mod tests {
             ["win_rate_0_rnd", "win_rate_1_bmrh", "win_rate_2_srh"]
         );
         assert!(p.feature_names().contains(&"stalemate_rate".to_string()));
+        // Two rungs of one agent keep their settings in their names.
+        let p = build_problem(
+            &spec(
+                "rinascimento-rules",
+                &[("ladder", "rnd,mcts(budget=50),mcts(budget=200)")],
+            ),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            p.feature_names()[..3],
+            [
+                "win_rate_0_rnd",
+                "win_rate_1_mcts_budget_50",
+                "win_rate_2_mcts_budget_200"
+            ]
+        );
         assert!(build_problem(&spec("rinascimento-agent", &[("agent", "osla")]), None).is_err());
         assert!(build_problem(&spec("rinascimento-agent", &[("players", "5")]), None).is_err());
         assert!(build_problem(&spec("rinascimento-rules", &[("ladder", "rnd")]), None).is_err());

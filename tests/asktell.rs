@@ -1,15 +1,13 @@
 //! `playtune ask` / `tell`: a run evaluated outside playtune gives the same files as
 //! the in-process run with the same seed, whatever order results come back in.
 
-use assert_cmd::Command;
+mod common;
+use common::playtune;
+
 use playtune::registry::build_problem;
 use playtune::run::ProblemSpec;
 use std::path::Path;
 use tempfile::TempDir;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
 
 const SPACE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/spaces/noisy_onemax_10.ron");
 

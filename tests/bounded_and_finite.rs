@@ -1,11 +1,8 @@
 //! Counts a user gives are bounded before anything is sized, and a run whose first
 //! NTBEA evaluation failed still records a finite estimate that `report` reads.
 
-use assert_cmd::Command;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
+mod common;
+use common::playtune;
 
 #[test]
 fn huge_counts_are_refused_not_allocated() {

@@ -1,14 +1,12 @@
 //! The real binary, driven as a user drives it: good runs, every kind of bad input,
 //! resume after an interruption, and thread-count determinism.
 
-use assert_cmd::Command;
+mod common;
+use common::playtune;
+
 use predicates::prelude::*;
 use std::path::Path;
 use tempfile::TempDir;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
 
 /// The last line of stdout, parsed as JSON.
 fn last_json(out: &[u8]) -> serde_json::Value {

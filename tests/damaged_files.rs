@@ -5,40 +5,13 @@
 //! damaged file that cannot be worked around is refused with exit code 2 and a
 //! message naming the file and the field. Nothing panics.
 
-use assert_cmd::Command;
+mod common;
+use common::{playtune, read, refused, run};
+
 use playtune::learn::samples::SampleFile;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
-
-/// Runs `cmd`; its exit code, stdout and stderr.
-fn run(cmd: &mut Command) -> (Option<i32>, String, String) {
-    let out = cmd.output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-/// Exit code 2, stderr holding every one of `needles`, and no panic.
-fn refused(cmd: &mut Command, needles: &[&str]) -> String {
-    let (code, _, err) = run(cmd);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    for n in needles {
-        assert!(err.contains(n), "stderr lacks `{n}`: {err}");
-    }
-    err
-}
-
-fn read(p: &Path) -> String {
-    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 fn sorted_lines(p: &Path) -> Vec<String> {
     let mut l: Vec<String> = read(p).lines().map(String::from).collect();

@@ -2,6 +2,9 @@
 //! command line, and a small game defined here, outside the crate, designed through
 //! the library as a new game's author would.
 
+mod common;
+use common::playtune;
+
 use assert_cmd::Command;
 use playtune::eval::Problem;
 use playtune::game::{Acting, Game};
@@ -12,10 +15,6 @@ use playtune::rng::Rng;
 use playtune::space::{Dimension, Domain, Space};
 use predicates::prelude::*;
 use rand::RngExt;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
 
 /// Race to a target: two players take turns adding 1 to `max_step` to their own total;
 /// whoever lands exactly on `target` wins, and overshooting sends a total back to 0.
@@ -579,23 +578,40 @@ fn space_battle_is_designed_with_its_own_measure_and_the_metrics() {
     assert_eq!(a, p.evaluate(&x, 9).unwrap());
     assert!(a.fitness > 0.0, "{a:?}");
     assert_eq!(a.fitness, a.features[6] - a.features[0]);
-    // Two rungs of one name would give two features of one name.
+    // Two rungs of one agent are named by their settings; two identical rungs would
+    // give two features of one name.
+    let config = |ladder: [&str; 2]| DesignConfig {
+        ladder: ladder.iter().map(|r| r.to_string()).collect(),
+        games: 1,
+        budget: None,
+        settings: Vec::new(),
+        metrics: false,
+        playable: false,
+    };
+    let two = DesignProblem::new(
+        game("space-battle").unwrap(),
+        config(["mcts(iterations=5)", "mcts(iterations=50)"]),
+        None,
+    )
+    .unwrap();
+    let names = two.feature_names();
+    assert!(
+        names.iter().any(|n| n.ends_with("_mcts_iterations_5"))
+            && names.iter().any(|n| n.ends_with("_mcts_iterations_50")),
+        "{names:?}"
+    );
     let err = DesignProblem::new(
         game("space-battle").unwrap(),
-        DesignConfig {
-            ladder: vec!["mcts(iterations=5)".into(), "mcts(iterations=50)".into()],
-            games: 1,
-            budget: None,
-            settings: Vec::new(),
-            metrics: false,
-            playable: false,
-        },
+        config(["mcts(iterations=5)", "mcts(iterations=5)"]),
         None,
     )
     .err()
     .unwrap()
     .to_string();
-    assert!(err.contains("two rungs are named `mcts`"), "{err}");
+    assert!(
+        err.contains("two rungs are named `mcts_iterations_5`"),
+        "{err}"
+    );
 }
 
 /// The weakest rung is not played: its result is its share of a game among equals.

@@ -4,16 +4,14 @@
 //! behind, and a `tell` that recorded every row but could not finish leaves a folder
 //! that `resume` (or the same `tell` again) completes.
 
-use assert_cmd::Command;
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 use tempfile::TempDir;
 
-fn playtune() -> Command {
-    let mut c = Command::cargo_bin("playtune").unwrap();
-    c.timeout(Duration::from_secs(120));
-    c
+fn playtune() -> assert_cmd::Command {
+    common::playtune_within(120)
 }
 
 /// A tmpfs of `size` (e.g. "64k") mounted on a fresh folder, unmounted when dropped.

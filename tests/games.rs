@@ -1,12 +1,11 @@
 //! Every registered game through the one harness: the same commands, the same
 //! determinism, the same clear errors.
 
+mod common;
+use common::playtune;
+
 use assert_cmd::Command;
 use predicates::prelude::*;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
 
 /// The last line of stdout as JSON, without the wall-clock fields.
 fn result(cmd: &mut Command) -> serde_json::Value {

@@ -3,17 +3,15 @@
 //! input; and a statistical check that what is learned from real self-play predicts
 //! the winner.
 
-use assert_cmd::Command;
+mod common;
+use common::playtune;
+
 use playtune::learn::network::{Layer, Network, NetworkHeader, TrainingSummary};
 use playtune::learn::samples::SampleFile;
 use playtune::learn::{Encoding, TrainConfig};
 use predicates::prelude::*;
 use std::path::Path;
 use tempfile::TempDir;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
 
 /// A cheap self-play bot: HPS with playouts at a small budget, on short games.
 const BOT: &str = "hps(leaf=playout,budget=1500),hps(leaf=playout,budget=1500)";

@@ -2,14 +2,12 @@
 //! `resume` on a run evaluated outside playtune, re-evaluating a recommendation, and
 //! small-sample p-values in `compare`.
 
-use assert_cmd::Command;
+mod common;
+use common::playtune;
+
 use predicates::prelude::*;
 use std::path::Path;
 use tempfile::TempDir;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
 
 fn last_json(out: &[u8]) -> serde_json::Value {
     let text = String::from_utf8_lossy(out);

@@ -3,15 +3,15 @@
 //! embedded in the page, nothing fetched from elsewhere, no script) and, where
 //! Chromium is installed, opened in headless Chromium.
 
+mod common;
+
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tempfile::TempDir;
 
-fn playtune() -> Command {
-    let mut c = Command::cargo_bin("playtune").unwrap();
-    c.timeout(Duration::from_secs(300));
-    c
+fn playtune() -> assert_cmd::Command {
+    common::playtune_within(300)
 }
 
 /// Runs playtune with `args`, which must succeed; returns its standard output.

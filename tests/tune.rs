@@ -2,16 +2,14 @@
 //! comes from the agent registry, a point is an agent spec that pastes into `play` and
 //! `tournament`, and the problem's errors name what is wrong.
 
-use assert_cmd::Command;
+mod common;
+use common::playtune;
+
 use playtune::eval::Problem;
 use playtune::harness::AgentSpec;
 use playtune::harness::tune::{TuneConfig, TuneProblem, tuning_space};
 use playtune::registry::game;
 use predicates::prelude::*;
-
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
 
 #[test]
 fn the_space_is_the_agents_tunable_settings_less_the_fixed_ones() {

@@ -6,15 +6,14 @@
 //! aimed at a run's own files or through a link. Each is refused with exit 2 and a
 //! message naming what is wrong, and nothing is written.
 
-use assert_cmd::Command;
+mod common;
+
 use std::path::Path;
 use std::time::Duration;
 use tempfile::TempDir;
 
-fn playtune() -> Command {
-    let mut c = Command::cargo_bin("playtune").unwrap();
-    c.timeout(Duration::from_secs(120));
-    c
+fn playtune() -> assert_cmd::Command {
+    common::playtune_within(120)
 }
 
 /// Runs `args`; expects exit 2 and every fragment in stderr, and no panic.

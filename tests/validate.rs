@@ -1,11 +1,9 @@
 //! `playtune validate`: chosen elites of a MAP-Elites run evaluated again.
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
+use common::playtune;
 
-fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
-}
+use predicates::prelude::*;
 
 /// On the noise-free sphere, validation reproduces each corner elite's archive values
 /// exactly, and the four corners are four distinct elites.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import sys
 import unicodedata
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _playtune
 from ._playtune import PlaytuneError, Space, catalogue
@@ -44,6 +44,7 @@ __all__ = [
     "evaluate",
     "tournament",
     "problem_info",
+    "ProblemInfo",
     "catalogue",
     "algorithm_config",
     "agent_spec",
@@ -602,18 +603,31 @@ def resume(
         return r.run(func, progress=progress)
 
 
+class ProblemInfo(NamedTuple):
+    """What :func:`problem_info` tells of a problem; a tuple too, in this order."""
+
+    #: The space it searches.
+    space: Space
+    #: The features each evaluation reports.
+    features: List[str]
+    #: The feature MAP-Elites breaks fitness ties on, if any.
+    tie_break: Optional[str]
+    #: Its default MAP-Elites grid: one dict per axis.
+    axes: List[Dict[str, Any]]
+
+
 def problem_info(
     problem: str,
     settings: Optional[Mapping[str, Any]] = None,
     space: Union[Space, Mapping[str, Any], str, os.PathLike, None] = None,
-) -> Tuple[Space, List[str], Optional[str], List[Dict[str, Any]]]:
-    """A built-in problem under ``settings``: ``(space, features, tie_break, axes)``,
-    its space, the features each evaluation reports, the feature MAP-Elites breaks
-    fitness ties on (if any) and its default MAP-Elites grid. ``space``: the space
-    searched, checked against the problem's; ``command`` (an external program) needs
-    one, as ``--space`` gives it."""
+) -> ProblemInfo:
+    """A built-in problem under ``settings``: its space, the features each evaluation
+    reports, the feature MAP-Elites breaks fitness ties on (if any) and its default
+    MAP-Elites grid, by name (``info.features``) or unpacked as before. ``space``: the
+    space searched, checked against the problem's; ``command`` (an external program)
+    needs one, as ``--space`` gives it."""
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
-    return _playtune.problem_info(problem, sets, _space(space))
+    return ProblemInfo(*_playtune.problem_info(problem, sets, _space(space)))
 
 
 def evaluate(

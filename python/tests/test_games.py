@@ -30,8 +30,12 @@ def test_evaluate_any_problem_with_a_seed():
     assert -1.0 <= d["fitness"] <= 1.0
     for metric in ("seat_advantage", "draw_rate", "stalemate_rate", "lead_changes", "decided_at"):
         assert metric in d["features"]
-    space, features, tie_break, axes = playtune.problem_info("strategy-styles")
+    info = playtune.problem_info("strategy-styles")
+    space, features, tie_break, axes = info
     assert len(space) == 11 and tie_break == "mean_score" and [a["name"] for a in axes] == ["attacks", "ranged_minus_melee"]
+    # Named, as well as a tuple.
+    assert isinstance(info, playtune.ProblemInfo)
+    assert (info.space, info.features, info.tie_break, info.axes) == (space, features, tie_break, axes)
 
 
 def test_a_tournament_between_agent_specs_of_each_game():

@@ -58,6 +58,23 @@ def _wait_for(condition, seconds: float) -> bool:
     return condition()
 
 
+def _signal_and_wait(p: subprocess.Popen, sig: int) -> float:
+    """Sends `sig` to `p` and waits for its end: the seconds it took."""
+    try:
+        started = time.monotonic()
+        p.send_signal(sig)
+        p.wait(timeout=90)
+        return time.monotonic() - started
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+def _none_left(tmp_path: Path) -> None:
+    pids = _pids(tmp_path)
+    assert _wait_for(lambda: not any(_alive(q) for q in pids), 5), f"left running: {[q for q in pids if _alive(q)]}"
+
+
 RUN = """
 import playtune
 space = {{"name": "x", "dims": {{"x": {{"int": [0, 9]}}}}}}
@@ -71,19 +88,11 @@ with playtune.create_run("command", space=space, algorithm="random", budget=4, s
 def test_a_signal_to_python_in_a_run_leaves_no_evaluator(sig, tmp_path):
     code = RUN.format(runs=str(tmp_path / "runs"), cmd=_evaluator(tmp_path))
     p = _start(code, tmp_path)
-    try:
-        # Every evaluator of the first batch and its child have started.
-        assert _wait_for(lambda: len(_pids(tmp_path)) >= 2, 30), p.stderr.read() if p.poll() is not None else "no evaluator started"
-        time.sleep(0.3)
-        started = time.monotonic()
-        p.send_signal(sig)
-        p.wait(timeout=90)
-        took = time.monotonic() - started
-    finally:
-        if p.poll() is None:
-            p.kill()
-    pids = _pids(tmp_path)
-    assert _wait_for(lambda: not any(_alive(q) for q in pids), 5), f"left running: {[q for q in pids if _alive(q)]}"
+    # Every evaluator of the first batch and its child have started.
+    assert _wait_for(lambda: len(_pids(tmp_path)) >= 2, 30), "no evaluator started"
+    time.sleep(0.3)
+    took = _signal_and_wait(p, sig)
+    _none_left(tmp_path)
     # At once, not after the evaluators' 300 s or their deadline.
     assert took < 60
     if sig == signal.SIGINT:
@@ -100,16 +109,9 @@ print("playing", flush=True)
 playtune.tournament("rinascimento", ["rnd", "osla"], games=400000, seed=1, settings={"players": 2})
 """
     p = _start(code, tmp_path)
-    try:
-        assert p.stdout.readline().strip() == "playing"
-        time.sleep(1.5)
-        started = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        p.wait(timeout=90)
-        took = time.monotonic() - started
-    finally:
-        if p.poll() is None:
-            p.kill()
+    assert p.stdout.readline().strip() == "playing"
+    time.sleep(1.5)
+    took = _signal_and_wait(p, signal.SIGINT)
     assert "KeyboardInterrupt" in p.stderr.read()
     assert took < 60
 
@@ -121,16 +123,8 @@ space = {{"name": "x", "dims": {{"x": {{"int": [0, 9]}}}}}}
 playtune.evaluate("command", {{"x": 1}}, space=space, settings={{"cmd": {_evaluator(tmp_path)!r}}})
 """
     p = _start(code, tmp_path)
-    try:
-        assert _wait_for(lambda: len(_pids(tmp_path)) >= 2, 30)
-        started = time.monotonic()
-        p.send_signal(signal.SIGINT)
-        p.wait(timeout=90)
-        took = time.monotonic() - started
-    finally:
-        if p.poll() is None:
-            p.kill()
-    pids = _pids(tmp_path)
-    assert _wait_for(lambda: not any(_alive(q) for q in pids), 5), f"left running: {[q for q in pids if _alive(q)]}"
+    assert _wait_for(lambda: len(_pids(tmp_path)) >= 2, 30)
+    took = _signal_and_wait(p, signal.SIGINT)
+    _none_left(tmp_path)
     assert "KeyboardInterrupt" in p.stderr.read()
     assert took < 60

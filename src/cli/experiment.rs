@@ -126,9 +126,9 @@ enum Which {
 /// What every experiment takes.
 #[derive(Args)]
 struct Common {
-    /// How large a run: quick (minutes), medium, paper or full; what each means for
-    /// this experiment is above.
-    #[arg(long, value_enum, default_value = "quick")]
+    /// How large a run: the presets this experiment has, and what each means for it,
+    /// are listed above (not every experiment has all of quick, medium, paper and full).
+    #[arg(long, value_enum, default_value = "quick", hide_possible_values = true)]
     preset: Preset,
     /// Experiment seed: every run, game and re-evaluation derives its seed from it, so
     /// the same seed gives the same files with any number of threads.

@@ -185,8 +185,17 @@ impl DesignProblem {
         }
         let measure = game.rung_measure();
         let mut features: Vec<String> = Vec::new();
+        let agents: Vec<String> = config
+            .ladder
+            .iter()
+            .map(|text| Ok(AgentSpec::parse(text)?.name))
+            .collect::<Result<_, Error>>()?;
         for (i, text) in config.ladder.iter().enumerate() {
-            let name = feature_name(&AgentSpec::parse(text)?.name);
+            // A rung's feature is named by its agent; two rungs of one agent (MCTS at two
+            // budgets) by their whole specs, settings included, so that each name says
+            // which rung it is.
+            let shared = agents.iter().filter(|a| **a == agents[i]).count() > 1;
+            let name = feature_name(if shared { text } else { &agents[i] });
             match measure {
                 None => features.push(format!("win_rate_{i}_{name}")),
                 Some(m) => {

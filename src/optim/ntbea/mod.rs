@@ -391,6 +391,10 @@ pub struct NtbeaRun {
     held: Vec<Vec<u32>>,
     /// The last point observed ([`Ntbea::observe`]): where a proposal steps from.
     last: Option<Vec<u32>>,
+    /// The last recommendation from the neighbourhood: still a candidate at the next
+    /// (evaluated points and the values tried only grow), so its mean under the model
+    /// then is a floor no choice falls below, known before the scan.
+    last_pick: std::cell::RefCell<Option<Vec<u32>>>,
 }
 
 impl NtbeaRun {
@@ -424,6 +428,7 @@ impl NtbeaRun {
             scorer: NeighbourScorer::default(),
             held: Vec::new(),
             last: None,
+            last_pick: std::cell::RefCell::new(None),
         }
     }
 
@@ -602,6 +607,19 @@ impl NtbeaRun {
         // point had: a value never tried has no evidence of its own (no tuple holding
         // it was seen), and a dimension of 2^32 values cannot be walked.
         let neighbourhood = from == RecommendFrom::Neighbourhood;
+        // What the choice is at least worth: the last pick's mean now. A point or a
+        // dimension whose bound lies strictly below it cannot be chosen; one whose bound
+        // equals it is still scored, since of equal means the first in scan order wins.
+        let floor = if neighbourhood {
+            self.last_pick
+                .borrow()
+                .as_deref()
+                .and_then(|p| self.model.mean(p))
+                .unwrap_or(f64::NEG_INFINITY)
+        } else {
+            f64::NEG_INFINITY
+        };
+        let worth = |bound: f64, best: f64| bound > best && bound >= floor;
         let mut scorer = model::MeanScorer::default();
         // Per free dimension, the ceilings of its tuples: a whole dimension's
         // neighbours are skipped when even their ceiling cannot beat the best.
@@ -621,7 +639,7 @@ impl NtbeaRun {
             scorer.prepare(&self.model, p);
             // The point's mean is summed in order only when it may beat the best.
             if let Some((estimate, slack)) = scorer.point_estimate() {
-                if estimate + slack > best.1 {
+                if worth(estimate + slack, best.1) {
                     take(p, scorer.point_mean(), &mut best);
                 }
             }
@@ -630,7 +648,7 @@ impl NtbeaRun {
             for &d in free {
                 let values = &self.tried[d];
                 match scorer.ceiling(&self.model, d, &ceilings[d]) {
-                    Some(ceiling) if ceiling > best.1 => {}
+                    Some(ceiling) if worth(ceiling, best.1) => {}
                     _ => continue,
                 }
                 for &v in values {
@@ -639,7 +657,7 @@ impl NtbeaRun {
                         // Only a neighbour whose mean may beat the best is scored in
                         // full: the choice is the one the full scores alone make.
                         if let Some((m, bound)) = scorer.mean(&self.model, &q, d) {
-                            if m + bound > best.1 {
+                            if worth(m + bound, best.1) {
                                 consider(&q, &mut best);
                             }
                         }
@@ -647,6 +665,9 @@ impl NtbeaRun {
                 }
                 q[d] = p[d];
             }
+        }
+        if neighbourhood && best.1 > f64::NEG_INFINITY {
+            *self.last_pick.borrow_mut() = Some(best.0.clone());
         }
         best
     }

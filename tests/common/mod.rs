@@ -1,0 +1,47 @@
+//! What the integration tests share: the command line as a command, what it did, and
+//! the checks of a refusal. Each test file takes its share (`mod common;`).
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::path::Path;
+use std::time::Duration;
+
+/// The command line the tests build (`target/<profile>/playtune`).
+pub fn playtune() -> Command {
+    Command::cargo_bin("playtune").unwrap()
+}
+
+/// The command line, killed after `secs` seconds: a command that hangs fails its test
+/// instead of holding up the suite.
+pub fn playtune_within(secs: u64) -> Command {
+    let mut c = playtune();
+    c.timeout(Duration::from_secs(secs));
+    c
+}
+
+/// Runs `cmd`: its exit code, standard output and standard error.
+pub fn run(cmd: &mut Command) -> (Option<i32>, String, String) {
+    let out = cmd.output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `cmd` and checks a refusal: exit code 2, standard error holding every one of
+/// `needles`, and no panic. Returns standard error.
+pub fn refused(cmd: &mut Command, needles: &[&str]) -> String {
+    let (code, _, err) = run(cmd);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for n in needles {
+        assert!(err.contains(n), "stderr lacks `{n}`: {err}");
+    }
+    err
+}
+
+/// A file's text, the path named if it cannot be read.
+pub fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
