@@ -9,6 +9,10 @@ use crate::harness::DynGame;
 use crate::run::ProblemSpec;
 use crate::space::Space;
 
+/// The game every game command (`play`, `render`, `tournament`, `experiment
+/// rule-design`) takes when none is named, as the `design` problem does.
+pub const DEFAULT_GAME: &str = "rinascimento";
+
 /// Every game `playtune play`, `tournament`, `render` and `games` know. A game is a
 /// folder under `src/games/` with a [`crate::harness::GameDef`]; listing it here is
 /// all the command line needs.
@@ -120,7 +124,7 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
     settings: &[
         (
             "game",
-            "rinascimento",
+            DEFAULT_GAME,
             "the game (`playtune games` lists them)",
         ),
         (
@@ -176,7 +180,7 @@ pub(crate) const TUNE_AGENT: ProblemDef = ProblemDef {
     settings: &[
         (
             "game",
-            "rinascimento",
+            DEFAULT_GAME,
             "the game (`playtune games` lists them)",
         ),
         (

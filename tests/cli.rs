@@ -776,6 +776,8 @@ fn space_battle_play_render_and_export() {
     let out = playtune()
         .args([
             "play",
+            "--game",
+            "space-battle",
             "--p1",
             "ras",
             "--p2",
@@ -796,6 +798,8 @@ fn space_battle_play_render_and_export() {
     playtune()
         .args([
             "render",
+            "--game",
+            "space-battle",
             "--p1",
             "1sla",
             "--params",
@@ -815,17 +819,17 @@ fn space_battle_play_render_and_export() {
         "panels with holes and ships"
     );
     playtune()
-        .args(["play", "--params", "GRID_SIZE=7"])
+        .args(["play", "--game", "space-battle", "--params", "GRID_SIZE=7"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("GRID_SIZE"));
     playtune()
-        .args(["play", "--params", "WARP=1"])
+        .args(["play", "--game", "space-battle", "--params", "WARP=1"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("no parameter `WARP`"));
     playtune()
-        .args(["play", "--p1", "hal9000"])
+        .args(["play", "--game", "space-battle", "--p1", "hal9000"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("unknown Space Battle agent"));

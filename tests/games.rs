@@ -117,6 +117,8 @@ fn play_takes_agents_with_settings_in_every_game() {
     assert!(j["stalemate_rate"].is_number());
     let j = result(playtune().args([
         "play",
+        "--game",
+        "space-battle",
         "--agents",
         "mcts(iterations=5,depth=2),nothing",
         "--set",
@@ -147,13 +149,16 @@ fn bad_games_agents_and_settings_exit_with_2() {
         (&["play", "--game", "chess"], "unknown game `chess`"),
         (&["tournament", "--game", "go"], "unknown game `go`"),
         (
-            &["play", "--agents", "mcts(depht=2),ras"],
+            &["play", "--game", "space-battle", "--agents", "mcts(depht=2),ras"],
             "no setting `depht`",
         ),
-        (&["play", "--agents", "osla(budget=-3),ras"], "budget=-3"),
-        (&["play", "--agents", "mcts(depth=2,ras"], "closing `)`"),
-        (&["play", "--agents", "ras"], "1 agents for 2 players"),
-        (&["play", "--set", "max_ticks=0"], "max_ticks"),
+        (&["play", "--agents", "osla(budget=-3),random"], "budget=-3"),
+        (&["play", "--agents", "mcts(depth=2,random"], "closing `)`"),
+        (
+            &["play", "--game", "space-battle", "--agents", "ras"],
+            "1 agents for 2 players",
+        ),
+        (&["play", "--game", "space-battle", "--set", "max_ticks=0"], "max_ticks"),
         (&["play", "--set", "warp=9"], "no setting `warp`"),
         (
             &["tournament", "--game", "space-battle", "--players", "3"],

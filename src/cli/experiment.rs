@@ -217,7 +217,7 @@ struct RuleDesignArgs {
     #[command(flatten)]
     sizes: Sizes,
     /// The game whose rules the study searches.
-    #[arg(long, default_value = "rinascimento")]
+    #[arg(long, default_value = crate::registry::DEFAULT_GAME)]
     game: String,
 }
 

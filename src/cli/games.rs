@@ -27,8 +27,8 @@ struct RunArgs {
 /// What every game command takes: the game, its settings, the agents, the seed.
 #[derive(Args)]
 pub struct GameArgs {
-    /// The game (see `playtune games`).
-    #[arg(long, alias = "problem", default_value = "space-battle")]
+    /// The game (see `playtune games`); every game command defaults to the same one.
+    #[arg(long, alias = "problem", default_value = crate::registry::DEFAULT_GAME)]
     game: String,
     /// Agents, one per seat, comma-separated, each NAME or NAME(KEY=VALUE,...), e.g.
     /// `mcts(iterations=200,depth=10),random` [default: the game's lineup].
@@ -82,7 +82,7 @@ fn parse_turn(text: &str) -> Result<u32, String> {
 #[derive(Args)]
 pub struct TournamentArgs {
     /// The game (see `playtune games`).
-    #[arg(long, default_value = "rinascimento")]
+    #[arg(long, default_value = crate::registry::DEFAULT_GAME)]
     game: String,
     /// Agents, comma-separated (NAME or NAME(KEY=VALUE,...)): one per seat, or more
     /// than two for a 2-player round robin [default: the game's lineup].
@@ -256,7 +256,12 @@ pub fn render_cmd(a: RenderArgs) -> Result<()> {
         );
     }
     game.render(&req, &a.at, &out)
-        .map_err(anyhow::Error::msg)
+        .map_err(|e| match e {
+            crate::harness::Error::NoPicture { .. } => anyhow!(
+                "{e}: name a game that draws one with --game (space-battle and strategy do)"
+            ),
+            e => anyhow::Error::msg(e),
+        })
         .with_context(|| format!("rendering {}", out.display()))?;
     println!("wrote {}", out.display());
     Ok(())
