@@ -1817,3 +1817,43 @@ fn a_run_cut_in_its_race_resumes_to_the_same_files() {
         );
     }
 }
+
+/// One flag for the plots folder: `optimize`, `map-elites` and `plot` take
+/// `--plots-dir DIR` and draw into DIR/<run name>, as the experiments do.
+#[test]
+fn every_command_that_draws_takes_plots_dir() {
+    let dir = TempDir::new().unwrap();
+    let runs = dir.path().join("runs");
+    let pics = dir.path().join("pics");
+    for (command, size, name, picture) in [
+        ("optimize", "--budget", "o", "convergence.png"),
+        ("map-elites", "--evaluations", "m", "coverage.png"),
+    ] {
+        playtune()
+            .args([command, "-q", size, "60", "--name", name])
+            .arg("--runs-dir")
+            .arg(&runs)
+            .arg("--plots-dir")
+            .arg(&pics)
+            .assert()
+            .success();
+        assert!(pics.join(name).join(picture).is_file(), "{command}");
+    }
+    let again = dir.path().join("again");
+    playtune()
+        .arg("plot")
+        .arg(runs.join("o"))
+        .arg("--plots-dir")
+        .arg(&again)
+        .assert()
+        .success();
+    assert!(again.join("o/convergence.png").is_file());
+    playtune()
+        .arg("plot")
+        .arg(runs.join("o"))
+        .arg("--plots-dir")
+        .arg(&again)
+        .args(["--out", "elsewhere"])
+        .assert()
+        .code(2);
+}

@@ -149,7 +149,13 @@ fn bad_games_agents_and_settings_exit_with_2() {
         (&["play", "--game", "chess"], "unknown game `chess`"),
         (&["tournament", "--game", "go"], "unknown game `go`"),
         (
-            &["play", "--game", "space-battle", "--agents", "mcts(depht=2),ras"],
+            &[
+                "play",
+                "--game",
+                "space-battle",
+                "--agents",
+                "mcts(depht=2),ras",
+            ],
             "no setting `depht`",
         ),
         (&["play", "--agents", "osla(budget=-3),random"], "budget=-3"),
@@ -158,7 +164,10 @@ fn bad_games_agents_and_settings_exit_with_2() {
             &["play", "--game", "space-battle", "--agents", "ras"],
             "1 agents for 2 players",
         ),
-        (&["play", "--game", "space-battle", "--set", "max_ticks=0"], "max_ticks"),
+        (
+            &["play", "--game", "space-battle", "--set", "max_ticks=0"],
+            "max_ticks",
+        ),
         (&["play", "--set", "warp=9"], "no setting `warp`"),
         (
             &["tournament", "--game", "space-battle", "--players", "3"],

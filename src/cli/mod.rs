@@ -271,6 +271,10 @@ pub struct CommonRunArgs {
     /// Where run folders go.
     #[arg(long, default_value = "runs")]
     pub runs_dir: PathBuf,
+    /// Also draw the run's pictures when it finishes, into DIR/<run name>, as
+    /// `playtune plot` draws them (the same flag as the experiments').
+    #[arg(long, value_name = "DIR")]
+    pub plots_dir: Option<PathBuf>,
     /// Do not write the evaluation log (faster for cheap problems; nothing to resume).
     #[arg(long)]
     pub no_log: bool,

@@ -487,6 +487,7 @@ fn start(
             json: common.json,
             quiet: common.quiet,
             verdict,
+            plots_dir: common.plots_dir.as_deref(),
         },
         Start::Fresh,
         &common.cluster,
@@ -596,6 +597,8 @@ struct Ending<'a> {
     json: bool,
     quiet: bool,
     verdict: Option<&'a super::verdict::VerdictArgs>,
+    /// Where the run's pictures go when it finishes (`--plots-dir`), if anywhere.
+    plots_dir: Option<&'a Path>,
 }
 
 fn finish(
@@ -610,6 +613,7 @@ fn finish(
         json,
         quiet,
         verdict,
+        plots_dir,
     } = ending;
     let (retry_failed, resumed) = match start {
         Start::Fresh => (false, false),
@@ -686,6 +690,13 @@ fn finish(
         started.elapsed().as_secs_f64(),
         json,
     );
+    if let Some(plots) = plots_dir {
+        for w in super::plot::into_plots_dir(dir, plots)? {
+            if !json {
+                println!("wrote {}", w.display());
+            }
+        }
+    }
     Ok(())
 }
 
@@ -1066,6 +1077,7 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
             json: a.json,
             quiet: a.quiet,
             verdict: Some(&a.verdict),
+            plots_dir: None,
         },
         Start::Resume {
             retry_failed: a.retry_failed,

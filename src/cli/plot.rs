@@ -9,8 +9,11 @@ use std::path::{Path, PathBuf};
 pub struct PlotArgs {
     /// The run folder.
     run: PathBuf,
-    /// Folder for the pictures [default: plots/<run name>].
-    #[arg(long)]
+    /// Where the pictures go: DIR/<run name> (the flag every command that draws takes).
+    #[arg(long, value_name = "DIR", default_value = "plots")]
+    plots_dir: PathBuf,
+    /// The pictures' folder itself, in place of --plots-dir's DIR/<run name>.
+    #[arg(long, conflicts_with = "plots_dir")]
     out: Option<PathBuf>,
     /// Picture format: png or svg.
     #[arg(long, default_value = "png")]
@@ -29,12 +32,25 @@ pub(super) fn archive_pictures(run: &Path, out: &Path, columns: &[&str]) -> Resu
     for format in ["png", "svg"] {
         self::run(PlotArgs {
             run: run.to_path_buf(),
+            plots_dir: PathBuf::from("plots"),
             out: Some(out.to_path_buf()),
             format: format.into(),
             heatmap: columns.iter().map(|c| c.to_string()).collect(),
         })?;
     }
     Ok(())
+}
+
+/// Draws a finished run's pictures (PNG) into `plots_dir/<run name>`, as `playtune plot
+/// RUN --plots-dir DIR` does: for `optimize --plots-dir`.
+pub(super) fn into_plots_dir(run: &Path, plots_dir: &Path) -> Result<Vec<PathBuf>> {
+    pictures(&PlotArgs {
+        run: run.to_path_buf(),
+        plots_dir: plots_dir.to_path_buf(),
+        out: None,
+        format: "png".into(),
+        heatmap: Vec::new(),
+    })
 }
 
 pub fn run(a: PlotArgs) -> Result<()> {
@@ -58,10 +74,7 @@ fn pictures(a: &PlotArgs) -> Result<Vec<PathBuf>> {
         .unwrap_or_else(|| "run".into());
     let request = RunPictures {
         run: a.run.clone(),
-        out: a
-            .out
-            .clone()
-            .unwrap_or_else(|| Path::new("plots").join(&name)),
+        out: a.out.clone().unwrap_or_else(|| a.plots_dir.join(&name)),
         format,
         heatmaps: a.heatmap.clone(),
     };

@@ -12,14 +12,20 @@ pub struct ReportArgs {
     /// The page to write [default: RUN/report.html].
     #[arg(long)]
     out: Option<PathBuf>,
-    /// An experiment's figures (PNG) [default: the plots/ twin of a folder under runs/,
-    /// else plots/<name>].
+    /// Where an experiment's figures (PNG) are: DIR/<name>, as the command that drew
+    /// them was given it [default: the plots/ twin of a folder under runs/, else
+    /// plots/<name>].
     #[arg(long, value_name = "DIR")]
+    plots_dir: Option<PathBuf>,
+    /// The figures' folder itself, in place of --plots-dir's DIR/<name>.
+    #[arg(long, value_name = "DIR", conflicts_with = "plots_dir")]
     plots: Option<PathBuf>,
 }
 
 pub fn run(a: ReportArgs) -> Result<()> {
-    let page = crate::report::report(&a.run, a.plots.as_deref())?;
+    let name = a.run.file_name().map(PathBuf::from).unwrap_or_default();
+    let plots = a.plots.or_else(|| a.plots_dir.map(|d| d.join(name)));
+    let page = crate::report::report(&a.run, plots.as_deref())?;
     let out = a.out.unwrap_or_else(|| a.run.join("report.html"));
     check_out(&a.run, &out)?;
     let _lock = crate::run::lock::lock_for_output(&a.run, &out).map_err(anyhow::Error::msg)?;
