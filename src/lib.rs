@@ -90,8 +90,9 @@
 //!    game's [`harness::GameDef`]);
 //! 4. [`run`] (run folders, logs, resume), `plot` (charts and a run's pictures) and
 //!    [`registry`] (problems and games by name);
-//! 5. [`experiments`], [`cluster`] (an experiment's work items as Slurm array tasks),
-//!    `report`, then [`cli`].
+//! 5. [`exec`] (where work runs: this machine's cores or Slurm, behind one executor)
+//!    with [`cluster`] (an experiment's work items as Slurm array tasks), then
+//!    [`experiments`], `report`, then [`cli`].
 //!
 //! `stats`, `draw`, `plot` and `report` are the crate's own (`pub(crate)`): the
 //! command line uses them, a library user does not. Each layer reports its own

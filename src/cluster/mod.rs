@@ -17,8 +17,9 @@ pub use error::Error;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The folder under an experiment or a run that holds the cluster's state.
-pub(crate) const CLUSTER_DIR: &str = "slurm";
+/// The folder under an experiment or a run that holds the cluster's state: named by
+/// `run`, whose lock walk passes over it, a floor below.
+pub(crate) use crate::run::CLUSTER_DIR;
 
 /// The folder of a cluster folder's task logs.
 pub(crate) const LOGS_DIR: &str = "logs";

@@ -99,8 +99,7 @@ pub(crate) fn lock_experiment(dir: &Path) -> Result<FolderLock, RunError> {
             let path = e.path();
             // Cluster tasks hold their own folders under slurm/ while the experiment
             // waits for them.
-            if depth >= ENCLOSING || !path.is_dir() || e.file_name() == crate::cluster::CLUSTER_DIR
-            {
+            if depth >= ENCLOSING || !path.is_dir() || e.file_name() == super::CLUSTER_DIR {
                 continue;
             }
             if let Some(holder) = probe(&path.join(LOCK_FILE)) {

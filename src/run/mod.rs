@@ -354,6 +354,10 @@ pub(crate) fn how_to_finish(dir: &Path) -> String {
     }
 }
 
+/// The folder under a run or an experiment that holds a cluster's state (`cluster`):
+/// a lock walk passes over it, since the tasks there hold folders of their own.
+pub(crate) const CLUSTER_DIR: &str = "slurm";
+
 /// Parses and checks the text of a `config.ron`; `path` names it in errors.
 pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
