@@ -82,7 +82,9 @@
 //! # Layers
 //!
 //! From the ground up (nothing imports from a layer above it):
-//! 1. [`space`], [`game`], `stats`, [`rng`], `draw`, [`damage`];
+//! 1. [`space`], [`settings`] (the settings vocabulary: a setting's name, default,
+//!    domain and meaning, and [`BoxError`], any layer's error boxed), [`game`],
+//!    `stats`, [`rng`], `draw`, [`damage`];
 //! 2. [`eval`] (problems and benchmarks) and [`agents`], [`learn`] (learned state
 //!    evaluation: encodings, self-play samples, networks), then [`harness`] (one play
 //!    loop, tournament, ladder, self-play and agent registry for every game);
@@ -128,5 +130,11 @@ pub mod registry;
 pub(crate) mod report;
 pub mod rng;
 pub mod run;
+pub mod settings;
 pub mod space;
 pub(crate) mod stats;
+
+/// Any layer's error, boxed: what a pluggable part (a problem, a game) hands up when
+/// its own error type is its business. On the ground floor, so that every layer may
+/// name it.
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;

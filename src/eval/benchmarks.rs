@@ -368,7 +368,7 @@ impl Problem for Sphere {
 const MAX_DIMS: usize = 100_000;
 
 use super::def::{ProblemDef, ProblemError};
-use crate::harness::Values;
+use crate::settings::Values;
 
 /// A finite noise level of at least 0.
 fn sigma(v: &Values) -> Result<f64, ProblemError> {

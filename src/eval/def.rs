@@ -3,8 +3,8 @@
 //! beside its code, and `registry::PROBLEMS` lists them, one line each.
 
 use super::Problem;
-use crate::harness::error::BoxError;
-use crate::harness::{Setting, SettingError, Values};
+use crate::BoxError;
+use crate::settings::{Setting, SettingError, Values};
 use crate::space::Space;
 
 /// A problem's settings that cannot build it (what the helpers below report; each

@@ -7,7 +7,7 @@
 use super::settings::SettingError;
 
 /// Anything boxed: a game's own error type, or a sample writer's.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+pub use crate::BoxError;
 
 /// An error of the harness or of a game played through it.
 #[derive(Debug, thiserror::Error)]

@@ -13,7 +13,8 @@ pub mod error;
 pub mod ladder;
 pub mod metrics;
 pub mod play;
-pub mod settings;
+/// The settings vocabulary, on the ground floor since problems speak it too.
+pub use crate::settings;
 pub mod tournament;
 pub mod tune;
 
