@@ -1153,11 +1153,18 @@ impl PyRunFolder {
         let mut rows = Vec::new();
         let mut failures = Vec::new();
         for (trial, id, result, attempts) in results {
-            let w = self
+            let Some(w) = self
                 .waiting
                 .iter()
                 .find(|w| w.trial == trial && w.index == id)
-                .ok_or_else(|| self.not_waiting(trial, id))?;
+            else {
+                // The very result the logs hold, told again (a retried cell, a second
+                // process), is nothing new: accepted, as `playtune tell` accepts it.
+                if self.recorded(trial, id).as_ref() == Some(&result) {
+                    continue;
+                }
+                return Err(self.not_waiting(trial, id));
+            };
             match result {
                 Ok(e) => rows.push(LogRow {
                     trial,
@@ -1182,6 +1189,24 @@ impl PyRunFolder {
         let features = self.problem.feature_names();
         run::append_results(&self.dir, &self.config.space, &features, &rows, &failures)
             .map_err(|e| e.to_string())
+    }
+
+    /// The result the run's logs hold for (`trial`, `id`): an evaluation, or a
+    /// failure's reason; None when they hold none.
+    fn recorded(&self, trial: u64, id: u64) -> Option<Result<Evaluation, String>> {
+        let features = self.problem.feature_names();
+        let path = self.dir.join(run::log::LOG_FILE);
+        if let Ok(log) = run::log::read_log(&path, &self.config.space, &features)
+            && let Some((_, r)) = log
+                .rows
+                .into_iter()
+                .find(|(_, r)| r.trial == trial && r.index == id)
+        {
+            return Some(Ok(r.eval));
+        }
+        read_failures(&self.dir.join(FAILURES_FILE), &self.config)
+            .ok()
+            .and_then(|(f, _)| f.get(&(trial, id)).map(|f| Err(f.reason.clone())))
     }
 
     /// Why a result told for (`trial`, `id`), which the run does not wait for, is

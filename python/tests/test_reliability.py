@@ -233,11 +233,16 @@ def test_a_run_result_told_again_says_it_was_recorded(tmp_path):
     with playtune.create_run(space=BITS, algorithm="random", budget=8, seed=1, runs_dir=tmp_path, batch=4) as run:
         batch = run.ask()
         run.tell([(batch[0], 1.5), (batch[1], "crashed")])
+        log = (Path(run.path) / "evals.csv").read_text()
+        # The very result the logs hold, told again, is accepted and changes nothing
+        # (as `playtune tell` takes it); another result is refused, naming the first.
+        run.tell([(batch[0], 1.5), (batch[1], "crashed")])
+        assert (Path(run.path) / "evals.csv").read_text() == log
         with pytest.raises(playtune.PlaytuneError, match="told already") as e:
-            run.tell([(batch[0], 1.5)])
+            run.tell([(batch[0], 2.5)])
         assert "not asked" not in str(e.value) and "fitness 1.5" in str(e.value)
         with pytest.raises(playtune.PlaytuneError, match="told already") as e:
-            run.tell([(batch[1], "crashed")])
+            run.tell([(batch[1], "hung")])
         assert "crashed" in str(e.value)
         with pytest.raises(playtune.PlaytuneError, match="not asked yet"):
             run.tell([({"trial": 0, "id": 99}, 1.0)])

@@ -209,12 +209,15 @@ def test_a_map_elites_run_folder_by_numpy_batches(cli, tmp_path):
     cli("report", tmp_path / "me")
 
 
-def test_a_result_told_twice_is_refused(tmp_path):
+def test_a_result_told_twice_is_recorded_once_and_never_replaced(tmp_path):
     run = playtune.create_run(space=BITS, algorithm="random", budget=8, seed=1, runs_dir=tmp_path, batch=4)
     batch = run.ask()
     run.tell([(c, 1.0) for c in batch[:2]])
+    # The same result again is nothing new (as `playtune tell` takes it); another one
+    # would replace a recorded result, and is refused.
+    run.tell([(batch[0], 1.0)])
     with pytest.raises(playtune.PlaytuneError, match="not waiting"):
-        run.tell([(batch[0], 1.0)])
+        run.tell([(batch[0], 3.0)])
     run.tell([(c, 2.0) for c in batch[2:]])
     assert [c["id"] for c in run.ask()] == [4, 5, 6, 7]
     assert len(Path(run.path, "evals.csv").read_text().splitlines()) == 5
