@@ -438,8 +438,9 @@ class Run:
         (or a string or None it returns) is a failed evaluation, tried again with the
         same seed and recorded in ``failures.jsonl``, as the command line records
         one. Ctrl-C stops the run, every batch finished before kept in the folder
-        (for a built-in problem, the batch in flight is finished first):
-        :func:`resume` or ``playtune resume`` goes on from there.
+        (for a built-in problem at once: its external evaluators are killed and the
+        batch in flight dropped): :func:`resume` or ``playtune resume`` goes on from
+        there.
         """
         call = None if func is None else _point_function(func, seeded=True)
         cfg = self.config()

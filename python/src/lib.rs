@@ -1464,8 +1464,8 @@ impl PyRunFolder {
     /// the GIL released while it works. An `Exception` in `func` (or a string or None
     /// returned) is a failed evaluation, tried again as `faults.retries` says;
     /// KeyboardInterrupt (Ctrl-C) and any other `BaseException` stop the run, every
-    /// batch recorded before kept (for a built-in problem the batch in flight is
-    /// finished first), and are raised again. `progress(k)` is called with the number
+    /// batch recorded before kept (for a built-in problem at once: its external
+    /// evaluators killed, the batch in flight dropped), and are raised again. `progress(k)` is called with the number
     /// of candidates evaluated since its last call.
     #[pyo3(signature = (func = None, progress = None))]
     fn drive(
