@@ -880,6 +880,23 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Erro
 mod tests {
     use super::*;
 
+    /// A game of `pairing` on `level` that agent `a` ended with `result_a`, from the
+    /// seat game `game` gives it, with plausible counts.
+    fn game_row(pairing: usize, level: u64, game: usize, result_a: f64) -> GameRow {
+        GameRow {
+            pairing,
+            level,
+            game,
+            seat_a: game % 2,
+            result_a,
+            score: [1890.0, 1660.0],
+            techs: [10.0, 9.0],
+            cities: [4.0, 4.0],
+            production: [16.0, 18.0],
+            turns: 30.0,
+        }
+    }
+
     #[test]
     fn rows_round_trip_and_torn_lines_are_dropped() {
         let row = GameRow {
@@ -914,18 +931,7 @@ mod tests {
     #[test]
     fn figures_do_not_depend_on_the_files_order() {
         let x = StrategyExperiment::portfolio("t", 2, 2, 1);
-        let row = |pairing: usize, game: usize| GameRow {
-            pairing,
-            level: x.levels[0],
-            game,
-            seat_a: game % 2,
-            result_a: 1.0,
-            score: [1.0, 2.0],
-            techs: [1.0, 1.0],
-            cities: [1.0, 1.0],
-            production: [1.0, 1.0],
-            turns: 30.0,
-        };
+        let row = |pairing: usize, game: usize| game_row(pairing, x.levels[0], game, 1.0);
         let ordered = vec![row(0, 0), row(0, 1), row(1, 0), row(2, 1)];
         let shuffled = [3, 1, 0, 2].map(|i| ordered[i].to_csv(true));
         let dir = tempfile::tempdir().unwrap();
@@ -957,18 +963,8 @@ mod tests {
     fn rows_that_cannot_be_are_named_and_left_out() {
         let x = StrategyExperiment::portfolio("t", 2, 2, 1);
         let level = x.levels[1];
-        let row = |pairing: usize, game: usize, result_a: f64| GameRow {
-            pairing,
-            level,
-            game,
-            seat_a: game % 2,
-            result_a,
-            score: [1890.0, 1660.0],
-            techs: [10.0, 9.0],
-            cities: [4.0, 4.0],
-            production: [16.0, 18.0],
-            turns: 30.0,
-        };
+        let row =
+            |pairing: usize, game: usize, result_a: f64| game_row(pairing, level, game, result_a);
         let mut lines = vec![CHECKED_HEADER.to_string()];
         lines.push(row(0, 0, 1.0).to_csv(true)); // 2: kept
         lines.push(row(0, 1, 7.0).to_csv(true)); // 3: result 7
