@@ -2,7 +2,7 @@
 //! NTBEA evaluation failed still records a finite estimate that `report` reads.
 
 mod common;
-use common::playtune;
+use common::{playtune, succeeded};
 
 #[test]
 fn huge_counts_are_refused_not_allocated() {
@@ -77,32 +77,27 @@ fn a_failed_first_evaluation_leaves_a_finite_estimate() {
     );
     std::fs::set_permissions(&eval, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     // Seed 5 asks x = 0 first (and it fails); the rest succeed.
-    let out = playtune()
-        .args(["optimize", "--problem", "command", "--set"])
-        .arg(format!("cmd={}", eval.display()))
-        .arg("--space")
-        .arg(&space)
-        .args([
-            "--budget",
-            "3",
-            "--seed",
-            "5",
-            "--max-failures",
-            "1",
-            "--retries",
-            "0",
-            "-q",
-            "--name",
-            "f",
-            "--runs-dir",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(
+        playtune()
+            .args(["optimize", "--problem", "command", "--set"])
+            .arg(format!("cmd={}", eval.display()))
+            .arg("--space")
+            .arg(&space)
+            .args([
+                "--budget",
+                "3",
+                "--seed",
+                "5",
+                "--max-failures",
+                "1",
+                "--retries",
+                "0",
+                "-q",
+                "--name",
+                "f",
+                "--runs-dir",
+            ])
+            .arg(dir.path()),
     );
     let failures = std::fs::read_to_string(dir.path().join("f/failures.jsonl")).unwrap();
     assert!(
@@ -114,16 +109,7 @@ fn a_failed_first_evaluation_leaves_a_finite_estimate() {
         !result.contains("inf") && !result.contains("NaN"),
         "{result}"
     );
-    let out = playtune()
-        .arg("report")
-        .arg(dir.path().join("f"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(playtune().arg("report").arg(dir.path().join("f")));
 }
 
 /// `report` reads a run whose feature is named `check`, another holding `"`, and whose
@@ -141,40 +127,30 @@ fn report_reads_runs_with_names_that_look_like_columns() {
     let eval = dir.path().join("eval.sh");
     std::fs::write(&eval, "#!/bin/sh\nread line\necho '{\"fitness\": 1.5, \"features\": {\"check\": 2, \"size\": 3, \"q\\\"x\": 4}}'\n").unwrap();
     std::fs::set_permissions(&eval, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let out = playtune()
-        .args(["optimize", "--problem", "command", "--set"])
-        .arg(format!("cmd={}", eval.display()))
-        .args(["--set", "features=check,size,q\"x", "--space"])
-        .arg(&space)
-        .args([
-            "--algo",
-            "random",
-            "--budget",
-            "8",
-            "-q",
-            "--name",
-            "odd",
-            "--runs-dir",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(
+        playtune()
+            .args(["optimize", "--problem", "command", "--set"])
+            .arg(format!("cmd={}", eval.display()))
+            .args(["--set", "features=check,size,q\"x", "--space"])
+            .arg(&space)
+            .args([
+                "--algo",
+                "random",
+                "--budget",
+                "8",
+                "-q",
+                "--name",
+                "odd",
+                "--runs-dir",
+            ])
+            .arg(dir.path()),
     );
-    let out = playtune()
-        .arg("report")
-        .arg(dir.path().join("odd"))
-        .args(["--out"])
-        .arg(dir.path().join("odd.html"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeeded(
+        playtune()
+            .arg("report")
+            .arg(dir.path().join("odd"))
+            .args(["--out"])
+            .arg(dir.path().join("odd.html")),
     );
     let page = std::fs::read_to_string(dir.path().join("odd.html")).unwrap();
     assert!(

@@ -29,6 +29,14 @@ pub fn run(cmd: &mut Command) -> (Option<i32>, String, String) {
     )
 }
 
+/// Runs `cmd` and checks it succeeded (its standard error shown if not): its
+/// standard output.
+pub fn succeeded(cmd: &mut Command) -> String {
+    let (code, out, err) = run(cmd);
+    assert_eq!(code, Some(0), "{err}");
+    out
+}
+
 /// Runs `cmd` and checks a refusal: exit code 2, standard error holding every one of
 /// `needles`, and no panic. Returns standard error.
 pub fn refused(cmd: &mut Command, needles: &[&str]) -> String {
