@@ -1343,7 +1343,20 @@ fn huge_zero_and_negative_settings_are_refused() {
             &["optimize", "--algo", "brmhc", "--temperature", "-1"],
             "--temperature -1",
         ),
-        (&["optimize", "--resample", "-1"], "-1"),
+        (
+            &["optimize", "--algo", "rmhc", "--resample", "-1"],
+            "--resample -1",
+        ),
+        // A flag of another optimiser would do nothing: it is refused, naming whose.
+        (
+            &["optimize", "--resample", "2"],
+            "--resample is a setting of --algo rmhc and --algo brmhc, not of --algo ntbea",
+        ),
+        (
+            &["optimize", "--algo", "random", "--k", "2"],
+            "--k is a setting of --algo ntbea, not of --algo random",
+        ),
+        (&["optimize", "--neighbours", "many"], "--neighbours many"),
     ] {
         refuses(args, fragment);
     }

@@ -10,7 +10,6 @@
 use playtune::eval::{Binding, Evaluation, point_json};
 use playtune::optim::constrained::{Check, Constrained};
 use playtune::optim::map_elites::{Better, MapElitesConfig, default_emitters};
-use playtune::optim::ntbea::TupleSet;
 use playtune::optim::{AlgoConfig, Candidate, Optimizer};
 use playtune::run::failures::FailureRow;
 use playtune::run::log::LogRow;
@@ -293,32 +292,17 @@ fn algorithm(
         _ => return Err("the optimiser's settings are a dict".into()),
     };
     let mut given = given.clone();
+    if let Some(def) = playtune::optim::def::optimizer(name) {
+        // A declared optimiser takes its settings by their declared names, as text.
+        let text = |v: &Value| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let pairs: Vec<(String, String)> =
+            given.iter().map(|(k, v)| (k.clone(), text(v))).collect();
+        return def.configure(&pairs).map_err(|e| e.to_string());
+    }
     let (tag, mut base) = match name {
-        "random" => (
-            "Random",
-            serde_json::to_value(playtune::optim::random::RandomConfig::default()),
-        ),
-        "rmhc" => (
-            "Rmhc",
-            serde_json::to_value(playtune::optim::rmhc::RmhcConfig::default()),
-        ),
-        "brmhc" | "b-rmhc" => (
-            "Brmhc",
-            serde_json::to_value(playtune::optim::brmhc::BrmhcConfig::default()),
-        ),
-        "ntbea" => {
-            if let Some(Value::String(t)) = given.get("tuples") {
-                let parsed: TupleSet = t.parse().map_err(|e| format!("tuples {t}: {e}"))?;
-                given.insert(
-                    "tuples".into(),
-                    serde_json::to_value(parsed).map_err(|e| e.to_string())?,
-                );
-            }
-            (
-                "Ntbea",
-                serde_json::to_value(playtune::optim::ntbea::NtbeaConfig::default()),
-            )
-        }
         "map-elites" | "map_elites" | "mapelites" => {
             let sigma = given
                 .remove("sigma")
@@ -444,7 +428,7 @@ fn algorithm(
         // Settings serialisation leaves out at their defaults are settings all the same.
         let optional = matches!(
             (tag, k.as_str()),
-            ("Ntbea", "batch") | ("MapElites", "more_emitters") | ("MapElites", "archive")
+            ("MapElites", "more_emitters") | ("MapElites", "archive")
         );
         if !fields.contains_key(&k) && !optional {
             let known: Vec<&String> = fields.keys().collect();

@@ -41,6 +41,24 @@ def test_ntbea_settings_reach_the_config_and_are_checked():
         playtune.optimizer(BITS, "annealing")
 
 
+def test_settings_are_the_command_lines_names_and_values():
+    """The declared settings: the flags' names with `_`, their values as typed."""
+    opt = playtune.optimizer(
+        BITS, "ntbea", budget=50, seed=1, k_absolute=True, scale="range", recommend="evaluated",
+        selection_budget=0,
+    )
+    for want in ("k_relative: false", "recommend: Evaluated"):
+        assert want in opt.algorithm, opt.algorithm
+    opt = playtune.optimizer(BITS, "brmhc", budget=50, seed=1, free_preprocessing=True, resample=2)
+    assert "free_preprocessing: true" in opt.algorithm and "resample: 2" in opt.algorithm
+    with pytest.raises(playtune.PlaytuneError, match="its settings: tuples, k, k_absolute"):
+        playtune.optimizer(BITS, "ntbea", k_relative=False)
+    with pytest.raises(playtune.PlaytuneError, match="scale.*one of range, sd"):
+        playtune.optimizer(BITS, "ntbea", scale="wide")
+    with pytest.raises(playtune.PlaytuneError, match="resample: 0"):
+        playtune.optimizer(BITS, "rmhc", resample=0)
+
+
 def test_the_whole_batch_is_told_at_once():
     opt = playtune.optimizer(BITS, "random", budget=10, seed=1, batch=4)
     batch = opt.ask()

@@ -4,6 +4,7 @@
 mod asktell;
 mod cluster;
 mod compare;
+mod declared;
 mod experiment;
 mod games;
 mod interrupt;

@@ -3,14 +3,10 @@
 use super::CommonRunArgs;
 use crate::eval::{Binding, FeatureAxis, Problem};
 use crate::optim::AlgoConfig;
-use crate::optim::brmhc::BrmhcConfig;
 use crate::optim::constrained::Check;
 use crate::optim::map_elites::{
     ArchiveConfig, Better, MapElitesConfig, Mutation, default_emitters, unmoved_dims,
 };
-use crate::optim::ntbea::{self, FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
-use crate::optim::random::RandomConfig;
-use crate::optim::rmhc::RmhcConfig;
 use crate::registry::build_problem;
 use crate::run::{self, ProblemSpec, RunConfig, RunResult};
 use crate::space::{Space, constraint, dim_error, parse_space};
@@ -18,53 +14,18 @@ use anyhow::{Result, anyhow, bail};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 
-#[derive(Clone, Copy, ValueEnum)]
-enum ScaleArg {
-    Range,
-    Sd,
-}
-
-impl RecommendArg {
-    const DEFAULT: RecommendArg = match ntbea::DEFAULT_RECOMMEND {
-        RecommendFrom::Evaluated => RecommendArg::Evaluated,
-        RecommendFrom::Neighbourhood => RecommendArg::Neighbourhood,
-    };
-}
-
-impl ScaleArg {
-    const DEFAULT: ScaleArg = match ntbea::DEFAULT_SCALE {
-        FitnessScale::Range => ScaleArg::Range,
-        FitnessScale::Sd => ScaleArg::Sd,
-    };
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Algo {
-    Random,
-    Rmhc,
-    Brmhc,
-    Ntbea,
-}
-
 #[derive(Args)]
 pub struct OptimizeArgs {
     #[command(flatten)]
     common: CommonRunArgs,
     /// Optimiser: its own options are listed under its name below.
-    #[arg(long, value_enum, default_value = "ntbea", help_heading = "Optimiser")]
-    algo: Algo,
+    #[arg(long, default_value = "ntbea", value_parser = algo_names(), help_heading = "Optimiser")]
+    algo: String,
     /// Evaluations per trial (B-RMHC's pre-processing included unless --free-preprocessing).
     #[arg(long, default_value_t = 200, help_heading = "Optimiser")]
     budget: u64,
-    /// Points evaluated at once, in parallel. Random search: points per batch
-    /// [default: 32]. NTBEA: q walkers per run sharing one model (batch NTBEA, for
-    /// slow evaluators with several --workers) [default: 1, sequential NTBEA].
-    #[arg(long, help_heading = "Optimiser")]
-    batch: Option<usize>,
     #[command(flatten)]
-    ntbea: NtbeaArgs,
-    #[command(flatten)]
-    hill_climber: HillClimberArgs,
+    settings: super::declared::OptimizerFlags,
     #[command(flatten)]
     verdict: super::verdict::VerdictArgs,
     #[command(flatten)]
@@ -90,68 +51,6 @@ struct RaceArgs {
     /// No race: the optimiser's own recommendation, on the whole budget.
     #[arg(long)]
     no_race: bool,
-}
-
-/// The options of `--algo ntbea`.
-#[derive(Args)]
-#[command(next_help_heading = "NTBEA (--algo ntbea)")]
-struct NtbeaArgs {
-    /// Tuples: auto (1+2+N unless the space has too many 2-tuple patterns, then 1+N),
-    /// 1, 1+N (the paper), 1+2, 1+2+N (the Java reference), 1+2+3, or explicit tuples
-    /// by dimension name, e.g. "a,b;c".
-    #[arg(long, default_value = "auto")]
-    tuples: String,
-    /// Exploration constant k of the UCB score. By default it is multiplied by the
-    /// fitness scale (--scale), so one k suits any fitness scale.
-    #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_K)]
-    k: f64,
-    /// Use k as it is, not multiplied by the fitness scale (the reference's k).
-    #[arg(long)]
-    k_absolute: bool,
-    /// The fitness scale a relative k multiplies: sd (standard deviation of the
-    /// fitness seen so far) or range (max - min seen so far; the paper presets').
-    #[arg(long, value_enum, default_value_t = ScaleArg::DEFAULT)]
-    scale: ScaleArg,
-    /// Epsilon in sqrt(ln(1 + N) / (epsilon + n)).
-    #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_EPSILON)]
-    epsilon: f64,
-    /// Neighbours scored per step (capped at a quarter of the space).
-    #[arg(long, default_value_t = ntbea::DEFAULT_NEIGHBOURS)]
-    neighbours: usize,
-    /// Neighbours: one dimension always mutates, every other with probability p/D.
-    #[arg(allow_negative_numbers = true, long, default_value_t = ntbea::DEFAULT_MUTATION)]
-    mutation: f64,
-    /// Recommendation: the best evaluated point by model mean, or the best of
-    /// evaluated points and their one-step neighbours.
-    #[arg(long, value_enum, default_value_t = RecommendArg::DEFAULT)]
-    recommend: RecommendArg,
-    /// Independent runs R (multi-run).
-    #[arg(long, default_value_t = 1)]
-    runs: usize,
-    /// Multi-run: evaluations spent re-evaluating the runs' recommendations.
-    #[arg(long, default_value_t = 0)]
-    selection_budget: u64,
-}
-
-/// The options of `--algo rmhc` and `--algo brmhc`.
-#[derive(Args)]
-#[command(next_help_heading = "RMHC and B-RMHC (--algo rmhc, --algo brmhc)")]
-struct HillClimberArgs {
-    /// Evaluations of parent and mutant per generation.
-    #[arg(long, default_value_t = 1)]
-    resample: u32,
-    /// B-RMHC: softmax temperature over importances scaled to [0, 1].
-    #[arg(allow_negative_numbers = true, long, default_value_t = 0.5)]
-    temperature: f64,
-    /// B-RMHC: pre-processing evaluations do not count against the budget.
-    #[arg(long)]
-    free_preprocessing: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum RecommendArg {
-    Evaluated,
-    Neighbourhood,
 }
 
 #[derive(Args)]
@@ -500,10 +399,10 @@ pub(super) fn optim_error(e: crate::optim::Error) -> anyhow::Error {
     use crate::optim::Error;
     match &e {
         Error::Setting {
-            setting: "samples",
+            setting,
             value,
             expected,
-        } => anyhow!("CVT samples {value}: {expected}"),
+        } if setting == "samples" => anyhow!("CVT samples {value}: {expected}"),
         Error::Setting {
             setting,
             value,
@@ -911,39 +810,21 @@ fn shorten(s: &str, n: usize) -> String {
     }
 }
 
+/// `--algo`'s values: the declared optimisers.
+fn algo_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::optim::def::OPTIMIZERS.iter().map(|d| {
+        clap::builder::PossibleValue::new(d.name)
+            .aliases(d.aliases.iter().copied())
+            .help(d.about)
+    }))
+}
+
 pub fn optimize(a: OptimizeArgs) -> Result<()> {
-    let algorithm = match a.algo {
-        Algo::Random => AlgoConfig::Random(RandomConfig {
-            batch: a.batch.unwrap_or(32),
-        }),
-        Algo::Rmhc => AlgoConfig::Rmhc(RmhcConfig {
-            resample: a.hill_climber.resample,
-        }),
-        Algo::Brmhc => AlgoConfig::Brmhc(BrmhcConfig {
-            resample: a.hill_climber.resample,
-            temperature: a.hill_climber.temperature,
-            free_preprocessing: a.hill_climber.free_preprocessing,
-        }),
-        Algo::Ntbea => AlgoConfig::Ntbea(NtbeaConfig {
-            tuples: a.ntbea.tuples.parse::<TupleSet>().map_err(optim_error)?,
-            k: a.ntbea.k,
-            k_relative: !a.ntbea.k_absolute,
-            scale: match a.ntbea.scale {
-                ScaleArg::Range => FitnessScale::Range,
-                ScaleArg::Sd => FitnessScale::Sd,
-            },
-            epsilon: a.ntbea.epsilon,
-            neighbours: a.ntbea.neighbours,
-            mutation: a.ntbea.mutation,
-            recommend: match a.ntbea.recommend {
-                RecommendArg::Evaluated => RecommendFrom::Evaluated,
-                RecommendArg::Neighbourhood => RecommendFrom::Neighbourhood,
-            },
-            runs: a.ntbea.runs,
-            selection_budget: a.ntbea.selection_budget,
-            batch: a.batch.unwrap_or(1),
-        }),
-    };
+    let def = crate::optim::def::optimizer(&a.algo)
+        .ok_or_else(|| anyhow!("--algo {}: no such optimiser", a.algo))?;
+    let algorithm = def
+        .configure(&a.settings.for_optimizer(def)?)
+        .map_err(optim_error)?;
     start(
         &a.common,
         "noisy-onemax",

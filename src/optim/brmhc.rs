@@ -13,9 +13,11 @@
 //! dimension is e^2 = 7.4 times as likely to mutate as one that never moved fitness.
 
 use super::rmhc::{DimensionChooser, HillClimber};
-use super::{Candidate, Optimizer, Phase, Recommendation};
+use super::{Candidate, Optimizer, Phase, Recommendation, def};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
+use crate::settings::Setting;
+use crate::space::Domain;
 use crate::space::{Space, random_point};
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
@@ -29,6 +31,44 @@ pub struct BrmhcConfig {
     /// When true, pre-processing evaluations do not count against the budget.
     pub free_preprocessing: bool,
 }
+
+/// B-RMHC, declared ([`super::def`]).
+pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+    name: "brmhc",
+    aliases: &["b-rmhc"],
+    about: "Biased-mutation RMHC: the dimension to mutate drawn by its measured importance",
+    settings: || {
+        vec![
+            super::rmhc::resample_setting(),
+            Setting::new(
+                "temperature",
+                "0.5",
+                "B-RMHC: softmax temperature over importances scaled to [0, 1]",
+            ),
+            Setting::new(
+                "free_preprocessing",
+                "false",
+                "B-RMHC: pre-processing evaluations do not count against the budget",
+            )
+            .taking(Domain::Bool),
+        ]
+    },
+    configure: |v| {
+        Ok(super::AlgoConfig::Brmhc(BrmhcConfig {
+            resample: super::rmhc::resample(v)?,
+            temperature: def::real(v, "temperature", |t| t > 0.0, "above 0")?,
+            free_preprocessing: def::switch(v, "free_preprocessing")?,
+        }))
+    },
+    values: |c| match c {
+        super::AlgoConfig::Brmhc(c) => Some(vec![
+            ("resample".into(), def::text(c.resample)),
+            ("temperature".into(), def::text(c.temperature)),
+            ("free_preprocessing".into(), def::text(c.free_preprocessing)),
+        ]),
+        _ => None,
+    },
+};
 
 impl Default for BrmhcConfig {
     fn default() -> Self {

@@ -11,9 +11,16 @@ pub enum Error {
     /// (`config.ron`'s `algorithm`), `expected` says what is allowed.
     #[error("{setting}: {value}: {expected}")]
     Setting {
-        setting: &'static str,
+        setting: String,
         value: String,
         expected: String,
+    },
+    /// A setting the optimiser does not declare ([`crate::optim::def`]).
+    #[error("{owner} has no setting `{setting}` (its settings: {known})")]
+    UnknownSetting {
+        owner: String,
+        setting: String,
+        known: String,
     },
     /// An NTBEA tuple list (the `tuples` setting) that cannot be read.
     #[error("tuples {text}: {problem}")]
@@ -88,13 +95,13 @@ impl Error {
     /// The setting at fault and the message after it, for a caller that names the
     /// setting its own way (the command line by its flag, a run folder by the field
     /// of `config.ron`): `("batch", "0: give 1 to 10000 (points per batch)")`.
-    pub fn setting(&self) -> Option<(&'static str, String)> {
+    pub fn setting(&self) -> Option<(&str, String)> {
         match self {
             Error::Setting {
                 setting,
                 value,
                 expected,
-            } => Some((setting, format!("{value}: {expected}"))),
+            } => Some((setting.as_str(), format!("{value}: {expected}"))),
             Error::Tuples { text, problem } => Some(("tuples", format!("{text}: {problem}"))),
             _ => None,
         }

@@ -5,6 +5,7 @@
 
 pub mod brmhc;
 pub mod constrained;
+pub mod def;
 mod error;
 pub mod map_elites;
 pub mod ntbea;
@@ -60,9 +61,9 @@ impl Phase {
 }
 
 /// Most points one batch may hold: a batch is held in memory at once.
-const MAX_BATCH: u64 = 1 << 20;
+pub(crate) const MAX_BATCH: u64 = 1 << 20;
 /// Most repeats, runs or neighbours: beyond it a setting is a typo, not a plan.
-const MAX_COUNT: u64 = 1 << 20;
+pub(crate) const MAX_COUNT: u64 = 1 << 20;
 
 /// One point an optimiser wants evaluated.
 #[derive(Clone, Debug, PartialEq)]
@@ -171,11 +172,8 @@ pub enum AlgoConfig {
 impl AlgoConfig {
     pub fn name(&self) -> &'static str {
         match self {
-            AlgoConfig::Random(_) => "random",
-            AlgoConfig::Rmhc(_) => "rmhc",
-            AlgoConfig::Brmhc(_) => "brmhc",
-            AlgoConfig::Ntbea(_) => "ntbea",
             AlgoConfig::MapElites(_) => "map-elites",
+            other => def::declaring(other).map_or("?", |(d, _)| d.name),
         }
     }
 
@@ -184,61 +182,30 @@ impl AlgoConfig {
     /// their range, nothing so large that it exhausts memory. An error names the
     /// setting as `config.ron` does ([`Error::setting`]).
     pub fn check(&self) -> Result<(), Error> {
-        fn count(setting: &'static str, v: u64, max: u64, why: &str) -> Result<(), Error> {
-            if v == 0 || v > max {
-                return Err(Error::Setting {
-                    setting,
-                    value: v.to_string(),
-                    expected: format!("give 1 to {max} ({why})"),
-                });
-            }
-            Ok(())
-        }
-        fn real(setting: &'static str, v: f64, ok: bool, range: &str) -> Result<(), Error> {
-            if !v.is_finite() || !ok {
-                return Err(Error::Setting {
-                    setting,
-                    value: v.to_string(),
-                    expected: format!("needs a finite number {range}"),
-                });
-            }
-            Ok(())
+        if let Some((def, values)) = def::declaring(self) {
+            // The declaration reads the settings back: what it refuses from a user
+            // it refuses in a `config.ron`.
+            return def.configure(&values).map(|_| ());
         }
         match self {
-            AlgoConfig::Random(c) => count("batch", c.batch as u64, MAX_BATCH, "points per batch"),
-            AlgoConfig::Rmhc(c) => count(
-                "resample",
-                c.resample.into(),
-                MAX_COUNT,
-                "evaluations of parent and mutant per generation",
-            ),
-            AlgoConfig::Brmhc(c) => {
-                count(
-                    "resample",
-                    c.resample.into(),
-                    MAX_COUNT,
-                    "evaluations of parent and mutant per generation",
-                )?;
-                real("temperature", c.temperature, c.temperature > 0.0, "above 0")
-            }
-            AlgoConfig::Ntbea(c) => {
-                real("k", c.k, c.k >= 0.0, "of at least 0")?;
-                real("epsilon", c.epsilon, c.epsilon > 0.0, "above 0")?;
-                real("mutation", c.mutation, c.mutation > 0.0, "above 0")?;
-                count(
-                    "neighbours",
-                    c.neighbours as u64,
-                    MAX_COUNT,
-                    "neighbours scored per step",
-                )?;
-                count("runs", c.runs as u64, MAX_COUNT, "independent NTBEA runs")?;
-                count("batch", c.batch as u64, MAX_COUNT, "points per NTBEA step")
-            }
             AlgoConfig::MapElites(c) => {
-                count("batch", c.batch as u64, MAX_BATCH, "candidates per batch")?;
-                real("qd_offset", c.qd_offset, true, "")?;
+                if c.batch == 0 || c.batch as u64 > MAX_BATCH {
+                    return Err(Error::Setting {
+                        setting: "batch".into(),
+                        value: c.batch.to_string(),
+                        expected: format!("give 1 to {MAX_BATCH} (candidates per batch)"),
+                    });
+                }
+                if !c.qd_offset.is_finite() {
+                    return Err(Error::Setting {
+                        setting: "qd_offset".into(),
+                        value: c.qd_offset.to_string(),
+                        expected: "needs a finite number".into(),
+                    });
+                }
                 c.check()
             }
+            _ => unreachable!("every scalar optimiser is declared (optim::def::OPTIMIZERS)"),
         }
     }
 

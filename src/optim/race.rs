@@ -58,7 +58,7 @@ impl RaceConfig {
     /// Checks the settings; the error names the setting as `config.ron` does.
     pub fn check(&self) -> Result<(), super::Error> {
         let bad = |setting: &'static str, value: String, expected: &str| super::Error::Setting {
-            setting,
+            setting: setting.into(),
             value,
             expected: expected.to_string(),
         };

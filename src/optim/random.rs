@@ -1,6 +1,6 @@
 //! Random search: the baseline every optimiser should beat.
 
-use super::{Candidate, Optimizer, Phase, Recommendation, argmax};
+use super::{Candidate, Optimizer, Phase, Recommendation, argmax, def};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::space::{Space, random_point};
@@ -12,6 +12,23 @@ pub struct RandomConfig {
     /// Points asked per batch (evaluated in parallel).
     pub batch: usize,
 }
+
+/// Random search, declared ([`super::def`]).
+pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+    name: "random",
+    aliases: &[],
+    about: "Random search: uniform points, the best measured (the baseline)",
+    settings: || vec![def::batch_setting(RandomConfig::default().batch)],
+    configure: |v| {
+        Ok(super::AlgoConfig::Random(RandomConfig {
+            batch: def::count(v, "batch", super::MAX_BATCH, "points per batch")? as usize,
+        }))
+    },
+    values: |c| match c {
+        super::AlgoConfig::Random(c) => Some(vec![("batch".into(), def::text(c.batch))]),
+        _ => None,
+    },
+};
 
 impl Default for RandomConfig {
     fn default() -> Self {

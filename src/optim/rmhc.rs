@@ -6,9 +6,10 @@
 //! `r` times and compared by mean. The dimension to mutate is drawn by a
 //! [`DimensionChooser`], uniform here and importance-biased in B-RMHC.
 
-use super::{Candidate, Optimizer, Phase, Recommendation};
+use super::{Candidate, Optimizer, Phase, Recommendation, def};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
+use crate::settings::Setting;
 use crate::space::mutate::mutate_value;
 use crate::space::{Space, random_point};
 use rand::RngExt;
@@ -20,6 +21,43 @@ pub struct RmhcConfig {
     /// Evaluations of the parent and of the mutant per generation (r).
     pub resample: u32,
 }
+
+/// The setting RMHC and B-RMHC share.
+pub(crate) fn resample_setting() -> Setting {
+    Setting::new(
+        "resample",
+        "1",
+        "Evaluations of parent and mutant per generation",
+    )
+}
+
+/// `resample` as RMHC and B-RMHC check it.
+pub(crate) fn resample(v: &crate::settings::Values) -> Result<u32, super::Error> {
+    def::count(
+        v,
+        "resample",
+        super::MAX_COUNT,
+        "evaluations of parent and mutant per generation",
+    )
+    .map(|n| n as u32)
+}
+
+/// RMHC, declared ([`super::def`]).
+pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+    name: "rmhc",
+    aliases: &[],
+    about: "Random mutation hill climbing: one dimension mutated, the mutant kept when no worse",
+    settings: || vec![resample_setting()],
+    configure: |v| {
+        Ok(super::AlgoConfig::Rmhc(RmhcConfig {
+            resample: resample(v)?,
+        }))
+    },
+    values: |c| match c {
+        super::AlgoConfig::Rmhc(c) => Some(vec![("resample".into(), def::text(c.resample))]),
+        _ => None,
+    },
+};
 
 impl Default for RmhcConfig {
     fn default() -> Self {

@@ -97,30 +97,6 @@ fn value_text(v: &Value) -> String {
     }
 }
 
-/// NTBEA's tuples as `--tuples` takes them: `auto`, `1+2+N`, `a,b;c`.
-fn tuples_text(v: &Value) -> String {
-    match v {
-        Value::Object(m) => {
-            if let Some(Value::Object(sizes)) = m.get("Sizes") {
-                let mut parts: Vec<String> = sizes
-                    .get("sizes")
-                    .and_then(Value::as_array)
-                    .map(|a| a.iter().map(value_text).collect())
-                    .unwrap_or_default();
-                if sizes.get("full").and_then(Value::as_bool) == Some(true) {
-                    parts.push("N".into());
-                }
-                return parts.join("+");
-            }
-            if let Some(Value::Array(tuples)) = m.get("Explicit") {
-                return tuples.iter().map(value_text).collect::<Vec<_>>().join(";");
-            }
-            value_text(v)
-        }
-        other => value_text(other),
-    }
-}
-
 /// MAP-Elites' feature axes in words and flags (HTML): the `--axis` flags given, or
 /// "the problem's default axes" and what they are (`default_axes`, the problem's;
 /// `None` when the problem cannot say). `None` for other optimisers.
@@ -154,6 +130,24 @@ pub fn axes_html(config: &AlgoConfig, default_axes: Option<&[FeatureAxis]>) -> O
 /// The settings of `config` as flags of `playtune optimize` / `map-elites`, in the
 /// order `config.ron` records them; MAP-Elites' axes are [`axes_html`]'s.
 pub fn algorithm_flags(config: &AlgoConfig) -> Vec<Flag> {
+    if let Some((def, values)) = crate::optim::def::declaring(config) {
+        // A declared optimiser's settings are its flags, switches when on.
+        let switches: Vec<String> = (def.settings)()
+            .into_iter()
+            .filter(|s| s.values == Some(crate::space::Domain::Bool))
+            .map(|s| s.name)
+            .collect();
+        return values
+            .into_iter()
+            .filter_map(|(name, value)| {
+                let flag = format!("--{}", name.replace('_', "-"));
+                match switches.contains(&name) {
+                    true => (value == "true").then(|| Flag::new(&flag, "")),
+                    false => Some(Flag::new(&flag, value)),
+                }
+            })
+            .collect();
+    }
     let mut out = Vec::new();
     if let AlgoConfig::MapElites(c) = config {
         let emitters: Vec<&str> = c.emitters().map(|m| m.name()).collect();
@@ -186,17 +180,11 @@ pub fn algorithm_flags(config: &AlgoConfig) -> Vec<Flag> {
                     }
                 }
                 ("mutation", _) if map_elites => {}
-                ("k_relative", Value::Bool(relative)) => {
-                    if !relative {
-                        out.push(Flag::new("--k-absolute", ""));
-                    }
-                }
                 ("init_one_hot", Value::Bool(on)) => {
                     if *on {
                         out.push(Flag::new("--one-hot", ""));
                     }
                 }
-                ("tuples", t) => out.push(Flag::new("--tuples", tuples_text(t))),
                 ("archive", Value::Object(m)) => {
                     if let Some(Value::Object(cvt)) = m.get("Cvt") {
                         out.push(Flag::new("--archive", "cvt"));

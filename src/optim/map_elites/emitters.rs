@@ -45,7 +45,7 @@ impl Mutation {
                 Ok(())
             } else {
                 Err(Error::Setting {
-                    setting,
+                    setting: setting.into(),
                     value: v.to_string(),
                     expected: "needs a finite number above 0".into(),
                 })

@@ -150,7 +150,7 @@ impl MapElitesConfig {
         // Bounded before anything is sized: the initial points are made up front.
         if self.init_random > MAX_INIT_RANDOM {
             return Err(crate::optim::Error::Setting {
-                setting: "init_random",
+                setting: "init_random".into(),
                 value: self.init_random.to_string(),
                 expected: format!(
                     "give 0 to {MAX_INIT_RANDOM} (random points before the emitters start)"
@@ -163,14 +163,14 @@ impl MapElitesConfig {
         {
             if centroids == 0 || centroids > MAX_CENTROIDS {
                 return Err(crate::optim::Error::Setting {
-                    setting: "centroids",
+                    setting: "centroids".into(),
                     value: centroids.to_string(),
                     expected: format!("give 1 to {MAX_CENTROIDS} (cells of the CVT archive)"),
                 });
             }
             if samples < centroids || samples > MAX_CVT_SAMPLES {
                 return Err(crate::optim::Error::Setting {
-                    setting: "samples",
+                    setting: "samples".into(),
                     value: samples.to_string(),
                     expected: format!("give {centroids} (the centroids) to {MAX_CVT_SAMPLES}"),
                 });

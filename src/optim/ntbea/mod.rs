@@ -13,9 +13,11 @@
 pub mod model;
 pub mod suite;
 
-use super::{Candidate, Error, Optimizer, Phase, Recommendation, argmax};
+use super::{Candidate, Error, Optimizer, Phase, Recommendation, argmax, def};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
+use crate::settings::Setting;
+use crate::space::Domain;
 use crate::space::{Space, neighbour, random_point};
 use crate::stats::Summary;
 use model::{NeighbourScorer, TupleModel};
@@ -39,6 +41,30 @@ pub enum TupleSet {
     Sizes { sizes: Vec<usize>, full: bool },
     /// Explicit tuples, by dimension name.
     Explicit(Vec<Vec<String>>),
+}
+
+/// As the `tuples` setting takes them (`auto`, `1+2+N`, `a,b;c`): parsing the text
+/// gives the same set back.
+impl std::fmt::Display for TupleSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TupleSet::Auto => f.write_str("auto"),
+            TupleSet::Sizes { sizes, full } => {
+                let mut terms: Vec<String> = sizes.iter().map(usize::to_string).collect();
+                if *full {
+                    terms.push("N".into());
+                }
+                f.write_str(&terms.join("+"))
+            }
+            TupleSet::Explicit(tuples) => f.write_str(
+                &tuples
+                    .iter()
+                    .map(|t| t.join(","))
+                    .collect::<Vec<_>>()
+                    .join(";"),
+            ),
+        }
+    }
 }
 
 impl std::str::FromStr for TupleSet {
@@ -247,6 +273,18 @@ pub enum RecommendFrom {
     Neighbourhood,
 }
 
+impl RecommendFrom {
+    pub const ALL: [RecommendFrom; 2] = [RecommendFrom::Evaluated, RecommendFrom::Neighbourhood];
+
+    /// As the `recommend` setting takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RecommendFrom::Evaluated => "evaluated",
+            RecommendFrom::Neighbourhood => "neighbourhood",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NtbeaConfig {
@@ -301,6 +339,18 @@ pub enum FitnessScale {
 }
 
 impl FitnessScale {
+    pub const ALL: [FitnessScale; 2] = [FitnessScale::Range, FitnessScale::Sd];
+
+    /// As the `scale` setting takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FitnessScale::Range => "range",
+            FitnessScale::Sd => "sd",
+        }
+    }
+}
+
+impl FitnessScale {
     fn range() -> FitnessScale {
         FitnessScale::Range
     }
@@ -331,6 +381,121 @@ impl NtbeaConfig {
         }
     }
 }
+
+/// NTBEA, declared ([`super::def`]): the settings [`NtbeaConfig`] records, named as
+/// the command line and Python take them.
+pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+    name: "ntbea",
+    aliases: &[],
+    about: "The N-Tuple Bandit EA: a bandit model of tuple statistics steers an evolutionary search",
+    settings: || {
+        vec![
+            Setting::new(
+                "tuples",
+                "auto",
+                "Tuples: auto (1+2+N unless the space has too many 2-tuple patterns, then 1+N), 1, 1+N (the paper), 1+2, 1+2+N (the Java reference), 1+2+3, or explicit tuples by dimension name, e.g. \"a,b;c\"",
+            ),
+            Setting::new(
+                "k",
+                &DEFAULT_K.to_string(),
+                "Exploration constant k of the UCB score. By default it is multiplied by the fitness scale (setting scale), so one k suits any fitness scale",
+            ),
+            Setting::new(
+                "k_absolute",
+                "false",
+                "Use k as it is, not multiplied by the fitness scale (the reference's k)",
+            )
+            .taking(Domain::Bool),
+            Setting::new(
+                "scale",
+                DEFAULT_SCALE.name(),
+                "The fitness scale a relative k multiplies: sd (standard deviation of the fitness seen so far) or range (max - min seen so far; the paper presets')",
+            )
+            .taking(Domain::Categories(
+                FitnessScale::ALL.iter().map(|s| s.name().to_string()).collect(),
+            )),
+            Setting::new(
+                "epsilon",
+                &DEFAULT_EPSILON.to_string(),
+                "Epsilon in sqrt(ln(1 + N) / (epsilon + n))",
+            ),
+            Setting::new(
+                "neighbours",
+                &DEFAULT_NEIGHBOURS.to_string(),
+                "Neighbours scored per step (capped at a quarter of the space)",
+            ),
+            Setting::new(
+                "mutation",
+                &DEFAULT_MUTATION.to_string(),
+                "Neighbours: one dimension always mutates, every other with probability p/D",
+            ),
+            Setting::new(
+                "recommend",
+                DEFAULT_RECOMMEND.name(),
+                "Recommendation: the best evaluated point by model mean, or the best of evaluated points and their one-step neighbours",
+            )
+            .taking(Domain::Categories(
+                RecommendFrom::ALL.iter().map(|r| r.name().to_string()).collect(),
+            )),
+            Setting::new("runs", "1", "Independent runs R (multi-run)"),
+            Setting::new(
+                "selection_budget",
+                "0",
+                "Multi-run: evaluations spent re-evaluating the runs' recommendations",
+            ),
+            def::batch_setting(1),
+        ]
+    },
+    configure: |v| {
+        let tuples = v.get("tuples").parse::<TupleSet>()?;
+        let selection_budget = match v.get("selection_budget").parse::<u64>() {
+            Ok(n) => n,
+            Err(_) => {
+                return Err(Error::Setting {
+                    setting: "selection_budget".into(),
+                    value: v.get("selection_budget").into(),
+                    expected: "give a whole number of evaluations".into(),
+                });
+            }
+        };
+        Ok(super::AlgoConfig::Ntbea(NtbeaConfig {
+            tuples,
+            k: def::real(v, "k", |k| k >= 0.0, "of at least 0")?,
+            k_relative: !def::switch(v, "k_absolute")?,
+            scale: FitnessScale::ALL
+                [def::choice(v, "scale", &FitnessScale::ALL.map(FitnessScale::name))?],
+            epsilon: def::real(v, "epsilon", |e| e > 0.0, "above 0")?,
+            neighbours: def::count(
+                v,
+                "neighbours",
+                super::MAX_COUNT,
+                "neighbours scored per step",
+            )? as usize,
+            mutation: def::real(v, "mutation", |m| m > 0.0, "above 0")?,
+            recommend: RecommendFrom::ALL
+                [def::choice(v, "recommend", &RecommendFrom::ALL.map(RecommendFrom::name))?],
+            runs: def::count(v, "runs", super::MAX_COUNT, "independent NTBEA runs")? as usize,
+            selection_budget,
+            batch: def::count(v, "batch", super::MAX_COUNT, "points per NTBEA step")? as usize,
+        }))
+    },
+    values: |c| match c {
+        super::AlgoConfig::Ntbea(c) => Some(vec![
+            ("tuples".into(), c.tuples.to_string()),
+            ("k".into(), def::text(c.k)),
+            ("k_absolute".into(), def::text(!c.k_relative)),
+            ("scale".into(), c.scale.name().into()),
+            ("epsilon".into(), def::text(c.epsilon)),
+            ("neighbours".into(), def::text(c.neighbours)),
+            ("mutation".into(), def::text(c.mutation)),
+            ("recommend".into(), c.recommend.name().into()),
+            ("runs".into(), def::text(c.runs)),
+            ("selection_budget".into(), def::text(c.selection_budget)),
+            ("batch".into(), def::text(c.batch)),
+        ]),
+        _ => None,
+    },
+};
 
 /// The defaults: the best general setting found by `playtune experiment ntbea-defaults`
 /// (NTBEA tuning NTBEA over the `ntbea-suite` benchmarks; runs/published/ntbea-defaults).
