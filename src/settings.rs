@@ -19,6 +19,11 @@ pub struct Setting {
     /// The values the setting takes, where they are a set (a described game's
     /// settings): a design space's dimension must take only these.
     pub values: Option<crate::space::Domain>,
+    /// Other names its command-line flag also answers to (the names it had before).
+    pub aliases: Vec<&'static str>,
+    /// Whether it is a list the command line may give one item at a time (the flag
+    /// repeated); its value is the items joined by commas.
+    pub repeatable: bool,
 }
 
 impl Setting {
@@ -30,7 +35,21 @@ impl Setting {
             tune: None,
             range: None,
             values: None,
+            aliases: Vec::new(),
+            repeatable: false,
         }
+    }
+
+    /// The setting's flag also answers to `--alias`.
+    pub fn alias(mut self, alias: &'static str) -> Setting {
+        self.aliases.push(alias);
+        self
+    }
+
+    /// The setting is a comma list whose flag may be repeated.
+    pub fn repeatable(mut self) -> Setting {
+        self.repeatable = true;
+        self
     }
 
     /// The setting, taking the numbers `min` to `max` (both included).

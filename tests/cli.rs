@@ -637,7 +637,7 @@ fn map_elites_refuses_bad_emitters_and_archives() {
         (&["--archive", "hex"][..], "invalid value 'hex'"),
         (
             &["--centroids", "10"][..],
-            "--centroids is for --archive cvt",
+            "--centroids 10: needs archive cvt",
         ),
         (
             &["--archive", "cvt", "--centroids", "0"][..],
@@ -649,7 +649,7 @@ fn map_elites_refuses_bad_emitters_and_archives() {
         ),
         (
             &["--emitters", "gaussian", "--mutation", "gaussian"][..],
-            "cannot be used with",
+            "cannot be used multiple times",
         ),
     ] {
         playtune()

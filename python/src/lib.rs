@@ -9,7 +9,6 @@
 
 use playtune::eval::{Binding, Evaluation, point_json};
 use playtune::optim::constrained::{Check, Constrained};
-use playtune::optim::map_elites::{Better, MapElitesConfig, default_emitters};
 use playtune::optim::{AlgoConfig, Candidate, Optimizer};
 use playtune::run::failures::FailureRow;
 use playtune::run::log::LogRow;
@@ -291,162 +290,30 @@ fn algorithm(
         Value::Object(m) => m,
         _ => return Err("the optimiser's settings are a dict".into()),
     };
-    let mut given = given.clone();
-    if let Some(def) = playtune::optim::def::optimizer(name) {
-        // A declared optimiser takes its settings by their declared names, as text.
-        let text = |v: &Value| match v {
+    use playtune::optim::def::{Context, MAP_ELITES, optimizer};
+    let def = optimizer(name)
+        .or_else(|| {
+            (name == MAP_ELITES.name || MAP_ELITES.aliases.contains(&name)).then_some(MAP_ELITES)
+        })
+        .ok_or_else(|| {
+            format!("unknown optimiser `{name}` (use random, rmhc, brmhc, ntbea or map-elites)")
+        })?;
+    // A declared optimiser takes its settings by their declared names, as text: a list
+    // is its items joined by commas, as the command line's repeated flag gives them.
+    fn text(v: &Value) -> String {
+        match v {
             Value::String(s) => s.clone(),
+            Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(","),
             other => other.to_string(),
-        };
-        let pairs: Vec<(String, String)> =
-            given.iter().map(|(k, v)| (k.clone(), text(v))).collect();
-        return def.configure(&pairs).map_err(|e| e.to_string());
+        }
     }
-    let (tag, mut base) = match name {
-        "map-elites" | "map_elites" | "mapelites" => {
-            let sigma = given
-                .remove("sigma")
-                .and_then(|v| v.as_f64())
-                .unwrap_or(0.5);
-            let line_sigma = given
-                .remove("line_sigma")
-                .and_then(|v| v.as_f64())
-                .unwrap_or(0.2);
-            let emitter = |v: &Value| -> Result<Value, String> {
-                match v.as_str() {
-                    Some("gaussian") => Ok(json!({"Gaussian": {"sigma": sigma}})),
-                    Some("iso-line") | Some("iso_line") => {
-                        Ok(json!({"IsoLine": {"sigma_iso": sigma, "sigma_line": line_sigma}}))
-                    }
-                    Some("one-weight") | Some("hill-climber") | Some("hill_climber") => {
-                        Ok(json!("HillClimber"))
-                    }
-                    Some(other) => Err(format!(
-                        "emitters: unknown emitter `{other}` (use gaussian, iso-line or one-weight)"
-                    )),
-                    None => Ok(v.clone()),
-                }
-            };
-            let emitters: Vec<Value> = match given.remove("emitters") {
-                Some(Value::Array(list)) => list.iter().map(emitter).collect::<Result<_, _>>()?,
-                Some(Value::String(list)) => list
-                    .split(',')
-                    .map(|s| emitter(&json!(s.trim())))
-                    .collect::<Result<_, _>>()?,
-                Some(other) => {
-                    return Err(format!(
-                        "emitters: {other}: give a list such as [\"gaussian\", \"iso-line\"]"
-                    ));
-                }
-                None => default_emitters(space, sigma)
-                    .into_iter()
-                    .map(|m| serde_json::to_value(m).map_err(|e| e.to_string()))
-                    .collect::<Result<_, _>>()?,
-            };
-            if emitters.is_empty() {
-                return Err("emitters: give at least one".into());
-            }
-            given.insert("mutation".into(), emitters[0].clone());
-            given.insert("more_emitters".into(), Value::Array(emitters[1..].to_vec()));
-            match given.remove("better") {
-                Some(Value::String(b)) => {
-                    let rule = match b.split_once(':') {
-                        None if b == "greater" => Better::Greater,
-                        Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic {
-                            secondary: f.into(),
-                        },
-                        _ => {
-                            return Err(format!(
-                                "better {b}: use `greater` or `lexicographic:FEATURE`"
-                            ));
-                        }
-                    };
-                    given.insert(
-                        "better".into(),
-                        serde_json::to_value(rule).map_err(|e| e.to_string())?,
-                    );
-                }
-                Some(other) => {
-                    given.insert("better".into(), other);
-                }
-                None => {
-                    let rule = match tie_break {
-                        Some(f) => Better::Lexicographic { secondary: f },
-                        None => Better::Greater,
-                    };
-                    given.insert(
-                        "better".into(),
-                        serde_json::to_value(rule).map_err(|e| e.to_string())?,
-                    );
-                }
-            }
-            let centroids = given.remove("centroids");
-            match given.get("archive").cloned() {
-                Some(Value::String(a)) if a == "grid" => {
-                    if centroids.is_some() {
-                        return Err("centroids is for archive \"cvt\"".into());
-                    }
-                    given.insert("archive".into(), json!("Grid"));
-                }
-                Some(Value::String(a)) if a == "cvt" => {
-                    let k = centroids.and_then(|c| c.as_u64()).unwrap_or(1000) as usize;
-                    let cvt = playtune::optim::map_elites::ArchiveConfig::cvt(k);
-                    given.insert(
-                        "archive".into(),
-                        serde_json::to_value(cvt).map_err(|e| e.to_string())?,
-                    );
-                }
-                Some(Value::String(a)) => {
-                    return Err(format!("archive {a}: use \"grid\" or \"cvt\""));
-                }
-                _ => {}
-            }
-            if let Some(Value::Array(axes)) = given.get("axes").cloned() {
-                let parsed = axes
-                    .iter()
-                    .map(|a| match a.as_str() {
-                        Some(text) => parse_axis(text),
-                        None => Ok(a.clone()),
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                given.insert("axes".into(), Value::Array(parsed));
-            }
-            (
-                "MapElites",
-                serde_json::to_value(MapElitesConfig::default()),
-            )
-        }
-        other => {
-            return Err(format!(
-                "unknown optimiser `{other}` (use random, rmhc, brmhc, ntbea or map-elites)"
-            ));
-        }
+    let pairs: Vec<(String, String)> = given.iter().map(|(k, v)| (k.clone(), text(v))).collect();
+    let context = Context {
+        space: Some(space),
+        tie_break: tie_break.as_deref(),
     };
-    let base = base.as_mut().map_err(|e| e.to_string())?;
-    let fields = base.as_object_mut().ok_or("settings are a struct")?;
-    for (k, v) in given {
-        // Settings serialisation leaves out at their defaults are settings all the same.
-        let optional = matches!(
-            (tag, k.as_str()),
-            ("MapElites", "more_emitters") | ("MapElites", "archive")
-        );
-        if !fields.contains_key(&k) && !optional {
-            let known: Vec<&String> = fields.keys().collect();
-            return Err(format!(
-                "{name} has no setting `{k}` (its settings: {})",
-                known
-                    .iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        fields.insert(k, v);
-    }
-    let config: AlgoConfig = serde_json::from_value(json!({ tag: base }))
-        .map_err(|e| format!("{name}'s settings: {e}"))?;
-    config.check().map_err(|e| e.to_string())?;
-    Ok(config)
+    def.configure_for(&pairs, &context)
+        .map_err(|e| e.to_string())
 }
 
 /// `FEATURE=LOW:HIGH:BINS`, as `--axis` takes it.

@@ -1,27 +1,41 @@
 //! The optimisers' flags, made from their declarations ([`crate::optim::def`]): one
 //! flag per setting name (`selection_budget` is `--selection-budget`), its help the
 //! setting's meaning, its default the declared one, a category's values listed, a
-//! `Bool` setting a switch. A setting several optimisers declare (`batch`,
-//! `resample`) is one flag. No optimiser setting is spelled here.
+//! `Bool` setting a switch, a repeatable one a flag given as often as needed. A
+//! setting several optimisers declare (`batch`, `resample`) is one flag. No
+//! optimiser setting is spelled here.
 
-use crate::optim::def::{OPTIMIZERS, OptimizerDef};
+use crate::optim::def::{MAP_ELITES, OPTIMIZERS, OptimizerDef};
 use crate::space::Domain;
 use anyhow::{Result, bail};
 use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 
-/// The optimiser settings given on the command line, by setting name.
+/// The optimiser settings given on the command line, by setting name: of the
+/// scalar optimisers (`optimize`; `MAP` false) or of MAP-Elites (`map-elites`).
 #[derive(Clone, Debug, Default)]
-pub struct OptimizerFlags {
+pub struct DeclaredFlags<const MAP: bool> {
     given: Vec<(String, String)>,
+}
+
+/// `optimize --algo`'s settings.
+pub type OptimizerFlags = DeclaredFlags<false>;
+/// `map-elites`'s settings.
+pub type MapElitesFlags = DeclaredFlags<true>;
+
+fn defs(map: bool) -> Vec<&'static OptimizerDef> {
+    match map {
+        true => vec![MAP_ELITES],
+        false => OPTIMIZERS.to_vec(),
+    }
 }
 
 /// Every declared setting name, with the optimisers declaring it, in declaration
 /// order.
-fn settings_by_name() -> Vec<(crate::settings::Setting, Vec<&'static OptimizerDef>)> {
+fn settings_by_name(map: bool) -> Vec<(crate::settings::Setting, Vec<&'static OptimizerDef>)> {
     let mut out: Vec<(crate::settings::Setting, Vec<&'static OptimizerDef>)> = Vec::new();
-    for def in OPTIMIZERS {
+    for def in defs(map) {
         for s in (def.settings)() {
             match out.iter_mut().find(|(t, _)| t.name == s.name) {
                 Some((_, owners)) => owners.push(def),
@@ -36,7 +50,7 @@ fn flag(name: &str) -> String {
     name.replace('_', "-")
 }
 
-impl OptimizerFlags {
+impl<const MAP: bool> DeclaredFlags<MAP> {
     /// The given settings for optimiser `def`. A flag only other optimisers take is
     /// refused, naming them: it would do nothing.
     pub fn for_optimizer(&self, def: &OptimizerDef) -> Result<Vec<(String, String)>> {
@@ -60,15 +74,20 @@ impl OptimizerFlags {
     }
 }
 
-impl FromArgMatches for OptimizerFlags {
+impl<const MAP: bool> FromArgMatches for DeclaredFlags<MAP> {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
-        for (s, _) in settings_by_name() {
+        for (s, _) in settings_by_name(MAP) {
             if m.value_source(&s.name) != Some(ValueSource::CommandLine) {
                 continue;
             }
             let value = if s.values == Some(Domain::Bool) {
                 m.get_flag(&s.name).to_string()
+            } else if s.repeatable {
+                match m.get_many::<String>(&s.name) {
+                    Some(items) => items.cloned().collect::<Vec<_>>().join(","),
+                    None => continue,
+                }
             } else {
                 match m.get_one::<String>(&s.name) {
                     Some(v) => v.clone(),
@@ -77,23 +96,26 @@ impl FromArgMatches for OptimizerFlags {
             };
             given.push((s.name.clone(), value));
         }
-        Ok(OptimizerFlags { given })
+        Ok(DeclaredFlags { given })
     }
 
     fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
-        *self = OptimizerFlags::from_arg_matches(m)?;
+        *self = DeclaredFlags::from_arg_matches(m)?;
         Ok(())
     }
 }
 
-impl Args for OptimizerFlags {
+impl<const MAP: bool> Args for DeclaredFlags<MAP> {
     fn augment_args(mut cmd: Command) -> Command {
-        for (s, owners) in settings_by_name() {
+        for (s, owners) in settings_by_name(MAP) {
             let algos: Vec<String> = owners
                 .iter()
                 .map(|d| format!("--algo {}", d.name))
                 .collect();
-            let heading = format!("Options of {}", algos.join(", "));
+            let heading = match MAP {
+                true => "MAP-Elites".to_string(),
+                false => format!("Options of {}", algos.join(", ")),
+            };
             let defaults: Vec<(String, &str)> = owners
                 .iter()
                 .map(|d| {
@@ -107,18 +129,25 @@ impl Args for OptimizerFlags {
             let same_default = defaults.iter().all(|(v, _)| *v == defaults[0].0);
             let mut arg = Arg::new(s.name.clone())
                 .long(flag(&s.name))
+                .visible_aliases(s.aliases.clone())
                 .help_heading(heading);
             arg = match &s.values {
                 Some(Domain::Bool) => arg.action(ArgAction::SetTrue).help(s.about.clone()),
                 values => {
+                    let action = match s.repeatable {
+                        true => ArgAction::Append,
+                        false => ArgAction::Set,
+                    };
                     let mut a = arg
-                        .action(ArgAction::Set)
+                        .action(action)
                         .allow_negative_numbers(true)
                         .value_name(flag(&s.name).to_uppercase());
                     if let Some(Domain::Categories(names)) = values {
                         a = a.value_parser(PossibleValuesParser::new(names.clone()));
                     }
-                    if same_default {
+                    if s.default.is_empty() {
+                        a.help(s.about.clone())
+                    } else if same_default {
                         a.default_value(s.default.clone()).help(s.about.clone())
                     } else {
                         let each: Vec<String> = defaults

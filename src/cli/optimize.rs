@@ -1,17 +1,15 @@
 //! `playtune optimize`, `playtune map-elites` and `playtune resume`.
 
 use super::CommonRunArgs;
-use crate::eval::{Binding, FeatureAxis, Problem};
+use crate::eval::{Binding, Problem};
 use crate::optim::AlgoConfig;
 use crate::optim::constrained::Check;
-use crate::optim::map_elites::{
-    ArchiveConfig, Better, MapElitesConfig, Mutation, default_emitters, unmoved_dims,
-};
+use crate::optim::map_elites::{Mutation, unmoved_dims};
 use crate::registry::build_problem;
 use crate::run::{self, ProblemSpec, RunConfig, RunResult};
 use crate::space::{Space, constraint, dim_error, parse_space};
 use anyhow::{Result, anyhow, bail};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -60,96 +58,8 @@ pub struct MapElitesArgs {
     /// Evaluations per trial.
     #[arg(long, default_value_t = 10_000, help_heading = "MAP-Elites")]
     evaluations: u64,
-    /// Candidates per batch, evaluated in parallel.
-    #[arg(long, default_value_t = 36, help_heading = "MAP-Elites")]
-    batch: usize,
-    /// Mutation: gaussian (Float dimensions only) or hill-climber (one dimension to
-    /// another value). Default: gaussian for a space of Floats, hill-climber for one
-    /// without, and both in turn for a mixed space, so every dimension moves.
-    #[arg(
-        long,
-        value_enum,
-        conflicts_with = "emitters",
-        help_heading = "Emitters"
-    )]
-    mutation: Option<MutationArg>,
-    /// Emitters, batches going to each in turn: gaussian, iso-line (Vassiliades &
-    /// Mouret's iso+line), one-weight (one dimension to another value; also
-    /// hill-climber), or a comma list such as gaussian,iso-line. Default: as
-    /// --mutation's.
-    #[arg(long, value_name = "LIST", help_heading = "Emitters")]
-    emitters: Option<String>,
-    /// Standard deviation of Gaussian mutation, and the isotropic one of iso-line.
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0.5,
-        help_heading = "Emitters"
-    )]
-    sigma: f64,
-    /// Iso-line: standard deviation of the step along the line between two elites.
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0.2,
-        help_heading = "Emitters"
-    )]
-    line_sigma: f64,
-    /// Archive: grid (the axes' bins) or cvt (--centroids Voronoi cells over the axes'
-    /// box, for many features; the axes' bins are not used).
-    #[arg(long, value_enum, default_value = "grid", help_heading = "Archive")]
-    archive: ArchiveArg,
-    /// CVT archive: number of cells (centroids).
-    #[arg(long, value_name = "K", help_heading = "Archive")]
-    centroids: Option<usize>,
-    /// A grid axis, FEATURE=LOW:HIGH:BINS (repeatable; default: the problem's grid).
-    #[arg(
-        long = "axis",
-        value_name = "FEATURE=LOW:HIGH:BINS",
-        help_heading = "Archive"
-    )]
-    axes: Vec<String>,
-    /// Put values outside an axis's bounds in under/overflow bins instead of clipping.
-    #[arg(long, help_heading = "Archive")]
-    overflow_bins: bool,
-    /// When a newcomer replaces an elite: `greater` fitness, or `lexicographic:FEATURE`
-    /// (fitness, then the feature; ties to the newcomer). Default: the problem's
-    /// tie-break feature if it names one (strategy-styles: mean_score), else greater.
-    #[arg(long, help_heading = "Archive")]
-    better: Option<String>,
-    /// Start with the one-hot points of a weight vector.
-    #[arg(long, help_heading = "Emitters")]
-    one_hot: bool,
-    /// Random points evaluated before mutation starts.
-    #[arg(long, default_value_t = 0, help_heading = "Emitters")]
-    init_random: usize,
-    /// Subtracted from each elite's fitness in the QD score.
-    #[arg(
-        allow_negative_numbers = true,
-        long,
-        default_value_t = 0.0,
-        help_heading = "Archive"
-    )]
-    qd_offset: f64,
-    /// Re-evaluate every elite this many times after the search.
-    #[arg(long, default_value_t = 0, help_heading = "MAP-Elites")]
-    reevaluate: u32,
-}
-
-#[derive(Clone, Copy, ValueEnum, PartialEq)]
-pub enum ArchiveArg {
-    Grid,
-    Cvt,
-}
-
-/// CVT cells when --centroids is not given (pyribs' CVT-MAP-Elites tutorial: 10,000 for
-/// long runs; 1,000 suits the default 10,000 evaluations).
-const DEFAULT_CENTROIDS: usize = 1000;
-
-#[derive(Clone, Copy, ValueEnum, PartialEq)]
-pub enum MutationArg {
-    Gaussian,
-    HillClimber,
+    #[command(flatten)]
+    settings: super::declared::MapElitesFlags,
 }
 
 #[derive(Args)]
@@ -410,7 +320,7 @@ pub(super) fn optim_error(e: crate::optim::Error) -> anyhow::Error {
         } => anyhow!("{} {value}: {expected}", optim_flag(setting)),
         Error::Tuples { text, problem } => anyhow!("--tuples {text}: {problem}"),
         Error::PreprocessingLeavesNothing { .. } => anyhow!("{e} (--free-preprocessing)"),
-        Error::NoAxes => anyhow!("{e}, so give --axis NAME=LOW:HIGH:BINS"),
+        Error::NoAxes => anyhow!("{e}, so give --axes NAME=LOW:HIGH:BINS"),
         _ => anyhow!(e),
     }
 }
@@ -835,88 +745,32 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     )
 }
 
-fn parse_axis(text: &str) -> Result<FeatureAxis> {
-    text.parse().map_err(|e| anyhow!("--{e}"))
-}
-
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
     let (_, problem, space, _) = problem_and_space(common, "sphere")?;
-    let mut emitters = match &a.emitters {
-        Some(list) => list
-            .split(',')
-            .map(|name| match name.trim() {
-                "gaussian" => Ok(Mutation::Gaussian { sigma: a.sigma }),
-                "iso-line" => Ok(Mutation::IsoLine {
-                    sigma_iso: a.sigma,
-                    sigma_line: a.line_sigma,
-                }),
-                "one-weight" | "hill-climber" => Ok(Mutation::HillClimber),
-                other => Err(anyhow!(
-                    "--emitters {list}: unknown emitter `{other}` (use gaussian, iso-line or one-weight, comma-separated)"
-                )),
-            })
-            .collect::<Result<Vec<_>>>()?,
-        None => match a.mutation {
-            Some(MutationArg::Gaussian) => vec![Mutation::Gaussian { sigma: a.sigma }],
-            Some(MutationArg::HillClimber) => vec![Mutation::HillClimber],
-            None => default_emitters(&space, a.sigma),
-        },
+    let def = crate::optim::def::MAP_ELITES;
+    let tie_break = problem.tie_break();
+    let context = crate::optim::def::Context {
+        space: Some(&space),
+        tie_break: tie_break.as_deref(),
     };
-    let unmoved = unmoved_dims(&space, &emitters);
-    if !unmoved.is_empty() {
-        eprintln!(
-            "warning: the chosen emitters move only Float dimensions; {} stay at their defaults (add one-weight: --emitters one-weight,gaussian)",
-            unmoved.join(", ")
-        );
+    let config = def
+        .configure_for(&a.settings.for_optimizer(def)?, &context)
+        .map_err(optim_error)?;
+    if let AlgoConfig::MapElites(c) = &config {
+        let emitters: Vec<Mutation> = c.emitters().cloned().collect();
+        let unmoved = unmoved_dims(&space, &emitters);
+        if !unmoved.is_empty() {
+            eprintln!(
+                "warning: the chosen emitters move only Float dimensions; {} stay at their defaults (add one-weight: --emitters one-weight,gaussian)",
+                unmoved.join(", ")
+            );
+        }
     }
-    let mutation = emitters.remove(0);
-    let archive = match (a.archive, a.centroids) {
-        (ArchiveArg::Grid, None) => ArchiveConfig::Grid,
-        (ArchiveArg::Grid, Some(_)) => bail!("--centroids is for --archive cvt"),
-        (ArchiveArg::Cvt, k) => ArchiveConfig::cvt(k.unwrap_or(DEFAULT_CENTROIDS)),
-    };
-    // The rule is resolved here and stored in the run's config, so a resumed run keeps
-    // it even if the problem's suggestion changes.
-    let better = match (&a.better, problem.tie_break()) {
-        (None, None) => Better::Greater,
-        (None, Some(f)) => Better::Lexicographic { secondary: f },
-        (Some(b), _) => match b.split_once(':') {
-            None if b == "greater" => Better::Greater,
-            Some(("lexicographic", f)) if !f.is_empty() => Better::Lexicographic {
-                secondary: f.into(),
-            },
-            _ => bail!("--better {b}: use `greater` or `lexicographic:FEATURE`"),
-        },
-    };
-    let config = MapElitesConfig {
-        axes: a
-            .axes
-            .iter()
-            .map(|s| parse_axis(s))
-            .collect::<Result<_>>()?,
-        overflow_bins: a.overflow_bins,
-        better,
-        mutation,
-        more_emitters: emitters,
-        archive,
-        batch: a.batch,
-        init_one_hot: a.one_hot,
-        init_random: a.init_random,
-        qd_offset: a.qd_offset,
-        reevaluate: a.reevaluate,
-    };
     if a.evaluations == 0 {
         bail!("--evaluations 0: give at least one evaluation");
     }
-    start(
-        common,
-        "sphere",
-        AlgoConfig::MapElites(config),
-        a.evaluations,
-        None,
-        None,
-    )
+    start(common, "sphere", config, a.evaluations, None, None)
 }
 
 pub fn resume(a: ResumeArgs) -> Result<()> {

@@ -80,6 +80,13 @@ pub enum AxisError {
     Bounds(String),
 }
 
+/// `FEATURE=LOW:HIGH:BINS`, which reads back as the same axis.
+impl std::fmt::Display for FeatureAxis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}:{}:{}", self.name, self.low, self.high, self.bins)
+    }
+}
+
 impl std::str::FromStr for FeatureAxis {
     type Err = AxisError;
 

@@ -53,7 +53,7 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
             .taking(Domain::Bool),
         ]
     },
-    configure: |v| {
+    configure: |v, _| {
         Ok(super::AlgoConfig::Brmhc(BrmhcConfig {
             resample: super::rmhc::resample(v)?,
             temperature: def::real(v, "temperature", |t| t > 0.0, "above 0")?,

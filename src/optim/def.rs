@@ -15,6 +15,15 @@ use crate::space::Domain;
 /// Settings as (name, value) text pairs, in declaration order.
 pub type Pairs = Vec<(String, String)>;
 
+/// What a setting's default may depend on: the space searched and the problem's
+/// tie-break feature (MAP-Elites' emitters and acceptance rule). A configuration read
+/// back from `config.ron` has every value explicit and needs neither.
+#[derive(Clone, Copy, Default)]
+pub struct Context<'a> {
+    pub space: Option<&'a crate::space::Space>,
+    pub tie_break: Option<&'a str>,
+}
+
 /// One optimiser, declared.
 pub struct OptimizerDef {
     /// What `--algo` and Python's `optimizer(space, NAME)` take.
@@ -26,8 +35,8 @@ pub struct OptimizerDef {
     /// Its settings, with their defaults.
     pub settings: fn() -> Vec<Setting>,
     /// The configuration `config.ron` records, from every setting's value (the
-    /// defaults overridden by the user's).
-    pub configure: fn(&Values) -> Result<AlgoConfig, Error>,
+    /// defaults overridden by the user's) and what the run searches.
+    pub configure: fn(&Values, &Context) -> Result<AlgoConfig, Error>,
     /// A configuration's settings as text, in declaration order; `None` for another
     /// optimiser's configuration.
     pub values: fn(&AlgoConfig) -> Option<Pairs>,
@@ -42,9 +51,18 @@ impl OptimizerDef {
     /// The configuration with the user's `given` settings over the defaults; an
     /// unknown name is refused naming the known ones.
     pub fn configure(&self, given: &[(String, String)]) -> Result<AlgoConfig, Error> {
+        self.configure_for(given, &Context::default())
+    }
+
+    /// [`OptimizerDef::configure`] for a search of `context`.
+    pub fn configure_for(
+        &self,
+        given: &[(String, String)],
+        context: &Context,
+    ) -> Result<AlgoConfig, Error> {
         let values =
             Values::new(&self.owner(), &(self.settings)(), given).map_err(Error::from_setting)?;
-        (self.configure)(&values)
+        (self.configure)(&values, context)
     }
 }
 
@@ -66,10 +84,14 @@ pub fn optimizer(name: &str) -> Option<&'static OptimizerDef> {
         .find(|d| d.name == name || d.aliases.contains(&name))
 }
 
+/// MAP-Elites (`playtune map-elites`), declared.
+pub static MAP_ELITES: &OptimizerDef = &super::map_elites::def::DEF;
+
 /// The declared optimiser whose configuration `config` is.
 pub fn declaring(config: &AlgoConfig) -> Option<(&'static OptimizerDef, Pairs)> {
     OPTIMIZERS
         .iter()
+        .chain([&MAP_ELITES])
         .find_map(|d| (d.values)(config).map(|v| (*d, v)))
 }
 
@@ -99,16 +121,20 @@ impl Error {
 }
 
 /// The declared settings as the markdown table `docs/optimizers.md` shows (a test
-/// holds the doc to it): one row per optimiser and setting.
+/// holds the doc to it): one row per optimiser (MAP-Elites last) and setting.
 pub fn markdown_table() -> String {
     let mut out = String::from(
         "| optimiser | setting (Python keyword) | flag | default | meaning |\n| --- | --- | --- | --- | --- |\n",
     );
-    for def in OPTIMIZERS {
+    for def in OPTIMIZERS.iter().chain([&MAP_ELITES]) {
         for s in (def.settings)() {
-            let flag = format!("--{}", s.name.replace('_', "-"));
+            let mut flag = format!("--{}", s.name.replace('_', "-"));
+            for alias in &s.aliases {
+                flag.push_str(&format!("`, `--{alias}"));
+            }
             let default = match &s.values {
                 Some(Domain::Bool) => "off".to_string(),
+                _ if s.default.is_empty() => "none".to_string(),
                 _ => format!("`{}`", s.default),
             };
             let takes = match &s.values {
@@ -159,7 +185,9 @@ pub(crate) fn real(
         _ => Err(Error::Setting {
             setting: name.to_string(),
             value: v.get(name).to_string(),
-            expected: format!("needs a finite number {range}"),
+            expected: format!("needs a finite number {range}")
+                .trim_end()
+                .to_string(),
         }),
     }
 }
@@ -222,6 +250,50 @@ mod tests {
             }
             assert_eq!(def.configure(&values).unwrap(), config);
         }
+    }
+
+    /// MAP-Elites' settings read back as they were given, lists and choices included,
+    /// and its `auto` defaults resolve from the search's context.
+    #[test]
+    fn map_elites_round_trips_its_settings() {
+        let given: Vec<(String, String)> = [
+            ("emitters", "gaussian,iso-line"),
+            ("sigma", "0.25"),
+            ("axes", "a=0:1:2,b=-1:1:3"),
+            ("archive", "cvt"),
+            ("centroids", "50"),
+            ("better", "lexicographic:x"),
+            ("init_one_hot", "true"),
+            ("reevaluate", "3"),
+        ]
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .to_vec();
+        let config = MAP_ELITES.configure(&given).unwrap();
+        let (def, values) = declaring(&config).unwrap();
+        assert_eq!(def.name, "map-elites");
+        assert_eq!(MAP_ELITES.configure(&values).unwrap(), config);
+        for (k, v) in &given {
+            assert!(values.contains(&(k.clone(), v.clone())), "{k}={v} in {values:?}");
+        }
+        let space = crate::space::parse_space(
+            "(name: \"s\", dims: [(name: \"x\", kind: Float(min: 0.0, max: 1.0, levels: 5))])",
+            "s.ron",
+        )
+        .unwrap();
+        let context = Context {
+            space: Some(&space),
+            tie_break: Some("score"),
+        };
+        let AlgoConfig::MapElites(c) = MAP_ELITES.configure_for(&[], &context).unwrap() else {
+            panic!("MAP-Elites configures MAP-Elites");
+        };
+        assert_eq!(c.emitters().map(|m| m.name()).collect::<Vec<_>>(), ["gaussian"]);
+        assert_eq!(
+            c.better,
+            crate::optim::map_elites::Better::Lexicographic {
+                secondary: "score".into()
+            }
+        );
     }
 
     /// An unknown setting names the optimiser and its settings; a bad value names the

@@ -171,10 +171,7 @@ pub enum AlgoConfig {
 
 impl AlgoConfig {
     pub fn name(&self) -> &'static str {
-        match self {
-            AlgoConfig::MapElites(_) => "map-elites",
-            other => def::declaring(other).map_or("?", |(d, _)| d.name),
-        }
+        def::declaring(self).map_or("?", |(d, _)| d.name)
     }
 
     /// Checks the settings, for the command line and a run's `config.ron` alike:
@@ -185,27 +182,12 @@ impl AlgoConfig {
         if let Some((def, values)) = def::declaring(self) {
             // The declaration reads the settings back: what it refuses from a user
             // it refuses in a `config.ron`.
-            return def.configure(&values).map(|_| ());
+            def.configure(&values)?;
         }
         match self {
-            AlgoConfig::MapElites(c) => {
-                if c.batch == 0 || c.batch as u64 > MAX_BATCH {
-                    return Err(Error::Setting {
-                        setting: "batch".into(),
-                        value: c.batch.to_string(),
-                        expected: format!("give 1 to {MAX_BATCH} (candidates per batch)"),
-                    });
-                }
-                if !c.qd_offset.is_finite() {
-                    return Err(Error::Setting {
-                        setting: "qd_offset".into(),
-                        value: c.qd_offset.to_string(),
-                        expected: "needs a finite number".into(),
-                    });
-                }
-                c.check()
-            }
-            _ => unreachable!("every scalar optimiser is declared (optim::def::OPTIMIZERS)"),
+            // What the settings' text cannot hold (a CVT archive's own samples).
+            AlgoConfig::MapElites(c) => c.check(),
+            _ => Ok(()),
         }
     }
 

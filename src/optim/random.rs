@@ -19,7 +19,7 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
     aliases: &[],
     about: "Random search: uniform points, the best measured (the baseline)",
     settings: || vec![def::batch_setting(RandomConfig::default().batch)],
-    configure: |v| {
+    configure: |v, _| {
         Ok(super::AlgoConfig::Random(RandomConfig {
             batch: def::count(v, "batch", super::MAX_BATCH, "points per batch")? as usize,
         }))

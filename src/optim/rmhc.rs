@@ -48,7 +48,7 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
     aliases: &[],
     about: "Random mutation hill climbing: one dimension mutated, the mutant kept when no worse",
     settings: || vec![resample_setting()],
-    configure: |v| {
+    configure: |v, _| {
         Ok(super::AlgoConfig::Rmhc(RmhcConfig {
             resample: resample(v)?,
         }))

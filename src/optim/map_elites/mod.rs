@@ -10,6 +10,7 @@
 //! (pyribs' x0). Metrics are recorded after every batch.
 
 mod archive;
+pub mod def;
 mod emitters;
 mod scheduler;
 

@@ -446,7 +446,7 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
             def::batch_setting(1),
         ]
     },
-    configure: |v| {
+    configure: |v, _| {
         let tuples = v.get("tuples").parse::<TupleSet>()?;
         let selection_budget = match v.get("selection_budget").parse::<u64>() {
             Ok(n) => n,
