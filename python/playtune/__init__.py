@@ -175,11 +175,12 @@ def algorithm_config(
     """An optimiser's configuration as ``config.ron`` records it (RON text).
 
     ``algorithm`` is random, rmhc, brmhc, ntbea or map-elites; ``settings`` override
-    the command line's defaults by the names ``config.ron`` gives them (NTBEA: ``k``,
-    ``epsilon``, ``neighbours``, ``tuples`` such as ``"1+2"``, ``runs``, ``batch``...;
-    MAP-Elites: ``batch``, ``axes`` such as ``["f=0:1:10"]``, ``emitters`` such as
-    ``["gaussian", "iso-line"]`` with ``sigma`` and ``line_sigma``, ``archive``
-    ``"cvt"`` with ``centroids``, ``better``, ``init_random``...).
+    its declared defaults by the command line's names with ``_`` for ``-`` (NTBEA:
+    ``k``, ``k_absolute``, ``epsilon``, ``neighbours``, ``tuples`` such as ``"1+2"``,
+    ``runs``, ``batch``...; MAP-Elites: ``batch``, ``axes`` such as ``["f=0:1:10"]``,
+    ``emitters`` such as ``["gaussian", "iso-line"]`` with ``sigma`` and
+    ``line_sigma``, ``archive`` ``"cvt"`` with ``centroids``, ``better``,
+    ``init_random``...; every one in docs/optimizers.md's settings table).
     """
     return _playtune.algorithm_ron(algorithm, dict(settings or {}), space, tie_break)
 

@@ -198,6 +198,48 @@ fn opponents() -> Domain {
     categories(&["nothing", "random", "osla"])
 }
 
+/// Settings several rolling-horizon and tree agents share, declared once.
+fn opponent_model_setting(default: &str) -> Setting {
+    Setting::new(
+        "opponent",
+        default,
+        "opponent model: nothing, random or osla",
+    )
+    .tuned(opponents())
+}
+
+fn opponent_budget() -> Setting {
+    Setting::new(
+        "opponent_budget",
+        "0.01",
+        "share of the budget an OSLA opponent may spend per choice",
+    )
+    .tuned(list(&[0.005, 0.01, 0.02, 0.05]))
+}
+
+fn shift_buffer() -> Setting {
+    Setting::new(
+        "shift_buffer",
+        "true",
+        "keep the best sequence, shifted, for the next decision",
+    )
+    .tuned(Domain::Bool)
+}
+
+fn sequence_length() -> Setting {
+    Setting::new("length", "2", "actions per sequence")
+        .tuned(list(&[1.0, 2.0, 3.0, 5.0, 10.0, 20.0]))
+}
+
+fn flip_at_least_one(default: &str) -> Setting {
+    Setting::new(
+        "flip_at_least_one",
+        default,
+        "every mutation changes an action",
+    )
+    .tuned(Domain::Bool)
+}
+
 /// The generic agents, written once against [`Game`]: every game offers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Generic {
@@ -245,8 +287,6 @@ impl Generic {
     /// calls a decision (`max`: unlimited).
     pub fn settings(self) -> Vec<Setting> {
         let s = Setting::new;
-        let opponent = "opponent model: nothing, random or osla";
-        let share = "share of the budget an OSLA opponent may spend per choice";
         match self {
             Generic::Random => Vec::new(),
             Generic::Osla => vec![s("budget", "1000", "own actions tried per decision")],
@@ -278,30 +318,19 @@ impl Generic {
                     ),
                     s("recommend", "robust", "max, robust or secure child")
                         .tuned(categories(&["max", "robust", "secure"])),
-                    s("opponent", "random", opponent).tuned(opponents()),
-                    s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
+                    opponent_model_setting("random"),
+                    opponent_budget(),
                     s("roll_with_opponents", "true", "opponents act in rollouts")
                         .tuned(Domain::Bool),
                     s("budget", "max", "forward-model calls per decision"),
                 ]
             }
             Generic::Bmrh => vec![
-                s("length", "2", "actions per sequence")
-                    .tuned(list(&[1.0, 2.0, 3.0, 5.0, 10.0, 20.0])),
+                sequence_length(),
                 s("evaluations", "200", "sequences evaluated per decision")
                     .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
-                s(
-                    "shift_buffer",
-                    "true",
-                    "keep the best sequence, shifted, for the next decision",
-                )
-                .tuned(Domain::Bool),
-                s(
-                    "flip_at_least_one",
-                    "true",
-                    "every mutation changes an action",
-                )
-                .tuned(Domain::Bool),
+                shift_buffer(),
+                flip_at_least_one("true"),
                 s(
                     "mutation",
                     "uniform",
@@ -317,13 +346,12 @@ impl Generic {
                 )
                 .tuned(list(&[0.0, 0.1, 0.3, 0.5, 0.75])),
                 s("sd", "1", "gaussian mutation point's sd").tuned(list(&[0.5, 1.0, 2.0])),
-                s("opponent", "nothing", opponent).tuned(opponents()),
-                s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
+                opponent_model_setting("nothing"),
+                opponent_budget(),
                 s("budget", "1000", "forward-model calls per decision"),
             ],
             Generic::Srh => vec![
-                s("length", "2", "actions per sequence")
-                    .tuned(list(&[1.0, 2.0, 3.0, 5.0, 10.0, 20.0])),
+                sequence_length(),
                 s(
                     "evaluations",
                     "200",
@@ -332,20 +360,10 @@ impl Generic {
                 .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
                 s("mutation_rate", "0.9", "chance each action mutates")
                     .tuned(list(&[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0])),
-                s(
-                    "flip_at_least_one",
-                    "false",
-                    "every mutation changes an action",
-                )
-                .tuned(Domain::Bool),
-                s(
-                    "shift_buffer",
-                    "true",
-                    "keep the best sequence, shifted, for the next decision",
-                )
-                .tuned(Domain::Bool),
-                s("opponent", "random", opponent).tuned(opponents()),
-                s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
+                flip_at_least_one("false"),
+                shift_buffer(),
+                opponent_model_setting("random"),
+                opponent_budget(),
                 s("budget", "1000", "forward-model calls per decision"),
             ],
             Generic::Microbial => vec![
@@ -368,8 +386,8 @@ impl Generic {
                 s("discount", "0.9", "discount of later rewards")
                     .tuned(list(&[0.8, 0.9, 0.95, 1.0])),
                 s("macro", "1", "ticks each action repeats"),
-                s("opponent", "random", opponent).tuned(opponents()),
-                s("opponent_budget", "0.01", share).tuned(list(&[0.005, 0.01, 0.02, 0.05])),
+                opponent_model_setting("random"),
+                opponent_budget(),
                 s("budget", "1750", "forward-model calls per decision"),
             ],
         }

@@ -273,7 +273,10 @@ mod tests {
         assert_eq!(def.name, "map-elites");
         assert_eq!(MAP_ELITES.configure(&values).unwrap(), config);
         for (k, v) in &given {
-            assert!(values.contains(&(k.clone(), v.clone())), "{k}={v} in {values:?}");
+            assert!(
+                values.contains(&(k.clone(), v.clone())),
+                "{k}={v} in {values:?}"
+            );
         }
         let space = crate::space::parse_space(
             "(name: \"s\", dims: [(name: \"x\", kind: Float(min: 0.0, max: 1.0, levels: 5))])",
@@ -287,7 +290,10 @@ mod tests {
         let AlgoConfig::MapElites(c) = MAP_ELITES.configure_for(&[], &context).unwrap() else {
             panic!("MAP-Elites configures MAP-Elites");
         };
-        assert_eq!(c.emitters().map(|m| m.name()).collect::<Vec<_>>(), ["gaussian"]);
+        assert_eq!(
+            c.emitters().map(|m| m.name()).collect::<Vec<_>>(),
+            ["gaussian"]
+        );
         assert_eq!(
             c.better,
             crate::optim::map_elites::Better::Lexicographic {
