@@ -34,6 +34,7 @@ from typing import Any, Dict, List, Mapping, Sequence
 
 from . import _playtune
 from ._playtune import PlaytuneError
+from .spaces import _dim_lines, _ron_string
 
 
 class Game:
@@ -66,15 +67,11 @@ class Game:
 
 
 def _ron_list(items: Sequence[str]) -> str:
-    from . import _ron_string
-
     return "[" + ", ".join(_ron_string(str(x)) for x in items) + "]"
 
 
 def description(game: Game) -> str:
     """The game's description, as a game description file would hold it (RON)."""
-    from . import _dim_lines, _ron_string
-
     if not isinstance(game, Game):
         raise PlaytuneError(f"register_game takes a playtune.Game, not {type(game).__name__}")
     out = "(\n"

@@ -1,0 +1,219 @@
+"""Run folders: created, opened, driven and resumed as the command line does."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+from . import _playtune
+from ._playtune import PlaytuneError, Space
+from ._common import Result, _Progress, _feature_names, _point_function, _setting
+from .optimizers import algorithm_config
+from .problems import problem_info
+from .spaces import _space
+
+
+class Run:
+    """A run folder, open and locked (as a running command holds it).
+
+    What it writes is what ``playtune optimize``/``map-elites``/``tell`` write: the
+    command line resumes, reports and plots it, and a run it made opens here.
+    """
+
+    def __init__(self, path: Union[str, os.PathLike]) -> None:
+        self._folder = _playtune.RunFolder(os.fspath(path))
+        self.path: str = self._folder.path
+        self.space: Space = self._folder.space
+        self.features: List[str] = self._folder.features
+
+    def __enter__(self) -> "Run":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Run({self.path!r})"
+
+    @property
+    def manual(self) -> bool:
+        """Whether the run is evaluated outside playtune (problem ``manual``): by a
+        Python function or by telling results."""
+        return self._folder.manual
+
+    def config(self) -> Dict[str, Any]:
+        """The run's ``config.ron``."""
+        return self._folder.config()
+
+    def ask(self) -> List[Dict[str, Any]]:
+        """The candidates the run waits for (``playtune ask``): dicts with ``id``,
+        ``trial``, ``seed``, ``phase``, ``point`` and ``values``; empty when finished."""
+        state, what = self._folder.step()
+        return [] if state == "finished" else what
+
+    def tell(self, results: Iterable[Tuple[Mapping[str, Any], Result]]) -> None:
+        """Records results (``playtune tell``): ``[(candidate, result)]``, a result as
+        :meth:`Optimizer.tell` takes it or a string saying why the evaluation failed."""
+        items = []
+        for c, r in results:
+            items.append((int(c.get("trial", 0)), int(c["id"]), r))
+        self._folder.tell(items)
+
+    def ask_array(self) -> Tuple[List[Dict[str, Any]], Any]:
+        """The candidates waited for and their values as a numpy array of shape
+        (candidates, dimensions), in the space's order (pyribs' shape)."""
+        import numpy as np
+
+        batch = self.ask()
+        values = np.array([c["values"] for c in batch], dtype=np.float64).reshape(len(batch), len(self.space))
+        return batch, values
+
+    def tell_array(self, candidates: Sequence[Mapping[str, Any]], fitness: Any, features: Any = None) -> None:
+        """Records results from numpy arrays: ``fitness`` of shape (candidates,),
+        ``features`` of shape (candidates, features) in the run's feature order; a NaN
+        fitness is a failed evaluation."""
+        import numpy as np
+
+        fitness = np.asarray(fitness, dtype=np.float64)
+        feats = None if features is None else np.asarray(features, dtype=np.float64)
+        told: List[Tuple[Mapping[str, Any], Result]] = []
+        for j, c in enumerate(candidates):
+            if not np.isfinite(fitness[j]):
+                told.append((c, "the fitness is NaN, not a finite number"))
+            elif feats is None:
+                told.append((c, float(fitness[j])))
+            else:
+                told.append((c, (float(fitness[j]), [float(x) for x in feats[j]])))
+        self.tell(told)
+
+    def finished(self) -> bool:
+        """Whether every evaluation is in (then ``result.ron`` is written)."""
+        return self._folder.step()[0] == "finished"
+
+    def result(self) -> Dict[str, Any]:
+        """The run's result (as ``result.ron`` holds it); a PlaytuneError while the run
+        still waits for evaluations."""
+        state, what = self._folder.step()
+        if state != "finished":
+            raise PlaytuneError(
+                f"run {self.path} is not finished: {len(what)} candidate(s) wait for results"
+            )
+        return what
+
+    def run(
+        self,
+        func: Optional[Callable[..., Result]] = None,
+        progress: bool = True,
+    ) -> Dict[str, Any]:
+        """Drives the run to its end, in one pass as ``playtune optimize`` does, and
+        returns its result.
+
+        A run of a built-in problem evaluates in Rust, in parallel, the GIL released;
+        a ``manual`` run calls ``func(point)`` (or ``func(point, seed)`` if it takes
+        two arguments) for each candidate, on this thread; a ``func`` that cannot be
+        called so is a TypeError before anything is evaluated. An exception in ``func``
+        (or a string or None it returns) is a failed evaluation, tried again with the
+        same seed and recorded in ``failures.jsonl``, as the command line records
+        one. Ctrl-C stops the run, every batch finished before kept in the folder
+        (for a built-in problem at once: its external evaluators are killed and the
+        batch in flight dropped): :func:`resume` or ``playtune resume`` goes on from
+        there.
+        """
+        call = None if func is None else _point_function(func, seeded=True)
+        cfg = self.config()
+        total = int(cfg["budget"]) * int(cfg["trials"])
+        bar = _Progress(progress, total)
+        try:
+            # One pass, as `playtune optimize` runs: the folder's logs are read once,
+            # the optimisers kept in memory; a failure is tried again with the same
+            # seed, as the command line tries a failing evaluator again
+            # (`faults.retries`).
+            return self._folder.drive(call, bar.update if progress else None)
+        except KeyboardInterrupt:
+            print(
+                f"\ninterrupted: every evaluation done is in {self.path}; "
+                f"playtune.resume({self.path!r}) or `playtune resume {self.path}` goes on from there",
+                file=sys.stderr,
+            )
+            raise
+        finally:
+            bar.close()
+
+    def close(self) -> None:
+        """Unlocks the folder."""
+        self._folder.close()
+
+
+def create_run(
+    problem: str = "manual",
+    space: Union[Space, Mapping[str, Any], str, os.PathLike, None] = None,
+    algorithm: str = "ntbea",
+    budget: int = 200,
+    trials: int = 1,
+    seed: int = 0,
+    runs_dir: Union[str, os.PathLike] = "runs",
+    name: Optional[str] = None,
+    settings: Optional[Mapping[str, Any]] = None,
+    features: Sequence[str] = (),
+    retries: int = 2,
+    max_failures: float = 0.2,
+    race: Optional[float] = None,
+    **algorithm_settings: Any,
+) -> Run:
+    """Creates a run folder as ``playtune optimize`` (``map-elites``) does and opens it.
+
+    ``race``: the share of each trial's budget that races the strongest candidates
+    before recommending (``--race``); 0 for none (``--no-race``); ``None``, the
+    command line's default (random search and the hill climbers race a quarter on
+    ``design`` and ``tune-agent``).
+
+    ``problem`` is a built-in problem (``settings`` as ``--set``) or ``"manual"`` (the
+    default): points evaluated in Python, over ``space``, reporting ``features``.
+    ``algorithm`` and ``algorithm_settings`` as :func:`algorithm_config` takes them.
+    The folder is ``runs_dir/name`` (default ``PROBLEM-ALGO-sSEED``, made unique).
+    """
+    sp = _space(space)
+    sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
+    names = _feature_names(features)
+    if names:
+        if problem not in _USER_FEATURES:
+            raise PlaytuneError(
+                "features are for problems manual and command: a built-in problem names its own"
+            )
+        sets["features"] = ",".join(names)
+    tie_break = None
+    info_space = sp
+    if problem != "manual":
+        info_space_default, _, tie_break, _ = problem_info(problem, sets, space=sp)
+        if info_space is None:
+            info_space = info_space_default
+    if info_space is None:
+        raise PlaytuneError("problem manual needs a space: the points it evaluates")
+    ron = algorithm_config(algorithm, info_space, algorithm_settings, tie_break)
+    # A space file is recorded by its path, as `--space PATH` records it.
+    space_file = os.fspath(space) if isinstance(space, (str, os.PathLike)) else None
+    path = _playtune.create_run(
+        os.fspath(runs_dir), name, problem, sets, sp, ron, budget, trials, seed,
+        retries, max_failures, True, space_file, race,
+    )
+    return Run(path)
+
+
+#: The problems whose features the user names (their ``features`` setting).
+_USER_FEATURES = ("manual", "command")
+
+
+def open_run(path: Union[str, os.PathLike]) -> Run:
+    """Opens (and locks) an existing run folder, made here or by the command line."""
+    return Run(path)
+
+
+def resume(
+    path: Union[str, os.PathLike],
+    func: Optional[Callable[..., Result]] = None,
+    progress: bool = True,
+) -> Dict[str, Any]:
+    """Goes on with an interrupted run (as ``playtune resume``) and returns its result."""
+    with Run(path) as r:
+        return r.run(func, progress=progress)
