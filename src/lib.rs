@@ -92,8 +92,8 @@
 //!    game's [`harness::GameDef`]);
 //! 4. [`run`] (run folders, logs, resume), `plot` (charts and a run's pictures) and
 //!    [`registry`] (problems and games by name);
-//! 5. [`exec`] (where work runs: this machine's cores or Slurm, behind one executor)
-//!    with [`cluster`] (an experiment's work items as Slurm array tasks), then
+//! 5. [`exec`] (where work runs: this machine's cores or Slurm, behind one executor;
+//!    `exec::slurm` holds all of Slurm: work items as array tasks and the executor), then
 //!    [`experiments`], `report`, then [`cli`].
 //!
 //! `stats`, `draw`, `plot` and `report` are the crate's own (`pub(crate)`): the
@@ -114,7 +114,6 @@ pub use space::{Dimension, Domain, Space};
 
 pub mod agents;
 pub mod cli;
-pub mod cluster;
 pub mod damage;
 pub(crate) mod draw;
 pub mod eval;

@@ -679,7 +679,7 @@ proptest! {
         reserved in reserved_spelling(),
         after in harmless_words(),
     ) {
-        use playtune::cluster::slurm::{SlurmError, split_args};
+        use playtune::exec::slurm::sbatch::{SlurmError, split_args};
         let text = format!("{} {reserved} {}", before.join(" "), after.join(" "));
         let e = split_args(&text);
         prop_assert!(matches!(e, Err(SlurmError::Reserved(_))), "{text}: {e:?}");
@@ -689,7 +689,7 @@ proptest! {
 
     #[test]
     fn slurm_args_never_panic(text in "[-a-zA-Z=' \"0-9]{0,40}") {
-        use playtune::cluster::slurm::split_args;
+        use playtune::exec::slurm::sbatch::split_args;
         match split_args(&text) {
             Ok(words) => prop_assert!(words.iter().all(|w| w != "--")),
             Err(e) => prop_assert!(!e.to_string().is_empty()),

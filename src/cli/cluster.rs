@@ -1,7 +1,7 @@
 //! `playtune status`, `playtune cancel` and the hidden `playtune task` that each Slurm
 //! array task runs.
 
-use crate::cluster::{self, CLUSTER_DIR};
+use crate::exec::slurm::{self as cluster, CLUSTER_DIR};
 use crate::exec::{self, ExecError, Kind};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;

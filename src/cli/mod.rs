@@ -169,7 +169,7 @@ impl ClusterArgs {
         if self.tasks == Some(0) {
             anyhow::bail!("--tasks 0: give at least one task a batch");
         }
-        crate::cluster::slurm::split_args(&self.slurm_args).map_err(slurm_error)?;
+        crate::exec::slurm::sbatch::split_args(&self.slurm_args).map_err(slurm_error)?;
         Ok(())
     }
 
@@ -187,7 +187,7 @@ impl ClusterArgs {
         Ok(match self.executor {
             Executor::Local => Box::new(crate::exec::Local),
             Executor::Slurm => {
-                crate::cluster::slurm::check_tools().map_err(slurm_error)?;
+                crate::exec::slurm::sbatch::check_tools().map_err(slurm_error)?;
                 let mut s = crate::exec::Slurm::new(
                     home.to_path_buf(),
                     self.options(wait, progress)?,
@@ -205,9 +205,9 @@ impl ClusterArgs {
         &self,
         wait: bool,
         progress: bool,
-    ) -> anyhow::Result<crate::cluster::SlurmOptions> {
-        Ok(crate::cluster::SlurmOptions {
-            args: crate::cluster::slurm::split_args(&self.slurm_args).map_err(slurm_error)?,
+    ) -> anyhow::Result<crate::exec::slurm::SlurmOptions> {
+        Ok(crate::exec::slurm::SlurmOptions {
+            args: crate::exec::slurm::sbatch::split_args(&self.slurm_args).map_err(slurm_error)?,
             wait,
             poll: std::time::Duration::from_secs_f64(self.poll),
             program: std::env::current_exe()
@@ -356,8 +356,8 @@ pub fn main() -> ExitCode {
 }
 
 /// A refusal of `--executor slurm` or of `--slurm-args`, naming the flag.
-fn slurm_error(e: crate::cluster::slurm::SlurmError) -> anyhow::Error {
-    use crate::cluster::slurm::SlurmError;
+fn slurm_error(e: crate::exec::slurm::sbatch::SlurmError) -> anyhow::Error {
+    use crate::exec::slurm::sbatch::SlurmError;
     match e {
         SlurmError::Missing(tool) => anyhow::anyhow!(
             "`{tool}` is not on the PATH: --executor slurm needs Slurm's command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node; without a cluster, leave --executor at its default (local), or start the test cluster with scripts/slurm-test-cluster.sh"

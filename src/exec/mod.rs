@@ -56,15 +56,15 @@ pub enum ExecError {
     #[error("{}: {message}", path.display())]
     File { path: PathBuf, message: String },
     #[error(transparent)]
-    Slurm(#[from] crate::cluster::slurm::SlurmError),
+    Slurm(#[from] crate::exec::slurm::sbatch::SlurmError),
     /// What the cluster code reports (its own messages name the folder).
     #[error(transparent)]
-    Cluster(#[from] crate::cluster::Error),
+    Cluster(#[from] crate::exec::slurm::Error),
     /// A search on the cluster that stopped part way.
     #[error("run {} stopped; its log keeps every evaluation recorded: {source}", dir.display())]
     Stopped {
         dir: PathBuf,
-        source: Box<crate::cluster::Error>,
+        source: Box<crate::exec::slurm::Error>,
     },
     /// A tournament asked to play no game.
     #[error("a tournament of 0 games of `{game}`: play at least one")]

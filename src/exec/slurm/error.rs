@@ -2,7 +2,7 @@
 //! the file or folder at fault; flags belong to the command line (Slurm's own
 //! refusals, [`SlurmError`], still name `--slurm-args` and `--executor`).
 
-use super::slurm::SlurmError;
+use super::sbatch::SlurmError;
 use crate::run::RunError;
 use std::path::PathBuf;
 

@@ -1,18 +1,23 @@
 //! Work run as Slurm array tasks, with the results landing in the same folders a local
 //! run writes: [`trials`] runs searches one trial a task, [`search`] evaluates one
-//! search's batches a chunk a task (and [`crate::exec::Slurm`] chunks of independent
+//! search's batches a chunk a task (and [`Slurm`] chunks of independent
 //! tasks). Every task is a plain `playtune task DIR --submission K` invocation on a
 //! shared filesystem (`DIR/submission-K.ron` names the task kind and its work), seeded
 //! by its work item exactly as the local run, and writes its output whole or not at
 //! all (a temporary name, then a rename); the caller collects only complete output.
-//! [`slurm`] talks to the cluster through `sbatch`, `squeue` and `scancel`.
+//! [`sbatch`] talks to the cluster through `sbatch`, `squeue` and `scancel`;
+//! [`Slurm`] is the executor ([`crate::exec::Executor`]) that hands work to them.
 
 mod error;
+mod executor;
+pub mod sbatch;
 pub mod search;
-pub mod slurm;
 pub mod trials;
 
 pub use error::Error;
+pub use executor::{SearchUnit, Slurm};
+pub(crate) use executor::{has_maps, map_status};
+pub(in crate::exec) use executor::{run_chunk, submission_kind};
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -106,7 +111,7 @@ pub(crate) fn job_name(folder: &Path) -> String {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    slurm::job_name(&name)
+    sbatch::job_name(&name)
 }
 
 /// How to use the cluster.
@@ -201,7 +206,7 @@ pub(crate) fn submit_array<S: serde::Serialize>(
         k = array.k,
     );
     write_atomic(&script, text.as_bytes())?;
-    match slurm::submit(
+    match sbatch::submit(
         &script,
         array.tasks,
         array.job_name,
@@ -222,7 +227,7 @@ pub(crate) fn submit_array<S: serde::Serialize>(
 /// Waits until no task of `jobs` is in the queue, looking sooner at first and then
 /// every `options.poll`; a line on standard error when the counts change. The error
 /// is the caller's (what `jobs` reads is the caller's files).
-pub(crate) fn wait_for<E: From<slurm::SlurmError>>(
+pub(crate) fn wait_for<E: From<sbatch::SlurmError>>(
     job_name: &str,
     jobs: &dyn Fn() -> Result<Vec<String>, E>,
     options: &SlurmOptions,
@@ -235,12 +240,12 @@ pub(crate) fn wait_for<E: From<slurm::SlurmError>>(
         let jobs = jobs()?;
         // A busy or restarting controller refuses now and then: try again a few
         // times before giving up (the tasks go on either way).
-        let queue = match slurm::queue(job_name) {
+        let queue = match sbatch::queue(job_name) {
             Ok(q) => {
                 refused = 0;
                 q
             }
-            Err(e @ slurm::SlurmError::Failed { .. }) if refused < 5 => {
+            Err(e @ sbatch::SlurmError::Failed { .. }) if refused < 5 => {
                 refused += 1;
                 if options.progress {
                     eprintln!("{e}; trying again");
@@ -250,7 +255,7 @@ pub(crate) fn wait_for<E: From<slurm::SlurmError>>(
             }
             Err(e) => return Err(e.into()),
         };
-        let ours: Vec<&slurm::Queued> = queue.iter().filter(|q| jobs.contains(&q.job)).collect();
+        let ours: Vec<&sbatch::Queued> = queue.iter().filter(|q| jobs.contains(&q.job)).collect();
         if ours.is_empty() {
             return Ok(());
         }

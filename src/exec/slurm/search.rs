@@ -13,7 +13,7 @@
 //! `submission-K.sh`, `results/K-I.jsonl`, `logs/JOB_TASK.out`.
 
 use super::{
-    Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, slurm, tail, write_atomic,
+    Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, sbatch, tail, write_atomic,
 };
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::Phase;
@@ -90,12 +90,12 @@ pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
     let Some(last) = rounds.last() else {
         return Ok(lines);
     };
-    let queue = if slurm::on_path("squeue") {
-        slurm::queue(&folder.job_name())?
+    let queue = if sbatch::on_path("squeue") {
+        sbatch::queue(&folder.job_name())?
     } else {
         Vec::new()
     };
-    let ours: Vec<&slurm::Queued> = queue
+    let ours: Vec<&sbatch::Queued> = queue
         .iter()
         .filter(|q| Some(&q.job) == last.job.as_ref())
         .collect();
@@ -184,7 +184,7 @@ pub(crate) fn run_search(
     tasks: usize,
     rounds: &mut Rounds,
 ) -> Result<RunResult, Error> {
-    slurm::check_tools()?;
+    sbatch::check_tools()?;
     if tasks == 0 {
         return Err(Error::NoTasks);
     }

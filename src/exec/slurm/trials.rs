@@ -21,7 +21,7 @@
 //! missing, whatever happened to the tasks (failed, timed out, cancelled, never run).
 
 use super::{
-    CLUSTER_DIR, Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, slurm, tail,
+    CLUSTER_DIR, Error, Folder, LOGS_DIR, SlurmOptions, indent, read_submissions, sbatch, tail,
     write_atomic,
 };
 use crate::eval::Problem;
@@ -317,8 +317,8 @@ fn append_lines_text(text: &str, to: &Path) -> Result<(), Error> {
 /// A task of a submission that Slurm still holds, by work item.
 fn in_flight(
     submissions: &[(usize, Submission)],
-    queue: &[slurm::Queued],
-) -> BTreeMap<WorkItem, slurm::Queued> {
+    queue: &[sbatch::Queued],
+) -> BTreeMap<WorkItem, sbatch::Queued> {
     let mut out = BTreeMap::new();
     for (_, s) in submissions {
         let Some(job) = &s.job else { continue };
@@ -386,7 +386,7 @@ pub struct Status {
     pub counts: Counts,
     pub progress: Progress,
     pub failed: Vec<FailedTask>,
-    pub queue: Vec<(String, slurm::Queued)>,
+    pub queue: Vec<(String, sbatch::Queued)>,
     /// Evaluations the searches' budgets plan.
     pub planned_evaluations: u64,
 }
@@ -398,8 +398,8 @@ pub fn status(home: &Path) -> Result<Status, Error> {
     let built = build(&set)?;
     let problems: Vec<&dyn Problem> = built.iter().map(|b| b.as_ref()).collect();
     let folder = Folder::new(home);
-    let queue = if slurm::on_path("squeue") {
-        slurm::queue(&folder.job_name())?
+    let queue = if sbatch::on_path("squeue") {
+        sbatch::queue(&folder.job_name())?
     } else {
         Vec::new()
     };
@@ -410,7 +410,7 @@ fn state(
     folder: &Folder,
     set: &SearchSet,
     problems: &[&dyn Problem],
-    queue: &[slurm::Queued],
+    queue: &[sbatch::Queued],
 ) -> Result<Status, Error> {
     let submissions = folder.submissions()?;
     let progress = progress(folder, set, problems)?;
@@ -446,7 +446,7 @@ fn state(
             let log = folder.log_of(&job, task);
             let state = accounting
                 .entry(job.clone())
-                .or_insert_with(|| slurm::accounting(&job))
+                .or_insert_with(|| sbatch::accounting(&job))
                 .as_ref()
                 .and_then(|a| a.get(&task).cloned());
             failed.push(FailedTask {
@@ -501,7 +501,7 @@ pub(crate) fn run_searches(
     options: &SlurmOptions,
     overhead: &mut Overhead,
 ) -> Result<Outcome, Error> {
-    slurm::check_tools()?;
+    sbatch::check_tools()?;
     let mut entries = Vec::new();
     for (name, dir, config) in searches {
         let folder = dir
@@ -532,7 +532,7 @@ pub(crate) fn run_searches(
     };
     let started = Instant::now();
     collect(&folder, &set, problems)?;
-    let queue = slurm::queue(&job_name)?;
+    let queue = sbatch::queue(&job_name)?;
     let submissions = folder.submissions()?;
     let flying = in_flight(&submissions, &queue);
     let done_before = progress(&folder, &set, problems)?;
@@ -630,8 +630,8 @@ fn submit(
 /// The jobs of a folder's submissions (its searches' and its maps') that Slurm still
 /// holds.
 pub fn cancel(home: &Path) -> Result<Vec<String>, Error> {
-    slurm::check_tools()?;
-    let queue = slurm::queue(&super::job_name(home))?;
+    sbatch::check_tools()?;
+    let queue = sbatch::queue(&super::job_name(home))?;
     let mut ours = BTreeSet::new();
     let mut look = vec![home.join(CLUSTER_DIR)];
     while let Some(dir) = look.pop() {
@@ -658,7 +658,7 @@ pub fn cancel(home: &Path) -> Result<Vec<String>, Error> {
         }
     }
     let jobs: Vec<String> = ours.into_iter().collect();
-    slurm::cancel(&jobs)?;
+    sbatch::cancel(&jobs)?;
     Ok(jobs)
 }
 

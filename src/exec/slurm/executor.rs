@@ -1,6 +1,6 @@
 //! The Slurm executor: independent tasks in chunks, one chunk an array task; searches
-//! one trial a task ([`crate::cluster::trials`]) or one chunk of a batch a task
-//! ([`crate::cluster::search`]).
+//! one trial a task ([`crate::exec::slurm::trials`]) or one chunk of a batch a task
+//! ([`crate::exec::slurm::search`]).
 //!
 //! A map's files are under `HOME/slurm/maps/LABEL/`: `tasks.txt` (one task a line,
 //! RON), `submission-K.ron` (the kind, the chunks of task indices of the K-th array
@@ -10,8 +10,8 @@
 //! only the rest; a call with other tasks under the same label starts the folder
 //! afresh.
 
-use super::{ExecError, Executor, Search, SearchOptions, Task, Work};
-use crate::cluster::{self, CLUSTER_DIR, SlurmOptions, indent, tail, write_atomic};
+use super::{self as cluster, CLUSTER_DIR, SlurmOptions, indent, tail, write_atomic};
+use crate::exec::{ExecError, Executor, Search, SearchOptions, Task, Work};
 use crate::run::RunResult;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -66,7 +66,7 @@ struct Head {
 }
 
 /// The task kind of submission `k` in `dir`.
-pub(super) fn submission_kind(dir: &Path, k: usize) -> Result<String, ExecError> {
+pub(in crate::exec) fn submission_kind(dir: &Path, k: usize) -> Result<String, ExecError> {
     let path = cluster::submission_path(dir, k);
     let text = std::fs::read_to_string(&path).map_err(|e| ExecError::file(&path, e))?;
     let head: Head = ron::from_str(&text).map_err(|e| ExecError::file(&path, e))?;
@@ -366,8 +366,8 @@ pub(crate) fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
     };
     let mut dirs: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
     dirs.sort();
-    let queue = if cluster::slurm::on_path("squeue") {
-        cluster::slurm::queue(&cluster::job_name(home))?
+    let queue = if cluster::sbatch::on_path("squeue") {
+        cluster::sbatch::queue(&cluster::job_name(home))?
     } else {
         Vec::new()
     };
@@ -397,7 +397,11 @@ pub(crate) fn map_status(home: &Path) -> Result<Vec<String>, ExecError> {
 
 /// Runs the chunk of tasks array task `index` of submission `k` in a map's folder
 /// `dir` computes, in parallel over the task's CPUs, and writes their outputs whole.
-pub(super) fn run_chunk<T: Task>(dir: &Path, k: usize, index: usize) -> Result<String, ExecError> {
+pub(in crate::exec) fn run_chunk<T: Task>(
+    dir: &Path,
+    k: usize,
+    index: usize,
+) -> Result<String, ExecError> {
     let started = Instant::now();
     let path = cluster::submission_path(dir, k);
     let text = std::fs::read_to_string(&path).map_err(|e| ExecError::file(&path, e))?;
@@ -439,7 +443,7 @@ pub(super) fn run_chunk<T: Task>(dir: &Path, k: usize, index: usize) -> Result<S
         .map_err(ExecError::Task)?;
     let mut text = String::new();
     for o in &outputs {
-        text += &super::encode(o)?;
+        text += &crate::exec::encode(o)?;
         text.push('\n');
     }
     write_atomic(&results_file(dir, (from, to)), text.as_bytes())?;
