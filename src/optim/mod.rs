@@ -170,8 +170,19 @@ pub enum AlgoConfig {
 }
 
 impl AlgoConfig {
+    /// Its optimiser's declaration.
+    pub fn def(&self) -> &'static def::OptimizerDef {
+        match self {
+            AlgoConfig::Random(_) => &random::DEF,
+            AlgoConfig::Rmhc(_) => &rmhc::DEF,
+            AlgoConfig::Brmhc(_) => &brmhc::DEF,
+            AlgoConfig::Ntbea(_) => &ntbea::DEF,
+            AlgoConfig::MapElites(_) => def::MAP_ELITES,
+        }
+    }
+
     pub fn name(&self) -> &'static str {
-        def::declaring(self).map_or("?", |(d, _)| d.name)
+        self.def().name
     }
 
     /// Checks the settings, for the command line and a run's `config.ron` alike:
@@ -179,11 +190,10 @@ impl AlgoConfig {
     /// their range, nothing so large that it exhausts memory. An error names the
     /// setting as `config.ron` does ([`Error::setting`]).
     pub fn check(&self) -> Result<(), Error> {
-        if let Some((def, values)) = def::declaring(self) {
-            // The declaration reads the settings back: what it refuses from a user
-            // it refuses in a `config.ron`.
-            def.configure(&values)?;
-        }
+        // The declaration reads the settings back: what it refuses from a user it
+        // refuses in a `config.ron`.
+        let (def, values) = def::declaring(self);
+        def.configure(&values)?;
         match self {
             // What the settings' text cannot hold (a CVT archive's own samples).
             AlgoConfig::MapElites(c) => c.check(),

@@ -77,28 +77,25 @@ pub fn axes_html(config: &AlgoConfig, default_axes: Option<&[FeatureAxis]>) -> O
 /// The settings of `config` as flags of `playtune optimize` / `map-elites`, in the
 /// order `config.ron` records them; MAP-Elites' axes are [`axes_html`]'s.
 pub fn algorithm_flags(config: &AlgoConfig) -> Vec<Flag> {
-    if let Some((def, values)) = crate::optim::def::declaring(config) {
-        // Every optimiser is declared; the empty list is for none.
-        // A declared optimiser's settings are its flags, switches when on.
-        let switches: Vec<String> = (def.settings)()
-            .into_iter()
-            .filter(|s| s.values == Some(crate::space::Domain::Bool))
-            .map(|s| s.name)
-            .collect();
-        return values
-            .into_iter()
-            // MAP-Elites' axes are [`axes_html`]'s, with the problem's default named.
-            .filter(|(name, _)| name != "axes")
-            .filter_map(|(name, value)| {
-                let flag = format!("--{}", name.replace('_', "-"));
-                match switches.contains(&name) {
-                    true => (value == "true").then(|| Flag::new(&flag, "")),
-                    false => Some(Flag::new(&flag, value)),
-                }
-            })
-            .collect();
-    }
-    Vec::new()
+    // A declared optimiser's settings are its flags, switches when on.
+    let (def, values) = crate::optim::def::declaring(config);
+    let switches: Vec<String> = (def.settings)()
+        .into_iter()
+        .filter(|s| s.values == Some(crate::space::Domain::Bool))
+        .map(|s| s.name)
+        .collect();
+    values
+        .into_iter()
+        // MAP-Elites' axes are [`axes_html`]'s, with the problem's default named.
+        .filter(|(name, _)| name != "axes")
+        .filter_map(|(name, value)| {
+            let flag = format!("--{}", name.replace('_', "-"));
+            match switches.contains(&name) {
+                true => (value == "true").then(|| Flag::new(&flag, "")),
+                false => Some(Flag::new(&flag, value)),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
