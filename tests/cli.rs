@@ -1048,6 +1048,61 @@ fn rinascimento_experiment_writes_figure_five_and_tables() {
         .stderr(predicate::str::contains("unknown experiment"));
 }
 
+/// Every experiment's help is its declaration: its line, each preset with what it
+/// means, each of its own flags; a preset it does not declare is refused before any
+/// folder is made, naming the ones it has, and a flag of another experiment too.
+#[test]
+fn each_experiments_help_and_refusals_come_from_its_declaration() {
+    let dir = TempDir::new().unwrap();
+    for def in playtune::experiments::def::EXPERIMENTS {
+        let out = playtune()
+            .args(["experiment", def.name, "--help"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", def.name);
+        // clap wraps nothing here (no terminal), so each text is found whole.
+        let help = String::from_utf8(out.stdout).unwrap();
+        assert!(help.contains(def.about), "{}: {help}", def.name);
+        for p in (def.presets)() {
+            assert!(
+                help.contains(&format!("{}: {}", p.name, p.about)),
+                "{}: preset {} missing from {help}",
+                def.name,
+                p.name
+            );
+        }
+        for s in (def.settings)() {
+            let flag = format!("--{}", s.name.replace('_', "-"));
+            assert!(help.contains(&flag), "{}: {flag} missing", def.name);
+        }
+    }
+    playtune()
+        .current_dir(dir.path())
+        .args(["experiment", "rule-design", "--preset", "medium"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "possible values: quick, full, paper",
+        ));
+    playtune()
+        .current_dir(dir.path())
+        .args(["experiment", "ntbea-defaults", "--preset", "paper"])
+        .assert()
+        .code(2);
+    playtune()
+        .current_dir(dir.path())
+        .args(["experiment", "strategy-portfolio", "--game", "rinascimento"])
+        .assert()
+        .code(2);
+    playtune()
+        .current_dir(dir.path())
+        .args(["experiment", "space-battle", "--trials", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--trials"));
+    assert!(!dir.path().join("runs").exists());
+}
+
 /// A run killed at any moment, even before its first evaluation finishes (the log's
 /// header not yet written, the folder half made), resumes to the files of a run never
 /// interrupted, byte for byte.

@@ -26,21 +26,6 @@ pub struct PlotArgs {
     heatmap: Vec<String>,
 }
 
-/// Draws a MAP-Elites run's coverage, QD score and a heatmap per column into `out` (for
-/// experiments whose archives are run folders).
-pub(super) fn archive_pictures(run: &Path, out: &Path, columns: &[&str]) -> Result<()> {
-    for format in ["png", "svg"] {
-        self::run(PlotArgs {
-            run: run.to_path_buf(),
-            plots_dir: PathBuf::from("plots"),
-            out: Some(out.to_path_buf()),
-            format: format.into(),
-            heatmap: columns.iter().map(|c| c.to_string()).collect(),
-        })?;
-    }
-    Ok(())
-}
-
 /// Draws a finished run's pictures (PNG) into `plots_dir/<run name>`, as `playtune plot
 /// RUN --plots-dir DIR` does: for `optimize --plots-dir`.
 pub(super) fn into_plots_dir(run: &Path, plots_dir: &Path) -> Result<Vec<PathBuf>> {

@@ -573,3 +573,120 @@ pub(crate) fn summary_markdown(r: &ExperimentResult) -> String {
     }
     s
 }
+
+/// The NTBEA paper's Section V on Space Battle Evolved's rules (Figure 2, Table II).
+pub static SPACE_BATTLE: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "space-battle",
+    about: "The NTBEA paper's Section V: RMHC, B-RMHC and NTBEA tune Space Battle's rules, each trial's final game re-evaluated (Figure 2, Table II)",
+    details: "Each algorithm's search is a run folder under the experiment's (resumable); the summary gives the sorted re-evaluated fitnesses, Mann-Whitney U tests and the best and worst games' parameters.",
+    presets: space_battle_presets,
+    settings: space_battle_settings,
+    folder_carries: None,
+    run: space_battle,
+};
+
+/// A preset's name, meaning, trials, evaluations, re-evaluations and problem settings.
+type SpaceBattleSizes = (
+    &'static str,
+    &'static str,
+    u64,
+    u64,
+    u64,
+    &'static [(&'static str, &'static str)],
+);
+
+const SPACE_BATTLE_SIZES: [SpaceBattleSizes; 4] = [
+    (
+        "quick",
+        "4 trials of 20 evaluations, 5 re-evaluations, 300-tick games, MCTS with 30 iterations",
+        4,
+        20,
+        5,
+        &[("max_ticks", "300"), ("mcts_iterations", "30")],
+    ),
+    (
+        "medium",
+        "50 trials of 100 evaluations, 20 re-evaluations, 400-tick games, MCTS with 40 iterations (about 50 minutes on 2 cores)",
+        50,
+        100,
+        20,
+        &[("max_ticks", "400"), ("mcts_iterations", "40")],
+    ),
+    (
+        "paper",
+        "50 trials of 100 evaluations, 100 re-evaluations, 2000-tick games, MCTS with 175 iterations (about 22 hours on 2 cores, resumable)",
+        50,
+        100,
+        100,
+        &[],
+    ),
+    ("full", "as paper", 50, 100, 100, &[]),
+];
+
+fn space_battle_presets() -> Vec<super::def::Preset> {
+    SPACE_BATTLE_SIZES
+        .iter()
+        .map(|(name, about, ..)| super::def::Preset { name, about })
+        .collect()
+}
+
+fn space_battle_settings() -> Vec<crate::settings::Setting> {
+    use super::def::{ntbea_setting, size_setting};
+    use crate::settings::Setting;
+    vec![
+        size_setting("trials", "Trials per algorithm"),
+        size_setting("budget", "Evaluations per trial"),
+        size_setting("reevaluations", "Re-evaluations of each trial's final game"),
+        ntbea_setting(),
+        Setting::new("set", "", "A problem setting over the preset's, NAME=VALUE").repeatable(),
+        Setting::new("fix", "", "Fix a parameter, NAME=VALUE").repeatable(),
+    ]
+}
+
+fn space_battle(
+    request: &super::def::Request<'_>,
+    exec: &dyn Executor,
+) -> Result<super::def::Outcome, Error> {
+    let (_, _, trials, budget, reevaluations, preset_settings) = SPACE_BATTLE_SIZES
+        .iter()
+        .find(|p| p.0 == request.preset)
+        .copied()
+        .unwrap_or(SPACE_BATTLE_SIZES[0]);
+    let mut settings: std::collections::BTreeMap<String, String> = preset_settings
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    settings.extend(request.pairs("set")?);
+    let spec = ProblemSpec {
+        name: "space-battle".into(),
+        settings,
+    };
+    let problem = crate::registry::build_problem(&spec, None)?;
+    let mut space = problem.space().clone();
+    space.fix_all(request.list("fix"))?;
+    let config = ExperimentConfig {
+        name: request.name.clone(),
+        problem: spec,
+        space,
+        algorithms: paper_algorithms(super::def::ntbea_config(request)?),
+        trials: request.size("trials", trials)?,
+        budget: request.size("budget", budget)?,
+        reevaluations: request.size("reevaluations", reevaluations)?,
+        seed: request.seed,
+    };
+    let result = run(
+        &config,
+        problem.as_ref(),
+        exec,
+        request.runs_dir,
+        request.plots_dir,
+        request.progress,
+    )?;
+    Ok(super::def::Outcome {
+        summary: summary_markdown(&result),
+        wrote: vec![
+            request.runs_dir.join(&config.name).join("summary.md"),
+            request.plots_dir.join(&config.name).join("figure2.png"),
+        ],
+    })
+}

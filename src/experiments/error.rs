@@ -43,6 +43,9 @@ pub enum Error {
     /// A picture that could not be drawn.
     #[error(transparent)]
     Plot(#[from] crate::draw::PlotError),
+    /// A run's pictures that could not be drawn.
+    #[error(transparent)]
+    Pictures(#[from] crate::plot::run::RunPicturesError),
     /// A file or folder that cannot be read or written: `PATH: why`.
     #[error("{}: {source}", path.display())]
     File {

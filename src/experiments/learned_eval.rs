@@ -904,6 +904,58 @@ pub fn summary(
     s
 }
 
+/// The Prismata paper's learned evaluation, declared for the command line.
+pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "learned-eval",
+    about: "Self-play, a trained state evaluator and the Prismata paper's Tables II and III",
+    details: "Self-play of HPS with playouts, a network trained on its samples, evaluations per second, and the learned HPS player against the heuristic and playout ones at equal thinking time and equal forward-model budget.",
+    presets: || {
+        vec![
+            super::def::Preset {
+                name: "quick",
+                about: "small self-play, a 64-64 network and small tables (a couple of minutes on 2 cores)",
+            },
+            super::def::Preset {
+                name: "paper",
+                about: "8000 self-play games, the paper's 512-512 network, Table III from 300 games a pairing at 25 ms a turn and 500 at 20,000 calls (about 90 minutes on 2 cores)",
+            },
+            super::def::Preset {
+                name: "full",
+                about: "the same as paper (the published run)",
+            },
+        ]
+    },
+    settings: || {
+        vec![
+            crate::settings::Setting::new(
+                "set",
+                "",
+                "A game setting over the preset's, NAME=VALUE, e.g. turns=20",
+            )
+            .repeatable(),
+        ]
+    },
+    folder_carries: None,
+    run: |request, exec| {
+        let mut x = match request.preset {
+            "quick" => LearnedEvalConfig::quick(&request.name, request.seed),
+            _ => LearnedEvalConfig::full(&request.name, request.seed),
+        };
+        for (k, v) in request.pairs("set")? {
+            x.settings.retain(|(name, _)| *name != k);
+            x.settings.push((k, v));
+        }
+        run(
+            &x,
+            exec,
+            request.runs_dir,
+            request.plots_dir,
+            request.progress,
+        )?;
+        super::def::Outcome::from_summary(request)
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! re-evaluation of what they found, statistics, tables and pictures.
 
 pub mod compare_optimizers;
+pub mod def;
 mod error;
 pub mod learned_eval;
 pub mod ntbea_defaults;

@@ -405,6 +405,61 @@ pub(crate) fn summary_markdown(r: &DefaultsResult) -> String {
     s
 }
 
+/// Each preset: name, meaning, evaluations per tuning run, tuning runs, benchmark
+/// runs per evaluation and validation runs per benchmark.
+const SIZES: [(&str, &str, u64, u64, u64, u64); 2] = [
+    ("quick", "a smoke test (seconds)", 30, 2, 2, 10),
+    (
+        "medium",
+        "the published run (runs/published/ntbea-defaults, about 25 minutes on 2 cores); no paper or full, as no paper is reproduced",
+        300,
+        4,
+        10,
+        400,
+    ),
+];
+
+/// How NTBEA's defaults were chosen, declared for the command line.
+pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "ntbea-defaults",
+    about: "NTBEA tunes NTBEA's own defaults over benchmark problems, then validates them",
+    details: "The problem `ntbea-suite` has NTBEA's settings as its space and the mean score over nine noisy benchmarks as fitness; the recommendations and the usual alternatives are then validated with many runs.",
+    presets: || {
+        SIZES
+            .iter()
+            .map(|(name, about, ..)| super::def::Preset { name, about })
+            .collect()
+    },
+    settings: || {
+        use super::def::size_setting;
+        vec![
+            size_setting("trials", "Tuning runs"),
+            size_setting("budget", "Evaluations per tuning run"),
+            size_setting("reevaluations", "Validation runs per benchmark"),
+        ]
+    },
+    folder_carries: None,
+    run: |request, exec| {
+        let &(_, _, budget, runs, per_eval, validation) = SIZES
+            .iter()
+            .find(|p| p.0 == request.preset)
+            .unwrap_or(&SIZES[0]);
+        let config = DefaultsConfig {
+            name: request.name.clone(),
+            tuning_budget: request.size("budget", budget)?,
+            tuning_runs: request.size("trials", runs)?,
+            runs_per_evaluation: per_eval,
+            validation_runs: request.size("reevaluations", validation)?,
+            seed: request.seed,
+        };
+        let result = run(&config, exec, request.runs_dir, request.progress)?;
+        Ok(super::def::Outcome {
+            summary: summary_markdown(&result),
+            wrote: vec![request.runs_dir.join(&config.name).join("summary.md")],
+        })
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

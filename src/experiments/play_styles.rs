@@ -250,3 +250,147 @@ pub fn summary(x: &PlayStyles, outcomes: &[ArchiveOutcome]) -> String {
     }
     md
 }
+
+/// Each preset: name, meaning, the search's settings, evaluations an archive, random
+/// initial evaluations, batch, the validation's settings and its evaluations a corner.
+#[allow(clippy::type_complexity)]
+const SIZES: [(
+    &str,
+    &str,
+    &[(&str, &str)],
+    u64,
+    usize,
+    usize,
+    &[(&str, &str)],
+    usize,
+); 4] = [
+    (
+        "quick",
+        "short games at 100 calls a decision, 40 evaluations an archive (about a minute on 2 cores)",
+        &[
+            ("levels", "1"),
+            ("games", "2"),
+            ("budget", "100"),
+            ("turns", "20"),
+        ],
+        40,
+        5,
+        6,
+        &[("level_set", "validation"), ("levels", "4"), ("games", "2")],
+        2,
+    ),
+    (
+        "medium",
+        "500 calls a decision, 100 evaluations an archive",
+        &[("budget", "500")],
+        100,
+        10,
+        12,
+        &[
+            ("level_set", "validation"),
+            ("levels", "10"),
+            ("games", "2"),
+        ],
+        3,
+    ),
+    (
+        "paper",
+        "the problem's defaults (2 levels x 5 games against MCTS at 2000 calls), 300 evaluations an archive, corners validated over 200 games each on validation levels (about an hour on 2 cores, resumable)",
+        &[],
+        300,
+        20,
+        12,
+        &[
+            ("level_set", "validation"),
+            ("levels", "20"),
+            ("games", "2"),
+        ],
+        5,
+    ),
+    (
+        "full",
+        "the same as paper (the published run)",
+        &[],
+        300,
+        20,
+        12,
+        &[
+            ("level_set", "validation"),
+            ("levels", "20"),
+            ("games", "2"),
+        ],
+        5,
+    ),
+];
+
+/// The play-styles paper's archives, declared for the command line.
+pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "play-styles",
+    about: "MAP-Elites archives of P-MCTS(PU) script weights, their corners validated",
+    details: "Three archives over pairs of behaviour features, their heatmaps (PNG and SVG) and the validation of their corner elites.",
+    presets: || {
+        SIZES
+            .iter()
+            .map(|(name, about, ..)| super::def::Preset { name, about })
+            .collect()
+    },
+    settings: || {
+        vec![
+            super::def::size_setting("budget", "Evaluations per archive"),
+            crate::settings::Setting::new(
+                "set",
+                "",
+                "A setting of the strategy-styles search over the preset's, NAME=VALUE",
+            )
+            .repeatable(),
+        ]
+    },
+    folder_carries: None,
+    run: |request, exec| {
+        let &(_, _, search, evaluations, init_random, batch, validation, validation_evaluations) =
+            SIZES
+                .iter()
+                .find(|p| p.0 == request.preset)
+                .unwrap_or(&SIZES[0]);
+        let pairs = |v: &[(&str, &str)]| -> BTreeMap<String, String> {
+            v.iter()
+                .map(|(k, w)| (k.to_string(), w.to_string()))
+                .collect()
+        };
+        let mut search = pairs(search);
+        search.extend(request.pairs("set")?);
+        let x = PlayStyles {
+            name: request.name.clone(),
+            pairs: paper_pairs(),
+            search,
+            evaluations: request.size("budget", evaluations)?,
+            init_random,
+            batch,
+            validation: pairs(validation),
+            validation_evaluations,
+            seed: request.seed,
+        };
+        let outcomes = run(&x, exec, request.runs_dir, request.progress)?;
+        let mut wrote = Vec::new();
+        for o in &outcomes {
+            let heatmaps = vec![
+                "fitness".to_string(),
+                o.pair.axes[0].name.clone(),
+                o.pair.axes[1].name.clone(),
+            ];
+            for format in [crate::plot::run::Format::Png, crate::plot::run::Format::Svg] {
+                wrote.extend(crate::plot::run::run_pictures(
+                    &crate::plot::run::RunPictures {
+                        run: o.dir.clone(),
+                        out: request.plots_dir.join(&x.name).join(o.pair.name),
+                        format,
+                        heatmaps: heatmaps.clone(),
+                    },
+                )?);
+            }
+        }
+        let mut outcome = super::def::Outcome::from_summary(request)?;
+        outcome.wrote.extend(wrote);
+        Ok(outcome)
+    },
+};

@@ -494,6 +494,106 @@ pub(crate) fn summary_markdown(r: &TuningResult, best: &[BestConfig]) -> String 
     s
 }
 
+/// A preset's sizes: name, meaning, NTBEA runs per agent and budget, the budgets,
+/// games per true win rate and games per table.
+type Sizes = (
+    &'static str,
+    &'static str,
+    u64,
+    &'static [u64],
+    usize,
+    usize,
+);
+
+const SIZES: [Sizes; 4] = [
+    (
+        "quick",
+        "10 NTBEA runs at budgets 50-500, 100 games per true win rate, tables of 100 games (about 2 minutes on 2 cores)",
+        10,
+        &[50, 100, 200, 500],
+        100,
+        100,
+    ),
+    (
+        "medium",
+        "30 runs at budgets 50-1000, 300 games per true win rate, tables of 1000 games",
+        30,
+        &[50, 100, 200, 500, 1000],
+        300,
+        1000,
+    ),
+    (
+        "paper",
+        "100 runs at budgets 50-1000, 1000 games per true win rate, tables of 10,000 games (117 minutes on 2 cores)",
+        100,
+        &[50, 100, 200, 500, 1000],
+        1000,
+        10_000,
+    ),
+    (
+        "full",
+        "the same as paper",
+        100,
+        &[50, 100, 200, 500, 1000],
+        1000,
+        10_000,
+    ),
+];
+
+/// The Rinascimento paper's agent tuning, declared for the command line.
+pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "rinascimento",
+    about: "The Rinascimento paper's agent tuning (Figure 5 and Table VIII)",
+    details: "NTBEA tunes BMRH, SRH and MCTS at each budget; the best configurations play OSLA, and each agent's tuned and default settings meet in Table VIII.",
+    presets: || {
+        SIZES
+            .iter()
+            .map(|(name, about, ..)| super::def::Preset { name, about })
+            .collect()
+    },
+    settings: || {
+        use super::def::{ntbea_setting, size_setting};
+        vec![
+            size_setting("trials", "NTBEA runs per agent and budget"),
+            crate::settings::Setting::new(
+                "budget",
+                "",
+                "One NTBEA budget (games) instead of the preset's list",
+            ),
+            ntbea_setting(),
+        ]
+    },
+    folder_carries: None,
+    run: |request, exec| {
+        let &(_, _, runs, budgets, true_games, table_games) = SIZES
+            .iter()
+            .find(|p| p.0 == request.preset)
+            .unwrap_or(&SIZES[0]);
+        let config = TuningConfig {
+            name: request.name.clone(),
+            agents: vec!["bmrh".into(), "srh".into(), "mcts".into()],
+            budgets: match request.optional_size("budget")? {
+                Some(b) => vec![b],
+                None => budgets.to_vec(),
+            },
+            runs: request.size("trials", runs)?,
+            true_games,
+            decision_budget: crate::games::rinascimento::agents::DEFAULT_BUDGET,
+            table_games,
+            seed: request.seed,
+            ntbea: super::def::ntbea_config(request)?,
+        };
+        run(
+            &config,
+            exec,
+            request.runs_dir,
+            request.plots_dir,
+            request.progress,
+        )?;
+        super::def::Outcome::from_summary(request)
+    },
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -77,10 +77,32 @@ pub(crate) fn playable_constraints() -> Vec<Constraint> {
     .collect()
 }
 
+/// The study's presets: name, meaning, then games a rung, runs per algorithm,
+/// evaluations per run, re-evaluations and fresh games a rung.
+pub const SIZES: [(&str, &str, usize, u64, u64, u64, usize); 3] = [
+    (
+        "quick",
+        "3 runs of each algorithm of 40 evaluations, 10 games a rung, 100 fresh games a rung (a few minutes on 2 cores)",
+        10,
+        3,
+        40,
+        3,
+        100,
+    ),
+    (
+        "full",
+        "10 runs of each algorithm of 400 evaluations, 30 games a rung, 10 re-evaluations, 1,000 fresh games a rung (the published run)",
+        30,
+        10,
+        400,
+        10,
+        1000,
+    ),
+    ("paper", "the same as full", 30, 10, 400, 10, 1000),
+];
+
 impl RuleDesignConfig {
-    /// The study's presets. quick: a few minutes on 2 cores (3 runs each of 40
-    /// evaluations, 10 games a rung, 100 fresh games a rung). full: 10 runs each of
-    /// 400 evaluations, 30 games a rung, 10 re-evaluations, 1,000 fresh games a rung.
+    /// The study on `game` at one of its presets ([`SIZES`]).
     pub fn preset(game: &str, preset: &str, seed: u64) -> Result<RuleDesignConfig, Error> {
         let (ladder, game_settings, baseline, baseline_name) = match game {
             "rinascimento" => (
@@ -94,17 +116,14 @@ impl RuleDesignConfig {
             "strategy" => ("random,mcts(budget=300),rule", "turns=10", "", "published"),
             other => return Err(Error::NoStudyPreset(other.to_string())),
         };
-        let (games, trials, budget, reevaluations, fresh_games) = match preset {
-            "quick" => (10, 3, 40, 3, 100),
-            "full" => (30, 10, 400, 10, 1000),
-            other => {
-                return Err(Error::NoSuchPreset {
-                    experiment: "rule-design",
-                    presets: "quick and full",
-                    preset: other.to_string(),
-                });
-            }
-        };
+        let &(_, _, games, trials, budget, reevaluations, fresh_games) = SIZES
+            .iter()
+            .find(|p| p.0 == preset)
+            .ok_or_else(|| Error::NoSuchPreset {
+                experiment: "rule-design",
+                presets: "quick, full and paper",
+                preset: preset.to_string(),
+            })?;
         Ok(RuleDesignConfig {
             name: format!("rule-design-{game}-{preset}"),
             game: game.into(),
@@ -488,3 +507,49 @@ fn fresh_markdown(r: &RuleDesignResult) -> String {
     }
     out
 }
+
+/// The rule-design study, declared for the command line.
+pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "rule-design",
+    about: "The rule-design study (docs/design.md): NTBEA, random search and RMHC over a game's rules, the best rule sets played again on fresh games",
+    details: "Games with a study preset: rinascimento (against 2-player Splendor) and strategy; `playtune optimize --problem design --set game=GAME` designs any game.",
+    presets: || {
+        SIZES
+            .iter()
+            .map(|(name, about, ..)| super::def::Preset { name, about })
+            .collect()
+    },
+    settings: || {
+        use super::def::size_setting;
+        vec![
+            size_setting("trials", "Runs per algorithm"),
+            size_setting("budget", "Evaluations per run"),
+            size_setting(
+                "reevaluations",
+                "Re-evaluations of each trial's final rule set",
+            ),
+            crate::settings::Setting::new(
+                "game",
+                crate::registry::DEFAULT_GAME,
+                "The game whose rules the study searches",
+            ),
+        ]
+    },
+    folder_carries: Some("game"),
+    run: |request, exec| {
+        let mut config =
+            RuleDesignConfig::preset(request.get("game"), request.preset, request.seed)?;
+        config.name = request.name.clone();
+        config.trials = request.size("trials", config.trials)?;
+        config.budget = request.size("budget", config.budget)?;
+        config.reevaluations = request.size("reevaluations", config.reevaluations)?;
+        run(
+            &config,
+            exec,
+            request.runs_dir,
+            request.plots_dir,
+            request.progress,
+        )?;
+        super::def::Outcome::from_summary(request)
+    },
+};

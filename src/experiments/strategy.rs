@@ -876,6 +876,101 @@ fn plot(x: &StrategyExperiment, rows: &[GameRow], dir: &Path) -> Result<(), Erro
     Ok(())
 }
 
+/// Each preset of the two tables: name, meaning (portfolio, difficulty), levels and
+/// games a pairing and level.
+const SIZES: [(&str, &str, &str, usize, usize); 4] = [
+    (
+        "quick",
+        "4 training levels x 2 games a pairing (a minute or two on 2 cores)",
+        "4 validation levels x 2 games a pair",
+        4,
+        2,
+    ),
+    (
+        "medium",
+        "10 levels x 4 games",
+        "10 levels x 4 games",
+        10,
+        4,
+    ),
+    (
+        "paper",
+        "all 20 training levels x 10 games a pairing, seats alternating (about 25 minutes on 2 cores, published)",
+        "all 20 validation levels x 10 games, 200 games a pair (about 12 minutes on 2 cores, published)",
+        20,
+        10,
+    ),
+    ("full", "the same as paper", "the same as paper", 20, 10),
+];
+
+fn game_settings() -> Vec<crate::settings::Setting> {
+    vec![
+        crate::settings::Setting::new(
+            "set",
+            "",
+            "A game setting over the preset's, NAME=VALUE, e.g. turns=20",
+        )
+        .repeatable(),
+    ]
+}
+
+/// Either table at the request's preset.
+fn declared(
+    request: &super::def::Request<'_>,
+    exec: &dyn Executor,
+    portfolio: bool,
+) -> Result<super::def::Outcome, Error> {
+    let &(_, _, _, levels, games) = SIZES
+        .iter()
+        .find(|p| p.0 == request.preset)
+        .unwrap_or(&SIZES[0]);
+    let mut x = match portfolio {
+        true => StrategyExperiment::portfolio(&request.name, levels, games, request.seed),
+        false => StrategyExperiment::difficulty(&request.name, levels, games, request.seed),
+    };
+    x.settings.extend(request.pairs("set")?);
+    run(
+        &x,
+        exec,
+        request.runs_dir,
+        request.plots_dir,
+        request.progress,
+    )?;
+    super::def::Outcome::from_summary(request)
+}
+
+/// The Tribes paper's Table I, declared for the command line.
+pub static PORTFOLIO: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "strategy-portfolio",
+    about: "Portfolio MCTS against MCTS and RHEA in the strategy game (the Tribes paper's Table I)",
+    details: "P-MCTS, P-MCTS(B) and P-MCTS(PU) against MCTS; MCTS and the three against RHEA, on the training levels.",
+    presets: || {
+        SIZES
+            .iter()
+            .map(|(name, about, ..)| super::def::Preset { name, about })
+            .collect()
+    },
+    settings: game_settings,
+    folder_carries: None,
+    run: |request, exec| declared(request, exec, true),
+};
+
+/// The round robin of bots made by configuration, declared for the command line.
+pub static DIFFICULTY: super::def::ExperimentDef = super::def::ExperimentDef {
+    name: "strategy-difficulty",
+    about: "A round robin of strategy-game bots made by configuration alone",
+    details: "Six bots, weakest first as intended, on the validation levels; each step of the ladder is checked against two standard errors.",
+    presets: || {
+        SIZES
+            .iter()
+            .map(|&(name, _, about, ..)| super::def::Preset { name, about })
+            .collect()
+    },
+    settings: game_settings,
+    folder_carries: None,
+    run: |request, exec| declared(request, exec, false),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
