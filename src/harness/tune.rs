@@ -45,7 +45,7 @@ pub(crate) fn agent_settings(game: &dyn DynGame, name: &str) -> Option<Vec<Setti
     match own {
         Some(a) => Some(a.settings),
         None => super::Generic::ALL
-            .into_iter()
+            .iter()
             .find(|g| g.name().eq_ignore_ascii_case(name))
             .map(|g| g.settings()),
     }
