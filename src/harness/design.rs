@@ -289,14 +289,33 @@ impl DesignProblem {
             None => ladder::RungSeeds::Common,
             Some(_) => ladder::RungSeeds::PerRung,
         };
+        // Each rung's lineups set up once (its seat moves with the game: one lineup a
+        // seat), not once a game.
+        let lineups = match measure {
+            Some(_) => 1,
+            None => players.min(games).max(1),
+        };
+        let mut prepared = Vec::with_capacity(self.config.ladder.len());
+        for rung in 0..self.config.ladder.len() {
+            let mut seats = Vec::new();
+            if !self.known[rung] {
+                for g in 0..lineups {
+                    let (agents, seat) = self.lineup(settings, rung, g)?;
+                    let game = self.game.prepare(&GameRequest {
+                        settings: settings.to_vec(),
+                        agents,
+                        budget: self.config.budget,
+                        seed,
+                    })?;
+                    seats.push((game, seat));
+                }
+            }
+            prepared.push(seats);
+        }
         let played = ladder::play_rungs(&measured, games, seed, seeds, |rung, g, seed| {
-            let (agents, seat) = self.lineup(settings, rung, g)?;
-            let record = self.game.play(&GameRequest {
-                settings: settings.to_vec(),
-                agents,
-                budget: self.config.budget,
-                seed,
-            })?;
+            let (game, seat) = &prepared[rung][g % lineups];
+            let seat = *seat;
+            let record = game.play(seed)?;
             let score = match measure {
                 Some(m) => summary(&record, m.result)?,
                 None => record.shared_win(seat),

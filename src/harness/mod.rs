@@ -161,6 +161,11 @@ pub trait DynGame: Sync {
     /// One game, agent `i` in seat `i`. `budget`, if given, is every agent's default
     /// forward-model budget.
     fn play(&self, game: &GameRequest) -> Result<Record, Error>;
+    /// A request set up once for many games: its settings read, the game set up and
+    /// every agent built once as a check. [`PreparedGame::play`] then plays one game
+    /// on a seed, as [`DynGame::play`] would with that seed, without reading or
+    /// checking anything again (a design or tuning evaluation plays many).
+    fn prepare(&self, game: &GameRequest) -> Result<Box<dyn PreparedGame + '_>, Error>;
     /// Checks a request without playing: the settings set a game up and every agent
     /// builds.
     fn check(&self, game: &GameRequest) -> Result<(), Error>;
@@ -220,6 +225,7 @@ pub trait DynGame: Sync {
 }
 
 /// A game to play as the user asked for it.
+#[derive(Clone, Debug)]
 pub struct GameRequest {
     pub settings: Vec<(String, String)>,
     pub agents: Vec<String>,
@@ -254,6 +260,29 @@ fn encoder<D: GameDef>(
                 .collect::<Vec<_>>()
                 .join(", "),
         })
+}
+
+/// A game request set up once ([`DynGame::prepare`]).
+pub trait PreparedGame: Sync {
+    /// One game on `seed`, agent `i` in seat `i`: the record [`DynGame::play`] gives
+    /// for the request with that seed.
+    fn play(&self, seed: u64) -> Result<Record, Error>;
+}
+
+/// A request played afresh each time, for a game with nothing to set up ahead (an
+/// external game's engine reads its request per game).
+pub struct EachTime<'a, G: DynGame + ?Sized> {
+    pub game: &'a G,
+    pub request: GameRequest,
+}
+
+impl<G: DynGame + ?Sized> PreparedGame for EachTime<'_, G> {
+    fn play(&self, seed: u64) -> Result<Record, Error> {
+        self.game.play(&GameRequest {
+            seed,
+            ..self.request.clone()
+        })
+    }
 }
 
 /// A game's settings, agents and lineup, checked.
@@ -373,6 +402,28 @@ pub(crate) fn numbered_names(specs: &[AgentSpec]) -> Vec<String> {
         .collect()
 }
 
+/// A request of game `D`, prepared: agent `i` in seat `i`.
+struct Ready<'a, D: GameDef> {
+    def: &'a D,
+    prepared: Prepared<D>,
+    lineup: Vec<usize>,
+    budget: Option<usize>,
+}
+
+impl<D: GameDef> PreparedGame for Ready<'_, D> {
+    fn play(&self, seed: u64) -> Result<Record, Error> {
+        let (_, record) = self.prepared.play_one(
+            self.def,
+            &self.lineup,
+            &self.lineup,
+            self.budget,
+            seed,
+            &mut |_, _| {},
+        )?;
+        Ok(record)
+    }
+}
+
 impl<D: GameDef> DynGame for D {
     fn name(&self) -> &'static str {
         GameDef::name(self)
@@ -421,13 +472,18 @@ impl<D: GameDef> DynGame for D {
     }
 
     fn play(&self, req: &GameRequest) -> Result<Record, Error> {
-        let p = prepare(self, req)?;
-        let lineup: Vec<usize> = (0..p.specs.len()).collect();
-        let seats = lineup.clone();
-        Ok(
-            p.play_one(self, &lineup, &seats, req.budget, req.seed, &mut |_, _| {})?
-                .1,
-        )
+        DynGame::prepare(self, req)?.play(req.seed)
+    }
+
+    fn prepare(&self, req: &GameRequest) -> Result<Box<dyn PreparedGame + '_>, Error> {
+        let prepared = prepare(self, req)?;
+        let lineup: Vec<usize> = (0..prepared.specs.len()).collect();
+        Ok(Box::new(Ready {
+            def: self,
+            prepared,
+            lineup,
+            budget: req.budget,
+        }))
     }
 
     fn tournament_watched(

@@ -256,18 +256,32 @@ impl TuneProblem {
         let jobs: Vec<(usize, usize)> = (0..self.config.opponents.len())
             .flat_map(|o| (0..games).map(move |g| (o, g)))
             .collect();
+        // Each opponent's lineups set up once (the agent's seat moves with the game:
+        // one lineup a seat), not once a game.
+        let lineups = players.min(games).max(1);
+        let prepared = (0..self.config.opponents.len())
+            .map(|o| {
+                (0..lineups)
+                    .map(|seat| {
+                        let mut agents = vec![self.config.opponents[o].clone(); players];
+                        agents[seat] = agent.clone();
+                        self.game.prepare(&GameRequest {
+                            settings: self.config.settings.clone(),
+                            agents,
+                            budget: self.config.budget,
+                            seed,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, Error>>()
+            })
+            .collect::<Result<Vec<_>, Error>>()
+            .map_err(|e| EvalError(e.to_string()))?;
         let played: Vec<(f64, u32)> = jobs
             .par_iter()
             .map(|&(o, g)| {
                 let seat = g % players;
-                let mut agents = vec![self.config.opponents[o].clone(); players];
-                agents[seat] = agent.clone();
-                let record = self.game.play(&GameRequest {
-                    settings: self.config.settings.clone(),
-                    agents,
-                    budget: self.config.budget,
-                    seed: derive_seed(seed, &[o as u64, g as u64]),
-                })?;
+                let record =
+                    prepared[o][g % lineups].play(derive_seed(seed, &[o as u64, g as u64]))?;
                 let score = record.shared_win(seat);
                 Ok((score, record.length))
             })

@@ -477,6 +477,16 @@ impl DynGame for ExternalGame {
         Ok(self.description.players)
     }
 
+    fn prepare(
+        &self,
+        req: &GameRequest,
+    ) -> Result<Box<dyn crate::harness::PreparedGame + '_>, Error> {
+        Ok(Box::new(crate::harness::EachTime {
+            game: self,
+            request: req.clone(),
+        }))
+    }
+
     fn play(&self, req: &GameRequest) -> Result<Record, Error> {
         let n = if req.agents.is_empty() {
             self.description.players
