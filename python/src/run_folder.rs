@@ -1,0 +1,865 @@
+//! `RunFolder`: a run folder driven from Python (ask and tell, or a Python function
+//! evaluating in process), and what a run's files say.
+
+use crate::*;
+
+/// The problem of a run and the space searched, checked against each other (as
+/// `playtune optimize` checks them).
+pub(crate) fn problem_and_space(
+    problem: &str,
+    settings: BTreeMap<String, String>,
+    space: Option<&Space>,
+) -> Result<(ProblemSpec, Box<dyn Problem>, Space), String> {
+    let spec = ProblemSpec {
+        name: problem.into(),
+        settings,
+    };
+    let built = build_problem(&spec, space).map_err(|e| format!("problem {}: {e}", spec.name))?;
+    let space = match space {
+        Some(s) => {
+            Binding::new(s, built.space())
+                .map_err(|e| format!("space: {}: {}", e.dim, e.message))?;
+            s.clone()
+        }
+        None => built.space().clone(),
+    };
+    Ok((spec, built, space))
+}
+
+/// Creates a run folder as `playtune optimize` (or `map-elites`) does and returns its
+/// path: `config.ron` written, nothing evaluated.
+#[pyfunction]
+#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None, race = None))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn create_run(
+    runs_dir: PathBuf,
+    name: Option<String>,
+    problem: &str,
+    settings: BTreeMap<String, String>,
+    space: Option<PySpace>,
+    algorithm: &str,
+    budget: u64,
+    trials: u64,
+    seed: u64,
+    retries: u32,
+    max_failures: f64,
+    log: bool,
+    space_file: Option<String>,
+    race: Option<f64>,
+) -> PyResult<String> {
+    guard(|| {
+        let (spec, built, space) =
+            problem_and_space(problem, settings, space.as_ref().map(|s| &s.inner))?;
+        let algorithm = parse_algorithm(algorithm)?;
+        // None: the library's default race, as the command line's; 0: none.
+        let race = match race {
+            None => playtune::optim::race::by_default(built.baseline().is_some(), &algorithm),
+            Some(0.0) => None,
+            Some(share) => {
+                let c = playtune::optim::race::RaceConfig {
+                    share,
+                    ..Default::default()
+                };
+                c.check().map_err(|e| e.to_string())?;
+                Some(c)
+            }
+        };
+        let config = RunConfig {
+            playtune_version: playtune_version(),
+            problem: spec,
+            space,
+            space_file,
+            algorithm,
+            budget,
+            trials,
+            seed,
+            log,
+            faults: FaultPolicy {
+                retries,
+                max_failures,
+            },
+            race,
+        };
+        config.faults.check().map_err(|e| e.to_string())?;
+        run::check_size(budget, trials, "budget", "trials").map_err(|(w, m)| format!("{w} {m}"))?;
+        config
+            .algorithm
+            .build(
+                &config.space,
+                budget,
+                0,
+                &built.feature_names(),
+                &built.default_axes(),
+            )
+            .map_err(|e| e.to_string())?;
+        let name = name.unwrap_or_else(|| {
+            format!(
+                "{}-{}-s{}",
+                config.problem.name,
+                config.algorithm.name(),
+                config.seed
+            )
+        });
+        run::check_run_name(&name).map_err(|e| e.to_string())?;
+        let (dir, _lock) = run::claim_fresh_dir(&runs_dir, &name).map_err(|e| e.to_string())?;
+        run::create_run_dir(&dir, &config).map_err(|e| e.to_string())?;
+        Ok(dir.display().to_string())
+    })
+}
+
+/// The version `config.ron` records: the crate's, as the command line writes it.
+pub(crate) fn playtune_version() -> String {
+    // The binding's version follows the crate's (both 0.1.0 now); the command line
+    // writes its own package version, which is the crate's.
+    env!("CARGO_PKG_VERSION").into()
+}
+
+/// An open run folder, locked while open (as a command holds it): replayed from its
+/// logs, evaluated here or by Python, told results.
+#[pyclass(name = "RunFolder", module = "playtune._playtune")]
+pub(crate) struct PyRunFolder {
+    dir: PathBuf,
+    config: RunConfig,
+    problem: Box<dyn Problem>,
+    lock: Option<run::lock::FolderLock>,
+    /// The candidates waited for at the last replay.
+    waiting: Vec<Waiting>,
+}
+
+/// Replays of run folders from their logs in this process (see `_replay_count`).
+pub(crate) static REPLAYS: AtomicU64 = AtomicU64::new(0);
+
+/// How often the thread driving a run looks for Ctrl-C and updates the progress bar
+/// while no evaluation is asked of Python.
+pub(crate) const POLL: std::time::Duration = std::time::Duration::from_millis(50);
+/// How often it looks whether the run loop has ended, when Python evaluates nothing.
+pub(crate) const WAIT: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// A point the run loop's thread asks the Python thread to evaluate, and where the
+/// outcome goes.
+pub(crate) struct Request {
+    point: serde_json::Map<String, Value>,
+    seed: u64,
+    reply: mpsc::SyncSender<Result<Evaluation, String>>,
+}
+
+/// The run's problem as the run loop sees it when Python drives a run folder: the
+/// problem itself evaluates (a built-in one), or the Python function does (problem
+/// `manual`), on the thread that called `drive`. Everything else is the problem's,
+/// so the files are what the problem itself would give. Counts the candidates
+/// evaluated for the progress bar.
+pub(crate) struct Evaluator<'a> {
+    problem: &'a dyn Problem,
+    /// For problem `manual`: where points go to the Python function.
+    python: Option<mpsc::Sender<Request>>,
+    stop: &'a run::Stop,
+    retries: u32,
+    /// Candidates evaluated: a success, or a failure after its last try.
+    done: &'a AtomicU64,
+    /// Tries so far of the candidates failing now, by seed (one per candidate).
+    failing: Mutex<HashMap<u64, u32>>,
+}
+
+impl Evaluator<'_> {
+    fn count(&self, seed: u64, ok: bool) {
+        let Ok(mut failing) = self.failing.lock() else {
+            return;
+        };
+        let last = ok || {
+            let tries = failing.entry(seed).or_insert(0);
+            *tries += 1;
+            *tries > self.retries
+        };
+        if last {
+            failing.remove(&seed);
+            self.done.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+impl Problem for Evaluator<'_> {
+    fn space(&self) -> &Space {
+        self.problem.space()
+    }
+    fn feature_names(&self) -> Vec<String> {
+        self.problem.feature_names()
+    }
+    fn default_axes(&self) -> Vec<playtune::eval::FeatureAxis> {
+        self.problem.default_axes()
+    }
+    fn fitness_range(&self) -> Option<(f64, f64)> {
+        self.problem.fitness_range()
+    }
+    fn feature_range(&self, name: &str) -> Option<(f64, f64)> {
+        self.problem.feature_range(name)
+    }
+    fn feature_unit(&self, name: &str) -> Option<String> {
+        self.problem.feature_unit(name)
+    }
+    fn tie_break(&self) -> Option<String> {
+        self.problem.tie_break()
+    }
+    fn concurrency(&self) -> Option<usize> {
+        // One Python thread evaluates: a batch is handed to it in order.
+        match self.python {
+            Some(_) => Some(1),
+            None => self.problem.concurrency(),
+        }
+    }
+    fn agent_spec(&self, x: &[f64]) -> Option<String> {
+        self.problem.agent_spec(x)
+    }
+    fn true_fitness(&self, x: &[f64]) -> Option<f64> {
+        self.problem.true_fitness(x)
+    }
+    fn is_optimal(&self, x: &[f64]) -> Option<bool> {
+        self.problem.is_optimal(x)
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, playtune::eval::EvalError> {
+        let stopped = || playtune::eval::EvalError("interrupted".into());
+        // A stopped run starts nothing more (a retry included).
+        if self.stop.requested() {
+            return Err(stopped());
+        }
+        let out = match &self.python {
+            None => self.problem.evaluate(x, seed),
+            Some(requests) => {
+                let (reply, answer) = mpsc::sync_channel(1);
+                let point = point_json(self.problem.space(), x);
+                if requests.send(Request { point, seed, reply }).is_err() {
+                    return Err(stopped());
+                }
+                match answer.recv() {
+                    Ok(r) => r.map_err(playtune::eval::EvalError),
+                    Err(_) => return Err(stopped()),
+                }
+            }
+        };
+        if !self.stop.requested() {
+            let ok = out.as_ref().is_ok_and(|e| run::finite(e.clone()).is_ok());
+            self.count(seed, ok);
+        }
+        out
+    }
+}
+
+/// Calls the Python function on a point: `Ok(Ok(..))` an evaluation, `Ok(Err(reason))`
+/// a failed one (an `Exception`, a string or None, as `tell` takes them), `Err` what
+/// stops the run (KeyboardInterrupt, any other `BaseException`, a result that is none).
+pub(crate) fn call_python(
+    py: Python<'_>,
+    func: &Bound<'_, PyAny>,
+    request: &Request,
+    features: &[String],
+) -> PyResult<Result<Evaluation, String>> {
+    let point = to_py(py, &Value::Object(request.point.clone()))?;
+    let r = match func.call1((point, request.seed)) {
+        Ok(r) => r,
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyException>(py) => {
+            let name = e
+                .get_type(py)
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_else(|_| "Exception".into());
+            let text = e.value(py).str().map(|t| t.to_string()).unwrap_or_default();
+            return Ok(Err(format!("{name}: {text}")));
+        }
+        Err(e) => return Err(e),
+    };
+    if let Ok(reason) = r.extract::<String>() {
+        return Ok(Err(reason));
+    }
+    if r.is_none() {
+        return Ok(Err("failed (None)".to_string()));
+    }
+    let v = from_py(&r)?;
+    Ok(Ok(evaluation_of(&v, features).map_err(|m| {
+        err(format!("the result for seed {}: {m}", request.seed))
+    })?))
+}
+
+impl PyRunFolder {
+    fn replay(&mut self) -> Result<Option<RunResult>, String> {
+        REPLAYS.fetch_add(1, Ordering::SeqCst);
+        match run::replay(&self.dir, &self.config, self.problem.as_ref())
+            .map_err(|e| e.to_string())?
+        {
+            Driven::Finished(r) => {
+                self.waiting.clear();
+                Ok(Some(r))
+            }
+            Driven::Waiting { waiting, .. } => {
+                self.waiting = waiting;
+                Ok(None)
+            }
+        }
+    }
+
+    fn waiting_json(&self) -> Value {
+        Value::Array(
+            self.waiting
+                .iter()
+                .map(|w| {
+                    json!({
+                        "id": w.index,
+                        "trial": w.trial,
+                        "seed": w.seed,
+                        "phase": w.phase.as_str(),
+                        "point": point_json(&self.config.space, &w.values),
+                        "values": w.values,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    fn record(
+        &self,
+        results: Vec<(u64, u64, Result<Evaluation, String>, u32)>,
+    ) -> Result<(), String> {
+        let mut rows = Vec::new();
+        let mut failures = Vec::new();
+        for (trial, id, result, attempts) in results {
+            let Some(w) = self
+                .waiting
+                .iter()
+                .find(|w| w.trial == trial && w.index == id)
+            else {
+                // The very result the logs hold, told again (a retried cell, a second
+                // process), is nothing new: accepted, as `playtune tell` accepts it.
+                if self.recorded(trial, id).as_ref() == Some(&result) {
+                    continue;
+                }
+                return Err(self.not_waiting(trial, id));
+            };
+            match result {
+                Ok(e) => rows.push(LogRow {
+                    trial,
+                    index: id,
+                    phase: w.phase,
+                    seed: w.seed,
+                    values: w.values.clone(),
+                    eval: e,
+                }),
+                Err(reason) => failures.push(FailureRow {
+                    trial,
+                    index: id,
+                    phase: w.phase,
+                    seed: w.seed,
+                    point: FailureRow::point_by_name(&self.config.space, &w.values),
+                    values: w.values.clone(),
+                    reason,
+                    attempts,
+                }),
+            }
+        }
+        let features = self.problem.feature_names();
+        run::append_results(&self.dir, &self.config.space, &features, &rows, &failures)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The result the run's logs hold for (`trial`, `id`): an evaluation, or a
+    /// failure's reason; None when they hold none.
+    fn recorded(&self, trial: u64, id: u64) -> Option<Result<Evaluation, String>> {
+        let features = self.problem.feature_names();
+        let path = self.dir.join(run::log::LOG_FILE);
+        if let Ok(log) = run::log::read_log(&path, &self.config.space, &features)
+            && let Some((_, r)) = log
+                .rows
+                .into_iter()
+                .find(|(_, r)| r.trial == trial && r.index == id)
+        {
+            return Some(Ok(r.eval));
+        }
+        read_failures(&self.dir.join(FAILURES_FILE), &self.config)
+            .ok()
+            .and_then(|(f, _)| f.get(&(trial, id)).map(|f| Err(f.reason.clone())))
+    }
+
+    /// Why a result told for (`trial`, `id`), which the run does not wait for, is
+    /// refused: its logs hold a result for it already (told twice, or by another
+    /// process meanwhile), or it was never asked.
+    fn not_waiting(&self, trial: u64, id: u64) -> String {
+        let features = self.problem.feature_names();
+        let logged = logged(&self.dir, &self.config, &features, "left out")
+            .ok()
+            .and_then(|(rows, _)| {
+                rows.into_iter()
+                    .find(|r| r["trial"].as_u64() == Some(trial) && r["index"].as_u64() == Some(id))
+            });
+        let recorded = match logged {
+            Some(r) if features.is_empty() => Some(format!("fitness {}", r["fitness"])),
+            Some(r) => Some(format!(
+                "fitness {} with features {}",
+                r["fitness"], r["features"]
+            )),
+            None => read_failures(&self.dir.join(FAILURES_FILE), &self.config)
+                .ok()
+                .and_then(|(f, _)| {
+                    f.get(&(trial, id))
+                        .map(|f| format!("failed ({:?})", f.reason))
+                }),
+        };
+        match recorded {
+            Some(what) => format!(
+                "trial {trial} id {id} is not waiting for a result: it was told already (recorded as {what}), and a recorded result is never replaced; nothing was recorded"
+            ),
+            None => format!(
+                "trial {trial} id {id} is not waiting for a result (not asked yet); nothing was recorded"
+            ),
+        }
+    }
+
+    fn result_json(&self, r: &RunResult) -> Result<Value, String> {
+        let mut v = serde_json::to_value(r).map_err(|e| e.to_string())?;
+        v["run_dir"] = json!(self.dir.display().to_string());
+        Ok(v)
+    }
+
+    fn check_open(&self) -> PyResult<()> {
+        if self.lock.is_none() {
+            return Err(err(format!("run {} is closed", self.dir.display())));
+        }
+        Ok(())
+    }
+}
+
+#[pymethods]
+impl PyRunFolder {
+    /// Opens (and locks) the run folder `dir`.
+    #[new]
+    fn new(dir: PathBuf) -> PyResult<PyRunFolder> {
+        guard(|| {
+            if !dir.is_dir() {
+                run::read_config(&dir).map_err(|e| e.to_string())?;
+            }
+            let lock = run::lock::lock(&dir).map_err(|e| e.to_string())?;
+            let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+            let problem = build_problem(&config.problem, Some(&config.space))
+                .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
+            Ok(PyRunFolder {
+                dir,
+                config,
+                problem,
+                lock: Some(lock),
+                waiting: Vec::new(),
+            })
+        })
+    }
+
+    #[getter]
+    fn path(&self) -> String {
+        self.dir.display().to_string()
+    }
+
+    #[getter]
+    fn space(&self) -> PySpace {
+        PySpace {
+            inner: self.config.space.clone(),
+        }
+    }
+
+    #[getter]
+    fn features(&self) -> Vec<String> {
+        self.problem.feature_names()
+    }
+
+    /// Tries of a failing evaluation before it counts as failed (`faults.retries` + 1).
+    #[getter]
+    fn attempts(&self) -> u32 {
+        self.config.faults.retries + 1
+    }
+
+    #[getter]
+    fn manual(&self) -> bool {
+        run::is_manual(&self.config)
+    }
+
+    /// The run's `config.ron`, as JSON.
+    fn config(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        to_py(py, &serde_json::to_value(&self.config).map_err(err)?)
+    }
+
+    /// Reads run folder `dir` without opening it, as `playtune report` reads one: no
+    /// lock taken and nothing written, so a folder a command is writing, or a
+    /// read-only copy, will do. `{"config", "space", "features", "rows", "failures",
+    /// "warnings"}`: the rows of `evals.csv` as `read_log` gives them, the failures of
+    /// `failures.jsonl` (those a logged row does not supersede) in (trial, index)
+    /// order, and a warning for each file naming the damaged lines left out; `then`
+    /// says what becomes of those ("not exported").
+    #[staticmethod]
+    #[pyo3(signature = (dir, then = "left out"))]
+    fn read(py: Python<'_>, dir: PathBuf, then: &str) -> PyResult<Py<PyAny>> {
+        let (config, out) = guard(|| {
+            let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+            let features = run_features(&dir, &config)?;
+            let (rows, mut warnings) = match logged(&dir, &config, &features, then)? {
+                (rows, Some(w)) => (rows, vec![w]),
+                (rows, None) => (rows, Vec::new()),
+            };
+            let path = dir.join(FAILURES_FILE);
+            let (failures, damaged) = read_failures(&path, &config)?;
+            warnings.extend(damage_warning(&path, &damaged, then));
+            let logged: std::collections::HashSet<(u64, u64)> = rows
+                .iter()
+                .map(|r| (r["trial"].as_u64(), r["index"].as_u64()))
+                .filter_map(|k| Some((k.0?, k.1?)))
+                .collect();
+            let failures = failures
+                .into_values()
+                .filter(|f| !logged.contains(&(f.trial, f.index)))
+                .map(|f| {
+                    json!({
+                        "trial": f.trial, "index": f.index, "phase": f.phase.as_str(),
+                        "seed": f.seed, "point": point_json(&config.space, &f.values),
+                        "values": f.values, "reason": f.reason, "attempts": f.attempts,
+                    })
+                })
+                .collect::<Vec<_>>();
+            let out = json!({
+                "config": serde_json::to_value(&config).map_err(|e| e.to_string())?,
+                "features": features,
+                "rows": rows,
+                "failures": failures,
+                "warnings": warnings,
+            });
+            Ok((config, out))
+        })?;
+        let out = to_py(py, &out)?;
+        out.bind(py).set_item(
+            "space",
+            PySpace {
+                inner: config.space,
+            },
+        )?;
+        Ok(out)
+    }
+
+    /// Replays the run from its logs: `("finished", result)` or `("waiting",
+    /// candidates)`, each candidate `{"id", "trial", "seed", "phase", "point",
+    /// "values"}`.
+    fn step(&mut self, py: Python<'_>) -> PyResult<(String, Py<PyAny>)> {
+        self.check_open()?;
+        match guard(|| self.replay())? {
+            Some(r) => Ok((
+                "finished".into(),
+                to_py(py, &guard(|| self.result_json(&r))?)?,
+            )),
+            None => Ok(("waiting".into(), to_py(py, &self.waiting_json())?)),
+        }
+    }
+
+    /// Records results of candidates waited for: a list of `(trial, id, result)` or
+    /// `(trial, id, result, attempts)`, a result as `Optimizer.tell` takes it, or a
+    /// string: the reason it failed.
+    fn tell(&mut self, results: &Bound<'_, PyList>) -> PyResult<()> {
+        self.check_open()?;
+        // What the run waits for now, from its logs: a result told twice, or told for
+        // a candidate another process recorded meanwhile, is refused.
+        guard(|| self.replay().map(|_| ()))?;
+        let features = self.problem.feature_names();
+        let mut told = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for item in results.iter() {
+            // (trial, id, result) or (trial, id, result, attempts): the tries a failure
+            // took, as failures.jsonl records them.
+            let (trial, id, result, attempts): (u64, u64, Bound<'_, PyAny>, u32) =
+                match item.extract::<(u64, u64, Bound<'_, PyAny>)>() {
+                    Ok((t, i, r)) => (t, i, r, 1),
+                    Err(_) => item.extract()?,
+                };
+            if !seen.insert((trial, id)) {
+                return Err(err(format!(
+                    "trial {trial} id {id} is told twice; nothing was recorded"
+                )));
+            }
+            let r = if let Ok(reason) = result.extract::<String>() {
+                Err(reason)
+            } else if result.is_none() {
+                Err("failed (None)".to_string())
+            } else {
+                let v = from_py(&result)?;
+                Ok(evaluation_of(&v, &features)
+                    .map_err(|m| err(format!("trial {trial} id {id}: {m}")))?)
+            };
+            told.push((trial, id, r, attempts.max(1)));
+        }
+        guard(|| self.record(told))
+    }
+
+    /// Evaluates the candidates waited for with the run's own (built-in) problem, in
+    /// parallel, the GIL released, and records them as the run loop does (retries
+    /// included). Returns how many were evaluated; 0 when the run is finished.
+    fn evaluate_waiting(&mut self, py: Python<'_>) -> PyResult<usize> {
+        self.check_open()?;
+        if self.manual() {
+            return Err(err(format!(
+                "{}: this run is evaluated outside playtune (problem manual): give `run` a Python function, or tell its results",
+                self.dir.display()
+            )));
+        }
+        if guard(|| self.replay())?.is_some() {
+            return Ok(0);
+        }
+        let binding =
+            Binding::new(&self.config.space, self.problem.space()).map_err(|e| err(e.message))?;
+        let retries = self.config.faults.retries;
+        let problem = self.problem.as_ref();
+        let waiting = &self.waiting;
+        let outcomes = py.detach(|| {
+            guard(|| {
+                Ok(waiting
+                    .par_iter()
+                    .map(|w| {
+                        let mut full = Vec::new();
+                        binding.full_point(&w.values, &mut full);
+                        let (r, attempts) =
+                            run::evaluate_with_retries(problem, &full, w.seed, retries);
+                        (w.trial, w.index, r, attempts)
+                    })
+                    .collect::<Vec<_>>())
+            })
+        })?;
+        let n = outcomes.len();
+        guard(|| self.record(outcomes))?;
+        Ok(n)
+    }
+
+    /// Drives the run to its end in one pass, as `playtune optimize` (resume) does, and
+    /// returns its result: the run's built-in problem evaluates, in parallel, or for
+    /// problem `manual` `func(point, seed)` on this thread, the run loop on another,
+    /// the GIL released while it works. An `Exception` in `func` (or a string or None
+    /// returned) is a failed evaluation, tried again as `faults.retries` says;
+    /// KeyboardInterrupt (Ctrl-C) and any other `BaseException` stop the run, every
+    /// batch recorded before kept (for a built-in problem at once: its external
+    /// evaluators killed, the batch in flight dropped), and are raised again. `progress(k)` is called with the number
+    /// of candidates evaluated since its last call.
+    #[pyo3(signature = (func = None, progress = None))]
+    fn drive(
+        &mut self,
+        py: Python<'_>,
+        func: Option<Bound<'_, PyAny>>,
+        progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        self.check_open()?;
+        let manual = self.manual();
+        self.waiting.clear();
+        let func = match func {
+            Some(f) if manual => Some(f),
+            _ if manual => {
+                // Finished already (every result told): its result; else nothing to
+                // evaluate with.
+                return match guard(|| self.replay())? {
+                    Some(r) => to_py(py, &guard(|| self.result_json(&r))?),
+                    None => Err(err(format!(
+                        "{}: this run is evaluated outside playtune (problem manual): give run() a Python function, or ask() and tell()",
+                        self.dir.display()
+                    ))),
+                };
+            }
+            _ => None,
+        };
+        let features = self.problem.feature_names();
+        let stop = run::Stop::default();
+        let done = AtomicU64::new(0);
+        let (requests, asked) = mpsc::channel::<Request>();
+        let asked = Mutex::new(asked);
+        let evaluator = Evaluator {
+            problem: self.problem.as_ref(),
+            python: func.as_ref().map(|_| requests),
+            stop: &stop,
+            retries: self.config.faults.retries,
+            done: &done,
+            failing: Mutex::new(HashMap::new()),
+        };
+        let (dir, config) = (&self.dir, &self.config);
+        // The first Python error: raised once the run loop has stopped.
+        let mut raised: Option<PyErr> = None;
+        let mut shown = 0u64;
+        let ended = std::thread::scope(|s| {
+            // The evaluator (and the only sender of requests) moves to the run loop's
+            // thread: its end closes the channel.
+            let driver = s.spawn(move || {
+                let evaluator = evaluator;
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run::execute_stoppable(
+                        Some(dir),
+                        config,
+                        &evaluator,
+                        run::Options::default(),
+                        evaluator.stop,
+                    )
+                }))
+            });
+            // Evaluators of a built-in problem (commands, described games) killed at
+            // once, their batch dropped, as the command line's Ctrl-C does; a Python
+            // function's batch is finished (it answers "interrupted" at once).
+            let mut halted: Option<playtune::eval::evaluator_groups::Halt> = None;
+            let mut stop_with = |e: PyErr, raised: &mut Option<PyErr>| {
+                if manual {
+                    stop.now();
+                } else if func.is_none() {
+                    stop.now();
+                    halted.get_or_insert_with(playtune::eval::evaluator_groups::halt);
+                } else {
+                    stop.after_batch();
+                }
+                raised.get_or_insert(e);
+            };
+            loop {
+                let got = py.detach(|| match asked.lock() {
+                    Ok(a) => a.recv_timeout(POLL),
+                    Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
+                });
+                match got {
+                    Ok(request) => {
+                        let answer = match &func {
+                            Some(f) if !stop.requested() => {
+                                match call_python(py, f, &request, &features) {
+                                    Ok(r) => r,
+                                    Err(e) => {
+                                        stop_with(e, &mut raised);
+                                        Err("interrupted".into())
+                                    }
+                                }
+                            }
+                            _ => Err("interrupted".into()),
+                        };
+                        let _ = request.reply.send(answer);
+                    }
+                    // Nothing asks Python (a built-in problem), or nothing more.
+                    Err(mpsc::RecvTimeoutError::Disconnected) if driver.is_finished() => break,
+                    Err(e) => {
+                        if e == mpsc::RecvTimeoutError::Disconnected {
+                            py.detach(|| std::thread::sleep(WAIT));
+                        }
+                        // Ctrl-C while Python runs nothing (a function it calls gets
+                        // KeyboardInterrupt itself).
+                        if let Err(e) = py.check_signals() {
+                            stop_with(e, &mut raised);
+                        }
+                    }
+                }
+                let now = done.load(Ordering::SeqCst);
+                if let Some(p) = progress
+                    .as_ref()
+                    .filter(|_| raised.is_none() && now > shown)
+                {
+                    if let Err(e) = p.call1((now - shown,)) {
+                        stop_with(e, &mut raised);
+                    }
+                    shown = now;
+                }
+            }
+            driver.join()
+        });
+        if let Some(e) = raised {
+            return Err(e);
+        }
+        match ended {
+            Ok(Ok(Ok(r))) => to_py(py, &guard(|| self.result_json(&r))?),
+            Ok(Ok(Err(run::RunError::Interrupted))) => Err(
+                pyo3::exceptions::PyKeyboardInterrupt::new_err("the run was stopped"),
+            ),
+            Ok(Ok(Err(e))) => Err(err(e)),
+            Ok(Err(p)) | Err(p) => Err(panicked(p.as_ref())),
+        }
+    }
+
+    /// Unlocks the folder; the object is unusable afterwards.
+    fn close(&mut self) {
+        self.lock = None;
+    }
+}
+
+/// Reads a finished or unfinished run's `evals.csv`: its rows as
+/// `(trial, index, phase, seed, point, fitness, features)`.
+#[pyfunction]
+pub(crate) fn read_log(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
+    let out = guard(|| {
+        let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+        let features = run_features(&dir, &config)?;
+        let (rows, _) = logged(&dir, &config, &features, "left out")?;
+        Ok(Value::Array(rows))
+    })?;
+    to_py(py, &out)
+}
+
+/// The features a run's evaluations report, as its problem names them.
+pub(crate) fn run_features(
+    dir: &std::path::Path,
+    config: &RunConfig,
+) -> Result<Vec<String>, String> {
+    let problem = build_problem(&config.problem, Some(&config.space))
+        .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
+    Ok(problem.feature_names())
+}
+
+/// A run's `evals.csv` as every reader reads it (`run::log::read_log`: the header must
+/// be the run's, a row used only if its check matches and it parses into a point of
+/// the space with finite results, the later of two copies kept): the rows as dicts, in
+/// (trial, index) order, and the warning naming the rows left out, if any were.
+pub(crate) fn logged(
+    dir: &std::path::Path,
+    config: &RunConfig,
+    features: &[String],
+    then: &str,
+) -> Result<(Vec<Value>, Option<String>), String> {
+    let path = dir.join(run::log::LOG_FILE);
+    if !path.exists() {
+        return Ok((Vec::new(), None));
+    }
+    let log = run::log::read_log(&path, &config.space, features).map_err(|e| e.to_string())?;
+    let mut rows: Vec<&LogRow> = log.rows.iter().map(|(_, r)| r).collect();
+    rows.sort_by_key(|r| (r.trial, r.index));
+    let rows = rows
+        .into_iter()
+        .map(|r| {
+            let feats: serde_json::Map<String, Value> = features
+                .iter()
+                .cloned()
+                .zip(r.eval.features.iter().map(|f| json!(f)))
+                .collect();
+            json!({
+                "trial": r.trial, "index": r.index, "phase": r.phase.as_str(), "seed": r.seed,
+                "point": point_json(&config.space, &r.values), "values": r.values,
+                "fitness": r.eval.fitness, "features": feats,
+            })
+        })
+        .collect();
+    Ok((rows, damage_warning(&path, &log.dropped, then)))
+}
+
+/// The warning for the lines of `path` left out, as the command line words it (less
+/// its `warning: `, which Python's warnings add); `then` says what became of them.
+pub(crate) fn damage_warning(
+    path: &std::path::Path,
+    damaged: &[(usize, String)],
+    then: &str,
+) -> Option<String> {
+    playtune::damage::message(path, damaged, then)
+        .map(|m| m.strip_prefix("warning: ").map(str::to_string).unwrap_or(m))
+}
+
+/// The failures' file of a run folder (`run::failures` keeps its name to the crate).
+pub(crate) const FAILURES_FILE: &str = "failures.jsonl";
+
+/// A run's failures in (trial, index) order and the lines left out, read and checked
+/// as the run loop reads them (`run::failures::read_run_failures`).
+pub(crate) fn read_failures(
+    path: &std::path::Path,
+    config: &RunConfig,
+) -> Result<FailuresRead, String> {
+    let (rows, damaged) =
+        run::failures::read_run_failures(path, Some(config)).map_err(|e| e.to_string())?;
+    Ok((rows.into_iter().collect(), damaged))
+}
+
+pub(crate) type FailuresRead = (BTreeMap<(u64, u64), FailureRow>, Vec<(usize, String)>);
+
+/// How often run folders were replayed from their logs in this process: tests check
+/// that `Run.run` reads a folder once, not at every batch.
+#[pyfunction]
+pub(crate) fn _replay_count() -> u64 {
+    REPLAYS.load(Ordering::SeqCst)
+}
