@@ -163,27 +163,28 @@ fn spec(agent: &str, settings: &[(&str, String)]) -> ProblemSpec {
     }
 }
 
-/// Runs the tuning and the tables; writes `runs_dir/name/summary.{md,ron}` and
-/// `plots_dir/name/figure5_<agent>.png`.
-pub fn run(
+/// One tuning run: which agent and budget, the search's problem (an index into the
+/// problems built) and the problem its recommendations' true win rates are measured on.
+struct Cell {
+    ai: usize,
+    bi: usize,
+    budget: u64,
+    problem: usize,
+    truth: ProblemSpec,
+}
+
+/// A tuning run's name, folder and configuration.
+type PlannedRun = (String, std::path::PathBuf, RunConfig);
+
+/// Every tuning run's folder (made or reused) and configuration, one a tuned agent and
+/// budget, with the problems their searches and true win rates play.
+#[allow(clippy::type_complexity)]
+fn plan_runs(
     c: &TuningConfig,
-    exec: &dyn Executor,
-    runs_dir: &Path,
-    plots_dir: &Path,
-    progress: bool,
-) -> Result<TuningResult, Error> {
-    let home = runs_dir.join(&c.name);
-    // Every tuning run first (on a cluster: one array of all their trials), then the
-    // true win rates of their recommendations.
-    struct Cell {
-        ai: usize,
-        bi: usize,
-        budget: u64,
-        problem: usize,
-        truth: ProblemSpec,
-    }
+    home: &Path,
+) -> Result<(Vec<Box<dyn crate::eval::Problem>>, Vec<Cell>, Vec<PlannedRun>), Error> {
     let mut problems = Vec::new();
-    let mut cells_todo = Vec::new();
+    let mut cells = Vec::new();
     let mut runs = Vec::new();
     for (ai, agent) in c.agents.iter().enumerate() {
         if !TUNED.contains(&agent.as_str()) {
@@ -217,7 +218,7 @@ pub fn run(
             };
             run::reuse_or_create_run_dir(&dir, &rc)?;
             runs.push((format!("{agent}, budget {budget}"), dir, rc));
-            cells_todo.push(Cell {
+            cells.push(Cell {
                 ai,
                 bi,
                 budget,
@@ -227,6 +228,75 @@ pub fn run(
         }
         problems.push(problem);
     }
+    Ok((problems, cells, runs))
+}
+
+/// The true win rates of a tuning run's recommendations (`dir`, its result `r`), over
+/// `true_games` games each. They cost more games than the tuning itself, so they are
+/// kept beside the run: an interrupted experiment resumes past them.
+fn true_win_rates(
+    c: &TuningConfig,
+    exec: &dyn Executor,
+    cell: &Cell,
+    r: &crate::run::RunResult,
+    dir: &Path,
+    progress: bool,
+) -> Result<Vec<f64>, Error> {
+    let (ai, bi, budget) = (cell.ai, cell.bi, cell.budget);
+    let agent = &c.agents[ai];
+    let truth_file = dir.join("true_win_rates.ron");
+    let key = TruthKey {
+        true_games: c.true_games,
+        decision_budget: c.decision_budget,
+        seed: c.seed,
+        points: r.trials.iter().map(|t| t.values.clone()).collect(),
+    };
+    if let Some(v) = read_truth(&truth_file, &key) {
+        return Ok(v);
+    }
+    if progress {
+        eprintln!(
+            "{agent}, budget {budget}: true win rates over {} games each",
+            c.true_games
+        );
+    }
+    let tasks: Vec<Evaluate> = r
+        .trials
+        .iter()
+        .map(|t| Evaluate {
+            problem: cell.truth.clone(),
+            space: None,
+            point: t.values.clone(),
+            seed: derive_seed(c.seed, &[0x7E, ai as u64, bi as u64, t.trial]),
+            what: format!("{agent}, budget {budget}, run {}", t.trial),
+        })
+        .collect();
+    let v: Vec<f64> = map(exec, &format!("truth-{agent}-b{budget}"), &tasks)?
+        .into_iter()
+        .map(|e| e.fitness)
+        .collect();
+    let cache = TruthCache {
+        key,
+        true_win_rates: v.clone(),
+    };
+    let text = ron::ser::to_string(&cache)?;
+    crate::run::lock::write_whole(&truth_file, text)?;
+    Ok(v)
+}
+
+/// Runs the tuning and the tables; writes `runs_dir/name/summary.{md,ron}` and
+/// `plots_dir/name/figure5_<agent>.png`.
+pub fn run(
+    c: &TuningConfig,
+    exec: &dyn Executor,
+    runs_dir: &Path,
+    plots_dir: &Path,
+    progress: bool,
+) -> Result<TuningResult, Error> {
+    let home = runs_dir.join(&c.name);
+    // Every tuning run first (on a cluster: one array of all their trials), then the
+    // true win rates of their recommendations.
+    let (problems, cells_todo, runs) = plan_runs(c, &home)?;
     let searches: Vec<Search> = runs
         .into_iter()
         .zip(&cells_todo)
@@ -255,52 +325,9 @@ pub fn run(
     let mut cells = Vec::new();
     let mut best: Vec<BestConfig> = Vec::new();
     for ((cell, r), s) in cells_todo.iter().zip(&results).zip(&searches) {
-        let (ai, bi, budget) = (cell.ai, cell.bi, cell.budget);
-        let agent = &c.agents[ai];
+        let agent = &c.agents[cell.ai];
         let problem = problems[cell.problem].as_ref();
-        // The true win rates cost more games than the tuning itself, so they are
-        // kept beside the run: an interrupted experiment resumes past them.
-        let truth_file = s.dir.join("true_win_rates.ron");
-        let key = TruthKey {
-            true_games: c.true_games,
-            decision_budget: c.decision_budget,
-            seed: c.seed,
-            points: r.trials.iter().map(|t| t.values.clone()).collect(),
-        };
-        let cached = read_truth(&truth_file, &key);
-        let true_win_rates: Vec<f64> = match cached {
-            Some(v) => v,
-            None => {
-                if progress {
-                    eprintln!(
-                        "{agent}, budget {budget}: true win rates over {} games each",
-                        c.true_games
-                    );
-                }
-                let tasks: Vec<Evaluate> = r
-                    .trials
-                    .iter()
-                    .map(|t| Evaluate {
-                        problem: cell.truth.clone(),
-                        space: None,
-                        point: t.values.clone(),
-                        seed: derive_seed(c.seed, &[0x7E, ai as u64, bi as u64, t.trial]),
-                        what: format!("{agent}, budget {budget}, run {}", t.trial),
-                    })
-                    .collect();
-                let v: Vec<f64> = map(exec, &format!("truth-{agent}-b{budget}"), &tasks)?
-                    .into_iter()
-                    .map(|e| e.fitness)
-                    .collect();
-                let cache = TruthCache {
-                    key,
-                    true_win_rates: v.clone(),
-                };
-                let text = ron::ser::to_string(&cache)?;
-                crate::run::lock::write_whole(&truth_file, text)?;
-                v
-            }
-        };
+        let true_win_rates = true_win_rates(c, exec, cell, r, &s.dir, progress)?;
         for (t, &w) in r.trials.iter().zip(&true_win_rates) {
             if best.iter().all(|b| b.agent != *agent)
                 || best.iter().any(|b| b.agent == *agent && w > b.win_rate)
@@ -315,33 +342,62 @@ pub fn run(
         }
         cells.push(TuningCell {
             agent: agent.clone(),
-            budget,
+            budget: cell.budget,
             recommendations: r.trials.iter().map(|t| t.recommendation.clone()).collect(),
             true_win_rates,
         });
-        if bi + 1 < c.budgets.len() {
-            continue;
+        if cell.bi + 1 == c.budgets.len() {
+            figure5(c, plots_dir, agent, &cells)?;
         }
-        let groups: Vec<(String, Vec<f64>)> = cells
-            .iter()
-            .filter(|x| x.agent == *agent)
-            .map(|x| (x.budget.to_string(), x.true_win_rates.clone()))
-            .collect();
-        let title = format!(
-            "{agent}: true win rate vs 3 OSLA of NTBEA's recommendation ({} games each)",
-            c.true_games
-        );
-        box_plot(
-            &plots_dir.join(&c.name).join(format!("figure5_{agent}.png")),
-            &title,
-            "NTBEA budget (games)",
-            "win rate",
-            &groups,
-        )?;
     }
-    // Tables: the best tuned configuration of each agent against 3 OSLA, then the
-    // starred configurations together and in a 2-player round robin, every agent at
-    // the decision budget.
+    let (tables, stalemate_rate_4way) = tables(c, exec, &best)?;
+    let result = TuningResult {
+        config: c.clone(),
+        cells,
+        tables,
+        stalemate_rate_4way,
+    };
+    std::fs::create_dir_all(&home)?;
+    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))?;
+    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
+    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
+    Ok(result)
+}
+
+/// Figure 5 for `agent`: the true win rates of its recommendations, a box a budget.
+fn figure5(
+    c: &TuningConfig,
+    plots_dir: &Path,
+    agent: &str,
+    cells: &[TuningCell],
+) -> Result<(), Error> {
+    let groups: Vec<(String, Vec<f64>)> = cells
+        .iter()
+        .filter(|x| x.agent == *agent)
+        .map(|x| (x.budget.to_string(), x.true_win_rates.clone()))
+        .collect();
+    let title = format!(
+        "{agent}: true win rate vs 3 OSLA of NTBEA's recommendation ({} games each)",
+        c.true_games
+    );
+    box_plot(
+        &plots_dir.join(&c.name).join(format!("figure5_{agent}.png")),
+        &title,
+        "NTBEA budget (games)",
+        "win rate",
+        &groups,
+    )?;
+    Ok(())
+}
+
+/// The tables: the best tuned configuration of each agent against 3 OSLA, then the
+/// starred configurations together and in a 2-player round robin, every agent at the
+/// decision budget. Returns the rows and the 4-player game's stalemate rate.
+fn tables(
+    c: &TuningConfig,
+    exec: &dyn Executor,
+    best: &[BestConfig],
+) -> Result<(Vec<TableRow>, f64), Error> {
     let with_budget = |name: &str| format!("{name}(budget={})", c.decision_budget);
     let osla = with_budget("osla");
     let play = |label: &str, agents: Vec<String>, players: usize, seed: u64| {
@@ -424,17 +480,7 @@ pub fn run(
         .iter()
         .find(|(k, _)| k == "stalemate_rate")
         .map_or(f64::NAN, |(_, v)| *v);
-    let result = TuningResult {
-        config: c.clone(),
-        cells,
-        tables,
-        stalemate_rate_4way,
-    };
-    std::fs::create_dir_all(&home)?;
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))?;
-    let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
-    Ok(result)
+    Ok((tables, stalemate_rate_4way))
 }
 
 fn quantile(sorted: &[f64], p: f64) -> f64 {
