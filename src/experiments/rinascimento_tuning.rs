@@ -182,7 +182,14 @@ type PlannedRun = (String, std::path::PathBuf, RunConfig);
 fn plan_runs(
     c: &TuningConfig,
     home: &Path,
-) -> Result<(Vec<Box<dyn crate::eval::Problem>>, Vec<Cell>, Vec<PlannedRun>), Error> {
+) -> Result<
+    (
+        Vec<Box<dyn crate::eval::Problem>>,
+        Vec<Cell>,
+        Vec<PlannedRun>,
+    ),
+    Error,
+> {
     let mut problems = Vec::new();
     let mut cells = Vec::new();
     let mut runs = Vec::new();

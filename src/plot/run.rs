@@ -100,12 +100,43 @@ pub(crate) fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesE
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "run".into());
-    let out = a.out.clone();
     let config = run::read_config(&a.run)?;
     let result = read_result(&a.run)?;
+    let out = a.out.clone();
     let file = |stem: &str| out.join(format!("{stem}.{}", a.format.extension()));
-    let mut written = Vec::new();
+    let picture = Picture {
+        request: a,
+        name: &name,
+        config: &config,
+        result: &result,
+        file: &file,
+    };
     if result.trials.iter().any(|t| t.archive.is_some()) {
+        picture.archive()
+    } else if !a.heatmaps.is_empty() {
+        Err(RunPicturesError::NoArchive(a.run.clone()))
+    } else {
+        picture.convergence()
+    }
+}
+
+/// What a run's pictures are drawn from.
+struct Picture<'a> {
+    request: &'a RunPictures,
+    /// The run's folder name, the pictures' titles begin with.
+    name: &'a str,
+    config: &'a run::RunConfig,
+    result: &'a run::RunResult,
+    /// The file a picture of a stem goes to.
+    file: &'a dyn Fn(&str) -> PathBuf,
+}
+
+impl Picture<'_> {
+    /// A MAP-Elites run's coverage, QD score and its grid's heatmaps.
+    fn archive(&self) -> Result<Vec<PathBuf>, RunPicturesError> {
+        let (a, name, config, result, file) =
+            (self.request, self.name, self.config, self.result, self.file);
+        let mut written = Vec::new();
         let metrics = |pick: fn(&crate::optim::map_elites::Metrics) -> f64| -> Vec<Series> {
             result
                 .trials
@@ -173,94 +204,119 @@ pub(crate) fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesE
                 })
                 .collect::<Result<_, _>>()?
         };
-        // A grid's heatmap; a CVT archive's cells are not rectangles, so it has none.
-        if let Some(AnyArchive::Grid(archive)) = &t.archive {
-            if archive.axes.len() > 3 && !a.heatmaps.is_empty() {
-                return Err(RunPicturesError::TooManyAxes(archive.axes.len()));
+        match &t.archive {
+            Some(AnyArchive::Grid(archive)) => {
+                written
+                    .extend(self.grid_heatmaps(archive, &columns, &wanted, n_features, problem)?);
             }
-            if archive.axes.len() <= 3 {
-                let axis_edges = |i: usize| -> Vec<f64> {
-                    let a = &archive.axes[i];
-                    let step = (a.high - a.low) / a.bins as f64;
-                    let mut e: Vec<f64> = (0..=a.bins).map(|k| a.low + step * k as f64).collect();
-                    if archive.overflow_bins {
-                        e.insert(0, f64::NEG_INFINITY);
-                        e.push(f64::INFINITY);
-                    }
-                    e
-                };
-                let x_edges = axis_edges(0);
-                let (y_edges, ny) = if archive.axes.len() >= 2 {
-                    (axis_edges(1), archive.bins(1))
-                } else {
-                    (vec![0.0, 1.0], 1)
-                };
-                let nx = archive.bins(0);
-                // A third axis: one panel per bucket of it, side by side.
-                let (z_labels, nz) = if archive.axes.len() == 3 {
-                    (bucket_labels(&axis_edges(2)), archive.bins(2))
-                } else {
-                    (vec![String::new()], 1)
-                };
-                let axes = archive.axes.len();
-                let note = cell_note(axes);
-                for (column, stem) in &wanted {
-                    let mut panels = Vec::with_capacity(nz);
-                    for (z, z_label) in z_labels.iter().enumerate().take(nz) {
-                        let mut values = vec![vec![None; nx]; ny];
-                        let mut labels = vec![vec![None; nx]; ny];
-                        for e in archive
-                            .store
-                            .elites
-                            .iter()
-                            .filter(|e| e.cell.len() < 3 || e.cell[2] == z)
-                        {
-                            let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
-                            values[y][e.cell[0]] = Some(elite_value(e, *column, n_features));
-                            labels[y][e.cell[0]] = Some(cell_id(&e.cell));
-                        }
-                        let slice = if nz > 1 {
-                            format!(
-                                ", {} {z}: {z_label}",
-                                axis_title(problem, &archive.axes[2].name, 'K', axes)
-                            )
-                        } else {
-                            String::new()
-                        };
-                        let h = Heatmap {
-                            title: format!("{name}: elites' {} (trial 0{slice})", columns[*column]),
-                            note: note.clone(),
-                            x_label: axis_title(problem, &archive.axes[0].name, 'I', axes),
-                            y_label: archive
-                                .axes
-                                .get(1)
-                                .map(|a| axis_title(problem, &a.name, 'J', axes))
-                                .unwrap_or_default(),
-                            x_buckets: bucket_labels(&x_edges),
-                            y_buckets: if axes >= 2 {
-                                bucket_labels(&y_edges)
-                            } else {
-                                vec![String::new()]
-                            },
-                            numbered: true,
-                            values,
-                            value_label: columns[*column].clone(),
-                            range: problem.and_then(|p| column_range(p, &columns[*column])),
-                            annotate: true,
-                            labels,
-                        };
-                        panels.push(h);
-                    }
-                    heatmaps(&file(stem), &panels)?;
-                    written.push(file(stem));
-                }
-            }
-        } else if !a.heatmaps.is_empty() {
-            return Err(RunPicturesError::NotAGrid);
+            _ if !a.heatmaps.is_empty() => return Err(RunPicturesError::NotAGrid),
+            _ => {}
         }
-    } else if !a.heatmaps.is_empty() {
-        return Err(RunPicturesError::NoArchive(a.run.clone()));
-    } else {
+        Ok(written)
+    }
+
+    /// One heatmap a wanted column of a grid archive's elites (trial 0), a third axis
+    /// as panels side by side; a CVT archive's cells are not rectangles, so it has none.
+    fn grid_heatmaps(
+        &self,
+        archive: &crate::optim::map_elites::GridArchive,
+        columns: &[String],
+        wanted: &[(usize, String)],
+        n_features: usize,
+        problem: Option<&dyn Problem>,
+    ) -> Result<Vec<PathBuf>, RunPicturesError> {
+        let (a, name, file) = (self.request, self.name, self.file);
+        let mut written = Vec::new();
+        if archive.axes.len() > 3 && !a.heatmaps.is_empty() {
+            return Err(RunPicturesError::TooManyAxes(archive.axes.len()));
+        }
+        if archive.axes.len() <= 3 {
+            let axis_edges = |i: usize| -> Vec<f64> {
+                let a = &archive.axes[i];
+                let step = (a.high - a.low) / a.bins as f64;
+                let mut e: Vec<f64> = (0..=a.bins).map(|k| a.low + step * k as f64).collect();
+                if archive.overflow_bins {
+                    e.insert(0, f64::NEG_INFINITY);
+                    e.push(f64::INFINITY);
+                }
+                e
+            };
+            let x_edges = axis_edges(0);
+            let (y_edges, ny) = if archive.axes.len() >= 2 {
+                (axis_edges(1), archive.bins(1))
+            } else {
+                (vec![0.0, 1.0], 1)
+            };
+            let nx = archive.bins(0);
+            // A third axis: one panel per bucket of it, side by side.
+            let (z_labels, nz) = if archive.axes.len() == 3 {
+                (bucket_labels(&axis_edges(2)), archive.bins(2))
+            } else {
+                (vec![String::new()], 1)
+            };
+            let axes = archive.axes.len();
+            let note = cell_note(axes);
+            for (column, stem) in wanted {
+                let mut panels = Vec::with_capacity(nz);
+                for (z, z_label) in z_labels.iter().enumerate().take(nz) {
+                    let mut values = vec![vec![None; nx]; ny];
+                    let mut labels = vec![vec![None; nx]; ny];
+                    for e in archive
+                        .store
+                        .elites
+                        .iter()
+                        .filter(|e| e.cell.len() < 3 || e.cell[2] == z)
+                    {
+                        let y = if e.cell.len() > 1 { e.cell[1] } else { 0 };
+                        values[y][e.cell[0]] = Some(elite_value(e, *column, n_features));
+                        labels[y][e.cell[0]] = Some(cell_id(&e.cell));
+                    }
+                    let slice = if nz > 1 {
+                        format!(
+                            ", {} {z}: {z_label}",
+                            axis_title(problem, &archive.axes[2].name, 'K', axes)
+                        )
+                    } else {
+                        String::new()
+                    };
+                    let h = Heatmap {
+                        title: format!("{name}: elites' {} (trial 0{slice})", columns[*column]),
+                        note: note.clone(),
+                        x_label: axis_title(problem, &archive.axes[0].name, 'I', axes),
+                        y_label: archive
+                            .axes
+                            .get(1)
+                            .map(|a| axis_title(problem, &a.name, 'J', axes))
+                            .unwrap_or_default(),
+                        x_buckets: bucket_labels(&x_edges),
+                        y_buckets: if axes >= 2 {
+                            bucket_labels(&y_edges)
+                        } else {
+                            vec![String::new()]
+                        },
+                        numbered: true,
+                        values,
+                        value_label: columns[*column].clone(),
+                        range: problem.and_then(|p| column_range(p, &columns[*column])),
+                        annotate: true,
+                        labels,
+                    };
+                    panels.push(h);
+                }
+                heatmaps(&file(stem), &panels)?;
+                written.push(file(stem));
+            }
+        }
+        Ok(written)
+    }
+
+    /// Any other run's convergence curve: the mean over trials of the recommendation's
+    /// estimate (and true fitness, where the problem knows it) at each checkpoint, with
+    /// a band of one standard error.
+    fn convergence(&self) -> Result<Vec<PathBuf>, RunPicturesError> {
+        let (a, name, config, result, file) =
+            (self.request, self.name, self.config, self.result, self.file);
+        let mut written = Vec::new();
         // Mean over trials of the recommendation's estimate (and true fitness, where the
         // problem knows it) at each checkpoint, with a band of one standard error.
         let trials = result.trials.len();
@@ -326,8 +382,8 @@ pub(crate) fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesE
             &series,
         )?;
         written.push(file("convergence"));
+        Ok(written)
     }
-    Ok(written)
 }
 
 /// The range a heatmap column is known to lie in: the problem's fitness range for
