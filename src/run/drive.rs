@@ -148,25 +148,7 @@ pub(crate) fn drive(
         Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
     let features = problem.feature_names();
     let axes = problem.default_axes();
-    // Catch configuration errors before any evaluation.
-    config
-        .algorithm
-        .build(&config.space, config.budget, 0, &features, &axes)?;
-    constraint_checks(config, problem)?;
-    config.faults.check()?;
-    if config.trials == 0 {
-        return Err(RunError::NoTrials);
-    }
-    let trial_ids: Vec<u64> = match options.only_trial {
-        Some(t) if t >= config.trials => {
-            return Err(RunError::NoSuchTrial {
-                trial: t,
-                trials: config.trials,
-            });
-        }
-        Some(t) => vec![t],
-        None => (0..config.trials).collect(),
-    };
+    let trial_ids = trials_to_run(config, problem, &options, &features, &axes)?;
     let logging = config.log && dir.is_some();
     let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
     let failures_path = dir
@@ -266,6 +248,65 @@ pub(crate) fn drive(
             finished: trials,
         });
     }
+    failures_verdict(dir, config, &trials, failed, attempted, last)?;
+    if logging {
+        tidy_logs(
+            config,
+            &features,
+            &log_path,
+            &failures_path,
+            resuming,
+            &failed_at,
+        )?;
+    }
+    let mut result = RunResult::new(config, trials);
+    result.search_seconds = search_seconds;
+    if let Some(dir) = dir {
+        write_result(dir, &result)?;
+    }
+    Ok(Driven::Finished(result))
+}
+
+/// The trials a run drives (all, or the one `options` names), once its configuration
+/// is checked: no evaluation starts on a configuration that cannot run.
+fn trials_to_run(
+    config: &RunConfig,
+    problem: &dyn Problem,
+    options: &Options,
+    features: &[String],
+    axes: &[crate::eval::FeatureAxis],
+) -> Result<Vec<u64>, RunError> {
+    config
+        .algorithm
+        .build(&config.space, config.budget, 0, features, axes)?;
+    constraint_checks(config, problem)?;
+    config.faults.check()?;
+    if config.trials == 0 {
+        return Err(RunError::NoTrials);
+    }
+    Ok(match options.only_trial {
+        Some(t) if t >= config.trials => {
+            return Err(RunError::NoSuchTrial {
+                trial: t,
+                trials: config.trials,
+            });
+        }
+        Some(t) => vec![t],
+        None => (0..config.trials).collect(),
+    })
+}
+
+/// Whether the run's failed evaluations fail the run: a trial that never had a
+/// result, or more failures than the run allows (`last`: the last failure's trial,
+/// index and message).
+fn failures_verdict(
+    dir: Option<&Path>,
+    config: &RunConfig,
+    trials: &[TrialResult],
+    failed: u64,
+    attempted: u64,
+    last: Option<(u64, u64, String)>,
+) -> Result<(), RunError> {
     // A trial that never had a result recommends a point nobody evaluated, with an
     // estimate of NaN: the run has failed, whatever share of failures it allows.
     if let Some(t) = trials
@@ -303,42 +344,56 @@ pub(crate) fn drive(
             last,
         });
     }
+    Ok(())
+}
+
+/// The log in its canonical order, and the failures file keeping only the failures
+/// no later evaluation replaced (`failed_at`: the failures of this drive).
+fn tidy_logs(
+    config: &RunConfig,
+    features: &[String],
+    log_path: &Path,
+    failures_path: &Path,
+    resuming: bool,
+    failed_at: &std::collections::HashSet<(u64, u64)>,
+) -> Result<(), RunError> {
     // One trial writes its batches in order; only parallel trials interleave rows.
-    if logging && (config.trials > 1 || resuming) {
-        log::canonicalise(&log_path, &config.space, &features)?;
+    if config.trials > 1 || resuming {
+        log::canonicalise(log_path, &config.space, features)?;
     }
-    if logging && failures_path.exists() {
-        let logged = log::read_log(&log_path, &config.space, &features)?;
+    if failures_path.exists() {
+        let logged = log::read_log(log_path, &config.space, features)?;
         let done: std::collections::HashSet<(u64, u64)> = logged
             .rows
             .iter()
             .map(|(_, r)| (r.trial, r.index))
             .collect();
         let keep = |t, i| failed_at.contains(&(t, i)) && !done.contains(&(t, i));
-        failures::canonicalise(&failures_path, &keep).map_err(|e| {
+        failures::canonicalise(failures_path, &keep).map_err(|e| {
             // Nothing half written stays behind: the file itself is whole.
             let _ = std::fs::remove_file(failures_path.with_extension("jsonl.tmp"));
             RunError::Io(format!("cannot rewrite {}: {e}", failures_path.display()))
         })?;
     }
-    let mut result = RunResult::new(config, trials);
-    result.search_seconds = search_seconds;
-    if let Some(dir) = dir {
-        // Whole or not at all: `report`, `plot` and `compare` may read it meanwhile.
-        let tmp = dir.join(format!(".{RESULT_FILE}.{}.tmp", std::process::id()));
-        let path = dir.join(RESULT_FILE);
-        let written = result
-            .write(&tmp)
-            .and_then(|()| std::fs::rename(&tmp, &path));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(RunError::Io(format!(
-                "cannot write {}: {e}",
-                path.display()
-            )));
-        }
+    Ok(())
+}
+
+/// `result.ron` in `dir`, whole or not at all: `report`, `plot` and `compare` may read
+/// it meanwhile.
+fn write_result(dir: &Path, result: &RunResult) -> Result<(), RunError> {
+    let tmp = dir.join(format!(".{RESULT_FILE}.{}.tmp", std::process::id()));
+    let path = dir.join(RESULT_FILE);
+    let written = result
+        .write(&tmp)
+        .and_then(|()| std::fs::rename(&tmp, &path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(RunError::Io(format!(
+            "cannot write {}: {e}",
+            path.display()
+        )));
     }
-    Ok(Driven::Finished(result))
+    Ok(())
 }
 
 pub(crate) fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
