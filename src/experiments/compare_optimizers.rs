@@ -638,7 +638,7 @@ fn space_battle_settings() -> Vec<crate::settings::Setting> {
         size_setting("budget", "Evaluations per trial"),
         size_setting("reevaluations", "Re-evaluations of each trial's final game"),
         ntbea_setting(),
-        Setting::new("set", "", "A problem setting over the preset's, NAME=VALUE").repeatable(),
+        super::def::set_setting("problem", ""),
         Setting::new("fix", "", "Fix a parameter, NAME=VALUE").repeatable(),
     ]
 }

@@ -201,6 +201,17 @@ pub fn size_setting(name: &str, about: &str) -> Setting {
     Setting::new(name, "", &format!("{about} [default: the preset's]"))
 }
 
+/// `set`: settings of what the experiment plays or searches (`owner`: "game",
+/// "problem", ...) over its preset's, `NAME=VALUE` each.
+pub fn set_setting(owner: &str, example: &str) -> Setting {
+    Setting::new(
+        "set",
+        "",
+        &format!("A {owner} setting over the preset's, NAME=VALUE{example}"),
+    )
+    .repeatable()
+}
+
 /// The NTBEA settings an experiment tunes with: the paper's (so that it reproduces
 /// the paper) or playtune's defaults.
 pub fn ntbea_setting() -> Setting {

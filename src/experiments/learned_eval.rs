@@ -925,16 +925,7 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
             },
         ]
     },
-    settings: || {
-        vec![
-            crate::settings::Setting::new(
-                "set",
-                "",
-                "A game setting over the preset's, NAME=VALUE, e.g. turns=20",
-            )
-            .repeatable(),
-        ]
-    },
+    settings: || vec![super::def::set_setting("game", ", e.g. turns=20")],
     folder_carries: None,
     run: |request, exec| {
         let mut x = match request.preset {

@@ -337,12 +337,7 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     settings: || {
         vec![
             super::def::size_setting("budget", "Evaluations per archive"),
-            crate::settings::Setting::new(
-                "set",
-                "",
-                "A setting of the strategy-styles search over the preset's, NAME=VALUE",
-            )
-            .repeatable(),
+            super::def::set_setting("strategy-styles search", ""),
         ]
     },
     folder_carries: None,

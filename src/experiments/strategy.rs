@@ -904,14 +904,7 @@ const SIZES: [(&str, &str, &str, usize, usize); 4] = [
 ];
 
 fn game_settings() -> Vec<crate::settings::Setting> {
-    vec![
-        crate::settings::Setting::new(
-            "set",
-            "",
-            "A game setting over the preset's, NAME=VALUE, e.g. turns=20",
-        )
-        .repeatable(),
-    ]
+    vec![super::def::set_setting("game", ", e.g. turns=20")]
 }
 
 /// Either table at the request's preset.
