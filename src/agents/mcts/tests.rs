@@ -1,0 +1,350 @@
+//! MCTS's tests: its budgets, its recommendations, its strength against random play.
+
+use super::*;
+use crate::agents::{OpponentModel, RandomAgent};
+use crate::games::rinascimento::{self, RinState, Rules};
+use crate::games::space_battle::{DoNothing, SbeParams, SbeState};
+use crate::rng::rng_from_seed;
+use std::sync::Arc;
+
+fn sbe_config() -> MctsConfig {
+    MctsConfig {
+        iterations: 60,
+        rollout_depth: 10,
+        macro_action: 5,
+        ..MctsConfig::default()
+    }
+}
+
+use crate::agents::common::test_games::sbe_scores;
+
+#[test]
+fn mcts_outscores_random_in_space_battle() {
+    let (m, r) = sbe_scores(&mut Mcts::new(sbe_config()), &mut RandomAgent);
+    println!("MCTS {m} vs Random {r}");
+    assert!(m > r, "MCTS {m} vs Random {r}");
+}
+
+#[test]
+fn mcts_outscores_do_nothing_in_space_battle() {
+    let (m, d) = sbe_scores(&mut Mcts::new(sbe_config()), &mut DoNothing);
+    println!("MCTS {m} vs DoNothing {d}");
+    assert!(m > d, "MCTS {m} vs DoNothing {d}");
+}
+
+#[test]
+fn mcts_beats_random_in_rinascimento() {
+    let rules = Rules::splendor(2);
+    let games = 20;
+    let mut wins = 0;
+    for seed in 0..games {
+        let mut mcts = Mcts::<RinState>::new(MctsConfig {
+            iterations: 100,
+            ..MctsConfig::default()
+        });
+        let mut random = RandomAgent;
+        let record = rinascimento::play_game(&rules, &mut [&mut mcts, &mut random], seed);
+        if record.winners[0] && !record.winners[1] {
+            wins += 1;
+        }
+    }
+    println!("MCTS(100) vs Random: {wins}/{games} wins");
+    assert!(wins * 10 > games * 6, "MCTS won {wins} of {games}");
+}
+
+#[test]
+fn mcts_star_beats_random_in_two_player_rinascimento() {
+    let rules = Rules::splendor(2);
+    let games = 20;
+    let mut wins = 0;
+    for seed in 0..games {
+        let mut mcts = Mcts::<RinState>::new(MctsConfig::rinascimento_star(1000));
+        let mut random = RandomAgent;
+        let record = rinascimento::play_game(&rules, &mut [&mut mcts, &mut random], seed);
+        if record.winners[0] && !record.winners[1] {
+            wins += 1;
+        }
+    }
+    println!("MCTS* vs Random: {wins}/{games} wins");
+    assert!(wins * 10 > games * 6, "MCTS* won {wins} of {games}");
+}
+
+#[test]
+fn budget_bounds_forward_model_calls_for_every_setting() {
+    use crate::agents::common::counted::Counted;
+    let state = Counted::new(RinState::new(&Rules::splendor(4), 5).unwrap());
+    let mut rng = rng_from_seed(3);
+    for (i, rec) in [
+        Recommendation::MaxChild,
+        Recommendation::RobustChild,
+        Recommendation::SecureChild,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        assert_eq!(Recommendation::from_index(rec.index()), Some(rec));
+        let config = MctsConfig {
+            c: 1.41,
+            rollout_depth: 5,
+            progression_width: 3,
+            opponent: OpponentModel::from_index(i).unwrap(),
+            opponent_budget: 0.05,
+            roll_with_opponents: i != 1,
+            recommendation: rec,
+            ..MctsConfig::rinascimento_star(300)
+        };
+        let mut agent = Mcts::<Counted<RinState>>::new(config);
+        state.take();
+        let a = agent.act(&state, 0, &mut rng);
+        assert!(state.inner.is_legal(0, &a));
+        let calls = state.take();
+        assert!(calls <= 300 && calls > 250, "{calls} calls");
+    }
+}
+
+#[test]
+fn a_finished_game_does_not_flatten_the_other_scores() {
+    let mut m = Mcts::<RinState>::new(MctsConfig::rinascimento_star(100));
+    let root = m.new_node(0, None);
+    let (low, high, lost) = (
+        m.new_node(root, None),
+        m.new_node(root, None),
+        m.new_node(root, None),
+    );
+    m.backup(low, 3.0, 0.0);
+    m.backup(high, 5.0, 0.0);
+    m.backup(lost, 4.0, -1.0);
+    let q = |c: usize| m.normalised_mean(&m.nodes[c]);
+    // Two points apart out of a 3-to-5 range: a full unit, not 2e-7.
+    assert!(q(high) - q(low) > 0.99, "{} vs {}", q(high), q(low));
+    assert!(q(lost) < q(low), "a loss ranks below every unfinished game");
+    assert_eq!(m.recommend(), Some(high));
+    assert_eq!(
+        Mcts::<RinState>::mean_value(&m.nodes[lost]),
+        4.0 - WIN_BONUS
+    );
+}
+
+#[test]
+fn an_evaluator_replaces_the_rollout() {
+    use crate::agents::common::counted::Counted;
+    use crate::agents::duel::{Duel, DuelEvaluator, wins_against_random};
+    let config = MctsConfig {
+        iterations: 200,
+        rollout_depth: 12,
+        ..MctsConfig::default()
+    };
+    // Forward-model calls of one decision with rollouts and with the evaluator.
+    let calls = |evaluator: Option<Arc<DuelEvaluator>>| {
+        let mut agent = Mcts::<Counted<Duel>>::new(config.clone());
+        if let Some(e) = evaluator {
+            struct Wrap(Arc<DuelEvaluator>);
+            impl StateEvaluator<Counted<Duel>> for Wrap {
+                fn evaluate(&self, s: &Counted<Duel>, p: usize) -> f64 {
+                    self.0.evaluate(&s.inner, p)
+                }
+                fn label(&self) -> String {
+                    self.0.label()
+                }
+            }
+            agent = agent.with_evaluator(Arc::new(Wrap(e)));
+        }
+        let state = Counted::new(Duel::new());
+        agent.act(&state, 0, &mut rng_from_seed(4));
+        state.take()
+    };
+    let evaluator = Arc::new(DuelEvaluator::new(false));
+    let (rolled, evaluated) = (calls(None), calls(Some(evaluator.clone())));
+    assert_eq!(
+        evaluator.calls.load(std::sync::atomic::Ordering::Relaxed),
+        200,
+        "one evaluation per iteration"
+    );
+    assert!(
+        evaluated * 2 < rolled,
+        "{evaluated} calls against {rolled} with rollouts"
+    );
+    let mut agent = Mcts::<Duel>::new(config).with_evaluator(evaluator);
+    assert!(agent.name().contains("duel-margin"));
+    let wins = wins_against_random(&mut agent, 20);
+    assert!(wins >= 18, "{wins}/20");
+}
+
+#[test]
+fn same_seed_same_actions() {
+    let run = |seed| {
+        let mut agent = Mcts::<SbeState>::new(MctsConfig {
+            iterations: 30,
+            macro_action: 5,
+            ..MctsConfig::default()
+        });
+        crate::agents::common::test_games::sbe_actions(&mut agent, seed, 5)
+    };
+    let a = run(9);
+    assert_eq!(a, run(9));
+    assert_ne!(a, run(10), "different seeds should explore differently");
+}
+
+fn p_mcts(
+    bias: bool,
+    unpruning: bool,
+    iterations: usize,
+    weights: [f64; 3],
+) -> Mcts<crate::agents::duel::Duel> {
+    use crate::agents::duel::DuelPortfolio;
+    use crate::agents::{PortfolioSearch, ScriptWeights};
+    Mcts::with_portfolio(
+        MctsConfig {
+            iterations,
+            rollout_depth: 12,
+            ..MctsConfig::default()
+        },
+        PortfolioSearch {
+            portfolio: std::sync::Arc::new(DuelPortfolio),
+            weights: ScriptWeights(weights.to_vec()),
+            bias,
+            unpruning,
+        },
+    )
+}
+
+#[test]
+fn every_portfolio_mcts_beats_random_in_a_duel() {
+    for (bias, unpruning) in [(false, false), (true, false), (false, true), (true, true)] {
+        let mut agent = p_mcts(bias, unpruning, 200, [0.5; 3]);
+        let wins = crate::agents::duel::wins_against_random(&mut agent, 10);
+        assert!(wins >= 9, "{}: {wins}/10", agent.name());
+    }
+}
+
+/// With progressive unpruning, untried children are expanded best `w * value`
+/// first, so one iteration plays the top-weighted script's action; without it the
+/// weights do not matter.
+#[test]
+fn script_weights_steer_unpruned_expansion() {
+    use crate::agents::duel::{Duel, Move};
+    let s = Duel::new();
+    for (weights, expected) in [([1.0, 0.0, 0.0], Move::Build), ([0.0, 0.0, 1.0], Move::End)] {
+        let mut agent = p_mcts(false, true, 1, weights);
+        assert_eq!(
+            agent.act(&s, 0, &mut rng_from_seed(1)),
+            expected,
+            "{weights:?}"
+        );
+    }
+    let plays = |weights| {
+        let mut agent = p_mcts(false, false, 1, weights);
+        (0..20)
+            .map(|seed| agent.act(&s, 0, &mut rng_from_seed(seed)))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(plays([1.0, 0.0, 0.0]), plays([0.0, 0.0, 1.0]));
+}
+
+/// Pins the decisions MCTS makes: a hash of every action it chooses over a
+/// fixed-seed Space Battle game (8 black holes, twin missiles, vs RotateAndShoot)
+/// and a 2-player Rinascimento game (MCTS* vs random). Any speed-up of the search
+/// or of the forward model must keep these hashes.
+#[test]
+fn decisions_are_pinned_by_hash() {
+    use crate::games::space_battle::RotateAndShoot;
+    use crate::games::space_battle::params::MissileType;
+    use crate::rng::mix64;
+
+    fn feed(h: &mut u64, s: &str) {
+        for b in s.bytes() {
+            *h = mix64(*h ^ u64::from(b));
+        }
+        *h = mix64(*h ^ 0xFF);
+    }
+
+    /// Hashes the actions of the agent it wraps.
+    struct Recorder<G: Game> {
+        inner: Mcts<G>,
+        hash: u64,
+        count: usize,
+    }
+    impl<G: Game> Agent<G> for Recorder<G> {
+        fn name(&self) -> String {
+            self.inner.name()
+        }
+        fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
+            let a = self.inner.act(state, player, rng);
+            feed(&mut self.hash, &format!("{a:?}"));
+            self.count += 1;
+            a
+        }
+        fn reset(&mut self) {
+            self.inner.reset();
+        }
+    }
+
+    // Space Battle: 150 ticks, 8 holes, twin missiles.
+    let mut params = SbeParams {
+        grid_size: 3,
+        missile_type: MissileType::Twin,
+        ..SbeParams::default()
+    };
+    for c in 0..8 {
+        params.blackhole_cells[c] = true;
+    }
+    let mut s = SbeState::new(params, 11);
+    let mut mcts = Recorder {
+        inner: Mcts::<SbeState>::new(MctsConfig {
+            iterations: 175,
+            rollout_depth: 10,
+            macro_action: 5,
+            ..MctsConfig::default()
+        }),
+        hash: 0,
+        count: 0,
+    };
+    let mut ras = RotateAndShoot;
+    let mut rng = rng_from_seed(5);
+    let mut ras_rng = rng_from_seed(6);
+    for _ in 0..150 {
+        let a = mcts.act(&s, 0, &mut rng);
+        let b = ras.act(&s, 1, &mut ras_rng);
+        s.step([a, b]);
+    }
+    let sbe = (mcts.hash, mcts.count);
+
+    // Rinascimento: MCTS* (1000 calls) vs random, 2 players.
+    let mut star = Recorder {
+        inner: Mcts::<RinState>::new(MctsConfig::rinascimento_star(1000)),
+        hash: 0,
+        count: 0,
+    };
+    let mut random = RandomAgent;
+    rinascimento::play_game(&Rules::splendor(2), &mut [&mut star, &mut random], 7);
+    let rin = (star.hash, star.count);
+
+    assert_eq!((sbe, rin), (SBE_EXPECTED, RIN_EXPECTED), "{sbe:?} {rin:?}");
+}
+
+const SBE_EXPECTED: (u64, usize) = (10459151759792873778, 150);
+const RIN_EXPECTED: (u64, usize) = (7880834537887682175, 40);
+
+/// MCTS decisions per second on Space Battle at the default 175 iterations, depth
+/// 10, macro 5. Run with `cargo test --release --lib mcts_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn mcts_speed() {
+    let mut agent = Mcts::<SbeState>::new(MctsConfig {
+        macro_action: 5,
+        ..MctsConfig::default()
+    });
+    let mut rng = rng_from_seed(1);
+    let mut s = SbeState::new(SbeParams::default(), 1);
+    let start = std::time::Instant::now();
+    let decisions = 200;
+    for _ in 0..decisions {
+        let a = agent.act(&s, 0, &mut rng);
+        s.advance(&[a, 5]);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "MCTS 175 it / depth 10 / macro 5: {:.1} decisions/s",
+        decisions as f64 / secs
+    );
+}
