@@ -579,7 +579,7 @@ pub static SPACE_BATTLE: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "space-battle",
     about: "The NTBEA paper's Section V: RMHC, B-RMHC and NTBEA tune Space Battle's rules, each trial's final game re-evaluated (Figure 2, Table II)",
     details: "Each algorithm's search is a run folder under the experiment's (resumable); the summary gives the sorted re-evaluated fitnesses, Mann-Whitney U tests and the best and worst games' parameters.",
-    presets: space_battle_presets,
+    presets: super::def::presets_from!(SPACE_BATTLE_SIZES),
     settings: space_battle_settings,
     folder_carries: None,
     run: space_battle,
@@ -598,7 +598,7 @@ type SpaceBattleSizes = (
 const SPACE_BATTLE_SIZES: [SpaceBattleSizes; 4] = [
     (
         "quick",
-        "4 trials of 20 evaluations, 5 re-evaluations, 300-tick games, MCTS with 30 iterations",
+        "4 trials of 20 evaluations, 5 re-evaluations, 300-tick games, MCTS with 30 iterations (about 4 minutes on 2 cores)",
         4,
         20,
         5,
@@ -622,13 +622,6 @@ const SPACE_BATTLE_SIZES: [SpaceBattleSizes; 4] = [
     ),
     ("full", "as paper", 50, 100, 100, &[]),
 ];
-
-fn space_battle_presets() -> Vec<super::def::Preset> {
-    SPACE_BATTLE_SIZES
-        .iter()
-        .map(|(name, about, ..)| super::def::Preset { name, about })
-        .collect()
-}
 
 fn space_battle_settings() -> Vec<crate::settings::Setting> {
     use super::def::{ntbea_setting, size_setting};

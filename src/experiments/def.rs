@@ -196,6 +196,23 @@ impl Outcome {
     }
 }
 
+/// The presets of a table of sizes whose rows begin with the preset's name and its
+/// meaning, as an [`ExperimentDef::presets`].
+macro_rules! presets_from {
+    ($table:expr) => {
+        || {
+            $table
+                .iter()
+                .map(|row| $crate::experiments::def::Preset {
+                    name: row.0,
+                    about: row.1,
+                })
+                .collect()
+        }
+    };
+}
+pub(crate) use presets_from;
+
 /// A size setting the preset gives when it is not given: trials, budget and so on.
 pub fn size_setting(name: &str, about: &str) -> Setting {
     Setting::new(name, "", &format!("{about} [default: the preset's]"))

@@ -424,12 +424,7 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "ntbea-defaults",
     about: "NTBEA tunes NTBEA's own defaults over benchmark problems, then validates them",
     details: "The problem `ntbea-suite` has NTBEA's settings as its space and the mean score over nine noisy benchmarks as fitness; the recommendations and the usual alternatives are then validated with many runs.",
-    presets: || {
-        SIZES
-            .iter()
-            .map(|(name, about, ..)| super::def::Preset { name, about })
-            .collect()
-    },
+    presets: super::def::presets_from!(SIZES),
     settings: || {
         use super::def::size_setting;
         vec![

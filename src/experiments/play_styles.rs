@@ -328,12 +328,7 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "play-styles",
     about: "MAP-Elites archives of P-MCTS(PU) script weights, their corners validated",
     details: "Three archives over pairs of behaviour features, their heatmaps (PNG and SVG) and the validation of their corner elites.",
-    presets: || {
-        SIZES
-            .iter()
-            .map(|(name, about, ..)| super::def::Preset { name, about })
-            .collect()
-    },
+    presets: super::def::presets_from!(SIZES),
     settings: || {
         vec![
             super::def::size_setting("budget", "Evaluations per archive"),

@@ -598,12 +598,7 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "rinascimento",
     about: "The Rinascimento paper's agent tuning (Figure 5 and Table VIII)",
     details: "NTBEA tunes BMRH, SRH and MCTS at each budget; the best configurations play OSLA, and each agent's tuned and default settings meet in Table VIII.",
-    presets: || {
-        SIZES
-            .iter()
-            .map(|(name, about, ..)| super::def::Preset { name, about })
-            .collect()
-    },
+    presets: super::def::presets_from!(SIZES),
     settings: || {
         use super::def::{ntbea_setting, size_setting};
         vec![

@@ -513,12 +513,7 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "rule-design",
     about: "The rule-design study (docs/design.md): NTBEA, random search and RMHC over a game's rules, the best rule sets played again on fresh games",
     details: "Games with a study preset: rinascimento (against 2-player Splendor) and strategy; `playtune optimize --problem design --set game=GAME` designs any game.",
-    presets: || {
-        SIZES
-            .iter()
-            .map(|(name, about, ..)| super::def::Preset { name, about })
-            .collect()
-    },
+    presets: super::def::presets_from!(SIZES),
     settings: || {
         use super::def::size_setting;
         vec![

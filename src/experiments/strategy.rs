@@ -882,7 +882,7 @@ const SIZES: [(&str, &str, &str, usize, usize); 4] = [
     (
         "quick",
         "4 training levels x 2 games a pairing (a minute or two on 2 cores)",
-        "4 validation levels x 2 games a pair",
+        "4 validation levels x 2 games a pair (about 10 seconds on 2 cores)",
         4,
         2,
     ),
@@ -937,12 +937,7 @@ pub static PORTFOLIO: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "strategy-portfolio",
     about: "Portfolio MCTS against MCTS and RHEA in the strategy game (the Tribes paper's Table I)",
     details: "P-MCTS, P-MCTS(B) and P-MCTS(PU) against MCTS; MCTS and the three against RHEA, on the training levels.",
-    presets: || {
-        SIZES
-            .iter()
-            .map(|(name, about, ..)| super::def::Preset { name, about })
-            .collect()
-    },
+    presets: super::def::presets_from!(SIZES),
     settings: game_settings,
     folder_carries: None,
     run: |request, exec| declared(request, exec, true),
