@@ -46,8 +46,34 @@ fn settings_by_name(map: bool) -> Vec<(crate::settings::Setting, Vec<&'static Op
     out
 }
 
-fn flag(name: &str) -> String {
+/// A setting's flag name: `selection_budget` is `--selection-budget`.
+pub(super) fn flag(name: &str) -> String {
     name.replace('_', "-")
+}
+
+/// A declared setting's flag, without its help and default (which its owners decide):
+/// a `Bool` setting a switch, a repeatable one a flag given as often as needed, a
+/// category's values listed, its aliases visible.
+pub(super) fn setting_arg(s: &crate::settings::Setting) -> Arg {
+    let arg = Arg::new(s.name.clone())
+        .long(flag(&s.name))
+        .visible_aliases(s.aliases.clone());
+    if s.values == Some(Domain::Bool) {
+        return arg.action(ArgAction::SetTrue);
+    }
+    let arg = arg
+        .action(match s.repeatable {
+            true => ArgAction::Append,
+            false => ArgAction::Set,
+        })
+        .allow_negative_numbers(true)
+        .value_name(flag(&s.name).to_uppercase());
+    match &s.values {
+        Some(Domain::Categories(names)) => {
+            arg.value_parser(PossibleValuesParser::new(names.clone()))
+        }
+        _ => arg,
+    }
 }
 
 impl<const MAP: bool> DeclaredFlags<MAP> {
@@ -127,36 +153,17 @@ impl<const MAP: bool> Args for DeclaredFlags<MAP> {
                 })
                 .collect();
             let same_default = defaults.iter().all(|(v, _)| *v == defaults[0].0);
-            let mut arg = Arg::new(s.name.clone())
-                .long(flag(&s.name))
-                .visible_aliases(s.aliases.clone())
-                .help_heading(heading);
-            arg = match &s.values {
-                Some(Domain::Bool) => arg.action(ArgAction::SetTrue).help(s.about.clone()),
-                values => {
-                    let action = match s.repeatable {
-                        true => ArgAction::Append,
-                        false => ArgAction::Set,
-                    };
-                    let mut a = arg
-                        .action(action)
-                        .allow_negative_numbers(true)
-                        .value_name(flag(&s.name).to_uppercase());
-                    if let Some(Domain::Categories(names)) = values {
-                        a = a.value_parser(PossibleValuesParser::new(names.clone()));
-                    }
-                    if s.default.is_empty() {
-                        a.help(s.about.clone())
-                    } else if same_default {
-                        a.default_value(s.default.clone()).help(s.about.clone())
-                    } else {
-                        let each: Vec<String> = defaults
-                            .iter()
-                            .map(|(v, name)| format!("{v} with {name}"))
-                            .collect();
-                        a.help(format!("{} [default: {}]", s.about, each.join(", ")))
-                    }
-                }
+            let arg = setting_arg(&s).help_heading(heading);
+            let arg = if s.values == Some(Domain::Bool) || s.default.is_empty() {
+                arg.help(s.about.clone())
+            } else if same_default {
+                arg.default_value(s.default.clone()).help(s.about.clone())
+            } else {
+                let each: Vec<String> = defaults
+                    .iter()
+                    .map(|(v, name)| format!("{v} with {name}"))
+                    .collect();
+                arg.help(format!("{} [default: {}]", s.about, each.join(", ")))
             };
             cmd = cmd.arg(arg);
         }

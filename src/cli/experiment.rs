@@ -3,12 +3,13 @@
 //! ([`crate::experiments::def::EXPERIMENTS`]); the flags every experiment shares
 //! (preset, seed, folders, where the work runs) are here.
 
+use super::declared::flag;
 use crate::experiments::def::{EXPERIMENTS, ExperimentDef, Request, find};
 use crate::space::Domain;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
-use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches, Subcommand};
+use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -59,10 +60,6 @@ struct Common {
     detach: bool,
 }
 
-fn flag(name: &str) -> String {
-    name.replace('_', "-")
-}
-
 /// The long help: what it does, then each preset.
 fn long_about(def: &ExperimentDef) -> String {
     let mut text = format!("{}.\n\n{}\n\nPresets:", def.about, def.details);
@@ -84,25 +81,12 @@ fn subcommand(def: &ExperimentDef) -> Command {
                 .default_value(presets[0])
         });
     for s in (def.settings)() {
-        let mut arg = Arg::new(s.name.clone())
-            .long(flag(&s.name))
-            .help(s.about.clone());
-        arg = match (&s.values, s.repeatable) {
-            (Some(Domain::Bool), _) => arg.action(ArgAction::SetTrue),
-            (_, true) => arg.action(ArgAction::Append).value_name("NAME=VALUE"),
-            (values, false) => {
-                let mut a = arg
-                    .action(ArgAction::Set)
-                    .value_name(flag(&s.name).to_uppercase());
-                if let Some(Domain::Categories(names)) = values {
-                    a = a.value_parser(PossibleValuesParser::new(names.clone()));
-                }
-                if !s.default.is_empty() {
-                    a = a.default_value(s.default.clone());
-                }
-                a
-            }
-        };
+        let mut arg = super::declared::setting_arg(&s).help(s.about.clone());
+        if s.repeatable {
+            arg = arg.value_name("NAME=VALUE");
+        } else if !s.default.is_empty() && s.values != Some(Domain::Bool) {
+            arg = arg.default_value(s.default.clone());
+        }
         cmd = cmd.arg(arg);
     }
     cmd

@@ -157,10 +157,7 @@ impl Request<'_> {
     /// A size the preset sets (`preset_value`) unless setting `name` gives one: a
     /// whole number of at least 1.
     pub fn size(&self, name: &str, preset_value: u64) -> Result<u64, Error> {
-        if self.get(name).trim().is_empty() {
-            return Ok(preset_value);
-        }
-        Ok(self.given.values.count(name)? as u64)
+        Ok(self.optional_size(name)?.unwrap_or(preset_value))
     }
 
     /// A size that the preset may leave unset.
