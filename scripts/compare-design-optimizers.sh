@@ -9,7 +9,9 @@
 #   scripts/compare-design-optimizers.sh [PLAYTUNE] [SEEDS] [OUT] [ALGOS]
 #
 # ALGOS: names as --algo takes them, at their defaults; NAME+race races a quarter of
-# the budget, NAME-norace never races.
+# the budget, NAME-norace never races; tpe is Optuna's TPE (scripts/design-tpe.py,
+# through the Python package: PYTHON names an interpreter that has it and optuna). FLAGS (environment) adds flags to every
+# search, for example FLAGS="--race-candidates 8".
 #
 # Writes OUT/summary.json and prints a table: each algorithm's fresh skill depth (mean
 # and standard error over its answers), the two-sided Mann-Whitney U p-value between
@@ -22,6 +24,11 @@ OUT=${3:-runs/design-optimizers}
 ALGOS=${4:-ntbea random rmhc}
 mkdir -p "$OUT"
 for algo in $ALGOS; do
+  if [ "$algo" = tpe ]; then
+    # Optuna's TPE through the Python package (PYTHON: an interpreter that has both).
+    "${PYTHON:-python3}" "$(dirname "$0")/design-tpe.py" "$SEEDS" "$OUT"
+    continue
+  fi
   # NAME+race races a quarter of the budget, NAME-norace never; NAME alone: defaults.
   case "$algo" in
     *+race) flags=(--algo "${algo%+race}" --race 0.25) ;;
@@ -31,7 +38,7 @@ for algo in $ALGOS; do
   rm -rf "${OUT:?}/$algo"
   "$PLAYTUNE" optimize --problem design --set game=rinascimento \
     --set ladder="rnd,osla(budget=50),mcts(budget=200)" --set games=10 \
-    --set game_settings="players=2" "${flags[@]}" --budget 80 --trials "$SEEDS" \
+    --set game_settings="players=2" "${flags[@]}" ${FLAGS:-} --budget 80 --trials "$SEEDS" \
     --json -q --name "$algo" --runs-dir "$OUT" | tail -1 > "$OUT/$algo.json"
   "$PLAYTUNE" reevaluate "$OUT/$algo" --n 25 --seed 777 --json | tail -1 > "$OUT/$algo.fresh.json"
 done
@@ -66,6 +73,12 @@ def mann_whitney(a, b):
 
 summary = {}
 for algo in algos:
+    if algo == "tpe":
+        # No verdict of its own: its best value stands for the estimate.
+        summary[algo] = [dict(r, said="NoBetter", right=True, estimate=r["best_value"],
+                              splendor_depth=None, splendor_depth_se=None)
+                         for r in json.load(open(f"{out}/tpe.summary.json"))["tpe"]]
+        continue
     run = json.load(open(f"{out}/{algo}.json"))
     fresh = json.load(open(f"{out}/{algo}.fresh.json"))["points"]
     rows = []
@@ -88,7 +101,7 @@ for algo, rows in summary.items():
     se = math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d))
     est = sum(r["estimate"] for r in rows) / len(rows)
     claims = [r for r in rows if r["said"] != "NoBetter"]
-    beat = sum(r["fresh_depth"] - r["splendor_depth"] > 2 * math.hypot(r["fresh_depth_se"], r["splendor_depth_se"]) for r in rows)
+    beat = sum(r["splendor_depth"] is not None and r["fresh_depth"] - r["splendor_depth"] > 2 * math.hypot(r["fresh_depth_se"], r["splendor_depth_se"]) for r in rows)
     print(f"{algo:10} {len(rows):>7} {m:>12.3f} {se:>7.3f} {est:>9.3f} {sum(r['right'] for r in claims):>6} of {len(claims):<4} {beat:>22}")
 for i, a in enumerate(algos):
     for b in algos[i + 1:]:

@@ -165,7 +165,7 @@ def create_run(
 
     ``race``: the share of each trial's budget that races the strongest candidates
     before recommending (``--race``); 0 for none (``--no-race``); ``None``, the
-    command line's default (random search and the hill climbers race a quarter on
+    command line's default (every optimiser but MAP-Elites races a quarter on
     ``design`` and ``tune-agent``).
 
     ``problem`` is a built-in problem (``settings`` as ``--set``) or ``"manual"`` (the

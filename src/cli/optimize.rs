@@ -36,10 +36,9 @@ pub struct OptimizeArgs {
 struct RaceArgs {
     /// Race the strongest candidates with this share of each trial's budget: the
     /// search gets the rest, the race plays the candidates on common fresh seeds and
-    /// drops those worse with confidence [default: 0.25 with random search, RMHC and
-    /// B-RMHC on problems judged against a baseline of their own (design, tune-agent,
-    /// synthetic-design); no race for NTBEA, whose model pools the search, nor for the
-    /// other benchmarks].
+    /// drops those worse with confidence [default: 0.25 with every optimiser but
+    /// MAP-Elites on problems judged against a baseline of their own (design,
+    /// tune-agent, synthetic-design); no race on the other benchmarks].
     #[arg(long, value_name = "SHARE", conflicts_with = "no_race")]
     race: Option<f64>,
     /// Candidates that enter the race: the optimiser's recommendation and the best

@@ -171,10 +171,6 @@ impl Constrained {
 }
 
 impl Optimizer for Constrained {
-    fn recommends_by_model(&self) -> bool {
-        self.inner.recommends_by_model()
-    }
-
     fn ask(&mut self) -> Vec<Candidate> {
         self.inner.ask()
     }

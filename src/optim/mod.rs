@@ -148,14 +148,6 @@ pub trait Optimizer: Send {
     fn feasibility(&self) -> Option<constrained::Feasibility> {
         None
     }
-
-    /// Whether the recommendation rests on a model that pools evidence beyond its own
-    /// point's evaluations (NTBEA's tuple statistics), rather than on the best
-    /// evaluations seen: a race ([`race`]) then keeps it unless another candidate
-    /// beats it with confidence.
-    fn recommends_by_model(&self) -> bool {
-        false
-    }
 }
 
 /// Every optimiser and its settings: this is what `config.ron` records and what

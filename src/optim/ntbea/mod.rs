@@ -1033,11 +1033,6 @@ impl Optimizer for Ntbea {
         }
     }
 
-    /// The model's choice (multi-run selection aside, which measures its finalists).
-    fn recommends_by_model(&self) -> bool {
-        self.finalists.is_empty()
-    }
-
     fn recommend(&self) -> Recommendation {
         if let Some(r) = self.memo.borrow().as_ref() {
             return r.clone();
