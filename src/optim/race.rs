@@ -374,6 +374,25 @@ impl Optimizer for Raced {
 mod tests {
     use super::*;
 
+    /// Every optimiser that recommends one point races on a problem with a baseline
+    /// (NTBEA too, since 2026-11-27); MAP-Elites and the other benchmarks do not.
+    #[test]
+    fn optimisers_of_one_point_race_by_default_where_a_baseline_judges() {
+        use crate::optim::AlgoConfig;
+        let one_point = [
+            AlgoConfig::Random(Default::default()),
+            AlgoConfig::Rmhc(Default::default()),
+            AlgoConfig::Brmhc(Default::default()),
+            AlgoConfig::Ntbea(Default::default()),
+        ];
+        for a in &one_point {
+            assert_eq!(by_default(true, a), Some(RaceConfig::default()), "{a:?}");
+            assert_eq!(by_default(false, a), None, "{a:?}");
+        }
+        let archive = AlgoConfig::MapElites(Default::default());
+        assert_eq!(by_default(true, &archive), None);
+    }
+
     #[test]
     fn the_race_budget_is_a_share_or_nothing() {
         let c = RaceConfig::default();
