@@ -10,6 +10,7 @@
 //! lock-step so their evaluations form parallel batches, then a selection budget
 //! re-evaluates each run's recommendation and the best mean wins.
 
+mod drift;
 pub mod model;
 pub mod suite;
 
@@ -560,6 +561,9 @@ pub struct NtbeaRun {
     /// (evaluated points and the values tried only grow), so its mean under the model
     /// then is a floor no choice falls below, known before the scan.
     last_pick: std::cell::RefCell<Option<Vec<u32>>>,
+    /// What changed since the last recommendation, and per evaluated point a bound
+    /// that lets the next one skip it.
+    drift: std::cell::RefCell<drift::Drift>,
 }
 
 impl NtbeaRun {
@@ -568,6 +572,7 @@ impl NtbeaRun {
         tuples: &[Vec<usize>],
         budget: u64,
         walkers: usize,
+        recommend: RecommendFrom,
         mut rng: Rng,
     ) -> NtbeaRun {
         let arity: Vec<usize> = space.dims.iter().map(|d| d.arity()).collect();
@@ -594,6 +599,9 @@ impl NtbeaRun {
             held: Vec::new(),
             last: None,
             last_pick: std::cell::RefCell::new(None),
+            drift: std::cell::RefCell::new(drift::Drift::new(
+                recommend == RecommendFrom::Neighbourhood,
+            )),
         }
     }
 
@@ -690,12 +698,15 @@ impl NtbeaRun {
 
     /// Adds one evaluation of `point` to the model and the bookkeeping around it.
     fn learn(&mut self, point: &[u32], f: f64) {
-        self.model.add(point, f);
+        let drift = self.drift.get_mut();
+        drift.learn(&mut self.model, point, f);
         if self.seen.insert(point.to_vec()) {
             self.evaluated.push(point.to_vec());
             for (values, &v) in self.tried.iter_mut().zip(point) {
                 if let Err(at) = values.binary_search(&v) {
                     values.insert(at, v);
+                    // Every point gains a neighbour no bound covers.
+                    drift.drop_bounds();
                 }
             }
         }
@@ -794,16 +805,29 @@ impl NtbeaRun {
             Vec::new()
         };
         let mut q = Vec::new();
+        let mut drift = self.drift.borrow_mut();
+        if neighbourhood {
+            let scale = self.fit_range.0.abs().max(self.fit_range.1.abs());
+            drift.begin(&self.model, self.evaluated.len(), scale);
+        }
         // `evaluated` holds each point once: a point's neighbours are scored once.
-        for p in &self.evaluated {
+        for (i, p) in self.evaluated.iter().enumerate() {
             if !neighbourhood {
                 consider(p, &mut best);
                 continue;
             }
+            // A point whose whole neighbourhood stays below the floor is not read.
+            if drift.below(&self.model, i, p, floor) {
+                continue;
+            }
+            // The highest any candidate of this neighbourhood may score, for the next
+            // recommendation's bound.
+            let mut ceiling_of_all = f64::NEG_INFINITY;
             // The prepared parts give the point's own mean too: one pass, not two.
             scorer.prepare(&self.model, p);
             // The point's mean is summed in order only when it may beat the best.
             if let Some((estimate, slack)) = scorer.point_estimate() {
+                ceiling_of_all = estimate + slack;
                 if worth(estimate + slack, best.1) {
                     take(p, scorer.point_mean(), &mut best);
                 }
@@ -814,7 +838,11 @@ impl NtbeaRun {
                 let values = &self.tried[d];
                 match scorer.ceiling(&self.model, d, &ceilings[d]) {
                     Some(ceiling) if worth(ceiling, best.1) => {}
-                    _ => continue,
+                    Some(ceiling) => {
+                        ceiling_of_all = ceiling_of_all.max(ceiling);
+                        continue;
+                    }
+                    None => continue,
                 }
                 for &v in values {
                     if v != p[d] {
@@ -822,6 +850,7 @@ impl NtbeaRun {
                         // Only a neighbour whose mean may beat the best is scored in
                         // full: the choice is the one the full scores alone make.
                         if let Some((m, bound)) = scorer.mean(&self.model, &q, d) {
+                            ceiling_of_all = ceiling_of_all.max(m + bound);
                             if worth(m + bound, best.1) {
                                 consider(&q, &mut best);
                             }
@@ -830,9 +859,13 @@ impl NtbeaRun {
                 }
                 q[d] = p[d];
             }
+            drift.set(i, ceiling_of_all);
         }
-        if neighbourhood && best.1 > f64::NEG_INFINITY {
-            *self.last_pick.borrow_mut() = Some(best.0.clone());
+        if neighbourhood {
+            drift.end();
+            if best.1 > f64::NEG_INFINITY {
+                *self.last_pick.borrow_mut() = Some(best.0.clone());
+            }
         }
         best
     }
@@ -889,6 +922,7 @@ impl Ntbea {
                     &tuples,
                     run_budget,
                     config.batch,
+                    config.recommend,
                     rng_from_seed(rng.random()),
                 )
             })
@@ -1177,6 +1211,28 @@ mod tests {
         );
     }
 
+    /// The model means of `p` and of every one-dimension neighbour of it that takes a
+    /// value some evaluated point had.
+    fn neighbourhood_means<'a>(
+        run: &'a NtbeaRun,
+        free: &'a [usize],
+        p: &'a [u32],
+    ) -> impl Iterator<Item = f64> + 'a {
+        let neighbours = free.iter().flat_map(move |&d| {
+            run.tried[d]
+                .iter()
+                .filter(move |&&v| v != p[d])
+                .map(move |&v| {
+                    let mut q = p.to_vec();
+                    q[d] = v;
+                    q
+                })
+        });
+        std::iter::once(p.to_vec())
+            .chain(neighbours)
+            .filter_map(|q| run.model.mean(&q))
+    }
+
     /// The neighbourhood recommendation by brute force: every candidate's full model
     /// mean, in the candidates' order, a later one taking over only when strictly
     /// higher.
@@ -1208,9 +1264,16 @@ mod tests {
 
     /// The pruned, incremental recommendation makes the brute force's choice, bit for
     /// bit, at every step of noisy runs on binary and many-valued spaces, with and
-    /// without the N-tuple.
+    /// without the N-tuple; and when asked every few steps, as a run's checkpoints ask,
+    /// so that the bounds carried between recommendations span several evaluations.
     #[test]
     fn the_neighbourhood_recommendation_is_the_brute_force_one() {
+        for every in [1, 3, 16] {
+            the_neighbourhood_recommendation_is_the_brute_force_one_every(every);
+        }
+    }
+
+    fn the_neighbourhood_recommendation_is_the_brute_force_one_every(every: usize) {
         use rand_distr::{Distribution, Normal};
         let cases: [(usize, &[usize], &str); 4] = [
             (12, &[2], "1+2+N"),
@@ -1243,7 +1306,7 @@ mod tests {
             let mut ntbea = Ntbea::new(config, space, 150, seed as u64).unwrap();
             let mut noise = crate::rng::rng_from_seed(99 + seed as u64);
             let normal = Normal::new(0.0, 2.0).unwrap();
-            let mut steps = 0;
+            let (mut steps, mut skipped) = (0, 0);
             loop {
                 let asked = ntbea.ask();
                 if asked.is_empty() {
@@ -1258,17 +1321,37 @@ mod tests {
                     .collect();
                 ntbea.tell(&asked, &results);
                 steps += 1;
+                if steps % every != 0 {
+                    continue;
+                }
                 let run = &ntbea.runs[0];
                 let fast = run.recommend(&ntbea.free, RecommendFrom::Neighbourhood);
                 let slow = brute_force_recommendation(run, &ntbea.free);
-                assert_eq!(fast.0, slow.0, "case {seed}, step {steps}");
+                assert_eq!(fast.0, slow.0, "case {seed}, step {steps}, every {every}");
                 assert_eq!(
                     fast.1.to_bits(),
                     slow.1.to_bits(),
-                    "case {seed}, step {steps}"
+                    "case {seed}, step {steps}, every {every}"
                 );
+                // Every bound a recommendation leaves holds each mean of the point's
+                // neighbourhood.
+                let drift = run.drift.borrow();
+                for (i, p) in run.evaluated.iter().enumerate() {
+                    let highest =
+                        neighbourhood_means(run, &ntbea.free, p).fold(f64::NEG_INFINITY, f64::max);
+                    assert!(
+                        highest <= drift.bound(i),
+                        "case {seed}, step {steps}, every {every}, point {i}: {highest} > {}",
+                        drift.bound(i)
+                    );
+                }
+                skipped = drift.skipped;
             }
             assert!(steps >= 100);
+            // The bounds must have spared some scans, or they were not tested.
+            if every > 1 {
+                assert!(skipped > 0, "case {seed}, every {every}: no point skipped");
+            }
         }
     }
 

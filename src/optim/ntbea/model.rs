@@ -25,6 +25,9 @@ pub struct Stat {
     pub sum_sq: f64,
     /// `sum / n`, kept with them: scoring reads a mean far more often than it adds.
     mean: f64,
+    /// Which recommendation's log last noted this pattern (see `drift`); it fills
+    /// the struct's padding.
+    pub(crate) noted: u32,
 }
 
 impl Stat {
@@ -178,6 +181,11 @@ impl TupleModel {
         self.slots.len()
     }
 
+    /// The most tuples any one dimension is in.
+    pub(crate) fn most_tuples_of_a_dim(&self) -> usize {
+        self.tuples_of_dim.iter().map(Vec::len).max().unwrap_or(0)
+    }
+
     /// Evaluations added so far (N_i for every tuple: each point is added to all).
     pub fn evaluations(&self) -> u64 {
         self.evaluations
@@ -232,6 +240,18 @@ impl TupleModel {
 
     /// Adds one evaluation of `point` to every tuple.
     pub fn add(&mut self, point: &[u32], fitness: f64) {
+        self.add_seeing(point, fitness, |_, _| {});
+    }
+
+    /// [`TupleModel::add`], handing `before` each tuple's statistics of `point`'s
+    /// pattern as they were before the addition (n = 0: the pattern is new).
+    #[inline]
+    pub(crate) fn add_seeing(
+        &mut self,
+        point: &[u32],
+        fitness: f64,
+        mut before: impl FnMut(usize, &mut Stat),
+    ) {
         for t in 0..self.slots.len() {
             let s = match self.slots[t] {
                 Slot::Small { d0, d1, r1, offset } => {
@@ -247,6 +267,7 @@ impl TupleModel {
                     self.maps[map].entry(key).or_default()
                 }
             };
+            before(t, s);
             s.add(fitness);
         }
         self.evaluations += 1;
