@@ -91,7 +91,7 @@ def main():
             for name, value in point.items():
                 args += ["--point", f"{name}={value}"]
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL)
+            subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             seconds.append(cpu)
