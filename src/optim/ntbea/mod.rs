@@ -1275,13 +1275,15 @@ mod tests {
 
     fn the_neighbourhood_recommendation_is_the_brute_force_one_every(every: usize) {
         use rand_distr::{Distribution, Normal};
-        let cases: [(usize, &[usize], &str); 4] = [
-            (12, &[2], "1+2+N"),
-            (6, &[2, 3, 5], "1+2+N"),
-            (8, &[4], "1+2"),
-            (5, &[7, 2], "1"),
+        // (dimensions, their arities in turn, tuples, walkers a step)
+        let cases: [(usize, &[usize], &str, usize); 5] = [
+            (12, &[2], "1+2+N", 1),
+            (6, &[2, 3, 5], "1+2+N", 1),
+            (8, &[4], "1+2", 1),
+            (5, &[7, 2], "1", 1),
+            (10, &[3, 2], "1+2+N", 4),
         ];
-        for (seed, (dims, arities, tuples)) in cases.into_iter().enumerate() {
+        for (seed, (dims, arities, tuples, batch)) in cases.into_iter().enumerate() {
             let space = Space {
                 name: "test".into(),
                 dims: (0..dims)
@@ -1301,9 +1303,11 @@ mod tests {
             };
             let config = NtbeaConfig {
                 tuples: tuples.parse().unwrap(),
+                batch,
                 ..NtbeaConfig::default()
             };
-            let mut ntbea = Ntbea::new(config, space, 150, seed as u64).unwrap();
+            let budget = 150 * batch as u64;
+            let mut ntbea = Ntbea::new(config, space, budget, seed as u64).unwrap();
             let mut noise = crate::rng::rng_from_seed(99 + seed as u64);
             let normal = Normal::new(0.0, 2.0).unwrap();
             let (mut steps, mut skipped) = (0, 0);
