@@ -93,11 +93,14 @@ impl Drift {
         }
     }
 
-    /// Adds an evaluation to `model`, logging the patterns it changes.
+    /// Adds an evaluation to `model`, logging the patterns it changes. Nothing is
+    /// logged while the bounds are stale (always, when not tracking).
     pub(crate) fn learn(&mut self, model: &mut TupleModel, point: &[u32], fitness: f64) {
         let dims = point.len().max(1);
-        if !self.track || self.stale || self.points.len() >= MAX_LOGGED * dims {
+        if self.points.len() >= MAX_LOGGED * dims {
             self.drop_bounds();
+        }
+        if self.stale {
             model.add(point, fitness);
             return;
         }

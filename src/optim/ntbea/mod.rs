@@ -1211,26 +1211,23 @@ mod tests {
         );
     }
 
-    /// The model means of `p` and of every one-dimension neighbour of it that takes a
-    /// value some evaluated point had.
-    fn neighbourhood_means<'a>(
+    /// `p` and every one-dimension neighbour of it that takes a value some evaluated
+    /// point had (ascending), found from the evaluated points alone.
+    fn brute_force_neighbourhood<'a>(
         run: &'a NtbeaRun,
         free: &'a [usize],
         p: &'a [u32],
-    ) -> impl Iterator<Item = f64> + 'a {
+    ) -> impl Iterator<Item = Vec<u32>> + 'a {
         let neighbours = free.iter().flat_map(move |&d| {
-            run.tried[d]
-                .iter()
-                .filter(move |&&v| v != p[d])
-                .map(move |&v| {
-                    let mut q = p.to_vec();
-                    q[d] = v;
-                    q
-                })
+            let tried: std::collections::BTreeSet<u32> =
+                run.evaluated.iter().map(|e| e[d]).collect();
+            tried.into_iter().filter(move |&v| v != p[d]).map(move |v| {
+                let mut q = p.to_vec();
+                q[d] = v;
+                q
+            })
         });
-        std::iter::once(p.to_vec())
-            .chain(neighbours)
-            .filter_map(|q| run.model.mean(&q))
+        std::iter::once(p.to_vec()).chain(neighbours)
     }
 
     /// The neighbourhood recommendation by brute force: every candidate's full model
@@ -1238,24 +1235,14 @@ mod tests {
     /// higher.
     fn brute_force_recommendation(run: &NtbeaRun, free: &[usize]) -> (Vec<u32>, f64) {
         let mut best = (run.current[0].clone(), f64::NEG_INFINITY);
-        let mut take = |q: &[u32]| {
-            if let Some(m) = run.model.mean(q) {
+        for q in run
+            .evaluated
+            .iter()
+            .flat_map(|p| brute_force_neighbourhood(run, free, p))
+        {
+            if let Some(m) = run.model.mean(&q) {
                 if m > best.1 {
-                    best = (q.to_vec(), m);
-                }
-            }
-        };
-        for p in &run.evaluated {
-            take(p);
-            for &d in free {
-                let tried: std::collections::BTreeSet<u32> =
-                    run.evaluated.iter().map(|e| e[d]).collect();
-                for v in tried {
-                    if v != p[d] {
-                        let mut q = p.clone();
-                        q[d] = v;
-                        take(&q);
-                    }
+                    best = (q, m);
                 }
             }
         }
@@ -1341,8 +1328,9 @@ mod tests {
                 // neighbourhood.
                 let drift = run.drift.borrow();
                 for (i, p) in run.evaluated.iter().enumerate() {
-                    let highest =
-                        neighbourhood_means(run, &ntbea.free, p).fold(f64::NEG_INFINITY, f64::max);
+                    let highest = brute_force_neighbourhood(run, &ntbea.free, p)
+                        .filter_map(|q| run.model.mean(&q))
+                        .fold(f64::NEG_INFINITY, f64::max);
                     assert!(
                         highest <= drift.bound(i),
                         "case {seed}, step {steps}, every {every}, point {i}: {highest} > {}",
