@@ -9,6 +9,8 @@ taken from the pooled rung rates, as the shell script does.
 
     scripts/design-tpe.py [SEEDS] [OUT]
 
+TPE_ENQUEUE_OWN=1 (environment) enqueues 2-player Splendor's rules as the first trial.
+
 Writes OUT/tpe.summary.json (one row per study: fresh_depth, fresh_depth_se and the
 study's best value) and prints the mean. Needs the playtune Python package and optuna.
 About 4 minutes on 2 cores at 20 seeds.
@@ -74,6 +76,10 @@ for s in range(seeds):
             seed=s, constraints_func=lambda t: t.user_attrs["violations"]
         ),
     )
+    if os.environ.get("TPE_ENQUEUE_OWN") == "1":
+        # The game's own rules (the space's defaults at 2 players) as the first trial,
+        # as a user who knows them would enqueue them.
+        study.enqueue_trial({d["name"]: d["default"] for d in dims})
     study.optimize(objective, n_trials=80)
     done = [t for t in study.trials if t.value is not None]
     feasible = [t for t in done if all(v <= 0 for v in t.user_attrs["violations"])]

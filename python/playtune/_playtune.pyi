@@ -95,6 +95,7 @@ def create_run(
     log: bool = True,
     space_file: Optional[str] = None,
     race: Optional[float] = None,
+    race_baseline: str = "entrant",
 ) -> str: ...
 def evaluate(
     problem: str,

@@ -159,6 +159,7 @@ def create_run(
     retries: int = 2,
     max_failures: float = 0.2,
     race: Optional[float] = None,
+    race_baseline: str = "entrant",
     **algorithm_settings: Any,
 ) -> Run:
     """Creates a run folder as ``playtune optimize`` (``map-elites``) does and opens it.
@@ -166,7 +167,10 @@ def create_run(
     ``race``: the share of each trial's budget that races the strongest candidates
     before recommending (``--race``); 0 for none (``--no-race``); ``None``, the
     command line's default (every optimiser but MAP-Elites races a quarter on
-    ``design`` and ``tune-agent``).
+    ``design`` and ``tune-agent``). ``race_baseline`` (``--race-baseline``): how the
+    problem's own baseline takes part in the race: ``"entrant"`` (the default), one
+    candidate like the others; ``"incumbent"``, recommended unless a candidate beats it
+    with confidence; ``"none"``, left out.
 
     ``problem`` is a built-in problem (``settings`` as ``--set``) or ``"manual"`` (the
     default): points evaluated in Python, over ``space``, reporting ``features``.
@@ -195,7 +199,7 @@ def create_run(
     space_file = os.fspath(space) if isinstance(space, (str, os.PathLike)) else None
     path = _playtune.create_run(
         os.fspath(runs_dir), name, problem, sets, sp, ron, budget, trials, seed,
-        retries, max_failures, True, space_file, race,
+        retries, max_failures, True, space_file, race, race_baseline,
     )
     return Run(path)
 

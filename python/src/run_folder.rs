@@ -29,7 +29,7 @@ pub(crate) fn problem_and_space(
 /// Creates a run folder as `playtune optimize` (or `map-elites`) does and returns its
 /// path: `config.ron` written, nothing evaluated.
 #[pyfunction]
-#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None, race = None))]
+#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None, race = None, race_baseline = "entrant"))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn create_run(
     runs_dir: PathBuf,
@@ -46,24 +46,37 @@ pub(crate) fn create_run(
     log: bool,
     space_file: Option<String>,
     race: Option<f64>,
+    race_baseline: &str,
 ) -> PyResult<String> {
     guard(|| {
         let (spec, built, space) =
             problem_and_space(problem, settings, space.as_ref().map(|s| &s.inner))?;
         let algorithm = parse_algorithm(algorithm)?;
+        use playtune::optim::race::{RaceBaseline, RaceConfig, by_default};
+        let baseline = match race_baseline {
+            "entrant" => RaceBaseline::Entrant,
+            "incumbent" => RaceBaseline::Incumbent,
+            "none" => RaceBaseline::Absent,
+            other => {
+                return Err(format!(
+                    "race_baseline {other:?}: one of \"entrant\", \"incumbent\", \"none\""
+                ));
+            }
+        };
         // None: the library's default race, as the command line's; 0: none.
         let race = match race {
-            None => playtune::optim::race::by_default(built.baseline().is_some(), &algorithm),
+            None => by_default(built.baseline().is_some(), &algorithm),
             Some(0.0) => None,
             Some(share) => {
-                let c = playtune::optim::race::RaceConfig {
+                let c = RaceConfig {
                     share,
                     ..Default::default()
                 };
                 c.check().map_err(|e| e.to_string())?;
                 Some(c)
             }
-        };
+        }
+        .map(|c| RaceConfig { baseline, ..c });
         let config = RunConfig {
             playtune_version: playtune_version(),
             problem: spec,
@@ -208,6 +221,19 @@ impl Problem for Evaluator<'_> {
     }
     fn agent_spec(&self, x: &[f64]) -> Option<String> {
         self.problem.agent_spec(x)
+    }
+    fn fitness_name(&self) -> &str {
+        self.problem.fitness_name()
+    }
+    // The baseline too: a race enters it, as the command line's does.
+    fn baseline(&self) -> Option<playtune::eval::Baseline> {
+        self.problem.baseline()
+    }
+    fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, playtune::eval::EvalError> {
+        self.problem.evaluate_baseline(seed)
+    }
+    fn pooled_terms(&self, evaluations: &[&Evaluation]) -> Option<Vec<f64>> {
+        self.problem.pooled_terms(evaluations)
     }
     fn true_fitness(&self, x: &[f64]) -> Option<f64> {
         self.problem.true_fitness(x)

@@ -313,3 +313,24 @@ def test_a_result_that_is_none_stops_the_run_with_the_reason(tmp_path):
         with pytest.raises(playtune.PlaytuneError, match="NaN"):
             run.run(lambda point: float("nan"), progress=False)
         assert not Path(run.path, "result.ron").exists()
+
+
+def test_a_raced_python_run_writes_the_command_lines_files_with_its_baseline(cli, tmp_path):
+    """`race_baseline` is `--race-baseline`: the same folder either way, and the
+    synthetic design benchmark's baseline (its default rules) raced as an incumbent."""
+    cli("optimize", "--problem", "synthetic-design", "--algo", "random", "--budget", 80,
+        "--seed", 3, "--race-baseline", "incumbent", "--verdict", 0, "--runs-dir", tmp_path,
+        "--name", "cli", "-q")
+    with playtune.create_run("synthetic-design", algorithm="random", budget=80, seed=3,
+                             runs_dir=tmp_path, name="py", race_baseline="incumbent") as run:
+        assert run.config()["race"]["baseline"] == "Incumbent"
+        run.run(progress=False)
+    same_files(tmp_path / "cli", tmp_path / "py")
+    raced = [line for line in (tmp_path / "py" / "evals.csv").read_text().splitlines()
+             if ",race," in line]
+    assert raced, "the run raced"
+    with playtune.create_run("synthetic-design", budget=80, runs_dir=tmp_path) as run:
+        assert run.config()["race"]["baseline"] == "Entrant"
+    with pytest.raises(playtune.PlaytuneError, match="race_baseline"):
+        playtune.create_run("synthetic-design", budget=80, runs_dir=tmp_path,
+                            race_baseline="sideways")

@@ -45,9 +45,33 @@ struct RaceArgs {
     /// measured points.
     #[arg(long, value_name = "N", default_value_t = crate::optim::race::RaceConfig::default().candidates)]
     race_candidates: usize,
+    /// How the problem's own baseline (the game's own rules, the untuned agent) takes
+    /// part: `entrant`, one candidate like the others; `incumbent`, recommended unless
+    /// a candidate beats it with confidence; `none`, left out.
+    #[arg(long, value_name = "HOW", value_enum, default_value_t = RaceBaselineArg::Entrant)]
+    race_baseline: RaceBaselineArg,
     /// No race: the optimiser's own recommendation, on the whole budget.
     #[arg(long)]
     no_race: bool,
+}
+
+/// `--race-baseline`'s values.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RaceBaselineArg {
+    None,
+    Entrant,
+    Incumbent,
+}
+
+impl From<RaceBaselineArg> for crate::optim::race::RaceBaseline {
+    fn from(a: RaceBaselineArg) -> Self {
+        use crate::optim::race::RaceBaseline;
+        match a {
+            RaceBaselineArg::None => RaceBaseline::Absent,
+            RaceBaselineArg::Entrant => RaceBaseline::Entrant,
+            RaceBaselineArg::Incumbent => RaceBaseline::Incumbent,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -209,6 +233,7 @@ fn start(
                 (share, default) => Some(crate::optim::race::RaceConfig {
                     share: share.unwrap_or(crate::optim::race::RaceConfig::default().share),
                     candidates: r.race_candidates,
+                    baseline: r.race_baseline.into(),
                     ..default.unwrap_or_default()
                 }),
             };

@@ -100,6 +100,35 @@ impl Binding {
     }
 }
 
+/// The problem's own baseline as a point of the run's search space, when the search
+/// space holds it: every baseline setting the search has, at a value of its domain,
+/// and every other one at the value the binding gives it.
+pub fn baseline_point(
+    problem: &dyn super::Problem,
+    search: &Space,
+    binding: &Binding,
+) -> Option<Vec<f64>> {
+    let baseline = problem.baseline()?;
+    let wanted = |name: &str| baseline.settings.iter().find(|(k, _)| k == name);
+    let point: Vec<f64> = search
+        .dims
+        .iter()
+        .map(|d| {
+            let (_, text) = wanted(&d.name)?;
+            d.domain.parse_number(text)
+        })
+        .collect::<Option<_>>()?;
+    let mut full = Vec::new();
+    binding.full_point(&point, &mut full);
+    let whole = problem.space();
+    let same = baseline.settings.iter().all(|(name, text)| {
+        whole
+            .position(name)
+            .is_some_and(|i| whole.dims[i].domain.parse_number(text) == Some(full[i]))
+    });
+    same.then_some(point)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,16 +39,36 @@ pub struct RaceConfig {
     pub candidates: usize,
     /// One-sided significance level at which a candidate is dropped.
     pub level: f64,
+    /// Whether the problem's baseline (the game's own rules, the untuned agent) enters
+    /// the race. A `config.ron` written before it could (2026-11-27) has none.
+    #[serde(default)]
+    pub baseline: RaceBaseline,
+}
+
+/// How the problem's own baseline takes part in a race.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RaceBaseline {
+    /// It does not enter.
+    #[default]
+    Absent,
+    /// It enters like any candidate: the recommendation is the best race mean.
+    Entrant,
+    /// It enters and is recommended unless a survivor beats it with confidence:
+    /// rules change only on evidence, at the risk of keeping a weak baseline when the
+    /// race is too short to show a better one.
+    Incumbent,
 }
 
 impl Default for RaceConfig {
     /// A quarter of the budget, 5 candidates, dropped at 0.05: measured on the
-    /// synthetic design benchmark (docs/design.md#racing-before-recommending).
+    /// synthetic design benchmark; the baseline an entrant: measured on Rinascimento's
+    /// design problem (docs/design.md#racing-before-recommending).
     fn default() -> RaceConfig {
         RaceConfig {
             share: 0.25,
             candidates: 5,
             level: 0.05,
+            baseline: RaceBaseline::Entrant,
         }
     }
 }
@@ -139,6 +159,8 @@ pub struct Raced {
     /// The race's survivors (keys into `points`), once it started.
     survivors: Option<Vec<Vec<u64>>>,
     done: bool,
+    /// The baseline as a point of the search's space, when it enters the race.
+    baseline: Option<Vec<f64>>,
 }
 
 impl Raced {
@@ -160,11 +182,22 @@ impl Raced {
             order: Vec::new(),
             survivors: None,
             done: race_budget == 0,
+            baseline: None,
         }
     }
 
-    /// The race's entrants: the inner recommendation (evaluated or not), then the
-    /// best measured points.
+    /// Enters the baseline, `values` (a point of the search's space), in the race as
+    /// the run's [`RaceConfig::baseline`] says; a problem with no baseline in the
+    /// search's space races without one.
+    pub fn with_baseline(mut self, values: Option<Vec<f64>>) -> Raced {
+        if self.config.baseline != RaceBaseline::Absent {
+            self.baseline = values;
+        }
+        self
+    }
+
+    /// The race's entrants: the inner recommendation (evaluated or not), the baseline,
+    /// then the best measured points.
     fn entrants(&mut self) -> Vec<Vec<u64>> {
         let rec = self.inner.recommend().values;
         let rec_key = key(&rec);
@@ -184,16 +217,25 @@ impl Raced {
             )
         });
         let mut out: Vec<Vec<u64>> = vec![rec_key.clone()];
-        out.extend(
-            ranked
-                .into_iter()
-                .filter(|k| **k != rec_key)
-                .take(self.config.candidates - 1)
-                .cloned(),
-        );
-        let entry = self.points.entry(rec_key).or_default();
-        if entry.values.is_empty() {
-            entry.values = rec;
+        let base = self.baseline.as_ref().map(|v| (key(v), v.clone()));
+        if let Some((k, _)) = &base
+            && *k != rec_key
+        {
+            out.push(k.clone());
+        }
+        let room = self.config.candidates.saturating_sub(out.len());
+        let taken: Vec<Vec<u64>> = ranked
+            .into_iter()
+            .filter(|k| !out.contains(k))
+            .take(room)
+            .cloned()
+            .collect();
+        out.extend(taken);
+        for (k, v) in [(rec_key, rec)].into_iter().chain(base) {
+            let entry = self.points.entry(k).or_default();
+            if entry.values.is_empty() {
+                entry.values = v;
+            }
         }
         out
     }
@@ -216,6 +258,35 @@ impl Raced {
                 Some(b) if mean(b) >= mean(k) => Some(b),
                 _ => Some(k),
             })
+    }
+
+    /// The recommendation among the survivors: the leader, unless the baseline is the
+    /// incumbent, survives, and the leader does not beat it with confidence.
+    fn chosen(&self) -> Option<&Vec<u64>> {
+        let leader = self.leader()?;
+        if self.config.baseline != RaceBaseline::Incumbent {
+            return Some(leader);
+        }
+        let survivors = self.survivors.as_ref()?;
+        let Some(incumbent) = self
+            .baseline
+            .as_ref()
+            .and_then(|v| survivors.iter().find(|k| **k == key(v)))
+        else {
+            return Some(leader);
+        };
+        let results =
+            |k: &Vec<u64>| -> Vec<f64> { self.points[k].race.iter().flatten().copied().collect() };
+        let diffs: Vec<f64> = results(leader)
+            .iter()
+            .zip(&results(incumbent))
+            .map(|(a, b)| a - b)
+            .collect();
+        Some(if worse_with_confidence(&diffs, self.config.level) {
+            leader
+        } else {
+            incumbent
+        })
     }
 
     /// Drops the survivors worse than the leader with confidence, and those whose
@@ -332,7 +403,7 @@ impl Optimizer for Raced {
     }
 
     fn recommend(&self) -> Recommendation {
-        match (self.leader(), self.rounds()) {
+        match (self.chosen(), self.rounds()) {
             (Some(k), rounds) if rounds > 0 => {
                 let race: Vec<f64> = self.points[k].race.iter().flatten().copied().collect();
                 let s = Summary::of(&race);
@@ -419,5 +490,87 @@ mod tests {
             !worse_with_confidence(&[1.0], 0.05),
             "one pair decides nothing"
         );
+    }
+
+    /// Drives random search on 3 rules of 4 levels, fitness the rules' mean level
+    /// (0 to 1) plus Gaussian noise of `noise`, then a race of `race_budget`
+    /// evaluations with the baseline `baseline` entered as `how`. Returns every point
+    /// the race played and the recommendation.
+    fn race_with_baseline(
+        how: RaceBaseline,
+        baseline: &[f64],
+        noise: f64,
+        race_budget: u64,
+    ) -> (Vec<Vec<f64>>, Vec<f64>) {
+        use crate::rng::{derive_seed, rng_from_seed};
+        use rand_distr::{Distribution, Normal};
+        let space = crate::eval::int_space("rules", 3, 4);
+        let inner = crate::optim::AlgoConfig::Random(Default::default())
+            .build(&space, 12, 7, &[], &[])
+            .unwrap();
+        let config = RaceConfig {
+            candidates: 3,
+            baseline: how,
+            ..RaceConfig::default()
+        };
+        let mut raced = Raced::new(inner, config, race_budget, Vec::new())
+            .with_baseline(Some(baseline.to_vec()));
+        let mut raced_points = Vec::new();
+        for round in 0u64.. {
+            let asked = raced.ask();
+            if asked.is_empty() {
+                break;
+            }
+            let mut rng = rng_from_seed(derive_seed(11, &[round]));
+            let results: Vec<Option<Evaluation>> = asked
+                .iter()
+                .map(|c| {
+                    if c.phase == Phase::Race {
+                        raced_points.push(c.values.clone());
+                    }
+                    let e: f64 = Normal::new(0.0, noise).unwrap().sample(&mut rng);
+                    Some(Evaluation::fitness(c.values.iter().sum::<f64>() / 9.0 + e))
+                })
+                .collect();
+            raced.tell(&asked, &results);
+        }
+        (raced_points, raced.recommend().values)
+    }
+
+    #[test]
+    fn the_baseline_enters_the_race_and_wins_it_when_it_measures_best() {
+        // Every rule at its top, most likely never drawn by 12 random evaluations.
+        let best = [3.0, 3.0, 3.0];
+        let (played, chosen) = race_with_baseline(RaceBaseline::Entrant, &best, 0.01, 12);
+        assert!(played.contains(&best.to_vec()), "the baseline raced");
+        assert_eq!(played.len(), 12, "4 rounds of 3 entrants");
+        assert_eq!(chosen, best);
+        let (played, chosen) = race_with_baseline(RaceBaseline::Absent, &best, 0.01, 12);
+        assert!(!played.contains(&best.to_vec()));
+        assert_ne!(chosen, best);
+    }
+
+    #[test]
+    fn an_incumbent_baseline_is_kept_unless_beaten_with_confidence() {
+        // A weak baseline (mean level 1/3): with noise 0.5 and 2 rounds nothing is
+        // shown better than it, so it is kept, though another entrant leads the race.
+        let weak = [1.0, 1.0, 1.0];
+        let (played, chosen) = race_with_baseline(RaceBaseline::Incumbent, &weak, 0.5, 6);
+        assert!(played.contains(&weak.to_vec()));
+        assert_eq!(chosen, weak, "kept: two noisy rounds show nothing");
+        let (_, led) = race_with_baseline(RaceBaseline::Entrant, &weak, 0.5, 6);
+        assert_ne!(led, weak, "as an entrant it loses the same race");
+        // With little noise and enough rounds the better entrant is shown better.
+        let (_, chosen) = race_with_baseline(RaceBaseline::Incumbent, &weak, 0.01, 30);
+        assert_ne!(chosen, weak);
+        assert!(chosen.iter().sum::<f64>() > 3.0);
+    }
+
+    #[test]
+    fn a_config_written_before_the_baseline_raced_reads_without_it() {
+        let old = "(share: 0.25, candidates: 5, level: 0.05)";
+        let c: RaceConfig = ron::from_str(old).unwrap();
+        assert_eq!(c.baseline, RaceBaseline::Absent);
+        assert_eq!(RaceConfig::default().baseline, RaceBaseline::Entrant);
     }
 }

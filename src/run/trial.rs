@@ -109,12 +109,14 @@ impl TrialContext<'_> {
         if let Some(race) = &c.race
             && race_budget > 0
         {
-            optimizer = Box::new(crate::optim::race::Raced::new(
-                optimizer,
-                race.clone(),
-                race_budget,
-                checks,
-            ));
+            optimizer = Box::new(
+                crate::optim::race::Raced::new(optimizer, race.clone(), race_budget, checks)
+                    .with_baseline(crate::eval::baseline_point(
+                        self.problem,
+                        &c.space,
+                        self.binding,
+                    )),
+            );
         }
         let mut spent = Spent::default();
         let mut index = 0u64;

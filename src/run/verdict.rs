@@ -98,6 +98,10 @@ pub struct Verdict {
     pub difference_se: f64,
     /// Two-sided paired t-test; `None` with fewer than two pairs.
     pub p: Option<f64>,
+    /// The recommendation is the baseline itself (a race kept it): one side was
+    /// evaluated and stands for both.
+    #[serde(default)]
+    pub same_point: bool,
     pub outcome: Outcome,
     /// The verdict in one plain sentence.
     pub sentence: String,
@@ -148,6 +152,11 @@ impl Judge<'_> {
             out
         };
         let rec_point = full(values);
+        let same_point = match baseline {
+            BaselineSource::Own => crate::eval::baseline_point(self.problem, self.space, &binding)
+                .is_some_and(|b| b == values),
+            BaselineSource::Point(p) => p == values,
+        };
         let (base_label, base_settings, base_point) = match baseline {
             BaselineSource::Own => {
                 let b = self.problem.baseline().ok_or_else(|| {
@@ -167,8 +176,10 @@ impl Judge<'_> {
         let seeds: Vec<u64> = (0..u64::from(self.evaluations))
             .map(|k| derive_seed(self.seed, &[VERDICT_STREAM, trial, k]))
             .collect();
-        // Both sides' evaluations at once: (side, k), side 0 the recommendation.
-        let jobs: Vec<(usize, usize)> = (0..2)
+        // Both sides' evaluations at once: (side, k), side 0 the recommendation; one
+        // side when they are one point (the same seed plays the same games).
+        let sides = if same_point { 1 } else { 2 };
+        let jobs: Vec<(usize, usize)> = (0..sides)
             .flat_map(|side| (0..seeds.len()).map(move |k| (side, k)))
             .collect();
         let outcomes: Vec<Result<Evaluation, String>> = jobs
@@ -185,11 +196,17 @@ impl Judge<'_> {
                         with_retries(self.retries, || self.problem.evaluate_baseline(seeds[k])).0
                     }
                 };
-                progress();
+                for _ in sides..=2 {
+                    progress();
+                }
                 out
             })
             .collect();
-        let (rec, base) = outcomes.split_at(seeds.len());
+        let (rec, base) = if same_point {
+            (&outcomes[..], &outcomes[..])
+        } else {
+            outcomes.split_at(seeds.len())
+        };
         let names = self.problem.feature_names();
         let checks = Check::resolve(&self.space.constraints, &names, |n| {
             self.problem.feature_range(n)
@@ -231,6 +248,7 @@ impl Judge<'_> {
             difference: d.mean,
             difference_se: d.se(),
             p,
+            same_point,
             outcome,
             sentence: String::new(),
             recommendation,
@@ -390,6 +408,10 @@ fn sentence(v: &Verdict) -> String {
         )
     } else {
         match v.outcome {
+            _ if v.same_point => format!(
+                "The recommendation is {base}: the search measured nothing better at this budget ({} {:.3} ± {:.3} over {} evaluations on fresh seeds).",
+                v.fitness, v.recommendation.mean, v.recommendation.se, v.pairs
+            ),
             Outcome::Better => format!(
                 "The recommendation is {better} than {base} by {:.3} ± {:.3} ({figures}).",
                 v.difference, v.difference_se
@@ -530,6 +552,67 @@ mod tests {
         // Another trial draws other seeds.
         let b = judge.judge(&[3.0], 1, BaselineSource::Own, &|| {}).unwrap();
         assert_ne!(a.recommendation.fitness, b.recommendation.fitness);
+    }
+
+    /// A recommendation that is the baseline (a race kept it) is evaluated once, its
+    /// evaluations standing for both sides, and the sentence says what it is.
+    #[test]
+    fn a_recommendation_that_is_the_baseline_is_played_once() {
+        let problem = Noisy::new();
+        let judge = Judge {
+            space: problem.space(),
+            problem: &problem,
+            retries: 0,
+            seed: 7,
+            evaluations: 12,
+        };
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let count = || {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        };
+        let v = judge.judge(&[1.0], 0, BaselineSource::Own, &count).unwrap();
+        assert!(v.same_point);
+        assert_eq!(v.recommendation.fitness, v.baseline.fitness);
+        assert_eq!((v.difference, v.outcome), (0.0, Outcome::NoBetter));
+        assert_eq!(
+            calls.into_inner(),
+            24,
+            "the progress bar still counts both sides"
+        );
+        assert!(
+            v.sentence
+                .starts_with("The recommendation is x at 1: the search measured nothing better"),
+            "{}",
+            v.sentence
+        );
+        let other = judge.judge(&[2.0], 0, BaselineSource::Own, &|| {}).unwrap();
+        assert!(!other.same_point);
+        let named = judge
+            .judge(&[2.0], 0, BaselineSource::Point(&[2.0]), &|| {})
+            .unwrap();
+        assert!(named.same_point);
+    }
+
+    /// The problem's baseline is a point of a search space that holds its values, and
+    /// of none that leaves one out.
+    #[test]
+    fn the_baseline_is_a_point_only_where_the_search_holds_it() {
+        let problem = Noisy::new();
+        let binding = Binding::new(problem.space(), problem.space()).unwrap();
+        let found = crate::eval::baseline_point(&problem, problem.space(), &binding);
+        assert_eq!(found, Some(vec![1.0]));
+        let mut narrow = problem.space().clone();
+        narrow.dims[0].domain = crate::space::Domain::Int {
+            min: 2,
+            max: 3,
+            step: 1,
+        };
+        narrow.dims[0].default = 0;
+        let binding = Binding::new(&narrow, problem.space()).unwrap();
+        assert_eq!(
+            crate::eval::baseline_point(&problem, &narrow, &binding),
+            None
+        );
     }
 
     #[test]
