@@ -99,8 +99,9 @@ pub struct Verdict {
     /// Two-sided paired t-test; `None` with fewer than two pairs.
     pub p: Option<f64>,
     /// The recommendation is the baseline itself (a race kept it): one side was
-    /// evaluated and stands for both.
-    #[serde(default)]
+    /// evaluated and stands for both. Written only when true, so that a verdict's
+    /// file reads as before otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub same_point: bool,
     pub outcome: Outcome,
     /// The verdict in one plain sentence.
