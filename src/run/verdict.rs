@@ -490,17 +490,22 @@ mod tests {
         }
     }
 
+    /// A judge of `problem` with `evaluations` a side and the run seed `seed`.
+    fn judge_of(problem: &Noisy, seed: u64, evaluations: u32) -> Judge<'_> {
+        Judge {
+            space: problem.space(),
+            problem,
+            retries: 0,
+            seed,
+            evaluations,
+        }
+    }
+
     fn outcomes(x: f64, against: Option<f64>, n: u32, seeds: u64) -> Vec<Outcome> {
         let problem = Noisy::new();
         (0..seeds)
             .map(|seed| {
-                let judge = Judge {
-                    space: problem.space(),
-                    problem: &problem,
-                    retries: 0,
-                    seed,
-                    evaluations: n,
-                };
+                let judge = judge_of(&problem, seed, n);
                 let point = against.map(|a| vec![a]);
                 let baseline = match &point {
                     Some(p) => BaselineSource::Point(p),
@@ -533,13 +538,7 @@ mod tests {
     #[test]
     fn a_verdict_is_reproducible_and_names_both_sides() {
         let problem = Noisy::new();
-        let judge = Judge {
-            space: problem.space(),
-            problem: &problem,
-            retries: 0,
-            seed: 7,
-            evaluations: 12,
-        };
+        let judge = judge_of(&problem, 7, 12);
         let a = judge.judge(&[3.0], 0, BaselineSource::Own, &|| {}).unwrap();
         assert_eq!(
             a,
@@ -560,13 +559,7 @@ mod tests {
     #[test]
     fn a_recommendation_that_is_the_baseline_is_played_once() {
         let problem = Noisy::new();
-        let judge = Judge {
-            space: problem.space(),
-            problem: &problem,
-            retries: 0,
-            seed: 7,
-            evaluations: 12,
-        };
+        let judge = judge_of(&problem, 7, 12);
         let calls = std::sync::atomic::AtomicUsize::new(0);
         let count = || {
             calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
