@@ -1925,3 +1925,25 @@ fn every_command_that_draws_takes_plots_dir() {
         .assert()
         .code(2);
 }
+
+/// `--race-baseline` takes `entrant`, `incumbent` or `none`; anything else is exit 2,
+/// naming the flag and its values, before any folder is made.
+#[test]
+fn a_bad_race_baseline_is_refused_by_name() {
+    let dir = TempDir::new().unwrap();
+    playtune()
+        .args([
+            "optimize",
+            "--problem",
+            "synthetic-design",
+            "--budget",
+            "40",
+        ])
+        .args(["--race-baseline", "sideways", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--race-baseline"))
+        .stderr(predicate::str::contains("incumbent"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -45,9 +45,10 @@ struct RaceArgs {
     /// measured points.
     #[arg(long, value_name = "N", default_value_t = crate::optim::race::RaceConfig::default().candidates)]
     race_candidates: usize,
-    /// How the problem's own baseline (the game's own rules, the untuned agent) takes
-    /// part: `entrant`, one candidate like the others; `incumbent`, recommended unless
-    /// a candidate beats it with confidence; `none`, left out.
+    /// How the problem's own baseline (the game's own rules on a design problem, where
+    /// the run's space holds them) takes part: `entrant`, one candidate like the
+    /// others; `incumbent`, recommended unless a candidate beats it with confidence;
+    /// `none`, left out.
     #[arg(long, value_name = "HOW", value_enum, default_value_t = RaceBaselineArg::Entrant)]
     race_baseline: RaceBaselineArg,
     /// No race: the optimiser's own recommendation, on the whole budget.

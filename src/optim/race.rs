@@ -39,8 +39,9 @@ pub struct RaceConfig {
     pub candidates: usize,
     /// One-sided significance level at which a candidate is dropped.
     pub level: f64,
-    /// Whether the problem's baseline (the game's own rules, the untuned agent) enters
-    /// the race. A `config.ron` written before it could (2026-11-27) has none.
+    /// Whether the problem's baseline enters the race, where the run's space holds it
+    /// (the game's own rules on a design problem). A `config.ron` written before it
+    /// could (2026-11-27) has none.
     #[serde(default)]
     pub baseline: RaceBaseline,
 }
