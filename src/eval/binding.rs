@@ -103,7 +103,7 @@ impl Binding {
 /// The problem's own baseline as a point of the run's search space, when the search
 /// space holds it: every baseline setting the search has, at a value of its domain,
 /// and every other one at the value the binding gives it.
-pub fn baseline_point(
+pub fn own_baseline_point(
     problem: &dyn super::Problem,
     search: &Space,
     binding: &Binding,

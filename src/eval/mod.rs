@@ -14,7 +14,7 @@ pub use benchmarks::{
     CONSTRAINED_ONEMAX, ConstrainedOneMax, NOISY_ONEMAX, NOISY_PAIRS, NOISY_TRAP, NOISY_WINRATE,
     NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, SPHERE, Sphere,
 };
-pub use binding::{Binding, BindingError, baseline_point};
+pub use binding::{Binding, BindingError, own_baseline_point};
 pub use command::groups as evaluator_groups;
 pub(crate) use command::reply::{Reply, json as reply_object, parse_reply, show as show_reply};
 pub(crate) use command::worker::{Pool as WorkerPool, WorkerError};

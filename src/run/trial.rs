@@ -111,7 +111,7 @@ impl TrialContext<'_> {
         {
             optimizer = Box::new(
                 crate::optim::race::Raced::new(optimizer, race.clone(), race_budget, checks)
-                    .with_baseline(crate::eval::baseline_point(
+                    .with_baseline(crate::eval::own_baseline_point(
                         self.problem,
                         &c.space,
                         self.binding,

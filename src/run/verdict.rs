@@ -154,8 +154,10 @@ impl Judge<'_> {
         };
         let rec_point = full(values);
         let same_point = match baseline {
-            BaselineSource::Own => crate::eval::baseline_point(self.problem, self.space, &binding)
-                .is_some_and(|b| b == values),
+            BaselineSource::Own => {
+                crate::eval::own_baseline_point(self.problem, self.space, &binding)
+                    .is_some_and(|b| b == values)
+            }
             BaselineSource::Point(p) => p == values,
         };
         let (base_label, base_settings, base_point) = match baseline {
@@ -593,7 +595,7 @@ mod tests {
     fn the_baseline_is_a_point_only_where_the_search_holds_it() {
         let problem = Noisy::new();
         let binding = Binding::new(problem.space(), problem.space()).unwrap();
-        let found = crate::eval::baseline_point(&problem, problem.space(), &binding);
+        let found = crate::eval::own_baseline_point(&problem, problem.space(), &binding);
         assert_eq!(found, Some(vec![1.0]));
         let mut narrow = problem.space().clone();
         narrow.dims[0].domain = crate::space::Domain::Int {
@@ -604,7 +606,7 @@ mod tests {
         narrow.dims[0].default = 0;
         let binding = Binding::new(&narrow, problem.space()).unwrap();
         assert_eq!(
-            crate::eval::baseline_point(&problem, &narrow, &binding),
+            crate::eval::own_baseline_point(&problem, &narrow, &binding),
             None
         );
     }
