@@ -3,8 +3,9 @@
 # 41: Rinascimento at 2 players, ladder rnd, osla(budget=50), mcts(budget=200), 10 games
 # a rung, 80 evaluations, SEEDS trials each. Every answer is then played again on fresh
 # seeds (`playtune reevaluate --n 25`: 25 evaluations of 10 games, 250 games a rung) beside
-# 2-player Splendor, and each run's own verdict (its default 10 evaluations a side) is
-# checked against those fresh games.
+# 2-player Splendor, the answers of trial t of every optimiser on the same seeds, and
+# each run's own verdict (its default 10 evaluations a side) is checked against those
+# fresh games.
 #
 #   scripts/compare-design-optimizers.sh [PLAYTUNE] [SEEDS] [OUT] [ALGOS]
 #
@@ -27,6 +28,31 @@ for algo in $ALGOS; do
   if [ "$algo" = tpe ]; then
     # Optuna's TPE through the Python package (PYTHON: an interpreter that has both).
     "${PYTHON:-python3}" "$(dirname "$0")/design-tpe.py" "$SEEDS" "$OUT"
+    # Its answers are played on the fresh seeds every other answer of the same trial
+    # is: `reevaluate`'s seeds follow --seed and --trial, whatever the run, so a run of
+    # one evaluation a trial lends the problem's settings.
+    ref="$OUT/fresh-seeds"
+    [ -d "$ref" ] || "$PLAYTUNE" optimize --problem design --set game=rinascimento \
+      --set ladder="rnd,osla(budget=50),mcts(budget=200)" --set games=10 \
+      --set game_settings="players=2" --algo random --no-race --verdict 0 --budget 1 \
+      --trials "$SEEDS" -q --name fresh-seeds --runs-dir "$OUT" > /dev/null
+    python3 - "$PLAYTUNE" "$OUT" <<'EOF_TPE'
+import json, subprocess, sys
+playtune, out = sys.argv[1:]
+rows = json.load(open(f"{out}/tpe.summary.json"))["tpe"]
+trials, points = [], []
+for r in rows:
+    args = [a for k, v in r["point"].items() for a in ("--point", f"{k}={v}")]
+    line = subprocess.run([playtune, "reevaluate", f"{out}/fresh-seeds", "--trial", str(r["trial"]),
+                           "--n", "25", "--seed", "777", "--json", *args],
+                          check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    points.append(json.loads(line)["points"][0])
+    # No verdict of its own: its best value stands for the estimate.
+    trials.append({"trial": r["trial"], "verdict": {"outcome": "NoBetter"},
+                   "estimate": r["best_value"], "recommendation_feasible": r["feasible"]})
+json.dump({"trials": trials}, open(f"{out}/tpe.json", "w"))
+json.dump({"points": points}, open(f"{out}/tpe.fresh.json", "w"))
+EOF_TPE
     continue
   fi
   # NAME+race races a quarter of the budget, NAME-norace never; NAME alone: defaults.
@@ -73,12 +99,6 @@ def mann_whitney(a, b):
 
 summary = {}
 for algo in algos:
-    if algo == "tpe":
-        # No verdict of its own: its best value stands for the estimate.
-        summary[algo] = [dict(r, said="NoBetter", right=True, estimate=r["best_value"],
-                              splendor_depth=None, splendor_depth_se=None)
-                         for r in json.load(open(f"{out}/tpe.summary.json"))["tpe"]]
-        continue
     run = json.load(open(f"{out}/{algo}.json"))
     fresh = json.load(open(f"{out}/{algo}.fresh.json"))["points"]
     rows = []

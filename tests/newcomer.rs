@@ -196,6 +196,47 @@ fn reevaluate_measures_a_recommendation_with_fresh_seeds() {
     }
 }
 
+/// A point given on the command line keeps the run's fixed dimensions: `players=3` in
+/// a run of 2-player rules would be another game, evaluated and judged as if it were not.
+#[test]
+fn reevaluate_refuses_a_point_that_moves_a_fixed_dimension() {
+    let dir = TempDir::new().unwrap();
+    playtune()
+        .args(["optimize", "--problem", "noisy-onemax", "--set", "dims=4"])
+        .args([
+            "--fix",
+            "x0=1",
+            "--budget",
+            "6",
+            "--name",
+            "r",
+            "-q",
+            "--runs-dir",
+        ])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let run = dir.path().join("r");
+    for flag in ["--point", "--baseline"] {
+        playtune()
+            .arg("reevaluate")
+            .arg(&run)
+            .args(["--n", "2", flag, "x0=0"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{flag}: `x0` is fixed at 1 in this space, and the point gives 0"
+            )));
+    }
+    // Its fixed value, and any value of a searched dimension, are taken.
+    playtune()
+        .arg("reevaluate")
+        .arg(&run)
+        .args(["--n", "2", "--point", "x0=1", "--point", "x1=0"])
+        .assert()
+        .success();
+}
+
 #[test]
 fn compare_prints_exact_small_sample_p_values() {
     let dir = TempDir::new().unwrap();

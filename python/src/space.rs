@@ -57,7 +57,7 @@ pub(crate) fn values_of(space: &Space, point: &Value) -> Result<Vec<f64>, String
             ));
         }
     }
-    space
+    let values = space
         .dims
         .iter()
         .map(|d| {
@@ -88,7 +88,10 @@ pub(crate) fn values_of(space: &Space, point: &Value) -> Result<Vec<f64>, String
                     )
                 })
         })
-        .collect()
+        .collect::<Result<Vec<f64>, String>>()?;
+    // A fixed dimension keeps its value: moved, the point would be another game.
+    space.check_fixed(&values).map_err(|e| e.to_string())?;
+    Ok(values)
 }
 
 /// Whether `values` (in the space's order) is a point of the space: one value per
@@ -111,7 +114,7 @@ pub(crate) fn check_values(space: &Space, values: &[f64]) -> Result<(), String> 
             ));
         }
     }
-    Ok(())
+    space.check_fixed(values).map_err(|e| e.to_string())
 }
 
 #[pymethods]

@@ -57,6 +57,9 @@ def test_bad_game_input_raises_the_command_lines_message():
         playtune.tournament("space-battle", ["ras", "ras"], games=0)
     with pytest.raises(playtune.PlaytuneError, match="not a value"):
         playtune.evaluate("noisy-onemax", {"x0": 7})
+    # 2-player rules fix `players`: a point with 3 would be another game.
+    with pytest.raises(playtune.PlaytuneError, match="`players` is fixed at 2 in this space, and the point gives 3"):
+        playtune.evaluate("design", {"players": 3}, settings=RULES)
     with pytest.raises(playtune.PlaytuneError, match="not a dimension"):
         playtune.evaluate("noisy-onemax", {"nope": 1})
     with pytest.raises(playtune.PlaytuneError, match="unknown setting|no setting|setting"):

@@ -62,6 +62,9 @@ pub(super) fn parse_point(
             )
         })?;
     }
+    space
+        .check_fixed(&values)
+        .map_err(|e| anyhow!("{flag}: {e}"))?;
     Ok(values)
 }
 

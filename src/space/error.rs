@@ -46,6 +46,16 @@ pub enum Error {
     /// `item` (`NAME=VALUE`) cannot fix a dimension.
     #[error("{item}: {problem}")]
     Fix { item: String, problem: FixProblem },
+    /// A point that gives a fixed dimension another value than the one it is fixed
+    /// at: the space's settings (a game's `players=2`) make that point another game.
+    #[error(
+        "`{dim}` is fixed at {fixed} in this space, and the point gives {given}: a point moves only the searched dimensions"
+    )]
+    MovesFixed {
+        dim: String,
+        fixed: String,
+        given: String,
+    },
     /// A constraint (`FEATURE <= V`, ...) that cannot be read.
     #[error("constraint `{text}`: {problem}")]
     Constraint {

@@ -582,6 +582,28 @@ mod tests {
         assert_eq!(s.size(), 10.0 * 3.0 * 2.0 * 2.0 * 5.0);
     }
 
+    #[test]
+    fn a_point_keeps_its_fixed_dimensions() {
+        let mut s = parse_space(GOOD, "t.ron").unwrap();
+        s.fix_all(&["missile=normal".into(), "radius=6".into()])
+            .unwrap();
+        let mut x = s.decode(&s.default_indices());
+        assert_eq!(s.check_fixed(&x), Ok(()));
+        x[0] = 9.0; // speed is searched
+        assert_eq!(s.check_fixed(&x), Ok(()));
+        x[2] = 1.0; // missile: twin
+        let e = s.check_fixed(&x).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "`missile` is fixed at normal in this space, and the point gives twin: a point moves only the searched dimensions"
+        );
+        x[2] = 0.0;
+        x[1] = 4.0;
+        assert!(
+            matches!(s.check_fixed(&x), Err(crate::space::Error::MovesFixed { dim, .. }) if dim == "radius")
+        );
+    }
+
     fn err(text: &str) -> SpaceError {
         parse_space(text, "bad.ron").unwrap_err()
     }

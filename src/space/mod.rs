@@ -324,6 +324,22 @@ impl Space {
         Ok(())
     }
 
+    /// Checks that a point given from outside (a user's `--point`, a Python
+    /// `evaluate`) keeps every fixed dimension at its value: optimisers never move
+    /// one, and a point that did would be evaluated as another game than the run's.
+    pub fn check_fixed(&self, values: &[f64]) -> Result<(), Error> {
+        for (d, &v) in self.dims.iter().zip(values) {
+            if d.fixed && d.domain.index_of(v) != Some(d.default) {
+                return Err(Error::MovesFixed {
+                    dim: d.name.clone(),
+                    fixed: d.domain.render(d.domain.value(d.default)),
+                    given: d.domain.render(v),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Positions of the dimensions that belong to a layout group.
     pub(crate) fn group_members(&self) -> Vec<Vec<usize>> {
         let index = self.index_by_name();
