@@ -6,7 +6,7 @@ mod common;
 use common::playtune;
 
 use predicates::prelude::*;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 
 fn last_json(out: &[u8]) -> serde_json::Value {
@@ -114,26 +114,27 @@ fn resume_refuses_a_manual_run_and_hints_name_ask_and_tell() {
     }
 }
 
+/// A quiet noisy-onemax run named `r` in `dir`, with `args` added: its folder, and the
+/// command's assertion for more checks of its output.
+fn noisy_onemax_run(dir: &TempDir, args: &[&str]) -> (PathBuf, assert_cmd::assert::Assert) {
+    let made = playtune()
+        .args(["optimize", "--problem", "noisy-onemax", "--name", "r", "-q"])
+        .args(args)
+        .arg("--runs-dir")
+        .arg(dir.path())
+        .assert()
+        .success();
+    (dir.path().join("r"), made)
+}
+
 #[test]
 fn reevaluate_measures_a_recommendation_with_fresh_seeds() {
     let dir = TempDir::new().unwrap();
-    playtune()
-        .args(["optimize", "--problem", "noisy-onemax", "--set", "sigma=1"])
-        .args([
-            "--budget",
-            "100",
-            "--trials",
-            "2",
-            "--name",
-            "r",
-            "-q",
-            "--runs-dir",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("model"));
-    let run = dir.path().join("r");
+    let (run, made) = noisy_onemax_run(
+        &dir,
+        &["--set", "sigma=1", "--budget", "100", "--trials", "2"],
+    );
+    made.stdout(predicate::str::contains("model"));
     let out = playtune()
         .arg("reevaluate")
         .arg(&run)
@@ -201,22 +202,7 @@ fn reevaluate_measures_a_recommendation_with_fresh_seeds() {
 #[test]
 fn reevaluate_refuses_a_point_that_moves_a_fixed_dimension() {
     let dir = TempDir::new().unwrap();
-    playtune()
-        .args(["optimize", "--problem", "noisy-onemax", "--set", "dims=4"])
-        .args([
-            "--fix",
-            "x0=1",
-            "--budget",
-            "6",
-            "--name",
-            "r",
-            "-q",
-            "--runs-dir",
-        ])
-        .arg(dir.path())
-        .assert()
-        .success();
-    let run = dir.path().join("r");
+    let (run, _) = noisy_onemax_run(&dir, &["--set", "dims=4", "--fix", "x0=1", "--budget", "6"]);
     for flag in ["--point", "--baseline"] {
         playtune()
             .arg("reevaluate")
