@@ -10,7 +10,8 @@ Every evaluation of ``evals.csv`` becomes a COMPLETE trial (its fitness the valu
 study maximising), every failure of ``failures.jsonl`` a FAIL trial; the trial, index,
 phase, seed and features of each go in its user attributes. Dimensions map onto
 distributions: an int onto ``IntDistribution`` (with its step), a float onto
-``FloatDistribution``, a list, categories or bool onto ``CategoricalDistribution``.
+``FloatDistribution``, a list, categories or bool onto ``CategoricalDistribution``; a
+dimension the run fixes onto the one value it has.
 Writing needs no Optuna; the file is written whole (a temporary file renamed).
 """
 
@@ -37,13 +38,23 @@ _FAIL = 3
 _MAXIMIZE = 2
 
 
+def _choices(d: Dict[str, Any]) -> List[Any]:
+    """A categorical dimension's choices: its one value where the run fixes it."""
+    return [d["default"]] if d["fixed"] else list(d["values"])
+
+
 def _dist(d: Dict[str, Any]) -> Dict[str, Any]:
+    # A fixed dimension (`players` under `game_settings=players=2`) is the one value
+    # every trial has: Optuna's importance and plots then leave it out, as the search
+    # did.
     kind = d["kind"]
     if kind == "int":
-        return {"name": "IntDistribution", "attributes": {"log": False, "step": int(d["step"]), "low": int(d["min"]), "high": int(d["max"])}}
+        low, high = (d["default"], d["default"]) if d["fixed"] else (d["min"], d["max"])
+        return {"name": "IntDistribution", "attributes": {"log": False, "step": int(d["step"]), "low": int(low), "high": int(high)}}
     if kind == "float":
-        return {"name": "FloatDistribution", "attributes": {"step": None, "low": float(d["min"]), "high": float(d["max"]), "log": False}}
-    return {"name": "CategoricalDistribution", "attributes": {"choices": list(d["values"])}}
+        low, high = (d["default"], d["default"]) if d["fixed"] else (d["min"], d["max"])
+        return {"name": "FloatDistribution", "attributes": {"step": None, "low": float(low), "high": float(high), "log": False}}
+    return {"name": "CategoricalDistribution", "attributes": {"choices": _choices(d)}}
 
 
 def distributions(space: Space) -> Dict[str, Dict[str, Any]]:
@@ -58,7 +69,7 @@ def _internal(d: Dict[str, Any], value: Any) -> Any:
         return int(value)
     if d["kind"] == "float":
         return float(value)
-    return list(d["values"]).index(value)
+    return _choices(d).index(value)
 
 
 def export_journal(

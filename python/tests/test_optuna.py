@@ -102,6 +102,22 @@ def test_a_run_folder_exported_to_the_journal_loads_in_optuna(tmp_path):
     assert optuna.importance.get_param_importances(study)  # Optuna's analysis reads it
 
 
+def test_a_dimension_the_run_fixes_is_exported_as_its_one_value(tmp_path):
+    settings = {"game": "rinascimento", "ladder": "rnd,osla(budget=5)", "games": 1,
+                "game_settings": "players=2"}
+    with playtune.create_run("design", settings=settings, budget=4, seed=1, runs_dir=tmp_path,
+                             name="two-players", race=0) as run:
+        run.run(progress=False)
+    out = tmp_path / "run.journal"
+    name = playtune.journal.export_journal(run.path, out)
+    storage = optuna.storages.JournalStorage(optuna.storages.journal.JournalFileBackend(str(out)))
+    study = optuna.load_study(study_name=name, storage=storage)
+    players = study.trials[0].distributions["players"]
+    assert (players.low, players.high) == (2, 2) and players.single()
+    assert not study.trials[0].distributions["coins"].single()
+    assert {t.params["players"] for t in study.trials} == {2}
+
+
 def test_parallel_workers_share_the_sampler():
     sampler = NtbeaSampler(budget=120, seed=4)
     study = optuna.create_study(sampler=sampler, direction="maximize")
