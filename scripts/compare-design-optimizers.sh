@@ -17,7 +17,8 @@
 # Writes OUT/summary.json and prints a table: each algorithm's fresh skill depth (mean
 # and standard error over its answers), the two-sided Mann-Whitney U p-value between
 # each pair (normal approximation with tie correction), and how many verdict claims
-# ("deeper"/"shallower") the fresh games bear out. About 15 minutes on 2 cores.
+# ("deeper"/"shallower") the fresh games bear out. About 17 minutes on 2 cores for
+# "ntbea random tpe".
 set -euo pipefail
 PLAYTUNE=${1:-target/release/playtune}
 SEEDS=${2:-20}

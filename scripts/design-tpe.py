@@ -11,8 +11,8 @@ script plays it again on the fresh seeds it plays the other optimisers' answers 
 TPE_ENQUEUE_OWN=1 (environment) enqueues 2-player Splendor's rules as the first trial.
 
 Writes OUT/tpe.summary.json (one row per study: its answer's point, with `players`,
-and the study's best value). Needs the playtune Python package and optuna. About 1
-minute on 2 cores at 20 seeds.
+and the study's best value). Needs the playtune Python package and optuna. About 1 to
+1.5 minutes on 2 cores at 20 seeds.
 """
 import json
 import os
