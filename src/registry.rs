@@ -78,6 +78,11 @@ pub fn game(name: &str) -> Result<&'static dyn DynGame, Error> {
     if let Some(g) = crate::games::external::registered(name) {
         return Ok(g);
     }
+    if crate::games::external::python::is_reference(name) {
+        return crate::games::external::load_python(name)
+            .map(|g| g as &'static dyn DynGame)
+            .map_err(Error::Description);
+    }
     match crate::games::external::find(name) {
         Some(path) => crate::games::external::load(&path)
             .map(|g| g as &'static dyn DynGame)

@@ -60,6 +60,10 @@ class Game:
     playable: Sequence[str] = ()
     #: Names of per-seat figures a match may report under ``features``.
     features: Sequence[str] = ()
+    #: Whether a match reports a ``trace`` (every seat's score after each step): the
+    #: lead metrics (``lead_changes``, ``decided_at``) need one, and are reported as
+    #: unavailable for a game without.
+    traced: bool = True
 
     def play(self, match: Dict[str, Any]) -> Mapping[str, Any]:
         """Plays one match with the game's own bots and says how it went."""
@@ -94,6 +98,8 @@ def description(game: Game) -> str:
             out += ", settings: [" + ", ".join(_dim_lines(dims)) + "]"
         out += "),\n"
     out += "    ],\n"
+    if not game.traced:
+        out += "    traced: false,\n"
     for field in ("ladder", "playable", "features"):
         values = list(getattr(game, field) or ())
         if values:
@@ -101,10 +107,62 @@ def description(game: Game) -> str:
     return out + ")\n"
 
 
-def register_game(game: Game) -> str:
+#: The reference (``FILE.py:NAME``) of each game registered to play in worker
+#: processes, by name: what a run records, so that the command line finds it.
+_REFERENCES: Dict[str, str] = {}
+
+
+def reference(name: str) -> str:
+    """What a run records for the game ``name``: its reference where it was registered
+    to play in worker processes (the command line then reaches it), else ``name``."""
+    return _REFERENCES.get(str(name).strip(), name)
+
+
+def register_game(
+    game: Game,
+    *,
+    workers: int = 0,
+    in_process: bool = False,
+    timeout: float = 60.0,
+) -> str:
     """Makes ``game`` known by its name to every function that takes a game; a game
-    registered before under that name is replaced. Returns the name."""
+    registered before under that name is replaced. Returns the name.
+
+    The game plays its matches in ``workers`` processes (0, the default: one per core),
+    each ``python -m playtune.worker serve REF`` over the match protocol, ``timeout``
+    seconds a match at most, where ``REF`` names it from another process (the module
+    attribute that holds it, or its class; see :mod:`playtune.worker`). A run records
+    that reference as its game, so ``playtune resume``, ``reevaluate`` and ``report``
+    reach it from the command line. A game no other process can name (made inside a
+    function), or ``in_process=True``, plays in this process, one match at a time,
+    and only this process knows it (a warning says so for the first).
+    """
+    from . import worker
+
     text = description(game)
+    if worker.in_worker():
+        # A game module imported by a game process registers nothing: its matches
+        # are this process's own.
+        return str(game.name)
+    ref = None if in_process else worker.reference_of(game)
+    if ref is not None:
+        import shlex
+        import sys
+
+        command = f"{shlex.quote(sys.executable)} -m playtune.worker serve {shlex.quote(ref)}"
+        name = _playtune.register_game_process(text, ref, command, int(workers), float(timeout))
+        _REFERENCES[name] = ref
+        return name
+    if not in_process:
+        import warnings
+
+        warnings.warn(
+            f"game {game.name!r} is made where no other process can name it (inside a function?): "
+            "it plays in this process, one match at a time, and the command line cannot reach its runs; "
+            "make it at a module's top level (or pass in_process=True to silence this)",
+            stacklevel=2,
+        )
+    _REFERENCES.pop(str(game.name), None)
 
     def play_line(line: str) -> str:
         request = json.loads(line)

@@ -1,24 +1,41 @@
-"""Any OpenSpiel game, designed and tuned by playtune (docs/your-own-game.md).
+"""Any OpenSpiel game, designed and tuned by playtune (docs/your-own-game.md#openspiel).
 
 OpenSpiel (``pip install open_spiel``) is an optional extra: this module imports it
 when a game is made. :class:`OpenSpielGame` is a :class:`playtune.Game` whose matches
 OpenSpiel plays: the game parameters the user names, with their domains, are the
-design space; the bots are OpenSpiel's uniform random bot and its MCTS bot (random
-rollouts) at chosen budgets, plus any the user adds::
+design space; the bots are OpenSpiel's uniform random bot and an MCTS bot chosen by
+the game's kind, plus any the user adds::
 
     pig = OpenSpielGame("pig", {"winscore": {"int": [10, 100], "step": 10, "default": 100}})
-    playtune.register_game(pig)          # known as "openspiel-pig"
+    playtune.register_game(pig)          # known as "openspiel-pig", played on every core
     playtune.tournament("openspiel-pig", ["random", "mcts(simulations=50)"], games=100)
 
-Chance nodes are sampled from the match's seed; simultaneous-move games are played by
-bots that act on a simultaneous node (the random bot does; OpenSpiel's MCTS bot does
-not, and a match it cannot play fails with OpenSpiel's message). A match that reaches
+The ``mcts`` bot is, by the game's kind (:func:`search_kind`):
+
+- ``mcts``: a perfect-information game written in C++: pyspiel's C++ ``MCTSBot``
+  with random rollouts.
+- ``ismcts``: an imperfect-information C++ game that can resample a state from a
+  player's information state: pyspiel's C++ ``ISMCTSBot``.
+- ``determinized``: any other imperfect-information game that gives information
+  state (or observation) strings: ``worlds`` states consistent with what the bot has
+  seen are sampled (:func:`sample_world`) and searched by the C++ MCTS, their root
+  visit counts summed. The bot never reads the true state, so it cannot see the
+  opponent's hidden cards or dice.
+- ``python-mcts``: a game written in Python (pyspiel's C++ MCTS crashes on Python
+  games in open_spiel 2.0.2): OpenSpiel's Python ``MCTSBot``; determinized as above
+  when the game hides information.
+
+A simultaneous-move game (and a game that hides information but gives no
+information state string) has no ``mcts`` bot: the random bot and the user's bots
+play it. Chance nodes are sampled from the match's seed. A match that reaches
 ``max_steps`` ends by the cap. The winners are the seats with the highest return (all
 of them on a draw).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+import math
+from collections import OrderedDict
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import PlaytuneError
 from .games import Game
@@ -26,6 +43,11 @@ from .games import Game
 #: A bot factory: (OpenSpiel game, seat, the bot's settings, numpy RandomState) -> an
 #: object with ``step(state) -> action`` (a ``pyspiel.Bot`` is one).
 BotFactory = Callable[[Any, int, Dict[str, Any], Any], Any]
+
+#: Loaded games kept per adapter: one per design point played lately.
+_CACHE_SIZE = 32
+#: Restarts of a world sample whose choices reached a dead end.
+_SAMPLE_RESTARTS = 50
 
 
 def _pyspiel():
@@ -36,6 +58,126 @@ def _pyspiel():
             "OpenSpiel is not installed: pip install open_spiel (playtune's OpenSpiel adapter needs it)"
         ) from e
     return pyspiel
+
+
+def _seed(rng: Any) -> int:
+    return int(rng.randint(1 << 31))
+
+
+def is_python_game(game: Any) -> bool:
+    """Whether the game is written in Python (a ``pyspiel.Game`` subclass)."""
+    return type(game) is not _pyspiel().Game
+
+
+def _can_resample(game: Any) -> bool:
+    """Whether the game's states resample from a player's information state (what
+    pyspiel's ISMCTS needs): tried on the first decision of a random playout."""
+    import numpy as np
+
+    rng = np.random.RandomState(0)
+    state = game.new_initial_state()
+    for _ in range(1000):
+        if state.is_terminal():
+            return False
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(outcomes[rng.choice(len(outcomes), p=probs)]))
+            continue
+        if state.is_simultaneous_node():
+            return False
+        try:
+            state.resample_from_infostate(state.current_player(), lambda: float(rng.rand()))
+            return True
+        except Exception:
+            return False
+    return False
+
+
+def search_kind(game: Any) -> Tuple[Optional[str], str]:
+    """Which MCTS plays ``game`` (``mcts``, ``ismcts``, ``determinized``,
+    ``python-mcts``, ``python-determinized``, or None where none can) and why, in one
+    line for ``playtune games``."""
+    pyspiel = _pyspiel()
+    t = game.get_type()
+    if t.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+        return None, "no MCTS bot: moves are simultaneous (the random bot and your bots play it)"
+    python = is_python_game(game)
+    if t.information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        if python:
+            return "python-mcts", "OpenSpiel's Python MCTS (the game is written in Python)"
+        return "mcts", "pyspiel's C++ MCTS with random rollouts"
+    if not (t.provides_information_state_string or t.provides_observation_string):
+        return None, "no MCTS bot: the game hides information and gives no information state string"
+    if python:
+        return "python-determinized", (
+            "OpenSpiel's Python MCTS on worlds sampled from what the bot has seen (the game hides information)"
+        )
+    if _can_resample(game):
+        return "ismcts", "pyspiel's C++ information-set MCTS (the game hides information)"
+    return "determinized", (
+        "pyspiel's C++ MCTS on worlds sampled from what the bot has seen (the game hides information)"
+    )
+
+
+def _view(state: Any, player: int, strings: str) -> str:
+    try:
+        if strings == "infostate":
+            return state.information_state_string(player)
+        return state.observation_string(player)
+    except Exception:  # a chance or terminal node some games do not describe
+        return ""
+
+
+def sample_world(state: Any, player: int, rng: Any) -> Optional[Any]:
+    """A state ``player`` cannot tell from ``state``, drawn from the chance outcomes
+    and other players' moves consistent with every view it has had, step by step;
+    None where none was found. It reads the true history only through ``player``'s
+    information state (or observation) strings and its own moves, so what it returns
+    does not depend on what ``player`` cannot see."""
+    t = state.get_game().get_type()
+    strings = "infostate" if t.provides_information_state_string else "observation"
+    game = state.get_game()
+    history = state.history()
+    seen = []
+    replay = game.new_initial_state()
+    seen.append(_view(replay, player, strings))
+    own = []
+    for a in history:
+        own.append(replay.current_player() == player)
+        replay.apply_action(a)
+        seen.append(_view(replay, player, strings))
+    for _ in range(_SAMPLE_RESTARTS):
+        world = game.new_initial_state()
+        for i, a in enumerate(history):
+            if own[i]:
+                if a not in world.legal_actions():
+                    world = None
+                    break
+                world.apply_action(a)
+                continue
+            if world.is_chance_node():
+                outcomes, probs = zip(*world.chance_outcomes())
+                # An order drawn without replacement, each outcome by its probability
+                # (Efraimidis-Spirakis keys): the first consistent one is drawn by its
+                # probability among the consistent ones.
+                keys = [-math.log(max(rng.rand(), 1e-300)) / max(p, 1e-300) for p in probs]
+                order = [int(outcomes[j]) for j in sorted(range(len(keys)), key=keys.__getitem__)]
+            else:
+                legal = list(world.legal_actions())
+                order = [int(legal[j]) for j in rng.permutation(len(legal))]
+            chosen = None
+            for b in order:
+                child = world.child(b)
+                if _view(child, player, strings) == seen[i + 1]:
+                    chosen = child
+                    break
+            if chosen is None:
+                world = None
+                break
+            world = chosen
+        if world is not None:
+            return world
+    return None
 
 
 class _Random:
@@ -53,43 +195,131 @@ def _random_bot(game: Any, seat: int, settings: Dict[str, Any], rng: Any) -> Any
     return _Random(seat, rng)
 
 
-def _mcts_bot(game: Any, seat: int, settings: Dict[str, Any], rng: Any) -> Any:
+def _cpp_mcts(game: Any, settings: Dict[str, Any], rng: Any, simulations: int) -> Any:
+    pyspiel = _pyspiel()
+    evaluator = pyspiel.RandomRolloutEvaluator(int(settings["rollouts"]), _seed(rng))
+    return pyspiel.MCTSBot(
+        game, evaluator, float(settings["uct_c"]), int(simulations), 1000, False, _seed(rng), False
+    )
+
+
+def _python_mcts(game: Any, settings: Dict[str, Any], rng: Any, simulations: int) -> Any:
+    import numpy as np
     from open_spiel.python.algorithms import mcts
 
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    evaluator = mcts.RandomRolloutEvaluator(
+        n_rollouts=int(settings["rollouts"]), random_state=np.random.RandomState(_seed(rng))
+    )
     return mcts.MCTSBot(
         game,
         uct_c=float(settings["uct_c"]),
-        max_simulations=int(settings["simulations"]),
+        max_simulations=int(simulations),
         evaluator=evaluator,
-        random_state=rng,
+        random_state=np.random.RandomState(_seed(rng)),
         solve=False,
     )
 
 
-#: OpenSpiel's own bots, as playtune offers them for every OpenSpiel game.
-BUILT_IN_BOTS: Dict[str, Any] = {
-    "random": ("OpenSpiel's uniform random bot", {}, _random_bot),
-    "mcts": (
-        "OpenSpiel's MCTS bot with random rollouts",
-        {
-            "simulations": {"int": [1, 10_000], "default": 100},
-            "uct_c": {"list": [0.5, 1.0, 2.0, 4.0], "default": 2.0},
-        },
-        _mcts_bot,
-    ),
-}
+class _Determinized:
+    """MCTS over sampled worlds: ``worlds`` states consistent with the seat's view,
+    each searched with an equal share of the simulations, the root's visit counts
+    summed; the most visited action is played (ties by the bot's generator)."""
+
+    def __init__(self, seat: int, search: Any, worlds: int, rng: Any) -> None:
+        self.seat, self.search, self.worlds, self.rng = seat, search, worlds, rng
+
+    def step(self, state: Any) -> int:
+        legal = [int(a) for a in state.legal_actions(self.seat)]
+        if len(legal) == 1:
+            return legal[0]
+        visits = {a: 0 for a in legal}
+        for _ in range(self.worlds):
+            world = sample_world(state, self.seat, self.rng)
+            if world is None:
+                continue
+            root = self.search.mcts_search(world)
+            for c in root.children:
+                if int(c.action) in visits:
+                    visits[int(c.action)] += int(c.explore_count)
+        best = max(visits.values())
+        tied = [a for a in legal if visits[a] == best]
+        return tied[self.rng.randint(len(tied))]
+
+
+def _mcts_factory(kind: str) -> BotFactory:
+    def make(game: Any, seat: int, settings: Dict[str, Any], rng: Any) -> Any:
+        sims = int(settings["simulations"])
+        if kind == "mcts":
+            return _cpp_mcts(game, settings, rng, sims)
+        if kind == "python-mcts":
+            return _python_mcts(game, settings, rng, sims)
+        if kind == "ismcts":
+            pyspiel = _pyspiel()
+            evaluator = pyspiel.RandomRolloutEvaluator(int(settings["rollouts"]), _seed(rng))
+            return pyspiel.ISMCTSBot(
+                _seed(rng), evaluator, float(settings["uct_c"]), sims, -1,
+                pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT, False, False,
+            )
+        worlds = int(settings["worlds"])
+        low = 2 if kind == "python-determinized" else 1
+        per_world = max(low, sims // worlds)
+        search = (_python_mcts if kind == "python-determinized" else _cpp_mcts)(game, settings, rng, per_world)
+        return _Determinized(seat, search, worlds, rng)
+
+    return make
+
+
+def _mcts_settings(kind: str) -> Dict[str, Any]:
+    # OpenSpiel's Python MCTS needs 2 simulations to expand its root; the C++ one 1.
+    low = 2 if kind.startswith("python") else 1
+    dims: Dict[str, Any] = {
+        "simulations": {"int": [low, 100_000], "default": 100},
+        "uct_c": {"float": [0.1, 10.0], "levels": 100, "default": 2.0},
+        "rollouts": {"int": [1, 100], "default": 1},
+    }
+    if "determinized" in kind:
+        dims["worlds"] = {"int": [1, 1000], "default": 10}
+    return dims
+
+
+def _integral(x: Any) -> bool:
+    return not isinstance(x, bool) and float(x).is_integer()
+
+
+def _check_domain(game: str, name: str, kind: type, dim: Mapping[str, Any]) -> None:
+    """Refuses a domain that holds values the parameter's type cannot take."""
+    if kind is int:
+        values: List[Any] = []
+        if "float" in dim:
+            raise PlaytuneError(
+                f"OpenSpiel game {game}: parameter `{name}` is an integer: give it an int or list domain, not float"
+            )
+        values += list(dim.get("list", [])) + list(dim.get("int", []))
+        if "default" in dim:
+            values.append(dim["default"])
+        bad = [v for v in values if not _integral(v)]
+        if bad:
+            raise PlaytuneError(
+                f"OpenSpiel game {game}: parameter `{name}` is an integer and its domain holds {bad[0]!r}"
+            )
+    elif kind is bool and not ("bool" in dim):
+        raise PlaytuneError(f"OpenSpiel game {game}: parameter `{name}` is a bool: give it a bool domain")
 
 
 class OpenSpielGame(Game):
     """The OpenSpiel game ``game`` as a playtune game.
 
     ``parameters``: the game parameters to design, as a space dict's ``dims`` (their
-    defaults are the rules played unless a run says otherwise); ``fixed``: parameters
-    held at a value. ``bots`` adds bots: name -> ``(about, settings dims, factory)``
-    (see :data:`BotFactory`). ``ladder``: agent specs, weakest first (by default
-    random, then MCTS at 10 and 100 simulations). ``name``: the playtune name (by
-    default ``openspiel-GAME``).
+    defaults are the rules played unless a run says otherwise); an integer parameter
+    takes only whole numbers. ``fixed``: parameters held at a value. ``bots`` adds
+    bots: name -> ``(about, settings dims, factory)`` (see :data:`BotFactory`).
+    ``ladder``: agent specs, weakest first (by default ``random``,
+    ``mcts(simulations=10)``, ``mcts(simulations=100)``; ``random`` and the user's
+    bots where the game has no MCTS bot). ``score``: ``score(state, seat) -> float``,
+    a seat's standing during a game, which the lead metrics (``lead_changes``,
+    ``decided_at``) follow; by default the sum of the game's intermediate rewards where
+    it gives them, else the lead metrics are unavailable. ``max_steps``: the cap on a
+    match's length. ``name``: the playtune name (by default ``openspiel-GAME``).
     """
 
     def __init__(
@@ -99,8 +329,9 @@ class OpenSpielGame(Game):
         *,
         fixed: Optional[Mapping[str, Any]] = None,
         bots: Optional[Mapping[str, Any]] = None,
-        ladder: Sequence[str] = ("random", "mcts(simulations=10)", "mcts(simulations=100)"),
+        ladder: Optional[Sequence[str]] = None,
         playable: Sequence[str] = (),
+        score: Optional[Callable[[Any, int], float]] = None,
         max_steps: int = 10_000,
         name: Optional[str] = None,
     ) -> None:
@@ -119,31 +350,65 @@ class OpenSpielGame(Game):
             raise PlaytuneError(
                 f"name at least one parameter of OpenSpiel game {game} to design (its parameters: {', '.join(sorted(known)) or 'none'})"
             )
+        self._kinds = {p: type(known[p]) for p in params}
+        for p, dim in params.items():
+            if isinstance(dim, Mapping):
+                _check_domain(game, p, self._kinds[p], dim)
         self.name = name or f"openspiel-{game}"
-        self.about = f"OpenSpiel's {probe.get_type().long_name}"
+        t = probe.get_type()
         self.players = probe.num_players()
         self.settings = params
-        self._kinds = {p: type(known[p]) for p in params}
-        self._bots: Dict[str, Any] = dict(BUILT_IN_BOTS)
+        self.search, self.search_about = search_kind(probe)
+        self._bots: Dict[str, Any] = {"random": ("OpenSpiel's uniform random bot", {}, _random_bot)}
+        if self.search is not None:
+            self._bots["mcts"] = (
+                self.search_about, _mcts_settings(self.search), _mcts_factory(self.search)
+            )
         self._bots.update(bots or {})
         self.bots = [
             {"name": n, "about": about, "settings": dims} if dims else {"name": n, "about": about}
             for n, (about, dims, _) in self._bots.items()
         ]
+        if ladder is None:
+            ladder = (
+                ["random", "mcts(simulations=10)", "mcts(simulations=100)"]
+                if self.search is not None
+                else list(self._bots)
+            )
         self.ladder = list(ladder)
         self.playable = list(playable)
         self.max_steps = int(max_steps)
-        self._loaded: Dict[tuple, Any] = {}
+        self._score = score
+        self._rewards = t.reward_model == pyspiel.GameType.RewardModel.REWARDS
+        self.traced = score is not None or self._rewards
+        lead = (
+            "the lead follows your score function" if score is not None
+            else "the lead follows the game's rewards" if self._rewards
+            else "lead metrics unavailable (rewards only at the end; give score=)"
+        )
+        self.about = f"OpenSpiel's {t.long_name}; mcts: {self.search or 'none'}; {lead}"
+        self._loaded: "OrderedDict[tuple, Any]" = OrderedDict()
 
     def _load(self, settings: Mapping[str, Any]) -> Any:
         params = dict(self.fixed)
         for k, v in settings.items():
             kind = self._kinds.get(k)
-            params[k] = kind(v) if kind in (int, float, bool, str) else v
+            if kind is int:
+                if not _integral(v):
+                    raise PlaytuneError(f"parameter `{k}` is an integer, not {v!r}")
+                v = int(v)
+            elif kind in (float, bool, str):
+                v = kind(v)
+            params[k] = v
         key = tuple(sorted(params.items()))
         game = self._loaded.get(key)
         if game is None:
-            game = self._loaded[key] = _pyspiel().load_game(self.game_name, params)
+            game = _pyspiel().load_game(self.game_name, params)
+            self._loaded[key] = game
+            while len(self._loaded) > _CACHE_SIZE:
+                self._loaded.popitem(last=False)
+        else:
+            self._loaded.move_to_end(key)
         return game
 
     def play(self, match: Dict[str, Any]) -> Dict[str, Any]:
@@ -157,7 +422,8 @@ class OpenSpielGame(Game):
             bots.append(factory(game, seat, s["settings"], np.random.RandomState(rng.randint(1 << 31))))
         state = game.new_initial_state()
         players = len(bots)
-        trace = [[0.0] * players]
+        standing = [0.0] * players
+        trace: Optional[List[List[float]]] = [list(standing)] if self.traced else None
         steps = 0
         while not state.is_terminal() and steps < self.max_steps:
             if state.is_chance_node():
@@ -169,13 +435,20 @@ class OpenSpielGame(Game):
             else:
                 state.apply_action(int(bots[state.current_player()].step(state)))
             steps += 1
-            trace.append([float(r) for r in state.returns()])
+            if trace is not None:
+                if self._score is not None:
+                    standing = [float(self._score(state, s)) for s in range(players)]
+                else:
+                    standing = [a + float(r) for a, r in zip(standing, state.rewards())]
+                trace.append(standing)
         returns = [float(r) for r in state.returns()]
         best = max(returns)
-        return {
+        reply: Dict[str, Any] = {
             "scores": returns,
             "winners": [s for s, r in enumerate(returns) if r == best],
             "length": steps,
             "ended_by": "rules" if state.is_terminal() else "cap",
-            "trace": trace,
         }
+        if trace is not None:
+            reply["trace"] = trace
+        return reply

@@ -52,3 +52,37 @@ pub fn register_game(description: &str, file: &str, play: Py<PyAny>) -> PyResult
     ));
     Ok(playtune::harness::DynGame::name(game).to_string())
 }
+
+/// Registers the Python game `reference` (`FILE.py:NAME`) described by `description`,
+/// its matches played by `workers` processes of `command` (0: one per core), each
+/// match `timeout` seconds at most; returns its name. Runs then record the reference,
+/// which every command resolves.
+#[pyfunction]
+pub fn register_game_process(
+    description: &str,
+    reference: &str,
+    command: &str,
+    workers: usize,
+    timeout: f64,
+) -> PyResult<String> {
+    let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut d =
+        Description::parse(description, reference, dir).map_err(|e| super::err(e.to_string()))?;
+    if playtune::registry::GAMES.iter().any(|g| g.name() == d.name) {
+        return Err(super::err(format!(
+            "{reference}: `{}` is a built-in game's name: give the game another",
+            d.name
+        )));
+    }
+    if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
+        return Err(super::err(format!(
+            "timeout={timeout}: give the seconds a match may take, above 0 and at most a day"
+        )));
+    }
+    d.command = command.to_string();
+    d.workers = workers;
+    d.timeout = std::time::Duration::from_secs_f64(timeout);
+    d.python = Some(reference.to_string());
+    let game = external::register(ExternalGame::new(d));
+    Ok(playtune::harness::DynGame::name(game).to_string())
+}

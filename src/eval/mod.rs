@@ -16,6 +16,7 @@ pub use benchmarks::{
 };
 pub use binding::{Binding, BindingError, own_baseline_point};
 pub use command::groups as evaluator_groups;
+pub(crate) use command::process_tail as stderr_tail;
 pub(crate) use command::reply::{Reply, json as reply_object, parse_reply, show as show_reply};
 pub(crate) use command::worker::{Pool as WorkerPool, WorkerError};
 pub use command::{COMMAND, CommandProblem};

@@ -19,6 +19,7 @@
 pub mod groups;
 mod once;
 mod process;
+pub(crate) use process::tail as process_tail;
 pub(crate) mod reply;
 pub(crate) mod worker;
 

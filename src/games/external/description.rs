@@ -40,13 +40,22 @@ fn default_timeout() -> f64 {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawDescription {
+    #[serde(default)]
     name: String,
     #[serde(default)]
     about: String,
     #[serde(default)]
     command: String,
+    /// A Python game (`FILE.py:NAME` or `module:NAME`) in place of `command`: its
+    /// settings, bots, ladder and the rest come from the game itself.
+    #[serde(default)]
+    python: String,
+    /// 0 where not given.
+    #[serde(default)]
     players: usize,
+    #[serde(default)]
     settings: Vec<DimText>,
+    #[serde(default)]
     bots: Vec<RawBot>,
     #[serde(default)]
     ladder: Vec<String>,
@@ -58,6 +67,12 @@ struct RawDescription {
     timeout: f64,
     #[serde(default)]
     workers: usize,
+    #[serde(default = "yes")]
+    traced: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Deserialize)]
@@ -106,6 +121,12 @@ pub struct Description {
     pub timeout: Duration,
     /// Game processes at most (0: one per core).
     pub workers: usize,
+    /// The Python game (`FILE.py:NAME`, the file's path absolute) whose processes
+    /// play the matches, where the game is one.
+    pub python: Option<String>,
+    /// Whether matches report a trace (each seat's score after every step); without
+    /// one the lead metrics are unavailable.
+    pub traced: bool,
 }
 
 impl Description {
@@ -140,14 +161,14 @@ impl Description {
             .unwrap_or(Path::new("."))
             .to_path_buf();
         let d = Description::parse(&text, &file, dir)?;
-        if d.command.trim().is_empty() {
+        if d.command.trim().is_empty() && d.python.is_none() {
             let at = text.find("name").unwrap_or(0);
             return Err(SpaceError {
                 file,
                 line: text[..at].matches('\n').count() + 1,
                 column: 1,
                 field: "command".into(),
-                message: "give the command that starts the game (`command: \"python3 game.py\"`)"
+                message: "give the command that starts the game (`command: \"python3 game.py\"`) or the Python game it is (`python: \"game.py:Game\"`)"
                     .into(),
             });
         }
@@ -179,6 +200,9 @@ impl Description {
                 message,
             }
         };
+        if !raw.python.is_empty() && raw.name.is_empty() {
+            return python_description(&raw, &raw.python, file, dir, &at);
+        }
         if raw.name.is_empty()
             || !raw
                 .name
@@ -194,12 +218,17 @@ impl Description {
                 ),
             ));
         }
-        if !(1..=MAX_PLAYERS).contains(&raw.players) {
-            return Err(at(
-                "players",
-                "",
-                format!("{}: give 1 to {MAX_PLAYERS} players", raw.players),
-            ));
+        if !raw.python.is_empty() {
+            return python_description(&raw, &raw.python, file, dir, &at);
+        }
+        let players = raw.players;
+        if !(1..=MAX_PLAYERS).contains(&players) {
+            let message = if players == 0 && !text.contains("players") {
+                "give the seats in a match (`players: 2`)".to_string()
+            } else {
+                format!("{players}: give 1 to {MAX_PLAYERS} players")
+            };
+            return Err(at("players", "", message));
         }
         if !(raw.timeout.is_finite() && raw.timeout > 0.0 && raw.timeout <= 86_400.0) {
             return Err(at(
@@ -309,7 +338,7 @@ impl Description {
             about: raw.about,
             command: raw.command,
             dir,
-            players: raw.players,
+            players,
             settings,
             bots,
             ladder,
@@ -317,6 +346,69 @@ impl Description {
             playable: raw.playable,
             timeout: Duration::from_secs_f64(raw.timeout),
             workers: raw.workers,
+            python: None,
+            traced: raw.traced,
         })
     }
+
+    /// The Python game `reference` (`FILE.py:NAME`, the file relative to `dir`, or
+    /// `module:NAME`), described by the game itself ([`super::python::describe`]).
+    pub fn of_python(reference: &str, dir: &Path) -> Result<Description, SpaceError> {
+        let text = format!("(python: {reference:?})");
+        Description::parse(&text, reference, dir.to_path_buf())
+    }
+}
+
+/// A description whose `python` field names the game: the game describes itself, and
+/// the file may set only its name, `about`, `timeout` and `workers`.
+fn python_description(
+    raw: &RawDescription,
+    reference: &str,
+    file: &str,
+    dir: PathBuf,
+    at: &dyn Fn(&str, &str, String) -> SpaceError,
+) -> Result<Description, SpaceError> {
+    let given = [
+        ("command", !raw.command.is_empty()),
+        ("players", raw.players != 0),
+        ("settings", !raw.settings.is_empty()),
+        ("bots", !raw.bots.is_empty()),
+        ("ladder", !raw.ladder.is_empty()),
+        ("features", !raw.features.is_empty()),
+        ("playable", !raw.playable.is_empty()),
+        ("traced", !raw.traced),
+    ];
+    if let Some((field, _)) = given.iter().find(|(_, g)| *g) {
+        return Err(at(
+            field,
+            "",
+            format!(
+                "`{field}` comes from the Python game `{reference}`: a description with `python` sets only name, about, timeout and workers"
+            ),
+        ));
+    }
+    let absolute = super::python::absolute(reference, &dir);
+    let described =
+        super::python::describe(&absolute, &dir).map_err(|message| at("python", "", message))?;
+    let mut d = Description::parse(&described, &absolute, dir.clone())?;
+    if d.python.is_some() {
+        return Err(at(
+            "python",
+            "",
+            format!("`{reference}` described itself as another Python game"),
+        ));
+    }
+    if !raw.name.is_empty() {
+        d.name = raw.name.clone();
+    }
+    if !raw.about.is_empty() {
+        d.about = raw.about.clone();
+    }
+    d.file = file.to_string();
+    d.timeout = Duration::from_secs_f64(raw.timeout);
+    d.workers = raw.workers;
+    d.command = super::python::serve_command(&absolute);
+    d.python = Some(absolute);
+    d.dir = dir;
+    Ok(d)
 }

@@ -12,6 +12,7 @@
 pub mod description;
 pub mod duel;
 pub mod protocol;
+pub mod python;
 
 pub use description::{Bot, Description};
 pub use protocol::{Match, MatchReport, SeatBot};
@@ -92,6 +93,23 @@ pub fn load(path: &Path) -> Result<&'static ExternalGame, SpaceError> {
     Ok(game)
 }
 
+/// The Python game `reference` (`FILE.py:NAME`, relative to the current folder, or
+/// `module:NAME`), loaded once per process.
+pub fn load_python(reference: &str) -> Result<&'static ExternalGame, SpaceError> {
+    let absolute = python::absolute(reference, Path::new("."));
+    let key = PathBuf::from(&absolute);
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, g)) = loaded.iter().find(|(p, _)| *p == key) {
+        return Ok(g);
+    }
+    let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let game: &'static ExternalGame = Box::leak(Box::new(ExternalGame::new(
+        Description::of_python(&absolute, &dir)?,
+    )));
+    loaded.push((key, game));
+    Ok(game)
+}
+
 /// Games registered in process (a Python class), by name.
 static REGISTERED: Mutex<Vec<&'static ExternalGame>> = Mutex::new(Vec::new());
 
@@ -111,7 +129,7 @@ pub fn registered(name: &str) -> Option<&'static ExternalGame> {
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
-        .find(|g| g.name == name.trim())
+        .find(|g| g.name == name.trim() || g.description.python.as_deref() == Some(name.trim()))
         .copied()
 }
 
