@@ -16,8 +16,9 @@ Result = Any  # a fitness, (fitness, features), {"fitness": f, "features": {...}
 class _Progress:
     """A progress bar on standard error: tqdm's if it is installed, else a plain line."""
 
-    def __init__(self, show: bool, total: Optional[int]) -> None:
+    def __init__(self, show: bool, total: Optional[int], what: str = "evaluations") -> None:
         self.show = show
+        self.what = what
         self.n = 0
         self.total = total
         self.bar = None
@@ -25,7 +26,7 @@ class _Progress:
             try:
                 from tqdm.auto import tqdm
 
-                self.bar = tqdm(total=total, unit="eval", file=sys.stderr)
+                self.bar = tqdm(total=total, unit="eval", desc=None if what == "evaluations" else what, file=sys.stderr)
             except ImportError:
                 self.bar = None
 
@@ -37,7 +38,7 @@ class _Progress:
             self.bar.update(k)
         else:
             of = f"/{self.total}" if self.total else ""
-            print(f"\r{self.n}{of} evaluations", end="", file=sys.stderr, flush=True)
+            print(f"\r{self.n}{of} {self.what}", end="", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:

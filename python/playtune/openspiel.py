@@ -69,9 +69,34 @@ def is_python_game(game: Any) -> bool:
     return type(game) is not _pyspiel().Game
 
 
+class _QuietStderr:
+    """Silences the C++ side's own line on a refused call (file descriptor 2)."""
+
+    def __enter__(self) -> None:
+        import os
+        import sys
+
+        sys.stderr.flush()
+        self.saved = os.dup(2)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+
+    def __exit__(self, *exc: Any) -> None:
+        import os
+
+        os.dup2(self.saved, 2)
+        os.close(self.saved)
+
+
 def _can_resample(game: Any) -> bool:
     """Whether the game's states resample from a player's information state (what
     pyspiel's ISMCTS needs): tried on the first decision of a random playout."""
+    with _QuietStderr():
+        return _resamples(game)
+
+
+def _resamples(game: Any) -> bool:
     import numpy as np
 
     rng = np.random.RandomState(0)
@@ -311,7 +336,8 @@ class OpenSpielGame(Game):
 
     ``parameters``: the game parameters to design, as a space dict's ``dims`` (their
     defaults are the rules played unless a run says otherwise); an integer parameter
-    takes only whole numbers. ``fixed``: parameters held at a value. ``bots`` adds
+    takes only whole numbers. None: a game to play (tournaments, tuning its bots), with
+    nothing to design. ``fixed``: parameters held at a value. ``bots`` adds
     bots: name -> ``(about, settings dims, factory)`` (see :data:`BotFactory`).
     ``ladder``: agent specs, weakest first (by default ``random``,
     ``mcts(simulations=10)``, ``mcts(simulations=100)``; ``random`` and the user's
@@ -338,7 +364,10 @@ class OpenSpielGame(Game):
         pyspiel = _pyspiel()
         self.game_name = game
         self.fixed = dict(fixed or {})
-        probe = pyspiel.load_game(game, self.fixed)
+        try:
+            probe = pyspiel.load_game(game, self.fixed)
+        except Exception as e:  # OpenSpiel's own reason, for the game it could not load
+            raise PlaytuneError(f"OpenSpiel cannot load game {game} with {self.fixed or 'its defaults'}: {e}") from e
         known = probe.get_parameters()
         params = dict(parameters or {})
         for p in list(params) + list(self.fixed):
@@ -346,10 +375,6 @@ class OpenSpielGame(Game):
                 raise PlaytuneError(
                     f"OpenSpiel game {game} has no parameter `{p}` (its parameters: {', '.join(sorted(known)) or 'none'})"
                 )
-        if not params:
-            raise PlaytuneError(
-                f"name at least one parameter of OpenSpiel game {game} to design (its parameters: {', '.join(sorted(known)) or 'none'})"
-            )
         self._kinds = {p: type(known[p]) for p in params}
         for p, dim in params.items():
             if isinstance(dim, Mapping):

@@ -105,9 +105,18 @@ class Run:
         self,
         func: Optional[Callable[..., Result]] = None,
         progress: bool = True,
+        verdict: Optional[int] = None,
     ) -> Dict[str, Any]:
         """Drives the run to its end, in one pass as ``playtune optimize`` does, and
         returns its result.
+
+        A design or tuning run then ends with its verdict, as the command line's does:
+        each recommendation and the problem's own baseline (the game's own rules, the
+        untuned agent) played ``verdict`` times on fresh seeds common to both (by
+        default the command line's number, an eighth of the budget, 10 to 200; 0 skips
+        it), kept in the result's trials (``trials[i]["verdict"]``) and in
+        ``result.ron``. A run whose trials hold a verdict already keeps it unless
+        ``verdict`` is given.
 
         A run of a built-in problem evaluates in Rust, in parallel, the GIL released;
         a ``manual`` run calls ``func(point)`` (or ``func(point, seed)`` if it takes
@@ -129,7 +138,12 @@ class Run:
             # the optimisers kept in memory; a failure is tried again with the same
             # seed, as the command line tries a failing evaluator again
             # (`faults.retries`).
-            return self._folder.drive(call, bar.update if progress else None)
+            if progress:
+                result = self._drive_with_verdict_bar(call, bar, verdict)
+            else:
+                result = self._folder.drive(call, None, verdict, None)
+            self._print_verdicts(result, progress)
+            return result
         except KeyboardInterrupt:
             print(
                 f"\ninterrupted: every evaluation done is in {self.path}; "
@@ -139,6 +153,32 @@ class Run:
             raise
         finally:
             bar.close()
+
+    def _drive_with_verdict_bar(self, call: Any, bar: "_Progress", verdict: Optional[int]) -> Dict[str, Any]:
+        bars: Dict[str, Any] = {}
+
+        def tick(k: int) -> None:
+            if "verdict" not in bars:
+                bar.close()
+                n = self._folder.default_verdict() if verdict is None else verdict
+                trials = int(self.config()["trials"])
+                bars["verdict"] = _Progress(True, 2 * n * trials, "verdict evaluations")
+            bars["verdict"].update(k)
+
+        try:
+            return self._folder.drive(call, bar.update, verdict, tick)
+        finally:
+            if "verdict" in bars:
+                bars["verdict"].close()
+
+    @staticmethod
+    def _print_verdicts(result: Mapping[str, Any], progress: bool) -> None:
+        if not progress:
+            return
+        for t in result.get("trials", []):
+            v = t.get("verdict")
+            if v:
+                print(f"verdict, trial {t.get('trial', 0)}: {v['sentence']}", file=sys.stderr)
 
     def close(self) -> None:
         """Unlocks the folder."""
@@ -179,6 +219,12 @@ def create_run(
     """
     sp = _space(space)
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
+    if "game" in sets:
+        # A game registered to play in worker processes is recorded by its reference,
+        # which the command line resolves (`playtune resume`, `reevaluate`, `report`).
+        from .games import reference
+
+        sets["game"] = reference(sets["game"])
     names = _feature_names(features)
     if names:
         if problem not in _USER_FEATURES:
@@ -217,7 +263,9 @@ def resume(
     path: Union[str, os.PathLike],
     func: Optional[Callable[..., Result]] = None,
     progress: bool = True,
+    verdict: Optional[int] = None,
 ) -> Dict[str, Any]:
-    """Goes on with an interrupted run (as ``playtune resume``) and returns its result."""
+    """Goes on with an interrupted run (as ``playtune resume``) and returns its result,
+    its verdict included (see :meth:`Run.run`)."""
     with Run(path) as r:
-        return r.run(func, progress=progress)
+        return r.run(func, progress=progress, verdict=verdict)

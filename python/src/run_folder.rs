@@ -436,6 +436,69 @@ impl PyRunFolder {
         }
     }
 
+    /// Judges a finished run's trials as the command line's `--verdict N` does: `N`
+    /// evaluations a side (by default the command line's), 0 for none. A run whose
+    /// trials all hold a verdict keeps them unless `N` is given. `tick(k)` is called
+    /// with the evaluations done since its last call. Ctrl-C stops the verdict, the
+    /// run's result kept without it.
+    fn judge(
+        &self,
+        py: Python<'_>,
+        result: &mut RunResult,
+        verdict: Option<u32>,
+        tick: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let judged = result.trials.iter().all(|t| t.verdict.is_some());
+        if verdict.is_none() && judged && !result.trials.is_empty() {
+            return Ok(());
+        }
+        let n = verdict
+            .unwrap_or_else(|| playtune::run::verdict::default_evaluations(self.config.budget));
+        let done = AtomicU64::new(0);
+        let (dir, config, problem) = (&self.dir, &self.config, self.problem.as_ref());
+        let outcome = std::thread::scope(|s| {
+            let judge = s.spawn(|| {
+                let mut r = result.clone();
+                let tick = || {
+                    done.fetch_add(1, Ordering::SeqCst);
+                };
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run::verdict::judge_run(dir, config, problem, &mut r, n, None, &tick).map(|_| r)
+                }))
+            });
+            let mut shown = 0u64;
+            let mut raised: Option<PyErr> = None;
+            // Held until the verdict's thread ends: its game processes stay killed.
+            let mut halted: Option<playtune::eval::evaluator_groups::Halt> = None;
+            while !judge.is_finished() {
+                py.detach(|| std::thread::sleep(WAIT));
+                if raised.is_none()
+                    && let Err(e) = py.check_signals()
+                {
+                    halted.get_or_insert_with(playtune::eval::evaluator_groups::halt);
+                    raised = Some(e);
+                }
+                let now = done.load(Ordering::SeqCst);
+                if let Some(t) = tick.as_ref().filter(|_| raised.is_none() && now > shown) {
+                    if let Err(e) = t.call1((now - shown,)) {
+                        raised = Some(e);
+                    }
+                    shown = now;
+                }
+            }
+            (judge.join(), raised)
+        });
+        match outcome {
+            (_, Some(e)) => Err(e),
+            (Ok(Ok(Ok(r))), None) => {
+                *result = r;
+                Ok(())
+            }
+            (Ok(Ok(Err(e))), None) => Err(err(format!("{}: verdict: {e}", self.dir.display()))),
+            (Ok(Err(p)), None) | (Err(p), None) => Err(panicked(p.as_ref())),
+        }
+    }
+
     fn result_json(&self, r: &RunResult) -> Result<Value, String> {
         let mut v = serde_json::to_value(r).map_err(|e| e.to_string())?;
         v["run_dir"] = json!(self.dir.display().to_string());
@@ -660,12 +723,14 @@ impl PyRunFolder {
     /// batch recorded before kept (for a built-in problem at once: its external
     /// evaluators killed, the batch in flight dropped), and are raised again. `progress(k)` is called with the number
     /// of candidates evaluated since its last call.
-    #[pyo3(signature = (func = None, progress = None))]
+    #[pyo3(signature = (func = None, progress = None, verdict = None, verdict_progress = None))]
     fn drive(
         &mut self,
         py: Python<'_>,
         func: Option<Bound<'_, PyAny>>,
         progress: Option<Bound<'_, PyAny>>,
+        verdict: Option<u32>,
+        verdict_progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         self.check_open()?;
         let manual = self.manual();
@@ -783,13 +848,24 @@ impl PyRunFolder {
             return Err(e);
         }
         match ended {
-            Ok(Ok(Ok(r))) => to_py(py, &guard(|| self.result_json(&r))?),
+            Ok(Ok(Ok(mut r))) => {
+                if !manual {
+                    self.judge(py, &mut r, verdict, verdict_progress)?;
+                }
+                to_py(py, &guard(|| self.result_json(&r))?)
+            }
             Ok(Ok(Err(run::RunError::Interrupted))) => Err(
                 pyo3::exceptions::PyKeyboardInterrupt::new_err("the run was stopped"),
             ),
             Ok(Ok(Err(e))) => Err(err(e)),
             Ok(Err(p)) | Err(p) => Err(panicked(p.as_ref())),
         }
+    }
+
+    /// The number of verdict evaluations a side at this run's budget when none is
+    /// asked for (an eighth of the budget, 10 to 200), as the command line plays.
+    fn default_verdict(&self) -> u32 {
+        playtune::run::verdict::default_evaluations(self.config.budget)
     }
 
     /// Unlocks the folder; the object is unusable afterwards.

@@ -378,15 +378,22 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     }
     let d = &r.design;
     let seats: Vec<String> = d.seat_win_rate.iter().map(|w| format!("{w:.3}")).collect();
+    let lead = if d.lead_changes.is_nan() {
+        "lead metrics unavailable (the game reports no trace)".to_string()
+    } else {
+        format!(
+            "{:.2} lead changes a game, the winner leads for good from {:.0}% of the game",
+            d.lead_changes,
+            100.0 * d.decided_at
+        )
+    };
     println!(
-        "design: seat win rates {} (seat advantage {:.3}), draws {:.1}%, no winner {:.1}%, ended by the rules {:.1}%, {:.2} lead changes a game, the winner leads for good from {:.0}% of the game",
+        "design: seat win rates {} (seat advantage {:.3}), draws {:.1}%, no winner {:.1}%, ended by the rules {:.1}%, {lead}",
         seats.join(" / "),
         d.seat_advantage,
         100.0 * d.draw_rate,
         100.0 * d.stalemate_rate,
         100.0 * d.ended_by_rules,
-        d.lead_changes,
-        100.0 * d.decided_at
     );
     if a.run.json {
         let win_rates: Vec<f64> = r.agents.iter().map(|ag| ag.win_rate).collect();
@@ -450,6 +457,11 @@ fn print_game(game: &dyn crate::harness::DynGame) {
     }
     if let Some(ladder) = game.default_ladder() {
         println!("  its design ladder, weakest first: {}", ladder.join(", "));
+    }
+    if !game.traced() {
+        println!(
+            "  lead metrics (lead_changes, decided_at): unavailable, its matches report no trace"
+        );
     }
     println!("  its own agents and presets:");
     for a in game.own_agents() {

@@ -4,6 +4,7 @@
 mod asktell;
 mod cluster;
 mod compare;
+mod cost;
 mod declared;
 mod experiment;
 mod games;

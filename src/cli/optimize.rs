@@ -294,6 +294,16 @@ fn start(
             &problem.default_axes(),
         )
         .map_err(optim_error)?;
+    if !common.quiet
+        && !common.json
+        && common.cluster.executor == super::Executor::Local
+        && let Some(v) = verdict
+    {
+        let n = v
+            .verdict
+            .unwrap_or_else(|| run::verdict::default_evaluations(budget));
+        super::cost::announce(problem.as_ref(), &config, n);
+    }
     let name = common.name.clone().unwrap_or_else(|| {
         format!(
             "{}-{}-s{}",

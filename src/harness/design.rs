@@ -78,6 +78,18 @@ const METRICS: [&str; 8] = [
     "decided_at",
 ];
 
+/// The lead metrics, unavailable for a game that reports no trace.
+pub const LEAD_METRICS: [&str; 2] = ["lead_changes", "decided_at"];
+
+/// The design metrics `game` reports: every one of [`METRICS`], the lead metrics only
+/// where its matches are traced.
+fn metrics_of(game: &dyn DynGame) -> impl Iterator<Item = &'static str> + '_ {
+    METRICS
+        .iter()
+        .copied()
+        .filter(move |m| game.traced() || !LEAD_METRICS.contains(m))
+}
+
 impl DesignProblem {
     /// The problem over `space` (a --space file), or the game's own design space.
     /// Every dimension must be a game setting; one also given in `config.settings` is
@@ -216,7 +228,7 @@ impl DesignProblem {
             }
         }
         if config.metrics {
-            features.extend(METRICS.iter().map(|m| m.to_string()));
+            features.extend(metrics_of(game).map(|m| m.to_string()));
         }
         let known = config
             .ladder
@@ -356,7 +368,7 @@ impl DesignProblem {
         if self.config.metrics {
             let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
             let metrics = DesignMetrics::of(&records, players).features();
-            features.extend(METRICS.iter().map(|m| {
+            features.extend(metrics_of(self.game).map(|m| {
                 metrics
                     .iter()
                     .find(|(k, _)| k == m)

@@ -70,6 +70,7 @@ impl LeadTracker {
             }
         });
         Lead {
+            traced: true,
             changes: self.changes,
             decided_at,
         }
@@ -79,11 +80,19 @@ impl LeadTracker {
 /// How the lead moved in one game.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Lead {
+    /// Whether the game's path was seen (each seat's score after every step): without
+    /// it the lead's figures are unavailable, not 0.
+    #[serde(default = "seen")]
+    pub traced: bool,
     /// Times the sole leader on score changed.
     pub changes: u32,
     /// With a sole winner: the share of the game (0 to 1) after which the winner led on
     /// score at every step to the end; 1 if it never did. `None` without a sole winner.
     pub decided_at: Option<f64>,
+}
+
+fn seen() -> bool {
+    true
 }
 
 /// A set of games' design metrics.
@@ -104,11 +113,13 @@ pub struct DesignMetrics {
     pub ended_by_rules: f64,
     pub mean_length: f64,
     pub sd_length: f64,
-    /// Mean changes of the sole leader on score per game.
+    /// Mean changes of the sole leader on score per game; NaN (unavailable) where no
+    /// game's path was seen (a game that reports no trace).
     pub lead_changes: f64,
     /// Mean over games with a sole winner of the share of the game after which the
     /// winner led for good: small means decided early. 1 when no game had a sole
-    /// winner (nothing was ever decided), so that it is always a number.
+    /// winner (nothing was ever decided); NaN (unavailable) where no game's path was
+    /// seen.
     pub decided_at: f64,
 }
 
@@ -131,7 +142,8 @@ impl DesignMetrics {
         let winners = |r: &Record| r.winners.iter().filter(|w| **w).count();
         let lengths: Vec<f64> = records.iter().map(|r| f64::from(r.length)).collect();
         let length = crate::stats::Summary::of(&lengths);
-        let decided: Vec<f64> = records.iter().filter_map(|r| r.lead.decided_at).collect();
+        let traced: Vec<&Record> = records.iter().filter(|r| r.lead.traced).collect();
+        let decided: Vec<f64> = traced.iter().filter_map(|r| r.lead.decided_at).collect();
         DesignMetrics {
             games: n,
             seat_advantage: if players == 0 || n == 0 {
@@ -145,12 +157,18 @@ impl DesignMetrics {
             ended_by_rules: per(records.iter().filter(|r| r.by_rules).count()),
             mean_length: length.mean,
             sd_length: length.sd(),
-            lead_changes: records
-                .iter()
-                .map(|r| f64::from(r.lead.changes))
-                .sum::<f64>()
-                / n.max(1) as f64,
-            decided_at: if decided.is_empty() {
+            lead_changes: if traced.is_empty() && n > 0 {
+                f64::NAN
+            } else {
+                traced
+                    .iter()
+                    .map(|r| f64::from(r.lead.changes))
+                    .sum::<f64>()
+                    / traced.len().max(1) as f64
+            },
+            decided_at: if traced.is_empty() && n > 0 {
+                f64::NAN
+            } else if decided.is_empty() {
                 1.0
             } else {
                 decided.iter().sum::<f64>() / decided.len() as f64
@@ -203,6 +221,7 @@ mod tests {
     }
 
     const NO_LEAD: Lead = Lead {
+        traced: true,
         changes: 0,
         decided_at: None,
     };
@@ -210,6 +229,7 @@ mod tests {
     #[test]
     fn seat_balance_draws_stalemates_and_caps_are_shares_of_games() {
         let won = |at| Lead {
+            traced: true,
             changes: 2,
             decided_at: Some(at),
         };

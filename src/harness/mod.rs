@@ -205,6 +205,12 @@ pub trait DynGame: Sync {
     fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error>;
     /// The game's own measure of a design ladder's rung, if it has one.
     fn rung_measure(&self) -> Option<design::RungMeasure>;
+    /// Whether its matches report how the score moved step by step, which the lead
+    /// metrics (`lead_changes`, `decided_at`) need: a game without has them
+    /// unavailable, left out of its design evaluations.
+    fn traced(&self) -> bool {
+        true
+    }
     /// The ladder a design run plays when the user names none, weakest first, where
     /// the game has its own (a described game's bots); `None`: the generic one.
     fn default_ladder(&self) -> Option<Vec<String>> {

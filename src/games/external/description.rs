@@ -247,15 +247,26 @@ impl Description {
                 "declare at least one bot: matches are played by the game's own bots".into(),
             ));
         }
-        let settings = embedded_space(
-            text,
-            file,
-            &raw.name,
-            "settings",
-            raw.settings,
-            "playable",
-            raw.playable.clone(),
-        )?;
+        // A game with no settings is played (tournaments, tuning its bots), not
+        // designed: its design space is none.
+        let settings = if raw.settings.is_empty() && raw.playable.is_empty() {
+            Space {
+                name: raw.name.clone(),
+                dims: Vec::new(),
+                groups: Vec::new(),
+                constraints: Vec::new(),
+            }
+        } else {
+            embedded_space(
+                text,
+                file,
+                &raw.name,
+                "settings",
+                raw.settings,
+                "playable",
+                raw.playable.clone(),
+            )?
+        };
         let mut bots: Vec<Bot> = Vec::with_capacity(raw.bots.len());
         for (i, b) in raw.bots.into_iter().enumerate() {
             let needle = format!("{:?}", b.name);

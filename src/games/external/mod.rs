@@ -396,8 +396,9 @@ fn record(report: &MatchReport, seats: &[usize]) -> Record {
             lead.observe_scores(&report.scores, report.length);
             lead.finish(&winners, report.length)
         }
-        // Without a trace the lead's path is unknown: no changes seen, no "decided at".
+        // Without a trace the lead's path is unknown: its figures are unavailable.
         None => crate::harness::metrics::Lead {
+            traced: false,
             changes: 0,
             decided_at: None,
         },
@@ -589,6 +590,9 @@ impl DynGame for ExternalGame {
     }
 
     fn design_space(&self) -> Option<crate::space::Space> {
+        if self.description.settings.dims.is_empty() {
+            return None;
+        }
         let mut space = self.description.settings.clone();
         space.constraints.clear();
         Some(space)
@@ -605,6 +609,10 @@ impl DynGame for ExternalGame {
 
     fn rung_measure(&self) -> Option<crate::harness::design::RungMeasure> {
         None
+    }
+
+    fn traced(&self) -> bool {
+        self.description.traced
     }
 
     fn selfplay(
