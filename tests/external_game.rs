@@ -272,6 +272,49 @@ fn a_bad_description_names_its_file_line_and_field() {
     );
 }
 
+/// A description naming a Python game takes its settings and bots from the game: one
+/// that gives them too is refused, by file, line and field, before Python is asked.
+/// A game that declares `traced: true` fails a match whose reply has no trace.
+#[test]
+fn a_python_description_sets_only_what_the_game_does_not_and_traced_means_traced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("g.ron");
+    std::fs::write(&path, "(\n    python: \"g.py:GAME\",\n    players: 2,\n)\n").unwrap();
+    let out = playtune().args(["games"]).arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}:3:", path.display()))
+            && err.contains("`players` comes from the Python game `g.py:GAME`"),
+        "{err}"
+    );
+    // faulty.py sends no trace: declared traced, its every match fails, saying why.
+    let faulty = std::fs::read_to_string(root().join("tests/games/faulty.ron")).unwrap();
+    let traced = dir.path().join("faulty.ron");
+    std::fs::write(
+        &traced,
+        faulty.replace("workers: 2,", "workers: 2, traced: true,"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("tests/games/faulty.py"),
+        dir.path().join("faulty.py"),
+    )
+    .unwrap();
+    let out = playtune()
+        .args(["tournament", "--game"])
+        .arg(&traced)
+        .args(["--agents", "a,b", "--games", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("declares `traced: true` and this reply has no `trace`"),
+        "{err}"
+    );
+}
+
 /// The same game in a second language (JavaScript, node) plays the same matches as
 /// the Python one. Skipped, with a message, where node is not installed.
 #[test]

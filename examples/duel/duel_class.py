@@ -28,6 +28,7 @@ class Duel(playtune.Game):
          "settings": {"aim": {"int": [0, 6], "default": 0}}},
     ]
     ladder = ["novice", "club", "expert"]
+    traced = True  # duel.play reports every round's score
 
     def play(self, match):
         return duel.play(match)

@@ -122,3 +122,8 @@ def adapter():
         ladder=["effort(level=0)", "effort(level=1)", "effort(level=2)"],
         name="openspiel-duel",
     )
+
+
+#: duel as a playtune game, named `examples/duel/duel_openspiel.py:GAME` from any
+#: process (``playtune games examples/duel/duel_openspiel.py:GAME``).
+GAME = adapter()

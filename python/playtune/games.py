@@ -60,10 +60,10 @@ class Game:
     playable: Sequence[str] = ()
     #: Names of per-seat figures a match may report under ``features``.
     features: Sequence[str] = ()
-    #: Whether a match reports a ``trace`` (every seat's score after each step): the
-    #: lead metrics (``lead_changes``, ``decided_at``) need one, and are reported as
-    #: unavailable for a game without.
-    traced: bool = True
+    #: Whether every match reports a ``trace`` (every seat's score after each step):
+    #: the lead metrics (``lead_changes``, ``decided_at``) need one, and are
+    #: unavailable for a game that does not say so.
+    traced: bool = False
 
     def play(self, match: Dict[str, Any]) -> Mapping[str, Any]:
         """Plays one match with the game's own bots and says how it went."""
@@ -98,8 +98,8 @@ def description(game: Game) -> str:
             out += ", settings: [" + ", ".join(_dim_lines(dims)) + "]"
         out += "),\n"
     out += "    ],\n"
-    if not game.traced:
-        out += "    traced: false,\n"
+    if game.traced:
+        out += "    traced: true,\n"
     for field in ("ladder", "playable", "features"):
         values = list(getattr(game, field) or ())
         if values:

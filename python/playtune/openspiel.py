@@ -65,8 +65,9 @@ def _seed(rng: Any) -> int:
 
 
 def is_python_game(game: Any) -> bool:
-    """Whether the game is written in Python (a ``pyspiel.Game`` subclass)."""
-    return type(game) is not _pyspiel().Game
+    """Whether the game is written in Python (a ``pyspiel.Game`` subclass defined
+    outside pyspiel; pyspiel's own C++ games have classes of their own too)."""
+    return not type(game).__module__.startswith("pyspiel")
 
 
 class _QuietStderr:
@@ -126,6 +127,8 @@ def search_kind(game: Any) -> Tuple[Optional[str], str]:
     t = game.get_type()
     if t.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         return None, "no MCTS bot: moves are simultaneous (the random bot and your bots play it)"
+    if t.reward_model != pyspiel.GameType.RewardModel.TERMINAL:
+        return None, "no MCTS bot: OpenSpiel's MCTS takes games whose rewards come at the end only"
     python = is_python_game(game)
     if t.information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         if python:

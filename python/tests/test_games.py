@@ -105,9 +105,8 @@ run.run(progress=False)
     assert not (tmp_path / "cut" / "result.ron").exists()
     playtune.resume(tmp_path / "cut", progress=False)
     cli("optimize", "--problem", "design", *sum((["--set", f"{k}={v}"] for k, v in RULES.items()), []),
-        "--algo", "random", "--batch", 8, "--budget", 800, "--seed", 4, "--runs-dir", tmp_path, "--name", "full", "-q",
-        # A Python run is not judged yet: the command line's verdict would be the only
-        # difference in result.ron.
-        "--verdict", 0)
+        "--algo", "random", "--batch", 8, "--budget", 800, "--seed", 4, "--runs-dir", tmp_path, "--name", "full", "-q")
+    # Both judged, at the same default size: the verdicts are the same bytes too.
+    assert "verdict" in Path(tmp_path, "cut", "result.ron").read_text()
     for f in ("config.ron", "evals.csv", "result.ron"):
         assert Path(tmp_path, "full", f).read_bytes() == Path(tmp_path, "cut", f).read_bytes(), f

@@ -22,7 +22,9 @@ from duel import depth, deepest, majority  # noqa: E402
 
 @pytest.fixture(scope="module")
 def duel():
-    return playtune.register_game(duel_openspiel.adapter())
+    # Made at the module's top level (duel_openspiel.GAME): its matches play in game
+    # processes, one per core.
+    return playtune.register_game(duel_openspiel.GAME)
 
 
 def test_openspiel_duel_wins_as_its_closed_form_says(duel):
@@ -113,11 +115,13 @@ def test_every_two_player_openspiel_game_plays_or_is_refused_with_a_reason():
         name = gt.short_name
         try:
             fixed = {"players": 2} if "players" in gt.parameter_specification else {}
-            g = OpenSpielGame(name, fixed=fixed, max_steps=2000, name=f"breadth-{name}")
+            # 100 steps at most: a match the cap ends is played all the same.
+            g = OpenSpielGame(name, fixed=fixed, max_steps=100, name=f"breadth-{name}")
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 n = playtune.register_game(g, in_process=True)
-            bots = ["random", "mcts(simulations=2)"] if g.search else ["random", "random"]
+            mcts = "mcts(simulations=2,worlds=1)" if "determinized" in (g.search or "") else "mcts(simulations=2)"
+            bots = ["random", mcts] if g.search else ["random", "random"]
             r = playtune.tournament(n, bots, games=1, seed=1)
             assert r["design"]["games"] == 1
             played.append(name)

@@ -259,6 +259,33 @@ mod tests {
         assert!(names.contains(&"seat_win_rate_1".to_string()));
     }
 
+    #[test]
+    fn lead_metrics_are_unavailable_without_a_trace_and_follow_the_traced_games() {
+        let unseen = Lead {
+            traced: false,
+            changes: 0,
+            decided_at: None,
+        };
+        let seen = Lead {
+            traced: true,
+            changes: 3,
+            decided_at: Some(0.5),
+        };
+        let untraced = [
+            record(&[0, 1], &[true, false], 10, unseen, true),
+            record(&[1, 0], &[true, false], 20, unseen, true),
+        ];
+        let m = DesignMetrics::of(&untraced, 2);
+        assert!(m.lead_changes.is_nan() && m.decided_at.is_nan(), "{m:?}");
+        // One traced game of two: the figures are that game's, not halved by the other.
+        let mixed = [
+            untraced[0].clone(),
+            record(&[0, 1], &[true, false], 10, seen, true),
+        ];
+        let m = DesignMetrics::of(&mixed, 2);
+        assert_eq!((m.lead_changes, m.decided_at), (3.0, 0.5));
+    }
+
     /// A two-player race whose scores are given per step.
     #[derive(Clone)]
     struct Race {

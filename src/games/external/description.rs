@@ -67,12 +67,8 @@ struct RawDescription {
     timeout: f64,
     #[serde(default)]
     workers: usize,
-    #[serde(default = "yes")]
+    #[serde(default)]
     traced: bool,
-}
-
-fn yes() -> bool {
-    true
 }
 
 #[derive(Deserialize)]
@@ -124,8 +120,9 @@ pub struct Description {
     /// The Python game (`FILE.py:NAME`, the file's path absolute) whose processes
     /// play the matches, where the game is one.
     pub python: Option<String>,
-    /// Whether matches report a trace (each seat's score after every step); without
-    /// one the lead metrics are unavailable.
+    /// Whether every match reports a trace (each seat's score after every step), as
+    /// `traced: true` declares: the lead metrics need one, and are unavailable for a
+    /// game that does not declare it.
     pub traced: bool,
 }
 
@@ -387,7 +384,7 @@ fn python_description(
         ("ladder", !raw.ladder.is_empty()),
         ("features", !raw.features.is_empty()),
         ("playable", !raw.playable.is_empty()),
-        ("traced", !raw.traced),
+        ("traced", raw.traced),
     ];
     if let Some((field, _)) = given.iter().find(|(_, g)| *g) {
         return Err(at(

@@ -311,12 +311,18 @@ impl ExternalGame {
             seats: by_seat.into_iter().flatten().collect(),
             seed,
         };
-        let report = self.player.play(&m).map_err(|why| {
+        let failed = |why: String| {
             Error::Game(Box::new(MatchError {
                 game: self.name.to_string(),
                 why,
             }))
-        })?;
+        };
+        let report = self.player.play(&m).map_err(failed)?;
+        if self.description.traced && report.trace.is_none() {
+            return Err(failed(
+                "the game declares `traced: true` and this reply has no `trace` (each seat's score after every step): send one, or leave `traced` out".into(),
+            ));
+        }
         Ok(record(&report, seats))
     }
 
