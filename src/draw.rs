@@ -46,20 +46,38 @@ macro_rules! render {
                 std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
             }
         }
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("svg") => {
-                let $root = plotters::prelude::SVGBackend::new(path, $size).into_drawing_area();
-                $body.map_err(|e| fail(&e))?;
-                $root.present().map_err(|e| fail(&e))?;
+        // Drawn under a temporary name beside it, then renamed into place: a reader
+        // (a report page) never sees half a picture, and a failed drawing leaves the
+        // picture that was there.
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let tmp = path.with_file_name(format!(
+            ".{}.{}.tmp.{ext}",
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default(),
+            std::process::id()
+        ));
+        let drawn = (|| -> Result<(), crate::draw::PlotError> {
+            match ext {
+                "svg" => {
+                    let $root = plotters::prelude::SVGBackend::new(&tmp, $size).into_drawing_area();
+                    $body.map_err(|e| fail(&e))?;
+                    $root.present().map_err(|e| fail(&e))?;
+                }
+                "png" => {
+                    let $root =
+                        plotters::prelude::BitMapBackend::new(&tmp, $size).into_drawing_area();
+                    $body.map_err(|e| fail(&e))?;
+                    $root.present().map_err(|e| fail(&e))?;
+                }
+                _ => return Err(fail(&"the file name must end in .png or .svg")),
             }
-            Some("png") => {
-                let $root = plotters::prelude::BitMapBackend::new(path, $size).into_drawing_area();
-                $body.map_err(|e| fail(&e))?;
-                $root.present().map_err(|e| fail(&e))?;
-            }
-            _ => return Err(fail(&"the file name must end in .png or .svg")),
+            std::fs::rename(&tmp, path).map_err(|e| fail(&e))
+        })();
+        if drawn.is_err() {
+            let _ = std::fs::remove_file(&tmp);
         }
-        Ok(())
+        drawn
     }};
 }
 pub(crate) use render;

@@ -41,6 +41,8 @@ fn run(algorithm: AlgoConfig, budget: u64, constrained: bool, extra: &[&str]) ->
         log: false,
         faults: Default::default(),
         race: None,
+        verdict: None,
+        game: None,
     };
     execute(None, &config, p.as_ref(), false).unwrap()
 }

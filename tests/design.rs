@@ -192,6 +192,8 @@ fn a_game_defined_outside_the_crate_is_designed_through_the_generic_problem() {
         log: false,
         faults: Default::default(),
         race: None,
+        verdict: None,
+        game: None,
     };
     let small = race_design(20);
     let result = playtune::run::execute_with(None, &config, &small, Default::default()).unwrap();

@@ -6,72 +6,12 @@
 
 mod common;
 
-use std::io::Write;
+use common::Tmpfs;
+
 use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 
 fn playtune() -> assert_cmd::Command {
     common::playtune_within(120)
-}
-
-/// A tmpfs of `size` (e.g. "64k") mounted on a fresh folder, unmounted when dropped.
-struct Tmpfs {
-    dir: TempDir,
-}
-
-impl Tmpfs {
-    fn mount(size: &str, test: &str) -> Option<Tmpfs> {
-        let dir = TempDir::new().unwrap();
-        let ok = std::process::Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
-            .arg(dir.path())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !ok {
-            println!("SKIPPED {test}: cannot mount a tmpfs here (needs root)");
-            return None;
-        }
-        Some(Tmpfs { dir })
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn resize(&self, size: &str) {
-        let ok = std::process::Command::new("mount")
-            .args(["-o", &format!("remount,size={size}")])
-            .arg(self.path())
-            .status()
-            .unwrap();
-        assert!(ok.success());
-    }
-
-    /// Fills what is left with a file, which [`Tmpfs::unfill`] removes.
-    fn fill(&self) {
-        let mut f = std::fs::File::create(self.filler()).unwrap();
-        let block = vec![0u8; 1024];
-        while f.write_all(&block).is_ok() {}
-        let _ = f.write_all(&[0u8]);
-        let _ = f.flush();
-    }
-
-    fn unfill(&self) {
-        std::fs::remove_file(self.filler()).unwrap();
-    }
-
-    fn filler(&self) -> PathBuf {
-        self.path().join("filler")
-    }
-}
-
-impl Drop for Tmpfs {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("umount")
-            .arg(self.dir.path())
-            .status();
-    }
 }
 
 /// Files under `dir` whose names say they were left half done.
@@ -221,7 +161,7 @@ fn a_tell_that_could_not_finish_is_completed_by_resume_or_the_same_tell() {
 
 #[test]
 fn a_report_on_a_full_disk_leaves_nothing_behind() {
-    let dir = TempDir::new().unwrap();
+    let dir = tempfile::TempDir::new().unwrap();
     playtune()
         .args([
             "optimize",

@@ -65,6 +65,8 @@ fn a_problem_of_ones_own_is_searched_into_a_run_folder() {
         log: true,
         faults: Default::default(),
         race: None,
+        verdict: None,
+        game: None,
     };
     let run = dir.path().join("ones");
     playtune::run::create_run_dir(&run, &config).unwrap();

@@ -179,6 +179,8 @@ fn base_config() -> String {
         log: true,
         faults: Default::default(),
         race: None,
+        verdict: None,
+        game: None,
     };
     ron::ser::to_string_pretty(&config, ron::ser::PrettyConfig::default()).unwrap()
 }

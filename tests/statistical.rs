@@ -40,6 +40,8 @@ fn run(
         log: false,
         faults: Default::default(),
         race: None,
+        verdict: None,
+        game: None,
     };
     execute(None, &config, p.as_ref(), false).unwrap()
 }
@@ -497,6 +499,8 @@ fn racing_recommends_better_rules_than_the_luckiest_evaluation() {
             log: false,
             faults: Default::default(),
             race,
+            verdict: None,
+            game: None,
         };
         let r = execute(None, &config, p.as_ref(), false).unwrap();
         let near = r
@@ -604,6 +608,8 @@ fn racing_the_baseline_keeps_the_best_rules_when_they_are_the_games_own() {
                 baseline,
                 ..RaceConfig::default()
             }),
+            verdict: None,
+            game: None,
         };
         let r = execute(None, &config, &problem, false).unwrap();
         r.trials.iter().filter(|t| t.values == [3.0; 4]).count()

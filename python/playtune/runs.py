@@ -115,8 +115,9 @@ class Run:
         untuned agent) played ``verdict`` times on fresh seeds common to both (by
         default the command line's number, an eighth of the budget, 10 to 200; 0 skips
         it), kept in the result's trials (``trials[i]["verdict"]``) and in
-        ``result.ron``. A run whose trials hold a verdict already keeps it unless
-        ``verdict`` is given.
+        ``result.ron``. Every evaluation the verdict plays is kept in the run's
+        ``verdict.jsonl``: a run stopped during its verdict goes on where it stopped,
+        and a finished run judged again gets the same verdict without playing.
 
         A run of a built-in problem evaluates in Rust, in parallel, the GIL released;
         a ``manual`` run calls ``func(point)`` (or ``func(point, seed)`` if it takes

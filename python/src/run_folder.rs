@@ -92,6 +92,8 @@ pub(crate) fn create_run(
                 max_failures,
             },
             race,
+            verdict: None,
+            game: built.game_identity(),
         };
         config.faults.check().map_err(|e| e.to_string())?;
         run::check_size(budget, trials, "budget", "trials").map_err(|(w, m)| format!("{w} {m}"))?;
@@ -437,8 +439,9 @@ impl PyRunFolder {
     }
 
     /// Judges a finished run's trials as the command line's `--verdict N` does: `N`
-    /// evaluations a side (by default the command line's), 0 for none. A run whose
-    /// trials all hold a verdict keeps them unless `N` is given. `tick(k)` is called
+    /// evaluations a side (by default what the run was started with, else the
+    /// command line's default), 0 for none. Evaluations the verdict played before
+    /// (`verdict.jsonl`) are taken from there, not played again. `tick(k)` is called
     /// with the evaluations done since its last call. Ctrl-C stops the verdict, the
     /// run's result kept without it.
     fn judge(
@@ -448,12 +451,11 @@ impl PyRunFolder {
         verdict: Option<u32>,
         tick: Option<Bound<'_, PyAny>>,
     ) -> PyResult<()> {
-        let judged = result.trials.iter().all(|t| t.verdict.is_some());
-        if verdict.is_none() && judged && !result.trials.is_empty() {
-            return Ok(());
-        }
-        let n = verdict
-            .unwrap_or_else(|| playtune::run::verdict::default_evaluations(self.config.budget));
+        // Judged at every finish: `verdict.jsonl` keeps what the verdict played, so a
+        // finished run's verdict comes back as it was and a stopped one goes on.
+        let (n, kept) = playtune::run::verdict::planned(&self.config, verdict);
+        playtune::run::verdict::VerdictSettings::check_evaluations(n)
+            .map_err(|m| err(format!("verdict {m}")))?;
         let done = AtomicU64::new(0);
         let (dir, config, problem) = (&self.dir, &self.config, self.problem.as_ref());
         let outcome = std::thread::scope(|s| {
@@ -463,7 +465,8 @@ impl PyRunFolder {
                     done.fetch_add(1, Ordering::SeqCst);
                 };
                 std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run::verdict::judge_run(dir, config, problem, &mut r, n, None, &tick).map(|_| r)
+                    run::verdict::judge_run(dir, config, problem, &mut r, n, kept.as_deref(), &tick)
+                        .map(|_| r)
                 }))
             });
             let mut shown = 0u64;
@@ -865,7 +868,7 @@ impl PyRunFolder {
     /// The number of verdict evaluations a side at this run's budget when none is
     /// asked for (an eighth of the budget, 10 to 200), as the command line plays.
     fn default_verdict(&self) -> u32 {
-        playtune::run::verdict::default_evaluations(self.config.budget)
+        playtune::run::verdict::planned(&self.config, None).0
     }
 
     /// Unlocks the folder; the object is unusable afterwards.

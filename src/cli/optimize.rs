@@ -239,17 +239,45 @@ fn start(
                 }),
             };
             if let Some(c) = &config {
-                c.check().map_err(|e| match e {
+                let flag = |e: crate::optim::Error| match e {
+                    crate::optim::Error::Setting {
+                        setting,
+                        value,
+                        expected,
+                    } if setting == "race_share" => {
+                        anyhow!("--race {value}: {expected} (--no-race runs none)")
+                    }
                     crate::optim::Error::Setting {
                         setting,
                         value,
                         expected,
                     } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
                     other => anyhow!(other),
-                })?;
+                };
+                c.check().map_err(flag)?;
+                // A share given that the budget cannot honour is refused; the default
+                // race simply does not run on a budget too small for it.
+                if r.race.is_some() {
+                    c.check_budget(budget).map_err(flag)?;
+                }
             }
             config
         }
+    };
+    // What the user said of the verdict is kept, so that `resume` judges alike.
+    let verdict_settings = match verdict {
+        Some(v) if v.verdict.is_some() || !v.baseline.is_empty() => {
+            let n = v
+                .verdict
+                .unwrap_or_else(|| run::verdict::default_evaluations(budget));
+            run::verdict::VerdictSettings::check_evaluations(n)
+                .map_err(|m| anyhow!("--verdict {m}"))?;
+            Some(run::verdict::VerdictSettings {
+                evaluations: n,
+                baseline: super::verdict::baseline_point(&v.baseline, &space)?,
+            })
+        }
+        _ => None,
     };
     let config = RunConfig {
         playtune_version: env!("CARGO_PKG_VERSION").into(),
@@ -266,6 +294,8 @@ fn start(
             max_failures: common.max_failures,
         },
         race,
+        verdict: verdict_settings,
+        game: problem.game_identity(),
     };
     config.faults.check().map_err(run_error)?;
     common.cluster.check()?;
@@ -303,6 +333,20 @@ fn start(
             .verdict
             .unwrap_or_else(|| run::verdict::default_evaluations(budget));
         super::cost::announce(problem.as_ref(), &config, n);
+    }
+    // A verdict larger than the search is worth a word before it is played: at a
+    // small budget its default size (at least 10 a side) dwarfs the search.
+    if !common.quiet
+        && !common.json
+        && let Some(v) = verdict
+        && (problem.baseline().is_some() || !v.baseline.is_empty())
+    {
+        let (n, _) = run::verdict::planned(&config, None);
+        if u64::from(n) > budget {
+            eprintln!(
+                "note: the verdict plays {n} evaluations of the recommendation and {n} of the baseline a trial, more than the search's {budget} (--verdict N sets the number, --verdict 0 skips it)"
+            );
+        }
     }
     let name = common.name.clone().unwrap_or_else(|| {
         format!(
@@ -498,6 +542,10 @@ fn finish(
     let result = exec
         .search(std::slice::from_ref(&search), options)
         .map_err(|e| match e {
+            crate::exec::ExecError::Run {
+                source: source @ run::RunError::OtherGame { .. },
+                ..
+            } => anyhow!("{}: {source}", dir.join(run::CONFIG_FILE).display()),
             crate::exec::ExecError::Run { source, .. } => {
                 let how = match source {
                     run::RunError::TooManyFailures { .. } | run::RunError::NothingSucceeded { .. } => format!(
@@ -518,12 +566,10 @@ fn finish(
         .pop()
         .ok_or_else(|| anyhow!("{}: the search gave no result", dir.display()))?;
     let mut result = result;
-    // A resumed run that had finished evaluated nothing now: its files stay as they
-    // were unless a verdict is asked for.
-    let finished_before = resumed && result.spent.reused == result.spent.total();
-    if let Some(v) = verdict
-        && (!finished_before || v.verdict.is_some())
-    {
+    // Judged every time it finishes, resumed or not: the verdict's log
+    // (`verdict.jsonl`) holds every evaluation it played, so a finished run's verdict
+    // comes back as it was, and an interrupted one goes on where it stopped.
+    if let Some(v) = verdict {
         super::verdict::judge_run(dir, config, problem, &mut result, v, !quiet && !json)?;
     }
     report(

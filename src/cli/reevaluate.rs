@@ -73,6 +73,8 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
     }
     let problem =
         build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    run::check_game(&config, problem.as_ref())
+        .map_err(|e| anyhow!("{}: {e}", a.run.join(run::CONFIG_FILE).display()))?;
     let mut targets = targets(&a, &config)?;
     let seed = a.seed.unwrap_or(config.seed);
     let mut rows = Vec::new();
@@ -80,14 +82,20 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
         .map_err(|e| anyhow!("{}: {}", a.run.display(), e.message))?;
     let baseline = super::verdict::baseline_point(&a.baseline, &config.space)?;
     // The verdict: each point beside the baseline on the same fresh seeds.
-    let judge =
-        (!a.no_verdict && (baseline.is_some() || problem.baseline().is_some())).then(|| Judge {
-            space: &config.space,
-            problem: problem.as_ref(),
-            retries: config.faults.retries,
-            seed,
-            evaluations: a.n,
-        });
+    let judged = !a.no_verdict && (baseline.is_some() || problem.baseline().is_some());
+    if judged && a.n < 2 && !a.json {
+        println!(
+            "no verdict: it compares at least 2 evaluations a side (--n {} gives 1)",
+            a.n
+        );
+    }
+    let judge = (judged && a.n >= 2).then(|| Judge {
+        space: &config.space,
+        problem: problem.as_ref(),
+        retries: config.faults.retries,
+        seed,
+        evaluations: a.n,
+    });
     for t in targets.iter_mut() {
         if t.true_fitness.is_none() {
             let mut full = Vec::new();
@@ -217,24 +225,35 @@ fn print_target(config: &RunConfig, t: &Target, r: &Reevaluation, n: u32) {
         .collect();
     println!("{}: {}", t.label, point.join(" "));
     if let Some((estimate, se, samples)) = t.estimate {
-        println!(
-            "  estimate        {estimate:.4} ± {se:.4}  (the optimiser's model of this point, from {samples} sample(s): not a measurement)"
-        );
+        if samples >= 2 {
+            println!(
+                "  estimate        {estimate:.4} ± {se:.4}  (the optimiser's model of this point, from {samples} samples: not a measurement)"
+            );
+        } else {
+            println!(
+                "  estimate        {estimate:.4}  (the optimiser's model of this point, from {samples} sample, so no standard error: not a measurement)"
+            );
+        }
     }
-    if r.fitness.is_empty() {
-        println!("  re-evaluated    every one of {n} evaluation(s) failed");
-    } else {
-        let min = r.fitness.iter().copied().fold(f64::INFINITY, f64::min);
-        let max = r.fitness.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        println!(
-            "  re-evaluated    {:.4} ± {:.4}  (mean ± standard error of {} fresh evaluation(s); sd {:.4}, min {:.4}, max {:.4})",
-            r.summary.mean,
-            r.summary.se(),
-            r.fitness.len(),
-            r.summary.sd(),
-            min,
-            max
-        );
+    match r.fitness.len() {
+        0 => println!("  re-evaluated    every one of {n} evaluation(s) failed"),
+        // One evaluation has no spread: a standard error of 0 would read as certainty.
+        1 => println!(
+            "  re-evaluated    {:.4}  (one fresh evaluation, so no standard error: --n 2 or more measures one)",
+            r.summary.mean
+        ),
+        k => {
+            let min = r.fitness.iter().copied().fold(f64::INFINITY, f64::min);
+            let max = r.fitness.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            println!(
+                "  re-evaluated    {:.4} ± {:.4}  (mean ± standard error of {k} fresh evaluations; sd {:.4}, min {:.4}, max {:.4})",
+                r.summary.mean,
+                r.summary.se(),
+                r.summary.sd(),
+                min,
+                max
+            );
+        }
     }
     if let Some(f) = t.true_fitness {
         println!("  true fitness    {f}  (noise-free, known for this benchmark)");

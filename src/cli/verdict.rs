@@ -2,7 +2,7 @@
 //! run's recommendations ([`crate::run::verdict`]) and printing them.
 
 use crate::eval::Problem;
-use crate::run::verdict::{Verdict, default_evaluations};
+use crate::run::verdict::Verdict;
 use crate::run::{self, RunConfig, RunResult};
 use crate::space::Space;
 use anyhow::{Result, anyhow, bail};
@@ -93,10 +93,9 @@ pub(super) fn judge_run(
     args: &VerdictArgs,
     progress: bool,
 ) -> Result<bool> {
-    let n = args
-        .verdict
-        .unwrap_or_else(|| default_evaluations(config.budget));
-    let point = baseline_point(&args.baseline, &config.space)?;
+    let (n, kept) = run::verdict::planned(config, args.verdict);
+    run::verdict::VerdictSettings::check_evaluations(n).map_err(|m| anyhow!("--verdict {m}"))?;
+    let point = baseline_point(&args.baseline, &config.space)?.or(kept);
     let bar = run::counting_bar(
         progress && n > 0 && (point.is_some() || problem.baseline().is_some()),
         2 * u64::from(n) * result.trials.len() as u64,

@@ -118,6 +118,9 @@ pub fn own_baseline_point(
             d.domain.parse_number(text)
         })
         .collect::<Option<_>>()?;
+    // A dimension the run holds fixed (`--fix`) at another value leaves the baseline
+    // out of the search: it cannot race or be recommended there.
+    search.check_fixed(&point).ok()?;
     let mut full = Vec::new();
     binding.full_point(&point, &mut full);
     let whole = problem.space();

@@ -122,6 +122,16 @@ pub(crate) fn rate_range(name: &str) -> Option<(f64, f64)> {
 }
 
 /// Something to optimise.
+/// What identifies the game a problem plays, where a file names it (a description, a
+/// Python game): its name and a fingerprint of everything that decides how it plays
+/// and is scored. A built-in game has none: the program identifies it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameIdentity {
+    pub name: String,
+    pub fingerprint: String,
+}
+
 pub trait Problem: Send + Sync {
     /// The problem's parameters, with their domains and defaults. A user space may
     /// search any subset of them (see [`Binding`]).
@@ -214,6 +224,12 @@ pub trait Problem: Send + Sync {
     /// `None`: the mean of the fitness is the pooled fitness.
     fn pooled_terms(&self, evaluations: &[&Evaluation]) -> Option<Vec<f64>> {
         let _ = evaluations;
+        None
+    }
+
+    /// The game this problem plays, where a file names it: a run records it and
+    /// `resume` refuses another.
+    fn game_identity(&self) -> Option<GameIdentity> {
         None
     }
 

@@ -273,6 +273,8 @@ pub(crate) fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, Ru
         log: true,
         faults: Default::default(),
         race: None,
+        verdict: None,
+        game: None,
     };
     (name.clone(), rc)
 }

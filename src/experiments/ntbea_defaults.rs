@@ -237,6 +237,8 @@ pub fn run(
         log: true,
         faults: Default::default(),
         race: None,
+        verdict: None,
+        game: None,
     };
     run::reuse_or_create_run_dir(&dir, &rc)?;
     if progress {

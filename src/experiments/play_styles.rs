@@ -155,6 +155,8 @@ pub fn run(
             log: true,
             faults: Default::default(),
             race: None,
+            verdict: None,
+            game: None,
         };
         let dir = root.join(pair.name);
         run::reuse_or_create_run_dir(&dir, &rc)?;

@@ -222,6 +222,8 @@ fn plan_runs(
                 log: true,
                 faults: Default::default(),
                 race: None,
+                verdict: None,
+                game: None,
             };
             run::reuse_or_create_run_dir(&dir, &rc)?;
             runs.push((format!("{agent}, budget {budget}"), dir, rc));

@@ -478,6 +478,10 @@ impl Problem for DesignProblem {
     }
 
     /// The game's own rules under the settings held fixed.
+    fn game_identity(&self) -> Option<crate::eval::GameIdentity> {
+        self.game.identity()
+    }
+
     fn baseline(&self) -> Option<crate::eval::Baseline> {
         Some(crate::eval::Baseline {
             label: format!("{}'s own rules", self.game.name()),

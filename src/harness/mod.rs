@@ -198,6 +198,11 @@ pub trait DynGame: Sync {
     /// The game's state encoding named `name` (its default when `None`).
     fn encoding_named(&self, name: Option<&str>) -> Result<Encoding, Error>;
     /// The game's design space, if it has one ([`GameDef::design_space`]).
+    /// What identifies the game, where a file describes it (a description, a Python
+    /// game): a fingerprint of how it plays and is scored. `None`: a built-in game.
+    fn identity(&self) -> Option<crate::eval::GameIdentity> {
+        None
+    }
     fn design_space(&self) -> Option<crate::space::Space>;
     /// The game's own rules under `settings` ([`GameDef::own_rules`]), checked.
     fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error>;

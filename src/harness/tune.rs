@@ -228,6 +228,10 @@ impl Problem for TuneProblem {
     }
 
     /// The agent as the user gave it, its settings at the agent's own defaults.
+    fn game_identity(&self) -> Option<crate::eval::GameIdentity> {
+        self.game.identity()
+    }
+
     fn baseline(&self) -> Option<crate::eval::Baseline> {
         Some(crate::eval::Baseline {
             label: format!("the untuned agent {}", self.base),

@@ -110,6 +110,33 @@ impl RaceConfig {
         Ok(())
     }
 
+    /// Checks that a trial's `budget` holds both a race at this share and a search:
+    /// a share the budget cannot honour is refused, never silently dropped.
+    pub fn check_budget(&self, budget: u64) -> Result<(), super::Error> {
+        if self.race_budget(budget) > 0 {
+            return Ok(());
+        }
+        let b = budget as f64;
+        let expected = if budget < 5 {
+            format!(
+                "a budget of {budget} holds no race (it needs at least 4 evaluations and the search 1): give a budget of at least 5, or no race"
+            )
+        } else {
+            format!(
+                "at a budget of {budget} the race would get {} evaluations and the search {}; give a share from {:.3} to {:.3} (the race needs at least 4, the search 1)",
+                (b * self.share).round() as u64,
+                budget.saturating_sub((b * self.share).round() as u64),
+                3.5 / b,
+                (b - 1.5) / b
+            )
+        };
+        Err(super::Error::Setting {
+            setting: "race_share".into(),
+            value: self.share.to_string(),
+            expected,
+        })
+    }
+
     /// The evaluations of a trial's `budget` the race keeps for itself; the search
     /// gets the rest. At least two rounds of two candidates, or no race at all when
     /// the budget is too small for one.

@@ -42,6 +42,14 @@ pub struct RunConfig {
     /// ([`crate::optim::race`]); absent: no race (every run before racing existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub race: Option<crate::optim::race::RaceConfig>,
+    /// How the run is judged at its end, where its user said (`--verdict`,
+    /// `--baseline`); absent: the default size against the problem's own baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<verdict::VerdictSettings>,
+    /// What identifies the game the run plays, where the problem plays one named by
+    /// a file (a description, a Python game): a resumed run refuses another game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<crate::eval::GameIdentity>,
 }
 
 /// What a run does when an evaluation fails: it tries again with the same seed, then
@@ -116,11 +124,11 @@ pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
-    // Written whole or not at all (rename is atomic): a kill while writing must not
-    // leave a half config that `resume` would trip over.
-    let tmp = dir.join(format!("{CONFIG_FILE}.tmp"));
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, dir.join(CONFIG_FILE)).map_err(io)
+    // Written whole or not at all: a kill while writing must not leave a half config
+    // that `resume` would trip over.
+    let path = dir.join(CONFIG_FILE);
+    lock::write_whole(&path, text)
+        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", path.display())))
 }
 
 /// A RON error located in its file: `path:line:column: message`.
@@ -213,6 +221,26 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
             "faults",
             format!("retries: {}: give 0 to {MAX_RETRIES}", f.retries),
         ));
+    }
+    if let Some(v) = &config.verdict {
+        verdict::VerdictSettings::check_evaluations(v.evaluations)
+            .map_err(|m| damaged("verdict.evaluations", m))?;
+        if let Some(b) = &v.baseline {
+            if b.len() != config.space.dims.len() {
+                return Err(damaged(
+                    "verdict.baseline",
+                    format!(
+                        "{} values for a space of {} dimensions",
+                        b.len(),
+                        config.space.dims.len()
+                    ),
+                ));
+            }
+            config
+                .space
+                .check_fixed(b)
+                .map_err(|e| damaged("verdict.baseline", e.to_string()))?;
+        }
     }
     Ok(config)
 }

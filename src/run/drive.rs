@@ -132,6 +132,20 @@ pub enum Driven {
 /// Replays a run from its logs without evaluating anything (`playtune ask`/`tell`):
 /// the optimisers are told every logged evaluation and failure, in order, up to the
 /// first batch that is not complete.
+/// Refuses to drive a run with a game other than the one it recorded: its log's
+/// evaluations were played by that game.
+pub fn check_game(config: &RunConfig, problem: &dyn Problem) -> Result<(), RunError> {
+    match &config.game {
+        Some(recorded) if problem.game_identity().as_ref() != Some(recorded) => {
+            Err(RunError::OtherGame {
+                recorded: recorded.clone(),
+                now: problem.game_identity(),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
 pub fn replay(dir: &Path, config: &RunConfig, problem: &dyn Problem) -> Result<Driven, RunError> {
     drive(Some(dir), config, problem, Options::default(), true, None)
 }
@@ -144,6 +158,7 @@ pub(crate) fn drive(
     replay_only: bool,
     stop: Option<&Stop>,
 ) -> Result<Driven, RunError> {
+    check_game(config, problem)?;
     let binding =
         Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
     let features = problem.feature_names();
@@ -381,19 +396,10 @@ fn tidy_logs(
 /// `result.ron` in `dir`, whole or not at all: `report`, `plot` and `compare` may read
 /// it meanwhile.
 fn write_result(dir: &Path, result: &RunResult) -> Result<(), RunError> {
-    let tmp = dir.join(format!(".{RESULT_FILE}.{}.tmp", std::process::id()));
     let path = dir.join(RESULT_FILE);
-    let written = result
-        .write(&tmp)
-        .and_then(|()| std::fs::rename(&tmp, &path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(RunError::Io(format!(
-            "cannot write {}: {e}",
-            path.display()
-        )));
-    }
-    Ok(())
+    result
+        .write(&path)
+        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", path.display())))
 }
 
 pub(crate) fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {

@@ -78,6 +78,18 @@ pub enum RunError {
         field: String,
         message: String,
     },
+    /// The run's game (`config.ron`'s `game`) is not the game its settings name now:
+    /// another description or Python game under the same name or path.
+    #[error(
+        "the run played the game `{}` (fingerprint {}), and its settings now name {}: evaluations of two games would mix in one run; resume it where its game is (the same folder, the same file), or start a new run",
+        recorded.name,
+        recorded.fingerprint,
+        now.as_ref().map_or("a built-in game".to_string(), |g| format!("`{}` (fingerprint {}), another game", g.name, g.fingerprint))
+    )]
+    OtherGame {
+        recorded: crate::eval::GameIdentity,
+        now: Option<crate::eval::GameIdentity>,
+    },
     /// A file that cannot be read, written or parsed; the message names it.
     #[error("{0}")]
     Io(String),

@@ -17,6 +17,7 @@ pub mod reevaluate;
 mod result;
 mod trial;
 pub mod verdict;
+mod verdict_log;
 
 pub use config::*;
 pub use drive::*;

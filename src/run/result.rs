@@ -186,11 +186,13 @@ impl RunResult {
         self.final_value = Summary::of(&values);
     }
 
+    /// Writes the result to `path` whole or not at all ([`super::lock::write_whole`]):
+    /// a full disk or a kill leaves the file that was there.
     pub fn write(&self, path: &Path) -> std::io::Result<()> {
         let text =
             ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default().depth_limit(4))
                 .map_err(|e| std::io::Error::other(e.to_string()))?;
-        std::fs::write(path, text)
+        super::lock::write_whole(path, text)
     }
 }
 

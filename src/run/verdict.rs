@@ -16,6 +16,7 @@
 //! gap, which noise biases low and by an amount that depends on the rules
 //! ([`Problem::pooled_terms`]).
 
+use super::verdict_log::VerdictLog;
 use super::{RunError, evaluate_with_retries, with_retries};
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::constrained::{Check, violation};
@@ -39,6 +40,47 @@ pub const LEVEL: f64 = 0.01;
 /// search budget, at least 10 and at most 200.
 pub fn default_evaluations(budget: u64) -> u32 {
     (budget / 8).clamp(10, 200) as u32
+}
+
+/// The most verdict evaluations a side (`--verdict`): each is kept in memory, and a
+/// verdict that large is a study of its own (`playtune reevaluate`).
+pub const MAX_EVALUATIONS: u32 = 100_000;
+
+/// How a run is judged at its end, where the user said (`--verdict N`, `--baseline`):
+/// kept in `config.ron` so that `resume` judges as the run was started. Absent: the
+/// default size against the problem's own baseline.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VerdictSettings {
+    /// Evaluations a side; 0: no verdict.
+    pub evaluations: u32,
+    /// The baseline as a point of the run's space; absent: the problem's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Vec<f64>>,
+}
+
+impl VerdictSettings {
+    /// Checks the size; the error says what to give.
+    pub fn check_evaluations(n: u32) -> Result<(), String> {
+        match n {
+            1 => Err("1: a verdict compares at least 2 evaluations a side (0 skips it)".into()),
+            n if n > MAX_EVALUATIONS => Err(format!(
+                "{n}: give at most {MAX_EVALUATIONS} evaluations a side"
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The evaluations a side and the baseline point a finished run of `config` is judged
+/// with: `evaluations` where the caller gives them (`resume --verdict N`), else what
+/// the run was started with, else the default for its budget.
+pub fn planned(config: &super::RunConfig, evaluations: Option<u32>) -> (u32, Option<Vec<f64>>) {
+    let kept = config.verdict.as_ref();
+    let n = evaluations
+        .or(kept.map(|v| v.evaluations))
+        .unwrap_or_else(|| default_evaluations(config.budget));
+    (n, kept.and_then(|v| v.baseline.clone()))
 }
 
 /// A feature's mean over one side's evaluations.
@@ -140,6 +182,19 @@ impl Judge<'_> {
         baseline: BaselineSource,
         progress: &(dyn Fn() + Sync),
     ) -> Result<Verdict, RunError> {
+        self.judge_with(values, trial, baseline, progress, None)
+    }
+
+    /// [`Judge::judge`], taking every evaluation `log` holds from it and appending
+    /// every other to it as it finishes.
+    fn judge_with(
+        &self,
+        values: &[f64],
+        trial: u64,
+        baseline: BaselineSource,
+        progress: &(dyn Fn() + Sync),
+        log: Option<&VerdictLog>,
+    ) -> Result<Verdict, RunError> {
         if self.evaluations == 0 {
             return Err(RunError::Config(
                 "a verdict needs at least one evaluation of each side".into(),
@@ -185,26 +240,42 @@ impl Judge<'_> {
         let jobs: Vec<(usize, usize)> = (0..sides)
             .flat_map(|side| (0..seeds.len()).map(move |k| (side, k)))
             .collect();
-        let outcomes: Vec<Result<Evaluation, String>> = jobs
+        let outcomes: Vec<Result<Result<Evaluation, String>, RunError>> = jobs
             .par_iter()
             .map(|&(side, k)| {
-                let out = match (side, &base_point) {
-                    (0, _) => {
-                        evaluate_with_retries(self.problem, &rec_point, seeds[k], self.retries).0
-                    }
-                    (_, Some(p)) => {
-                        evaluate_with_retries(self.problem, p, seeds[k], self.retries).0
-                    }
-                    (_, None) => {
-                        with_retries(self.retries, || self.problem.evaluate_baseline(seeds[k])).0
+                let point = match side {
+                    0 => Some(rec_point.as_slice()),
+                    _ => base_point.as_deref(),
+                };
+                let logged = log.and_then(|l| l.get(trial, k as u64, self.seed, point));
+                let out = match (logged, point) {
+                    (Some(out), _) => out,
+                    (None, point) => {
+                        let out = match point {
+                            Some(p) => {
+                                evaluate_with_retries(self.problem, p, seeds[k], self.retries).0
+                            }
+                            None => {
+                                with_retries(self.retries, || {
+                                    self.problem.evaluate_baseline(seeds[k])
+                                })
+                                .0
+                            }
+                        };
+                        if let Some(l) = log {
+                            l.append(trial, k as u64, self.seed, point, &out)?;
+                        }
+                        out
                     }
                 };
                 for _ in sides..=2 {
                     progress();
                 }
-                out
+                Ok(out)
             })
             .collect();
+        let outcomes: Vec<Result<Evaluation, String>> =
+            outcomes.into_iter().collect::<Result<_, _>>()?;
         let (rec, base) = if same_point {
             (&outcomes[..], &outcomes[..])
         } else {
@@ -276,6 +347,7 @@ pub fn judge_run(
     baseline: Option<&[f64]>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<bool, RunError> {
+    super::check_game(config, problem)?;
     if evaluations == 0
         || matches!(config.algorithm, crate::optim::AlgoConfig::MapElites(_))
         || (baseline.is_none() && problem.baseline().is_none())
@@ -289,18 +361,19 @@ pub fn judge_run(
         seed: config.seed,
         evaluations,
     };
+    let log = VerdictLog::open(dir)?;
     for t in result.trials.iter_mut() {
         let source = match baseline {
             Some(p) => BaselineSource::Point(p),
             None => BaselineSource::Own,
         };
-        t.verdict = Some(judge.judge(&t.values, t.trial, source, progress)?);
+        t.verdict = Some(judge.judge_with(&t.values, t.trial, source, progress, Some(&log))?);
     }
     result.refresh_final_value();
     let path = dir.join(super::RESULT_FILE);
     result
         .write(&path)
-        .map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
+        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", path.display())))?;
     Ok(true)
 }
 

@@ -53,3 +53,64 @@ pub fn refused(cmd: &mut Command, needles: &[&str]) -> String {
 pub fn read(p: &Path) -> String {
     std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
+
+/// A tmpfs of `size` (e.g. "64k") mounted on a fresh folder, unmounted when dropped.
+pub struct Tmpfs {
+    dir: tempfile::TempDir,
+}
+
+impl Tmpfs {
+    pub fn mount(size: &str, test: &str) -> Option<Tmpfs> {
+        let dir = tempfile::TempDir::new().unwrap();
+        let ok = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir.path())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            println!("SKIPPED {test}: cannot mount a tmpfs here (needs root)");
+            return None;
+        }
+        Some(Tmpfs { dir })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn resize(&self, size: &str) {
+        let ok = std::process::Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(self.path())
+            .status()
+            .unwrap();
+        assert!(ok.success());
+    }
+
+    /// Fills what is left with a file, which [`Tmpfs::unfill`] removes.
+    pub fn fill(&self) {
+        use std::io::Write;
+        let mut f = std::fs::File::create(self.filler()).unwrap();
+        let block = vec![0u8; 1024];
+        while f.write_all(&block).is_ok() {}
+        let _ = f.write_all(&[0u8]);
+        let _ = f.flush();
+    }
+
+    pub fn unfill(&self) {
+        std::fs::remove_file(self.filler()).unwrap();
+    }
+
+    pub fn filler(&self) -> std::path::PathBuf {
+        self.path().join("filler")
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg(self.dir.path())
+            .status();
+    }
+}

@@ -127,6 +127,48 @@ pub struct Description {
 }
 
 impl Description {
+    /// A fingerprint of everything that decides how the game plays and is scored: its
+    /// name, players, command (or Python object), settings and their domains, bots,
+    /// ladder, features, playability and trace; not where its file lies, so a game
+    /// moved with its run is the same game. FNV-1a of that text, in hexadecimal.
+    pub fn fingerprint(&self) -> String {
+        let ron = |v: &dyn erased::Ron| v.text();
+        // A Python game's command holds its file's absolute path: its object's name
+        // and what it describes identify it.
+        let plays = match &self.python {
+            Some(r) => format!("python {}", r.rsplit(':').next().unwrap_or(r)),
+            None => format!("command {}", self.command),
+        };
+        let mut text = format!(
+            "name {}\nplayers {}\n{plays}\nsettings {}\nladder {:?}\nfeatures {:?}\nplayable {:?}\ntraced {}\n",
+            self.name,
+            self.players,
+            ron(&self.settings),
+            self.ladder,
+            self.features,
+            self.playable,
+            self.traced,
+        );
+        for b in &self.bots {
+            text += &format!("bot {} {}\n", b.name, ron(&b.settings));
+        }
+        format!("{:016x}", crate::damage::fnv1a(text.as_bytes()))
+    }
+}
+
+mod erased {
+    /// A value as compact RON, for a fingerprint.
+    pub trait Ron {
+        fn text(&self) -> String;
+    }
+    impl<T: serde::Serialize> Ron for T {
+        fn text(&self) -> String {
+            ron::to_string(self).unwrap_or_default()
+        }
+    }
+}
+
+impl Description {
     /// Reads and checks the description at `path`.
     pub fn load(path: &Path) -> Result<Description, SpaceError> {
         let file = path.display().to_string();

@@ -595,6 +595,13 @@ impl DynGame for ExternalGame {
         })
     }
 
+    fn identity(&self) -> Option<crate::eval::GameIdentity> {
+        Some(crate::eval::GameIdentity {
+            name: self.name.to_string(),
+            fingerprint: self.description.fingerprint(),
+        })
+    }
+
     fn design_space(&self) -> Option<crate::space::Space> {
         if self.description.settings.dims.is_empty() {
             return None;
