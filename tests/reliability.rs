@@ -256,3 +256,63 @@ fn unbounded_or_unusable_settings_are_refused_up_front() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.contains("the verdict plays 10 evaluations"), "{err}");
 }
+
+/// Processes whose command line holds `marker` (read from /proc).
+fn processes_with(marker: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|c| {
+            String::from_utf8_lossy(c)
+                .replace('\0', " ")
+                .contains(marker)
+        })
+        .count()
+}
+
+/// Class 6: a game that leaves a child in its process group, and one that does not
+/// exit at the end of its input, end with the tournament and the design run.
+#[test]
+fn game_processes_end_with_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let duel = read(&root.join("examples/duel/duel.ron"));
+    std::fs::copy(
+        root.join("examples/duel/duel.py"),
+        dir.path().join("duel.py"),
+    )
+    .unwrap();
+    // A child left in the group, and a game that lingers after its input ends.
+    let command = "sleep 3171.5 </dev/null >/dev/null 2>&1 & python3 duel.py; sleep 3171.5";
+    let game = dir.path().join("lingering.ron");
+    std::fs::write(
+        &game,
+        duel.replace(
+            "command: \"python3 duel.py\"",
+            &format!("command: {command:?}"),
+        ),
+    )
+    .unwrap();
+    succeeded(
+        playtune()
+            .args(["tournament", "--games", "6", "--game"])
+            .arg(&game),
+    );
+    succeeded(
+        playtune()
+            .args(["optimize", "--problem", "design", "--set"])
+            .arg(format!("game={}", game.display()))
+            .args(["--set", "games=2", "--budget", "4", "--verdict", "0", "-q"])
+            .args(["--runs-dir"])
+            .arg(dir.path()),
+    );
+    // SIGKILL is immediate, but the kernel may take a moment to reap.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        processes_with("sleep 3171.5"),
+        0,
+        "game processes outlived playtune"
+    );
+}

@@ -20,6 +20,8 @@ message. See ``docs/python.md``. The modules, one concept each: :mod:`playtune.s
 
 from __future__ import annotations
 
+import atexit
+
 from . import _playtune
 from ._common import Point, Result
 from ._playtune import PlaytuneError, Space, catalogue
@@ -53,3 +55,6 @@ __all__ = [
     "Game",
     "register_game",
 ]
+
+# Game processes live as long as the interpreter; their process groups end with it.
+atexit.register(_playtune.end_games)

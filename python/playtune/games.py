@@ -135,7 +135,11 @@ def register_game(
     that reference as its game, so ``playtune resume``, ``reevaluate`` and ``report``
     reach it from the command line. A game no other process can name (made inside a
     function), or ``in_process=True``, plays in this process, one match at a time,
-    and only this process knows it (a warning says so for the first).
+    and only this process knows it (a warning says so for the first). There a
+    ``play`` past ``timeout`` is interrupted (TimeoutError, raised between bytecodes:
+    one long C call ends first), Ctrl-C interrupts it, KeyboardInterrupt or SystemExit
+    raised in ``play`` stops the run or tournament and is raised again, and ``play``
+    may not call playtune itself (it would wait on its own match).
     """
     from . import worker
 
@@ -170,4 +174,4 @@ def register_game(
         reply["id"] = request["id"]
         return json.dumps(reply)
 
-    return _playtune.register_game(text, f"<{type(game).__name__}>", play_line)
+    return _playtune.register_game(text, f"<{type(game).__name__}>", play_line, float(timeout))

@@ -8,24 +8,188 @@ use playtune::games::external::{
     self, Description, ExternalGame, Match, MatchPlayer, MatchReport, protocol,
 };
 use pyo3::prelude::*;
+use std::cell::Cell;
 use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 /// Matches played by a Python function, the GIL taken for each.
 struct PythonPlayer {
     play: Py<PyAny>,
     features: Vec<String>,
+    /// The most a match may take: then its `play` is interrupted.
+    timeout: Duration,
+}
+
+/// Why a match in play was interrupted from outside.
+#[derive(Clone, Copy, PartialEq)]
+enum Cut {
+    Timeout,
+    Stop,
+}
+
+/// A match being played in process: the Python thread playing it, when it must end,
+/// and whether it was interrupted.
+struct Playing {
+    key: u64,
+    thread: std::os::raw::c_long,
+    deadline: Instant,
+    cut: Option<Cut>,
+}
+
+/// Matches in play. Locked only briefly, and by a thread that holds the GIL or does
+/// not wait for it meanwhile: never a lock order against the GIL.
+static PLAYING: Mutex<Vec<Playing>> = Mutex::new(Vec::new());
+static NEXT_KEY: AtomicU64 = AtomicU64::new(0);
+/// A `BaseException` that is not an `Exception` (KeyboardInterrupt, SystemExit)
+/// raised by a `play`: it stops what is under way and is raised again to the caller.
+static RAISED: Mutex<Option<PyErr>> = Mutex::new(None);
+
+thread_local! {
+    /// Whether this thread is inside a game's `play`.
+    static IN_PLAY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether this thread is inside a game's `play`: playtune called from there would
+/// wait on the match that called it.
+pub(crate) fn in_play() -> bool {
+    IN_PLAY.with(Cell::get)
+}
+
+/// The KeyboardInterrupt or SystemExit a `play` raised, once.
+pub(crate) fn take_raised() -> Option<PyErr> {
+    RAISED.lock().unwrap_or_else(|p| p.into_inner()).take()
+}
+
+fn stopping() -> bool {
+    playtune::eval::evaluator_groups::halted()
+        || RAISED.lock().unwrap_or_else(|p| p.into_inner()).is_some()
+}
+
+/// Interrupts matches past their timeout (TimeoutError raised in their thread) and,
+/// while a stop is under way, every match (KeyboardInterrupt): a `play` that never
+/// returns cannot hold a run, a tournament or Ctrl-C. Python delivers such an
+/// exception between bytecodes: a `play` blocked in one long C call ends after it.
+fn watch() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(|| {
+        std::thread::spawn(|| {
+            loop {
+                std::thread::sleep(Duration::from_millis(20));
+                let due = {
+                    let playing = PLAYING.lock().unwrap_or_else(|p| p.into_inner());
+                    let now = Instant::now();
+                    let stop = !playing.is_empty() && stopping();
+                    playing
+                        .iter()
+                        .any(|p| p.cut.is_none() && (stop || now >= p.deadline))
+                };
+                if !due {
+                    continue;
+                }
+                Python::attach(|_py| {
+                    let stop = stopping();
+                    let now = Instant::now();
+                    let mut playing = PLAYING.lock().unwrap_or_else(|p| p.into_inner());
+                    for p in playing.iter_mut().filter(|p| p.cut.is_none()) {
+                        let cut = if now >= p.deadline {
+                            Cut::Timeout
+                        } else if stop {
+                            Cut::Stop
+                        } else {
+                            continue;
+                        };
+                        // SAFETY: the GIL is held (the exception types are read and
+                        // set under it); the thread id is one Python gave, and the
+                        // entry is in PLAYING, so that thread is inside `play` now.
+                        unsafe {
+                            let exc = match cut {
+                                Cut::Timeout => pyo3::ffi::PyExc_TimeoutError,
+                                Cut::Stop => pyo3::ffi::PyExc_KeyboardInterrupt,
+                            };
+                            pyo3::ffi::PyThreadState_SetAsyncExc(p.thread, exc);
+                        }
+                        p.cut = Some(cut);
+                    }
+                });
+            }
+        });
+    });
+}
+
+impl PythonPlayer {
+    /// Calls `play` on this thread (GIL held), watched: its reply, or why it failed.
+    fn call(&self, py: Python<'_>, line: &str) -> Result<String, String> {
+        let thread: std::os::raw::c_long = py
+            .import("threading")
+            .and_then(|t| t.call_method0("get_ident"))
+            .and_then(|i| i.extract())
+            .map_err(|e| format!("cannot name the playing thread: {e}"))?;
+        let key = NEXT_KEY.fetch_add(1, Ordering::SeqCst);
+        PLAYING
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(Playing {
+                key,
+                thread,
+                deadline: Instant::now() + self.timeout,
+                cut: None,
+            });
+        watch();
+        IN_PLAY.with(|f| f.set(true));
+        let reply = self
+            .play
+            .call1(py, (line,))
+            .and_then(|r| r.extract::<String>(py));
+        IN_PLAY.with(|f| f.set(false));
+        let cut = {
+            let mut playing = PLAYING.lock().unwrap_or_else(|p| p.into_inner());
+            let i = playing.iter().position(|p| p.key == key);
+            i.and_then(|i| playing.swap_remove(i).cut)
+        };
+        if cut.is_some() {
+            // An exception set as `play` returned is not raised in later code.
+            // SAFETY: the GIL is held; a null exception clears the pending one.
+            unsafe {
+                pyo3::ffi::PyThreadState_SetAsyncExc(thread, std::ptr::null_mut());
+            }
+        }
+        match (reply, cut) {
+            (_, Some(Cut::Timeout)) => Err(format!(
+                "its play took longer than the match timeout of {} s and was interrupted",
+                self.timeout.as_secs_f64()
+            )),
+            (_, Some(Cut::Stop)) => Err("interrupted".into()),
+            (Ok(r), None) => Ok(r),
+            (Err(e), None) if !e.is_instance_of::<pyo3::exceptions::PyException>(py) => {
+                // KeyboardInterrupt, SystemExit: the caller's to handle, not a failed
+                // match to try again.
+                let why = format!(
+                    "interrupted: its play raised {}",
+                    e.value(py)
+                        .repr()
+                        .map_or_else(|_| "an exception".into(), |r| r.to_string())
+                );
+                RAISED
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .get_or_insert(e);
+                Err(why)
+            }
+            (Err(e), None) => Err(format!("its play raised {}", e.value(py))),
+        }
+    }
 }
 
 impl MatchPlayer for PythonPlayer {
     fn play(&self, m: &Match) -> Result<MatchReport, String> {
         const ID: u64 = 1;
+        if stopping() {
+            return Err("interrupted".into());
+        }
         let line = m.line(ID);
-        let reply: String = Python::attach(|py| {
-            self.play
-                .call1(py, (line.trim_end(),))
-                .and_then(|r| r.extract::<String>(py))
-                .map_err(|e| format!("its play raised {}", e.value(py)))
-        })?;
+        let reply = Python::attach(|py| self.call(py, line.trim_end()))?;
         match protocol::read_reply(&reply, ID, m.seats.len(), &self.features)? {
             Ok(report) => Ok(report),
             Err(why) => Err(format!("the game refused it: {why}")),
@@ -34,9 +198,17 @@ impl MatchPlayer for PythonPlayer {
 }
 
 /// Registers the game described by `description` (RON; `file` names it in errors),
-/// its matches played by `play(request_line) -> reply_line`; returns its name.
+/// its matches played by `play(request_line) -> reply_line`, each `timeout` seconds
+/// at most (then interrupted); returns its name.
 #[pyfunction]
-pub fn register_game(description: &str, file: &str, play: Py<PyAny>) -> PyResult<String> {
+#[pyo3(signature = (description, file, play, timeout = 60.0))]
+pub fn register_game(
+    description: &str,
+    file: &str,
+    play: Py<PyAny>,
+    timeout: f64,
+) -> PyResult<String> {
+    check_timeout(timeout)?;
     let d = Description::parse(description, file, PathBuf::from("."))
         .map_err(|e| super::err(e.to_string()))?;
     if playtune::registry::GAMES.iter().any(|g| g.name() == d.name) {
@@ -48,7 +220,11 @@ pub fn register_game(description: &str, file: &str, play: Py<PyAny>) -> PyResult
     let features = d.features.clone();
     let game = external::register(ExternalGame::with_player(
         d,
-        Box::new(PythonPlayer { play, features }),
+        Box::new(PythonPlayer {
+            play,
+            features,
+            timeout: Duration::from_secs_f64(timeout),
+        }),
     ));
     Ok(playtune::harness::DynGame::name(game).to_string())
 }
@@ -74,15 +250,28 @@ pub fn register_game_process(
             d.name
         )));
     }
-    if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
-        return Err(super::err(format!(
-            "timeout={timeout}: give the seconds a match may take, above 0 and at most a day"
-        )));
-    }
+    check_timeout(timeout)?;
     d.command = command.to_string();
     d.workers = workers;
     d.timeout = std::time::Duration::from_secs_f64(timeout);
     d.python = Some(reference.to_string());
     let game = external::register(ExternalGame::new(d));
     Ok(playtune::harness::DynGame::name(game).to_string())
+}
+
+/// Ends every game process playtune started in this interpreter, with its process
+/// group: called at the interpreter's exit, so that a game that does not exit at the
+/// end of its input, or a child it left behind, does not outlive Python.
+#[pyfunction]
+pub fn end_games() {
+    playtune::eval::evaluator_groups::kill_all();
+}
+
+fn check_timeout(timeout: f64) -> PyResult<()> {
+    if !(timeout.is_finite() && timeout > 0.0 && timeout <= 86_400.0) {
+        return Err(super::err(format!(
+            "timeout={timeout}: give the seconds a match may take, above 0 and at most a day"
+        )));
+    }
+    Ok(())
 }

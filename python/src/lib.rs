@@ -111,6 +111,7 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(problems::agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(problems::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(game::register_game, m)?)?;
+    m.add_function(wrap_pyfunction!(game::end_games, m)?)?;
     m.add_function(wrap_pyfunction!(game::register_game_process, m)?)?;
     m.add_class::<ntbea::PyNtbeaModel>()?;
     m.add_function(wrap_pyfunction!(run_folder::read_log, m)?)?;

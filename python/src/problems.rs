@@ -123,6 +123,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
     stop: impl FnOnce(),
     work: impl FnOnce() -> PyResult<T> + Send + 'static,
 ) -> PyResult<T> {
+    refuse_in_play()?;
     let (done, result) = mpsc::sync_channel(1);
     // A receiver is not Sync: it crosses into `detach` behind a lock.
     let result = Mutex::new(result);
@@ -138,20 +139,34 @@ pub(crate) fn interruptible<T: Send + 'static>(
     });
     loop {
         match py.detach(|| wait(POLL)) {
-            Ok(Ok(r)) => return r,
+            // A KeyboardInterrupt or SystemExit a game's play raised is raised again,
+            // whatever the work made of the match it stopped.
+            Ok(Ok(r)) => return crate::game::take_raised().map_or(r, Err),
             Ok(Err(p)) => return Err(panicked(p.as_ref())),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(err("the work's thread ended without a result"));
             }
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
-        if let Err(e) = py.check_signals() {
+        // Ctrl-C, or a KeyboardInterrupt or SystemExit a game's play raised.
+        if let Some(e) = py.check_signals().err().or_else(crate::game::take_raised) {
             stop();
             let _halt = playtune::eval::evaluator_groups::halt();
             let _ = py.detach(|| wait(std::time::Duration::from_secs(2)));
             return Err(e);
         }
     }
+}
+
+/// Refuses a call made from inside a game's `play`: it would wait on the match that
+/// made it.
+pub(crate) fn refuse_in_play() -> PyResult<()> {
+    if crate::game::in_play() {
+        return Err(err(
+            "a game's play called playtune, which would wait on that very match: play the match in play itself, without playtune",
+        ));
+    }
+    Ok(())
 }
 
 /// Plays a tournament of `games` games between agent specs (`playtune tournament`):

@@ -227,6 +227,9 @@ impl Problem for Evaluator<'_> {
     fn fitness_name(&self) -> &str {
         self.problem.fitness_name()
     }
+    fn game_identity(&self) -> Option<playtune::eval::GameIdentity> {
+        self.problem.game_identity()
+    }
     // The baseline too: a race enters it, as the command line's does.
     fn baseline(&self) -> Option<playtune::eval::Baseline> {
         self.problem.baseline()
@@ -476,7 +479,7 @@ impl PyRunFolder {
             while !judge.is_finished() {
                 py.detach(|| std::thread::sleep(WAIT));
                 if raised.is_none()
-                    && let Err(e) = py.check_signals()
+                    && let Some(e) = py.check_signals().err().or_else(crate::game::take_raised)
                 {
                     halted.get_or_insert_with(playtune::eval::evaluator_groups::halt);
                     raised = Some(e);
@@ -489,7 +492,7 @@ impl PyRunFolder {
                     shown = now;
                 }
             }
-            (judge.join(), raised)
+            (judge.join(), raised.or_else(crate::game::take_raised))
         });
         match outcome {
             (_, Some(e)) => Err(e),
@@ -736,6 +739,7 @@ impl PyRunFolder {
         verdict_progress: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         self.check_open()?;
+        crate::problems::refuse_in_play()?;
         let manual = self.manual();
         self.waiting.clear();
         let func = match func {
@@ -828,8 +832,10 @@ impl PyRunFolder {
                             py.detach(|| std::thread::sleep(WAIT));
                         }
                         // Ctrl-C while Python runs nothing (a function it calls gets
-                        // KeyboardInterrupt itself).
-                        if let Err(e) = py.check_signals() {
+                        // KeyboardInterrupt itself), or a KeyboardInterrupt or
+                        // SystemExit a game's play raised.
+                        if let Some(e) = py.check_signals().err().or_else(crate::game::take_raised)
+                        {
                             stop_with(e, &mut raised);
                         }
                     }
@@ -847,7 +853,7 @@ impl PyRunFolder {
             }
             driver.join()
         });
-        if let Some(e) = raised {
+        if let Some(e) = raised.or_else(crate::game::take_raised) {
             return Err(e);
         }
         match ended {

@@ -73,3 +73,90 @@ def test_a_bad_game_is_refused_by_field():
         playtune.register_game(Shadow())
     with pytest.raises(PlaytuneError, match="edge=0.45"):
         playtune.tournament(DUEL_FILE, ["novice", "expert"], games=2, settings={"edge": 0.45})
+
+
+def test_a_play_that_never_returns_is_interrupted_at_its_timeout():
+    class Endless(Duel):
+        name = "endless"
+
+        def play(self, match):
+            if match["settings"]["rounds"] == 1:
+                while True:
+                    pass
+            return super().play(match)
+
+    playtune.register_game(Endless(), in_process=True, timeout=0.5)
+    import time
+
+    start = time.monotonic()
+    with pytest.raises(PlaytuneError, match="longer than the match timeout of 0.5 s"):
+        playtune.tournament("endless", ["novice", "expert"], games=2, settings={"rounds": 1})
+    assert time.monotonic() - start < 30
+    # The thread that played it plays on, no exception left pending in it.
+    assert playtune.tournament("endless", ["novice", "expert"], games=4, settings={"rounds": 3})["games"] == 4
+
+
+@pytest.mark.parametrize("raised", [KeyboardInterrupt, SystemExit])
+def test_keyboard_interrupt_or_system_exit_in_play_stops_and_is_raised(raised, tmp_path):
+    class Quitting(Duel):
+        name = "quitting"
+
+        def play(self, match):
+            if match["seed"] % 3 == 0:
+                raise raised()
+            return super().play(match)
+
+    playtune.register_game(Quitting(), in_process=True)
+    with pytest.raises(raised):
+        playtune.tournament("quitting", ["novice", "expert"], games=20)
+    run = playtune.create_run("design", settings={"game": "quitting", "games": 4}, budget=40,
+                              seed=1, runs_dir=tmp_path)
+    with pytest.raises(raised):
+        run.run(progress=False, verdict=0)
+    run.close()
+    # Stopped, not completed with failures tried again.
+    assert not os.path.exists(os.path.join(run.path, "result.ron"))
+
+
+def test_a_play_that_calls_playtune_is_refused_not_deadlocked():
+    class Recursive(Duel):
+        name = "recursive"
+
+        def play(self, match):
+            playtune.tournament(DUEL_FILE, ["novice", "expert"], games=1)
+            return super().play(match)
+
+    playtune.register_game(Recursive(), in_process=True)
+    with pytest.raises(PlaytuneError, match="would wait on that very match"):
+        playtune.tournament("recursive", ["novice", "expert"], games=2)
+
+
+def test_ctrl_c_interrupts_a_play_that_never_returns(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    script = tmp_path / "endless.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {os.path.join(ROOT, 'examples', 'duel')!r})\n"
+        "import playtune\n"
+        "from duel_class import Duel\n"
+        "class Endless(Duel):\n"
+        "    name = 'endless'\n"
+        "    def play(self, match):\n"
+        "        while True:\n"
+        "            pass\n"
+        "playtune.register_game(Endless(), in_process=True, timeout=600)\n"
+        "print('playing', flush=True)\n"
+        "try:\n"
+        "    playtune.tournament('endless', ['novice', 'expert'], games=4)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+    )
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    assert p.stdout.readline().strip() == "playing"
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=30)
+    assert "interrupted" in out and p.returncode == 0

@@ -347,6 +347,10 @@ pub fn main() -> ExitCode {
         Command::Task(a) => cluster::task(a),
         Command::Problems => problems::run(),
     };
+    // Game processes are pooled for the whole command: a game that does not exit at
+    // the end of its input, or a child it left in its group, would outlive playtune.
+    // Their groups end with it, as on Ctrl-C.
+    crate::eval::evaluator_groups::kill_all();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

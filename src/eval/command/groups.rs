@@ -85,8 +85,9 @@ pub(crate) fn unregister(pgid: i32) {
 
 /// Kills every registered evaluator's process group (SIGKILL), after any evaluator
 /// being started has been registered; from now on none starts. Async-signal-safe: for
-/// a signal handler on the way to `_exit`.
-pub(crate) fn kill_all() {
+/// a signal handler on the way to `_exit`, and for a command's (or a Python
+/// interpreter's) normal end.
+pub fn kill_all() {
     EXITING.store(true, Ordering::SeqCst);
     kill_registered();
 }
@@ -187,6 +188,12 @@ extern "C" fn end_by_signal(signal: libc::c_int) {
         libc::signal(signal, libc::SIG_DFL);
         libc::raise(signal);
     }
+}
+
+/// Whether evaluators are being stopped: a [`Halt`] lives, or the process is on its
+/// way out. An evaluator that runs in process (a Python game's `play`) stops then.
+pub fn halted() -> bool {
+    HALTS.load(Ordering::SeqCst) > 0 || EXITING.load(Ordering::SeqCst)
 }
 
 /// Whether the process is on its way out ([`kill_all`] ran).
