@@ -240,6 +240,51 @@ fn a_bad_description_names_its_file_line_and_field() {
             22,
             "Unexpected field named `colour` in the game description",
         ),
+        // Issue 58, class 8: ladder specs and playable constraints are checked with
+        // the file, before any run; a missing, unknown or repeated field is named as
+        // itself, never by the reader's type names.
+        (
+            "\"club\", \"expert\"]",
+            "\"club\", \"trained(foo=1)\"]",
+            21,
+            "ladder[2]: foo=1: bot `trained` has no setting `foo`",
+        ),
+        (
+            "\"club\", \"expert\"]",
+            "\"club\", \"trained(aim=9)\"]",
+            21,
+            "ladder[2]: aim=9",
+        ),
+        (
+            "\"club\", \"expert\"]",
+            "\"club\", \"trained(aim=2\"]",
+            21,
+            "ladder[2]",
+        ),
+        (
+            "timeout: 10",
+            "timeout: 10, playable: [\"fun_rate >= 0.5\"]",
+            22,
+            "playable[0]: `fun_rate` is not a design metric",
+        ),
+        (
+            "(name: \"club\", about: \"skill 1\")",
+            "(name: \"club\", about: \"skill 1\", colour: 2)",
+            16,
+            ": colour: Unexpected field named `colour` in a bot",
+        ),
+        (
+            "kind: Int(min: 1, max: 15, step: 2), ",
+            "",
+            11,
+            ": kind: Unexpected missing field named `kind` in a dimension",
+        ),
+        (
+            "kind: Int(min: 1, max: 15, step: 2)",
+            "kind: Range(1, 15)",
+            11,
+            "for a dimension's kind",
+        ),
     ] {
         let path = dir.path().join("duel.ron");
         assert!(good.contains(from), "{from}");
@@ -248,7 +293,8 @@ fn a_bad_description_names_its_file_line_and_field() {
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
         let at = format!("{}:{line}:", path.display());
-        assert!(err.contains(&at) && err.contains(says), "{from}: {err}");
+        assert!(err.contains(&at) && err.contains(says), "{to}: {err}");
+        assert!(!err.contains("Raw"), "{to}: {err}");
     }
     // A setting outside its domain is refused before any match, by name.
     let out = playtune()

@@ -47,7 +47,7 @@ def _dim_lines(dims: Any) -> List[str]:
         if not isinstance(name, str):
             raise PlaytuneError(f"a dimension needs a string `name`: {d!r}")
         default = d.pop("default", None)
-        step = d.pop("step", 1)
+        step = d.pop("step", None)
         levels = d.pop("levels", None)
         kinds = [k for k in ("int", "float", "list", "categories", "bool") if k in d]
         if len(kinds) != 1:
@@ -58,6 +58,18 @@ def _dim_lines(dims: Any) -> List[str]:
         arg = d.pop(kind)
         if d:
             raise PlaytuneError(f"dimension {name}: unknown keys {sorted(d)}")
+        if step is not None and kind != "int":
+            raise PlaytuneError(f"dimension {name}: step is for int dimensions, not {kind}")
+        if levels is not None and kind != "float":
+            raise PlaytuneError(f"dimension {name}: levels is for float dimensions, not {kind}")
+        if levels is not None and (isinstance(levels, bool) or not isinstance(levels, int)):
+            raise PlaytuneError(f"dimension {name}: levels takes a whole number, not {levels!r}")
+        if kind in ("int", "float", "list"):
+            values = list(arg) if isinstance(arg, (list, tuple)) else [arg]
+            for v in values + ([step] if step is not None else []):
+                if isinstance(v, bool) or not isinstance(v, (int, float)):
+                    raise PlaytuneError(f"dimension {name}: {kind} takes numbers, not {v!r}")
+        step = 1 if step is None else step
         if kind == "int":
             lo, hi = arg
             for bound in (lo, hi, step):

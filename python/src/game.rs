@@ -209,8 +209,9 @@ pub fn register_game(
     timeout: f64,
 ) -> PyResult<String> {
     check_timeout(timeout)?;
+    // The text is the class's, written by playtune: its errors name the field.
     let d = Description::parse(description, file, PathBuf::from("."))
-        .map_err(|e| super::err(e.to_string()))?;
+        .map_err(|e| super::err(e.of_generated().to_string()))?;
     if playtune::registry::GAMES.iter().any(|g| g.name() == d.name) {
         return Err(super::err(format!(
             "{file}: `{}` is a built-in game's name: give the game another",
@@ -242,8 +243,8 @@ pub fn register_game_process(
     timeout: f64,
 ) -> PyResult<String> {
     let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let mut d =
-        Description::parse(description, reference, dir).map_err(|e| super::err(e.to_string()))?;
+    let mut d = Description::parse(description, reference, dir)
+        .map_err(|e| super::err(e.of_generated().to_string()))?;
     if playtune::registry::GAMES.iter().any(|g| g.name() == d.name) {
         return Err(super::err(format!(
             "{reference}: `{}` is a built-in game's name: give the game another",

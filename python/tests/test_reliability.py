@@ -5,6 +5,7 @@ a file left behind."""
 import errno
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -369,3 +370,35 @@ def test_threads_sharing_an_optimizer_take_turns():
         sys.setswitchinterval(interval)
     assert errors == []
     assert opt.recommend()["samples"] >= 1
+
+
+@pytest.mark.parametrize(
+    "dim, says",
+    [
+        ({"float": [0.0, 1.0], "levels": "9"}, "levels takes a whole number"),
+        ({"float": [0.0, 1.0], "levels": 2.5}, "levels takes a whole number"),
+        ({"int": [0, 4], "levels": 3}, "levels is for float"),
+        ({"float": [0.0, 1.0], "step": 2}, "step is for int"),
+        ({"list": ["2", 3]}, "list takes numbers"),
+        ({"float": ["0", 1.0]}, "float takes numbers"),
+    ],
+)
+def test_space_from_dict_refuses_values_of_the_wrong_type(dim, says):
+    # Issue 58, class 10: `levels: '9'` was read as 9.
+    with pytest.raises(playtune.PlaytuneError, match=says):
+        playtune.space_from_dict({"name": "s", "dims": {"x": dim}})
+
+
+def test_a_class_games_errors_name_the_field_not_generated_lines():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples", "duel"))
+    from duel_class import Duel
+
+    class Wrong(Duel):
+        name = "wrong"
+        settings = {"edge": {"list": [0.1, 0.2], "default": 0.3}}
+
+    with pytest.raises(playtune.PlaytuneError) as e:
+        playtune.register_game(Wrong(), in_process=True)
+    message = str(e.value)
+    assert "`edge`.default" in message, message
+    assert not re.search(r":\d+:\d+:", message), message

@@ -425,6 +425,25 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     Ok(())
 }
 
+/// The values a setting takes, as a newcomer reads them: a list as its items, a
+/// stepped range with its step, categories by name.
+fn takes(domain: &crate::space::Domain) -> String {
+    use crate::space::Domain;
+    match domain {
+        Domain::Int { min, max, step } if *step > 1 => {
+            format!("{min} to {max} in steps of {step}")
+        }
+        Domain::Int { min, max, .. } => format!("{min} to {max}"),
+        Domain::List(v) => {
+            let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+            format!("one of {}", items.join(", "))
+        }
+        Domain::Categories(v) => format!("one of {}", v.join(", ")),
+        Domain::Bool => "true or false".into(),
+        Domain::Float { min, max, .. } => format!("{min} to {max}"),
+    }
+}
+
 fn print_settings(indent: &str, settings: &[Setting]) {
     for s in settings {
         let tuned = s
@@ -432,10 +451,11 @@ fn print_settings(indent: &str, settings: &[Setting]) {
             .as_ref()
             .map(|d| format!(" [tune-agent: {}]", d.describe()))
             .unwrap_or_default();
-        let range = s
-            .range
-            .map(|(lo, hi)| format!(" [takes {lo} to {hi}]"))
-            .unwrap_or_default();
+        let range = match (&s.values, s.range) {
+            (Some(values), _) => format!(" [takes {}]", takes(values)),
+            (None, Some((lo, hi))) => format!(" [takes {lo} to {hi}]"),
+            (None, None) => String::new(),
+        };
         println!(
             "{indent}{}={}  {}{range}{tuned}",
             s.name, s.default, s.about

@@ -90,6 +90,16 @@ fn metrics_of(game: &dyn DynGame) -> impl Iterator<Item = &'static str> + '_ {
         .filter(move |m| game.traced() || !LEAD_METRICS.contains(m))
 }
 
+/// The names of the design metrics a game reports: the lead metrics only where its
+/// matches are `traced`.
+pub fn metric_names(traced: bool) -> Vec<&'static str> {
+    METRICS
+        .iter()
+        .copied()
+        .filter(|m| traced || !LEAD_METRICS.contains(m))
+        .collect()
+}
+
 impl DesignProblem {
     /// The problem over `space` (a --space file), or the game's own design space.
     /// Every dimension must be a game setting; one also given in `config.settings` is

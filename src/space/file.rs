@@ -47,6 +47,19 @@ impl std::fmt::Display for SpaceError {
     }
 }
 
+impl SpaceError {
+    /// The error of a text a program wrote (a Python game's description): its lines
+    /// are none the reader wrote, so it names the field alone.
+    pub fn of_generated(self) -> SpaceError {
+        SpaceError {
+            line: 0,
+            column: 0,
+            message: format!("{}: {}", self.field, self.message),
+            ..self
+        }
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawSpace {
@@ -208,13 +221,47 @@ pub fn embedded_space(
 
 /// A RON error in `text` (the file `file`), located at its line, column and field.
 pub fn ron_error(text: &str, file: &str, e: &ron::error::SpannedError) -> SpaceError {
+    let message = readable(&e.code.to_string());
+    // A missing, unknown or repeated field is the field the error is about, not the
+    // last one read before it.
+    let named = message
+        .split_once("field named `")
+        .and_then(|(_, rest)| rest.split_once('`'))
+        .map(|(name, _)| name.to_string());
     SpaceError {
         file: file.into(),
         line: e.span.start.line,
         column: e.span.start.col,
-        field: field_at(text, e.span.start.line, e.span.start.col),
-        message: e.code.to_string(),
+        field: named.unwrap_or_else(|| field_at(text, e.span.start.line, e.span.start.col)),
+        message,
     }
+}
+
+/// A RON message in the words of the file's format: the reader's own type names
+/// (`RawDim`) say nothing to the person who wrote the file.
+pub(crate) fn readable(message: &str) -> String {
+    const NAMES: [(&str, &str); 6] = [
+        ("in `RawSpace`", "in the space"),
+        ("in `RawDim`", "in a dimension"),
+        ("in enum `RawKind`", "for a dimension's kind"),
+        ("in `RawKind`", "in a dimension's kind"),
+        ("in `RawDescription`", "in the game description"),
+        ("in `RawBot`", "in a bot"),
+    ];
+    let mut out = message.to_string();
+    for (from, to) in NAMES {
+        out = out.replace(from, to);
+    }
+    for (from, to) in [
+        ("`RawSpace`", "the space"),
+        ("`RawDim`", "a dimension"),
+        ("`RawKind`", "a dimension's kind"),
+        ("`RawDescription`", "the game description"),
+        ("`RawBot`", "a bot"),
+    ] {
+        out = out.replace(from, to);
+    }
+    out
 }
 
 /// Writes a space in the file format (what [`parse_space`] reads back unchanged).

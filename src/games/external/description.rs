@@ -217,14 +217,7 @@ impl Description {
     /// Parses the description `text` (the file `file`, in the folder `dir`).
     pub fn parse(text: &str, file: &str, dir: PathBuf) -> Result<Description, SpaceError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let raw: RawDescription = ron::from_str(text).map_err(|e| {
-            let mut e = ron_error(text, file, &e);
-            e.message = e
-                .message
-                .replace("`RawDescription`", "the game description")
-                .replace("`RawBot`", "a bot");
-            e
-        })?;
+        let raw: RawDescription = ron::from_str(text).map_err(|e| ron_error(text, file, &e))?;
         let at = |field: &str, needle: &str, message: String| {
             let offset = text
                 .find(&format!("{field}:"))
@@ -288,7 +281,14 @@ impl Description {
         }
         // A game with no settings is played (tournaments, tuning its bots), not
         // designed: its design space is none.
-        let settings = if raw.settings.is_empty() && raw.playable.is_empty() {
+        if raw.settings.is_empty() && !raw.playable.is_empty() {
+            return Err(at(
+                "playable",
+                "",
+                "playable constrains the rules a design run searches, and a game without settings has none to search: declare settings, or leave playable out".into(),
+            ));
+        }
+        let settings = if raw.settings.is_empty() {
             Space {
                 name: raw.name.clone(),
                 dims: Vec::new(),
@@ -356,23 +356,66 @@ impl Description {
             bots.iter().map(|b| b.name.clone()).collect()
         } else {
             for (i, spec) in raw.ladder.iter().enumerate() {
-                let name = spec.split('(').next().unwrap_or("").trim();
-                if !bots.iter().any(|b| b.name == name) {
-                    return Err(at(
+                // Each rung as a match would take it: its bot, its settings' names and
+                // values, here rather than at the first match.
+                let bad = |message: String| {
+                    at(
                         "ladder",
                         &format!("{spec:?}"),
-                        format!(
-                            "ladder[{i}]: `{name}` is not a bot (the bots: {})",
-                            bots.iter()
-                                .map(|b| b.name.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    ));
-                }
+                        format!("ladder[{i}]: {message}"),
+                    )
+                };
+                let parsed = crate::harness::AgentSpec::parse(spec)
+                    .map_err(|e| bad(format!("{spec:?}: {e}")))?;
+                let Some(bot) = bots.iter().find(|b| b.name == parsed.name) else {
+                    return Err(bad(format!(
+                        "`{}` is not a bot (the bots: {})",
+                        parsed.name,
+                        bots.iter()
+                            .map(|b| b.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                };
+                super::checked(
+                    &format!("bot `{}`", bot.name),
+                    &bot.settings,
+                    &parsed.settings,
+                )
+                .map_err(|e| bad(e.to_string()))?;
             }
             raw.ladder
         };
+        // A playable constraint holds a design metric, a rung's result or the depth's
+        // standard error: any other feature would be refused by every design run.
+        for (i, text) in raw.playable.iter().enumerate() {
+            let Ok(c) = text.parse::<crate::space::Constraint>() else {
+                continue; // refused with its position by `embedded_space` above
+            };
+            let metrics = crate::harness::design::metric_names(raw.traced);
+            let known = metrics.contains(&c.feature.as_str())
+                || c.feature == crate::harness::design::DEPTH_SE
+                || c.feature.starts_with("win_rate_");
+            if !known {
+                let lead = crate::harness::design::LEAD_METRICS.contains(&c.feature.as_str());
+                return Err(at(
+                    "playable",
+                    &format!("{text:?}"),
+                    if lead {
+                        format!(
+                            "playable[{i}]: `{}` is a lead metric, measured only for a game that declares `traced: true`",
+                            c.feature
+                        )
+                    } else {
+                        format!(
+                            "playable[{i}]: `{}` is not a design metric (they are {}, and win_rate_R_BOT for rung R of the ladder)",
+                            c.feature,
+                            metrics.join(", ")
+                        )
+                    },
+                ));
+            }
+        }
         for (i, f) in raw.features.iter().enumerate() {
             if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                 return Err(at(
@@ -440,7 +483,8 @@ fn python_description(
     let absolute = super::python::absolute(reference, &dir);
     let described =
         super::python::describe(&absolute, &dir).map_err(|message| at("python", "", message))?;
-    let mut d = Description::parse(&described, &absolute, dir.clone())?;
+    let mut d =
+        Description::parse(&described, &absolute, dir.clone()).map_err(SpaceError::of_generated)?;
     if d.python.is_some() {
         return Err(at(
             "python",

@@ -128,7 +128,13 @@ impl GameDef for Rinascimento {
                 "a rule (docs/rinascimento.md); splendor: Splendor's value for the player count",
             );
             match super::rules::bounds(name) {
-                Some((lo, hi)) => setting.within(lo as f64, hi as f64),
+                // Whole numbers only: a design space of 2.5 coins is refused before
+                // any game, not at every evaluation.
+                Some((lo, hi)) => setting.within(lo as f64, hi as f64).taking(Domain::Int {
+                    min: lo as i64,
+                    max: hi as i64,
+                    step: 1,
+                }),
                 None => setting,
             }
         }));
