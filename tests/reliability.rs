@@ -316,3 +316,106 @@ fn game_processes_end_with_the_command() {
         "game processes outlived playtune"
     );
 }
+
+/// A game for the protocol's faults: `python3 bad.py MODE` answers every match wrongly
+/// in the way MODE says.
+const BAD_GAME: &str = r#"
+import json, sys, time
+mode = sys.argv[1]
+if mode == "slow-start":
+    time.sleep(1.5)
+for line in sys.stdin:
+    req = json.loads(line)
+    i = req["id"]
+    if mode == "short-trace":
+        print(json.dumps({"id": i, "scores": [1, 0], "winners": [0], "length": 100, "trace": [[0, 0], [1, 0]]}), flush=True)
+    elif mode == "repeated":
+        print('{"id": %d, "scores": [1, 0], "scores": [0, 1], "winners": [0], "length": 3}' % i, flush=True)
+    elif mode == "escapes":
+        print("\x1b[2J\x1b]0;owned\x07 not a reply", flush=True)
+    else:
+        print(json.dumps({"id": i, "scores": [1, 0], "winners": [0], "length": 3}), flush=True)
+"#;
+
+fn bad_game(dir: &Path, mode: &str, extra: &str) -> PathBuf {
+    std::fs::write(dir.join("bad.py"), BAD_GAME).unwrap();
+    let path = dir.join(format!("{mode}.ron"));
+    std::fs::write(
+        &path,
+        format!(
+            r#"(name: "bad", command: "python3 bad.py {mode}", players: 2,
+                bots: [(name: "a"), (name: "b")], timeout: 1{extra})"#
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// Class 9: the match protocol. A game slow to start plays at `timeout: 1` (start-up
+/// has its own allowance); a trace whose rows do not match the length, and a reply
+/// naming a key twice, fail the match by name; what a game prints reaches the terminal
+/// without its escape sequences; a setting named as a log column is refused.
+#[test]
+fn the_match_protocol_holds_start_up_traces_keys_and_escapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let tournament = |game: &Path| {
+        let mut c = playtune();
+        c.args(["tournament", "--games", "2", "--game"]).arg(game);
+        c
+    };
+    succeeded(&mut tournament(&bad_game(dir.path(), "slow-start", "")));
+    let e = refused(
+        &mut tournament(&bad_game(dir.path(), "slow-start", ", startup: 0")),
+        &["did not reply within 1 s"],
+    );
+    assert!(!e.contains("startup"), "{e}");
+    refused(
+        &mut tournament(&bad_game(dir.path(), "short-trace", "")),
+        &["\"trace\"", "has 2 rows for a match of 100 steps"],
+    );
+    refused(
+        &mut tournament(&bad_game(dir.path(), "repeated", "")),
+        &["names the key \"scores\" twice"],
+    );
+    let e = refused(
+        &mut tournament(&bad_game(dir.path(), "escapes", "")),
+        &["not a reply"],
+    );
+    assert!(!e.contains('\x1b') && !e.contains('\x07'), "{e:?}");
+    let reserved = bad_game(
+        dir.path(),
+        "ok",
+        r#", settings: [(name: "seed", kind: Int(min: 0, max: 3), default: 0)]"#,
+    );
+    refused(
+        playtune().args(["games"]).arg(&reserved),
+        &["ok.ron:", "`seed` is a column of every run's log"],
+    );
+}
+
+/// Class 10: a List of fractions for an integer rule is refused before any game.
+#[test]
+fn an_integer_rule_refuses_fractional_values_up_front() {
+    let dir = tempfile::tempdir().unwrap();
+    let space = dir.path().join("coins.ron");
+    std::fs::write(
+        &space,
+        r#"(name: "c", dims: [(name: "coins", kind: List([2.0, 2.5, 3.0]), default: 2.0)])"#,
+    )
+    .unwrap();
+    refused(
+        playtune()
+            .args([
+                "optimize",
+                "--problem",
+                "design",
+                "--set",
+                "game=rinascimento",
+            ])
+            .args(["--budget", "4", "--space"])
+            .arg(&space)
+            .args(["--runs-dir"])
+            .arg(dir.path()),
+        &["coins.ron:", "coins", "integers 1..=20"],
+    );
+}

@@ -21,6 +21,10 @@ use serde::Deserialize;
 use std::collections::HashSet;
 use std::path::Path;
 
+/// The columns a run's log (`evals.csv`) has besides the dimensions and features: no
+/// dimension may take one of their names.
+pub const RESERVED: [&str; 6] = ["trial", "index", "phase", "seed", "fitness", "check"];
+
 /// A problem with a space file, located at a line and column.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct SpaceError {
@@ -501,6 +505,20 @@ impl<'a> Validator<'a> {
             if let Err(m) = super::check_name("dimension", &d.name) {
                 let at = self.dim_offset(&d.name, 0);
                 return Err(self.dim_error(at, &d.name, "name", m.to_string()));
+            }
+            // A run logs every dimension as a column of `evals.csv` beside its own.
+            if RESERVED.contains(&d.name.as_str()) {
+                let at = self.dim_offset(&d.name, 0);
+                return Err(self.dim_error(
+                    at,
+                    &d.name,
+                    "name",
+                    format!(
+                        "`{}` is a column of every run's log ({}): give the dimension another name",
+                        d.name,
+                        RESERVED.join(", ")
+                    ),
+                ));
             }
             if seen.contains(&d.name) {
                 let at = self.dim_offset(&d.name, 1);

@@ -58,6 +58,12 @@ pub enum ReplyError {
         shown: String,
         source: serde_json::Error,
     },
+    #[error("{what} {shown} names the key \"{key}\" twice: give each key once")]
+    Duplicate {
+        what: &'static str,
+        shown: String,
+        key: String,
+    },
     #[error("{shown} has no numeric \"fitness\"")]
     NoFitness { shown: String },
     #[error("the fitness in {shown} is not finite")]
@@ -71,6 +77,12 @@ pub enum ReplyError {
 /// Quotes what an evaluator printed, cut to a readable length.
 pub fn show(text: &str) -> String {
     const MAX: usize = 200;
+    // Control characters (a terminal's escape sequences among them) are shown as
+    // spaces: what an evaluator printed must not drive the reader's terminal.
+    let text: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     let text = text.trim();
     match text.char_indices().nth(MAX) {
         Some((cut, _)) => format!("`{}...`", &text[..cut]),
@@ -146,8 +158,17 @@ fn error_text(e: &Value) -> String {
 /// Python's json module writes, and `1e999`, which overflows a 64-bit float).
 pub(crate) fn json(line: &str, what: &'static str) -> Result<Map<String, Value>, ReplyError> {
     let shown = show(line);
-    match serde_json::from_str::<Value>(line) {
+    match serde_json::from_str::<Strict>(line).map(|s| s.0) {
         Ok(Value::Object(m)) => Ok(m),
+        Err(e) if e.to_string().starts_with(DUPLICATE) => Err(ReplyError::Duplicate {
+            what,
+            shown,
+            key: e.to_string()[DUPLICATE.len()..]
+                .split('`')
+                .next()
+                .unwrap_or("")
+                .to_string(),
+        }),
         Ok(_) => Err(ReplyError::NotAnObject { what, shown }),
         Err(e) if e.to_string().contains("number out of range") => {
             Err(ReplyError::OutOfRange { what, shown })
@@ -160,6 +181,71 @@ pub(crate) fn json(line: &str, what: &'static str) -> Result<Map<String, Value>,
             shown,
             source,
         }),
+    }
+}
+
+const DUPLICATE: &str = "a repeated key `";
+
+/// A JSON value whose objects hold each key once: a reply that names a key twice is
+/// ambiguous (which copy is meant?), never read as its last copy.
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Strict;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Strict, E> {
+                Ok(Strict(Value::Bool(v)))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Strict, E> {
+                Ok(Strict(v.into()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Strict, E> {
+                Ok(Strict(v.into()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Strict, E> {
+                Ok(Strict(
+                    serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number),
+                ))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Strict, E> {
+                Ok(Strict(Value::String(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Strict, E> {
+                Ok(Strict(Value::String(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Strict, E> {
+                Ok(Strict(Value::Null))
+            }
+            fn visit_none<E>(self) -> Result<Strict, E> {
+                Ok(Strict(Value::Null))
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Strict, D::Error> {
+                serde::Deserialize::deserialize(d)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Strict, A::Error> {
+                let mut out = Vec::new();
+                while let Some(Strict(v)) = a.next_element()? {
+                    out.push(v);
+                }
+                Ok(Strict(Value::Array(out)))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Strict, A::Error> {
+                let mut out = Map::new();
+                while let Some(key) = a.next_key::<String>()? {
+                    let Strict(v) = a.next_value()?;
+                    if out.insert(key.clone(), v).is_some() {
+                        return Err(serde::de::Error::custom(format!("{DUPLICATE}{key}`")));
+                    }
+                }
+                Ok(Strict(Value::Object(out)))
+            }
+        }
+        d.deserialize_any(Visit)
     }
 }
 

@@ -24,6 +24,8 @@ struct Worker {
     events: Receiver<Event>,
     stderr: Arc<Capture>,
     stopped: bool,
+    /// Whether it has replied once: until then its start-up is allowed for too.
+    answered: bool,
 }
 
 /// Why a worker could not answer; it is killed for it.
@@ -76,6 +78,7 @@ impl Worker {
                 events,
                 stderr,
                 stopped: false,
+                answered: false,
             }),
             Err(e) => {
                 process::kill_group(&child);
@@ -86,8 +89,20 @@ impl Worker {
     }
 
     /// Sends one request line and waits, until `timeout`, for the next non-blank line.
-    fn exchange(&mut self, request: String, timeout: Duration) -> Result<String, Fault> {
-        let deadline = Instant::now().checked_add(timeout);
+    /// A fresh worker's first request has `startup` more: a process loading its
+    /// libraries is not a slow match.
+    fn exchange(
+        &mut self,
+        request: String,
+        timeout: Duration,
+        startup: Duration,
+    ) -> Result<String, Fault> {
+        let allowed = if self.answered {
+            Some(timeout)
+        } else {
+            timeout.checked_add(startup)
+        };
+        let deadline = allowed.and_then(|t| Instant::now().checked_add(t));
         // What came while it was idle: a death is best found before writing to it, and
         // a stray line must not be taken for the next reply.
         while let Ok(event) = self.events.try_recv() {
@@ -122,6 +137,7 @@ impl Worker {
             match event {
                 Ok(event) => {
                     if let Some(line) = Self::reply(event)? {
+                        self.answered = true;
                         return Ok(line);
                     }
                 }
@@ -149,7 +165,7 @@ impl Worker {
     }
 
     /// Kills the worker for `fault` and says why, with its error output's tail.
-    fn fail(mut self, fault: Fault, timeout: Duration) -> String {
+    fn fail(mut self, fault: Fault, timeout: Duration, startup: Duration) -> String {
         // Killed by playtune's signal handler: interrupted, not failed.
         super::groups::hold_if_exiting();
         let reason = match fault {
@@ -157,6 +173,12 @@ impl Worker {
                 "it exited without replying, and something it started holds its output open"
                     .to_string()
             }
+            Fault::TimedOut if !self.answered && !startup.is_zero() => format!(
+                "it did not reply to its first request within {} s (the `timeout` setting, {} s, and the `startup` setting, {} s, for starting)",
+                (timeout + startup).as_secs_f64(),
+                timeout.as_secs_f64(),
+                startup.as_secs_f64()
+            ),
             Fault::TimedOut => format!(
                 "it did not reply within {} s (the `timeout` setting)",
                 timeout.as_secs_f64()
@@ -213,6 +235,8 @@ pub(crate) struct Pool {
     /// The folder the workers start in (playtune's own when `None`).
     dir: Option<PathBuf>,
     size: usize,
+    /// What a fresh worker's first request has beyond its timeout, to start.
+    startup: Duration,
     state: Mutex<PoolState>,
     freed: Condvar,
 }
@@ -230,12 +254,19 @@ impl Pool {
             command,
             dir: None,
             size,
+            startup: Duration::ZERO,
             state: Mutex::new(PoolState {
                 idle: Vec::new(),
                 live: 0,
             }),
             freed: Condvar::new(),
         }
+    }
+
+    /// A fresh worker's first request has `startup` beyond its timeout.
+    pub fn with_startup(mut self, startup: Duration) -> Pool {
+        self.startup = startup;
+        self
     }
 
     pub fn size(&self) -> usize {
@@ -280,7 +311,7 @@ impl Pool {
         let mut worker = self.take()?;
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let outcome = worker
-            .exchange(request(id), timeout)
+            .exchange(request(id), timeout, self.startup)
             .and_then(|line| read(id, &line).map_err(Fault::Reply));
         match outcome {
             Ok(Ok(answer)) => {
@@ -292,7 +323,7 @@ impl Pool {
                 Err(WorkerError::Refused(why))
             }
             Err(fault) => {
-                let why = worker.fail(fault, timeout);
+                let why = worker.fail(fault, timeout, self.startup);
                 self.lost();
                 Err(WorkerError::Failed(why))
             }

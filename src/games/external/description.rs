@@ -37,6 +37,10 @@ fn default_timeout() -> f64 {
     60.0
 }
 
+fn default_startup() -> f64 {
+    10.0
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawDescription {
@@ -65,6 +69,9 @@ struct RawDescription {
     playable: Vec<String>,
     #[serde(default = "default_timeout")]
     timeout: f64,
+    /// Seconds a fresh game process has to start, beyond its first match's timeout.
+    #[serde(default = "default_startup")]
+    startup: f64,
     #[serde(default)]
     workers: usize,
     #[serde(default)]
@@ -115,6 +122,8 @@ pub struct Description {
     pub playable: Vec<String>,
     /// The most a match may take before its process is killed.
     pub timeout: Duration,
+    /// What a fresh game process has beyond its first match's timeout, to start.
+    pub startup: Duration,
     /// Game processes at most (0: one per core).
     pub workers: usize,
     /// The Python game (`FILE.py:NAME`, the file's path absolute) whose processes
@@ -269,6 +278,16 @@ impl Description {
                 format!(
                     "{}: give the seconds a match may take, above 0 and at most a day",
                     raw.timeout
+                ),
+            ));
+        }
+        if !(raw.startup.is_finite() && raw.startup >= 0.0 && raw.startup <= 86_400.0) {
+            return Err(at(
+                "startup",
+                "",
+                format!(
+                    "{}: give the seconds a fresh game process may take to start, 0 to a day",
+                    raw.startup
                 ),
             ));
         }
@@ -438,6 +457,7 @@ impl Description {
             features: raw.features,
             playable: raw.playable,
             timeout: Duration::from_secs_f64(raw.timeout),
+            startup: Duration::from_secs_f64(raw.startup),
             workers: raw.workers,
             python: None,
             traced: raw.traced,
@@ -476,7 +496,7 @@ fn python_description(
             field,
             "",
             format!(
-                "`{field}` comes from the Python game `{reference}`: a description with `python` sets only name, about, timeout and workers"
+                "`{field}` comes from the Python game `{reference}`: a description with `python` sets only name, about, timeout, startup and workers"
             ),
         ));
     }
@@ -500,6 +520,7 @@ fn python_description(
     }
     d.file = file.to_string();
     d.timeout = Duration::from_secs_f64(raw.timeout);
+    d.startup = Duration::from_secs_f64(raw.startup);
     d.workers = raw.workers;
     d.command = super::python::serve_command(&absolute);
     d.python = Some(absolute);

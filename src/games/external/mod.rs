@@ -205,7 +205,8 @@ impl ExternalGame {
         };
         let player = ProcessPlayer {
             pool: WorkerPool::new(description.command.clone(), workers)
-                .in_dir(description.dir.clone()),
+                .in_dir(description.dir.clone())
+                .with_startup(description.startup),
             timeout: description.timeout,
             features: description.features.clone(),
         };

@@ -194,6 +194,16 @@ pub fn read_reply(
             let rows = t
                 .as_array()
                 .ok_or_else(|| format!("\"trace\" in {shown} is not a list of score lists"))?;
+            // A row after each step, with or without the row at the start: any other
+            // count is not this match's trace.
+            let steps = length as usize;
+            if rows.len() != steps && rows.len() != steps + 1 {
+                return Err(format!(
+                    "\"trace\" in {shown} has {} rows for a match of {steps} steps: give each seat's score after every step ({steps} rows, or {} with the start)",
+                    rows.len(),
+                    steps + 1
+                ));
+            }
             Some(
                 rows.iter()
                     .map(|r| numbers("trace", r))
