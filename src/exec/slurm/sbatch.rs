@@ -31,7 +31,7 @@ pub enum SlurmError {
     BadArgs(String),
     /// An extra sbatch option that playtune sets itself.
     #[error(
-        "the sbatch options set {0}, which playtune sets itself for each array (the work items, the job's name, where task logs go)"
+        "the sbatch options set {0}, which playtune sets itself for each array (the work items, the job's name, where task logs go, the job script)"
     )]
     Reserved(String),
     /// A word of the extra sbatch options that is none.
@@ -201,8 +201,8 @@ const SBATCH_OPTIONS: &[(&str, Arg, Option<char>)] = {
 };
 
 /// The options playtune sets itself for each array: the work items, the job's name,
-/// where task logs go.
-const RESERVED: [&str; 4] = ["array", "job-name", "output", "error"];
+/// where task logs go, and the job script (`--wrap` would replace it).
+const RESERVED: [&str; 5] = ["array", "job-name", "output", "error", "wrap"];
 
 /// The sbatch option a long option's name (without `--` and `=...`) stands for, as
 /// `getopt_long` resolves it: the option of that exact name, else the only one it is a
@@ -231,7 +231,7 @@ fn short_option(c: char) -> Option<&'static (&'static str, Arg, Option<char>)> {
 }
 
 /// Extra sbatch options split as a shell would, less the options playtune sets itself:
-/// `--array`, `--job-name`, `--output` and `--error` are refused in every spelling
+/// `--array`, `--job-name`, `--output`, `--error` and `--wrap` are refused in every spelling
 /// sbatch accepts (`--output=x`, `--out x`, `-ox`, `-o x`, `-Hox`, ...). The words are
 /// read as sbatch reads them, so an option's argument is never taken for an option
 /// (`--comment --array` sets a comment). A word that is no option would end sbatch's
@@ -616,6 +616,11 @@ mod tests {
             "--hold -a1",
             "--partition=cpu -oX",
             "--time 5 --err=x",
+            "--wrap=true",
+            "--wrap true",
+            "--wr=true",
+            "--wra true",
+            "--partition=cpu --wrap='sleep 1'",
         ] {
             let e = split_args(args).expect_err(args);
             assert!(matches!(e, SlurmError::Reserved(_)), "{args}: {e}");
