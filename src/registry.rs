@@ -94,6 +94,53 @@ pub fn game(name: &str) -> Result<&'static dyn DynGame, Error> {
     }
 }
 
+/// A new run's folder name when its user gives none: `PROBLEM-GAME-ALGO-sSEED` for a
+/// problem that plays a game (`design-duel-ntbea-s1`), the game by its name, and
+/// `PROBLEM-ALGO-sSEED` otherwise: two runs on two games never share a name.
+pub fn default_run_name(config: &crate::run::RunConfig) -> String {
+    let spec = &config.problem;
+    let declared = problem(&spec.name).ok().and_then(|d| {
+        d.settings
+            .iter()
+            .find(|(name, _, _)| *name == "game")
+            .map(|(_, default, _)| default.to_string())
+    });
+    let game = match (
+        &config.game,
+        spec.settings.get("game").cloned().or(declared),
+    ) {
+        (Some(identity), _) => Some(identity.name.clone()),
+        (None, Some(text)) => {
+            // A path or a Python reference by its file's stem.
+            let stem = text.rsplit(['/', '\\']).next().unwrap_or(&text);
+            let stem = stem.split([':', '.']).next().unwrap_or(stem);
+            Some(stem.to_string())
+        }
+        (None, None) => None,
+    }
+    .map(|g| {
+        g.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect::<String>()
+    })
+    .filter(|g| !g.is_empty());
+    match game {
+        Some(g) => format!(
+            "{}-{g}-{}-s{}",
+            spec.name,
+            config.algorithm.name(),
+            config.seed
+        ),
+        None => format!("{}-{}-s{}", spec.name, config.algorithm.name(), config.seed),
+    }
+}
+
 /// The problem called `name`.
 pub fn problem(name: &str) -> Result<&'static ProblemDef, Error> {
     PROBLEMS

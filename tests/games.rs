@@ -80,14 +80,13 @@ fn design_metrics_agree_with_the_game(j: &serde_json::Value) {
     assert!((f("stalemate_rate") - no_winner).abs() < 1e-12, "{d}");
     // Every game has a winning seat or none: the seat rates add up to the games won,
     // a draw counting for each winner.
-    let seats = f("seat_win_rate_0") + f("seat_win_rate_1");
+    let seat = |s: usize| d["seat_win_rate"][s].as_f64().unwrap();
+    let seats = seat(0) + seat(1);
     assert!(
         (seats - (1.0 - no_winner + f("draw_rate"))).abs() < 1e-9,
         "{d}"
     );
-    assert!(
-        (f("seat_advantage") - (f("seat_win_rate_0") - f("seat_win_rate_1")).abs()).abs() < 1e-12
-    );
+    assert!((f("seat_advantage") - (seat(0) - seat(1)).abs()).abs() < 1e-12);
     assert!((f("mean_length") - j["mean_length"].as_f64().unwrap()).abs() < 1e-9);
     assert!(f("lead_changes") >= 0.0);
     match j["game"].as_str().unwrap() {

@@ -134,6 +134,8 @@ class Run:
         cfg = self.config()
         total = int(cfg["budget"]) * int(cfg["trials"])
         bar = _Progress(progress, total)
+        # A resumed run's bar starts at what its logs hold, as the command line's.
+        bar.update(self._folder.logged() if progress else 0)
         try:
             # One pass, as `playtune optimize` runs: the folder's logs are read once,
             # the optimisers kept in memory; a failure is tried again with the same
@@ -216,7 +218,8 @@ def create_run(
     ``problem`` is a built-in problem (``settings`` as ``--set``) or ``"manual"`` (the
     default): points evaluated in Python, over ``space``, reporting ``features``.
     ``algorithm`` and ``algorithm_settings`` as :func:`algorithm_config` takes them.
-    The folder is ``runs_dir/name`` (default ``PROBLEM-ALGO-sSEED``, made unique).
+    The folder is ``runs_dir/name`` (default ``PROBLEM-GAME-ALGO-sSEED`` for a
+    problem that plays a game, else ``PROBLEM-ALGO-sSEED``, made unique).
     """
     sp = _space(space)
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}

@@ -107,14 +107,7 @@ pub(crate) fn create_run(
                 &built.default_axes(),
             )
             .map_err(|e| e.to_string())?;
-        let name = name.unwrap_or_else(|| {
-            format!(
-                "{}-{}-s{}",
-                config.problem.name,
-                config.algorithm.name(),
-                config.seed
-            )
-        });
+        let name = name.unwrap_or_else(|| playtune::registry::default_run_name(&config));
         run::check_run_name(&name).map_err(|e| e.to_string())?;
         let (dir, _lock) = run::claim_fresh_dir(&runs_dir, &name).map_err(|e| e.to_string())?;
         run::create_run_dir(&dir, &config).map_err(|e| e.to_string())?;
@@ -869,6 +862,15 @@ impl PyRunFolder {
             Ok(Ok(Err(e))) => Err(err(e)),
             Ok(Err(p)) | Err(p) => Err(panicked(p.as_ref())),
         }
+    }
+
+    /// The search's evaluations the folder's logs hold already: where a resumed run's
+    /// progress bar starts.
+    fn logged(&self) -> PyResult<u64> {
+        guard(|| {
+            run::logged_evaluations(&self.dir, &self.config, &self.problem.feature_names())
+                .map_err(|e| e.to_string())
+        })
     }
 
     /// The number of verdict evaluations a side at this run's budget when none is

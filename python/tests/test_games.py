@@ -110,3 +110,14 @@ run.run(progress=False)
     assert "verdict" in Path(tmp_path, "cut", "result.ron").read_text()
     for f in ("config.ron", "evals.csv", "result.ron"):
         assert Path(tmp_path, "full", f).read_bytes() == Path(tmp_path, "cut", f).read_bytes(), f
+
+
+def test_the_command_lines_design_object_has_pythons_shape(cli):
+    # Issue 58, class 12: one shape for the tournament's design metrics.
+    import json
+
+    here = playtune.tournament("space-battle", ["ras", "1sla"], games=2, seed=1)
+    out = cli("tournament", "--game", "space-battle", "--agents", "ras,1sla", "--games", "2", "--seed", "1", "--json")
+    there = json.loads(out.stdout.strip().splitlines()[-1])["design"]
+    assert set(there) == set(here["design"])
+    assert there["seat_win_rate"] == here["design"]["seat_win_rate"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import playtune
+import playtune.runs
 
 FILES = ["config.ron", "evals.csv", "result.ron"]
 BITS = {"name": "bits", "dims": {f"b{i}": {"bool": True} for i in range(10)}}
@@ -334,3 +335,30 @@ def test_a_raced_python_run_writes_the_command_lines_files_with_its_baseline(cli
     with pytest.raises(playtune.PlaytuneError, match="race_baseline"):
         playtune.create_run("synthetic-design", budget=80, runs_dir=tmp_path,
                             race_baseline="sideways")
+
+
+def test_a_resumed_runs_progress_counts_the_evaluations_its_log_holds(tmp_path, monkeypatch):
+    # Issue 58, class 12: the bar stopped at 124 of 200, reused evaluations uncounted.
+    run = playtune.create_run("noisy-onemax", settings={"dims": 4}, budget=200, seed=1, runs_dir=tmp_path)
+    run.run(progress=False)
+    run.close()
+    log = Path(run.path) / "evals.csv"
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[: 1 + 124]) + "\n")
+    (Path(run.path) / "result.ron").unlink()
+    counted = []
+
+    class Recorder:
+        def __init__(self, show, total, what="evaluations"):
+            self.n = 0
+            counted.append(self)
+
+        def update(self, k):
+            self.n += k
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(playtune.runs, "_Progress", Recorder)
+    playtune.resume(run.path, progress=True)
+    assert counted[0].n == 200

@@ -359,15 +359,29 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         }
         println!("{line}");
     }
+    // The mean length of each kind of game only where there are games of that kind:
+    // "stalemated 0.0" read as stalemates of no length.
+    let finished = r.games - r.no_winner;
+    let mut by_kind = Vec::new();
+    if finished > 0 {
+        by_kind.push(format!(
+            "{:.1} in the {finished} with a winner",
+            r.mean_length_finished
+        ));
+    }
+    if r.no_winner > 0 {
+        by_kind.push(format!(
+            "{:.1} in the {} without",
+            r.mean_length_stalemated, r.no_winner
+        ));
+    }
     println!(
-        "length {:.2} +- {:.2} (sd) steps, min {}, max {}, stalemated {:.1}, finished {:.1}, no winner {}, {:.3} ms a game, {:.0} states/s on {} thread(s)",
+        "length {:.2} +- {:.2} (sd) steps, min {}, max {}; mean length {}; {:.3} ms a game, {:.0} states/s on {} thread(s)",
         r.mean_length,
         r.sd_length,
         r.min_length,
         r.max_length,
-        r.mean_length_stalemated,
-        r.mean_length_finished,
-        r.no_winner,
+        by_kind.join(", "),
         1000.0 * secs / r.games as f64,
         states / secs,
         rayon::current_num_threads()
@@ -413,13 +427,8 @@ pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         for (k, v) in &r.extra {
             j[k] = serde_json::json!(v);
         }
-        let design: serde_json::Map<String, serde_json::Value> = r
-            .design
-            .features()
-            .into_iter()
-            .map(|(k, v)| (k, serde_json::json!(v)))
-            .collect();
-        j["design"] = serde_json::Value::Object(design);
+        // The metrics as Python's `tournament()["design"]` holds them: one shape.
+        j["design"] = serde_json::json!(r.design);
         println!("{j}");
     }
     Ok(())

@@ -267,7 +267,7 @@ pub struct CommonRunArgs {
     /// Run seed: the same seed gives the same files, whatever the number of threads.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Run folder name under --runs-dir (default: PROBLEM-ALGO-sSEED, made unique).
+    /// Run folder name under --runs-dir (default: PROBLEM-GAME-ALGO-sSEED for a problem that plays a game, else PROBLEM-ALGO-sSEED, made unique).
     #[arg(long)]
     pub name: Option<String>,
     /// Where run folders go.

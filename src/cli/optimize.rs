@@ -348,14 +348,10 @@ fn start(
             );
         }
     }
-    let name = common.name.clone().unwrap_or_else(|| {
-        format!(
-            "{}-{}-s{}",
-            config.problem.name,
-            config.algorithm.name(),
-            config.seed
-        )
-    });
+    let name = common
+        .name
+        .clone()
+        .unwrap_or_else(|| crate::registry::default_run_name(&config));
     run::check_run_name(&name).map_err(run_error)?;
     // Locked from its creation: a `resume` or `ask` started meanwhile is refused.
     let (dir, _lock) = run::claim_fresh_dir(&common.runs_dir, &name).map_err(anyhow::Error::msg)?;
@@ -700,7 +696,11 @@ pub(super) fn report(
     }
     for t in r.trials.iter().take(5) {
         if let Some(v) = &t.verdict {
-            super::verdict::print(v, &format!("verdict, trial {}", t.trial));
+            super::verdict::print(
+                v,
+                &format!("verdict, trial {}", t.trial),
+                !config.space.constraints.is_empty(),
+            );
         }
     }
     println!(

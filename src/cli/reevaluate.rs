@@ -128,7 +128,7 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
                     .judge(&t.values, t.trial, baseline, &|| bar.inc(1))
                     .map_err(|e| anyhow!("{}: verdict: {e}", a.run.display()))?;
                 bar.finish_and_clear();
-                super::verdict::print(&v, "  verdict");
+                super::verdict::print(&v, "  verdict", !config.space.constraints.is_empty());
                 Some(v)
             }
             None => None,

@@ -110,8 +110,9 @@ pub(super) fn judge_run(
     Ok(judged)
 }
 
-/// Prints a verdict as a table, the sentence last.
-pub(super) fn print(v: &Verdict, heading: &str) {
+/// Prints a verdict as a table, the sentence last; `constrained`: the run is held to
+/// constraints, whose row it then shows.
+pub(super) fn print(v: &Verdict, heading: &str, constrained: bool) {
     println!(
         "{heading}: the recommendation and {} each evaluated {} times on fresh seeds, common to both",
         v.baseline.label, v.evaluations
@@ -156,12 +157,15 @@ pub(super) fn print(v: &Verdict, heading: &str) {
             format!("breaks {}", broken.join(", "))
         }
     };
-    println!(
-        "  {:width$}  {:>17}  {:>17}",
-        "constraints",
-        constraints(&v.recommendation.broken),
-        constraints(&v.baseline.broken)
-    );
+    // A run held to no constraint has no row for them: "met" would claim a check.
+    if constrained {
+        println!(
+            "  {:width$}  {:>17}  {:>17}",
+            "constraints",
+            constraints(&v.recommendation.broken),
+            constraints(&v.baseline.broken)
+        );
+    }
     if !v.baseline.settings.is_empty() {
         let s: Vec<String> = v
             .baseline

@@ -132,6 +132,30 @@ pub enum Driven {
 /// Replays a run from its logs without evaluating anything (`playtune ask`/`tell`):
 /// the optimisers are told every logged evaluation and failure, in order, up to the
 /// first batch that is not complete.
+/// The search's evaluations a run folder's logs hold already (re-evaluations of elites
+/// left out, as a progress bar counts them): where a resumed run's progress starts.
+pub fn logged_evaluations(
+    dir: &Path,
+    config: &RunConfig,
+    features: &[String],
+) -> Result<u64, RunError> {
+    let log_path = dir.join(log::LOG_FILE);
+    let rows = if log_path.exists() {
+        log::read_log(&log_path, &config.space, features)?
+            .rows
+            .iter()
+            .filter(|(_, r)| r.phase != Phase::Reevaluate)
+            .count()
+    } else {
+        0
+    };
+    let failed = failures::read_failures(&dir.join(failures::FAILURES_FILE), Some(config))?
+        .values()
+        .filter(|f| f.phase != Phase::Reevaluate)
+        .count();
+    Ok((rows + failed) as u64)
+}
+
 /// Refuses to drive a run with a game other than the one it recorded: its log's
 /// evaluations were played by that game.
 pub fn check_game(config: &RunConfig, problem: &dyn Problem) -> Result<(), RunError> {

@@ -497,7 +497,11 @@ fn sentence(v: &Verdict) -> String {
                 -v.difference, v.difference_se
             ),
             Outcome::NoBetter => {
-                format!("The recommendation is no better than {base} at this budget ({figures}).")
+                // What the test shows: no difference at LEVEL, which is not "no better"
+                // (+0.06 at p = 0.11 may well be better, unshown at this budget).
+                format!(
+                    "The recommendation is not shown {better} than {base} at this budget ({figures}); more evaluations measure more finely."
+                )
             }
         }
     };
