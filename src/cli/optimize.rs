@@ -631,10 +631,19 @@ pub(super) fn report(
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let mut line = format!(
-            "trial {}: estimate {:.4} (the optimiser's model value)",
-            t.trial, t.estimate
-        );
+        let mut line = if t.history.is_empty() {
+            format!(
+                "trial {}: estimate {:.4} (the optimiser's model value)",
+                t.trial, t.estimate
+            )
+        } else {
+            // An archive's best elite is measured, but chosen for being best: the
+            // luckiest of its cells, not a model.
+            format!(
+                "trial {}: best elite {:.4} over {} evaluation(s) of it (the luckiest of the archive: `playtune reevaluate` measures it afresh)",
+                t.trial, t.estimate, t.estimate_samples
+            )
+        };
         if let Some(f) = t.true_fitness {
             line += &format!(", true fitness {f} (noise-free, known for this benchmark)");
         }

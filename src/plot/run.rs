@@ -363,6 +363,30 @@ impl Picture<'_> {
         if series.is_empty() {
             return Err(RunPicturesError::NoTrace(a.run.clone()));
         }
+        // Where the race takes over: the curve's last stretch is the race's, not the
+        // search's.
+        let raced = config
+            .race
+            .as_ref()
+            .map(|r| r.race_budget(config.budget))
+            .filter(|&n| n > 0);
+        if let Some(n) = raced {
+            let ys = series.iter().flat_map(|s| {
+                s.points
+                    .iter()
+                    .map(|p| p.1)
+                    .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
+            });
+            let (lo, hi) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), y| {
+                (lo.min(y), hi.max(y))
+            });
+            let x = (config.budget - n) as f64;
+            series.push(Series {
+                name: format!("the race starts: its last {n} evaluations race the candidates"),
+                points: vec![(x, lo), (x, hi)],
+                ..Default::default()
+            });
+        }
         let title = format!(
             "{name}: {} on {}, mean of {} trial(s)",
             config.algorithm.name(),

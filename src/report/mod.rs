@@ -268,6 +268,11 @@ fn run_summary(dir: &Path, config: &RunConfig, result: &RunResult) -> Result<Sec
             s.select,
             "re-evaluating each NTBEA run's recommendation",
         ),
+        (
+            "race",
+            s.race,
+            "racing the strongest candidates on common fresh seeds",
+        ),
         ("reevaluate", s.reevaluate, "re-playing MAP-Elites' elites"),
         (
             "reused",
@@ -295,13 +300,21 @@ fn run_summary(dir: &Path, config: &RunConfig, result: &RunResult) -> Result<Sec
     ]);
     let mut body = table(&["evaluations", "count", "what for"], &rows);
     let fv = &result.final_value;
+    // What the final value is for this run, in one phrase: a reader must not take a
+    // fresh measurement for a model value, or the reverse.
+    let what = if result.trials.iter().any(|t| !t.history.is_empty()) {
+        "each trial's QD score"
+    } else if result.trials.iter().all(|t| t.true_fitness.is_some()) {
+        "the recommendation's true fitness, known for this benchmark"
+    } else if result.trials.iter().all(|t| t.final_value_measured()) {
+        "the recommendation's mean on the verdict's fresh seeds"
+    } else if result.trials.iter().any(|t| t.final_value_measured()) {
+        "the verdict's fresh mean where a trial was judged, else the optimiser's estimate"
+    } else {
+        "the optimiser's estimate of its recommendation, a model value, not a measurement"
+    };
     let mut line = format!(
-        "<p>Final value over trials (true fitness where the problem knows it, else the optimiser's estimate{}): <strong>{}</strong> ± {} (standard error, {} trial(s))",
-        if result.trials.iter().any(|t| !t.history.is_empty()) {
-            "; MAP-Elites: the QD score"
-        } else {
-            ""
-        },
+        "<p>Final value over trials ({what}): <strong>{}</strong> ± {} (standard error, {} trial(s))",
         num(fv.mean),
         num(fv.se()),
         fv.n
@@ -525,6 +538,11 @@ fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<
         importance::MAX_VALUES,
         importance::RANGES
     );
+    if config.problem.name == "design" {
+        body.push_str(
+            "<p>Each evaluation's skill depth is the smallest of its rungs' noisy gaps,              which lies below the rules' true depth (a minimum of noisy values is biased              low), so these means can all be below 0 where the verdict, which pools the              rungs' games before taking the smallest gap, finds the recommendation deeper.              Compare the means with one another, not with the verdict.</p>\n",
+        );
+    }
     let rows: Vec<Vec<String>> = stats
         .iter()
         .enumerate()

@@ -440,6 +440,14 @@ pub(crate) fn progress_bar(show: bool, config: &RunConfig) -> ProgressBar {
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    // Drawn at once and kept ticking: a first batch can take minutes (MAP-Elites'
+    // initial population), and a silent terminal reads as a hung command.
+    bar.set_message(format!(
+        "({} on {})",
+        config.algorithm.name(),
+        config.problem.name
+    ));
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
     bar
 }
 
@@ -456,5 +464,6 @@ pub(crate) fn counting_bar(show: bool, len: u64, what: &str) -> ProgressBar {
         ))
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    bar.enable_steady_tick(std::time::Duration::from_millis(500));
     bar
 }
