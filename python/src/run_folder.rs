@@ -73,6 +73,9 @@ pub(crate) fn create_run(
                     ..Default::default()
                 };
                 c.check().map_err(|e| e.to_string())?;
+                // A share the budget cannot honour is refused, never dropped.
+                c.check_budget(budget)
+                    .map_err(|e| e.to_string().replacen("race_share", "race", 1))?;
                 Some(c)
             }
         }
@@ -446,9 +449,14 @@ impl PyRunFolder {
         result: &mut RunResult,
         verdict: Option<u32>,
         tick: Option<Bound<'_, PyAny>>,
+        begun: playtune::run::verdict::Begun,
+        evaluated_now: bool,
     ) -> PyResult<()> {
-        // Judged at every finish: `verdict.jsonl` keeps what the verdict played, so a
-        // finished run's verdict comes back as it was and a stopped one goes on.
+        // `verdict.jsonl` keeps what the verdict played, so a finished run's verdict
+        // comes back as it was and a stopped one goes on.
+        if !begun.due(evaluated_now, verdict.is_some()) {
+            return Ok(());
+        }
         let (n, kept) = playtune::run::verdict::planned(&self.config, verdict);
         playtune::run::verdict::VerdictSettings::check_evaluations(n)
             .map_err(|m| err(format!("verdict {m}")))?;
@@ -734,6 +742,21 @@ impl PyRunFolder {
         self.check_open()?;
         crate::problems::refuse_in_play()?;
         let manual = self.manual();
+        // A fresh run driven with `verdict=N` keeps it in config.ron, as the command
+        // line's `--verdict N` does: resume judges as the run was started.
+        if let Some(n) = verdict
+            && !manual
+            && self.config.verdict.is_none()
+            && !self.dir.join(playtune::run::log::LOG_FILE).exists()
+        {
+            playtune::run::verdict::VerdictSettings::check_evaluations(n)
+                .map_err(|m| err(format!("verdict {m}")))?;
+            self.config.verdict = Some(playtune::run::verdict::VerdictSettings {
+                evaluations: n,
+                baseline: None,
+            });
+            guard(|| run::create_run_dir(&self.dir, &self.config).map_err(|e| e.to_string()))?;
+        }
         self.waiting.clear();
         let func = match func {
             Some(f) if manual => Some(f),
@@ -751,6 +774,8 @@ impl PyRunFolder {
             _ => None,
         };
         let features = self.problem.feature_names();
+        // Read before the search rewrites result.ron.
+        let begun = playtune::run::verdict::Begun::of(&self.dir);
         let stop = run::Stop::default();
         let done = AtomicU64::new(0);
         let (requests, asked) = mpsc::channel::<Request>();
@@ -852,7 +877,8 @@ impl PyRunFolder {
         match ended {
             Ok(Ok(Ok(mut r))) => {
                 if !manual {
-                    self.judge(py, &mut r, verdict, verdict_progress)?;
+                    let evaluated_now = r.spent.reused < r.spent.total();
+                    self.judge(py, &mut r, verdict, verdict_progress, begun, evaluated_now)?;
                 }
                 to_py(py, &guard(|| self.result_json(&r))?)
             }

@@ -362,3 +362,11 @@ def test_a_resumed_runs_progress_counts_the_evaluations_its_log_holds(tmp_path, 
     monkeypatch.setattr(playtune.runs, "_Progress", Recorder)
     playtune.resume(run.path, progress=True)
     assert counted[0].n == 200
+
+
+@pytest.mark.parametrize("share", [0.99, 0.001])
+def test_a_race_share_the_budget_cannot_honour_is_refused(share, tmp_path):
+    # Issue 58, class 5: written to config.ron and silently not run, before.
+    with pytest.raises(playtune.PlaytuneError, match="budget of 40"):
+        playtune.create_run("synthetic-design", budget=40, race=share, runs_dir=tmp_path)
+    assert not any(tmp_path.iterdir())

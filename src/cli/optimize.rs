@@ -504,6 +504,8 @@ fn finish(
         Start::Resume { retry_failed } => (retry_failed, true),
     };
     let started = std::time::Instant::now();
+    // Read before the search rewrites result.ron.
+    let begun = run::verdict::Begun::of(dir);
     super::interrupt::on_interrupt(&format!(
         "every evaluation done is in {d}; `playtune resume {d}{}` goes on from there",
         if cluster.executor == super::Executor::Slurm {
@@ -562,10 +564,13 @@ fn finish(
         .pop()
         .ok_or_else(|| anyhow!("{}: the search gave no result", dir.display()))?;
     let mut result = result;
-    // Judged every time it finishes, resumed or not: the verdict's log
-    // (`verdict.jsonl`) holds every evaluation it played, so a finished run's verdict
-    // comes back as it was, and an interrupted one goes on where it stopped.
-    if let Some(v) = verdict {
+    // The verdict's log (`verdict.jsonl`) holds every evaluation it played, so a
+    // finished run's verdict comes back as it was, and an interrupted one goes on
+    // where it stopped.
+    let evaluated_now = !resumed || result.spent.reused < result.spent.total();
+    if let Some(v) = verdict
+        && begun.due(evaluated_now, v.verdict.is_some())
+    {
         super::verdict::judge_run(dir, config, problem, &mut result, v, !quiet && !json)?;
     }
     report(
@@ -894,6 +899,12 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
     }
     let problem = build_problem(&config.problem, Some(&config.space))
         .map_err(|e| anyhow!("{}: problem: {e}", a.run.join("config.ron").display()))?;
+    // The verdict's flags are checked before the search goes on, not after it.
+    if let Some(n) = a.verdict.verdict {
+        run::verdict::VerdictSettings::check_evaluations(n)
+            .map_err(|m| anyhow!("--verdict {m}"))?;
+    }
+    super::verdict::check(&a.verdict, &config.space)?;
     finish(
         &a.run,
         &config,

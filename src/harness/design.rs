@@ -138,18 +138,9 @@ impl DesignProblem {
                     known: settings.iter().map(|s| s.name.clone()).collect(),
                 });
             };
-            // A domain that leaves the game's own range would fail at play, points
-            // into the search: refuse it before any game.
-            if let Some(takes) = &setting.values
-                && !d.domain.fits_within(takes)
-            {
-                return Err(Error::OutsideDomain {
-                    dimension: d.name.clone(),
-                    game: game.name().to_string(),
-                    domain: d.domain.describe(),
-                    takes: takes.describe(),
-                });
-            }
+            // A domain that leaves the game's own range, or takes values it does not
+            // (2.5 coins), would fail at play, points into the search: refuse it
+            // before any game, the range first (its message says the most).
             if let Some((min, max)) = setting.range {
                 let (low, high) = d.domain.bounds();
                 if low < min || high > max {
@@ -161,6 +152,16 @@ impl DesignProblem {
                         max,
                     });
                 }
+            }
+            if let Some(takes) = &setting.values
+                && !d.domain.fits_within(takes)
+            {
+                return Err(Error::OutsideDomain {
+                    dimension: d.name.clone(),
+                    game: game.name().to_string(),
+                    domain: d.domain.describe(),
+                    takes: takes.describe(),
+                });
             }
         }
         // The game's own rules for the settings held fixed (2-player Splendor's bank,

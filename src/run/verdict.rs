@@ -72,6 +72,31 @@ impl VerdictSettings {
     }
 }
 
+/// What a run folder says of its verdict before a resumed search rewrites its files:
+/// whether a verdict was begun (its log exists) or finished (`result.ron` holds one).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Begun(bool);
+
+impl Begun {
+    /// Reads `dir` (before its search is resumed).
+    pub fn of(dir: &std::path::Path) -> Begun {
+        let logged = dir.join(super::verdict_log::VERDICT_LOG_FILE).exists();
+        let judged = super::read_result(dir)
+            .map(|r| r.trials.iter().any(|t| t.verdict.is_some()))
+            .unwrap_or(false);
+        Begun(logged || judged)
+    }
+
+    /// Whether the run is judged now that its search is over: always where the search
+    /// evaluated anything (the verdict is the run's end), where the caller asks
+    /// (`explicit`: `resume --verdict N`), and where a verdict was begun or given
+    /// before, so that none is lost; a run finished before verdicts existed (a
+    /// published run) is left as it was.
+    pub fn due(self, evaluated_now: bool, explicit: bool) -> bool {
+        evaluated_now || explicit || self.0
+    }
+}
+
 /// The evaluations a side and the baseline point a finished run of `config` is judged
 /// with: `evaluations` where the caller gives them (`resume --verdict N`), else what
 /// the run was started with, else the default for its budget.

@@ -112,10 +112,17 @@ impl VerdictLog {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(RunError::Io(format!("{}: {e}", path.display()))),
         }
+        // Created at once: a verdict begun is a verdict `resume` finishes, even one
+        // stopped before its first evaluation ended.
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| RunError::Io(format!("cannot write {}: {e}", path.display())))?;
         Ok(VerdictLog {
             path,
             done,
-            file: Mutex::new(None),
+            file: Mutex::new(Some(file)),
         })
     }
 

@@ -316,8 +316,16 @@ mod tests {
                 "\"rules\" or \"cap\"",
             ),
             (
-                r#"{"id": 7, "scores": [1, 0], "winners": [0], "length": 3, "trace": [[1]]}"#,
+                r#"{"id": 7, "scores": [1, 0], "winners": [0], "length": 3, "trace": [[1], [1], [1]]}"#,
                 "1 values",
+            ),
+            (
+                r#"{"id": 7, "scores": [1, 0], "winners": [0], "length": 100, "trace": [[0, 0], [1, 0]]}"#,
+                "has 2 rows for a match of 100 steps",
+            ),
+            (
+                r#"{"id": 7, "scores": [1, 0], "scores": [0, 1], "winners": [0], "length": 3}"#,
+                "names the key \"scores\" twice",
             ),
             (
                 r#"{"id": 7, "scores": [1, 0], "winners": [0], "length": 3, "features": {"kills": [1, 2]}}"#,
