@@ -81,7 +81,10 @@
 //!
 //! # Layers
 //!
-//! From the ground up (nothing imports from a layer above it):
+//! From the ground up (nothing imports from a layer above it). The ground floors and
+//! the optimisers ([`space`], [`settings`], [`rng`], `stats`, [`eval`], [`optim`]) are
+//! the crate `playtune-optim`, which a Rust user may depend on alone; they are
+//! re-exported here under the same paths.
 //! 1. [`space`], [`settings`] (the settings vocabulary: a setting's name, default,
 //!    domain and meaning, and [`BoxError`], any layer's error boxed), [`game`],
 //!    `stats`, [`rng`], `draw`, [`damage`];
@@ -116,24 +119,18 @@ pub mod agents;
 pub mod cli;
 pub mod damage;
 pub(crate) mod draw;
-pub mod eval;
 pub mod exec;
 pub mod experiments;
 pub mod game;
 pub mod games;
 pub mod harness;
 pub mod learn;
-pub mod optim;
 pub(crate) mod plot;
 pub mod registry;
 pub(crate) mod report;
-pub mod rng;
 pub mod run;
-pub mod settings;
-pub mod space;
-pub(crate) mod stats;
 
-/// Any layer's error, boxed: what a pluggable part (a problem, a game) hands up when
-/// its own error type is its business. On the ground floor, so that every layer may
-/// name it.
-pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+// The ground floors and the optimisers are a crate of their own (`playtune-optim`,
+// in crates/), which a Rust user may depend on alone; here they keep their paths.
+pub(crate) use playtune_optim::stats;
+pub use playtune_optim::{BoxError, eval, optim, rng, settings, space};

@@ -6,13 +6,9 @@
 
 mod common;
 
-use common::Tmpfs;
+use common::{Tmpfs, playtune};
 
 use std::path::{Path, PathBuf};
-
-fn playtune() -> assert_cmd::Command {
-    common::playtune_within(120)
-}
 
 /// Files under `dir` whose names say they were left half done.
 fn leftovers(dir: &Path) -> Vec<PathBuf> {

@@ -4,6 +4,8 @@
 //! rules written here in Rust, in process, give the same records and design metrics as
 //! the Python process; a game that fails on demand fails its matches, and only them.
 
+mod common;
+
 use assert_cmd::Command;
 use playtune::games::external::duel::Duel;
 use playtune::games::external::{Description, ExternalGame, load};
@@ -19,8 +21,10 @@ fn duel_file() -> PathBuf {
     root().join("examples/duel/duel.ron")
 }
 
+/// The command line, run from the repository's root (the examples' paths are relative
+/// to it).
 fn playtune() -> Command {
-    let mut c = Command::cargo_bin("playtune").unwrap();
+    let mut c = common::playtune();
     c.current_dir(root());
     c
 }

@@ -4,12 +4,8 @@
 
 mod common;
 
-use common::{read, refused, run, succeeded};
+use common::{playtune, read, refused, run, succeeded};
 use std::path::{Path, PathBuf};
-
-fn playtune() -> assert_cmd::Command {
-    common::playtune_within(300)
-}
 
 /// A synthetic design run (a problem with a baseline of its own, and cheap) in
 /// `dir/NAME`, with `extra` flags.

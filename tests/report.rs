@@ -5,14 +5,12 @@
 
 mod common;
 
+use common::playtune;
+
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tempfile::TempDir;
-
-fn playtune() -> assert_cmd::Command {
-    common::playtune_within(300)
-}
 
 /// Runs playtune with `args`, which must succeed; returns its standard output.
 fn ok(args: &[&str]) -> String {

@@ -8,13 +8,11 @@
 
 mod common;
 
+use common::playtune;
+
 use std::path::Path;
 use std::time::Duration;
 use tempfile::TempDir;
-
-fn playtune() -> assert_cmd::Command {
-    common::playtune_within(120)
-}
 
 /// Runs `args`; expects exit 2 and every fragment in stderr, and no panic.
 fn refused<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S], fragments: &[&str]) -> String {

@@ -6,9 +6,16 @@ use assert_cmd::Command;
 use std::path::Path;
 use std::time::Duration;
 
-/// The command line the tests build (`target/<profile>/playtune`).
+/// The most one command of a test may take before it is killed: a command that hangs
+/// fails its test instead of holding up the suite.
+pub const COMMAND_LIMIT: Duration = Duration::from_secs(600);
+
+/// The command line the tests build (`target/<profile>/playtune`), killed after
+/// [`COMMAND_LIMIT`]. The one way every test file runs it.
 pub fn playtune() -> Command {
-    Command::cargo_bin("playtune").unwrap()
+    let mut c = Command::cargo_bin("playtune").unwrap();
+    c.timeout(COMMAND_LIMIT);
+    c
 }
 
 /// The command line, killed after `secs` seconds: a command that hangs fails its test

@@ -1,0 +1,371 @@
+//! Evaluator processes: started in process groups of their own, read on threads, waited
+//! for with deadlines and killed group and all, so that no evaluator (nor anything it
+//! leaves running in the background) can make playtune wait forever.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// How many lines of an evaluator's error output a failure message quotes.
+const TAIL_LINES: usize = 10;
+/// How many bytes of them, at most: a message is read by people and written to logs.
+const TAIL_BYTES: usize = 2048;
+/// How long to wait, once a process group is dead, for the readers to see the end of
+/// its output. Longer only if something escaped the group and holds a pipe open: its
+/// output is then abandoned rather than waited for.
+const DRAIN_GRACE: Duration = Duration::from_millis(500);
+
+/// Starts `sh -c command` as the leader of a new process group, so that
+/// [`kill_group`] also reaches whatever it starts in the background. The group is
+/// registered (see [`super::groups`]) until [`kill_group`] kills it, so that Ctrl-C or
+/// SIGTERM, which do not reach a group of its own, kill it on the way out.
+pub fn spawn(
+    command: &str,
+    env: &[(&str, String)],
+    unset: &[&str],
+    stdin: Stdio,
+) -> io::Result<Child> {
+    spawn_in(command, None, env, unset, stdin)
+}
+
+/// [`spawn`], the command started in `dir` (playtune's own folder when `None`).
+pub fn spawn_in(
+    command: &str,
+    dir: Option<&std::path::Path>,
+    env: &[(&str, String)],
+    unset: &[&str],
+    stdin: Stdio,
+) -> io::Result<Child> {
+    let mut c = Command::new("sh");
+    if let Some(dir) = dir {
+        c.current_dir(dir);
+    }
+    c.arg("-c")
+        .arg(command)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    for k in unset {
+        c.env_remove(k);
+    }
+    super::groups::spawn_registered(|| c.spawn(), |child: &Child| child.id())
+}
+
+/// Kills every process in the group that `leader` leads. Call it before reaping the
+/// leader: its zombie keeps the group id reserved, so the signal cannot reach a group
+/// that a later process has taken the same id for.
+pub fn kill_group(leader: &Child) {
+    let Ok(pgid) = libc::pid_t::try_from(leader.id()) else {
+        return;
+    };
+    // SAFETY: kill has no memory-safety preconditions; a group that is already gone
+    // gives ESRCH, which is fine.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+    // Dead now, and about to be reaped, after which its id may be another's.
+    super::groups::unregister(pgid);
+}
+
+/// Whether `pid` (a child of ours) has exited, without reaping it.
+fn has_exited(pid: libc::pid_t, block: bool) -> bool {
+    let mut flags = libc::WEXITED | libc::WNOWAIT;
+    if !block {
+        flags |= libc::WNOHANG;
+    }
+    loop {
+        // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: `info` outlives the call; P_PID with a child's pid.
+        let r = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
+        if r == 0 {
+            // SAFETY: waitid filled `info` (or left it zeroed under WNOHANG).
+            return unsafe { info.si_pid() } != 0;
+        }
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            // No such child: already reaped, so certainly not running.
+            return true;
+        }
+    }
+}
+
+/// Waits until `child` exits or `timeout` passes, without reaping it; true if it exited.
+pub fn wait_exit(child: &Child, timeout: Duration) -> bool {
+    let pid = child.id() as libc::pid_t;
+    if has_exited(pid, false) {
+        return true;
+    }
+    let (tx, rx) = mpsc::channel();
+    // A blocking wait on a thread rather than polling: the evaluation ends the moment
+    // the evaluator does. The thread ends when the process does, which the caller
+    // brings about by killing it if the deadline passes.
+    let spawned = std::thread::Builder::new()
+        .name("playtune-eval-wait".into())
+        .spawn(move || {
+            let _ = tx.send(has_exited(pid, true));
+        });
+    if spawned.is_err() {
+        return poll_exit(pid, timeout);
+    }
+    rx.recv_timeout(timeout) == Ok(true)
+}
+
+/// [`wait_exit`] without a thread, for when no thread can be started.
+fn poll_exit(pid: libc::pid_t, timeout: Duration) -> bool {
+    let start = Instant::now();
+    let mut nap = Duration::from_micros(200);
+    loop {
+        if has_exited(pid, false) {
+            return true;
+        }
+        if start.elapsed() >= timeout {
+            return false;
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(10));
+    }
+}
+
+/// The last bytes a stream gave, read to its end on a thread of its own.
+pub struct Capture {
+    state: Mutex<CaptureState>,
+    finished: Condvar,
+}
+
+struct CaptureState {
+    bytes: VecDeque<u8>,
+    limit: usize,
+    done: bool,
+}
+
+impl Capture {
+    /// Reads `from` to its end, keeping the last `limit` bytes.
+    pub fn start(from: impl Read + Send + 'static, limit: usize) -> io::Result<Arc<Capture>> {
+        let capture = Arc::new(Capture {
+            state: Mutex::new(CaptureState {
+                bytes: VecDeque::new(),
+                limit,
+                done: false,
+            }),
+            finished: Condvar::new(),
+        });
+        let c = Arc::clone(&capture);
+        std::thread::Builder::new()
+            .name("playtune-eval-read".into())
+            .spawn(move || c.run(from))?;
+        Ok(capture)
+    }
+
+    fn run(&self, mut from: impl Read) {
+        let mut buf = [0u8; 8192];
+        loop {
+            let n = match from.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            };
+            let mut s = lock(&self.state);
+            s.bytes.extend(&buf[..n]);
+            let excess = s.bytes.len().saturating_sub(s.limit);
+            s.bytes.drain(..excess);
+        }
+        lock(&self.state).done = true;
+        self.finished.notify_all();
+    }
+
+    /// Waits (a short while at most) for the stream's end, then gives what was read.
+    pub fn drained(&self) -> Vec<u8> {
+        let deadline = Instant::now() + DRAIN_GRACE;
+        let mut s = lock(&self.state);
+        while !s.done {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            s = self
+                .finished
+                .wait_timeout(s, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        s.bytes.iter().copied().collect()
+    }
+
+    /// The last lines read so far, on one line (see [`tail`]).
+    pub fn tail(&self) -> String {
+        tail(&self.drained())
+    }
+}
+
+/// The last [`TAIL_LINES`] non-blank lines of `bytes`, joined with ` | `, at most
+/// [`TAIL_BYTES`] long: one line, so that it fits one row of a log.
+pub fn tail(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            l.chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect::<String>()
+                .trim()
+                .to_string()
+        })
+        .filter(|l| !l.is_empty())
+        .collect();
+    let joined = lines[lines.len().saturating_sub(TAIL_LINES)..].join(" | ");
+    if joined.len() <= TAIL_BYTES {
+        return joined;
+    }
+    let mut cut = joined.len() - TAIL_BYTES;
+    while !joined.is_char_boundary(cut) {
+        cut += 1;
+    }
+    format!("...{}", &joined[cut..])
+}
+
+/// A failure message's ending: the evaluator's last words on stderr, or that it had none.
+pub fn with_stderr(tail: &str) -> String {
+    if tail.is_empty() {
+        "; it wrote nothing to stderr".to_string()
+    } else {
+        format!("; its stderr ended: {tail}")
+    }
+}
+
+pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic elsewhere does not make the state unusable: it is only counts and bytes.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// What a persistent worker's output thread reports.
+pub enum Event {
+    Line(String),
+    /// A line longer than the limit, by its first characters.
+    TooLong(String),
+    /// The request could not be written (the worker closed its input or exited).
+    WriteFailed(io::Error),
+    ReadFailed(io::Error),
+    /// The end of its output.
+    End,
+}
+
+/// The most a worker's reply line may take: more is a runaway, not a reply.
+const MAX_LINE: usize = 1 << 20;
+
+/// Reads `from` line by line on a thread, sending each line as an [`Event`].
+pub fn read_lines(from: impl Read + Send + 'static, to: Sender<Event>) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name("playtune-worker-read".into())
+        .spawn(move || {
+            let mut from = from;
+            let mut pending: Vec<u8> = Vec::new();
+            let mut buf = [0u8; 8192];
+            let end = loop {
+                let n = match from.read(&mut buf) {
+                    Ok(0) => break Event::End,
+                    Ok(n) => n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => break Event::ReadFailed(e),
+                };
+                let scanned = pending.len();
+                pending.extend_from_slice(&buf[..n]);
+                let mut start = 0;
+                for i in scanned..pending.len() {
+                    if pending[i] == b'\n' {
+                        let line = String::from_utf8_lossy(&pending[start..i]).into_owned();
+                        start = i + 1;
+                        if to.send(Event::Line(line)).is_err() {
+                            return;
+                        }
+                    }
+                }
+                pending.drain(..start);
+                if pending.len() > MAX_LINE {
+                    let head = String::from_utf8_lossy(&pending[..200]).into_owned();
+                    break Event::TooLong(head);
+                }
+            };
+            if !pending.is_empty() && matches!(end, Event::End) {
+                let line = String::from_utf8_lossy(&pending).into_owned();
+                let _ = to.send(Event::Line(line));
+            }
+            let _ = to.send(end);
+        })?;
+    Ok(())
+}
+
+/// Writes each line sent to the returned channel to `stdin`, on a thread of its own
+/// that blocks SIGPIPE: a worker that has gone then makes the write fail with EPIPE
+/// (reported to `errors`) instead of killing playtune, which keeps SIGPIPE's default
+/// action. The signal a failed write raises is directed at the writing thread, so
+/// blocking it there leaves it pending on that thread alone, discarded when it ends.
+pub fn write_lines(mut stdin: ChildStdin, errors: Sender<Event>) -> io::Result<Sender<String>> {
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::Builder::new()
+        .name("playtune-worker-write".into())
+        .spawn(move || {
+            block_sigpipe();
+            for line in rx {
+                if let Err(e) = stdin
+                    .write_all(line.as_bytes())
+                    .and_then(|()| stdin.flush())
+                {
+                    let _ = errors.send(Event::WriteFailed(e));
+                    return;
+                }
+            }
+        })?;
+    Ok(tx)
+}
+
+fn block_sigpipe() {
+    // SAFETY: the set is initialised by sigemptyset before use; pthread_sigmask only
+    // changes the calling thread's mask.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
+/// A channel for [`Event`]s.
+pub fn events() -> (Sender<Event>, Receiver<Event>) {
+    mpsc::channel()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tail_keeps_the_last_ten_lines_within_two_kilobytes() {
+        let text: String = (0..30).map(|i| format!("line {i}\n")).collect();
+        let t = tail(text.as_bytes());
+        assert!(t.starts_with("line 20 | ") && t.ends_with("line 29"), "{t}");
+        let long = "é".repeat(5000);
+        let t = tail(long.as_bytes());
+        assert!(
+            t.len() <= TAIL_BYTES + 3 && t.starts_with("...é"),
+            "{}",
+            t.len()
+        );
+        assert_eq!(tail(b"\n  \n"), "");
+        assert_eq!(tail(b"a\x1b[31mred\r\n"), "a [31mred");
+    }
+
+    #[test]
+    fn a_capture_keeps_only_the_last_bytes() {
+        let c = Capture::start(io::Cursor::new(vec![7u8; 10_000]), 100).unwrap();
+        assert_eq!(c.drained(), vec![7u8; 100]);
+    }
+}

@@ -1,0 +1,370 @@
+//! Persistent mode: a pool of long-lived evaluator processes, each answering one JSON
+//! request line with one JSON reply line.
+
+use super::process::{self, Capture, Event};
+use super::reply::{self, Reply};
+use crate::eval::Evaluation;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Most of a worker's error output kept: only the tail is quoted.
+const STDERR_LIMIT: usize = 16 << 10;
+/// How long a worker whose output has ended gets to exit on its own, so that the
+/// failure can give its exit status rather than the kill's.
+const EXIT_GRACE: Duration = Duration::from_millis(200);
+
+/// One running worker process.
+struct Worker {
+    child: Child,
+    /// To the writer thread; dropping it closes the worker's input.
+    requests: Option<Sender<String>>,
+    events: Receiver<Event>,
+    stderr: Arc<Capture>,
+    stopped: bool,
+    /// Whether it has replied once: until then its start-up is allowed for too.
+    answered: bool,
+}
+
+/// Why a worker could not answer; it is killed for it.
+enum Fault {
+    TimedOut,
+    /// Its output ended (it exited or closed it).
+    Ended,
+    /// Its input is closed (it exited or closed it).
+    InputClosed(std::io::Error),
+    /// It printed what is not a reply, or more than a reply may be.
+    Protocol(String),
+    /// Its reply does not read.
+    Reply(String),
+}
+
+/// Why a worker gave no evaluation.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    /// The worker's own error reply: it could not evaluate this point.
+    #[error("it replied with an error: {0}")]
+    Refused(String),
+    #[error("cannot start a worker: {0}")]
+    Start(std::io::Error),
+    /// The worker failed and was stopped: what went wrong, its exit status and the
+    /// tail of its error output, as [`Worker::fail`] tells it.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl Worker {
+    fn start(command: &str, dir: Option<&Path>) -> std::io::Result<Worker> {
+        let mut child = process::spawn_in(
+            command,
+            dir,
+            &[("PLAYTUNE_WORKER", "1".to_string())],
+            &[],
+            Stdio::piped(),
+        )?;
+        let started = (|| {
+            let (tx, events) = process::events();
+            let stderr = Capture::start(child.stderr.take().expect("piped"), STDERR_LIMIT)?;
+            process::read_lines(child.stdout.take().expect("piped"), tx.clone())?;
+            let requests = process::write_lines(child.stdin.take().expect("piped"), tx)?;
+            Ok((events, stderr, requests))
+        })();
+        match started {
+            Ok((events, stderr, requests)) => Ok(Worker {
+                child,
+                requests: Some(requests),
+                events,
+                stderr,
+                stopped: false,
+                answered: false,
+            }),
+            Err(e) => {
+                process::kill_group(&child);
+                let _ = child.wait();
+                Err(e)
+            }
+        }
+    }
+
+    /// Sends one request line and waits, until `timeout`, for the next non-blank line.
+    /// A fresh worker's first request has `startup` more: a process loading its
+    /// libraries is not a slow match.
+    fn exchange(
+        &mut self,
+        request: String,
+        timeout: Duration,
+        startup: Duration,
+    ) -> Result<String, Fault> {
+        let allowed = if self.answered {
+            Some(timeout)
+        } else {
+            timeout.checked_add(startup)
+        };
+        let deadline = allowed.and_then(|t| Instant::now().checked_add(t));
+        // What came while it was idle: a death is best found before writing to it, and
+        // a stray line must not be taken for the next reply.
+        while let Ok(event) = self.events.try_recv() {
+            match Self::reply(event) {
+                Ok(None) => {}
+                Ok(Some(line)) => {
+                    return Err(Fault::Protocol(format!(
+                        "it printed {} after its last reply",
+                        reply::show(&line)
+                    )));
+                }
+                Err(fault) => return Err(fault),
+            }
+        }
+        let sent = self
+            .requests
+            .as_ref()
+            .is_some_and(|r| r.send(request).is_ok());
+        if !sent {
+            return Err(Fault::Ended);
+        }
+        loop {
+            let event = match deadline {
+                Some(d) => self
+                    .events
+                    .recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => self
+                    .events
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match event {
+                Ok(event) => {
+                    if let Some(line) = Self::reply(event)? {
+                        self.answered = true;
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(Fault::Ended),
+                Err(RecvTimeoutError::Timeout) => return Err(Fault::TimedOut),
+            }
+        }
+    }
+
+    /// An event as a line to read as a reply; `None` for a blank line, which carries
+    /// nothing and which an evaluator may well print.
+    fn reply(event: Event) -> Result<Option<String>, Fault> {
+        match event {
+            Event::Line(l) if l.trim().is_empty() => Ok(None),
+            Event::Line(l) => Ok(Some(l)),
+            Event::TooLong(head) => Err(Fault::Protocol(format!(
+                "it printed a line of over a megabyte, {}",
+                reply::show(&head)
+            ))),
+            Event::ReadFailed(e) => Err(Fault::Protocol(format!("cannot read its output: {e}"))),
+            // The pipe's far end is closed: it exited, or closed its input.
+            Event::WriteFailed(e) => Err(Fault::InputClosed(e)),
+            Event::End => Err(Fault::Ended),
+        }
+    }
+
+    /// Kills the worker for `fault` and says why, with its error output's tail.
+    fn fail(mut self, fault: Fault, timeout: Duration, startup: Duration) -> String {
+        // Killed by playtune's signal handler: interrupted, not failed.
+        super::groups::hold_if_exiting();
+        let reason = match fault {
+            Fault::TimedOut if process::wait_exit(&self.child, Duration::ZERO) => {
+                "it exited without replying, and something it started holds its output open"
+                    .to_string()
+            }
+            Fault::TimedOut if !self.answered && !startup.is_zero() => format!(
+                "it did not reply to its first request within {} s (the `timeout` setting, {} s, and the `startup` setting, {} s, for starting)",
+                (timeout + startup).as_secs_f64(),
+                timeout.as_secs_f64(),
+                startup.as_secs_f64()
+            ),
+            Fault::TimedOut => format!(
+                "it did not reply within {} s (the `timeout` setting)",
+                timeout.as_secs_f64()
+            ),
+            Fault::Ended if process::wait_exit(&self.child, EXIT_GRACE) => {
+                "it exited without replying".to_string()
+            }
+            Fault::Ended => "it closed its output without replying".to_string(),
+            Fault::InputClosed(_) if process::wait_exit(&self.child, EXIT_GRACE) => {
+                "it exited without replying".to_string()
+            }
+            Fault::InputClosed(e) => format!("it closed its input ({e})"),
+            Fault::Protocol(why) => why,
+            Fault::Reply(why) => why,
+        };
+        let status = self.stop();
+        // Its own exit status says something; the kill's does not.
+        let status = match status {
+            Some(s) if std::os::unix::process::ExitStatusExt::signal(&s) != Some(libc::SIGKILL) => {
+                format!(" ({s})")
+            }
+            _ => String::new(),
+        };
+        format!(
+            "worker {}{status}: {reason}{}",
+            self.child.id(),
+            process::with_stderr(&self.stderr.tail())
+        )
+    }
+
+    /// Kills the worker's process group and reaps it, once; its exit status.
+    fn stop(&mut self) -> Option<std::process::ExitStatus> {
+        self.requests = None;
+        if self.stopped {
+            return None;
+        }
+        self.stopped = true;
+        // Not once reaped: the group's id may then belong to someone else.
+        process::kill_group(&self.child);
+        self.child.wait().ok()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Workers started on first use, up to a fixed number, shared by the threads that
+/// evaluate: each evaluation has a worker to itself for its duration.
+pub struct Pool {
+    command: String,
+    /// The folder the workers start in (playtune's own when `None`).
+    dir: Option<PathBuf>,
+    size: usize,
+    /// What a fresh worker's first request has beyond its timeout, to start.
+    startup: Duration,
+    state: Mutex<PoolState>,
+    freed: Condvar,
+}
+
+struct PoolState {
+    idle: Vec<Worker>,
+    /// Workers running, idle or not.
+    live: usize,
+}
+
+impl Pool {
+    pub fn new(command: String, size: usize) -> Pool {
+        assert!(size >= 1, "a pool needs a worker");
+        Pool {
+            command,
+            dir: None,
+            size,
+            startup: Duration::ZERO,
+            state: Mutex::new(PoolState {
+                idle: Vec::new(),
+                live: 0,
+            }),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// A fresh worker's first request has `startup` beyond its timeout.
+    pub fn with_startup(mut self, startup: Duration) -> Pool {
+        self.startup = startup;
+        self
+    }
+
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The pool, its workers started in `dir`.
+    pub fn in_dir(mut self, dir: PathBuf) -> Pool {
+        self.dir = Some(dir);
+        self
+    }
+
+    /// Evaluates with the next free worker. Any failure but the worker's own error
+    /// reply kills the worker; the next evaluation starts a fresh one in its place.
+    pub fn evaluate(
+        &self,
+        request: impl FnOnce(u64) -> String,
+        features: &[String],
+        timeout: Duration,
+    ) -> Result<Evaluation, WorkerError> {
+        self.call(request, timeout, |id, line| {
+            match reply::parse_reply(features, id, line).map_err(|e| e.to_string())? {
+                Reply::Done(e) => Ok(Ok(e)),
+                Reply::Refused(why) => Ok(Err(why)),
+            }
+        })
+    }
+
+    /// One exchange with the next free worker: `request(id)` is sent, and `read` reads
+    /// the reply line to request `id` as an answer (`Ok(Ok(_))`), the worker's own
+    /// refusal of this request (`Ok(Err(why))`, the worker kept), or a reply that does
+    /// not read (`Err(why)`, the worker killed). Any other failure kills the worker
+    /// too; the next call starts a fresh one in its place.
+    pub fn call<T>(
+        &self,
+        request: impl FnOnce(u64) -> String,
+        timeout: Duration,
+        read: impl FnOnce(u64, &str) -> Result<Result<T, String>, String>,
+    ) -> Result<T, WorkerError> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let mut worker = self.take()?;
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let outcome = worker
+            .exchange(request(id), timeout, self.startup)
+            .and_then(|line| read(id, &line).map_err(Fault::Reply));
+        match outcome {
+            Ok(Ok(answer)) => {
+                self.give_back(worker);
+                Ok(answer)
+            }
+            Ok(Err(why)) => {
+                self.give_back(worker);
+                Err(WorkerError::Refused(why))
+            }
+            Err(fault) => {
+                let why = worker.fail(fault, timeout, self.startup);
+                self.lost();
+                Err(WorkerError::Failed(why))
+            }
+        }
+    }
+
+    fn take(&self) -> Result<Worker, WorkerError> {
+        let mut s = process::lock(&self.state);
+        loop {
+            if let Some(w) = s.idle.pop() {
+                return Ok(w);
+            }
+            if s.live < self.size {
+                s.live += 1;
+                drop(s);
+                return Worker::start(&self.command, self.dir.as_deref()).map_err(|e| {
+                    self.lost();
+                    WorkerError::Start(e)
+                });
+            }
+            s = self.freed.wait(s).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn give_back(&self, w: Worker) {
+        process::lock(&self.state).idle.push(w);
+        self.freed.notify_one();
+    }
+
+    fn lost(&self) {
+        process::lock(&self.state).live -= 1;
+        self.freed.notify_one();
+    }
+
+    /// Process ids of the idle workers, for tests.
+    #[cfg(test)]
+    pub fn idle_pids(&self) -> Vec<u32> {
+        process::lock(&self.state)
+            .idle
+            .iter()
+            .map(|w| w.child.id())
+            .collect()
+    }
+}
