@@ -28,6 +28,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
 
+mod evaluator;
 mod game;
 mod ntbea;
 mod optimizer;
@@ -35,6 +36,7 @@ mod problems;
 mod run_folder;
 mod space;
 
+use evaluator::*;
 use optimizer::*;
 use run_folder::*;
 use space::*;
