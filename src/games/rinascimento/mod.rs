@@ -28,6 +28,8 @@ pub mod state;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_reference;
 
 pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens};
 pub use agents::RinRandom;
