@@ -141,7 +141,6 @@ impl Description {
     /// ladder, features, playability and trace; not where its file lies, so a game
     /// moved with its run is the same game. FNV-1a of that text, in hexadecimal.
     pub fn fingerprint(&self) -> String {
-        let ron = |v: &dyn erased::Ron| v.text();
         // A Python game's command holds its file's absolute path: its object's name
         // and what it describes identify it.
         let plays = match &self.python {
@@ -152,29 +151,22 @@ impl Description {
             "name {}\nplayers {}\n{plays}\nsettings {}\nladder {:?}\nfeatures {:?}\nplayable {:?}\ntraced {}\n",
             self.name,
             self.players,
-            ron(&self.settings),
+            ron_text(&self.settings),
             self.ladder,
             self.features,
             self.playable,
             self.traced,
         );
         for b in &self.bots {
-            text += &format!("bot {} {}\n", b.name, ron(&b.settings));
+            text += &format!("bot {} {}\n", b.name, ron_text(&b.settings));
         }
         format!("{:016x}", crate::damage::fnv1a(text.as_bytes()))
     }
 }
 
-mod erased {
-    /// A value as compact RON, for a fingerprint.
-    pub trait Ron {
-        fn text(&self) -> String;
-    }
-    impl<T: serde::Serialize> Ron for T {
-        fn text(&self) -> String {
-            ron::to_string(self).unwrap_or_default()
-        }
-    }
+/// A value as compact RON, for a fingerprint.
+fn ron_text<T: serde::Serialize>(value: &T) -> String {
+    ron::to_string(value).unwrap_or_default()
 }
 
 impl Description {

@@ -245,27 +245,16 @@ pub fn ron_error(text: &str, file: &str, e: &ron::error::SpannedError) -> SpaceE
 /// (`RawDim`) say nothing to the person who wrote the file.
 pub fn readable(message: &str) -> String {
     const NAMES: [(&str, &str); 6] = [
-        ("in `RawSpace`", "in the space"),
-        ("in `RawDim`", "in a dimension"),
         ("in enum `RawKind`", "for a dimension's kind"),
-        ("in `RawKind`", "in a dimension's kind"),
-        ("in `RawDescription`", "in the game description"),
-        ("in `RawBot`", "in a bot"),
-    ];
-    let mut out = message.to_string();
-    for (from, to) in NAMES {
-        out = out.replace(from, to);
-    }
-    for (from, to) in [
         ("`RawSpace`", "the space"),
         ("`RawDim`", "a dimension"),
         ("`RawKind`", "a dimension's kind"),
         ("`RawDescription`", "the game description"),
         ("`RawBot`", "a bot"),
-    ] {
-        out = out.replace(from, to);
-    }
-    out
+    ];
+    NAMES
+        .iter()
+        .fold(message.to_string(), |out, (from, to)| out.replace(from, to))
 }
 
 /// Writes a space in the file format (what [`parse_space`] reads back unchanged).
