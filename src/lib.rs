@@ -75,31 +75,36 @@
 //! ```
 //!
 //! A game of your own plays through the harness once it has a [`GameDef`]; the
-//! `race` game in `tests/design.rs` is a complete one in 90 lines, designed through
+//! `race` game in `tests/it/design.rs` is a complete one in 90 lines, designed through
 //! the generic problem. `docs/layout.md` says which files to touch to add a game, a
 //! problem, an optimiser or an experiment to the command line.
 //!
-//! # Layers
+//! # Crates
 //!
-//! From the ground up (nothing imports from a layer above it). The ground floors and
-//! the optimisers ([`space`], [`settings`], [`rng`], `stats`, [`eval`], [`optim`]) are
-//! the crate `playtune-optim`, which a Rust user may depend on alone; they are
-//! re-exported here under the same paths.
-//! 1. [`space`], [`settings`] (the settings vocabulary: a setting's name, default,
-//!    domain and meaning, and [`BoxError`], any layer's error boxed), [`game`],
-//!    `stats`, [`rng`], `draw`, [`damage`];
-//! 2. [`eval`] (problems and benchmarks) and [`agents`], [`learn`] (learned state
-//!    evaluation: encodings, self-play samples, networks), then [`harness`] (one play
-//!    loop, tournament, ladder, self-play and agent registry for every game);
-//! 3. [`optim`] (one module per optimiser) and [`games`] (rules, game agents, each
-//!    game's [`harness::GameDef`]);
-//! 4. [`run`] (run folders, logs, resume), `plot` (charts and a run's pictures) and
-//!    [`registry`] (problems and games by name);
-//! 5. [`exec`] (where work runs: this machine's cores or Slurm, behind one executor;
-//!    `exec::slurm` holds all of Slurm: work items as array tasks and the executor), then
-//!    [`experiments`], `report`, then [`cli`].
+//! playtune is a workspace of crates that follow its floors; a crate never imports one
+//! above it (the compiler keeps that), and this crate is the facade that re-exports
+//! them under the paths a user has always written (`playtune::space`,
+//! `playtune::harness`, `playtune::games::strategy`, ...):
+//! 1. `playtune-optim`: the ground floors ([`space`], [`settings`], [`rng`], `stats`,
+//!    [`damage`], [`BoxError`]) and the optimisers ([`eval`]: problems, benchmarks,
+//!    external evaluators; [`optim`]: one module per optimiser behind ask/tell). A
+//!    Rust user may depend on it alone: none of candle, plotters, clap, indicatif or
+//!    the games come with it.
+//! 2. `playtune-run` ([`run`]): run folders, logs, resume, re-evaluation, the verdict;
+//!    it draws nothing, and is told of progress by an observer ([`run::Progress`]).
+//! 3. `playtune-harness`: [`game`] (the traits games implement), [`agents`] (generic
+//!    over them), [`learn`] without training, [`harness`] (one play loop,
+//!    tournaments, ladders, self-play, the agent registry, design and tuning) and
+//!    `draw` (pictures with the bundled font).
+//! 4. `playtune-train` (`learn::train`, the one crate with candle) and the games, one
+//!    crate each beside one another ([`games`]: `playtune-rinascimento`,
+//!    `playtune-space-battle`, `playtune-strategy`, `playtune-external`).
+//! 5. This crate: [`registry`] (problems and games by name), `plot` and `report`
+//!    (pictures and pages), [`exec`] (where work runs: this machine's cores or Slurm,
+//!    behind one executor), [`experiments`], [`progress`] (the progress bars) and
+//!    [`cli`] (the command line; `src/main.rs` only calls it).
 //!
-//! `stats`, `draw`, `plot` and `report` are the crate's own (`pub(crate)`): the
+//! `stats`, `draw`, `plot` and `report` are this crate's own (`pub(crate)`): the
 //! command line uses them, a library user does not. Each layer reports its own
 //! error type (`space::Error`, `optim::Error`, `run::RunError`, `learn::Error`,
 //! `registry::Error`, `eval::ProblemError`, `harness::Error` with each game's own
@@ -115,22 +120,34 @@ pub use registry::{build_problem, game as find_game};
 pub use run::ProblemSpec;
 pub use space::{Dimension, Domain, Space};
 
-pub mod agents;
 pub mod cli;
-pub mod damage;
-pub(crate) mod draw;
 pub mod exec;
 pub mod experiments;
-pub mod game;
-pub mod games;
-pub mod harness;
-pub mod learn;
 pub(crate) mod plot;
+pub mod progress;
 pub mod registry;
 pub(crate) mod report;
-pub mod run;
 
-// The ground floors and the optimisers are a crate of their own (`playtune-optim`,
-// in crates/), which a Rust user may depend on alone; here they keep their paths.
+// The floors below are crates of their own (in crates/); this crate is their facade
+// (see "Crates" above).
+pub(crate) use playtune_harness::draw;
+pub use playtune_harness::{agents, game, harness};
 pub(crate) use playtune_optim::stats;
-pub use playtune_optim::{BoxError, eval, optim, rng, settings, space};
+pub use playtune_optim::{BoxError, damage, eval, optim, rng, settings, space};
+pub use playtune_run as run;
+
+/// The games: one crate each, beside one another above the harness.
+pub mod games {
+    pub use playtune_external as external;
+    pub use playtune_rinascimento as rinascimento;
+    pub use playtune_space_battle as space_battle;
+    pub use playtune_strategy as strategy;
+}
+
+/// Learned state evaluation ([`playtune_harness::learn`]) with its training
+/// ([`train`], the crate `playtune-train`, the one that depends on candle).
+pub mod learn {
+    pub use playtune_harness::learn::*;
+    pub use playtune_train as train;
+    pub use playtune_train::{EpochRecord, TrainConfig, Trained};
+}

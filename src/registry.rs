@@ -153,6 +153,26 @@ pub fn problem(name: &str) -> Result<&'static ProblemDef, Error> {
         })
 }
 
+/// Reads a run folder's `config.ron` ([`crate::run::read_config`]) and checks that its
+/// problem is one playtune has: a problem it does not have cannot have written the run,
+/// so the file is named damaged. Run folders know no problem by name; the registry does.
+pub fn read_config(dir: &std::path::Path) -> Result<crate::run::RunConfig, crate::run::RunError> {
+    let config = crate::run::read_config(dir)?;
+    problem(&config.problem.name).map_err(|e| crate::run::RunError::Damaged {
+        file: dir.join(crate::run::CONFIG_FILE),
+        field: "problem.name".to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(config)
+}
+
+/// Reads a run folder's `result.ron` ([`crate::run::read_result`]) after its
+/// `config.ron` has been read and checked by [`read_config`].
+pub fn read_result(dir: &std::path::Path) -> Result<crate::run::RunResult, crate::run::RunError> {
+    read_config(dir)?;
+    crate::run::read_result(dir)
+}
+
 /// Builds a problem from its spec. `space` is the user's search space, which the
 /// external-command problem requires and the others bind to by name.
 pub fn build_problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Box<dyn Problem>, Error> {

@@ -368,10 +368,10 @@ impl PyRunFolder {
     fn new(dir: PathBuf) -> PyResult<PyRunFolder> {
         guard(|| {
             if !dir.is_dir() {
-                run::read_config(&dir).map_err(|e| e.to_string())?;
+                playtune::registry::read_config(&dir).map_err(|e| e.to_string())?;
             }
             let lock = run::lock::lock(&dir).map_err(|e| e.to_string())?;
-            let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+            let config = playtune::registry::read_config(&dir).map_err(|e| e.to_string())?;
             let problem = build_problem(&config.problem, Some(&config.space))
                 .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
             Ok(PyRunFolder {
@@ -428,7 +428,7 @@ impl PyRunFolder {
     #[pyo3(signature = (dir, then = "left out"))]
     fn read(py: Python<'_>, dir: PathBuf, then: &str) -> PyResult<Py<PyAny>> {
         let (config, out) = guard(|| {
-            let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+            let config = playtune::registry::read_config(&dir).map_err(|e| e.to_string())?;
             let features = run_features(&dir, &config)?;
             let (rows, mut warnings) = match logged(&dir, &config, &features, then)? {
                 (rows, Some(w)) => (rows, vec![w]),
@@ -757,7 +757,7 @@ impl PyRunFolder {
 #[pyfunction]
 pub(crate) fn read_log(py: Python<'_>, dir: PathBuf) -> PyResult<Py<PyAny>> {
     let out = guard(|| {
-        let config = run::read_config(&dir).map_err(|e| e.to_string())?;
+        let config = playtune::registry::read_config(&dir).map_err(|e| e.to_string())?;
         let features = run_features(&dir, &config)?;
         let (rows, _) = logged(&dir, &config, &features, "left out")?;
         Ok(Value::Array(rows))

@@ -44,7 +44,7 @@ pub struct TellArgs {
 }
 
 fn load(dir: &Path) -> Result<(RunConfig, Box<dyn Problem>)> {
-    let config = run::read_config(dir).map_err(anyhow::Error::msg)?;
+    let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     let problem =
         build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
     Ok((config, problem))

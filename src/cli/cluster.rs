@@ -81,7 +81,7 @@ fn map_status(dir: &Path) -> Result<()> {
 /// One line for a run folder: evaluations logged against the budget, failures,
 /// finished or not.
 fn run_line(dir: &Path) -> Result<String> {
-    let config = crate::run::read_config(dir).map_err(anyhow::Error::msg)?;
+    let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     let log = dir.join(crate::run::log::LOG_FILE);
     // Whole lines only: a writer may be halfway through the last one.
     let rows = std::fs::read_to_string(&log)

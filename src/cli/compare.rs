@@ -1,6 +1,6 @@
 //! `playtune compare`: final values of two or more runs side by side.
 
-use crate::run::read_result;
+use crate::registry::read_result;
 use crate::stats::{Summary, mann_whitney};
 use anyhow::{Result, bail};
 use clap::Args;

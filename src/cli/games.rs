@@ -3,7 +3,7 @@
 
 use crate::harness::settings::parse_pairs;
 use crate::harness::{DynGame, GameRequest, Generic, Record, Setting, split_agents};
-use crate::run::read_result;
+use crate::registry::read_result;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -280,7 +280,7 @@ fn watched_tournament(
         .len();
     let total = lineups.saturating_mul(games) as u64;
     let watch = crate::harness::Watch::default();
-    let bar = crate::run::counting_bar(true, total, "games");
+    let bar = crate::progress::counting_bar(true, total, "games");
     let r = std::thread::scope(|s| {
         let playing = s.spawn(|| game.tournament_watched(req, games, &watch));
         while !playing.is_finished() {

@@ -871,7 +871,7 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
 pub fn resume(a: ResumeArgs) -> Result<()> {
     a.cluster.check()?;
     let _lock = lock_run(&a.run)?;
-    let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
+    let config = crate::registry::read_config(&a.run).map_err(anyhow::Error::msg)?;
     if run::is_manual(&config) {
         // Every result told, but the last `tell` could not finish (a full disk): the
         // replay writes what it left unwritten.
@@ -929,7 +929,7 @@ pub(super) fn lock_run(dir: &Path) -> Result<run::lock::FolderLock> {
         // No run here: reading its config.ron says so in the usual words. If that read
         // succeeds, the folder appeared in the meantime (an `optimize` creating it):
         // it is locked as any other, never read unlocked while its creator writes.
-        run::read_config(dir).map_err(anyhow::Error::msg)?;
+        crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     }
     run::lock::lock(dir).map_err(anyhow::Error::msg)
 }

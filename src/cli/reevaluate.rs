@@ -64,7 +64,7 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
             a.n
         );
     }
-    let config = run::read_config(&a.run).map_err(anyhow::Error::msg)?;
+    let config = crate::registry::read_config(&a.run).map_err(anyhow::Error::msg)?;
     if config.problem.name == "manual" {
         bail!(
             "{}: problem `manual` is evaluated outside playtune, so playtune cannot evaluate its points again; `playtune ask` and `playtune tell` are the way to evaluate them",
@@ -119,7 +119,7 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
                     Some(p) => BaselineSource::Point(p),
                     None => BaselineSource::Own,
                 };
-                let bar = crate::run::counting_bar(
+                let bar = crate::progress::counting_bar(
                     !a.json,
                     2 * u64::from(a.n),
                     "verdict evaluations (the point and the baseline on fresh seeds)",
@@ -163,7 +163,7 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
 
 fn targets(a: &ReevaluateArgs, config: &RunConfig) -> Result<Vec<Target>> {
     let result = if a.run.join(run::RESULT_FILE).is_file() {
-        Some(run::read_result(&a.run).map_err(anyhow::Error::msg)?)
+        Some(crate::registry::read_result(&a.run).map_err(anyhow::Error::msg)?)
     } else {
         None
     };

@@ -3,7 +3,8 @@
 
 use crate::experiments::validation::{CellChoice, choose, markdown, validate};
 use crate::registry::build_problem;
-use crate::run::{read_config, read_result};
+use crate::registry::read_config;
+use crate::registry::read_result;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use std::path::PathBuf;

@@ -96,7 +96,7 @@ pub(super) fn judge_run(
     let (n, kept) = run::verdict::planned(config, args.verdict);
     run::verdict::VerdictSettings::check_evaluations(n).map_err(|m| anyhow!("--verdict {m}"))?;
     let point = baseline_point(&args.baseline, &config.space)?.or(kept);
-    let bar = run::counting_bar(
+    let bar = crate::progress::counting_bar(
         progress && n > 0 && (point.is_some() || problem.baseline().is_some()),
         2 * u64::from(n) * result.trials.len() as u64,
         "verdict evaluations (the recommendation and the baseline on fresh seeds)",

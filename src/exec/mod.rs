@@ -210,12 +210,13 @@ impl Executor for Local {
         searches
             .iter()
             .map(|s| {
+                let bar = options.progress.then(crate::progress::SearchBar::new);
                 run::execute_with(
                     Some(&s.dir),
                     &s.config,
                     s.problem,
                     run::Options {
-                        progress: options.progress,
+                        progress: bar.as_ref().map(|b| b as &dyn run::Progress),
                         retry_failed: options.retry_failed,
                         only_trial: None,
                     },

@@ -47,7 +47,7 @@ pub(crate) const PAPER_TABLE_II: [(&str, f64); 3] = [
 pub(crate) const PAPER_TABLE_III: [(&str, f64); 2] = [("heuristic", 0.664), ("playout", 0.588)];
 
 fn bar(show: bool, len: u64, what: &str) -> ProgressBar {
-    crate::run::counting_bar(show, len, what)
+    crate::progress::counting_bar(show, len, what)
 }
 
 /// What a self-play call did.

@@ -5,7 +5,8 @@
 use super::{Heatmap, PlotError, Series, bucket_labels, heatmaps, line_chart};
 use crate::eval::Problem;
 use crate::optim::map_elites::{AnyArchive, Archive};
-use crate::run::{self, read_result};
+use crate::registry::read_result;
+use crate::run;
 use crate::stats::Summary;
 use std::path::PathBuf;
 
@@ -100,7 +101,7 @@ pub(crate) fn run_pictures(a: &RunPictures) -> Result<Vec<PathBuf>, RunPicturesE
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "run".into());
-    let config = run::read_config(&a.run)?;
+    let config = crate::registry::read_config(&a.run)?;
     let result = read_result(&a.run)?;
     let out = a.out.clone();
     let file = |stem: &str| out.join(format!("{stem}.{}", a.format.extension()));

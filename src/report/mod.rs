@@ -630,14 +630,14 @@ fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<
 
 /// The page of one run folder.
 fn run_report(dir: &Path) -> Result<String> {
-    let config = crate::run::read_config(dir)?;
+    let config = crate::registry::read_config(dir)?;
     if !dir.join(RESULT_FILE).is_file() {
         return Err(Error::NotFinished {
             dir: dir.to_path_buf(),
             how: crate::run::how_to_finish(dir),
         });
     }
-    let result = crate::run::read_result(dir)?;
+    let result = crate::registry::read_result(dir)?;
     let name = folder_name(dir);
     let tmp = TempDir::new()?;
     let drawn = crate::plot::run::run_pictures(&crate::plot::run::RunPictures {
@@ -899,7 +899,7 @@ fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<String> {
             .map(|r| {
                 let rel = r.strip_prefix(dir).unwrap_or(r).display().to_string();
                 let mut row = vec![format!("<code>{}</code>", escape(&rel))];
-                match (crate::run::read_config(r), crate::run::read_result(r)) {
+                match (crate::registry::read_config(r), crate::run::read_result(r)) {
                     (Ok(c), Ok(res)) => {
                         let best = res
                             .trials

@@ -50,6 +50,7 @@ pub use eval::{EvalError, Evaluation, Problem, ProblemDef};
 pub use optim::{AlgoConfig, Candidate, Optimizer, Recommendation};
 pub use space::{Dimension, Domain, Space};
 
+pub mod damage;
 pub mod eval;
 pub mod optim;
 pub mod rng;

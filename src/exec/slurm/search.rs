@@ -117,7 +117,7 @@ pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
     {
         // A task whose candidates are neither logged nor answered ended without
         // its work.
-        let config = run::read_config(dir)?;
+        let config = crate::registry::read_config(dir)?;
         let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
         let log =
             crate::run::log::read_log(&dir.join(LOG_FILE), &config.space, &problem.feature_names())
@@ -395,7 +395,7 @@ pub(crate) fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<S
         .ok_or_else(|| Error::NotAClusterFolder(cluster.to_path_buf()))?;
     let started = Instant::now();
     let folder = Folder::new(dir);
-    let config = run::read_config(dir)?;
+    let config = crate::registry::read_config(dir)?;
     let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
     let binding = Binding::new(&config.space, problem.space())?;
     let round = folder

@@ -193,7 +193,7 @@ fn progress(
         let rc = &entry.config;
         let dir = folder.run_dir(set, si);
         let all = (0..rc.trials).map(|trial| WorkItem { search: si, trial });
-        if run::read_config(&dir).ok().as_ref() != Some(rc) {
+        if crate::registry::read_config(&dir).ok().as_ref() != Some(rc) {
             p.missing.extend(all);
             continue;
         }
@@ -598,7 +598,7 @@ pub(crate) fn run_searches(
     for (si, entry) in set.searches.iter().enumerate() {
         let dir = folder.run_dir(&set, si);
         results.push(
-            run::execute(Some(&dir), &entry.config, problems[si], false)
+            run::execute(Some(&dir), &entry.config, problems[si], None)
                 .map_err(|source| Error::search(entry.name.clone(), source))?,
         );
     }
@@ -728,7 +728,7 @@ pub(crate) fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String,
         rc,
         problem.as_ref(),
         run::Options {
-            progress: false,
+            progress: None,
             retry_failed: false,
             only_trial: Some(item.trial),
         },
@@ -828,7 +828,7 @@ mod tests {
         for e in &set.searches {
             let dir = local.path().join(&e.folder);
             run::reuse_or_create_run_dir(&dir, &e.config).unwrap();
-            run::execute(Some(&dir), &e.config, problem.as_ref(), false).unwrap();
+            run::execute(Some(&dir), &e.config, problem.as_ref(), None).unwrap();
         }
         let dir = tempfile::TempDir::new().unwrap();
         let folder = prepare(&set, &dir.path().join("x"));

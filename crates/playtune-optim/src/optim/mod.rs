@@ -117,7 +117,7 @@ impl Recommendation {
 /// optimiser again and telling it the logged results in order
 /// (`run::replay`); an optimiser that broke the contract would ask other points after a
 /// resume than it asked before, and the run would no longer be byte-identical to one
-/// that was never interrupted (`tests/cli.rs` and `tests/asktell.rs` check that it is).
+/// that was never interrupted (`tests/it/cli.rs` and `tests/it/asktell.rs` check that it is).
 pub trait Optimizer: Send {
     /// The next points to evaluate; empty once the optimiser has spent its budget.
     /// Points of one batch are independent, so they may be evaluated in parallel.

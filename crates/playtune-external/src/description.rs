@@ -1,0 +1,522 @@
+//! A game description file (RON): what playtune needs to know of a game that lives
+//! outside it, in any language. The settings are written as a space file's
+//! dimensions, so they are the game's design space as they stand.
+//!
+//! ```ron
+//! (
+//!     name: "duel",
+//!     about: "two players roll dice; `edge` sets how much skill counts",
+//!     command: "python3 duel.py",
+//!     players: 2,
+//!     settings: [
+//!         (name: "edge", kind: List([0.0, 0.5, 1.0]), default: 0.5),
+//!         (name: "rounds", kind: Int(min: 1, max: 9), default: 5),
+//!     ],
+//!     bots: [
+//!         (name: "novice", about: "plays at random"),
+//!         (name: "expert", about: "looks ahead",
+//!          settings: [(name: "depth", kind: Int(min: 1, max: 3), default: 1)]),
+//!     ],
+//!     ladder: ["novice", "expert(depth=1)", "expert(depth=3)"],
+//!     playable: ["stalemate_rate <= 0.05"],
+//! )
+//! ```
+//! Every error names the file, the line and the field.
+
+use playtune_optim::space::{DimText, Dimension, Space, SpaceError, embedded_space, ron_error};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The largest description read: one is a page of text; more is the wrong file.
+const MAX_FILE: u64 = 1 << 20;
+/// Most seats a game may declare.
+const MAX_PLAYERS: usize = 64;
+
+fn default_timeout() -> f64 {
+    60.0
+}
+
+fn default_startup() -> f64 {
+    10.0
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDescription {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    about: String,
+    #[serde(default)]
+    command: String,
+    /// A Python game (`FILE.py:NAME` or `module:NAME`) in place of `command`: its
+    /// settings, bots, ladder and the rest come from the game itself.
+    #[serde(default)]
+    python: String,
+    /// 0 where not given.
+    #[serde(default)]
+    players: usize,
+    #[serde(default)]
+    settings: Vec<DimText>,
+    #[serde(default)]
+    bots: Vec<RawBot>,
+    #[serde(default)]
+    ladder: Vec<String>,
+    #[serde(default)]
+    features: Vec<String>,
+    #[serde(default)]
+    playable: Vec<String>,
+    #[serde(default = "default_timeout")]
+    timeout: f64,
+    /// Seconds a fresh game process has to start, beyond its first match's timeout.
+    #[serde(default = "default_startup")]
+    startup: f64,
+    #[serde(default)]
+    workers: usize,
+    #[serde(default)]
+    traced: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBot {
+    name: String,
+    #[serde(default)]
+    about: String,
+    #[serde(default)]
+    settings: Vec<DimText>,
+}
+
+/// One of the game's own bots: its name, what it is, and its settings (each a domain,
+/// which `tune-agent` searches, and a default).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bot {
+    pub name: String,
+    pub about: String,
+    pub settings: Vec<Dimension>,
+}
+
+/// A game description, checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Description {
+    /// The file it was read from, as given.
+    pub file: String,
+    pub name: String,
+    pub about: String,
+    /// The command that starts the game (`sh -c`), run in `dir`; empty for a game
+    /// played in process (a Python class), which a file cannot describe.
+    pub command: String,
+    /// The description file's folder: the command starts there.
+    pub dir: PathBuf,
+    pub players: usize,
+    /// The settings, as a space: the design space, defaults the game's own rules.
+    pub settings: Space,
+    pub bots: Vec<Bot>,
+    /// Agent specs, weakest first: the design ladder unless a run names one (by
+    /// default every bot, in order).
+    pub ladder: Vec<String>,
+    /// Per-seat figures a match may report beside its scores.
+    pub features: Vec<String>,
+    /// What a playable game is, as constraints on the design metrics.
+    pub playable: Vec<String>,
+    /// The most a match may take before its process is killed.
+    pub timeout: Duration,
+    /// What a fresh game process has beyond its first match's timeout, to start.
+    pub startup: Duration,
+    /// Game processes at most (0: one per core).
+    pub workers: usize,
+    /// The Python game (`FILE.py:NAME`, the file's path absolute) whose processes
+    /// play the matches, where the game is one.
+    pub python: Option<String>,
+    /// Whether every match reports a trace (each seat's score after every step), as
+    /// `traced: true` declares: the lead metrics need one, and are unavailable for a
+    /// game that does not declare it.
+    pub traced: bool,
+}
+
+impl Description {
+    /// A fingerprint of everything that decides how the game plays and is scored: its
+    /// name, players, command (or Python object), settings and their domains, bots,
+    /// ladder, features, playability and trace; not where its file lies, so a game
+    /// moved with its run is the same game. FNV-1a of that text, in hexadecimal.
+    pub fn fingerprint(&self) -> String {
+        // A Python game's command holds its file's absolute path: its object's name
+        // and what it describes identify it.
+        let plays = match &self.python {
+            Some(r) => format!("python {}", r.rsplit(':').next().unwrap_or(r)),
+            None => format!("command {}", self.command),
+        };
+        let mut text = format!(
+            "name {}\nplayers {}\n{plays}\nsettings {}\nladder {:?}\nfeatures {:?}\nplayable {:?}\ntraced {}\n",
+            self.name,
+            self.players,
+            ron_text(&self.settings),
+            self.ladder,
+            self.features,
+            self.playable,
+            self.traced,
+        );
+        for b in &self.bots {
+            text += &format!("bot {} {}\n", b.name, ron_text(&b.settings));
+        }
+        format!("{:016x}", playtune_optim::damage::fnv1a(text.as_bytes()))
+    }
+}
+
+/// A value as compact RON, for a fingerprint.
+fn ron_text<T: serde::Serialize>(value: &T) -> String {
+    ron::to_string(value).unwrap_or_default()
+}
+
+impl Description {
+    /// Reads and checks the description at `path`.
+    pub fn load(path: &Path) -> Result<Description, SpaceError> {
+        let file = path.display().to_string();
+        let whole = |message: String| SpaceError {
+            file: file.clone(),
+            line: 0,
+            column: 0,
+            field: "file".into(),
+            message,
+        };
+        let meta = std::fs::metadata(path)
+            .map_err(|e| whole(format!("cannot read the game description: {e}")))?;
+        if !meta.is_file() {
+            return Err(whole(
+                "it is not a regular file: give a game description (RON)".into(),
+            ));
+        }
+        if meta.len() > MAX_FILE {
+            return Err(whole(format!(
+                "it holds {} bytes, more than a game description's limit of 1 MiB: is it the right file?",
+                meta.len()
+            )));
+        }
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| whole(format!("cannot read the game description: {e}")))?;
+        let dir = path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        let d = Description::parse(&text, &file, dir)?;
+        if d.command.trim().is_empty() && d.python.is_none() {
+            let at = text.find("name").unwrap_or(0);
+            return Err(SpaceError {
+                file,
+                line: text[..at].matches('\n').count() + 1,
+                column: 1,
+                field: "command".into(),
+                message: "give the command that starts the game (`command: \"python3 game.py\"`) or the Python game it is (`python: \"game.py:Game\"`)"
+                    .into(),
+            });
+        }
+        Ok(d)
+    }
+
+    /// Parses the description `text` (the file `file`, in the folder `dir`).
+    pub fn parse(text: &str, file: &str, dir: PathBuf) -> Result<Description, SpaceError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let raw: RawDescription = ron::from_str(text).map_err(|e| ron_error(text, file, &e))?;
+        let at = |field: &str, needle: &str, message: String| {
+            let offset = text
+                .find(&format!("{field}:"))
+                .map(|f| f + text[f..].find(needle).unwrap_or(0))
+                .unwrap_or(0);
+            let before = &text[..offset];
+            SpaceError {
+                file: file.into(),
+                line: before.matches('\n').count() + 1,
+                column: before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1,
+                field: field.to_string(),
+                message,
+            }
+        };
+        if !raw.python.is_empty() && raw.name.is_empty() {
+            return python_description(&raw, &raw.python, file, dir, &at);
+        }
+        if raw.name.is_empty()
+            || !raw
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(at(
+                "name",
+                "",
+                format!(
+                    "{:?}: a game's name is letters, digits, `-` and `_`",
+                    raw.name
+                ),
+            ));
+        }
+        if !raw.python.is_empty() {
+            return python_description(&raw, &raw.python, file, dir, &at);
+        }
+        let players = raw.players;
+        if !(1..=MAX_PLAYERS).contains(&players) {
+            let message = if players == 0 && !text.contains("players") {
+                "give the seats in a match (`players: 2`)".to_string()
+            } else {
+                format!("{players}: give 1 to {MAX_PLAYERS} players")
+            };
+            return Err(at("players", "", message));
+        }
+        if !(raw.timeout.is_finite() && raw.timeout > 0.0 && raw.timeout <= 86_400.0) {
+            return Err(at(
+                "timeout",
+                "",
+                format!(
+                    "{}: give the seconds a match may take, above 0 and at most a day",
+                    raw.timeout
+                ),
+            ));
+        }
+        if !(raw.startup.is_finite() && raw.startup >= 0.0 && raw.startup <= 86_400.0) {
+            return Err(at(
+                "startup",
+                "",
+                format!(
+                    "{}: give the seconds a fresh game process may take to start, 0 to a day",
+                    raw.startup
+                ),
+            ));
+        }
+        if raw.bots.is_empty() {
+            return Err(at(
+                "bots",
+                "",
+                "declare at least one bot: matches are played by the game's own bots".into(),
+            ));
+        }
+        // A game with no settings is played (tournaments, tuning its bots), not
+        // designed: its design space is none.
+        if raw.settings.is_empty() && !raw.playable.is_empty() {
+            return Err(at(
+                "playable",
+                "",
+                "playable constrains the rules a design run searches, and a game without settings has none to search: declare settings, or leave playable out".into(),
+            ));
+        }
+        let settings = if raw.settings.is_empty() {
+            Space {
+                name: raw.name.clone(),
+                dims: Vec::new(),
+                groups: Vec::new(),
+                constraints: Vec::new(),
+            }
+        } else {
+            embedded_space(
+                text,
+                file,
+                &raw.name,
+                "settings",
+                raw.settings,
+                "playable",
+                raw.playable.clone(),
+            )?
+        };
+        let mut bots: Vec<Bot> = Vec::with_capacity(raw.bots.len());
+        for (i, b) in raw.bots.into_iter().enumerate() {
+            let needle = format!("{:?}", b.name);
+            let field = format!("bots[{i}]");
+            if b.name.is_empty()
+                || !b
+                    .name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '*')
+            {
+                return Err(at(
+                    "bots",
+                    &needle,
+                    format!(
+                        "{field}: {:?}: a bot's name is letters, digits, `-`, `_` and `*`",
+                        b.name
+                    ),
+                ));
+            }
+            if bots.iter().any(|o| o.name == b.name) {
+                return Err(at(
+                    "bots",
+                    &needle,
+                    format!("{field}: a second bot named `{}`", b.name),
+                ));
+            }
+            let settings = if b.settings.is_empty() {
+                Vec::new()
+            } else {
+                embedded_space(
+                    text,
+                    file,
+                    &b.name,
+                    "bots",
+                    b.settings,
+                    "playable",
+                    Vec::new(),
+                )?
+                .dims
+            };
+            bots.push(Bot {
+                name: b.name,
+                about: b.about,
+                settings,
+            });
+        }
+        let ladder = if raw.ladder.is_empty() {
+            bots.iter().map(|b| b.name.clone()).collect()
+        } else {
+            for (i, spec) in raw.ladder.iter().enumerate() {
+                // Each rung as a match would take it: its bot, its settings' names and
+                // values, here rather than at the first match.
+                let bad = |message: String| {
+                    at(
+                        "ladder",
+                        &format!("{spec:?}"),
+                        format!("ladder[{i}]: {message}"),
+                    )
+                };
+                let parsed = playtune_harness::harness::AgentSpec::parse(spec)
+                    .map_err(|e| bad(format!("{spec:?}: {e}")))?;
+                let Some(bot) = bots.iter().find(|b| b.name == parsed.name) else {
+                    return Err(bad(format!(
+                        "`{}` is not a bot (the bots: {})",
+                        parsed.name,
+                        bots.iter()
+                            .map(|b| b.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                };
+                super::checked(
+                    &format!("bot `{}`", bot.name),
+                    &bot.settings,
+                    &parsed.settings,
+                )
+                .map_err(|e| bad(e.to_string()))?;
+            }
+            raw.ladder
+        };
+        // A playable constraint holds a design metric, a rung's result or the depth's
+        // standard error: any other feature would be refused by every design run.
+        for (i, text) in raw.playable.iter().enumerate() {
+            let Ok(c) = text.parse::<playtune_optim::space::Constraint>() else {
+                continue; // refused with its position by `embedded_space` above
+            };
+            let metrics = playtune_harness::harness::design::metric_names(raw.traced);
+            let known = metrics.contains(&c.feature.as_str())
+                || c.feature == playtune_harness::harness::design::DEPTH_SE
+                || c.feature.starts_with("win_rate_");
+            if !known {
+                let lead =
+                    playtune_harness::harness::design::LEAD_METRICS.contains(&c.feature.as_str());
+                return Err(at(
+                    "playable",
+                    &format!("{text:?}"),
+                    if lead {
+                        format!(
+                            "playable[{i}]: `{}` is a lead metric, measured only for a game that declares `traced: true`",
+                            c.feature
+                        )
+                    } else {
+                        format!(
+                            "playable[{i}]: `{}` is not a design metric (they are {}, and win_rate_R_BOT for rung R of the ladder)",
+                            c.feature,
+                            metrics.join(", ")
+                        )
+                    },
+                ));
+            }
+        }
+        for (i, f) in raw.features.iter().enumerate() {
+            if f.is_empty() || !f.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(at(
+                    "features",
+                    &format!("{f:?}"),
+                    format!("features[{i}]: {f:?}: a feature's name is letters, digits and `_`"),
+                ));
+            }
+        }
+        Ok(Description {
+            file: file.to_string(),
+            name: raw.name,
+            about: raw.about,
+            command: raw.command,
+            dir,
+            players,
+            settings,
+            bots,
+            ladder,
+            features: raw.features,
+            playable: raw.playable,
+            timeout: Duration::from_secs_f64(raw.timeout),
+            startup: Duration::from_secs_f64(raw.startup),
+            workers: raw.workers,
+            python: None,
+            traced: raw.traced,
+        })
+    }
+
+    /// The Python game `reference` (`FILE.py:NAME`, the file relative to `dir`, or
+    /// `module:NAME`), described by the game itself ([`super::python::describe`]).
+    pub fn of_python(reference: &str, dir: &Path) -> Result<Description, SpaceError> {
+        let text = format!("(python: {reference:?})");
+        Description::parse(&text, reference, dir.to_path_buf())
+    }
+}
+
+/// A description whose `python` field names the game: the game describes itself, and
+/// the file may set only its name, `about`, `timeout` and `workers`.
+fn python_description(
+    raw: &RawDescription,
+    reference: &str,
+    file: &str,
+    dir: PathBuf,
+    at: &dyn Fn(&str, &str, String) -> SpaceError,
+) -> Result<Description, SpaceError> {
+    let given = [
+        ("command", !raw.command.is_empty()),
+        ("players", raw.players != 0),
+        ("settings", !raw.settings.is_empty()),
+        ("bots", !raw.bots.is_empty()),
+        ("ladder", !raw.ladder.is_empty()),
+        ("features", !raw.features.is_empty()),
+        ("playable", !raw.playable.is_empty()),
+        ("traced", raw.traced),
+    ];
+    if let Some((field, _)) = given.iter().find(|(_, g)| *g) {
+        return Err(at(
+            field,
+            "",
+            format!(
+                "`{field}` comes from the Python game `{reference}`: a description with `python` sets only name, about, timeout, startup and workers"
+            ),
+        ));
+    }
+    let absolute = super::python::absolute(reference, &dir);
+    let described =
+        super::python::describe(&absolute, &dir).map_err(|message| at("python", "", message))?;
+    let mut d =
+        Description::parse(&described, &absolute, dir.clone()).map_err(SpaceError::of_generated)?;
+    if d.python.is_some() {
+        return Err(at(
+            "python",
+            "",
+            format!("`{reference}` described itself as another Python game"),
+        ));
+    }
+    if !raw.name.is_empty() {
+        d.name = raw.name.clone();
+    }
+    if !raw.about.is_empty() {
+        d.about = raw.about.clone();
+    }
+    d.file = file.to_string();
+    d.timeout = Duration::from_secs_f64(raw.timeout);
+    d.startup = Duration::from_secs_f64(raw.startup);
+    d.workers = raw.workers;
+    d.command = super::python::serve_command(&absolute);
+    d.python = Some(absolute);
+    d.dir = dir;
+    Ok(d)
+}

@@ -1,0 +1,644 @@
+//! Games that live outside playtune, in any language: a game description file
+//! ([`description`]) says what the game's settings and bots are and how to start it;
+//! the game plays whole matches with its own bots, asked over JSON lines
+//! ([`protocol`]) by a pool of long-lived game processes (the external evaluator's
+//! workers: deadlines, process groups, a failed process replaced). [`ExternalGame`]
+//! gives such a game everything a built-in game has from the harness: `design`,
+//! `tune-agent`, tournaments, ladders and the design metrics.
+//!
+//! An in-process game (a Python class, a test's Rust game) plays the same matches
+//! through [`MatchPlayer`].
+
+pub mod description;
+pub mod duel;
+pub mod protocol;
+pub mod python;
+
+pub use description::{Bot, Description};
+pub use protocol::{Match, MatchReport, SeatBot};
+
+use playtune_harness::harness::metrics::LeadTracker;
+use playtune_harness::harness::{
+    AgentInfo, AgentSpec, DynGame, Error, GameRequest, Record, Setting, SettingError,
+    TournamentResult, tournament,
+};
+use playtune_harness::learn::Encoding;
+use playtune_optim::eval::{WorkerError, WorkerPool};
+use playtune_optim::space::{Dimension, SpaceError};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Plays one match of a game, wherever the game runs.
+pub trait MatchPlayer: Send + Sync {
+    /// The match's report, or why the match failed.
+    fn play(&self, m: &Match) -> Result<MatchReport, String>;
+}
+
+/// A match that failed: the game refused it, its process failed, or its reply did not
+/// fit the match. The run goes on; the evaluation that needed it fails with this.
+#[derive(Debug, thiserror::Error)]
+#[error("game `{game}`: a match failed: {why}")]
+pub struct MatchError {
+    pub game: String,
+    pub why: String,
+}
+
+/// Matches played by long-lived game processes.
+struct ProcessPlayer {
+    pool: WorkerPool,
+    timeout: std::time::Duration,
+    features: Vec<String>,
+}
+
+impl MatchPlayer for ProcessPlayer {
+    fn play(&self, m: &Match) -> Result<MatchReport, String> {
+        let seats = m.seats.len();
+        self.pool
+            .call(
+                |id| m.line(id),
+                self.timeout,
+                |id, line| protocol::read_reply(line, id, seats, &self.features),
+            )
+            .map_err(|e| match e {
+                WorkerError::Refused(why) => format!("the game refused it: {why}"),
+                WorkerError::Start(e) => format!("cannot start the game: {e}"),
+                WorkerError::Failed(why) => why,
+            })
+    }
+}
+
+/// A game played outside playtune, described by a [`Description`].
+pub struct ExternalGame {
+    description: Description,
+    name: &'static str,
+    about: &'static str,
+    player: Box<dyn MatchPlayer>,
+}
+
+/// Names of the descriptions loaded, leaked once each: a game lives as long as the
+/// process, as built-in games do, and its game processes are shared by every user of
+/// it in the process.
+static LOADED: Mutex<Vec<(PathBuf, &'static ExternalGame)>> = Mutex::new(Vec::new());
+
+/// The game described at `path`, loaded once per process.
+pub fn load(path: &Path) -> Result<&'static ExternalGame, SpaceError> {
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, g)) = loaded.iter().find(|(p, _)| *p == key) {
+        return Ok(g);
+    }
+    let game: &'static ExternalGame =
+        Box::leak(Box::new(ExternalGame::new(Description::load(path)?)));
+    loaded.push((key, game));
+    Ok(game)
+}
+
+/// The Python game `reference` (`FILE.py:NAME`, relative to the current folder, or
+/// `module:NAME`), loaded once per process.
+pub fn load_python(reference: &str) -> Result<&'static ExternalGame, SpaceError> {
+    let absolute = python::absolute(reference, Path::new("."));
+    let key = PathBuf::from(&absolute);
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, g)) = loaded.iter().find(|(p, _)| *p == key) {
+        return Ok(g);
+    }
+    let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let game: &'static ExternalGame = Box::leak(Box::new(ExternalGame::new(
+        Description::of_python(&absolute, &dir)?,
+    )));
+    loaded.push((key, game));
+    Ok(game)
+}
+
+/// Games registered in process (a Python class), by name.
+static REGISTERED: Mutex<Vec<&'static ExternalGame>> = Mutex::new(Vec::new());
+
+/// Registers `game` (played in process) under its name, in place of any game
+/// registered under that name before; `registry::game` then finds it by name.
+pub fn register(game: ExternalGame) -> &'static ExternalGame {
+    let game: &'static ExternalGame = Box::leak(Box::new(game));
+    let mut all = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    all.retain(|g| g.name != game.name);
+    all.push(game);
+    game
+}
+
+/// The game registered in process under `name`, if any.
+pub fn registered(name: &str) -> Option<&'static ExternalGame> {
+    REGISTERED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|g| g.name == name.trim() || g.description.python.as_deref() == Some(name.trim()))
+        .copied()
+}
+
+/// Where game descriptions named without a path are looked for: the folders in
+/// `PLAYTUNE_GAMES` (separated by `:`), then `games/` under the current folder. A
+/// name `duel` is `duel.ron` or `duel/duel.ron` in one of them.
+pub fn search_path() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::env::var_os("PLAYTUNE_GAMES")
+        .map(|v| std::env::split_paths(&v).collect())
+        .unwrap_or_default();
+    dirs.push(PathBuf::from("games"));
+    dirs
+}
+
+/// The description file for the game `name`: a path as given (one ending `.ron` or
+/// holding `/`), else `name.ron` or `name/name.ron` on the [`search_path`]. `None`:
+/// no such file.
+pub fn find(name: &str) -> Option<PathBuf> {
+    let name = name.trim();
+    if name.ends_with(".ron") || name.contains('/') {
+        return Some(PathBuf::from(name));
+    }
+    if name.is_empty() || name.starts_with('.') {
+        return None;
+    }
+    search_path().into_iter().find_map(|dir| {
+        [
+            dir.join(format!("{name}.ron")),
+            dir.join(name).join(format!("{name}.ron")),
+        ]
+        .into_iter()
+        .find(|p| p.is_file())
+    })
+}
+
+/// The descriptions on the [`search_path`], for `playtune games`.
+pub fn listed() -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for dir in search_path() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut here: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter_map(|p| {
+                if p.extension().is_some_and(|e| e == "ron") {
+                    Some(p)
+                } else {
+                    let name = p.file_name()?.to_str()?.to_string();
+                    let inner = p.join(format!("{name}.ron"));
+                    inner.is_file().then_some(inner)
+                }
+            })
+            .collect();
+        here.sort();
+        found.extend(here);
+    }
+    found
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+impl ExternalGame {
+    /// The game of `description`, its matches played by its command's processes.
+    pub fn new(description: Description) -> ExternalGame {
+        let workers = if description.workers == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            description.workers
+        };
+        let player = ProcessPlayer {
+            pool: WorkerPool::new(description.command.clone(), workers)
+                .in_dir(description.dir.clone())
+                .with_startup(description.startup),
+            timeout: description.timeout,
+            features: description.features.clone(),
+        };
+        ExternalGame::with_player(description, Box::new(player))
+    }
+
+    /// The game of `description`, its matches played by `player` (in process).
+    pub fn with_player(description: Description, player: Box<dyn MatchPlayer>) -> ExternalGame {
+        ExternalGame {
+            name: leak(&description.name),
+            about: leak(&description.about),
+            description,
+            player,
+        }
+    }
+
+    pub fn description(&self) -> &Description {
+        &self.description
+    }
+
+    fn owner(&self) -> String {
+        format!("game `{}`", self.name)
+    }
+
+    /// Every setting with its value, the given ones checked against their domains.
+    fn values(&self, given: &[(String, String)]) -> Result<Vec<(String, String)>, Error> {
+        checked(&self.owner(), &self.description.settings.dims, given)
+    }
+
+    fn bot(&self, name: &str) -> Result<&Bot, Error> {
+        self.description
+            .bots
+            .iter()
+            .find(|b| b.name == name)
+            .ok_or_else(|| Error::UnknownAgent {
+                game: self.name.to_string(),
+                name: name.to_string(),
+                known: self
+                    .description
+                    .bots
+                    .iter()
+                    .map(|b| b.name.clone())
+                    .collect(),
+            })
+    }
+
+    /// The bot a spec (`expert(depth=2)`) names, its settings checked and filled in.
+    fn seat_bot(&self, spec: &str) -> Result<SeatBot, Error> {
+        let spec = AgentSpec::parse(spec)?;
+        let bot = self.bot(&spec.name)?;
+        let owner = format!("{} bot `{}`", self.name, bot.name);
+        let values = checked(&owner, &bot.settings, &spec.settings)?;
+        Ok(SeatBot {
+            bot: bot.name.clone(),
+            settings: protocol::settings_json(&bot.settings, &values),
+        })
+    }
+
+    fn agents(&self, req: &GameRequest) -> Result<Vec<SeatBot>, Error> {
+        let names = if req.agents.is_empty() {
+            self.default_lineup()
+        } else {
+            req.agents.clone()
+        };
+        names.iter().map(|n| self.seat_bot(n)).collect()
+    }
+
+    /// The ladder's strongest rungs, one a seat.
+    fn default_lineup(&self) -> Vec<String> {
+        let ladder = &self.description.ladder;
+        (0..self.description.players)
+            .map(|i| ladder[ladder.len() - 1 - i % ladder.len()].clone())
+            .collect()
+    }
+
+    /// One match, agent `i` (a bot in `bots`) in seat `seats[i]`, and its record.
+    fn play_match(
+        &self,
+        settings: &[(String, String)],
+        bots: &[&SeatBot],
+        seats: &[usize],
+        seed: u64,
+    ) -> Result<Record, Error> {
+        let players = self.description.players;
+        if bots.len() != players {
+            return Err(Error::Seats {
+                agents: bots.len(),
+                players,
+            });
+        }
+        let mut by_seat: Vec<Option<SeatBot>> = vec![None; players];
+        for (agent, &seat) in seats.iter().enumerate() {
+            if seat >= players || by_seat[seat].is_some() {
+                return Err(Error::Permutation {
+                    seats: seats.to_vec(),
+                    players,
+                });
+            }
+            by_seat[seat] = Some(bots[agent].clone());
+        }
+        let m = Match {
+            settings: protocol::settings_json(&self.description.settings.dims, settings),
+            seats: by_seat.into_iter().flatten().collect(),
+            seed,
+        };
+        let failed = |why: String| {
+            Error::Game(Box::new(MatchError {
+                game: self.name.to_string(),
+                why,
+            }))
+        };
+        let report = self.player.play(&m).map_err(failed)?;
+        if self.description.traced && report.trace.is_none() {
+            return Err(failed(
+                "the game declares `traced: true` and this reply has no `trace` (each seat's score after every step): send one, or leave `traced` out".into(),
+            ));
+        }
+        Ok(record(&report, seats))
+    }
+
+    fn play_request(
+        &self,
+        req: &GameRequest,
+        lineup: &[usize],
+        rotation: usize,
+    ) -> Result<Record, Error> {
+        let settings = self.values(&req.settings)?;
+        let agents = self.agents(req)?;
+        if let Some(&bad) = lineup.iter().find(|&&a| a >= agents.len()) {
+            return Err(Error::Lineup {
+                agent: bad,
+                agents: agents.len(),
+            });
+        }
+        let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
+        let seats: Vec<usize> = (0..lineup.len())
+            .map(|i| (i + rotation) % lineup.len())
+            .collect();
+        self.play_match(&settings, &bots, &seats, req.seed)
+    }
+}
+
+/// A dimension's default as its setting's text.
+fn default_text(d: &Dimension) -> String {
+    d.domain.render(d.domain.value(d.default))
+}
+
+/// Every setting of `dims` with its value (its default unless `given`), each given
+/// name and value checked: `owner` names whose settings they are in errors.
+fn checked(
+    owner: &str,
+    dims: &[Dimension],
+    given: &[(String, String)],
+) -> Result<Vec<(String, String)>, Error> {
+    let mut values: Vec<(String, String)> = dims
+        .iter()
+        .map(|d| (d.name.clone(), default_text(d)))
+        .collect();
+    for (k, v) in given {
+        let Some(d) = dims.iter().find(|d| d.name == *k) else {
+            return Err(SettingError::Unknown {
+                owner: owner.to_string(),
+                name: k.clone(),
+                value: v.clone(),
+                known: dims.iter().map(|d| d.name.clone()).collect(),
+            }
+            .into());
+        };
+        let Some(x) = d.domain.parse_number(v) else {
+            return Err(SettingError::Invalid {
+                owner: owner.to_string(),
+                name: k.clone(),
+                value: v.clone(),
+                expected: d.domain.describe(),
+            }
+            .into());
+        };
+        let slot = values.iter_mut().find(|(n, _)| n == k).expect("declared");
+        slot.1 = d.domain.render(x);
+    }
+    Ok(values)
+}
+
+/// The record of a match's report, agent `i` having sat in `seats[i]`.
+fn record(report: &MatchReport, seats: &[usize]) -> Record {
+    let players = report.scores.len();
+    let winners: Vec<bool> = (0..players).map(|s| report.winners.contains(&s)).collect();
+    let mut lead = LeadTracker::default();
+    let lead = match &report.trace {
+        Some(rows) => {
+            for (step, row) in rows.iter().enumerate() {
+                lead.observe_scores(row, u32::try_from(step).unwrap_or(u32::MAX));
+            }
+            lead.observe_scores(&report.scores, report.length);
+            lead.finish(&winners, report.length)
+        }
+        // Without a trace the lead's path is unknown: its figures are unavailable.
+        None => playtune_harness::harness::metrics::Lead {
+            traced: false,
+            changes: 0,
+            decided_at: None,
+        },
+    };
+    let extra = report
+        .features
+        .iter()
+        .flat_map(|(name, per_seat)| {
+            per_seat
+                .iter()
+                .enumerate()
+                .map(move |(seat, v)| (format!("{name}_{seat}"), *v))
+        })
+        .collect();
+    Record {
+        seats: seats.to_vec(),
+        scores: seats.iter().map(|&s| report.scores[s]).collect(),
+        winners: seats.iter().map(|&s| winners[s]).collect(),
+        length: report.length,
+        extra,
+        lead,
+        by_rules: report.by_rules,
+    }
+}
+
+impl DynGame for ExternalGame {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn about(&self) -> &'static str {
+        self.about
+    }
+
+    fn settings(&self) -> Vec<Setting> {
+        self.description
+            .settings
+            .dims
+            .iter()
+            .map(|d| {
+                let s = Setting::new(&d.name, &default_text(d), "a rule of the game")
+                    .taking(d.domain.clone());
+                match d.domain {
+                    playtune_optim::space::Domain::Categories(_)
+                    | playtune_optim::space::Domain::Bool => s,
+                    _ => {
+                        let (lo, hi) = d.domain.bounds();
+                        s.within(lo, hi)
+                    }
+                }
+            })
+            .collect()
+    }
+
+    fn own_agents(&self) -> Vec<AgentInfo> {
+        self.description
+            .bots
+            .iter()
+            .map(|b| AgentInfo {
+                names: vec![leak(&b.name)],
+                about: leak(&b.about),
+                settings: b
+                    .settings
+                    .iter()
+                    .map(|d| {
+                        Setting::new(
+                            &d.name,
+                            &default_text(d),
+                            &format!("takes {}", d.domain.describe()),
+                        )
+                        .tuned(d.domain.clone())
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
+        self.values(settings)?;
+        Ok(self.default_lineup())
+    }
+
+    fn default_ladder(&self) -> Option<Vec<String>> {
+        Some(self.description.ladder.clone())
+    }
+
+    fn settings_values(
+        &self,
+        settings: &[(String, String)],
+    ) -> Result<Vec<(String, String)>, Error> {
+        self.values(settings)
+    }
+
+    fn players(&self, settings: &[(String, String)]) -> Result<usize, Error> {
+        self.values(settings)?;
+        Ok(self.description.players)
+    }
+
+    fn prepare(
+        &self,
+        req: &GameRequest,
+    ) -> Result<Box<dyn playtune_harness::harness::PreparedGame + '_>, Error> {
+        Ok(Box::new(playtune_harness::harness::EachTime {
+            game: self,
+            request: req.clone(),
+        }))
+    }
+
+    fn play(&self, req: &GameRequest) -> Result<Record, Error> {
+        let n = if req.agents.is_empty() {
+            self.description.players
+        } else {
+            req.agents.len()
+        };
+        let lineup: Vec<usize> = (0..n).collect();
+        self.play_request(req, &lineup, 0)
+    }
+
+    fn check(&self, req: &GameRequest) -> Result<(), Error> {
+        self.values(&req.settings)?;
+        self.agents(req).map(|_| ())
+    }
+
+    fn tournament_watched(
+        &self,
+        req: &GameRequest,
+        games: usize,
+        watch: &tournament::Watch,
+    ) -> Result<TournamentResult, Error> {
+        if games == 0 {
+            return Err(Error::NoGames);
+        }
+        let settings = self.values(&req.settings)?;
+        let agents = self.agents(req)?;
+        let players = self.description.players;
+        let lineups = tournament::lineups(agents.len(), players)?;
+        let records =
+            tournament::play_lineups(&lineups, games, req.seed, watch, |lineup, g, seed| {
+                let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
+                let seats: Vec<usize> = (0..players).map(|i| (i + g) % players).collect();
+                self.play_match(&settings, &bots, &seats, seed)
+            })?;
+        Ok(tournament::summarize(
+            &self.agent_names(req)?,
+            &lineups,
+            games,
+            &records,
+        ))
+    }
+
+    fn play_lineup(
+        &self,
+        req: &GameRequest,
+        lineup: &[usize],
+        index: usize,
+    ) -> Result<Record, Error> {
+        self.play_request(req, lineup, index)
+    }
+
+    fn agent_names(&self, req: &GameRequest) -> Result<Vec<String>, Error> {
+        let names = if req.agents.is_empty() {
+            self.default_lineup()
+        } else {
+            req.agents.clone()
+        };
+        let specs = names
+            .iter()
+            .map(|n| {
+                self.seat_bot(n)?;
+                AgentSpec::parse(n)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(playtune_harness::harness::numbered_names(&specs))
+    }
+
+    fn render(&self, _req: &GameRequest, _at: &[u32], _out: &Path) -> Result<Record, Error> {
+        Err(Error::NoPicture {
+            game: self.name.to_string(),
+        })
+    }
+
+    fn encoding(&self) -> Option<Encoding> {
+        None
+    }
+
+    fn encoding_named(&self, _name: Option<&str>) -> Result<Encoding, Error> {
+        Err(Error::NoEncoding {
+            game: self.name.to_string(),
+        })
+    }
+
+    fn identity(&self) -> Option<playtune_optim::eval::GameIdentity> {
+        Some(playtune_optim::eval::GameIdentity {
+            name: self.name.to_string(),
+            fingerprint: self.description.fingerprint(),
+        })
+    }
+
+    fn design_space(&self) -> Option<playtune_optim::space::Space> {
+        if self.description.settings.dims.is_empty() {
+            return None;
+        }
+        let mut space = self.description.settings.clone();
+        space.constraints.clear();
+        Some(space)
+    }
+
+    fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error> {
+        self.values(settings)
+    }
+
+    fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
+        self.values(settings)?;
+        Ok(self.description.playable.clone())
+    }
+
+    fn rung_measure(&self) -> Option<playtune_harness::harness::design::RungMeasure> {
+        None
+    }
+
+    fn traced(&self) -> bool {
+        self.description.traced
+    }
+
+    fn selfplay(
+        &self,
+        _req: &GameRequest,
+        _encoding: Option<&str>,
+        _games: &[u32],
+        _sink: &playtune_harness::harness::SampleSink,
+    ) -> Result<(), Error> {
+        Err(Error::NoEncoding {
+            game: self.name.to_string(),
+        })
+    }
+}

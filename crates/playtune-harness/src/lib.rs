@@ -1,0 +1,26 @@
+//! playtune's games floor: what every game, agent and game-playing problem shares.
+//!
+//! - [`game`]: the [`Game`] trait a game implements for agents (rules and forward
+//!   model) and the [`Agent`] trait agents implement.
+//! - [`agents`]: random, OSLA, MCTS, the microbial EA, BMRH, SRH, HPS and opponent
+//!   models, generic over [`Game`].
+//! - [`learn`]: learned state evaluation without training: encodings, the self-play
+//!   sample file, the network file and its forward pass, the network as a leaf
+//!   evaluator. Training (candle) is the crate `playtune-train`.
+//! - [`harness`]: the one play loop and game record, tournaments, self-play, the
+//!   skill-depth ladder, the agent registry, the design metrics, the `design` and
+//!   `tune-agent` problems, and the [`GameDef`] a game implements.
+//! - [`draw`]: PNG and SVG files with the bundled font, for games' maps and charts.
+//!
+//! It depends on `playtune-optim` (spaces, problems, random numbers) and plotters, never
+//! on a game: the games are crates above it (`playtune-rinascimento`, ...), and the
+//! generic agents are tested on them from `tests/agents_on_games.rs`.
+
+pub mod agents;
+pub mod draw;
+pub mod game;
+pub mod harness;
+pub mod learn;
+
+pub use game::{Acting, Agent, Game};
+pub use harness::{AgentEntry, AgentSpec, DynGame, GameDef, GameRequest, Setting, Values};
