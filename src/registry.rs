@@ -166,11 +166,12 @@ pub fn read_config(dir: &std::path::Path) -> Result<crate::run::RunConfig, crate
     Ok(config)
 }
 
-/// Reads a run folder's `result.ron` ([`crate::run::read_result`]) after its
-/// `config.ron` has been read and checked by [`read_config`].
+/// Reads a run folder's `result.ron` ([`crate::run::read_result`], which reads the
+/// `config.ron` it answers), then checks the config's problem as [`read_config`] does.
 pub fn read_result(dir: &std::path::Path) -> Result<crate::run::RunResult, crate::run::RunError> {
+    let result = crate::run::read_result(dir)?;
     read_config(dir)?;
-    crate::run::read_result(dir)
+    Ok(result)
 }
 
 /// Builds a problem from its spec. `space` is the user's search space, which the
