@@ -310,7 +310,7 @@ impl Sphere {
 
     /// Objective and both measures of a solution.
     #[inline]
-    pub fn objective_and_measures(x: &[f64]) -> (f64, [f64; 2]) {
+    pub(crate) fn objective_and_measures(x: &[f64]) -> (f64, [f64; 2]) {
         let dim = x.len();
         let worst = (-5.12 - SPHERE_SHIFT) * (-5.12 - SPHERE_SHIFT) * dim as f64;
         let mut raw = 0.0;

@@ -133,7 +133,7 @@ pub fn agents_budget(v: &Values, name: &str) -> Result<Option<usize>, ProblemErr
 /// A list of feature names from setting `name` (`a,b`): names that head columns of
 /// the log, so checked as names; an empty name (`a,,b`, a comma at an end) or one
 /// given twice is refused.
-pub fn feature_list(v: &Values, name: &str) -> Result<Vec<String>, ProblemError> {
+pub(crate) fn feature_list(v: &Values, name: &str) -> Result<Vec<String>, ProblemError> {
     let text = v.get(name);
     if text.trim().is_empty() {
         return Ok(Vec::new());

@@ -116,7 +116,7 @@ impl std::str::FromStr for FeatureAxis {
 
 /// 0 to 1 for a feature named as a rate (`win_rate`, `stalemate_rate`,
 /// `win_rate_0_mcts`), not for a rate's standard error (`win_rate_se`).
-pub fn rate_range(name: &str) -> Option<(f64, f64)> {
+pub(crate) fn rate_range(name: &str) -> Option<(f64, f64)> {
     let rate = name.ends_with("_rate") || name == "rate" || name.starts_with("win_rate_");
     (rate && !name.ends_with("_se")).then_some((0.0, 1.0))
 }

@@ -105,7 +105,7 @@ pub struct Brmhc {
 /// Number of pre-processing evaluations B-RMHC needs for `space`.
 /// Counted, not planned: a dimension of 2^32 values must be refused before its sweep
 /// is built.
-pub fn preprocessing_cost(space: &Space) -> u64 {
+pub(crate) fn preprocessing_cost(space: &Space) -> u64 {
     let (free, in_group) = membership(space);
     let sweeps: u64 = (0..space.len())
         .filter(|&d| free[d] && !in_group[d])

@@ -95,7 +95,7 @@ pub fn declaring(config: &AlgoConfig) -> (&'static OptimizerDef, Pairs) {
 
 impl Error {
     /// A refused setting as an optimiser's error.
-    pub fn from_setting(e: SettingError) -> Error {
+    pub(crate) fn from_setting(e: SettingError) -> Error {
         match e {
             SettingError::Unknown {
                 owner, name, known, ..
@@ -151,7 +151,7 @@ pub fn markdown_table() -> String {
 }
 
 /// `batch`, which random search and NTBEA both take, with their own defaults.
-pub fn batch_setting(default: usize) -> Setting {
+pub(crate) fn batch_setting(default: usize) -> Setting {
     Setting::new(
         "batch",
         &default.to_string(),

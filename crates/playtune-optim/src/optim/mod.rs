@@ -61,7 +61,7 @@ impl Phase {
 }
 
 /// Most points one batch may hold: a batch is held in memory at once.
-pub const MAX_BATCH: u64 = 1 << 20;
+pub(crate) const MAX_BATCH: u64 = 1 << 20;
 /// Most repeats, runs or neighbours: beyond it a setting is a typo, not a plan.
 pub const MAX_COUNT: u64 = 1 << 20;
 
@@ -243,7 +243,7 @@ impl AlgoConfig {
 /// recommendation. For optimisers nested inside a problem (NTBEA tuning NTBEA), where
 /// run folders, logs and threads would cost more than the evaluations; runs that
 /// users see go through `run::execute`.
-pub fn run_in_process(
+pub(crate) fn run_in_process(
     optimizer: &mut dyn Optimizer,
     problem: &dyn Problem,
     seed: u64,

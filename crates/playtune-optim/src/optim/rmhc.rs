@@ -23,7 +23,7 @@ pub struct RmhcConfig {
 }
 
 /// The setting RMHC and B-RMHC share.
-pub fn resample_setting() -> Setting {
+pub(crate) fn resample_setting() -> Setting {
     Setting::new(
         "resample",
         "1",
@@ -120,7 +120,7 @@ impl HillClimber {
         }
     }
 
-    pub fn set_chooser(&mut self, chooser: DimensionChooser) {
+    pub(crate) fn set_chooser(&mut self, chooser: DimensionChooser) {
         self.chooser = chooser;
     }
 

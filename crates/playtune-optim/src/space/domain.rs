@@ -254,7 +254,7 @@ impl Domain {
     }
 
     /// Whether MAP-Elites may move this dimension continuously.
-    pub fn is_continuous(&self) -> bool {
+    pub(crate) fn is_continuous(&self) -> bool {
         matches!(self, Domain::Float { .. })
     }
 

@@ -27,7 +27,7 @@ use std::collections::{HashMap, HashSet};
 
 /// Checks a name that goes into logs and messages: not blank, and no control
 /// characters (a newline would split a CSV row of the log).
-pub fn check_name(what: &'static str, name: &str) -> Result<(), Error> {
+pub(crate) fn check_name(what: &'static str, name: &str) -> Result<(), Error> {
     if name.trim().is_empty() {
         return Err(Error::EmptyName(what));
     }
@@ -188,7 +188,7 @@ impl Space {
     }
 
     /// Checks the layout groups; an error names the group by its index.
-    pub fn check_groups(&self) -> Result<(), (usize, String)> {
+    pub(crate) fn check_groups(&self) -> Result<(), (usize, String)> {
         let index = self.index_by_name();
         let mut seen = HashSet::with_capacity(self.groups.len());
         for (gi, g) in self.groups.iter().enumerate() {
@@ -341,7 +341,7 @@ impl Space {
     }
 
     /// Positions of the dimensions that belong to a layout group.
-    pub fn group_members(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn group_members(&self) -> Vec<Vec<usize>> {
         let index = self.index_by_name();
         self.groups
             .iter()

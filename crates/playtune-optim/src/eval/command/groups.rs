@@ -30,7 +30,7 @@ const HANDLED: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 /// Starts an evaluator with `spawn` and registers its process group (the id `pid`
 /// gives: the leader's pid). Refused once the process is exiting.
-pub fn spawn_registered<C>(
+pub(crate) fn spawn_registered<C>(
     spawn: impl FnOnce() -> std::io::Result<C>,
     pid: impl FnOnce(&C) -> u32,
 ) -> std::io::Result<C> {
@@ -69,7 +69,7 @@ fn register(pgid: i32) {
 
 /// Forgets group `pgid`: it is dead (killed by [`super::process::kill_group`]) and its
 /// leader about to be reaped, after which the id may be given to another process.
-pub fn unregister(pgid: i32) {
+pub(crate) fn unregister(pgid: i32) {
     if pgid <= 0 {
         return;
     }
@@ -204,7 +204,7 @@ pub fn exiting() -> bool {
 /// Waits for the exit if the process is on its way out: an evaluation whose evaluator
 /// the signal handler killed must not be recorded as failed in the moment before the
 /// handler's `_exit` (it was interrupted, and `resume` evaluates it again).
-pub fn hold_if_exiting() {
+pub(crate) fn hold_if_exiting() {
     while exiting() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }

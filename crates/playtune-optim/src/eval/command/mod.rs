@@ -28,7 +28,7 @@ use crate::space::Space;
 use std::time::Duration;
 
 /// The deadline of an evaluation unless the `timeout` setting says otherwise.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
 pub struct CommandProblem {
     command: String,
@@ -52,13 +52,13 @@ impl CommandProblem {
     }
 
     /// The most one evaluation may take before the evaluator is killed.
-    pub fn with_timeout(mut self, timeout: Duration) -> CommandProblem {
+    pub(crate) fn with_timeout(mut self, timeout: Duration) -> CommandProblem {
         self.timeout = timeout;
         self
     }
 
     /// Worker mode, with up to `workers` (at least 1) persistent processes.
-    pub fn with_workers(mut self, workers: usize) -> CommandProblem {
+    pub(crate) fn with_workers(mut self, workers: usize) -> CommandProblem {
         assert!(workers >= 1, "worker mode needs at least one worker");
         self.pool = Some(worker::Pool::new(self.command.clone(), workers));
         self

@@ -33,7 +33,7 @@ pub fn spawn(
 }
 
 /// [`spawn`], the command started in `dir` (playtune's own folder when `None`).
-pub fn spawn_in(
+pub(crate) fn spawn_in(
     command: &str,
     dir: Option<&std::path::Path>,
     env: &[(&str, String)],
@@ -183,7 +183,7 @@ impl Capture {
     }
 
     /// Waits (a short while at most) for the stream's end, then gives what was read.
-    pub fn drained(&self) -> Vec<u8> {
+    pub(crate) fn drained(&self) -> Vec<u8> {
         let deadline = Instant::now() + DRAIN_GRACE;
         let mut s = lock(&self.state);
         while !s.done {
@@ -233,7 +233,7 @@ pub fn tail(bytes: &[u8]) -> String {
 }
 
 /// A failure message's ending: the evaluator's last words on stderr, or that it had none.
-pub fn with_stderr(tail: &str) -> String {
+pub(crate) fn with_stderr(tail: &str) -> String {
     if tail.is_empty() {
         "; it wrote nothing to stderr".to_string()
     } else {
@@ -262,7 +262,7 @@ pub enum Event {
 const MAX_LINE: usize = 1 << 20;
 
 /// Reads `from` line by line on a thread, sending each line as an [`Event`].
-pub fn read_lines(from: impl Read + Send + 'static, to: Sender<Event>) -> io::Result<()> {
+pub(crate) fn read_lines(from: impl Read + Send + 'static, to: Sender<Event>) -> io::Result<()> {
     std::thread::Builder::new()
         .name("playtune-worker-read".into())
         .spawn(move || {
@@ -308,7 +308,10 @@ pub fn read_lines(from: impl Read + Send + 'static, to: Sender<Event>) -> io::Re
 /// (reported to `errors`) instead of killing playtune, which keeps SIGPIPE's default
 /// action. The signal a failed write raises is directed at the writing thread, so
 /// blocking it there leaves it pending on that thread alone, discarded when it ends.
-pub fn write_lines(mut stdin: ChildStdin, errors: Sender<Event>) -> io::Result<Sender<String>> {
+pub(crate) fn write_lines(
+    mut stdin: ChildStdin,
+    errors: Sender<Event>,
+) -> io::Result<Sender<String>> {
     let (tx, rx) = mpsc::channel::<String>();
     std::thread::Builder::new()
         .name("playtune-worker-write".into())
@@ -339,7 +342,7 @@ fn block_sigpipe() {
 }
 
 /// A channel for [`Event`]s.
-pub fn events() -> (Sender<Event>, Receiver<Event>) {
+pub(crate) fn events() -> (Sender<Event>, Receiver<Event>) {
     mpsc::channel()
 }
 

@@ -5,12 +5,12 @@ use crate::space::Space;
 use serde_json::{Map, Value};
 
 /// A one-shot request: `{"seed": 12, "point": {...}}`.
-pub fn once_request(space: &Space, x: &[f64], seed: u64) -> String {
+pub(crate) fn once_request(space: &Space, x: &[f64], seed: u64) -> String {
     serde_json::json!({ "seed": seed, "point": point(space, x) }).to_string()
 }
 
 /// A worker's request, one line: `{"id": 7, "seed": 12, "point": {...}}`.
-pub fn worker_request(space: &Space, x: &[f64], seed: u64, id: u64) -> String {
+pub(crate) fn worker_request(space: &Space, x: &[f64], seed: u64, id: u64) -> String {
     let mut line =
         serde_json::json!({ "id": id, "seed": seed, "point": point(space, x) }).to_string();
     line.push('\n');
@@ -92,7 +92,7 @@ pub fn show(text: &str) -> String {
 
 /// A one-shot evaluator's standard output: its last non-empty line is a number (the
 /// fitness) or `{"fitness": f, "features": {...}}`.
-pub fn parse_output(features: &[String], stdout: &str) -> Result<Evaluation, ReplyError> {
+pub(crate) fn parse_output(features: &[String], stdout: &str) -> Result<Evaluation, ReplyError> {
     let line = stdout
         .lines()
         .rev()

@@ -360,7 +360,7 @@ impl Pool {
 
     /// Process ids of the idle workers, for tests.
     #[cfg(test)]
-    pub fn idle_pids(&self) -> Vec<u32> {
+    pub(crate) fn idle_pids(&self) -> Vec<u32> {
         process::lock(&self.state)
             .idle
             .iter()

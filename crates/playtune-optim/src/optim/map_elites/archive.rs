@@ -546,7 +546,7 @@ impl AnyArchive {
     }
 
     /// The elites, to attach re-evaluations to.
-    pub fn elites_mut(&mut self) -> &mut [Elite] {
+    pub(crate) fn elites_mut(&mut self) -> &mut [Elite] {
         match self {
             AnyArchive::Grid(a) => &mut a.store.elites,
             AnyArchive::Cvt(a) => &mut a.store.elites,

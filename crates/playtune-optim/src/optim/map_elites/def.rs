@@ -11,7 +11,7 @@ use crate::space::Domain;
 
 /// CVT cells when `centroids` is `auto` (pyribs' CVT-MAP-Elites tutorial: 10,000 for
 /// long runs; 1,000 suits the default 10,000 evaluations).
-pub const DEFAULT_CENTROIDS: usize = 1000;
+pub(crate) const DEFAULT_CENTROIDS: usize = 1000;
 
 /// The emitters' names, as `emitters` takes them.
 const EMITTERS: &str = "gaussian, iso-line or one-weight (also hill-climber)";

@@ -132,7 +132,7 @@ fn parent<'a>(archive: &'a dyn Archive, x0: &'a [f64], rng: &mut Rng) -> &'a [f6
 }
 
 /// The paper's one-weight mutation.
-pub struct OneWeight {
+pub(crate) struct OneWeight {
     space: Space,
     free: Vec<usize>,
     x0: Vec<f64>,

@@ -111,7 +111,7 @@ impl Default for MapElitesConfig {
 /// default), a space without Floats one-weight, and a mixed space both in turn (on a
 /// five-dimension space with one Float, Gaussian alone filled 8% of the grid and the
 /// pair 53%).
-pub fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
+pub(crate) fn default_emitters(space: &Space, sigma: f64) -> Vec<Mutation> {
     let free = space.free_dims();
     let floats = free
         .iter()

@@ -53,7 +53,7 @@ struct Fresh {
 
 /// The log of evaluations since the last recommendation, and the bounds it carries.
 #[derive(Default)]
-pub struct Drift {
+pub(crate) struct Drift {
     /// Off: nothing is logged and every recommendation scans every point.
     track: bool,
     dims: usize,
@@ -122,7 +122,7 @@ impl Drift {
     }
 
     /// Every bound is void until the next recommendation has scanned every point.
-    pub fn drop_bounds(&mut self) {
+    pub(crate) fn drop_bounds(&mut self) {
         self.stale = true;
         self.points.clear();
         self.touches.clear();

@@ -288,12 +288,12 @@ impl Default for NtbeaConfig {
 // 0.351 for the paper's settings and 0.549 for the Java reference's. Epsilon 0.1 scored
 // 0.761, the same within noise, but misses the trap (90% against 100%); 0.5 meets
 // every acceptance figure.
-pub const DEFAULT_K: f64 = 1.5;
-pub const DEFAULT_SCALE: FitnessScale = FitnessScale::Sd;
-pub const DEFAULT_EPSILON: f64 = 0.5;
-pub const DEFAULT_NEIGHBOURS: usize = 20;
-pub const DEFAULT_MUTATION: f64 = 4.0;
-pub const DEFAULT_RECOMMEND: RecommendFrom = RecommendFrom::Neighbourhood;
+pub(crate) const DEFAULT_K: f64 = 1.5;
+pub(crate) const DEFAULT_SCALE: FitnessScale = FitnessScale::Sd;
+pub(crate) const DEFAULT_EPSILON: f64 = 0.5;
+pub(crate) const DEFAULT_NEIGHBOURS: usize = 20;
+pub(crate) const DEFAULT_MUTATION: f64 = 4.0;
+pub(crate) const DEFAULT_RECOMMEND: RecommendFrom = RecommendFrom::Neighbourhood;
 
 /// One NTBEA run.
 pub struct NtbeaRun {

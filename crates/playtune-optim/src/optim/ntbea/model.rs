@@ -63,7 +63,7 @@ impl Stat {
 
 /// Hasher for keys that are already integers: one multiply-xorshift mix.
 #[derive(Default)]
-pub struct MixHasher(u64);
+pub(crate) struct MixHasher(u64);
 
 impl Hasher for MixHasher {
     fn finish(&self) -> u64 {
@@ -177,12 +177,12 @@ impl TupleModel {
         m
     }
 
-    pub fn tuple_count(&self) -> usize {
+    pub(crate) fn tuple_count(&self) -> usize {
         self.slots.len()
     }
 
     /// The most tuples any one dimension is in.
-    pub fn most_tuples_of_a_dim(&self) -> usize {
+    pub(crate) fn most_tuples_of_a_dim(&self) -> usize {
         self.tuples_of_dim.iter().map(Vec::len).max().unwrap_or(0)
     }
 
@@ -246,7 +246,7 @@ impl TupleModel {
     /// [`TupleModel::add`], handing `before` each tuple's statistics of `point`'s
     /// pattern as they were before the addition (n = 0: the pattern is new).
     #[inline]
-    pub fn add_seeing(
+    pub(crate) fn add_seeing(
         &mut self,
         point: &[u32],
         fitness: f64,
@@ -318,7 +318,7 @@ impl TupleModel {
     /// Per tuple, the highest mean among its seen patterns (`None`: none seen), the
     /// ceilings [`MeanScorer::ceiling`] bounds a neighbourhood with. One pass over the
     /// model's tables, once per recommendation.
-    pub fn mean_ceilings(&self) -> Vec<Option<f64>> {
+    pub(crate) fn mean_ceilings(&self) -> Vec<Option<f64>> {
         let highest = |best: Option<f64>, s: &Stat| {
             if s.n == 0 {
                 best
@@ -373,7 +373,7 @@ impl TupleModel {
 /// its mutated dimensions (about 40 of 211 tuples for two mutations at D = 20 with
 /// 1+2+N tuples). The result equals [`TupleModel::ucb`] up to rounding.
 #[derive(Default)]
-pub struct NeighbourScorer {
+pub(crate) struct NeighbourScorer {
     parts: Vec<(f64, f64, f64)>,
     totals: (f64, f64, f64),
     stamp: Vec<u32>,
@@ -550,13 +550,13 @@ impl MeanScorer {
     /// same terms added in the same tuple order (an unseen tuple adds 0.0, which
     /// changes no sum but a zero's sign, and `+ 0.0` gives that back); `None` if no
     /// tuple saw it.
-    pub fn point_mean(&self) -> Option<f64> {
+    pub(crate) fn point_mean(&self) -> Option<f64> {
         (self.seen > 0.5).then(|| (self.ordered_total() + 0.0) / self.seen)
     }
 
     /// The prepared point's model mean from the running total, and how far it may be
     /// from [`TupleModel::mean`]'s: enough to rule the point out without summing.
-    pub fn point_estimate(&self) -> Option<(f64, f64)> {
+    pub(crate) fn point_estimate(&self) -> Option<(f64, f64)> {
         let slack = self.slack(self.parts.len(), self.seen, 0.0, self.scale);
         (self.seen > 0.5).then(|| (self.total / self.seen, slack))
     }

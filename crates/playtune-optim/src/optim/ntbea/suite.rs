@@ -180,7 +180,7 @@ pub fn case_scores(
 
 /// The problem: fitness is the mean score over the suite; each case's score is a
 /// named feature.
-pub struct NtbeaSuite {
+pub(crate) struct NtbeaSuite {
     space: Space,
     suite: Vec<SuiteCase>,
     trials: u64,
