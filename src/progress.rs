@@ -27,12 +27,7 @@ impl run::Progress for SearchBar {
     fn start(&self, total: u64, config: &RunConfig) {
         let bar = &self.0;
         bar.set_length(total);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {pos}/{len} evaluations [{elapsed_precise} < {eta_precise}] {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
+        bar.set_style(style("evaluations", " {msg}"));
         // Drawn at once and kept ticking: a first batch can take minutes (MAP-Elites'
         // initial population), and a silent terminal reads as a hung command.
         bar.set_message(format!(
@@ -60,12 +55,16 @@ pub fn counting_bar(show: bool, len: u64, what: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(&format!(
-            "{{spinner}} {{pos}}/{{len}} {what} [{{elapsed_precise}} < {{eta_precise}}]"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    bar.set_style(style(what, ""));
     bar.enable_steady_tick(Duration::from_millis(500));
     bar
+}
+
+/// The one look of every bar: a spinner, items done of all, `what` they are, time spent
+/// and left, then `after`.
+fn style(what: &str, after: &str) -> ProgressStyle {
+    ProgressStyle::with_template(&format!(
+        "{{spinner}} {{pos}}/{{len}} {what} [{{elapsed_precise}} < {{eta_precise}}]{after}"
+    ))
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
 }

@@ -1,5 +1,5 @@
 //! Driving a run: its trials in parallel, each batch evaluated, logged and told,
-//! stoppable, with progress on a terminal.
+//! stoppable, its progress told to an observer.
 
 use super::*;
 
@@ -130,9 +130,6 @@ pub enum Driven {
     },
 }
 
-/// Replays a run from its logs without evaluating anything (`playtune ask`/`tell`):
-/// the optimisers are told every logged evaluation and failure, in order, up to the
-/// first batch that is not complete.
 /// The search's evaluations a run folder's logs hold already (re-evaluations of elites
 /// left out, as a progress bar counts them): where a resumed run's progress starts.
 pub fn logged_evaluations(
@@ -171,6 +168,9 @@ pub fn check_game(config: &RunConfig, problem: &dyn Problem) -> Result<(), RunEr
     }
 }
 
+/// Replays a run from its logs without evaluating anything (`playtune ask`/`tell`):
+/// the optimisers are told every logged evaluation and failure, in order, up to the
+/// first batch that is not complete.
 pub fn replay(dir: &Path, config: &RunConfig, problem: &dyn Problem) -> Result<Driven, RunError> {
     drive(Some(dir), config, problem, Options::default(), true, None)
 }
