@@ -26,6 +26,21 @@ A match and its answer are the match protocol's, as dicts: ``match`` holds
 ``"cap"``), ``trace`` (every seat's score after 0, 1, 2, ... steps) and ``features``
 (per-seat lists of declared figures). Raising refuses the match: it fails, with the
 exception's message, and the run goes on.
+
+A game may bring only its rules instead of bots: a method
+``new_initial_state(settings)`` returning a state with OpenSpiel's State API
+(``current_player()`` (a seat, -1 at a chance node, -4 once over),
+``legal_actions()``, ``apply_action(a)``, ``is_terminal()``, ``returns()``,
+``is_chance_node()`` and ``chance_outcomes()``, ``clone()``; where a seat may not see
+everything, ``hidden_information = True`` and ``resample_from_infostate(player,
+sampler)``; optionally ``heuristic_value(player)``). playtune's own bots (``random``,
+``osla``, ``mcts``, ``ismcts``, the rolling-horizon agents) then play it, searched in
+Rust, and a design run gets a ladder of them (docs/own-rules.md)::
+
+    class TicTacToe(playtune.Game):
+        name = "tictactoe"
+        def new_initial_state(self, settings):
+            return Board()
 """
 from __future__ import annotations
 
@@ -64,10 +79,118 @@ class Game:
     #: the lead metrics (``lead_changes``, ``decided_at``) need one, and are
     #: unavailable for a game that does not say so.
     traced: bool = False
+    #: For a game that brings its rules (``new_initial_state``): whether a seat may
+    #: not see everything. Search bots then decide on states re-sampled by
+    #: ``resample_from_infostate``; a game that gives none is played by ``random`` only.
+    hidden_information: bool = False
+    #: For a game that brings its rules: the moves after which a match ends by the cap.
+    max_steps: int = 10_000
 
     def play(self, match: Dict[str, Any]) -> Mapping[str, Any]:
-        """Plays one match with the game's own bots and says how it went."""
-        raise NotImplementedError("a Game plays its matches in play(match)")
+        """Plays one match with the game's own bots and says how it went. A game that
+        brings only its rules (``new_initial_state``) needs none: playtune's bots play
+        its matches."""
+        if is_forward(self):
+            return _play_forward(self, match)
+        raise NotImplementedError("a Game plays its matches in play(match), or gives its rules in new_initial_state(settings)")
+
+    def bot(self, spec: str, seat: int, seed: int = 0) -> Any:
+        """One of playtune's bots (``"mcts(iterations=200)"``) for ``seat`` of this
+        game, outside a match: ``bot.step(state)`` returns its move in ``state`` (which
+        it leaves as it was). The same seed and states give the same moves."""
+        if not is_forward(self):
+            raise PlaytuneError(f"game {self.name!r} gives no rules (new_initial_state): playtune's bots cannot play it")
+        info = _forward_info(self)
+        return _playtune.ForwardBot(
+            str(self.name), str(spec), int(seat), int(seed) % (1 << 64), int(self.players),
+            hidden=info["hidden"], searchable=info["searchable"], heuristic=info["heuristic"],
+        )
+
+
+def is_forward(game: Any) -> bool:
+    """Whether ``game`` brings its rules (``new_initial_state``)."""
+    return callable(getattr(game, "new_initial_state", None)) and not _is_openspiel(game)
+
+
+def _is_openspiel(game: Any) -> bool:
+    return type(game).__module__.startswith("playtune.openspiel")
+
+
+def initial_state(game: Any, settings: Mapping[str, Any]) -> Any:
+    """The game's initial state under ``settings``: ``new_initial_state(settings)``,
+    or ``new_initial_state()`` for a game with nothing to set."""
+    import inspect
+
+    try:
+        takes = len(inspect.signature(game.new_initial_state).parameters) > 0
+    except (TypeError, ValueError):
+        takes = True
+    return game.new_initial_state(dict(settings)) if takes else game.new_initial_state()
+
+
+def _defaults(game: Any) -> Dict[str, Any]:
+    dims = game.settings
+    items = dims.items() if isinstance(dims, Mapping) else ((d["name"], d) for d in dims)
+    out = {}
+    for name, d in items:
+        if "default" in d:
+            out[name] = d["default"]
+    return out
+
+
+def _forward_info(game: Any) -> Dict[str, bool]:
+    """How playtune's bots search ``game``, read once from a state at its defaults."""
+    info = getattr(game, "_playtune_forward", None)
+    if info is None:
+        state = initial_state(game, _defaults(game))
+        hidden = bool(getattr(game, "hidden_information", False))
+        resamples = callable(getattr(state, "resample_from_infostate", None))
+        info = {
+            "hidden": hidden,
+            "searchable": (not hidden) or resamples,
+            "heuristic": callable(getattr(state, "heuristic_value", None)),
+        }
+        try:
+            game._playtune_forward = info
+        except AttributeError:  # a game object that takes no attributes
+            pass
+    return info
+
+
+def seat_spec(seat: Mapping[str, Any]) -> str:
+    """A match request's seat as an agent spec, ``NAME(KEY=VALUE,...)``."""
+    settings = seat.get("settings") or {}
+    if not settings:
+        return str(seat["bot"])
+    items = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in settings.items())
+    return f"{seat['bot']}({items})"
+
+
+def _play_forward(game: Any, match: Mapping[str, Any]) -> Dict[str, Any]:
+    info = _forward_info(game)
+    own = {b.get("name") for b in game.bots}
+    seats = list(match["seats"])
+    mine = [s["bot"] for s in seats if s["bot"] in own]
+    if mine:
+        raise PlaytuneError(
+            f"the game's own bots ({', '.join(mine)}) play in its play(match); playtune's bots play the rest of its matches"
+        )
+    state = initial_state(game, match["settings"])
+    return _playtune.play_forward(
+        str(game.name), state, [seat_spec(s) for s in seats], int(match["seed"]) % (1 << 64),
+        int(game.players), hidden=info["hidden"], searchable=info["searchable"],
+        max_steps=int(game.max_steps), heuristic=info["heuristic"],
+    )
+
+
+def dispatch(game: Any, match: Dict[str, Any]) -> Mapping[str, Any]:
+    """Plays ``match``: with playtune's bots over the game's rules where every seat
+    holds one of them, else with the game's own ``play``."""
+    if is_forward(game) and type(game).play is not Game.play:
+        own = {b.get("name") for b in game.bots}
+        if not any(s["bot"] in own for s in match["seats"]):
+            return _play_forward(game, match)
+    return game.play(match)
 
 
 def _ron_list(items: Sequence[str]) -> str:
@@ -100,6 +223,15 @@ def description(game: Game) -> str:
     out += "    ],\n"
     if game.traced:
         out += "    traced: true,\n"
+    if is_forward(game):
+        info = _forward_info(game)
+        out += "    forward_model: true,\n"
+        if info["hidden"]:
+            out += "    hidden: true,\n"
+            if not info["searchable"]:
+                out += "    resample: false,\n"
+        if int(game.max_steps) != 10_000:
+            out += f"    max_steps: {int(game.max_steps)},\n"
     for field in ("ladder", "playable", "features"):
         values = list(getattr(game, field) or ())
         if values:
@@ -170,7 +302,7 @@ def register_game(
 
     def play_line(line: str) -> str:
         request = json.loads(line)
-        reply = dict(game.play(request))
+        reply = dict(dispatch(game, request))
         reply["id"] = request["id"]
         return json.dumps(reply)
 

@@ -154,7 +154,9 @@ def serve(game: Any, stdin: Any = None, stdout: Any = None) -> None:
             stdout.flush()
             continue
         try:
-            answer = _reply(request.get("id"), game.play(request))
+            from .games import dispatch
+
+            answer = _reply(request.get("id"), dispatch(game, request))
         except Exception as e:  # a failed match, not a failed process
             answer = json.dumps({"id": request.get("id"), "error": f"its play raised {type(e).__name__}: {e}"})
         stdout.write(answer + "\n")

@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, mpsc};
 
 mod evaluator;
+mod forward;
 mod game;
 mod ntbea;
 mod optimizer;
@@ -113,6 +114,9 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(problems::agent_spec, m)?)?;
     m.add_function(wrap_pyfunction!(problems::tournament, m)?)?;
     m.add_function(wrap_pyfunction!(game::register_game, m)?)?;
+    m.add_function(wrap_pyfunction!(forward::play_forward, m)?)?;
+    m.add_function(wrap_pyfunction!(forward::forward_bots, m)?)?;
+    m.add_class::<forward::PyForwardBot>()?;
     m.add_function(wrap_pyfunction!(game::end_games, m)?)?;
     m.add_function(wrap_pyfunction!(game::register_game_process, m)?)?;
     m.add_class::<ntbea::PyNtbeaModel>()?;

@@ -76,6 +76,26 @@ struct RawDescription {
     workers: usize,
     #[serde(default)]
     traced: bool,
+    /// The game answers the forward-model operations: playtune's bots play it.
+    #[serde(default)]
+    forward_model: bool,
+    /// A seat may not see everything (cards in hand, a hidden move).
+    #[serde(default)]
+    hidden: bool,
+    /// Whether a hidden-information game answers `resample` (default: it does).
+    #[serde(default = "yes")]
+    resample: bool,
+    /// Moves after which a forward-model match ends by the cap.
+    #[serde(default = "default_max_steps")]
+    max_steps: u32,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn default_max_steps() -> u32 {
+    10_000
 }
 
 #[derive(Deserialize)]
@@ -133,9 +153,33 @@ pub struct Description {
     /// `traced: true` declares: the lead metrics need one, and are unavailable for a
     /// game that does not declare it.
     pub traced: bool,
+    /// Whether the game gives its rules (a forward model): playtune's own bots
+    /// ([`crate::forward::bots`]) play it, beside any bots of its own.
+    pub forward_model: bool,
+    /// Whether a seat may not see everything: search bots then decide on states
+    /// re-sampled from what their seat has seen.
+    pub hidden: bool,
+    /// Whether a hidden-information game re-samples states (search bots need it).
+    pub resample: bool,
+    /// Moves after which a match played by playtune's bots ends by the cap.
+    pub max_steps: u32,
 }
 
 impl Description {
+    /// Whether search bots may play it: it hides nothing, or it re-samples.
+    pub fn searchable(&self) -> bool {
+        !self.hidden || self.resample
+    }
+
+    /// Whether `name` is one of playtune's bots for this game (not one of its own).
+    pub fn is_forward_bot(&self, name: &str) -> bool {
+        self.forward_model
+            && !self.bots.iter().any(|b| b.name == name)
+            && crate::forward::bots(self.searchable())
+                .iter()
+                .any(|(n, _, _)| *n == name)
+    }
+
     /// A fingerprint of everything that decides how the game plays and is scored: its
     /// name, players, command (or Python object), settings and their domains, bots,
     /// ladder, features, playability and trace; not where its file lies, so a game
@@ -148,7 +192,7 @@ impl Description {
             None => format!("command {}", self.command),
         };
         let mut text = format!(
-            "name {}\nplayers {}\n{plays}\nsettings {}\nladder {:?}\nfeatures {:?}\nplayable {:?}\ntraced {}\n",
+            "name {}\nplayers {}\n{plays}\nsettings {}\nladder {:?}\nfeatures {:?}\nplayable {:?}\ntraced {}\n{}",
             self.name,
             self.players,
             ron_text(&self.settings),
@@ -156,6 +200,16 @@ impl Description {
             self.features,
             self.playable,
             self.traced,
+            // Only where it is one, so that the fingerprints of the games before
+            // forward models stay as they were.
+            if self.forward_model {
+                format!(
+                    "forward hidden={} resample={} max_steps={}\n",
+                    self.hidden, self.resample, self.max_steps
+                )
+            } else {
+                String::new()
+            },
         );
         for b in &self.bots {
             text += &format!("bot {} {}\n", b.name, ron_text(&b.settings));
@@ -283,11 +337,25 @@ impl Description {
                 ),
             ));
         }
-        if raw.bots.is_empty() {
+        if raw.bots.is_empty() && !raw.forward_model {
             return Err(at(
                 "bots",
                 "",
-                "declare at least one bot: matches are played by the game's own bots".into(),
+                "declare at least one bot, or `forward_model: true` for a game that answers the forward-model operations (playtune's bots then play it)".into(),
+            ));
+        }
+        if raw.max_steps == 0 {
+            return Err(at(
+                "max_steps",
+                "",
+                "0: give the moves after which a match ends by the cap (at least 1)".into(),
+            ));
+        }
+        if (raw.hidden || !raw.resample) && !raw.forward_model {
+            return Err(at(
+                if raw.hidden { "hidden" } else { "resample" },
+                "",
+                "only a game with `forward_model: true` says what its seats see: playtune's bots play only such a game".into(),
             ));
         }
         // A game with no settings is played (tournaments, tuning its bots), not
@@ -363,7 +431,10 @@ impl Description {
                 settings,
             });
         }
-        let ladder = if raw.ladder.is_empty() {
+        let searchable = !raw.hidden || raw.resample;
+        let ladder = if raw.ladder.is_empty() && bots.is_empty() {
+            crate::forward::default_ladder(raw.hidden, searchable)
+        } else if raw.ladder.is_empty() {
             bots.iter().map(|b| b.name.clone()).collect()
         } else {
             for (i, spec) in raw.ladder.iter().enumerate() {
@@ -378,14 +449,25 @@ impl Description {
                 };
                 let parsed = playtune_harness::harness::AgentSpec::parse(spec)
                     .map_err(|e| bad(format!("{spec:?}: {e}")))?;
-                let Some(bot) = bots.iter().find(|b| b.name == parsed.name) else {
+                let own = bots.iter().find(|b| b.name == parsed.name);
+                if own.is_none() && raw.forward_model && crate::forward::is_bot(&parsed.name) {
+                    crate::forward::check_spec(&raw.name, spec, searchable)
+                        .map_err(|e| bad(e.to_string()))?;
+                    continue;
+                }
+                let Some(bot) = own else {
+                    let mut names: Vec<String> = bots.iter().map(|b| b.name.clone()).collect();
+                    if raw.forward_model {
+                        names.extend(
+                            crate::forward::bots(searchable)
+                                .into_iter()
+                                .map(|(n, _, _)| n.to_string()),
+                        );
+                    }
                     return Err(bad(format!(
                         "`{}` is not a bot (the bots: {})",
                         parsed.name,
-                        bots.iter()
-                            .map(|b| b.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        names.join(", ")
                     )));
                 };
                 super::checked(
@@ -454,6 +536,10 @@ impl Description {
             workers: raw.workers,
             python: None,
             traced: raw.traced,
+            forward_model: raw.forward_model,
+            hidden: raw.hidden,
+            resample: raw.resample,
+            max_steps: raw.max_steps,
         })
     }
 
@@ -483,6 +569,10 @@ fn python_description(
         ("features", !raw.features.is_empty()),
         ("playable", !raw.playable.is_empty()),
         ("traced", raw.traced),
+        ("forward_model", raw.forward_model),
+        ("hidden", raw.hidden),
+        ("resample", !raw.resample),
+        ("max_steps", raw.max_steps != default_max_steps()),
     ];
     if let Some((field, _)) = given.iter().find(|(_, g)| *g) {
         return Err(at(

@@ -11,6 +11,7 @@
 
 pub mod description;
 pub mod duel;
+pub mod forward;
 pub mod protocol;
 pub mod python;
 
@@ -32,6 +33,21 @@ use std::sync::Mutex;
 pub trait MatchPlayer: Send + Sync {
     /// The match's report, or why the match failed.
     fn play(&self, m: &Match) -> Result<MatchReport, String>;
+
+    /// The match played by playtune's bots (`seats`: their specs) over the game's
+    /// forward-model operations, where this player holds them in another process.
+    /// `None`: the player's own `play` takes such a match (a Python game's process
+    /// plays playtune's bots itself).
+    fn play_forward(
+        &self,
+        game: &str,
+        m: &Match,
+        seats: &[String],
+        setup: &forward::Setup,
+    ) -> Option<Result<MatchReport, String>> {
+        let _ = (game, m, seats, setup);
+        None
+    }
 }
 
 /// A match that failed: the game refused it, its process failed, or its reply did not
@@ -45,7 +61,10 @@ pub struct MatchError {
 
 /// Matches played by long-lived game processes.
 struct ProcessPlayer {
-    pool: WorkerPool,
+    pool: std::sync::Arc<WorkerPool>,
+    /// Whether the processes answer forward-model operations (not a Python game's,
+    /// whose process plays playtune's bots itself).
+    forward: bool,
     timeout: std::time::Duration,
     features: Vec<String>,
 }
@@ -64,6 +83,38 @@ impl MatchPlayer for ProcessPlayer {
                 WorkerError::Start(e) => format!("cannot start the game: {e}"),
                 WorkerError::Failed(why) => why,
             })
+    }
+
+    fn play_forward(
+        &self,
+        game: &str,
+        m: &Match,
+        seats: &[String],
+        setup: &forward::Setup,
+    ) -> Option<Result<MatchReport, String>> {
+        if !self.forward {
+            return None;
+        }
+        let played = (|| {
+            let session = self.pool.session(self.timeout).map_err(|e| match e {
+                WorkerError::Start(e) => format!("cannot start the game: {e}"),
+                other => other.to_string(),
+            })?;
+            let rules =
+                std::sync::Arc::new(forward::process::ProcessRules::new(session, setup.players));
+            let initial = rules.new_state(&m.settings, m.seed)?;
+            forward::play(
+                game,
+                rules,
+                initial,
+                setup,
+                &forward::Lineup {
+                    seats,
+                    seed: m.seed,
+                },
+            )
+        })();
+        Some(played)
     }
 }
 
@@ -204,9 +255,12 @@ impl ExternalGame {
             description.workers
         };
         let player = ProcessPlayer {
-            pool: WorkerPool::new(description.command.clone(), workers)
-                .in_dir(description.dir.clone())
-                .with_startup(description.startup),
+            pool: std::sync::Arc::new(
+                WorkerPool::new(description.command.clone(), workers)
+                    .in_dir(description.dir.clone())
+                    .with_startup(description.startup),
+            ),
+            forward: description.forward_model && description.python.is_none(),
             timeout: description.timeout,
             features: description.features.clone(),
         };
@@ -255,7 +309,19 @@ impl ExternalGame {
 
     /// The bot a spec (`expert(depth=2)`) names, its settings checked and filled in.
     fn seat_bot(&self, spec: &str) -> Result<SeatBot, Error> {
+        let text = spec;
         let spec = AgentSpec::parse(spec)?;
+        if self.description.is_forward_bot(&spec.name) {
+            let spec = forward::check_spec(self.name, text, self.description.searchable())?;
+            return Ok(SeatBot {
+                bot: spec.name.clone(),
+                settings: spec
+                    .settings
+                    .iter()
+                    .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                    .collect(),
+            });
+        }
         let bot = self.bot(&spec.name)?;
         let owner = format!("{} bot `{}`", self.name, bot.name);
         let values = checked(&owner, &bot.settings, &spec.settings)?;
@@ -318,7 +384,33 @@ impl ExternalGame {
                 why,
             }))
         };
-        let report = self.player.play(&m).map_err(failed)?;
+        let forward: Vec<bool> = m
+            .seats
+            .iter()
+            .map(|s| self.description.is_forward_bot(&s.bot))
+            .collect();
+        let report = if forward.iter().any(|&f| f) {
+            let specs: Vec<String> = m.seats.iter().map(forward_spec).collect();
+            let setup = forward::Setup {
+                players,
+                hidden: self.description.hidden,
+                searchable: self.description.searchable(),
+                max_steps: self.description.max_steps,
+            };
+            match self.player.play_forward(self.name, &m, &specs, &setup) {
+                Some(_) if !forward.iter().all(|&f| f) => {
+                    return Err(failed(format!(
+                        "a match of {} seats playtune's bots ({}) beside the game's own: a game played over the forward-model operations is played by playtune's bots only",
+                        self.name,
+                        specs.join(", ")
+                    )));
+                }
+                Some(played) => played.map_err(failed)?,
+                None => self.player.play(&m).map_err(failed)?,
+            }
+        } else {
+            self.player.play(&m).map_err(failed)?
+        };
         if self.description.traced && report.trace.is_none() {
             return Err(failed(
                 "the game declares `traced: true` and this reply has no `trace` (each seat's score after every step): send one, or leave `traced` out".into(),
@@ -346,6 +438,23 @@ impl ExternalGame {
             .map(|i| (i + rotation) % lineup.len())
             .collect();
         self.play_match(&settings, &bots, &seats, req.seed)
+    }
+}
+
+/// A seat's playtune bot as the spec the agent registry reads, `NAME(KEY=VALUE,...)`.
+pub fn forward_spec(seat: &SeatBot) -> String {
+    let pairs: Vec<String> = seat
+        .settings
+        .iter()
+        .map(|(k, v)| match v {
+            serde_json::Value::String(s) => format!("{k}={s}"),
+            other => format!("{k}={other}"),
+        })
+        .collect();
+    if pairs.is_empty() {
+        seat.bot.clone()
+    } else {
+        format!("{}({})", seat.bot, pairs.join(","))
     }
 }
 
@@ -480,6 +589,17 @@ impl DynGame for ExternalGame {
                     })
                     .collect(),
             })
+            .chain(
+                forward::bots(self.description.searchable())
+                    .into_iter()
+                    .filter(|_| self.description.forward_model)
+                    .filter(|(n, _, _)| !self.description.bots.iter().any(|b| b.name == *n))
+                    .map(|(name, about, settings)| AgentInfo {
+                        names: vec![name],
+                        about,
+                        settings,
+                    }),
+            )
             .collect()
     }
 

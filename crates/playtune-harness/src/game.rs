@@ -84,6 +84,16 @@ pub trait Game: Clone + Send + Sync {
         let _ = (player, rng);
         self.clone()
     }
+
+    /// Plays up to `max_steps` steps in which every player (and chance) moves
+    /// uniformly at random, as a search's rollout does, and returns the steps played;
+    /// `None` (the default) where the game leaves that to the caller, one
+    /// [`Game::advance`] a step. A game whose every step costs a round trip to another
+    /// process plays the whole playout there in one.
+    fn playout(&mut self, max_steps: u32, rng: &mut Rng) -> Option<u32> {
+        let _ = (max_steps, rng);
+        None
+    }
 }
 
 /// A player: chooses an action for `player` in `state`. Agents count their own
@@ -166,5 +176,10 @@ impl<G: Game> Game for Counted<G> {
     }
     fn winners(&self) -> Vec<bool> {
         self.inner.winners()
+    }
+    fn playout(&mut self, max_steps: u32, rng: &mut Rng) -> Option<u32> {
+        let steps = self.inner.playout(max_steps, rng)?;
+        self.calls.fetch_add(steps as usize, Ordering::Relaxed);
+        Some(steps)
     }
 }

@@ -18,7 +18,7 @@ pub use binding::{Binding, BindingError, own_baseline_point};
 pub use command::groups as evaluator_groups;
 pub use command::process_tail as stderr_tail;
 pub use command::reply::{Reply, json as reply_object, parse_reply, show as show_reply};
-pub use command::worker::{Pool as WorkerPool, WorkerError};
+pub use command::worker::{Pool as WorkerPool, Session as WorkerSession, WorkerError};
 pub use command::{COMMAND, CommandProblem};
 pub use def::{ProblemDef, ProblemError};
 pub use manual::{MANUAL, ManualProblem, point_json};

@@ -72,6 +72,10 @@ pub struct Mcts<G: Game> {
     root_legal: Option<(bool, Vec<G::Action>)>,
     /// Values the state where the tree ends instead of a random rollout, if set.
     evaluator: Option<SharedEvaluator<G>>,
+    /// Information-set search: every iteration starts from a fresh
+    /// [`Game::observe`] of the root (a world re-sampled from what the player has
+    /// seen) instead of one copy of it.
+    resample: bool,
 }
 
 impl<G: Game> Mcts<G> {
@@ -94,8 +98,20 @@ impl<G: Game> Mcts<G> {
         self
     }
 
+    /// Information-set MCTS: the same open-loop search over the player's own
+    /// actions, each iteration in a world re-sampled by [`Game::observe`] from what the
+    /// player has seen, so that the tree's statistics average over the worlds the
+    /// player cannot tell apart instead of trusting one of them.
+    pub fn information_set(config: MctsConfig) -> Self {
+        Mcts {
+            resample: true,
+            ..Mcts::new(config)
+        }
+    }
+
     pub fn new(config: MctsConfig) -> Self {
         Mcts {
+            resample: false,
             portfolio: None,
             evaluator: None,
             suggestions: Vec::new(),
@@ -445,8 +461,13 @@ impl<G: Game> Mcts<G> {
 
     /// One iteration; false if the budget ran out (nothing is backed up then).
     fn iterate(&mut self, root: &G, player: usize, budget: &mut Budget, rng: &mut Rng) -> bool {
-        let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
-        state.clone_from(root);
+        let mut state = if self.resample {
+            root.observe(player, rng)
+        } else {
+            let mut state = self.scratch.take().unwrap_or_else(|| root.clone());
+            state.clone_from(root);
+            state
+        };
         let repeat = self.config.macro_action.max(1);
         let mut node = 0;
         let mut depth = 0;
@@ -499,7 +520,24 @@ impl<G: Game> Mcts<G> {
             self.scratch = Some(state);
             return true;
         }
-        // Random rollout to the depth limit.
+        // Random rollout to the depth limit: played by the game itself where every
+        // move of it is uniformly random and the game can (a game in another process
+        // plays it in one request instead of one a step).
+        // Only an unlimited budget: a playout's steps are not counted one by one.
+        let uniform = !self.config.roll_with_opponents
+            || matches!(self.config.opponent, OpponentModel::Random);
+        if alive
+            && uniform
+            && repeat == 1
+            && self.config.budget == usize::MAX
+            && depth < self.config.rollout_depth
+            && !state.is_over()
+        {
+            let left = u32::try_from(self.config.rollout_depth - depth).unwrap_or(u32::MAX);
+            if state.playout(left, rng).is_some() {
+                depth = self.config.rollout_depth;
+            }
+        }
         while alive && depth < self.config.rollout_depth && !state.is_over() {
             match any_action(&state, player, rng, &mut self.buf) {
                 Some(a) => {
@@ -559,7 +597,8 @@ impl<G: Game> Default for Mcts<G> {
 
 impl<G: Game> Agent<G> for Mcts<G> {
     fn name(&self) -> String {
-        let kind = self.portfolio.as_ref().map_or("MCTS", |p| p.label());
+        let plain = if self.resample { "ISMCTS" } else { "MCTS" };
+        let kind = self.portfolio.as_ref().map_or(plain, |p| p.label());
         let leaf = match &self.evaluator {
             Some(e) => format!(", {}", e.0.label()),
             None => String::new(),

@@ -5,6 +5,7 @@
 //! game. A game adds only its scripts and presets ([`AgentEntry`]).
 
 mod bmrh;
+mod ismcts;
 mod mcts;
 mod microbial;
 mod osla;
@@ -94,6 +95,7 @@ generic_agents! {
     Random => random::Random,
     Osla => osla::Osla,
     Mcts => mcts::Mcts,
+    Ismcts => ismcts::Ismcts,
     Bmrh => bmrh::Bmrh,
     Srh => srh::Srh,
     Microbial => microbial::Microbial,

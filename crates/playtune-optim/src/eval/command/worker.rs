@@ -330,6 +330,19 @@ impl Pool {
         }
     }
 
+    /// The next free worker, held for a run of exchanges (a match whose every move is
+    /// asked of one game process that holds its states) until the session is dropped.
+    /// Each exchange is [`Pool::call`]'s; a failed one kills the worker, and the
+    /// session's later calls fail at once.
+    pub fn session(self: &Arc<Pool>, timeout: Duration) -> Result<Session, WorkerError> {
+        Ok(Session {
+            pool: self.clone(),
+            worker: Some(self.take()?),
+            timeout,
+            failed: None,
+        })
+    }
+
     fn take(&self) -> Result<Worker, WorkerError> {
         let mut s = process::lock(&self.state);
         loop {
@@ -366,5 +379,56 @@ impl Pool {
             .iter()
             .map(|w| w.child.id())
             .collect()
+    }
+}
+
+/// A worker held by one caller for several exchanges ([`Pool::session`]).
+pub struct Session {
+    pool: Arc<Pool>,
+    worker: Option<Worker>,
+    timeout: Duration,
+    /// Why the worker was lost, for the calls after.
+    failed: Option<String>,
+}
+
+impl Session {
+    /// One exchange, as [`Pool::call`]: `request(id)` sent, the reply read by `read`.
+    pub fn call<T>(
+        &mut self,
+        request: impl FnOnce(u64) -> String,
+        read: impl FnOnce(u64, &str) -> Result<Result<T, String>, String>,
+    ) -> Result<T, WorkerError> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let Some(worker) = self.worker.as_mut() else {
+            return Err(WorkerError::Failed(
+                self.failed
+                    .clone()
+                    .unwrap_or_else(|| "its game process was lost".into()),
+            ));
+        };
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let outcome = worker
+            .exchange(request(id), self.timeout, self.pool.startup)
+            .and_then(|line| read(id, &line).map_err(Fault::Reply));
+        match outcome {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(why)) => Err(WorkerError::Refused(why)),
+            Err(fault) => {
+                let worker = self.worker.take().expect("held above");
+                let why = worker.fail(fault, self.timeout, self.pool.startup);
+                self.pool.lost();
+                self.failed = Some(why.clone());
+                Err(WorkerError::Failed(why))
+            }
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            self.pool.give_back(w);
+        }
     }
 }

@@ -1,0 +1,627 @@
+//! Games that bring only their rules: a forward model (the initial state, whose turn
+//! it is or a chance node, the legal moves, a move applied, the end and the returns,
+//! and for hidden information a state re-sampled from what a seat has seen), and no
+//! bots. playtune's generic agents ([`bots`]) play them, in Rust, wherever the rules
+//! live: in a Python object (the OpenSpiel State API, in the Python binding) or in a
+//! game process over the match protocol's forward-model operations ([`process`]).
+//!
+//! [`Rules`] is what a place that holds states does; [`FmState`] makes any of them a
+//! [`Game`] for the agents; [`play`] plays one match and [`ForwardBot`] one seat's
+//! moves outside a match.
+
+pub mod process;
+
+use crate::protocol::MatchReport;
+use playtune_harness::game::{Acting, Agent, Game};
+use playtune_harness::harness::agents::{AgentEntry, AgentSpec, Generic, all_agents, build_agent};
+use playtune_harness::harness::play::{AGENTS, STATE};
+use playtune_harness::harness::{Error, Setting, Values};
+use playtune_optim::rng::{Rng, derive_seed, rng_from_seed};
+use rand::RngExt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The stream of what a bot observes, as the harness's play loop names it.
+const OBSERVE: u64 = 3;
+
+/// Where a state stands.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// `player` moves, choosing among `legal`.
+    Player { player: usize, legal: Vec<i64> },
+    /// Chance moves: each outcome with its probability.
+    Chance(Vec<(i64, f64)>),
+    /// The game is over: each seat's return.
+    Over(Vec<f64>),
+}
+
+/// A place that holds a game's states and applies its rules to them. Every call may
+/// fail (a Python exception, a game process that died): the reason is a message.
+pub trait Rules: Send + Sync + 'static {
+    type State: Send + Sync;
+    /// Where `state` stands.
+    fn node(&self, state: &Self::State) -> Result<Node, String>;
+    /// An independent copy.
+    fn copy(&self, state: &Self::State) -> Result<Self::State, String>;
+    /// Applies `action` (a legal move, or a chance outcome) in place; where it stands now.
+    fn apply(&self, state: &mut Self::State, action: i64) -> Result<Node, String>;
+    /// A state `player` cannot tell from `state`, hidden information drawn from `seed`
+    /// (the game's resampler), and where it stands.
+    fn resample(
+        &self,
+        state: &Self::State,
+        player: usize,
+        seed: u64,
+    ) -> Result<(Self::State, Node), String>;
+    /// The game's own estimate of `player`'s standing in an unfinished state, if it
+    /// gives one.
+    fn heuristic(&self, state: &Self::State, player: usize) -> Option<f64> {
+        let _ = (state, player);
+        None
+    }
+    /// Plays up to `max_steps` uniformly random moves (chance by its probabilities)
+    /// in place, from `seed`: the steps played and where it stands, or `None` where the
+    /// game does not play playouts itself.
+    fn playout(
+        &self,
+        state: &mut Self::State,
+        max_steps: u32,
+        seed: u64,
+    ) -> Result<Option<(u32, Node)>, String> {
+        let _ = (state, max_steps, seed);
+        Ok(None)
+    }
+}
+
+/// What the copies of one match's states share.
+#[derive(Debug)]
+struct Shared {
+    players: usize,
+    /// Whether a seat may not see everything (search then re-samples).
+    hidden: bool,
+    max_steps: u32,
+    /// The first failure of a call to the rules: the match fails with it.
+    error: Mutex<Option<String>>,
+}
+
+impl Shared {
+    fn fail(&self, why: String) {
+        let mut e = self.error.lock().unwrap_or_else(|e| e.into_inner());
+        if e.is_none() {
+            *e = Some(why);
+        }
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// A state of a forward-model game, as playtune's agents see a game: its rules'
+/// state, where it stands, the moves played, and its own generator for chance nodes.
+/// A failed call to the rules ends the state (it reads as over) and is kept for the
+/// match to fail with.
+pub struct FmState<R: Rules> {
+    rules: Arc<R>,
+    shared: Arc<Shared>,
+    /// `None` once a call failed.
+    state: Option<R::State>,
+    node: Node,
+    steps: u32,
+    /// Draws the chance outcomes of this state's line of play.
+    chance: Rng,
+    /// In a search's copies: every copy draws a chance stream of its own from this
+    /// counter, so that two simulations through one chance node need not agree.
+    streams: Option<(u64, Arc<AtomicU64>)>,
+}
+
+impl<R: Rules> FmState<R> {
+    fn new(
+        rules: Arc<R>,
+        shared: Arc<Shared>,
+        state: R::State,
+        node: Node,
+        chance: Rng,
+    ) -> FmState<R> {
+        let mut s = FmState {
+            rules,
+            shared,
+            state: Some(state),
+            node,
+            steps: 0,
+            chance,
+            streams: None,
+        };
+        s.resolve_chance();
+        s
+    }
+
+    fn fail(&mut self, why: String) {
+        self.shared.fail(why);
+        self.state = None;
+        self.node = Node::Over(vec![0.0; self.shared.players]);
+    }
+
+    /// Plays chance nodes until a player moves or the game ends.
+    fn resolve_chance(&mut self) {
+        let mut guard = 0u32;
+        while let Node::Chance(outcomes) = &self.node {
+            guard += 1;
+            if outcomes.is_empty() || guard > 100_000 {
+                self.fail(
+                    "a chance node with no outcomes (or 100,000 chance nodes in a row)".into(),
+                );
+                return;
+            }
+            let total: f64 = outcomes.iter().map(|(_, p)| p.max(0.0)).sum();
+            let mut x = self.chance.random::<f64>() * total;
+            let mut pick = outcomes[outcomes.len() - 1].0;
+            for (a, p) in outcomes {
+                x -= p.max(0.0);
+                if x < 0.0 {
+                    pick = *a;
+                    break;
+                }
+            }
+            self.apply_raw(pick);
+        }
+    }
+
+    fn apply_raw(&mut self, action: i64) {
+        let Some(state) = self.state.as_mut() else {
+            return;
+        };
+        match self.rules.apply(state, action) {
+            Ok(node) => self.node = node,
+            Err(why) => self.fail(why),
+        }
+    }
+
+    /// A copy for a search: its chance outcomes drawn from streams of its own.
+    fn searched(&self, seed: u64) -> FmState<R> {
+        let mut copy = self.clone();
+        let counter = Arc::new(AtomicU64::new(0));
+        copy.chance = rng_from_seed(derive_seed(seed, &[u64::MAX]));
+        copy.streams = Some((seed, counter));
+        copy
+    }
+
+    /// Where this state stands.
+    pub fn node(&self) -> &Node {
+        &self.node
+    }
+
+    /// The first failure of a call to the rules in this state's match, if any.
+    pub fn failure(&self) -> Option<String> {
+        self.shared.failure()
+    }
+
+    fn returns(&self) -> Option<&[f64]> {
+        match &self.node {
+            Node::Over(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+impl<R: Rules> Clone for FmState<R> {
+    fn clone(&self) -> Self {
+        let mut chance = self.chance.clone();
+        if let Some((seed, counter)) = &self.streams {
+            let n = counter.fetch_add(1, Ordering::Relaxed);
+            chance = rng_from_seed(derive_seed(*seed, &[n]));
+        }
+        let mut copy = FmState {
+            rules: self.rules.clone(),
+            shared: self.shared.clone(),
+            state: None,
+            node: self.node.clone(),
+            steps: self.steps,
+            chance,
+            streams: self.streams.clone(),
+        };
+        if let Some(s) = &self.state {
+            match self.rules.copy(s) {
+                Ok(s) => copy.state = Some(s),
+                Err(why) => copy.fail(why),
+            }
+        }
+        copy
+    }
+}
+
+impl<R: Rules> Game for FmState<R> {
+    type Action = i64;
+
+    fn num_players(&self) -> usize {
+        self.shared.players
+    }
+
+    fn acting(&self) -> Acting {
+        match &self.node {
+            Node::Player { player, .. } => Acting::Player(*player),
+            _ => Acting::Player(0),
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        !matches!(self.node, Node::Player { .. }) || self.steps >= self.shared.max_steps
+    }
+
+    fn step_count(&self) -> u32 {
+        self.steps
+    }
+
+    fn random_action(&self, player: usize, rng: &mut Rng) -> Option<i64> {
+        match &self.node {
+            Node::Player { player: p, legal } if *p == player && !legal.is_empty() => {
+                Some(legal[rng.random_range(0..legal.len())])
+            }
+            _ => None,
+        }
+    }
+
+    fn legal_actions(&self, player: usize, out: &mut Vec<i64>) -> bool {
+        out.clear();
+        if let Node::Player { player: p, legal } = &self.node
+            && *p == player
+        {
+            out.extend_from_slice(legal);
+        }
+        true
+    }
+
+    fn advance(&mut self, actions: &[i64]) {
+        if let Some(&a) = actions.first() {
+            self.apply_raw(a);
+            self.steps += 1;
+            self.resolve_chance();
+        }
+    }
+
+    fn score(&self, player: usize) -> f64 {
+        if let Some(r) = self.returns() {
+            return r.get(player).copied().unwrap_or(0.0);
+        }
+        self.state
+            .as_ref()
+            .and_then(|s| self.rules.heuristic(s, player))
+            .unwrap_or(0.0)
+    }
+
+    fn winners(&self) -> Vec<bool> {
+        let players = self.shared.players;
+        match self.returns() {
+            Some(r) if !r.is_empty() => {
+                let best = r.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                (0..players)
+                    .map(|s| r.get(s).is_some_and(|&x| x == best))
+                    .collect()
+            }
+            _ => vec![false; players],
+        }
+    }
+
+    fn search_root(&self, _horizon: u32) -> Self {
+        if self.streams.is_some() {
+            return self.clone();
+        }
+        let seed = derive_seed(
+            self.chance.clone().random::<u64>(),
+            &[u64::from(self.steps)],
+        );
+        self.searched(seed)
+    }
+
+    fn observe(&self, player: usize, rng: &mut Rng) -> Self {
+        let seed: u64 = rng.random();
+        if !self.shared.hidden {
+            return self.searched(seed);
+        }
+        let mut view = self.searched(seed);
+        if let Some(s) = &self.state {
+            match self.rules.resample(s, player, seed) {
+                Ok((state, node)) => {
+                    view.state = Some(state);
+                    view.node = node;
+                    view.resolve_chance();
+                }
+                Err(why) => view.fail(why),
+            }
+        }
+        view
+    }
+
+    fn playout(&mut self, max_steps: u32, rng: &mut Rng) -> Option<u32> {
+        let seed: u64 = rng.random();
+        let state = self.state.as_mut()?;
+        let cap = max_steps.min(self.shared.max_steps.saturating_sub(self.steps));
+        match self.rules.playout(state, cap, seed) {
+            Ok(Some((steps, node))) => {
+                self.node = node;
+                self.steps += steps;
+                Some(steps)
+            }
+            Ok(None) => None,
+            Err(why) => {
+                self.fail(why);
+                Some(0)
+            }
+        }
+    }
+}
+
+/// The forward-model agents: the generic agents with search deep enough to reach the
+/// end of a short game (a forward-model game's states are valued by its returns, and
+/// by its heuristic only where it gives one).
+const DEEP: &[(&str, &str)] = &[("depth", "200")];
+
+/// The agents playtune offers a forward-model game: `random`, `osla`, `mcts`,
+/// `ismcts`, and the rolling-horizon agents (`bmrh`, `srh`, `microbial`, the RHEA of
+/// the papers). A game that hides information and gives no resampler gets `random`
+/// only: search would have to read the true state.
+fn entries<R: Rules>(searchable: bool) -> Vec<AgentEntry<FmState<R>>> {
+    let all = all_agents::<FmState<R>>(vec![
+        AgentEntry::preset(&["mcts"], Generic::Mcts.about(), Generic::Mcts, DEEP),
+        AgentEntry::preset(&["ismcts"], Generic::Ismcts.about(), Generic::Ismcts, DEEP),
+    ]);
+    all.into_iter()
+        .filter(|e| searchable || e.names[0] == "random")
+        .collect()
+}
+
+/// A forward-model game's bots, as `playtune games` lists them: names, one line each,
+/// settings with defaults.
+pub fn bots(searchable: bool) -> Vec<(&'static str, &'static str, Vec<Setting>)> {
+    entries::<Never>(searchable)
+        .into_iter()
+        .map(|e| (e.names[0], e.about, e.settings))
+        .collect()
+}
+
+/// Whether `name` is one of the forward-model bots.
+pub fn is_bot(name: &str) -> bool {
+    Generic::ALL
+        .iter()
+        .any(|g| g.name().eq_ignore_ascii_case(name))
+}
+
+/// The ladder playtune builds for a forward-model game with none of its own: random,
+/// one-step look-ahead, then MCTS (information-set MCTS where information is hidden)
+/// at budgets growing by a factor of 8.
+pub fn default_ladder(hidden: bool, searchable: bool) -> Vec<String> {
+    if !searchable {
+        return vec!["random".into()];
+    }
+    let search = if hidden { "ismcts" } else { "mcts" };
+    vec![
+        "random".into(),
+        "osla".into(),
+        format!("{search}(iterations=16)"),
+        format!("{search}(iterations=128)"),
+    ]
+}
+
+/// Why a game that hides information gets no search bot without a resampler.
+pub const NO_RESAMPLER: &str = "the game hides information and gives no resampler (`resample_from_infostate`, or the `resample` operation): a search bot would read the true state, so only `random` plays it";
+
+/// Checks `spec` as a forward-model bot: its name and settings. The spec in its
+/// canonical form on success.
+pub fn check_spec(game: &str, spec: &str, searchable: bool) -> Result<AgentSpec, Error> {
+    let parsed = AgentSpec::parse(spec)?;
+    build_agent(
+        game,
+        &entries::<Never>(searchable),
+        &parsed,
+        None,
+        &no_settings(),
+    )?;
+    Ok(parsed)
+}
+
+/// One match's seats and seed, for [`play`].
+pub struct Lineup<'a> {
+    /// The agent spec in each seat, seat 0 first.
+    pub seats: &'a [String],
+    pub seed: u64,
+}
+
+/// How a forward-model game is set up for one match.
+pub struct Setup {
+    pub players: usize,
+    pub hidden: bool,
+    /// Whether the game resamples (search bots are offered).
+    pub searchable: bool,
+    /// A match that reaches this many moves ends by the cap.
+    pub max_steps: u32,
+}
+
+/// Plays one match of `rules` from `initial` (where it stands: `node`), the agents
+/// in `lineup`'s seats built by the registry, and reports it as the match protocol
+/// does: scores are the returns, winners the seats with the highest return (none when
+/// the cap ended it), length the moves played (chance outcomes not counted).
+pub fn play<R: Rules>(
+    game: &str,
+    rules: Arc<R>,
+    initial: (R::State, Node),
+    setup: &Setup,
+    lineup: &Lineup,
+) -> Result<MatchReport, String> {
+    if lineup.seats.len() != setup.players {
+        return Err(format!(
+            "{} seats given for a game of {} players",
+            lineup.seats.len(),
+            setup.players
+        ));
+    }
+    let shared = Arc::new(Shared {
+        players: setup.players,
+        hidden: setup.hidden,
+        max_steps: setup.max_steps,
+        error: Mutex::new(None),
+    });
+    let entries = entries::<R>(setup.searchable);
+    let mut agents: Vec<Box<dyn Agent<FmState<R>>>> = Vec::new();
+    for spec in lineup.seats {
+        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
+        agents.push(
+            build_agent(game, &entries, &parsed, None, &no_settings())
+                .map_err(|e| e.to_string())?,
+        );
+    }
+    let chance = rng_from_seed(derive_seed(lineup.seed, &[STATE]));
+    let state = FmState::new(rules, shared.clone(), initial.0, initial.1, chance);
+    let mut refs: Vec<&mut dyn Agent<FmState<R>>> =
+        agents.iter_mut().map(|a| a.as_mut() as _).collect();
+    let seats: Vec<usize> = (0..setup.players).collect();
+    let end = playtune_harness::harness::play::play(
+        state,
+        &mut refs,
+        &seats,
+        AGENTS,
+        lineup.seed,
+        &mut |_, _| {},
+    )
+    .map_err(|e| e.to_string())?;
+    if let Some(why) = shared.failure() {
+        return Err(why);
+    }
+    let by_rules = matches!(end.node, Node::Over(_));
+    let scores: Vec<f64> = (0..setup.players).map(|s| end.score(s)).collect();
+    let winners = if by_rules {
+        end.winners()
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w)
+            .map(|(s, _)| s)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(MatchReport {
+        scores,
+        winners,
+        length: end.steps,
+        by_rules,
+        trace: None,
+        features: Vec::new(),
+    })
+}
+
+/// One seat's playtune bot outside a match: give it a state, it gives a move. Its
+/// generator comes from the seed and the seat alone, so the same seed and the same
+/// states give the same moves.
+pub struct ForwardBot<R: Rules> {
+    rules: Arc<R>,
+    shared: Arc<Shared>,
+    agent: Box<dyn Agent<FmState<R>>>,
+    seat: usize,
+    rng: Rng,
+    observe: Rng,
+    chance: Rng,
+}
+
+impl<R: Rules> ForwardBot<R> {
+    /// The bot `spec` for `seat`, its generators from `seed`.
+    pub fn new(
+        game: &str,
+        rules: Arc<R>,
+        setup: &Setup,
+        spec: &str,
+        seat: usize,
+        seed: u64,
+    ) -> Result<ForwardBot<R>, String> {
+        if seat >= setup.players {
+            return Err(format!(
+                "seat {seat}: the game has seats 0 to {}",
+                setup.players - 1
+            ));
+        }
+        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
+        let agent = build_agent(
+            game,
+            &entries::<R>(setup.searchable),
+            &parsed,
+            None,
+            &no_settings(),
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(ForwardBot {
+            rules,
+            shared: Arc::new(Shared {
+                players: setup.players,
+                hidden: setup.hidden,
+                max_steps: u32::MAX,
+                error: Mutex::new(None),
+            }),
+            agent,
+            seat,
+            rng: rng_from_seed(derive_seed(seed, &[AGENTS, seat as u64])),
+            observe: rng_from_seed(derive_seed(seed, &[OBSERVE, seat as u64])),
+            chance: rng_from_seed(derive_seed(seed, &[STATE, seat as u64])),
+        })
+    }
+
+    /// The bot's move in `state` (a copy is searched; `state` is not changed).
+    pub fn step(&mut self, state: &R::State) -> Result<i64, String> {
+        let node = self.rules.node(state)?;
+        match &node {
+            Node::Player { player, legal } => {
+                if *player != self.seat {
+                    return Err(format!(
+                        "it is seat {player}'s move, and this bot plays seat {}",
+                        self.seat
+                    ));
+                }
+                if legal.is_empty() {
+                    return Err("the state offers no legal move".into());
+                }
+            }
+            Node::Chance(_) => return Err("the state is a chance node".into()),
+            Node::Over(_) => return Err("the game is over".into()),
+        }
+        *self.shared.error.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let copy = self.rules.copy(state)?;
+        let root = FmState::new(
+            self.rules.clone(),
+            self.shared.clone(),
+            copy,
+            node,
+            self.chance.clone(),
+        );
+        let action = if self.agent.simulates() {
+            let view = root.observe(self.seat, &mut self.observe);
+            self.agent.act(&view, self.seat, &mut self.rng)
+        } else {
+            self.agent.act(&root, self.seat, &mut self.rng)
+        };
+        match self.shared.failure() {
+            Some(why) => Err(why),
+            None => Ok(action),
+        }
+    }
+}
+
+/// The game settings an agent's builder reads: a forward-model game's bots read none.
+fn no_settings() -> Values {
+    Values::new("game", &[], &[]).expect("no settings, none given")
+}
+
+/// A type that holds no state, for listing the bots without a game.
+struct Never;
+
+impl Rules for Never {
+    type State = ();
+    fn node(&self, _: &()) -> Result<Node, String> {
+        Err("no game".into())
+    }
+    fn copy(&self, _: &()) -> Result<(), String> {
+        Ok(())
+    }
+    fn apply(&self, _: &mut (), _: i64) -> Result<Node, String> {
+        Err("no game".into())
+    }
+    fn resample(&self, _: &(), _: usize, _: u64) -> Result<((), Node), String> {
+        Err("no game".into())
+    }
+}

@@ -1,0 +1,313 @@
+//! The match protocol's forward-model operations: a game process in any language
+//! holds the states, playtune's agents ask it one operation a line.
+//!
+//! Each request names an operation (`op`) and carries the id its reply gives back;
+//! `drop` (optional, on any request) lists states playtune no longer needs:
+//!
+//! | request | what the game does |
+//! | --- | --- |
+//! | `{"id": 1, "op": "new", "settings": {...}, "seed": 7}` | makes the initial state |
+//! | `{"id": 2, "op": "apply", "state": 0, "action": 4}` | applies a move or a chance outcome, in place |
+//! | `{"id": 3, "op": "clone", "state": 0}` | copies a state |
+//! | `{"id": 4, "op": "playout", "state": 1, "seed": 9, "max_steps": 200}` | plays uniformly random moves (chance by its probabilities), in place, until the end or `max_steps` |
+//! | `{"id": 5, "op": "resample", "state": 0, "player": 1, "seed": 3}` | a new state that `player` cannot tell from this one (hidden information only) |
+//! | `{"id": 6, "op": "drop", "drop": [1, 2]}` | forgets states |
+//!
+//! Every reply that makes or changes a state says where it stands:
+//! `{"id": 2, "state": 0, "player": 1, "legal": [0, 3, 5]}` (a player moves),
+//! `{"id": 2, "state": 0, "player": "chance", "outcomes": [[1, 0.5], [2, 0.5]]}`, or
+//! `{"id": 2, "state": 0, "player": "over", "returns": [1, -1]}`; `playout` adds
+//! `"steps"`, and an optional `"heuristic": [...]` gives each seat's standing in an
+//! unfinished state. `{"id": 2, "error": "why"}` fails the match.
+
+use super::{Node, Rules};
+use playtune_optim::eval::{WorkerError, WorkerSession, reply_object};
+use serde_json::{Map, Value, json};
+use std::sync::{Arc, Mutex};
+
+/// A state held by the game process: its number there. Dropping it tells the process
+/// to forget it, with the next request.
+pub struct Handle {
+    id: u64,
+    heuristic: Option<Vec<f64>>,
+    dropped: Arc<Mutex<Vec<u64>>>,
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        self.dropped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(self.id);
+    }
+}
+
+/// One game process, held for one match, as [`Rules`].
+pub struct ProcessRules {
+    session: Mutex<WorkerSession>,
+    players: usize,
+    dropped: Arc<Mutex<Vec<u64>>>,
+}
+
+/// One reply to an operation: the state it names, where that stands, and the rest.
+struct Reply {
+    state: Option<u64>,
+    node: Option<Node>,
+    steps: Option<u32>,
+    heuristic: Option<Vec<f64>>,
+}
+
+fn number_list(v: &Value, what: &str) -> Result<Vec<f64>, String> {
+    v.as_array()
+        .ok_or_else(|| format!("`{what}` is not a list"))?
+        .iter()
+        .map(|x| {
+            x.as_f64()
+                .filter(|f| f.is_finite())
+                .ok_or_else(|| format!("`{what}` holds {x}, not a finite number"))
+        })
+        .collect()
+}
+
+fn action(x: &Value, what: &str) -> Result<i64, String> {
+    x.as_i64()
+        .ok_or_else(|| format!("`{what}` holds {x}, not a whole number (a move is an integer)"))
+}
+
+/// Where a state stands, from a reply's `player` and what goes with it.
+fn node(obj: &Map<String, Value>, players: usize) -> Result<Option<Node>, String> {
+    let Some(p) = obj.get("player") else {
+        return Ok(None);
+    };
+    match p {
+        Value::String(s) if s == "over" => {
+            let returns = number_list(obj.get("returns").unwrap_or(&Value::Null), "returns")?;
+            if returns.len() != players {
+                return Err(format!(
+                    "`returns` has {} values for a game of {players} players",
+                    returns.len()
+                ));
+            }
+            Ok(Some(Node::Over(returns)))
+        }
+        Value::String(s) if s == "chance" => {
+            let outcomes = obj
+                .get("outcomes")
+                .and_then(Value::as_array)
+                .ok_or("a chance node's reply needs `outcomes`, [[move, probability], ...]")?;
+            let mut out = Vec::with_capacity(outcomes.len());
+            for o in outcomes {
+                let pair = o
+                    .as_array()
+                    .filter(|a| a.len() == 2)
+                    .ok_or_else(|| format!("outcome {o} is not [move, probability]"))?;
+                let prob = pair[1]
+                    .as_f64()
+                    .filter(|p| p.is_finite() && *p >= 0.0)
+                    .ok_or_else(|| format!("outcome {o}: the probability is not a number >= 0"))?;
+                out.push((action(&pair[0], "outcomes")?, prob));
+            }
+            if out.is_empty() {
+                return Err("a chance node with no outcomes".into());
+            }
+            Ok(Some(Node::Chance(out)))
+        }
+        Value::Number(n) => {
+            let player = n
+                .as_u64()
+                .filter(|&x| (x as usize) < players)
+                .ok_or_else(|| format!("`player` {n} is not a seat (0 to {})", players - 1))?
+                as usize;
+            let legal = obj
+                .get("legal")
+                .and_then(Value::as_array)
+                .ok_or("a player's turn needs `legal`, the moves it may make")?
+                .iter()
+                .map(|x| action(x, "legal"))
+                .collect::<Result<Vec<i64>, String>>()?;
+            if legal.is_empty() {
+                return Err(format!(
+                    "player {player} moves and `legal` is empty: a finished game replies \"player\": \"over\""
+                ));
+            }
+            Ok(Some(Node::Player { player, legal }))
+        }
+        other => Err(format!(
+            "`player` is {other}: give a seat number, \"chance\" or \"over\""
+        )),
+    }
+}
+
+impl ProcessRules {
+    /// Rules asked of the worker `session` holds, for a game of `players` seats.
+    pub fn new(session: WorkerSession, players: usize) -> ProcessRules {
+        ProcessRules {
+            session: Mutex::new(session),
+            players,
+            dropped: Arc::new(Mutex::new(Vec::new())),
+        }
+    }
+
+    fn ask(&self, op: &str, mut fields: Map<String, Value>) -> Result<Reply, String> {
+        let dropped: Vec<u64> =
+            std::mem::take(&mut *self.dropped.lock().unwrap_or_else(|e| e.into_inner()));
+        fields.insert("op".into(), json!(op));
+        if !dropped.is_empty() {
+            fields.insert("drop".into(), json!(dropped));
+        }
+        let players = self.players;
+        let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
+        session
+            .call(
+                |id| {
+                    let mut line = Map::new();
+                    line.insert("id".into(), json!(id));
+                    line.extend(fields);
+                    Value::Object(line).to_string()
+                },
+                |id, line| {
+                    let obj = reply_object(line, "reply")
+                        .map_err(|e| format!("its reply to `{op}`: {e}"))?;
+                    if obj.get("id").and_then(Value::as_u64) != Some(id) {
+                        return Err(format!(
+                            "its reply to `{op}` carries id {}, not {id}",
+                            obj.get("id").unwrap_or(&Value::Null)
+                        ));
+                    }
+                    if let Some(e) = obj.get("error") {
+                        let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
+                        return Ok(Err(why));
+                    }
+                    let bad = |why: String| format!("its reply to `{op}`: {why}");
+                    let state =
+                        match obj.get("state") {
+                            None => None,
+                            Some(v) => Some(v.as_u64().ok_or_else(|| {
+                                bad(format!("`state` is {v}, not a state number"))
+                            })?),
+                        };
+                    let node = node(&obj, players).map_err(bad)?;
+                    let steps = match obj.get("steps") {
+                        None => None,
+                        Some(v) => Some(
+                            v.as_u64()
+                                .and_then(|x| u32::try_from(x).ok())
+                                .ok_or_else(|| bad(format!("`steps` is {v}, not a count")))?,
+                        ),
+                    };
+                    let heuristic = match obj.get("heuristic") {
+                        None | Some(Value::Null) => None,
+                        Some(v) => Some(number_list(v, "heuristic").map_err(bad)?),
+                    };
+                    Ok(Ok(Reply {
+                        state,
+                        node,
+                        steps,
+                        heuristic,
+                    }))
+                },
+            )
+            .map_err(|e| match e {
+                WorkerError::Refused(why) => format!("the game refused `{op}`: {why}"),
+                WorkerError::Start(e) => format!("cannot start the game: {e}"),
+                WorkerError::Failed(why) => why,
+            })
+    }
+
+    fn handle(&self, reply: &Reply, op: &str) -> Result<(Handle, Node), String> {
+        let id = reply
+            .state
+            .ok_or_else(|| format!("its reply to `{op}` names no `state`"))?;
+        let node = reply
+            .node
+            .clone()
+            .ok_or_else(|| format!("its reply to `{op}` has no `player`"))?;
+        Ok((
+            Handle {
+                id,
+                heuristic: reply.heuristic.clone(),
+                dropped: self.dropped.clone(),
+            },
+            node,
+        ))
+    }
+
+    /// The initial state for `settings`, from `seed`.
+    pub fn new_state(
+        &self,
+        settings: &Map<String, Value>,
+        seed: u64,
+    ) -> Result<(Handle, Node), String> {
+        let mut f = Map::new();
+        f.insert("settings".into(), Value::Object(settings.clone()));
+        f.insert("seed".into(), json!(seed));
+        let reply = self.ask("new", f)?;
+        self.handle(&reply, "new")
+    }
+
+    fn state_field(state: &Handle) -> Map<String, Value> {
+        let mut f = Map::new();
+        f.insert("state".into(), json!(state.id));
+        f
+    }
+}
+
+impl Rules for ProcessRules {
+    type State = Handle;
+
+    fn node(&self, state: &Handle) -> Result<Node, String> {
+        // Asked only of a bot outside a match; a copy says where its state stands.
+        let reply = self.ask("clone", Self::state_field(state))?;
+        Ok(self.handle(&reply, "clone")?.1)
+    }
+
+    fn copy(&self, state: &Handle) -> Result<Handle, String> {
+        let reply = self.ask("clone", Self::state_field(state))?;
+        let mut h = self.handle(&reply, "clone")?.0;
+        h.heuristic = state.heuristic.clone();
+        Ok(h)
+    }
+
+    fn apply(&self, state: &mut Handle, action: i64) -> Result<Node, String> {
+        let mut f = Self::state_field(state);
+        f.insert("action".into(), json!(action));
+        let reply = self.ask("apply", f)?;
+        state.heuristic = reply.heuristic.clone();
+        reply
+            .node
+            .ok_or_else(|| "its reply to `apply` has no `player`".into())
+    }
+
+    fn resample(&self, state: &Handle, player: usize, seed: u64) -> Result<(Handle, Node), String> {
+        let mut f = Self::state_field(state);
+        f.insert("player".into(), json!(player));
+        f.insert("seed".into(), json!(seed));
+        let reply = self.ask("resample", f)?;
+        self.handle(&reply, "resample")
+    }
+
+    fn heuristic(&self, state: &Handle, player: usize) -> Option<f64> {
+        state.heuristic.as_ref()?.get(player).copied()
+    }
+
+    fn playout(
+        &self,
+        state: &mut Handle,
+        max_steps: u32,
+        seed: u64,
+    ) -> Result<Option<(u32, Node)>, String> {
+        let mut f = Self::state_field(state);
+        f.insert("seed".into(), json!(seed));
+        f.insert("max_steps".into(), json!(max_steps));
+        let reply = self.ask("playout", f)?;
+        state.heuristic = reply.heuristic.clone();
+        let node = reply.node.ok_or("its reply to `playout` has no `player`")?;
+        let steps = reply.steps.ok_or("its reply to `playout` has no `steps`")?;
+        if steps > max_steps {
+            return Err(format!(
+                "its reply to `playout` played {steps} steps, more than max_steps {max_steps}"
+            ));
+        }
+        Ok(Some((steps, node)))
+    }
+}

@@ -1,0 +1,64 @@
+"""Tic-tac-toe on an n x n board, k in a row to win: rules only, no bots.
+
+playtune's own bots play it (random, osla, mcts, ...), and a design run searches its
+board size and row length on the ladder playtune builds (docs/own-rules.md).
+"""
+import playtune
+
+
+class Board:
+    def __init__(self, n, k):
+        self.n, self.k, self.cells, self.turn, self.winner = n, k, [-1] * (n * n), 0, None
+
+    def current_player(self):
+        return -4 if self.is_terminal() else self.turn
+
+    def legal_actions(self):
+        return [i for i, c in enumerate(self.cells) if c < 0]
+
+    def apply_action(self, a):
+        self.cells[a] = self.turn
+        if self._line_through(a):
+            self.winner = self.turn
+        self.turn = 1 - self.turn
+
+    def _line_through(self, a):
+        n, r, c = self.n, a // self.n, a % self.n
+        for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                rr, cc = r + sign * dr, c + sign * dc
+                while 0 <= rr < n and 0 <= cc < n and self.cells[rr * n + cc] == self.turn:
+                    run, rr, cc = run + 1, rr + sign * dr, cc + sign * dc
+            if run >= self.k:
+                return True
+        return False
+
+    def is_terminal(self):
+        return self.winner is not None or min(self.cells) >= 0
+
+    def returns(self):
+        if self.winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
+
+    def is_chance_node(self):
+        return False
+
+    def clone(self):
+        copy = Board.__new__(Board)
+        copy.__dict__ = dict(self.__dict__, cells=list(self.cells))
+        return copy
+
+
+class TicTacToe(playtune.Game):
+    name = "tictactoe"
+    about = "n x n board, k in a row wins"
+    settings = {"n": {"int": [3, 5], "default": 3}, "k": {"int": [3, 5], "default": 3}}
+    playable = ["stalemate_rate <= 0.9"]
+
+    def new_initial_state(self, settings):
+        return Board(int(settings["n"]), min(int(settings["k"]), int(settings["n"])))
+
+
+GAME = TicTacToe()

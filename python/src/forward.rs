@@ -1,0 +1,357 @@
+//! Games that bring only their rules, in Python: states with OpenSpiel's State API
+//! (`current_player`, `legal_actions`, `apply_action`, `is_terminal`, `returns`,
+//! `is_chance_node`, `chance_outcomes`, `clone`, and for hidden information
+//! `resample_from_infostate`), searched by playtune's bots in Rust. An OpenSpiel game
+//! written in Python plugs in unchanged, and so does a plain class with those methods.
+
+use playtune::games::external::forward::{self, ForwardBot, Lineup, Node, Rules, Setup};
+use playtune::rng::rng_from_seed;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyCFunction, PyDict, PyTuple};
+use rand::RngExt;
+use std::cell::RefCell;
+use std::sync::{Arc, Mutex};
+
+/// OpenSpiel's player ids for a chance node and a finished game.
+const CHANCE: i64 = -1;
+const TERMINAL: i64 = -4;
+
+thread_local! {
+    /// A KeyboardInterrupt or SystemExit raised by the game during a search: the
+    /// search ends and it is raised again to the caller, not taken for a failed match.
+    static RAISED: RefCell<Option<PyErr>> = const { RefCell::new(None) };
+}
+
+/// A Python exception as the reason a match failed; a `BaseException` that is not an
+/// `Exception` is kept to raise again.
+fn failed(py: Python<'_>, what: &str, e: PyErr) -> String {
+    let why = format!(
+        "{what} raised {}",
+        e.value(py)
+            .repr()
+            .map_or_else(|_| "an exception".to_string(), |r| r.to_string())
+    );
+    if !e.is_instance_of::<PyException>(py) {
+        RAISED.with(|r| {
+            r.borrow_mut().get_or_insert(e);
+        });
+    }
+    why
+}
+
+/// The exception to raise instead of a failed match's message, if one was kept.
+fn raised() -> Option<PyErr> {
+    RAISED.with(|r| r.borrow_mut().take())
+}
+
+/// Rules held by Python objects.
+pub(crate) struct PyRules {
+    players: usize,
+    /// A function `(state, player, seed) -> state` that re-samples (the OpenSpiel
+    /// adapter's sampler, for games that give no `resample_from_infostate`); else the
+    /// state's own method.
+    resampler: Option<Py<PyAny>>,
+    /// Whether states have `heuristic_value(player)`.
+    heuristic: bool,
+}
+
+impl PyRules {
+    fn node_of(&self, s: &Bound<'_, PyAny>) -> Result<Node, String> {
+        let py = s.py();
+        let player: i64 = s
+            .call_method0(pyo3::intern!(py, "current_player"))
+            .and_then(|p| p.extract())
+            .map_err(|e| failed(py, "current_player()", e))?;
+        if player >= 0 {
+            let player = usize::try_from(player).unwrap_or(usize::MAX);
+            if player >= self.players {
+                return Err(format!(
+                    "current_player() is {player}, and the game has seats 0 to {}",
+                    self.players - 1
+                ));
+            }
+            let legal: Vec<i64> = s
+                .call_method0(pyo3::intern!(py, "legal_actions"))
+                .and_then(|l| l.extract())
+                .map_err(|e| failed(py, "legal_actions()", e))?;
+            if legal.is_empty() {
+                return Err(format!(
+                    "legal_actions() is empty where seat {player} moves (a finished game's current_player() is -4, and is_terminal() true)"
+                ));
+            }
+            return Ok(Node::Player { player, legal });
+        }
+        let terminal = player == TERMINAL
+            || s.call_method0(pyo3::intern!(py, "is_terminal"))
+                .and_then(|t| t.extract::<bool>())
+                .map_err(|e| failed(py, "is_terminal()", e))?;
+        if terminal {
+            let returns: Vec<f64> = s
+                .call_method0(pyo3::intern!(py, "returns"))
+                .and_then(|r| r.extract())
+                .map_err(|e| failed(py, "returns()", e))?;
+            if returns.len() != self.players || returns.iter().any(|r| !r.is_finite()) {
+                return Err(format!(
+                    "returns() is {returns:?}: give one finite number a seat ({} seats)",
+                    self.players
+                ));
+            }
+            return Ok(Node::Over(returns));
+        }
+        if player == CHANCE {
+            let outcomes: Vec<(i64, f64)> = s
+                .call_method0(pyo3::intern!(py, "chance_outcomes"))
+                .and_then(|o| o.extract())
+                .map_err(|e| failed(py, "chance_outcomes()", e))?;
+            if outcomes.is_empty() || outcomes.iter().any(|(_, p)| !(p.is_finite() && *p >= 0.0)) {
+                return Err(format!(
+                    "chance_outcomes() is {outcomes:?}: give [(outcome, probability), ...], probabilities finite and >= 0"
+                ));
+            }
+            return Ok(Node::Chance(outcomes));
+        }
+        Err(format!(
+            "current_player() is {player}: give a seat, -1 for a chance node or -4 once the game is over (simultaneous moves are not searched)"
+        ))
+    }
+}
+
+impl Rules for PyRules {
+    type State = Py<PyAny>;
+
+    fn node(&self, state: &Py<PyAny>) -> Result<Node, String> {
+        Python::attach(|py| self.node_of(state.bind(py)))
+    }
+
+    fn copy(&self, state: &Py<PyAny>) -> Result<Py<PyAny>, String> {
+        Python::attach(|py| {
+            state
+                .bind(py)
+                .call_method0(pyo3::intern!(py, "clone"))
+                .map(Bound::unbind)
+                .map_err(|e| failed(py, "clone()", e))
+        })
+    }
+
+    fn apply(&self, state: &mut Py<PyAny>, action: i64) -> Result<Node, String> {
+        Python::attach(|py| {
+            let s = state.bind(py);
+            s.call_method1(pyo3::intern!(py, "apply_action"), (action,))
+                .map_err(|e| failed(py, "apply_action()", e))?;
+            self.node_of(s)
+        })
+    }
+
+    fn resample(
+        &self,
+        state: &Py<PyAny>,
+        player: usize,
+        seed: u64,
+    ) -> Result<(Py<PyAny>, Node), String> {
+        Python::attach(|py| {
+            let s = state.bind(py);
+            let fresh = match &self.resampler {
+                Some(f) => f
+                    .bind(py)
+                    .call1((s, player, seed))
+                    .map_err(|e| failed(py, "the resampler", e))?,
+                None => {
+                    let rng = Mutex::new(rng_from_seed(seed));
+                    let draw = PyCFunction::new_closure(
+                        py,
+                        None,
+                        None,
+                        move |_args: &Bound<'_, PyTuple>,
+                              _kw: Option<&Bound<'_, PyDict>>|
+                              -> PyResult<f64> {
+                            Ok(rng
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .random::<f64>())
+                        },
+                    )
+                    .map_err(|e| failed(py, "making the resampler's generator", e))?;
+                    s.call_method1(pyo3::intern!(py, "resample_from_infostate"), (player, draw))
+                        .map_err(|e| failed(py, "resample_from_infostate()", e))?
+                }
+            };
+            if fresh.is_none() {
+                return Err(
+                    "the resampler found no state consistent with what the seat has seen".into(),
+                );
+            }
+            let node = self.node_of(&fresh)?;
+            Ok((fresh.unbind(), node))
+        })
+    }
+
+    fn heuristic(&self, state: &Py<PyAny>, player: usize) -> Option<f64> {
+        if !self.heuristic {
+            return None;
+        }
+        Python::attach(|py| {
+            state
+                .bind(py)
+                .call_method1(pyo3::intern!(py, "heuristic_value"), (player,))
+                .and_then(|v| v.extract::<f64>())
+                .ok()
+                .filter(|v| v.is_finite())
+        })
+    }
+}
+
+/// How a Python game is searched, as the Python layer says.
+fn rules(players: usize, resampler: Option<Py<PyAny>>, heuristic: bool) -> PyResult<Arc<PyRules>> {
+    if !(1..=64).contains(&players) {
+        return Err(crate::err(format!("players is {players}: give 1 to 64")));
+    }
+    Ok(Arc::new(PyRules {
+        players,
+        resampler,
+        heuristic,
+    }))
+}
+
+fn setup(players: usize, hidden: bool, searchable: bool, max_steps: u32) -> Setup {
+    Setup {
+        players,
+        hidden,
+        searchable,
+        max_steps,
+    }
+}
+
+/// One match of a Python forward-model game played by playtune's bots: `state` is the
+/// initial state (it is played on), `seats` the bots' specs, seat 0 first. The match
+/// protocol's answer, as a dict.
+#[pyfunction]
+#[pyo3(signature = (game, state, seats, seed, players, hidden=false, searchable=true, max_steps=10_000, resampler=None, heuristic=false))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn play_forward(
+    py: Python<'_>,
+    game: &str,
+    state: Py<PyAny>,
+    seats: Vec<String>,
+    seed: u64,
+    players: usize,
+    hidden: bool,
+    searchable: bool,
+    max_steps: u32,
+    resampler: Option<Py<PyAny>>,
+    heuristic: bool,
+) -> PyResult<Py<PyAny>> {
+    let rules = rules(players, resampler, heuristic)?;
+    let node = rules
+        .node(&state)
+        .map_err(|why| raised().unwrap_or_else(|| crate::err(why)))?;
+    let played = forward::play(
+        game,
+        rules,
+        (state, node),
+        &setup(players, hidden, searchable, max_steps),
+        &Lineup {
+            seats: &seats,
+            seed,
+        },
+    );
+    if let Some(e) = raised() {
+        return Err(e);
+    }
+    let report = played.map_err(crate::err)?;
+    let reply = PyDict::new(py);
+    reply.set_item("scores", report.scores)?;
+    reply.set_item("winners", report.winners)?;
+    reply.set_item("length", report.length)?;
+    reply.set_item("ended_by", if report.by_rules { "rules" } else { "cap" })?;
+    Ok(reply.into_any().unbind())
+}
+
+/// One of playtune's bots for one seat of a Python forward-model game, outside a
+/// match: `step(state)` returns its move, from its seed alone, and leaves `state`
+/// as it was.
+#[pyclass(name = "ForwardBot", module = "playtune._playtune")]
+pub(crate) struct PyForwardBot {
+    bot: Mutex<ForwardBot<PyRules>>,
+    spec: String,
+}
+
+#[pymethods]
+impl PyForwardBot {
+    #[new]
+    #[pyo3(signature = (game, spec, seat, seed, players, hidden=false, searchable=true, resampler=None, heuristic=false))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        game: &str,
+        spec: &str,
+        seat: usize,
+        seed: u64,
+        players: usize,
+        hidden: bool,
+        searchable: bool,
+        resampler: Option<Py<PyAny>>,
+        heuristic: bool,
+    ) -> PyResult<Self> {
+        let rules = rules(players, resampler, heuristic)?;
+        let bot = ForwardBot::new(
+            game,
+            rules,
+            &setup(players, hidden, searchable, u32::MAX),
+            spec,
+            seat,
+            seed,
+        )
+        .map_err(crate::err)?;
+        Ok(PyForwardBot {
+            bot: Mutex::new(bot),
+            spec: spec.to_string(),
+        })
+    }
+
+    /// The bot's move in `state`.
+    fn step(&self, state: Py<PyAny>) -> PyResult<i64> {
+        let moved = self
+            .bot
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .step(&state);
+        if let Some(e) = raised() {
+            return Err(e);
+        }
+        moved.map_err(crate::err)
+    }
+
+    /// Nothing to forget between games: each move is searched afresh.
+    fn restart(&self) {}
+
+    fn __repr__(&self) -> String {
+        format!("ForwardBot({:?})", self.spec)
+    }
+}
+
+/// playtune's bots for a forward-model game: (name, about, [(setting, default,
+/// meaning)]), and its default ladder.
+#[pyfunction]
+#[pyo3(signature = (hidden=false, searchable=true))]
+pub(crate) fn forward_bots(
+    hidden: bool,
+    searchable: bool,
+) -> (
+    Vec<(String, String, Vec<(String, String, String)>)>,
+    Vec<String>,
+) {
+    let bots = forward::bots(searchable)
+        .into_iter()
+        .map(|(n, about, settings)| {
+            (
+                n.to_string(),
+                about.to_string(),
+                settings
+                    .into_iter()
+                    .map(|s| (s.name, s.default, s.about))
+                    .collect(),
+            )
+        })
+        .collect();
+    (bots, forward::default_ladder(hidden, searchable))
+}
