@@ -246,6 +246,43 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
     },
 };
 
+/// What a `design` run's ladder plays: the game, its rungs (weakest first), the game's
+/// own rules under the settings held fixed, and every agent's default budget. `None`
+/// for any other problem.
+pub struct DesignLadder {
+    pub game: &'static dyn DynGame,
+    pub ladder: Vec<String>,
+    pub own_rules: Vec<(String, String)>,
+    pub budget: Option<usize>,
+}
+
+/// The ladder `spec` plays, where it is a `design` run (as [`DESIGN`]'s build reads it).
+pub fn design_ladder(spec: &ProblemSpec) -> Result<Option<DesignLadder>, Error> {
+    if spec.name != DESIGN.name {
+        return Ok(None);
+    }
+    let given: Vec<(String, String)> = spec
+        .settings
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let build = |e: String| Error::Build(e.into());
+    let v = DESIGN.values(&given).map_err(|e| build(e.to_string()))?;
+    let game = game(v.get("game"))?;
+    let ladder = match game.default_ladder() {
+        Some(own) if v.get("ladder") == DEFAULT_LADDER => own,
+        _ => crate::harness::split_agents(v.get("ladder")),
+    };
+    let fixed = game_settings(&v, "game_settings").map_err(|e| build(e.to_string()))?;
+    let own_rules = game.own_rules(&fixed).map_err(|e| build(e.to_string()))?;
+    Ok(Some(DesignLadder {
+        game,
+        ladder,
+        own_rules,
+        budget: agents_budget(&v, "budget").map_err(|e| build(e.to_string()))?,
+    }))
+}
+
 /// `tune-agent`: any agent of any game against opponents ([`crate::harness::tune`]).
 pub(crate) const TUNE_AGENT: ProblemDef = ProblemDef {
     name: "tune-agent",

@@ -10,6 +10,7 @@ mod experiment;
 mod games;
 mod interrupt;
 mod ladder;
+mod ladder_check;
 mod learn;
 mod optimize;
 pub(crate) mod plot;
@@ -107,6 +108,11 @@ enum Command {
     /// output folder is RUN's name + "-ladder", or named after the rungs
     /// (`ladder-builtin-r6`), unless --name says otherwise.
     Ladder(ladder::LadderArgs),
+    /// Whether a ladder of agents is ordered at a game's rules: a round robin of the
+    /// rungs, each step checked against two standard errors, and the largest ordered
+    /// set of them proposed where it is not (design runs check their ladder so
+    /// before the search).
+    CheckLadder(ladder_check::CheckLadderArgs),
     /// Record self-play games of a game with a state encoding (the strategy game): one
     /// sample per turn (the state's counts, the player to move) and the winner, for
     /// `train-eval`. Resumable: games already in the file are kept.
@@ -280,6 +286,8 @@ pub struct CommonRunArgs {
     /// Do not write the evaluation log (faster for cheap problems; nothing to resume).
     #[arg(long)]
     pub no_log: bool,
+    #[command(flatten)]
+    pub ladder: ladder_check::LadderCheckArgs,
     /// Print one JSON object as the last line of output.
     #[arg(long)]
     pub json: bool,
@@ -340,6 +348,7 @@ pub fn main() -> ExitCode {
         Command::Render(a) => timed(|| games::render_cmd(a)),
         Command::Validate(a) => timed(|| validate::run(a)),
         Command::Ladder(a) => timed(|| ladder::ladder_cmd(a)),
+        Command::CheckLadder(a) => timed(|| ladder_check::check_ladder_cmd(a)),
         Command::Selfplay(a) => learn::selfplay_cmd(a),
         Command::TrainEval(a) => timed(|| learn::train_eval_cmd(a)),
         Command::Status(a) => cluster::status(a),

@@ -111,7 +111,13 @@ pub struct ResumeArgs {
 type RunInputs = (ProblemSpec, Box<dyn Problem>, Space, Option<String>);
 
 /// The problem and the search space of a run, checked against each other.
-fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<RunInputs> {
+/// The problem and space a run's flags name; `check_ladder`: a design run's ladder is
+/// checked (once a command: the search's start, not a flag check before it).
+fn problem_and_space(
+    common: &CommonRunArgs,
+    default_problem: &str,
+    check_ladder: bool,
+) -> Result<RunInputs> {
     let mut settings = std::collections::BTreeMap::new();
     settings.extend(super::name_value_pairs("--set", &common.settings)?);
     let name = common
@@ -144,7 +150,7 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
             }
         }
     }
-    let spec = ProblemSpec { name, settings };
+    let mut spec = ProblemSpec { name, settings };
     let user = match &common.space {
         Some(path) => {
             let text = crate::space::read_space_text(path)?;
@@ -166,6 +172,19 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
         }
         anyhow!("--problem {} --set: {e}", spec.name)
     })?;
+    // A design run's ladder is checked at the game's own rules before the search.
+    let problem = if check_ladder
+        && super::ladder_check::before_design(
+            &mut spec,
+            &common.ladder,
+            common.seed,
+            common.quiet || common.json,
+        )? {
+        build_problem(&spec, user.as_ref().map(|u| &u.0))
+            .map_err(|e| anyhow!("--problem {} --set: {e}", spec.name))?
+    } else {
+        problem
+    };
     let mut space = match &user {
         Some((space, text, file)) => {
             Binding::new(space, problem.space())
@@ -222,7 +241,7 @@ fn start(
     verdict: Option<&super::verdict::VerdictArgs>,
     race: Option<&RaceArgs>,
 ) -> Result<()> {
-    let (spec, problem, space, space_file) = problem_and_space(common, default_problem)?;
+    let (spec, problem, space, space_file) = problem_and_space(common, default_problem, true)?;
     // The default race is the library's (optim::race::by_default), as Python's.
     let race = match race {
         None => None,
@@ -842,7 +861,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
 
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
-    let (_, problem, space, _) = problem_and_space(common, "sphere")?;
+    let (_, problem, space, _) = problem_and_space(common, "sphere", false)?;
     let def = crate::optim::def::MAP_ELITES;
     let tie_break = problem.tie_break();
     let context = crate::optim::def::Context {

@@ -19,6 +19,7 @@ mod external_game;
 mod failures;
 mod faults;
 mod folder_names;
+mod forward_protocol;
 mod fuzz;
 mod games;
 mod learned_eval;

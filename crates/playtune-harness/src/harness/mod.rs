@@ -11,6 +11,7 @@ pub mod agents;
 pub mod design;
 pub mod error;
 pub mod ladder;
+pub mod ladder_check;
 pub mod metrics;
 pub mod play;
 /// The settings vocabulary, on the ground floor since problems speak it too.
