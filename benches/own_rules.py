@@ -214,8 +214,7 @@ def bench_workers(games, rounds):
             with open(rons[w], "w") as f:
                 f.write(f'(python: "tictactoe.py:GAME", workers: {w})\n')
         tournament(binary, rons[1], 4)  # warm-up: the interpreter's files in the cache
-        wall = {1: [], 2: []}
-        own = {1: [], 2: []}
+        wall, own = {1: [], 2: []}, {1: [], 2: []}
         wins = {}
         for r in range(rounds):
             for w in ((1, 2) if r % 2 == 0 else (2, 1)):
@@ -271,7 +270,8 @@ def main():
         print(f"# C: `playtune tournament --game tictactoe.py:GAME --agents \"mcts(iterations=100),mcts(iterations=100)\" "
               f"--games {games}`, median of {rounds} alternating rounds, same seed and wins")
         print()
-        print("| game processes | matches a second (the tournament's own seconds) | ratio | matches a second (the whole command) | ratio |")
+        print("| game processes | matches a second (the tournament's own seconds) | ratio | matches a second (the whole command) "
+              "| ratio |")
         print("| ---: | ---: | ---: | ---: | ---: |")
         for w in (1, 2):
             own, wall = workers[w]
@@ -292,6 +292,10 @@ def main():
     if workers:
         c_ratio = workers[2][0] / workers[1][0]
         print(f"C (2 game processes / 1, aim >= 1.7x): {c_ratio:.2f}x {'met' if c_ratio >= 1.7 else 'short'}")
+        busy = max(load_before, load_after)
+        if busy > 0.5:
+            print(f"   (other work held the machine: load average {busy:.2f} on {os.cpu_count()} cores; C's ratio needs "
+                  f"both cores free: rerun when the machine is quiet)")
     if calls:
         print()
         print("# playtune's side of A under cProfile (one pass over the positions): seconds in the function itself, "

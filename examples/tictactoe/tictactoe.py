@@ -42,12 +42,9 @@ class Board:
             return [0.0, 0.0]
         return [1.0, -1.0] if self.winner == 0 else [-1.0, 1.0]
 
-    def is_chance_node(self):
-        return False
-
     def clone(self):
-        copy = Board.__new__(Board)
-        copy.__dict__ = dict(self.__dict__, cells=list(self.cells))
+        copy = Board(self.n, self.k)
+        copy.cells, copy.turn, copy.winner = list(self.cells), self.turn, self.winner
         return copy
 
 

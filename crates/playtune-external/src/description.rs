@@ -173,11 +173,11 @@ impl Description {
 
     /// Whether `name` is one of playtune's bots for this game (not one of its own).
     pub fn is_forward_bot(&self, name: &str) -> bool {
+        // Every generic name, searchable or not, so that a search bot of a game that
+        // cannot be searched fairly is refused with the reason, not as unknown.
         self.forward_model
             && !self.bots.iter().any(|b| b.name == name)
-            && crate::forward::bots(self.searchable())
-                .iter()
-                .any(|(n, _, _)| *n == name)
+            && crate::forward::is_bot(name)
     }
 
     /// A fingerprint of everything that decides how the game plays and is scored: its

@@ -48,6 +48,13 @@ pub trait MatchPlayer: Send + Sync {
         let _ = (game, m, seats, setup);
         None
     }
+
+    /// Whether [`MatchPlayer::play_forward`] plays playtune's bots here (the game
+    /// answers forward-model operations), so that a match mixing them with the
+    /// game's own bots is refused before any process is asked.
+    fn answers_forward(&self) -> bool {
+        false
+    }
 }
 
 /// A match that failed: the game refused it, its process failed, or its reply did not
@@ -103,18 +110,24 @@ impl MatchPlayer for ProcessPlayer {
             let rules =
                 std::sync::Arc::new(forward::process::ProcessRules::new(session, setup.players));
             let initial = rules.new_state(&m.settings, m.seed)?;
-            forward::play(
+            let report = forward::play(
                 game,
-                rules,
+                rules.clone(),
                 initial,
                 setup,
                 &forward::Lineup {
                     seats,
                     seed: m.seed,
                 },
-            )
+            )?;
+            rules.flush()?;
+            Ok(report)
         })();
         Some(played)
+    }
+
+    fn answers_forward(&self) -> bool {
+        self.forward
     }
 }
 
@@ -397,14 +410,14 @@ impl ExternalGame {
                 searchable: self.description.searchable(),
                 max_steps: self.description.max_steps,
             };
+            if self.player.answers_forward() && !forward.iter().all(|&f| f) {
+                return Err(failed(format!(
+                    "a match of {} seats playtune's bots ({}) beside the game's own: a game played over the forward-model operations is played by playtune's bots only",
+                    self.name,
+                    specs.join(", ")
+                )));
+            }
             match self.player.play_forward(self.name, &m, &specs, &setup) {
-                Some(_) if !forward.iter().all(|&f| f) => {
-                    return Err(failed(format!(
-                        "a match of {} seats playtune's bots ({}) beside the game's own: a game played over the forward-model operations is played by playtune's bots only",
-                        self.name,
-                        specs.join(", ")
-                    )));
-                }
                 Some(played) => played.map_err(failed)?,
                 None => self.player.play(&m).map_err(failed)?,
             }

@@ -340,6 +340,8 @@ impl<R: Rules> Game for FmState<R> {
             Ok(Some((steps, node))) => {
                 self.node = node;
                 self.steps += steps;
+                // A playout cut by its length may stop at a chance node.
+                self.resolve_chance();
                 Some(steps)
             }
             Ok(None) => None,
@@ -405,10 +407,23 @@ pub fn default_ladder(hidden: bool, searchable: bool) -> Vec<String> {
 /// Why a game that hides information gets no search bot without a resampler.
 pub const NO_RESAMPLER: &str = "the game hides information and gives no resampler (`resample_from_infostate`, or the `resample` operation): a search bot would read the true state, so only `random` plays it";
 
+/// A spec naming a search bot of a game that cannot be searched fairly, refused with
+/// the reason.
+fn refuse_unsearchable(game: &str, parsed: &AgentSpec, searchable: bool) -> Result<(), Error> {
+    if !searchable && parsed.name != "random" && is_bot(&parsed.name) {
+        return Err(Error::Spec {
+            spec: parsed.to_string(),
+            why: format!("game `{game}`: {NO_RESAMPLER}"),
+        });
+    }
+    Ok(())
+}
+
 /// Checks `spec` as a forward-model bot: its name and settings. The spec in its
 /// canonical form on success.
 pub fn check_spec(game: &str, spec: &str, searchable: bool) -> Result<AgentSpec, Error> {
     let parsed = AgentSpec::parse(spec)?;
+    refuse_unsearchable(game, &parsed, searchable)?;
     build_agent(
         game,
         &entries::<Never>(searchable),
@@ -464,6 +479,7 @@ pub fn play<R: Rules>(
     let mut agents: Vec<Box<dyn Agent<FmState<R>>>> = Vec::new();
     for spec in lineup.seats {
         let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
+        refuse_unsearchable(game, &parsed, setup.searchable).map_err(|e| e.to_string())?;
         agents.push(
             build_agent(game, &entries, &parsed, None, &no_settings())
                 .map_err(|e| e.to_string())?,
@@ -538,6 +554,7 @@ impl<R: Rules> ForwardBot<R> {
             ));
         }
         let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
+        refuse_unsearchable(game, &parsed, setup.searchable).map_err(|e| e.to_string())?;
         let agent = build_agent(
             game,
             &entries::<R>(setup.searchable),

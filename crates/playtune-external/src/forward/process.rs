@@ -163,7 +163,10 @@ impl ProcessRules {
                     let mut line = Map::new();
                     line.insert("id".into(), json!(id));
                     line.extend(fields);
-                    Value::Object(line).to_string()
+                    // One request a line: the game reads up to the newline.
+                    let mut text = Value::Object(line).to_string();
+                    text.push('\n');
+                    text
                 },
                 |id, line| {
                     let obj = reply_object(line, "reply")
@@ -212,6 +215,20 @@ impl ProcessRules {
                 WorkerError::Start(e) => format!("cannot start the game: {e}"),
                 WorkerError::Failed(why) => why,
             })
+    }
+
+    /// Tells the game to forget the states dropped since the last request (at the end
+    /// of a match, so that a long-lived game process holds none of its states).
+    pub fn flush(&self) -> Result<(), String> {
+        if self
+            .dropped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+        {
+            return Ok(());
+        }
+        self.ask("drop", Map::new()).map(|_| ())
     }
 
     fn handle(&self, reply: &Reply, op: &str) -> Result<(Handle, Node), String> {

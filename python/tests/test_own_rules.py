@@ -1,0 +1,172 @@
+"""Games that bring only their rules (docs/own-rules.md): playtune's bots play them,
+design runs build and check a ladder of those bots, moves never depend on what a seat
+cannot see, and the same seed plays the same match with every bot kind."""
+import os
+import sys
+
+import pytest
+
+import playtune
+from playtune import PlaytuneError
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TICTACTOE = os.path.join(ROOT, "examples", "tictactoe", "tictactoe.py")
+KUHN = os.path.join(ROOT, "examples", "kuhn", "kuhn.py")
+sys.path.insert(0, os.path.join(ROOT, "examples", "tictactoe"))
+sys.path.insert(0, os.path.join(ROOT, "examples", "kuhn"))
+import kuhn  # noqa: E402
+import tictactoe  # noqa: E402
+
+#: Every bot kind playtune offers a forward-model game, small enough to be quick.
+BOTS = [
+    "random",
+    "osla(budget=50)",
+    "mcts(iterations=40)",
+    "ismcts(iterations=40)",
+    "bmrh(evaluations=20,budget=200)",
+    "srh(evaluations=20,budget=200)",
+    "microbial(budget=200)",
+]
+
+
+def _match(bots, seed, settings):
+    return {"settings": settings, "seats": [{"bot": b.split("(")[0], "settings": _settings(b)} for b in bots],
+            "seed": seed}
+
+
+def _settings(spec):
+    if "(" not in spec:
+        return {}
+    inner = spec[spec.index("(") + 1:-1]
+    return dict(kv.split("=") for kv in inner.split(","))
+
+
+def test_the_docs_game_is_designed_from_python_on_the_ladder_playtune_builds(tmp_path):
+    name = playtune.register_game(tictactoe.GAME, workers=2)
+    run = playtune.create_run("design", settings={"game": name, "games": 6}, budget=12, seed=2,
+                              runs_dir=tmp_path, name="ttt", race=0)
+    result = run.run(progress=False, verdict=6)
+    run.close()
+    verdict = result["trials"][0]["verdict"]
+    assert verdict["sentence"], verdict
+    config = (tmp_path / "ttt" / "config.ron").read_text()
+    assert "tictactoe.py:GAME" in config, config
+
+
+def test_the_docs_game_is_designed_from_the_command_line_by_its_reference(cli, tmp_path):
+    out = cli("optimize", "--problem", "design", "--set", f"game={TICTACTOE}:GAME", "--set", "games=6",
+              "--budget", "12", "--verdict", "6", "--runs-dir", tmp_path, "--name", "ttt",
+              "--ladder-check-games", "30")
+    assert "The recommendation" in out.stdout or "own rules" in out.stdout, out.stdout
+    # The ladder playtune built for it, checked before the search.
+    assert "ladder check" in out.stderr, out.stderr
+    games = cli("games", f"{TICTACTOE}:GAME").stdout
+    assert "random, osla, mcts(iterations=16), mcts(iterations=128)" in games, games
+
+
+def test_a_bot_outside_a_match_steps_from_its_seed_alone():
+    state = tictactoe.GAME.new_initial_state({"n": 3, "k": 3})
+    moves = []
+    for _ in range(2):
+        bot = tictactoe.GAME.bot("mcts(iterations=60)", 0, seed=11)
+        moves.append([bot.step(state) for _ in range(5)])
+    assert moves[0] == moves[1]
+    assert state.legal_actions() == list(range(9)), "step leaves the state as it was"
+    # It takes the win in one it is offered: X on 0 and 1, O on 3 and 4.
+    s = tictactoe.GAME.new_initial_state({"n": 3, "k": 3})
+    for a in (0, 3, 1, 4):
+        s.apply_action(a)
+    assert tictactoe.GAME.bot("mcts(iterations=200)", 0, seed=1).step(s) == 2
+    with pytest.raises(PlaytuneError, match="seat 1"):
+        tictactoe.GAME.bot("mcts", 1, seed=1).step(tictactoe.GAME.new_initial_state({"n": 3, "k": 3}))
+    with pytest.raises(PlaytuneError, match="not an agent|unknown|no agent|is not"):
+        tictactoe.GAME.bot("alphazero", 0)
+
+
+@pytest.mark.parametrize("game,settings", [(tictactoe.GAME, {"n": 3, "k": 3}), (kuhn.GAME, {"ante": 1})])
+def test_every_bot_kind_plays_the_same_match_from_the_same_seed(game, settings):
+    differs = 0
+    for i, bot in enumerate(BOTS):
+        lineup = [bot, BOTS[(i + 3) % len(BOTS)]]
+        for seed in (1, 2, 3):
+            first = game.play(_match(lineup, seed, settings))
+            again = game.play(_match(lineup, seed, settings))
+            assert first == again, (bot, seed)
+            differs += first != game.play(_match(lineup, seed + 100, settings))
+    assert differs > 0, "another seed never plays another match: the seed is not used"
+
+
+def test_a_tournament_of_playtune_bots_gives_the_same_figures_twice():
+    name = playtune.register_game(kuhn.GAME, workers=2)
+    agents = ["random", "osla", "ismcts(iterations=30)"]
+    first = playtune.tournament(name, agents, games=30, seed=4)
+    assert first == playtune.tournament(name, agents, games=30, seed=4)
+
+
+def _kuhn_pairs():
+    """Pairs of Kuhn states the acting seat cannot tell apart: the same own card and
+    bets, the other card different. 4 decision points x 3 own cards: 12 pairs."""
+    pairs = []
+    for moves in ([], [0], [1], [0, 1]):
+        actor = len(moves) % 2
+        for own in (0, 1, 2):
+            others = [c for c in (0, 1, 2) if c != own]
+            states = []
+            for other in others:
+                s = kuhn.Hand(1)
+                cards = [own, other] if actor == 0 else [other, own]
+                for a in cards + moves:
+                    s.apply_action(a)
+                states.append(s)
+            assert states[0].information_state_string(actor) == states[1].information_state_string(actor)
+            pairs.append((actor, states[0], states[1]))
+    return pairs
+
+
+class _SeeingKuhn(kuhn.Kuhn):
+    """The same rules, declared with nothing hidden: search reads the true deal."""
+
+    name = "kuhn-seeing"
+    hidden_information = False
+
+
+@pytest.mark.parametrize("spec", ["osla(budget=40)", "mcts(iterations=60)", "ismcts(iterations=60)",
+                                  "microbial(budget=200)"])
+def test_no_bot_move_depends_on_the_card_its_seat_cannot_see(spec):
+    pairs = _kuhn_pairs()
+    checked = 0
+    for seed in range(9):
+        for actor, a, b in pairs:
+            here = kuhn.GAME.bot(spec, actor, seed=seed).step(a)
+            there = kuhn.GAME.bot(spec, actor, seed=seed).step(b)
+            assert here == there, (spec, seed, a.cards, a.moves)
+            checked += 1
+    assert checked >= 100
+
+
+def test_the_control_searching_the_true_deal_does_see_the_card():
+    seeing = _SeeingKuhn()
+    differ = sum(
+        seeing.bot("mcts(iterations=60)", actor, seed=seed).step(a)
+        != seeing.bot("mcts(iterations=60)", actor, seed=seed).step(b)
+        for seed in range(9)
+        for actor, a, b in _kuhn_pairs()
+    )
+    assert differ >= 10, differ
+
+
+def test_a_hidden_game_without_a_resampler_gets_random_only():
+    class Blind(kuhn.Kuhn):
+        name = "kuhn-blind"
+
+        def new_initial_state(self, settings):
+            hand = kuhn.Hand(int(settings["ante"]))
+            hand.resample_from_infostate = None  # not callable: no resampler
+            return hand
+
+    game = Blind()
+    with pytest.raises(PlaytuneError, match="random"):
+        game.bot("mcts", 0)
+    desc = playtune.games.description(game)
+    assert "resample: false" in desc
+    assert game.play(_match(["random", "random"], 1, {"ante": 1}))["length"] >= 2
