@@ -254,6 +254,8 @@ pub struct DesignLadder {
     pub ladder: Vec<String>,
     pub own_rules: Vec<(String, String)>,
     pub budget: Option<usize>,
+    /// Games each rung plays at every point.
+    pub games: usize,
 }
 
 /// The ladder `spec` plays, where it is a `design` run (as [`DESIGN`]'s build reads it).
@@ -280,6 +282,7 @@ pub fn design_ladder(spec: &ProblemSpec) -> Result<Option<DesignLadder>, Error> 
         ladder,
         own_rules,
         budget: agents_budget(&v, "budget").map_err(|e| build(e.to_string()))?,
+        games: v.count("games").map_err(|e| build(e.to_string()))?,
     }))
 }
 

@@ -170,3 +170,43 @@ def test_a_hidden_game_without_a_resampler_gets_random_only():
     desc = playtune.games.description(game)
     assert "resample: false" in desc
     assert game.play(_match(["random", "random"], 1, {"ante": 1}))["length"] >= 2
+
+
+def test_the_docs_page_shows_the_example_game_whole():
+    page = open(os.path.join(ROOT, "docs", "own-rules.md")).read()
+    assert open(TICTACTOE).read() in page
+
+
+def _blocks(kind):
+    import re
+
+    page = open(os.path.join(ROOT, "docs", "own-rules.md")).read()
+    return re.findall(rf"```{kind}\n(.*?)```", page, flags=re.S)
+
+
+@pytest.fixture
+def beside_examples(tmp_path, monkeypatch):
+    """A fresh folder where `examples/` is the repository's, as the docs' commands
+    expect to be run from the top of a checkout."""
+    os.symlink(os.path.join(ROOT, "examples"), tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("index", range(1, 3))
+def test_the_pages_python_examples_run_as_written(index, beside_examples, capsys):
+    code = _blocks("python")[index]
+    exec(compile(code, "docs/own-rules.md", "exec"), {"__name__": "__doc_example__"})
+    assert capsys.readouterr().out.strip()
+
+
+def test_the_pages_commands_run_as_written(cli, beside_examples):
+    import shlex
+
+    commands = [line for block in _blocks("sh") for line in block.splitlines() if line.startswith("playtune ")]
+    assert len(commands) >= 4, commands
+    for line in commands:
+        if "tictactoe.ron" in line and not __import__("shutil").which("node"):
+            continue
+        out = cli(*shlex.split(line)[1:])
+        assert out.stdout.strip(), line

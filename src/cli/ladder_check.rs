@@ -31,9 +31,10 @@ pub struct LadderCheckArgs {
     /// off skips the check.
     #[arg(long, value_enum, default_value = "warn")]
     pub ladder_check: LadderCheckMode,
-    /// Games each pair of rungs plays in the ladder check.
-    #[arg(long, default_value_t = 20, value_name = "N")]
-    pub ladder_check_games: usize,
+    /// Games each pair of rungs plays in the ladder check [default: 100, fewer where
+    /// that would be over a tenth of the search's games, never under 10].
+    #[arg(long, value_name = "N")]
+    pub ladder_check_games: Option<usize>,
 }
 
 #[derive(Args)]
@@ -144,6 +145,7 @@ pub fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
 pub(super) fn before_design(
     spec: &mut ProblemSpec,
     args: &LadderCheckArgs,
+    budget: u64,
     seed: u64,
     quiet: bool,
 ) -> Result<bool> {
@@ -153,18 +155,27 @@ pub(super) fn before_design(
     let Some(design) = crate::registry::design_ladder(spec).map_err(anyhow::Error::msg)? else {
         return Ok(false);
     };
-    if args.ladder_check_games == 0 {
-        anyhow::bail!(
+    let rungs = design.ladder.len();
+    let pairs = (rungs * rungs.saturating_sub(1) / 2).max(1) as u64;
+    let games = match args.ladder_check_games {
+        Some(0) => anyhow::bail!(
             "--ladder-check-games 0: give at least 1 (--ladder-check off skips the check)"
-        );
-    }
+        ),
+        Some(n) => n,
+        None => {
+            let search = budget
+                .saturating_mul(rungs as u64)
+                .saturating_mul(design.games as u64);
+            (search / 10 / pairs).clamp(10, 100) as usize
+        }
+    };
     let seed = crate::rng::derive_seed(seed, &[0x1add_e4]);
     let Some(check) = watched(
         design.game,
         &design.own_rules,
         &design.ladder,
         design.budget,
-        args.ladder_check_games,
+        games,
         seed,
     )?
     else {

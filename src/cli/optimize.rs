@@ -111,12 +111,13 @@ pub struct ResumeArgs {
 type RunInputs = (ProblemSpec, Box<dyn Problem>, Space, Option<String>);
 
 /// The problem and the search space of a run, checked against each other.
-/// The problem and space a run's flags name; `check_ladder`: a design run's ladder is
-/// checked (once a command: the search's start, not a flag check before it).
+/// The problem and space a run's flags name; `check_ladder`: the search's budget, where
+/// a design run's ladder is checked (once a command: at the search's start, not in a
+/// check of the flags before it).
 fn problem_and_space(
     common: &CommonRunArgs,
     default_problem: &str,
-    check_ladder: bool,
+    check_ladder: Option<u64>,
 ) -> Result<RunInputs> {
     let mut settings = std::collections::BTreeMap::new();
     settings.extend(super::name_value_pairs("--set", &common.settings)?);
@@ -173,10 +174,11 @@ fn problem_and_space(
         anyhow!("--problem {} --set: {e}", spec.name)
     })?;
     // A design run's ladder is checked at the game's own rules before the search.
-    let problem = if check_ladder
+    let problem = if let Some(budget) = check_ladder
         && super::ladder_check::before_design(
             &mut spec,
             &common.ladder,
+            budget,
             common.seed,
             common.quiet || common.json,
         )? {
@@ -241,7 +243,8 @@ fn start(
     verdict: Option<&super::verdict::VerdictArgs>,
     race: Option<&RaceArgs>,
 ) -> Result<()> {
-    let (spec, problem, space, space_file) = problem_and_space(common, default_problem, true)?;
+    let (spec, problem, space, space_file) =
+        problem_and_space(common, default_problem, Some(budget))?;
     // The default race is the library's (optim::race::by_default), as Python's.
     let race = match race {
         None => None,
@@ -861,7 +864,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
 
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
-    let (_, problem, space, _) = problem_and_space(common, "sphere", false)?;
+    let (_, problem, space, _) = problem_and_space(common, "sphere", None)?;
     let def = crate::optim::def::MAP_ELITES;
     let tie_break = problem.tie_break();
     let context = crate::optim::def::Context {
