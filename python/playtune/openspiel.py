@@ -14,16 +14,19 @@ The ``mcts`` bot is, by the game's kind (:func:`search_kind`):
 
 - ``mcts``: a perfect-information game written in C++: pyspiel's C++ ``MCTSBot``
   with random rollouts.
-- ``ismcts``: an imperfect-information C++ game that can resample a state from a
-  player's information state: pyspiel's C++ ``ISMCTSBot``.
-- ``determinized``: any other imperfect-information game that gives information
-  state (or observation) strings: ``worlds`` states consistent with what the bot has
-  seen are sampled (:func:`sample_world`) and searched by the C++ MCTS, their root
-  visit counts summed. The bot never reads the true state, so it cannot see the
-  opponent's hidden cards or dice.
-- ``python-mcts``: a game written in Python (pyspiel's C++ MCTS crashes on Python
-  games in open_spiel 2.0.2): OpenSpiel's Python ``MCTSBot``; determinized as above
-  when the game hides information.
+- ``playtune-mcts``: a perfect-information game written in Python: playtune's MCTS, in
+  Rust, over the game's Python states (OpenSpiel's Python ``MCTSBot`` is several times
+  slower at equal simulations, and pyspiel's C++ MCTS crashes on Python games).
+- ``playtune-ismcts``: an imperfect-information game that resamples a state from a
+  player's information state (leduc poker): playtune's information-set MCTS over
+  OpenSpiel's resampler, which replays from its seed where pyspiel's ``ISMCTSBot``
+  does not. A game written in Python that gives no resampler is resampled by
+  :func:`sample_world` instead.
+- ``determinized``: any other imperfect-information game written in C++ that gives
+  information state (or observation) strings: ``worlds`` states consistent with what
+  the bot has seen are sampled (:func:`sample_world`) and searched by the C++ MCTS,
+  their root visit counts summed. The bot never reads the true state, so it cannot
+  see the opponent's hidden cards or dice.
 
 A simultaneous-move game (and a game that hides information but gives no
 information state string) has no ``mcts`` bot: the random bot and the user's bots
@@ -120,9 +123,9 @@ def _resamples(game: Any) -> bool:
 
 
 def search_kind(game: Any) -> Tuple[Optional[str], str]:
-    """Which MCTS plays ``game`` (``mcts``, ``ismcts``, ``determinized``,
-    ``python-mcts``, ``python-determinized``, or None where none can) and why, in one
-    line for ``playtune games``."""
+    """Which MCTS plays ``game`` (``mcts``, ``determinized``, ``playtune-mcts``,
+    ``playtune-ismcts``, ``playtune-ismcts-sampled``, or None where none can) and why,
+    in one line for ``playtune games``."""
     pyspiel = _pyspiel()
     t = game.get_type()
     if t.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
@@ -132,16 +135,19 @@ def search_kind(game: Any) -> Tuple[Optional[str], str]:
     python = is_python_game(game)
     if t.information == pyspiel.GameType.Information.PERFECT_INFORMATION:
         if python:
-            return "python-mcts", "OpenSpiel's Python MCTS (the game is written in Python)"
+            return "playtune-mcts", "playtune's MCTS in Rust over the game's Python states"
         return "mcts", "pyspiel's C++ MCTS with random rollouts"
-    if not (t.provides_information_state_string or t.provides_observation_string):
+    resamples = _can_resample(game)
+    if not (resamples or t.provides_information_state_string or t.provides_observation_string):
         return None, "no MCTS bot: the game hides information and gives no information state string"
-    if python:
-        return "python-determinized", (
-            "OpenSpiel's Python MCTS on worlds sampled from what the bot has seen (the game hides information)"
+    if resamples:
+        return "playtune-ismcts", (
+            "playtune's information-set MCTS over OpenSpiel's resampler (the game hides information)"
         )
-    if _can_resample(game):
-        return "ismcts", "pyspiel's C++ information-set MCTS (the game hides information)"
+    if python:
+        return "playtune-ismcts-sampled", (
+            "playtune's information-set MCTS on worlds sampled from what the bot has seen (the game hides information)"
+        )
     return "determinized", (
         "pyspiel's C++ MCTS on worlds sampled from what the bot has seen (the game hides information)"
     )
@@ -231,23 +237,6 @@ def _cpp_mcts(game: Any, settings: Dict[str, Any], rng: Any, simulations: int) -
     )
 
 
-def _python_mcts(game: Any, settings: Dict[str, Any], rng: Any, simulations: int) -> Any:
-    import numpy as np
-    from open_spiel.python.algorithms import mcts
-
-    evaluator = mcts.RandomRolloutEvaluator(
-        n_rollouts=int(settings["rollouts"]), random_state=np.random.RandomState(_seed(rng))
-    )
-    return mcts.MCTSBot(
-        game,
-        uct_c=float(settings["uct_c"]),
-        max_simulations=int(simulations),
-        evaluator=evaluator,
-        random_state=np.random.RandomState(_seed(rng)),
-        solve=False,
-    )
-
-
 class _Determinized:
     """MCTS over sampled worlds: ``worlds`` states consistent with the seat's view,
     each searched with an equal share of the simulations, the root's visit counts
@@ -274,38 +263,54 @@ class _Determinized:
         return tied[self.rng.randint(len(tied))]
 
 
+#: How deep playtune's MCTS rolls out: to the end of the game, as OpenSpiel's does.
+_PLAYTUNE_DEPTH = 1000
+
+
+def _playtune_bot(game: Any, seat: int, settings: Dict[str, Any], rng: Any, kind: str) -> Any:
+    """playtune's MCTS (``playtune-mcts``) or ISMCTS, in Rust, over the game's states."""
+    from . import _playtune
+
+    hidden = kind != "playtune-mcts"
+    resampler = None
+    if kind == "playtune-ismcts-sampled":
+        import numpy as np
+
+        def resampler(state: Any, player: int, seed: int) -> Any:
+            return sample_world(state, player, np.random.RandomState(seed % (1 << 32)))
+
+    spec = "{}(iterations={},c={},depth={})".format(
+        "ismcts" if hidden else "mcts", int(settings["simulations"]), float(settings["uct_c"]), _PLAYTUNE_DEPTH
+    )
+    return _playtune.ForwardBot(
+        game.get_type().short_name, spec, seat, _seed(rng), game.num_players(),
+        hidden=hidden, resampler=resampler,
+    )
+
+
 def _mcts_factory(kind: str) -> BotFactory:
     def make(game: Any, seat: int, settings: Dict[str, Any], rng: Any) -> Any:
         sims = int(settings["simulations"])
         if kind == "mcts":
             return _cpp_mcts(game, settings, rng, sims)
-        if kind == "python-mcts":
-            return _python_mcts(game, settings, rng, sims)
-        if kind == "ismcts":
-            pyspiel = _pyspiel()
-            evaluator = pyspiel.RandomRolloutEvaluator(int(settings["rollouts"]), _seed(rng))
-            return pyspiel.ISMCTSBot(
-                _seed(rng), evaluator, float(settings["uct_c"]), sims, -1,
-                pyspiel.ISMCTSFinalPolicyType.NORMALIZED_VISIT_COUNT, False, False,
-            )
+        if kind.startswith("playtune"):
+            return _playtune_bot(game, seat, settings, rng, kind)
         worlds = int(settings["worlds"])
-        low = 2 if kind == "python-determinized" else 1
-        per_world = max(low, sims // worlds)
-        search = (_python_mcts if kind == "python-determinized" else _cpp_mcts)(game, settings, rng, per_world)
-        return _Determinized(seat, search, worlds, rng)
+        per_world = max(1, sims // worlds)
+        return _Determinized(seat, _cpp_mcts(game, settings, rng, per_world), worlds, rng)
 
     return make
 
 
 def _mcts_settings(kind: str) -> Dict[str, Any]:
-    # OpenSpiel's Python MCTS needs 2 simulations to expand its root; the C++ one 1.
-    low = 2 if kind.startswith("python") else 1
     dims: Dict[str, Any] = {
-        "simulations": {"int": [low, 100_000], "default": 100},
+        "simulations": {"int": [1, 100_000], "default": 100},
         "uct_c": {"float": [0.1, 10.0], "levels": 100, "default": 2.0},
-        "rollouts": {"int": [1, 100], "default": 1},
     }
-    if "determinized" in kind:
+    if not kind.startswith("playtune"):
+        # Random rollouts a leaf: pyspiel's evaluator takes several; playtune's one.
+        dims["rollouts"] = {"int": [1, 100], "default": 1}
+    if kind == "determinized":
         dims["worlds"] = {"int": [1, 1000], "default": 10}
     return dims
 

@@ -210,3 +210,73 @@ def test_the_pages_commands_run_as_written(cli, beside_examples):
             continue
         out = cli(*shlex.split(line)[1:])
         assert out.stdout.strip(), line
+
+
+def _leduc_pairs(game, count):
+    """Pairs of leduc poker states at which the acting seat's information state is the
+    same and the true histories differ (the other private card), from random play."""
+    import numpy as np
+
+    seen, pairs = {}, []
+    for seed in range(5000):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(pairs) < count:
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(int(outcomes[rng.choice(len(outcomes), p=probs)]))
+                continue
+            p = state.current_player()
+            key = (p, state.information_state_string(p))
+            other = seen.get(key)
+            if other is not None and other.history() != state.history():
+                pairs.append((p, other.clone(), state.clone()))
+                del seen[key]
+            elif other is None:
+                seen[key] = state.clone()
+            legal = state.legal_actions()
+            state.apply_action(int(legal[rng.randint(len(legal))]))
+        if len(pairs) >= count:
+            return pairs
+    return pairs
+
+
+def test_the_ismcts_path_does_not_read_the_hidden_card_and_replays_in_leduc():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    import numpy as np
+    from playtune.openspiel import OpenSpielGame
+
+    adapter = OpenSpielGame("leduc_poker")
+    assert adapter.search == "playtune-ismcts"
+    game = adapter._load({})
+    make = adapter._bots["mcts"][2]
+    settings = {"simulations": 60, "uct_c": 2.0}
+    pairs = _leduc_pairs(game, 110)
+    assert len(pairs) >= 100
+    cheated = 0
+    for i, (seat, a, b) in enumerate(pairs):
+        here = make(game, seat, settings, np.random.RandomState(i)).step(a)
+        there = make(game, seat, settings, np.random.RandomState(i)).step(b)
+        assert here == there, (i, a.history(), b.history())
+        seeing = {pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, i), 2.0, 60, 1000, False, i, False)
+                  .step(s.clone()) for s in (a, b)}
+        cheated += len(seeing) > 1
+    # The control, pyspiel's MCTS on the true state, reads the other card.
+    assert cheated >= 5, cheated
+    # Replay: the same tournament twice gives the same figures.
+    name = playtune.register_game(adapter, in_process=True)
+    agents = ["random", "mcts(simulations=40)"]
+    first = playtune.tournament(name, agents, games=40, seed=9)
+    assert first == playtune.tournament(name, agents, games=40, seed=9)
+
+
+def test_dark_hex_s_ladder_is_checked_before_a_design_run(cli, beside_examples):
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    out = cli("optimize", "--problem", "design", "--set", "game=examples/openspiel/dark_hex.py:GAME",
+              "--set", "games=4", "--budget", "4", "--verdict", "0", "--ladder-check-games", "60")
+    err = out.stderr
+    assert "ladder check" in err, err
+    # Ordered, or said not to be before the search with a proposal (or none possible).
+    assert ("is ordered" in err) or ("NOT shown ordered" in err and (
+        "an ordered ladder of these rungs" in err or "no two of its rungs" in err)), err
+    assert err.index("ladder check") < (err.index("cost:") if "cost:" in err else len(err))
