@@ -280,3 +280,30 @@ def test_dark_hex_s_ladder_is_checked_before_a_design_run(cli, beside_examples):
     assert ("is ordered" in err) or ("NOT shown ordered" in err and (
         "an ordered ladder of these rungs" in err or "no two of its rungs" in err)), err
     assert err.index("ladder check") < (err.index("cost:") if "cost:" in err else len(err))
+
+
+def _sinfo_up():
+    import shutil
+    import subprocess
+
+    if not shutil.which("sinfo"):
+        return False
+    p = subprocess.run(["sinfo", "--noheader", "--format=%T"], capture_output=True, text=True, timeout=20)
+    return p.returncode == 0 and any(s in p.stdout for s in ("idle", "mix", "alloc"))
+
+
+def test_a_design_run_of_a_python_game_by_reference_runs_through_slurm(cli, beside_examples):
+    """The game's processes start on the cluster's node from its reference, and the
+    run's log is the local run's, evaluation for evaluation."""
+    if not _sinfo_up():
+        if os.environ.get("PLAYTUNE_REQUIRE_SLURM"):
+            pytest.fail("PLAYTUNE_REQUIRE_SLURM is set but no Slurm cluster answers `sinfo`")
+        pytest.skip("no Slurm cluster here (bash scripts/slurm-test-cluster.sh start starts one)")
+    args = ["optimize", "--problem", "design", "--set", "game=examples/tictactoe/tictactoe.py:GAME",
+            "--set", "games=4", "--budget", "8", "--batch", "4", "--verdict", "0", "--quiet"]
+    cli(*args, "--name", "local")
+    cli(*args, "--name", "cluster", "--executor", "slurm", "--tasks", "2", "--poll", "0.5")
+    local = (beside_examples / "runs" / "local" / "evals.csv").read_text()
+    cluster = (beside_examples / "runs" / "cluster" / "evals.csv").read_text()
+    assert local == cluster
+    assert len(local.splitlines()) == 9, local
