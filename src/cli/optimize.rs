@@ -111,14 +111,8 @@ pub struct ResumeArgs {
 type RunInputs = (ProblemSpec, Box<dyn Problem>, Space, Option<String>);
 
 /// The problem and the search space of a run, checked against each other.
-/// The problem and space a run's flags name; `check_ladder`: the search's budget, where
-/// a design run's ladder is checked (once a command: at the search's start, not in a
-/// check of the flags before it).
-fn problem_and_space(
-    common: &CommonRunArgs,
-    default_problem: &str,
-    check_ladder: Option<u64>,
-) -> Result<RunInputs> {
+/// The problem and space a run's flags name.
+fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<RunInputs> {
     let mut settings = std::collections::BTreeMap::new();
     settings.extend(super::name_value_pairs("--set", &common.settings)?);
     let name = common
@@ -151,7 +145,7 @@ fn problem_and_space(
             }
         }
     }
-    let mut spec = ProblemSpec { name, settings };
+    let spec = ProblemSpec { name, settings };
     let user = match &common.space {
         Some(path) => {
             let text = crate::space::read_space_text(path)?;
@@ -173,20 +167,6 @@ fn problem_and_space(
         }
         anyhow!("--problem {} --set: {e}", spec.name)
     })?;
-    // A design run's ladder is checked at the game's own rules before the search.
-    let problem = if let Some(budget) = check_ladder
-        && super::ladder_check::before_design(
-            &mut spec,
-            &common.ladder,
-            budget,
-            common.seed,
-            common.quiet || common.json,
-        )? {
-        build_problem(&spec, user.as_ref().map(|u| &u.0))
-            .map_err(|e| anyhow!("--problem {} --set: {e}", spec.name))?
-    } else {
-        problem
-    };
     let mut space = match &user {
         Some((space, text, file)) => {
             Binding::new(space, problem.space())
@@ -243,8 +223,7 @@ fn start(
     verdict: Option<&super::verdict::VerdictArgs>,
     race: Option<&RaceArgs>,
 ) -> Result<()> {
-    let (spec, problem, space, space_file) =
-        problem_and_space(common, default_problem, Some(budget))?;
+    let (spec, problem, space, space_file) = problem_and_space(common, default_problem)?;
     // The default race is the library's (optim::race::by_default), as Python's.
     let race = match race {
         None => None,
@@ -369,6 +348,26 @@ fn start(
                 "note: the verdict plays {n} evaluations of the recommendation and {n} of the baseline a trial, more than the search's {budget} (--verdict N sets the number, --verdict 0 skips it)"
             );
         }
+    }
+    // A design run's ladder is checked at the game's own rules before the search, once
+    // every flag is known good.
+    let mut config = config;
+    let mut problem = problem;
+    if super::ladder_check::before_design(
+        &mut config.problem,
+        &common.ladder,
+        budget,
+        common.seed,
+        common.quiet || common.json,
+    )? {
+        let user_space = config.space_file.as_ref().map(|_| &config.space);
+        problem = build_problem(&config.problem, user_space)
+            .map_err(|e| anyhow!("--problem {} --set: {e}", config.problem.name))?;
+        let features = problem.feature_names();
+        Check::resolve(&config.space.constraints, &features, |n| {
+            problem.feature_range(n)
+        })
+        .map_err(|e| anyhow!("--ladder-check use: the ordered ladder's features: {e}"))?;
     }
     let name = common
         .name
@@ -864,7 +863,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
 
 pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
-    let (_, problem, space, _) = problem_and_space(common, "sphere", None)?;
+    let (_, problem, space, _) = problem_and_space(common, "sphere")?;
     let def = crate::optim::def::MAP_ELITES;
     let tie_break = problem.tie_break();
     let context = crate::optim::def::Context {

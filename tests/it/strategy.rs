@@ -487,6 +487,7 @@ fn every_registered_agent_plays_legally() {
     let values = Values::new("game", &Strategy.settings(), &[]).unwrap();
     let specs = [
         "mcts(budget=300)",
+        "ismcts(budget=300)",
         "rhea(budget=300)",
         "p-mcts(budget=300)",
         "p-mcts-b(budget=300)",

@@ -141,9 +141,8 @@ fn ordered_steps(m: &[Vec<Option<PairScore>>]) -> Option<Vec<usize>> {
 
 /// Plays a round robin of `ladder`'s rungs, `games` a pair, under `settings` (the
 /// game's own rules, as a design run's check plays them) from `seed`, and says
-/// whether each rung beats the one below. A game of more than two seats is checked
-/// on its rungs' pairings where the tournament plays pairs; `Ok(None)` where it does
-/// not (every rung in every game).
+/// whether each rung beats the one below. `Ok(None)` for a game of other than two
+/// seats, where rungs never meet alone.
 pub fn check_ladder(
     game: &dyn DynGame,
     settings: &[(String, String)],
@@ -153,7 +152,8 @@ pub fn check_ladder(
     seed: u64,
     watch: &Watch,
 ) -> Result<Option<LadderCheck>, Error> {
-    if ladder.len() < 2 {
+    // Rungs meet alone only in a two-seat game's round robin.
+    if ladder.len() < 2 || game.players(settings)? != 2 {
         return Ok(None);
     }
     let request = GameRequest {
