@@ -49,8 +49,10 @@ BotFactory = Callable[[Any, int, Dict[str, Any], Any], Any]
 
 #: Loaded games kept per adapter: one per design point played lately.
 _CACHE_SIZE = 32
-#: Restarts of a world sample whose choices reached a dead end.
+#: Restarts of a world sample's search that used its tries (each draws new orders).
 _SAMPLE_RESTARTS = 50
+#: Children a world sample's search tries before it restarts: this many a step it may take.
+_SAMPLE_TRIES = 2
 
 
 def _pyspiel():
@@ -162,56 +164,146 @@ def _view(state: Any, player: int, strings: str) -> str:
         return ""
 
 
-def sample_world(state: Any, player: int, rng: Any) -> Optional[Any]:
-    """A state ``player`` cannot tell from ``state``, drawn from the chance outcomes
-    and other players' moves consistent with every view it has had, step by step;
-    None where none was found. It reads the true history only through ``player``'s
-    information state (or observation) strings and its own moves, so what it returns
-    does not depend on what ``player`` cannot see."""
-    t = state.get_game().get_type()
-    strings = "infostate" if t.provides_information_state_string else "observation"
-    game = state.get_game()
-    history = state.history()
-    seen = []
-    replay = game.new_initial_state()
-    seen.append(_view(replay, player, strings))
-    own = []
-    for a in history:
-        own.append(replay.current_player() == player)
+def _strings(game: Any) -> Tuple[str, str]:
+    """Which strings are a seat's views of ``game``: those followed step by step
+    (observation strings where the game gives them, else information state strings)
+    and those that identify a state to the seat (information state strings where the
+    game gives them, else observation strings). A game's information state string may
+    hold what the seat is told at one moment and not later (dark hex's holds the move
+    count, so following it step by step would read the turn order); its observation
+    strings are what the seat sees at each step."""
+    t = game.get_type()
+    identify = "infostate" if t.provides_information_state_string else "observation"
+    follow = "observation" if t.provides_observation_string else identify
+    return follow, identify
+
+
+def _seen(state: Any, player: int, follow: str) -> Tuple[List[Tuple[str, Any]], List[str]]:
+    """What ``player`` saw of how ``state`` came about, as events in order:
+    ``("own", action)`` for each of its moves and ``("view", view)`` for each change
+    of its view (its ``follow`` strings). Equal consecutive views are one, so the
+    events do not tell how many moves others made without changing its view. Also
+    ``views``: ``views[k]`` is its view after the first ``k`` events (``views[0]``
+    the initial one)."""
+    replay = state.get_game().new_initial_state()
+    views = [_view(replay, player, follow)]
+    events: List[Tuple[str, Any]] = []
+    for a in state.history():
+        if replay.current_player() == player:
+            events.append(("own", int(a)))
+            views.append(views[-1])
         replay.apply_action(a)
-        seen.append(_view(replay, player, strings))
+        v = _view(replay, player, follow)
+        if v != views[-1]:
+            events.append(("view", v))
+            views.append(v)
+    return events, views
+
+
+def sample_world(state: Any, player: int, rng: Any) -> Optional[Any]:
+    """A state ``player`` cannot tell from ``state``: a history from the game's initial
+    state, its chance outcomes and other players' moves drawn from ``rng``, in which
+    ``player`` sees what it saw; None where none was found.
+
+    It reads the true history only through :func:`_seen`: ``player``'s own moves and
+    each change of its view, in order (its observation strings where the game gives
+    them, else its information state strings), and through its view now (its
+    information state string where the game gives one). Moves that left its view as
+    it was count for nothing, so the turn order it cannot see (in dark hex a move onto
+    a hidden stone is invisible to the other player and the mover moves again) is read
+    nowhere: two states with the same events and view now give the same world from
+    the same ``rng`` state.
+
+    The world is searched depth first from the initial state. At ``player``'s turn the
+    next event must be its own move, which is played; once every event is matched, its
+    turn ends the search, the world found if its view now is the true one. At a chance
+    node the outcomes are tried in an order drawn without replacement by probability;
+    at another player's node its legal moves in a random order, those that change
+    ``player``'s view or hand it the turn before those that do neither. A child is kept
+    when ``player``'s view of it is its view so far (a move it cannot see) or the next
+    change it saw; a terminal child is not. A world takes at most ``4 x events + 50``
+    steps; a search that has tried ``_SAMPLE_TRIES`` children a step of that cap
+    restarts with new orders, ``_SAMPLE_RESTARTS`` times at most, and one that ran out
+    of children finds none."""
+    game = state.get_game()
+    follow, identify = _strings(game)
+    events, views = _seen(state, player, follow)
+    target = None if identify == follow else _view(state, player, identify)
+    steps = 4 * len(events) + 50
     for _ in range(_SAMPLE_RESTARTS):
-        world = game.new_initial_state()
-        for i, a in enumerate(history):
-            if own[i]:
-                if a not in world.legal_actions():
-                    world = None
-                    break
-                world.apply_action(a)
-                continue
-            if world.is_chance_node():
-                outcomes, probs = zip(*world.chance_outcomes())
+        world, out_of_tries = _search_world(game, player, events, views, target, (follow, identify), steps, rng)
+        if world is not None or not out_of_tries:
+            return world
+    return None
+
+
+def _search_world(
+    game: Any,
+    player: int,
+    events: List[Tuple[str, Any]],
+    views: List[str],
+    target: Optional[str],
+    strings: Tuple[str, str],
+    steps: int,
+    rng: Any,
+) -> Tuple[Optional[Any], bool]:
+    """One depth-first search of :func:`sample_world`: (the world or None, whether it
+    stopped for its tries rather than running out of children)."""
+    follow, identify = strings
+    tries = _SAMPLE_TRIES * steps
+    # A frame: [node, events matched, actions to try, next one, silent children held back].
+    stack: List[List[Any]] = [[game.new_initial_state(), 0, None, 0, []]]
+    while stack:
+        frame = stack[-1]
+        node, k, order, i, held = frame
+        if order is None:
+            order = []
+            if node.is_terminal() or node.is_simultaneous_node() or len(stack) > steps:
+                pass
+            elif node.current_player() == player:
+                if k == len(events):
+                    if target is None or _view(node, player, identify) == target:
+                        return node, False
+                elif events[k][0] == "own" and events[k][1] in node.legal_actions(player):
+                    order = [events[k][1]]
+            elif node.is_chance_node():
+                outcomes, probs = zip(*node.chance_outcomes())
                 # An order drawn without replacement, each outcome by its probability
                 # (Efraimidis-Spirakis keys): the first consistent one is drawn by its
                 # probability among the consistent ones.
                 keys = [-math.log(max(rng.rand(), 1e-300)) / max(p, 1e-300) for p in probs]
                 order = [int(outcomes[j]) for j in sorted(range(len(keys)), key=keys.__getitem__)]
             else:
-                legal = list(world.legal_actions())
+                legal = list(node.legal_actions())
                 order = [int(legal[j]) for j in rng.permutation(len(legal))]
-            chosen = None
-            for b in order:
-                child = world.child(b)
-                if _view(child, player, strings) == seen[i + 1]:
-                    chosen = child
-                    break
-            if chosen is None:
-                world = None
-                break
-            world = chosen
-        if world is not None:
-            return world
-    return None
+            frame[2] = order
+        if i == len(order):
+            if held:  # the moves player cannot see that kept the turn from it, last
+                child, matched = held.pop(0)
+                stack.append([child, matched, None, 0, []])
+                continue
+            stack.pop()
+            continue
+        frame[3] = i + 1
+        tries -= 1
+        if tries < 0:
+            return None, True
+        own = node.current_player() == player
+        matched = k + 1 if own else k
+        child = node.child(order[i])
+        if child.is_terminal():
+            continue
+        seen = _view(child, player, follow)
+        if seen != views[matched]:
+            if matched < len(events) and events[matched] == ("view", seen):
+                matched += 1
+            else:
+                continue
+        if not own and matched == k and not node.is_chance_node() and child.current_player() != player:
+            held.append((child, matched))
+            continue
+        stack.append([child, matched, None, 0, []])
+    return None, False
 
 
 class _Random:

@@ -101,6 +101,63 @@ def test_the_liars_dice_mcts_bot_does_not_see_the_hidden_die():
     assert cheated >= 60, cheated
 
 
+def _turns(state, seat):
+    """How many moves the others made before each of the seat's moves and since."""
+    replay, runs = state.get_game().new_initial_state(), [0]
+    for a in state.history():
+        if replay.current_player() == seat:
+            runs.append(0)
+        else:
+            runs[-1] += 1
+        replay.apply_action(a)
+    return runs
+
+
+def test_the_determinized_bot_does_not_read_the_hidden_turn_order_in_dark_hex():
+    """In dark hex a move onto a hidden enemy stone is invisible to the other player
+    and the mover moves again, so a seat cannot tell how many moves its opponent made
+    between its own. Over every pair of states random play reaches (1,000 seeds, dark
+    hex 3x3) at which the seat to act has the same information state string but the
+    histories differ, at least 100 of them in how many moves the opponent made between
+    the seat's own, the determinized MCTS bot plays the same move on both states.
+    pyspiel's MCTSBot on the true state fails the same check."""
+    import numpy as np
+
+    adapter = OpenSpielGame("dark_hex", fixed={"num_rows": 3, "num_cols": 3})
+    assert adapter.search == "determinized"
+    game = adapter._load({})
+    mcts = adapter._bots["mcts"][2]
+    settings = {"simulations": 40, "uct_c": 2.0, "rollouts": 1, "worlds": 4}
+    seen = {}  # (seat, its information state string) -> {history: state}
+    for seed in range(1000):
+        rng = np.random.RandomState(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            seat = state.current_player()
+            key = (seat, state.information_state_string(seat))
+            seen.setdefault(key, {}).setdefault(tuple(state.history()), state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randint(len(legal))])
+    pairs = []
+    for states in seen.values():
+        first, *others = states.values()
+        if len(first.legal_actions()) > 1:
+            pairs += [(first, other) for other in others]
+    turn_order = [(a, b) for a, b in pairs
+                  if _turns(a, a.current_player()) != _turns(b, b.current_player())]
+    assert len(pairs) >= 100 and len(turn_order) >= 100, (len(pairs), len(turn_order))
+    cheated = 0
+    for i, (a, b) in enumerate(pairs):
+        seat = a.current_player()
+        fair = {mcts(game, seat, settings, np.random.RandomState(i)).step(s) for s in (a, b)}
+        assert len(fair) == 1, (a.history(), b.history(), fair)
+        seeing = {pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, i), 2.0, 40, 1000,
+                                  False, i, False).step(s) for s in (a, b)}
+        cheated += len(seeing) > 1
+    # The check can fail: a bot that reads the true state fails it.
+    assert cheated >= 1, cheated
+
+
 def test_every_two_player_openspiel_game_plays_or_is_refused_with_a_reason():
     """Every 2-player game OpenSpiel registers plays one match at its default
     parameters (random against the MCTS bot where the game has one, else random
