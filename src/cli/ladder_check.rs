@@ -9,6 +9,9 @@ use crate::run::ProblemSpec;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 
+/// The ladder check's stream under the run's seed: its games are none of the search's.
+const LADDER_CHECK_STREAM: u64 = 0x1add_e4c4;
+
 /// What a design run does with its ladder before the search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum LadderCheckMode {
@@ -169,7 +172,7 @@ pub(super) fn before_design(
             (search / 10 / pairs).clamp(10, 100) as usize
         }
     };
-    let seed = crate::rng::derive_seed(seed, &[0x1add_e4]);
+    let seed = crate::rng::derive_seed(seed, &[LADDER_CHECK_STREAM]);
     let Some(check) = watched(
         design.game,
         &design.own_rules,
