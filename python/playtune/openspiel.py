@@ -49,10 +49,11 @@ BotFactory = Callable[[Any, int, Dict[str, Any], Any], Any]
 
 #: Loaded games kept per adapter: one per design point played lately.
 _CACHE_SIZE = 32
-#: Restarts of a world sample's search that used its tries (each draws new orders).
+#: Searches for one sampled world at most: a search that gave up on as many nodes as
+#: the world may take steps restarts with new random orders.
 _SAMPLE_RESTARTS = 50
-#: Children a world sample's search tries before it restarts: this many a step it may take.
-_SAMPLE_TRIES = 2
+#: Children the searches for one sampled world try at most, this many a step it may take.
+_SAMPLE_CHILDREN = 100
 
 
 def _pyspiel():
@@ -222,17 +223,18 @@ def sample_world(state: Any, player: int, rng: Any) -> Optional[Any]:
     ``player``'s view or hand it the turn before those that do neither. A child is kept
     when ``player``'s view of it is its view so far (a move it cannot see) or the next
     change it saw; a terminal child is not. A world takes at most ``4 x events + 50``
-    steps; a search that has tried ``_SAMPLE_TRIES`` children a step of that cap
-    restarts with new orders, ``_SAMPLE_RESTARTS`` times at most, and one that ran out
-    of children finds none."""
+    steps. A search that has given up on that many nodes restarts with new orders,
+    ``_SAMPLE_RESTARTS`` searches at most, all of them trying ``_SAMPLE_CHILDREN``
+    children a step at most; a search that has tried every child finds none."""
     game = state.get_game()
     follow, identify = _strings(game)
     events, views = _seen(state, player, follow)
     target = None if identify == follow else _view(state, player, identify)
     steps = 4 * len(events) + 50
+    children = [_SAMPLE_CHILDREN * steps]
     for _ in range(_SAMPLE_RESTARTS):
-        world, out_of_tries = _search_world(game, player, events, views, target, (follow, identify), steps, rng)
-        if world is not None or not out_of_tries:
+        world, stuck = _search_world(game, player, events, views, target, (follow, identify), steps, children, rng)
+        if world is not None or not stuck:
             return world
     return None
 
@@ -245,12 +247,14 @@ def _search_world(
     target: Optional[str],
     strings: Tuple[str, str],
     steps: int,
+    children: List[int],
     rng: Any,
 ) -> Tuple[Optional[Any], bool]:
-    """One depth-first search of :func:`sample_world`: (the world or None, whether it
-    stopped for its tries rather than running out of children)."""
+    """One depth-first search of :func:`sample_world`: (the world or None, whether
+    another search may find one: this one gave up on ``steps`` nodes). ``children``
+    holds the children left to try, which it spends."""
     follow, identify = strings
-    tries = _SAMPLE_TRIES * steps
+    given_up = 0
     # A frame: [node, events matched, actions to try, next one, silent children held back].
     stack: List[List[Any]] = [[game.new_initial_state(), 0, None, 0, []]]
     while stack:
@@ -283,11 +287,14 @@ def _search_world(
                 stack.append([child, matched, None, 0, []])
                 continue
             stack.pop()
+            given_up += 1
+            if given_up >= steps:
+                return None, True
             continue
         frame[3] = i + 1
-        tries -= 1
-        if tries < 0:
-            return None, True
+        children[0] -= 1
+        if children[0] < 0:
+            return None, False
         own = node.current_player() == player
         matched = k + 1 if own else k
         child = node.child(order[i])
