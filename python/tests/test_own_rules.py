@@ -306,3 +306,13 @@ def test_a_design_run_of_a_python_game_by_reference_runs_through_slurm(cli, besi
     cluster = (beside_examples / "runs" / "cluster" / "evals.csv").read_text()
     assert local == cluster
     assert len(local.splitlines()) == 9, local
+
+
+def test_playtune_s_bots_are_tuned_and_searched_by_map_elites(cli, beside_examples):
+    game = "game=examples/tictactoe/tictactoe.py:GAME"
+    common = ["--set", game, "--set", "agent=mcts(iterations=30)", "--set", "opponents=osla", "--set", "games=4"]
+    out = cli("optimize", "--problem", "tune-agent", *common, "--budget", "8", "--verdict", "4", "--name", "tune")
+    assert "untuned agent mcts(iterations=30)" in out.stdout, out.stdout
+    out = cli("map-elites", "--problem", "tune-agent", *common, "--evaluations", "12",
+              "--axes", "mean_length=5:9:4", "--name", "archive")
+    assert "as an agent: mcts(iterations=30," in out.stdout, out.stdout
