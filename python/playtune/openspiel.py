@@ -53,7 +53,7 @@ _CACHE_SIZE = 32
 #: the world may take steps restarts with new random orders.
 _SAMPLE_RESTARTS = 50
 #: Children the searches for one sampled world try at most, this many a step it may take.
-_SAMPLE_CHILDREN = 100
+_SAMPLE_CHILDREN = 50
 
 
 def _pyspiel():
@@ -224,8 +224,9 @@ def sample_world(state: Any, player: int, rng: Any) -> Optional[Any]:
     when ``player``'s view of it is its view so far (a move it cannot see) or the next
     change it saw; a terminal child is not. A world takes at most ``4 x events + 50``
     steps. A search that has given up on that many nodes restarts with new orders,
-    ``_SAMPLE_RESTARTS`` searches at most, all of them trying ``_SAMPLE_CHILDREN``
-    children a step at most; a search that has tried every child finds none."""
+    ``_SAMPLE_RESTARTS`` searches at most, which together try at most
+    ``_SAMPLE_CHILDREN`` children a step of that cap; a search that has tried every
+    child finds none."""
     game = state.get_game()
     follow, identify = _strings(game)
     events, views = _seen(state, player, follow)
@@ -262,13 +263,15 @@ def _search_world(
         node, k, order, i, held = frame
         if order is None:
             order = []
-            if node.is_terminal() or node.is_simultaneous_node() or len(stack) > steps:
+            if node.is_terminal() or node.is_simultaneous_node():
+                pass
+            elif node.current_player() == player and k == len(events):
+                if target is None or _view(node, player, identify) == target:
+                    return node, False
+            elif len(stack) > steps:  # the world has taken its steps
                 pass
             elif node.current_player() == player:
-                if k == len(events):
-                    if target is None or _view(node, player, identify) == target:
-                        return node, False
-                elif events[k][0] == "own" and events[k][1] in node.legal_actions(player):
+                if events[k][0] == "own" and events[k][1] in node.legal_actions(player):
                     order = [events[k][1]]
             elif node.is_chance_node():
                 outcomes, probs = zip(*node.chance_outcomes())
