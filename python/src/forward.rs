@@ -329,17 +329,15 @@ impl PyForwardBot {
     }
 }
 
+/// A bot as Python reads it: name, one line, and its settings as (name, default,
+/// meaning).
+type BotInfo = (String, String, Vec<(String, String, String)>);
+
 /// playtune's bots for a forward-model game: (name, about, [(setting, default,
 /// meaning)]), and its default ladder.
 #[pyfunction]
 #[pyo3(signature = (hidden=false, searchable=true))]
-pub(crate) fn forward_bots(
-    hidden: bool,
-    searchable: bool,
-) -> (
-    Vec<(String, String, Vec<(String, String, String)>)>,
-    Vec<String>,
-) {
+pub(crate) fn forward_bots(hidden: bool, searchable: bool) -> (Vec<BotInfo>, Vec<String>) {
     let bots = forward::bots(searchable)
         .into_iter()
         .map(|(n, about, settings)| {
