@@ -279,10 +279,19 @@ fn watched_tournament(
         .map_err(anyhow::Error::msg)?
         .len();
     let total = lineups.saturating_mul(games) as u64;
+    with_games_bar(total, |watch| game.tournament_watched(req, games, watch))
+}
+
+/// Runs `play` on a thread of its own while a progress bar on a terminal counts the
+/// games its `Watch` has seen played, of `total`.
+pub(super) fn with_games_bar<T: Send>(
+    total: u64,
+    play: impl FnOnce(&crate::harness::Watch) -> Result<T, crate::harness::Error> + Send,
+) -> Result<T> {
     let watch = crate::harness::Watch::default();
     let bar = crate::progress::counting_bar(true, total, "games");
     let r = std::thread::scope(|s| {
-        let playing = s.spawn(|| game.tournament_watched(req, games, &watch));
+        let playing = s.spawn(|| play(&watch));
         while !playing.is_finished() {
             bar.set_position(watch.played() as u64);
             std::thread::sleep(std::time::Duration::from_millis(20));

@@ -70,21 +70,9 @@ fn watched(
     seed: u64,
 ) -> Result<Option<LadderCheck>> {
     let pairs = ladder.len() * ladder.len().saturating_sub(1) / 2;
-    let watch = crate::harness::Watch::default();
-    let bar = crate::progress::counting_bar(true, pairs.saturating_mul(games) as u64, "games");
-    let r = std::thread::scope(|s| {
-        let playing = s.spawn(|| check_ladder(game, settings, ladder, budget, games, seed, &watch));
-        while !playing.is_finished() {
-            bar.set_position(watch.played() as u64);
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        playing.join()
-    });
-    bar.finish_and_clear();
-    match r {
-        Ok(r) => r.map_err(anyhow::Error::msg),
-        Err(p) => std::panic::resume_unwind(p),
-    }
+    super::games::with_games_bar(pairs.saturating_mul(games) as u64, |watch| {
+        check_ladder(game, settings, ladder, budget, games, seed, watch)
+    })
 }
 
 /// The check's report: a line a step, then the verdict and the proposal.

@@ -66,6 +66,16 @@ pub struct MatchError {
     pub why: String,
 }
 
+/// Why a game process gave no answer to `what` (a match, `it`, or an operation), as a
+/// failed match says it.
+pub(crate) fn worker_failure(e: WorkerError, what: &str) -> String {
+    match e {
+        WorkerError::Refused(why) => format!("the game refused {what}: {why}"),
+        WorkerError::Start(e) => format!("cannot start the game: {e}"),
+        WorkerError::Failed(why) => why,
+    }
+}
+
 /// Matches played by long-lived game processes.
 struct ProcessPlayer {
     pool: std::sync::Arc<WorkerPool>,
@@ -85,11 +95,7 @@ impl MatchPlayer for ProcessPlayer {
                 self.timeout,
                 |id, line| protocol::read_reply(line, id, seats, &self.features),
             )
-            .map_err(|e| match e {
-                WorkerError::Refused(why) => format!("the game refused it: {why}"),
-                WorkerError::Start(e) => format!("cannot start the game: {e}"),
-                WorkerError::Failed(why) => why,
-            })
+            .map_err(|e| worker_failure(e, "it"))
     }
 
     fn play_forward(
@@ -103,10 +109,10 @@ impl MatchPlayer for ProcessPlayer {
             return None;
         }
         let played = (|| {
-            let session = self.pool.session(self.timeout).map_err(|e| match e {
-                WorkerError::Start(e) => format!("cannot start the game: {e}"),
-                other => other.to_string(),
-            })?;
+            let session = self
+                .pool
+                .session(self.timeout)
+                .map_err(|e| worker_failure(e, "it"))?;
             let rules =
                 std::sync::Arc::new(forward::process::ProcessRules::new(session, setup.players));
             let initial = rules.new_state(&m.settings, m.seed)?;

@@ -21,7 +21,7 @@
 //! unfinished state. `{"id": 2, "error": "why"}` fails the match.
 
 use super::{Node, Rules};
-use playtune_optim::eval::{WorkerError, WorkerSession, reply_object};
+use playtune_optim::eval::{WorkerSession, reply_object};
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, Mutex};
 
@@ -210,11 +210,7 @@ impl ProcessRules {
                     }))
                 },
             )
-            .map_err(|e| match e {
-                WorkerError::Refused(why) => format!("the game refused `{op}`: {why}"),
-                WorkerError::Start(e) => format!("cannot start the game: {e}"),
-                WorkerError::Failed(why) => why,
-            })
+            .map_err(|e| crate::worker_failure(e, &format!("`{op}`")))
     }
 
     /// Tells the game to forget the states dropped since the last request (at the end
