@@ -65,6 +65,37 @@ pub enum Error {
     /// [`crate::harness::Error`], ...), boxed: match it with `downcast_ref`.
     #[error(transparent)]
     Build(crate::harness::error::BoxError),
+    /// A run's game does not load where the run found it (its file moved or went).
+    #[error(
+        "the run's game `{name}` was found at {at}, and it does not load from there now: {why}"
+    )]
+    GameGone {
+        name: String,
+        at: String,
+        why: Box<Error>,
+    },
+    /// The code that plays a run's game, where the run found it, is not the code the
+    /// run played: the same description over another program is another game.
+    #[error(
+        "the code that plays the run's game `{name}` (found at {at}) is not the code the run played (code fingerprint {now}, the run's {recorded}): evaluations of two programs would mix in one run"
+    )]
+    OtherCode {
+        name: String,
+        at: String,
+        recorded: String,
+        now: String,
+    },
+    /// A game named for a run that plays none named by a file: there is none to find
+    /// elsewhere.
+    #[error("the run plays {plays}, which no file names: there is no game to name again")]
+    NoGameToName { plays: String },
+    /// A run whose game a file names, read by a command that only reads runs, without
+    /// the run's record of the game (runs begun before playtune recorded one): reading
+    /// the game from its file would run the game's code.
+    #[error(
+        "the run's game `{name}` is named by a file and config.ron records no description of it (the run began before playtune recorded one); commands that only read a run never run the code a run names"
+    )]
+    NotRecorded { name: String },
 }
 
 /// The game called `name`: a built-in game, else a game registered in process (a
@@ -187,6 +218,130 @@ pub fn build_problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Box<dy
         .map_err(Error::Build)
 }
 
+/// The problems that play a game named by their `game` setting, each built over a
+/// game given: the game a run recorded, for the commands that only read the run.
+type BuildOver = fn(
+    &'static dyn DynGame,
+    &crate::harness::Values,
+    Option<&Space>,
+) -> Result<Box<dyn Problem>, crate::harness::error::BoxError>;
+
+fn over_a_game(problem: &str) -> Option<BuildOver> {
+    match problem {
+        "design" => Some(design_over),
+        "tune-agent" => Some(tune_over),
+        _ => None,
+    }
+}
+
+/// The problem of a run, for the commands that only read it (`report`, `plot`,
+/// `ask`, `tell`), from what its folder `dir` records and never from the code it
+/// names: a game named by a file (a description and its command, a Python game) is
+/// the game `config.ron` recorded, which plays nothing, and is never started,
+/// imported or described; built-in problems and games are built as always.
+pub fn recorded_problem(
+    dir: &std::path::Path,
+    config: &crate::run::RunConfig,
+) -> Result<Box<dyn Problem>, Error> {
+    let spec = &config.problem;
+    let Some(build) = over_a_game(&spec.name) else {
+        return build_problem(spec, Some(&config.space));
+    };
+    let given: Vec<(String, String)> = spec
+        .settings
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let def = problem(&spec.name)?;
+    let v = def.values(&given).map_err(|e| Error::Build(e.into()))?;
+    let named = v.get("game").trim();
+    let game: &'static dyn DynGame = match &config.game {
+        // A built-in game is the program's own code.
+        None if GAMES.iter().any(|g| g.name() == named) => {
+            return build_problem(spec, Some(&config.space));
+        }
+        None => {
+            return Err(Error::NotRecorded {
+                name: named.to_string(),
+            });
+        }
+        Some(identity) => {
+            let file = format!(
+                "{}: game.description",
+                dir.join(crate::run::CONFIG_FILE).display()
+            );
+            crate::games::external::ExternalGame::of_record(identity, &file)
+                .ok_or_else(|| Error::NotRecorded {
+                    name: identity.name.clone(),
+                })?
+                .map_err(Error::Description)?
+        }
+    };
+    build(game, &v, Some(&config.space)).map_err(Error::Build)
+}
+
+/// The problem a run plays, for the commands that play it (`resume`, `reevaluate`):
+/// its game found where the run found it (`config.ron`'s `game.source`, absolute), so
+/// that the run plays the game it began with from any folder and never a file of the
+/// same name elsewhere; or `game`, where the user names the game again on purpose
+/// (a run moved away from its game, code changed on purpose). A game whose code is not
+/// the code the run played is refused unless named again. A run recorded before
+/// runs recorded where their game was finds it as its settings name it.
+pub fn run_problem(
+    config: &crate::run::RunConfig,
+    game: Option<&str>,
+) -> Result<Box<dyn Problem>, Error> {
+    let recorded = config.game.as_ref();
+    let at = match (game, recorded) {
+        (Some(named), Some(_)) => named.to_string(),
+        (Some(_), None) => {
+            return Err(Error::NoGameToName {
+                plays: if over_a_game(&config.problem.name).is_some() {
+                    "a built-in game".to_string()
+                } else {
+                    format!("problem `{}`", config.problem.name)
+                },
+            });
+        }
+        (None, Some(r)) if over_a_game(&config.problem.name).is_some() => match &r.source {
+            Some(source) => source.clone(),
+            None => return build_problem(&config.problem, Some(&config.space)),
+        },
+        _ => return build_problem(&config.problem, Some(&config.space)),
+    };
+    // The game first, so that one that no longer loads where the run found it is
+    // named so, not as a setting the problem refused.
+    if let Err(e) = self::game(&at) {
+        return Err(match (game, recorded) {
+            (None, Some(r)) => Error::GameGone {
+                name: r.name.clone(),
+                at,
+                why: Box::new(e),
+            },
+            _ => e,
+        });
+    }
+    let mut spec = config.problem.clone();
+    spec.settings.insert("game".to_string(), at.clone());
+    let problem = build_problem(&spec, Some(&config.space))?;
+    // Named again on purpose, its code is the user's call; the description must still
+    // be the run's (`run::check_game`, where the run is driven).
+    if game.is_none()
+        && let (Some(r), Some(now)) = (recorded, problem.game_identity())
+        && r.same_game(&now)
+        && let Some(code) = &r.code
+        && now.code.as_ref() != Some(code)
+    {
+        return Err(Error::OtherCode {
+            name: r.name.clone(),
+            at,
+            recorded: code.clone(),
+            now: now.code.unwrap_or_else(|| "none".to_string()),
+        });
+    }
+    Ok(problem)
+}
+
 /// The ladder of `design` for a game without one of its own.
 const DEFAULT_LADDER: &str = "random,osla,mcts";
 
@@ -222,29 +377,36 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
             "hold the search to the game's playability constraints (`playtune games` lists them); false drops them",
         ),
     ],
-    build: |v, space| {
-        use crate::harness::design::{DesignConfig, DesignProblem};
-        let game = game(v.get("game"))?;
-        // A game with a ladder of its own (a described game's bots) plays it unless
-        // the user names one.
-        let ladder = match game.default_ladder() {
-            Some(own) if v.get("ladder") == DEFAULT_LADDER => own,
-            _ => crate::harness::split_agents(v.get("ladder")),
-        };
-        Ok(Box::new(DesignProblem::new(
-            game,
-            DesignConfig {
-                ladder,
-                games: v.count("games")?,
-                budget: agents_budget(v, "budget")?,
-                settings: game_settings(v, "game_settings")?,
-                metrics: true,
-                playable: v.flag("playable")?,
-            },
-            space,
-        )?))
-    },
+    build: |v, space| design_over(game(v.get("game"))?, v, space),
 };
+
+/// [`DESIGN`] over `game`, the one its `game` setting names or, for a command that
+/// only reads a run, the game as the run recorded it.
+fn design_over(
+    game: &'static dyn DynGame,
+    v: &crate::harness::Values,
+    space: Option<&Space>,
+) -> Result<Box<dyn Problem>, crate::harness::error::BoxError> {
+    use crate::harness::design::{DesignConfig, DesignProblem};
+    // A game with a ladder of its own (a described game's bots) plays it unless the
+    // user names one.
+    let ladder = match game.default_ladder() {
+        Some(own) if v.get("ladder") == DEFAULT_LADDER => own,
+        _ => crate::harness::split_agents(v.get("ladder")),
+    };
+    Ok(Box::new(DesignProblem::new(
+        game,
+        DesignConfig {
+            ladder,
+            games: v.count("games")?,
+            budget: agents_budget(v, "budget")?,
+            settings: game_settings(v, "game_settings")?,
+            metrics: true,
+            playable: v.flag("playable")?,
+        },
+        space,
+    )?))
+}
 
 /// What a `design` run's ladder plays: the game, its rungs (weakest first), the game's
 /// own rules under the settings held fixed, and every agent's default budget. `None`
@@ -318,24 +480,31 @@ pub(crate) const TUNE_AGENT: ProblemDef = ProblemDef {
             "game settings held fixed, NAME=VALUE NAME=VALUE",
         ),
     ],
-    build: |v, space| {
-        use crate::harness::tune::{TuneConfig, TuneProblem};
-        if space.is_some_and(|sp| sp.dims.is_empty()) {
-            return Err("tune-agent: the space file has no dimensions".into());
-        }
-        Ok(Box::new(TuneProblem::new(
-            game(v.get("game"))?,
-            TuneConfig {
-                agent: v.get("agent").to_string(),
-                opponents: crate::harness::split_agents(v.get("opponents")),
-                games: v.count("games")?,
-                budget: agents_budget(v, "budget")?,
-                settings: game_settings(v, "game_settings")?,
-            },
-            space,
-        )?))
-    },
+    build: |v, space| tune_over(game(v.get("game"))?, v, space),
 };
+
+/// [`TUNE_AGENT`] over `game`, as [`design_over`].
+fn tune_over(
+    game: &'static dyn DynGame,
+    v: &crate::harness::Values,
+    space: Option<&Space>,
+) -> Result<Box<dyn Problem>, crate::harness::error::BoxError> {
+    use crate::harness::tune::{TuneConfig, TuneProblem};
+    if space.is_some_and(|sp| sp.dims.is_empty()) {
+        return Err("tune-agent: the space file has no dimensions".into());
+    }
+    Ok(Box::new(TuneProblem::new(
+        game,
+        TuneConfig {
+            agent: v.get("agent").to_string(),
+            opponents: crate::harness::split_agents(v.get("opponents")),
+            games: v.count("games")?,
+            budget: agents_budget(v, "budget")?,
+            settings: game_settings(v, "game_settings")?,
+        },
+        space,
+    )?))
+}
 
 #[cfg(test)]
 mod tests {

@@ -123,3 +123,7 @@ def register_game(description: str, file: str, play: Callable[[str], str], timeo
 
 def end_games() -> None:
     """Ends every game process started in this interpreter, with its process group."""
+def cli(argv: Sequence[str]) -> int:
+    """Runs the command line (``argv``, the program's name first) in this process and
+    returns its exit status (``python -m playtune``, the ``playtune`` command). It
+    installs the command line's handlers of SIGINT, SIGTERM and SIGHUP."""

@@ -45,7 +45,10 @@ Rust, and a design run gets a ladder of them (docs/own-rules.md)::
 from __future__ import annotations
 
 import json
-from typing import Any, Dict, List, Mapping, Sequence
+import numbers
+import os
+import sys
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import _playtune
 from ._playtune import PlaytuneError
@@ -102,9 +105,29 @@ class Game:
             raise PlaytuneError(f"game {self.name!r} gives no rules (new_initial_state): playtune's bots cannot play it")
         info = _forward_info(self)
         return _playtune.ForwardBot(
-            str(self.name), str(spec), int(seat), int(seed) % (1 << 64), int(self.players),
+            str(self.name), str(spec), int(seat), int(seed) % (1 << 64), _players(self),
             hidden=info["hidden"], searchable=info["searchable"], heuristic=info["heuristic"],
         )
+
+
+def whole_number(value: Any, what: str, least: int, most: Optional[int] = None) -> int:
+    """``value`` as the whole number ``what`` is, from ``least`` (to ``most``): an int
+    (numpy's too), never a float, a string or a bool, which ``int()`` would quietly
+    turn into another number (``players = 2.7`` played as 2 seats)."""
+    span = f"from {least} to {most}" if most is not None else f"of at least {least}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise PlaytuneError(f"{what}={value!r}: give a whole number {span} (an int), not a {type(value).__name__}")
+    if int(value) < least or (most is not None and int(value) > most):
+        raise PlaytuneError(f"{what}={value!r}: give a whole number {span}")
+    return int(value)
+
+
+def _players(game: Any) -> int:
+    return whole_number(game.players, f"{type(game).__name__}.players", 1)
+
+
+def _max_steps(game: Any) -> int:
+    return whole_number(game.max_steps, f"{type(game).__name__}.max_steps", 1)
 
 
 def is_forward(game: Any) -> bool:
@@ -178,8 +201,8 @@ def _play_forward(game: Any, match: Mapping[str, Any]) -> Dict[str, Any]:
     state = initial_state(game, match["settings"])
     return _playtune.play_forward(
         str(game.name), state, [seat_spec(s) for s in seats], int(match["seed"]) % (1 << 64),
-        int(game.players), hidden=info["hidden"], searchable=info["searchable"],
-        max_steps=int(game.max_steps), heuristic=info["heuristic"],
+        _players(game), hidden=info["hidden"], searchable=info["searchable"],
+        max_steps=_max_steps(game), heuristic=info["heuristic"],
     )
 
 
@@ -204,7 +227,7 @@ def description(game: Game) -> str:
     out = "(\n"
     out += f"    name: {_ron_string(str(game.name))},\n"
     out += f"    about: {_ron_string(str(game.about))},\n"
-    out += f"    players: {int(game.players)},\n"
+    out += f"    players: {_players(game)},\n"
     out += "    settings: [\n" + "".join(f"        {line},\n" for line in _dim_lines(game.settings)) + "    ],\n"
     out += "    bots: [\n"
     for b in game.bots:
@@ -230,8 +253,8 @@ def description(game: Game) -> str:
             out += "    hidden: true,\n"
             if not info["searchable"]:
                 out += "    resample: false,\n"
-        if int(game.max_steps) != 10_000:
-            out += f"    max_steps: {int(game.max_steps)},\n"
+        if _max_steps(game) != 10_000:
+            out += f"    max_steps: {_max_steps(game)},\n"
     for field in ("ladder", "playable", "features"):
         values = list(getattr(game, field) or ())
         if values:
@@ -248,6 +271,87 @@ def reference(name: str) -> str:
     """What a run records for the game ``name``: its reference where it was registered
     to play in worker processes (the command line then reaches it), else ``name``."""
     return _REFERENCES.get(str(name).strip(), name)
+
+
+#: The most game processes one game may have (``register_game(workers=...)``).
+MAX_WORKERS = 1024
+
+
+def check_script_guard(what: str, game: Optional[str] = None) -> None:
+    """Refuses ``playtune.<what>()`` where it runs because a game process imports the
+    user's script: a script that defines its game and runs a design at its top level,
+    with no ``if __name__ == "__main__":`` guard, is run again by every game process
+    that imports it for the game, and its matches would fail for reasons that name
+    something else (an unknown game). ``game``: the game the call plays, if any.
+
+    Two places see it. In the game process, while :mod:`playtune.worker` imports the
+    game's module: the call is the script run again. In the script's own process, at
+    once, before anything starts: the game lives in the script run as ``__main__``
+    and the call comes from one of its top-level statements outside the guard, which
+    a game process's import would run again."""
+    from . import worker
+
+    if worker.in_worker():
+        # By file and name, not identity: `python -m playtune.worker` runs the
+        # module as __main__, a copy of the `playtune.worker` imported here.
+        loading = (worker.load.__code__.co_filename, "load")
+        script = None
+        f = sys._getframe(1)
+        while f is not None and (f.f_code.co_filename, f.f_code.co_name) != loading:
+            if f.f_code.co_name == "<module>":
+                script = f.f_code.co_filename
+            f = f.f_back
+        if f is None:
+            return  # a match being played may call playtune: only the import may not
+        where = script or "the game's module"
+        raise PlaytuneError(
+            f"{where}: playtune.{what}() ran while a game process imported the file for its game: "
+            "the file runs it at its top level. Put the lines that run a design, a tournament or an evaluation under "
+            '`if __name__ == "__main__":` so that importing the file only defines the game'
+        )
+    if game is None:
+        return
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    ref = _REFERENCES.get(str(game).strip())
+    if not path or ref is None or os.path.abspath(ref.rpartition(":")[0]) != os.path.abspath(path):
+        return
+    f = sys._getframe(1)
+    while f is not None and not (f.f_code.co_name == "<module>" and f.f_globals is vars(main)):
+        f = f.f_back
+    if f is None or _guarded(path, f.f_lineno):
+        return
+    raise PlaytuneError(
+        f"{path}, line {f.f_lineno}: playtune.{what}() runs at the script's top level, and the game `{game}` lives in this "
+        "script: each of its game processes imports the script to play its matches, and would run this line again. "
+        'Put the lines that run it under `if __name__ == "__main__":` (the game and register_game may stay above it), '
+        "or keep the game in a module of its own"
+    )
+
+
+def _guarded(path: str, line: int) -> bool:
+    """Whether ``line`` of the script ``path`` is inside an ``if __name__ ==
+    "__main__":`` block at its top level (where an import does not run it). A file
+    that cannot be read or parsed is taken as guarded: nothing is refused on a guess."""
+    import ast
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return True
+    for node in tree.body:
+        if not (node.lineno <= line <= (node.end_lineno or node.lineno)):
+            continue
+        if not isinstance(node, ast.If) or not node.body:
+            return False
+        t = node.test
+        sides = [t.left, *t.comparators] if isinstance(t, ast.Compare) else []
+        names = {x.id for x in sides if isinstance(x, ast.Name)}
+        texts = {x.value for x in sides if isinstance(x, ast.Constant)}
+        is_guard = len(sides) == 2 and isinstance(t.ops[0], ast.Eq) and names == {"__name__"} and texts == {"__main__"}
+        return is_guard and node.body[0].lineno <= line <= (node.body[-1].end_lineno or line)
+    return True
 
 
 def register_game(
@@ -272,9 +376,21 @@ def register_game(
     one long C call ends first), Ctrl-C interrupts it, KeyboardInterrupt or SystemExit
     raised in ``play`` stops the run or tournament and is raised again, and ``play``
     may not call playtune itself (it would wait on its own match).
+
+    ``workers`` is a whole number from 0 to :data:`MAX_WORKERS` and ``timeout`` a
+    number: ``2.5``, ``"2"`` or ``True`` is refused, never converted. A game process
+    imports the file that holds the game: a script that holds its game runs its design
+    under ``if __name__ == "__main__":`` (see :func:`check_script_guard`).
     """
     from . import worker
 
+    # Checked here, where the arguments are named: the binding would take 2.5 as 2,
+    # "5" as 5 seconds, True as one worker, and -1 as an OverflowError.
+    workers = whole_number(workers, "register_game: workers", 0, MAX_WORKERS)
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+        raise PlaytuneError(
+            f"register_game: timeout={timeout!r}: give the seconds a match may take as a number, not a {type(timeout).__name__}"
+        )
     text = description(game)
     if worker.in_worker():
         # A game module imported by a game process registers nothing: its matches
@@ -283,10 +399,9 @@ def register_game(
     ref = None if in_process else worker.reference_of(game)
     if ref is not None:
         import shlex
-        import sys
 
         command = f"{shlex.quote(sys.executable)} -m playtune.worker serve {shlex.quote(ref)}"
-        name = _playtune.register_game_process(text, ref, command, int(workers), float(timeout))
+        name = _playtune.register_game_process(text, ref, command, workers, float(timeout))
         _REFERENCES[name] = ref
         return name
     if not in_process:

@@ -41,7 +41,7 @@ from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import PlaytuneError
-from .games import Game
+from .games import Game, whole_number
 
 #: A bot factory: (OpenSpiel game, seat, the bot's settings, numpy RandomState) -> an
 #: object with ``step(state) -> action`` (a ``pyspiel.Bot`` is one).
@@ -474,6 +474,18 @@ class OpenSpielGame(Game):
         pyspiel = _pyspiel()
         self.game_name = game
         self.fixed = dict(fixed or {})
+        # Named here: pyspiel's own message for an unknown name is its list of every
+        # game, whose tail alone a failure's message would show.
+        registered = list(pyspiel.registered_names())
+        if game.split("(", 1)[0] not in registered:
+            import difflib
+
+            near = difflib.get_close_matches(game, registered, n=3)
+            raise PlaytuneError(
+                f"unknown OpenSpiel game `{game}`: pyspiel registers {len(registered)} games, none of that name"
+                + (f" (the nearest: {', '.join(near)})" if near else "")
+                + "; pyspiel.registered_names() lists them"
+            )
         try:
             probe = pyspiel.load_game(game, self.fixed)
         except Exception as e:  # OpenSpiel's own reason, for the game it could not load
@@ -512,7 +524,7 @@ class OpenSpielGame(Game):
             )
         self.ladder = list(ladder)
         self.playable = list(playable)
-        self.max_steps = int(max_steps)
+        self.max_steps = whole_number(max_steps, "OpenSpielGame: max_steps", 1)
         self._score = score
         self._rewards = t.reward_model == pyspiel.GameType.RewardModel.REWARDS
         self.traced = score is not None or self._rewards

@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Uni
 from . import _playtune
 from ._playtune import Space
 from ._common import _setting
+from .games import check_script_guard
 from .spaces import _space
 
 
@@ -50,6 +51,7 @@ def evaluate(
     ``design`` problem's features are the game-design metrics. ``space`` as
     :func:`problem_info` takes it (``command`` needs one)."""
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
+    check_script_guard("evaluate", sets.get("game"))
     return _playtune.evaluate(problem, dict(point or {}), seed, sets, _space(space))
 
 
@@ -74,5 +76,6 @@ def tournament(
     """Plays ``games`` games between agent specs (``playtune tournament``); the
     result holds each agent's win rate and the games' design metrics (``design``).
     The GIL is released while the games play."""
+    check_script_guard("tournament", game)
     sets = [(str(k), _setting(v)) for k, v in (settings or {}).items()]
     return _playtune.tournament(game, list(agents), games, seed, sets, budget)

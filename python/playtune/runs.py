@@ -22,6 +22,9 @@ class Run:
     """
 
     def __init__(self, path: Union[str, os.PathLike]) -> None:
+        from .games import check_script_guard
+
+        check_script_guard("open_run")
         self._folder = _playtune.RunFolder(os.fspath(path))
         self.path: str = self._folder.path
         self.space: Space = self._folder.space
@@ -221,13 +224,15 @@ def create_run(
     The folder is ``runs_dir/name`` (default ``PROBLEM-GAME-ALGO-sSEED`` for a
     problem that plays a game, else ``PROBLEM-ALGO-sSEED``, made unique).
     """
+    from .games import check_script_guard, reference
+
     sp = _space(space)
     sets = {str(k): _setting(v) for k, v in (settings or {}).items()}
+    # Before the folder is made: a script run again by a game process makes none.
+    check_script_guard("create_run", sets.get("game"))
     if "game" in sets:
         # A game registered to play in worker processes is recorded by its reference,
         # which the command line resolves (`playtune resume`, `reevaluate`, `report`).
-        from .games import reference
-
         sets["game"] = reference(sets["game"])
     names = _feature_names(features)
     if names:

@@ -22,7 +22,7 @@ import importlib.util
 import json
 import os
 import sys
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 #: Set in a game process's environment (by playtune's worker pool): a process that
 #: serves matches must not start runs of its own.
@@ -163,6 +163,28 @@ def serve(game: Any, stdin: Any = None, stdout: Any = None) -> None:
         stdout.flush()
 
 
+def _protocol_channel() -> Tuple[Any, Any]:
+    """Moves the protocol onto descriptors of its own, before the game is imported:
+    the game's standard output (``print``, a C library's ``printf``, a child process
+    it starts) goes to standard error, where a failure quotes it, and its standard
+    input is empty, so that nothing the game prints is read as a description or a
+    reply, and nothing it reads takes a request. The protocol's descriptors are not
+    inherited by the game's children (``os.dup`` makes them close on exec)."""
+    requests = os.dup(0)
+    replies = os.dup(1)
+    empty = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(empty, 0)
+    os.close(empty)
+    os.dup2(2, 1)
+    # The objects Python's own code writes through, too (print, help, warnings).
+    sys.stdout.flush()
+    sys.stdout = sys.stderr
+    return (
+        os.fdopen(requests, "r", encoding="utf-8", newline="\n"),
+        os.fdopen(replies, "w", encoding="utf-8", newline="\n"),
+    )
+
+
 def main(argv: Optional[list] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if len(argv) != 2 or argv[0] not in ("describe", "serve"):
@@ -171,21 +193,29 @@ def main(argv: Optional[list] = None) -> int:
     what, reference = argv
     # The game's module must not start runs of its own when imported here.
     os.environ[WORKER_ENV] = "1"
+    requests, replies = _protocol_channel()
+
+    def failed(why: str) -> int:
+        # `describe` says why on its channel, which playtune quotes as the reason;
+        # `serve` on standard error, which a failed match quotes.
+        out = replies if what == "describe" else sys.stderr
+        out.write(why + "\n")
+        out.flush()
+        return 1
+
     try:
         game = load(reference)
         if what == "describe":
             from .games import description
 
-            sys.stdout.write(description(game))
+            replies.write(description(game))
+            replies.flush()
             return 0
+    except SystemExit as e:  # the game's module ending the interpreter as it loads
+        return failed(f"`{reference}`: its module called sys.exit({e.code!r}) while it was imported")
     except Exception as e:
-        sys.stderr.write(f"{type(e).__name__}: {e}\n")
-        return 1
-    # Replies go to the real stdout; what the game prints goes to stderr, where a
-    # failure quotes it, instead of corrupting the protocol.
-    out = sys.stdout
-    sys.stdout = sys.stderr
-    serve(game, sys.stdin, out)
+        return failed(f"{type(e).__name__}: {e}")
+    serve(game, requests, replies)
     return 0
 
 

@@ -4,14 +4,15 @@
 //! lines a game process exchanges over the match protocol. Every playtune command that
 //! takes a game then takes its name.
 
+use playtune::eval::{WorkerError, WorkerPool};
 use playtune::games::external::{
     self, Description, ExternalGame, Match, MatchPlayer, MatchReport, protocol,
 };
 use pyo3::prelude::*;
 use std::cell::Cell;
 use std::path::PathBuf;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Matches played by a Python function, the GIL taken for each.
@@ -219,6 +220,7 @@ pub fn register_game(
         )));
     }
     let features = d.features.clone();
+    let name = d.name.clone();
     let game = external::register(ExternalGame::with_player(
         d,
         Box::new(PythonPlayer {
@@ -227,6 +229,8 @@ pub fn register_game(
             timeout: Duration::from_secs_f64(timeout),
         }),
     ));
+    // Its game processes, if it was registered to play in them before, end.
+    retire(&name, None);
     Ok(playtune::harness::DynGame::name(game).to_string())
 }
 
@@ -256,8 +260,99 @@ pub fn register_game_process(
     d.workers = workers;
     d.timeout = std::time::Duration::from_secs_f64(timeout);
     d.python = Some(reference.to_string());
-    let game = external::register(ExternalGame::new(d));
+    let player = ProcessPlayer::new(&d);
+    let pool = player.pool.clone();
+    let name = d.name.clone();
+    let game = external::register(ExternalGame::with_player(d, Box::new(player)));
+    retire(&name, Some(pool));
     Ok(playtune::harness::DynGame::name(game).to_string())
+}
+
+/// The game processes of a game registered from Python, `None` once the game is
+/// registered again: the registry keeps a replaced game (a run in flight may hold it),
+/// but not its processes.
+type Processes = Arc<Mutex<Option<Arc<WorkerPool>>>>;
+
+/// The processes of each game registered from Python to play in game processes, by
+/// the game's name.
+static PROCESSES: Mutex<Vec<(String, Processes)>> = Mutex::new(Vec::new());
+
+/// Ends the game processes of every earlier registration of `name` (an idle one at
+/// once, one playing a match when it is done), then keeps `now`'s, if any: the game
+/// registered again replaces its processes, instead of adding to them.
+fn retire(name: &str, now: Option<Processes>) {
+    let ended: Vec<Arc<WorkerPool>> = {
+        let mut all = PROCESSES.lock().unwrap_or_else(|p| p.into_inner());
+        let mut ended = Vec::new();
+        all.retain(|(n, p)| {
+            if n != name {
+                return true;
+            }
+            ended.extend(p.lock().unwrap_or_else(|e| e.into_inner()).take());
+            false
+        });
+        all.extend(now.map(|p| (name.to_string(), p)));
+        ended
+    };
+    // Dropped outside the lock: the last reference to a pool kills and reaps its
+    // workers.
+    drop(ended);
+}
+
+/// Matches played by the game processes of a game registered from Python, as
+/// `ExternalGame::new` plays them, its pool the registration's own (see `retire`).
+struct ProcessPlayer {
+    name: String,
+    pool: Processes,
+    timeout: Duration,
+    features: Vec<String>,
+}
+
+impl ProcessPlayer {
+    fn new(d: &Description) -> ProcessPlayer {
+        let workers = match d.workers {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let pool = WorkerPool::new(d.command.clone(), workers)
+            .in_dir(d.dir.clone())
+            .with_startup(d.startup);
+        ProcessPlayer {
+            name: d.name.clone(),
+            pool: Arc::new(Mutex::new(Some(Arc::new(pool)))),
+            timeout: d.timeout,
+            features: d.features.clone(),
+        }
+    }
+}
+
+impl MatchPlayer for ProcessPlayer {
+    fn play(&self, m: &Match) -> Result<MatchReport, String> {
+        // Held for this match only: a game registered again meanwhile ends this
+        // process once the match is done.
+        let pool = self
+            .pool
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or_else(|| {
+                format!(
+                    "the game `{}` was registered again since: this registration plays no more matches",
+                    self.name
+                )
+            })?;
+        let seats = m.seats.len();
+        pool.call(
+            |id| m.line(id),
+            self.timeout,
+            |id, line| protocol::read_reply(line, id, seats, &self.features),
+        )
+        .map_err(|e| match e {
+            WorkerError::Refused(why) => format!("the game refused it: {why}"),
+            WorkerError::Start(e) => format!("cannot start the game: {e}"),
+            WorkerError::Failed(why) => why,
+        })
+    }
 }
 
 /// Ends every game process playtune started in this interpreter, with its process

@@ -99,6 +99,22 @@ fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
     serde_json::from_str(&text).map_err(err)
 }
 
+/// Runs the command line (`argv`, the program's name first) in this process, the GIL
+/// released, and returns its exit status: the wheel's `playtune` command and `python
+/// -m playtune`. It is for a process that runs the command and ends: it installs the
+/// command line's handlers of SIGINT, SIGTERM and SIGHUP in place of Python's (the
+/// evaluators killed, the process ended with 130, 143 or 129), as the binary has them.
+#[pyfunction]
+fn cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
+    // A panic's message is printed by the panic hook; the status is a panicking
+    // binary's.
+    let code = py.detach(|| std::panic::catch_unwind(|| playtune::cli::run(argv)).unwrap_or(101));
+    // Rust's standard output is flushed at a binary's exit, not at a library's return:
+    // the command's last line must not wait on Python's exit.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    code
+}
+
 #[pymodule]
 fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PlaytuneError", m.py().get_type::<PlaytuneError>())?;
@@ -122,6 +138,7 @@ fn _playtune(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ntbea::PyNtbeaModel>()?;
     m.add_function(wrap_pyfunction!(run_folder::read_log, m)?)?;
     m.add_function(wrap_pyfunction!(run_folder::_replay_count, m)?)?;
+    m.add_function(wrap_pyfunction!(cli, m)?)?;
     // SIGTERM and SIGHUP end the interpreter as before, but no longer leave the
     // evaluators (in process groups of their own) running.
     playtune::eval::evaluator_groups::kill_evaluators_on_termination();

@@ -347,6 +347,186 @@ impl PyRunFolder {
         }
     }
 
+    /// What `drive` does with the folder held mutably: `verdict` kept in
+    /// `config.ron` for a fresh run, and the function to evaluate with (`Continue`),
+    /// or the result of a manual run driven with none (`Break`).
+    fn prepare_drive<'py>(
+        &mut self,
+        py: Python<'py>,
+        func: Option<Bound<'py, PyAny>>,
+        verdict: Option<u32>,
+    ) -> PyResult<std::ops::ControlFlow<Py<PyAny>, Option<Bound<'py, PyAny>>>> {
+        self.check_open()?;
+        crate::problems::refuse_in_play()?;
+        let manual = self.manual();
+        // A fresh run driven with `verdict=N` keeps it in config.ron, as the command
+        // line's `--verdict N` does: resume judges as the run was started.
+        if let Some(n) = verdict
+            && !manual
+            && self.config.verdict.is_none()
+            && !self.dir.join(playtune::run::log::LOG_FILE).exists()
+        {
+            playtune::run::verdict::VerdictSettings::check_evaluations(n)
+                .map_err(|m| err(format!("verdict {m}")))?;
+            self.config.verdict = Some(playtune::run::verdict::VerdictSettings {
+                evaluations: n,
+                baseline: None,
+            });
+            guard(|| run::create_run_dir(&self.dir, &self.config).map_err(|e| e.to_string()))?;
+        }
+        self.waiting.clear();
+        let func = match func {
+            Some(f) if manual => Some(f),
+            _ if manual => {
+                // Finished already (every result told): its result; else nothing to
+                // evaluate with.
+                return match guard(|| self.replay())? {
+                    Some(r) => Ok(std::ops::ControlFlow::Break(to_py(
+                        py,
+                        &guard(|| self.result_json(&r))?,
+                    )?)),
+                    None => Err(err(format!(
+                        "{}: this run is evaluated outside playtune (problem manual): give run() a Python function, or ask() and tell()",
+                        self.dir.display()
+                    ))),
+                };
+            }
+            _ => None,
+        };
+        Ok(std::ops::ControlFlow::Continue(func))
+    }
+
+    /// The rest of `drive`, with the folder shared.
+    fn drive_prepared(
+        &self,
+        py: Python<'_>,
+        func: Option<Bound<'_, PyAny>>,
+        progress: Option<Bound<'_, PyAny>>,
+        verdict: Option<u32>,
+        verdict_progress: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        let manual = self.manual();
+        let features = self.problem.feature_names();
+        // Read before the search rewrites result.ron.
+        let begun = playtune::run::verdict::Begun::of(&self.dir);
+        let stop = run::Stop::default();
+        let done = AtomicU64::new(0);
+        let (requests, asked) = mpsc::channel::<Request>();
+        let asked = Mutex::new(asked);
+        let evaluator = Evaluator {
+            problem: self.problem.as_ref(),
+            python: func.as_ref().map(|_| requests),
+            stop: &stop,
+            retries: self.config.faults.retries,
+            done: &done,
+            failing: Mutex::new(HashMap::new()),
+        };
+        let (dir, config) = (&self.dir, &self.config);
+        // The first Python error: raised once the run loop has stopped.
+        let mut raised: Option<PyErr> = None;
+        let mut shown = 0u64;
+        let ended = std::thread::scope(|s| {
+            // The evaluator (and the only sender of requests) moves to the run loop's
+            // thread: its end closes the channel.
+            let driver = s.spawn(move || {
+                let evaluator = evaluator;
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    run::execute_stoppable(
+                        Some(dir),
+                        config,
+                        &evaluator,
+                        run::Options::default(),
+                        evaluator.stop,
+                    )
+                }))
+            });
+            // Evaluators of a built-in problem (commands, described games) killed at
+            // once, their batch dropped, as the command line's Ctrl-C does; a Python
+            // function's batch is finished (it answers "interrupted" at once).
+            let mut halted: Option<playtune::eval::evaluator_groups::Halt> = None;
+            let mut stop_with = |e: PyErr, raised: &mut Option<PyErr>| {
+                if manual {
+                    stop.now();
+                } else if func.is_none() {
+                    stop.now();
+                    halted.get_or_insert_with(playtune::eval::evaluator_groups::halt);
+                } else {
+                    stop.after_batch();
+                }
+                raised.get_or_insert(e);
+            };
+            let mut last = false;
+            while !last {
+                let got = py.detach(|| match asked.lock() {
+                    Ok(a) => a.recv_timeout(POLL),
+                    Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
+                });
+                match got {
+                    Ok(request) => {
+                        let answer = match &func {
+                            Some(f) if !stop.requested() => {
+                                match call_python(py, f, &request, &features) {
+                                    Ok(r) => r,
+                                    Err(e) => {
+                                        stop_with(e, &mut raised);
+                                        Err("interrupted".into())
+                                    }
+                                }
+                            }
+                            _ => Err("interrupted".into()),
+                        };
+                        let _ = request.reply.send(answer);
+                    }
+                    // Nothing asks Python (a built-in problem), or nothing more: the bar
+                    // is brought to the last evaluation below, then the loop ends.
+                    Err(mpsc::RecvTimeoutError::Disconnected) if driver.is_finished() => {
+                        last = true
+                    }
+                    Err(e) => {
+                        if e == mpsc::RecvTimeoutError::Disconnected {
+                            py.detach(|| std::thread::sleep(WAIT));
+                        }
+                        // Ctrl-C while Python runs nothing (a function it calls gets
+                        // KeyboardInterrupt itself), or a KeyboardInterrupt or
+                        // SystemExit a game's play raised.
+                        if let Some(e) = py.check_signals().err().or_else(crate::game::take_raised)
+                        {
+                            stop_with(e, &mut raised);
+                        }
+                    }
+                }
+                let now = done.load(Ordering::SeqCst);
+                if let Some(p) = progress
+                    .as_ref()
+                    .filter(|_| raised.is_none() && now > shown)
+                {
+                    if let Err(e) = p.call1((now - shown,)) {
+                        stop_with(e, &mut raised);
+                    }
+                    shown = now;
+                }
+            }
+            driver.join()
+        });
+        if let Some(e) = raised.or_else(crate::game::take_raised) {
+            return Err(e);
+        }
+        match ended {
+            Ok(Ok(Ok(mut r))) => {
+                if !manual {
+                    let evaluated_now = r.spent.reused < r.spent.total();
+                    self.judge(py, &mut r, verdict, verdict_progress, begun, evaluated_now)?;
+                }
+                to_py(py, &guard(|| self.result_json(&r))?)
+            }
+            Ok(Ok(Err(run::RunError::Interrupted))) => Err(
+                pyo3::exceptions::PyKeyboardInterrupt::new_err("the run was stopped"),
+            ),
+            Ok(Ok(Err(e))) => Err(err(e)),
+            Ok(Err(p)) | Err(p) => Err(panicked(p.as_ref())),
+        }
+    }
+
     fn result_json(&self, r: &RunResult) -> Result<Value, String> {
         let mut v = serde_json::to_value(r).map_err(|e| e.to_string())?;
         v["run_dir"] = json!(self.dir.display().to_string());
@@ -372,7 +552,8 @@ impl PyRunFolder {
             }
             let lock = run::lock::lock(&dir).map_err(|e| e.to_string())?;
             let config = playtune::registry::read_config(&dir).map_err(|e| e.to_string())?;
-            let problem = build_problem(&config.problem, Some(&config.space))
+            // The game the run began with, where it found it, as `resume` plays it.
+            let problem = playtune::registry::run_problem(&config, None)
                 .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
             Ok(PyRunFolder {
                 dir,
@@ -571,164 +752,37 @@ impl PyRunFolder {
     /// batch recorded before kept (for a built-in problem at once: its external
     /// evaluators killed, the batch in flight dropped), and are raised again. `progress(k)` is called with the number
     /// of candidates evaluated since its last call.
+    ///
+    /// Python code runs while the run is driven (`func`, the progress callbacks, a
+    /// game's `play`), and may read the run (`config()`, `default_verdict()`): the
+    /// folder is held mutably only while the drive is prepared, then shared.
     #[pyo3(signature = (func = None, progress = None, verdict = None, verdict_progress = None))]
-    fn drive(
-        &mut self,
-        py: Python<'_>,
-        func: Option<Bound<'_, PyAny>>,
-        progress: Option<Bound<'_, PyAny>>,
+    fn drive<'py>(
+        slf: &Bound<'py, Self>,
+        func: Option<Bound<'py, PyAny>>,
+        progress: Option<Bound<'py, PyAny>>,
         verdict: Option<u32>,
-        verdict_progress: Option<Bound<'_, PyAny>>,
+        verdict_progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
-        self.check_open()?;
-        crate::problems::refuse_in_play()?;
-        let manual = self.manual();
-        // A fresh run driven with `verdict=N` keeps it in config.ron, as the command
-        // line's `--verdict N` does: resume judges as the run was started.
-        if let Some(n) = verdict
-            && !manual
-            && self.config.verdict.is_none()
-            && !self.dir.join(playtune::run::log::LOG_FILE).exists()
+        let py = slf.py();
+        let busy = || {
+            err("this run is being driven already: run() cannot be called from inside its own run")
+        };
+        let func = match slf
+            .try_borrow_mut()
+            .map_err(|_| busy())?
+            .prepare_drive(py, func, verdict)?
         {
-            playtune::run::verdict::VerdictSettings::check_evaluations(n)
-                .map_err(|m| err(format!("verdict {m}")))?;
-            self.config.verdict = Some(playtune::run::verdict::VerdictSettings {
-                evaluations: n,
-                baseline: None,
-            });
-            guard(|| run::create_run_dir(&self.dir, &self.config).map_err(|e| e.to_string()))?;
-        }
-        self.waiting.clear();
-        let func = match func {
-            Some(f) if manual => Some(f),
-            _ if manual => {
-                // Finished already (every result told): its result; else nothing to
-                // evaluate with.
-                return match guard(|| self.replay())? {
-                    Some(r) => to_py(py, &guard(|| self.result_json(&r))?),
-                    None => Err(err(format!(
-                        "{}: this run is evaluated outside playtune (problem manual): give run() a Python function, or ask() and tell()",
-                        self.dir.display()
-                    ))),
-                };
-            }
-            _ => None,
+            std::ops::ControlFlow::Break(result) => return Ok(result),
+            std::ops::ControlFlow::Continue(func) => func,
         };
-        let features = self.problem.feature_names();
-        // Read before the search rewrites result.ron.
-        let begun = playtune::run::verdict::Begun::of(&self.dir);
-        let stop = run::Stop::default();
-        let done = AtomicU64::new(0);
-        let (requests, asked) = mpsc::channel::<Request>();
-        let asked = Mutex::new(asked);
-        let evaluator = Evaluator {
-            problem: self.problem.as_ref(),
-            python: func.as_ref().map(|_| requests),
-            stop: &stop,
-            retries: self.config.faults.retries,
-            done: &done,
-            failing: Mutex::new(HashMap::new()),
-        };
-        let (dir, config) = (&self.dir, &self.config);
-        // The first Python error: raised once the run loop has stopped.
-        let mut raised: Option<PyErr> = None;
-        let mut shown = 0u64;
-        let ended = std::thread::scope(|s| {
-            // The evaluator (and the only sender of requests) moves to the run loop's
-            // thread: its end closes the channel.
-            let driver = s.spawn(move || {
-                let evaluator = evaluator;
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    run::execute_stoppable(
-                        Some(dir),
-                        config,
-                        &evaluator,
-                        run::Options::default(),
-                        evaluator.stop,
-                    )
-                }))
-            });
-            // Evaluators of a built-in problem (commands, described games) killed at
-            // once, their batch dropped, as the command line's Ctrl-C does; a Python
-            // function's batch is finished (it answers "interrupted" at once).
-            let mut halted: Option<playtune::eval::evaluator_groups::Halt> = None;
-            let mut stop_with = |e: PyErr, raised: &mut Option<PyErr>| {
-                if manual {
-                    stop.now();
-                } else if func.is_none() {
-                    stop.now();
-                    halted.get_or_insert_with(playtune::eval::evaluator_groups::halt);
-                } else {
-                    stop.after_batch();
-                }
-                raised.get_or_insert(e);
-            };
-            loop {
-                let got = py.detach(|| match asked.lock() {
-                    Ok(a) => a.recv_timeout(POLL),
-                    Err(_) => Err(mpsc::RecvTimeoutError::Disconnected),
-                });
-                match got {
-                    Ok(request) => {
-                        let answer = match &func {
-                            Some(f) if !stop.requested() => {
-                                match call_python(py, f, &request, &features) {
-                                    Ok(r) => r,
-                                    Err(e) => {
-                                        stop_with(e, &mut raised);
-                                        Err("interrupted".into())
-                                    }
-                                }
-                            }
-                            _ => Err("interrupted".into()),
-                        };
-                        let _ = request.reply.send(answer);
-                    }
-                    // Nothing asks Python (a built-in problem), or nothing more.
-                    Err(mpsc::RecvTimeoutError::Disconnected) if driver.is_finished() => break,
-                    Err(e) => {
-                        if e == mpsc::RecvTimeoutError::Disconnected {
-                            py.detach(|| std::thread::sleep(WAIT));
-                        }
-                        // Ctrl-C while Python runs nothing (a function it calls gets
-                        // KeyboardInterrupt itself), or a KeyboardInterrupt or
-                        // SystemExit a game's play raised.
-                        if let Some(e) = py.check_signals().err().or_else(crate::game::take_raised)
-                        {
-                            stop_with(e, &mut raised);
-                        }
-                    }
-                }
-                let now = done.load(Ordering::SeqCst);
-                if let Some(p) = progress
-                    .as_ref()
-                    .filter(|_| raised.is_none() && now > shown)
-                {
-                    if let Err(e) = p.call1((now - shown,)) {
-                        stop_with(e, &mut raised);
-                    }
-                    shown = now;
-                }
-            }
-            driver.join()
-        });
-        if let Some(e) = raised.or_else(crate::game::take_raised) {
-            return Err(e);
-        }
-        match ended {
-            Ok(Ok(Ok(mut r))) => {
-                if !manual {
-                    let evaluated_now = r.spent.reused < r.spent.total();
-                    self.judge(py, &mut r, verdict, verdict_progress, begun, evaluated_now)?;
-                }
-                to_py(py, &guard(|| self.result_json(&r))?)
-            }
-            Ok(Ok(Err(run::RunError::Interrupted))) => Err(
-                pyo3::exceptions::PyKeyboardInterrupt::new_err("the run was stopped"),
-            ),
-            Ok(Ok(Err(e))) => Err(err(e)),
-            Ok(Err(p)) | Err(p) => Err(panicked(p.as_ref())),
-        }
+        slf.try_borrow().map_err(|_| busy())?.drive_prepared(
+            py,
+            func,
+            progress,
+            verdict,
+            verdict_progress,
+        )
     }
 
     /// The search's evaluations the folder's logs hold already: where a resumed run's
@@ -770,7 +824,8 @@ pub(crate) fn run_features(
     dir: &std::path::Path,
     config: &RunConfig,
 ) -> Result<Vec<String>, String> {
-    let problem = build_problem(&config.problem, Some(&config.space))
+    // Reading a run never runs its game's code: the problem as the folder records it.
+    let problem = playtune::registry::recorded_problem(dir, config)
         .map_err(|e| format!("{}: problem: {e}", dir.join(run::CONFIG_FILE).display()))?;
     Ok(problem.feature_names())
 }

@@ -96,7 +96,12 @@ run.run(progress=False)
 """
     p = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.stdout.readline().strip() == "started"
-    time.sleep(0.5)
+    # Signalled once the log holds a batch (its header and 8 rows), not after some time:
+    # a busy machine may have evaluated nothing yet, or an idle one everything.
+    log = tmp_path / "cut" / "evals.csv"
+    while not (log.exists() and len(log.read_text().splitlines()) >= 9):
+        assert p.poll() is None, p.communicate()
+        time.sleep(0.05)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode != 0, "the run was meant to be interrupted; make it longer"

@@ -402,3 +402,239 @@ def test_a_class_games_errors_name_the_field_not_generated_lines():
     message = str(e.value)
     assert "`edge`.default" in message, message
     assert not re.search(r":\d+:\d+:", message), message
+
+
+# Issue 65.
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class _Coin(playtune.Game):
+    """A game of one coin toss a match, played in process: quick runs and verdicts."""
+
+    name = "coin-reliability"
+    players = 2
+    settings = {"edge": {"list": [0.0, 0.2, 0.4], "default": 0.2}}
+    bots = [{"name": "novice"}, {"name": "expert"}]
+
+    def play(self, match):
+        import random
+
+        rng = random.Random(match["seed"])
+        expert = [s["bot"] == "expert" for s in match["seats"]]
+        p = 0.5 + match["settings"]["edge"] * (expert[0] - expert[1])
+        w = 0 if rng.random() < p else 1
+        return {"scores": [1 - w, w], "winners": [w], "length": 1}
+
+
+def _live_children():
+    """This process's children that are not yet reaped zombies."""
+    me = os.getpid()
+    out = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me and fields[0] not in ("Z", "X"):
+            out.append(int(p))
+    return out
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts processes and descriptors in /proc")
+def test_registering_a_game_again_replaces_its_game_processes():
+    # Class 9: six registrations of one game left 12 processes and 42 descriptors.
+    sys.path.insert(0, HERE)
+    import worker_games
+
+    counts = []
+    for i in range(4):
+        name = playtune.register_game(worker_games.DUEL, workers=2)
+        r = playtune.tournament(name, ["novice", "expert"], games=4, seed=i)
+        assert r["games"] == 4
+        counts.append((len(_live_children()), len(os.listdir("/proc/self/fd"))))
+    assert all(c == counts[0] for c in counts), f"(processes, descriptors) after each registration: {counts}"
+    # In process now: the game processes of the last registration end too.
+    playtune.register_game(worker_games.DUEL, in_process=True)
+    playtune.tournament(worker_games.DUEL.name, ["novice", "expert"], games=2, seed=9)
+    assert len(_live_children()) <= counts[0][0] - 2, "the processes of a game registered in process since are left"
+    playtune.register_game(worker_games.DUEL, workers=2)  # as test_game_workers expects it
+
+
+class _Fractional(_Coin):
+    name = "coin-fractional"
+    players = 2.7
+
+
+class _StringPlayers(_Coin):
+    name = "coin-string"
+    players = "2"
+
+
+class _BoolPlayers(_Coin):
+    name = "coin-bool"
+    players = True
+
+
+class _Rules(_Coin):
+    name = "coin-rules"
+    bots = []
+    max_steps = 2.5
+
+    def new_initial_state(self, settings):
+        return object()  # read for what it offers, never played
+
+
+@pytest.mark.parametrize(
+    "game, says",
+    [
+        (_Fractional, r"_Fractional.players=2.7: give a whole number of at least 1 \(an int\), not a float"),
+        (_StringPlayers, r"players='2': give a whole number"),
+        (_BoolPlayers, r"players=True: give a whole number .* not a bool"),
+        (_Rules, r"_Rules.max_steps=2.5: give a whole number"),
+    ],
+)
+def test_a_games_counts_are_whole_numbers_never_converted(game, says):
+    # Class 13: `players = 2.7` played as 2.
+    with pytest.raises(playtune.PlaytuneError, match=says):
+        playtune.register_game(game(), in_process=True)
+
+
+@pytest.mark.parametrize(
+    "kwargs, says",
+    [
+        ({"workers": 2.5}, r"workers=2.5: give a whole number from 0 to 1024 \(an int\), not a float"),
+        ({"workers": "2"}, r"workers='2': .* not a str"),
+        ({"workers": True}, r"workers=True: .* not a bool"),
+        # Class 14c: an OverflowError from the binding.
+        ({"workers": -1}, r"workers=-1: give a whole number from 0 to 1024"),
+        ({"workers": 10**30}, r"workers=1000000000000000000000000000000: give a whole number"),
+        ({"timeout": "5"}, r"timeout='5': give the seconds a match may take as a number, not a str"),
+        ({"timeout": True}, r"timeout=True: .* not a bool"),
+    ],
+)
+def test_register_games_arguments_are_refused_not_converted(kwargs, says):
+    # Class 13: workers=2.5, "2" and True, timeout="5" were taken.
+    sys.path.insert(0, HERE)
+    import worker_games
+
+    with pytest.raises(playtune.PlaytuneError, match=says):
+        playtune.register_game(worker_games.DUEL, **kwargs)
+
+
+@pytest.mark.parametrize("max_steps, says", [(0, "max_steps=0: give a whole number of at least 1"),
+                                             (2.5, "max_steps=2.5: .* not a float")])
+def test_an_openspiel_games_cap_is_a_whole_number(max_steps, says):
+    # Class 13: max_steps=0 played matches of length 0.
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    from playtune.openspiel import OpenSpielGame
+
+    with pytest.raises(playtune.PlaytuneError, match=says):
+        OpenSpielGame("tic_tac_toe", max_steps=max_steps)
+
+
+_SCRIPT_GAME = '''
+import random
+import playtune
+
+
+class Coin(playtune.Game):
+    name = "coin-script"
+    players = 2
+    bots = [{"name": "novice"}, {"name": "expert"}]
+    settings = {"edge": {"list": [0.0, 0.2, 0.4], "default": 0.2}}
+
+    def play(self, match):
+        w = random.Random(match["seed"]).randrange(2)
+        return {"scores": [1 - w, w], "winners": [w], "length": 1}
+
+
+playtune.register_game(Coin(), workers=1)
+'''
+
+_SCRIPT_RUN = '''run = playtune.create_run("design", settings={"game": "coin-script", "games": 2, "ladder": "novice,expert"},
+                          algorithm="random", budget=4, runs_dir="runs", name="r", race=0)
+print("result", run.run(progress=False, verdict=0)["trials"][0]["values"])
+'''
+
+
+def test_a_script_that_runs_its_own_game_unguarded_is_refused_at_once_naming_the_guard(tmp_path):
+    # Class 15: game processes import the script, run it again, and every match
+    # failed with a message about an unknown game.
+    script = tmp_path / "unguarded.py"
+    script.write_text(_SCRIPT_GAME + _SCRIPT_RUN)
+    p = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0
+    line = len(_SCRIPT_GAME.splitlines()) + 1
+    assert f"unguarded.py, line {line}: playtune.create_run() runs at the script's top level" in p.stderr, p.stderr
+    assert 'if __name__ == "__main__":' in p.stderr
+    assert "unknown game" not in p.stderr
+    # Stopped before anything began: no run folder.
+    assert not (tmp_path / "runs").exists()
+
+
+def test_the_same_script_guarded_runs(tmp_path):
+    script = tmp_path / "guarded.py"
+    body = "".join("    " + line + "\n" for line in _SCRIPT_RUN.splitlines())
+    script.write_text(_SCRIPT_GAME + "\n\ndef main():\n" + body + '\n\nif __name__ == "__main__":\n    main()\n')
+    p = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert "result" in p.stdout
+
+
+def test_a_game_process_importing_an_unguarded_file_says_why(tmp_path):
+    # What the command line (`--game FILE.py:NAME`) sees: the game process's own
+    # refusal, naming the guard, where the game's module runs a tournament on import.
+    module = tmp_path / "coin_module.py"
+    module.write_text(_SCRIPT_GAME + 'print(playtune.tournament("coin-script", ["novice", "expert"], games=2))\n')
+    p = subprocess.run([sys.executable, "-m", "playtune.worker", "describe", f"{module}:Coin"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 1
+    said = p.stdout + p.stderr  # `describe` may say why on its channel or on stderr
+    assert "coin_module.py: playtune.tournament() ran while a game process imported the file" in said, said
+    assert 'if __name__ == "__main__":' in said and "unknown game" not in said
+
+
+@pytest.mark.parametrize("tqdm", ["installed", "absent"])
+def test_a_runs_progress_bars_reach_the_verdict(tqdm, tmp_path, monkeypatch, capsys):
+    # Class 17a: the verdict's bar read the run while the run held it: "RuntimeError:
+    # Already mutably borrowed" at the verdict.
+    if tqdm == "installed":
+        pytest.importorskip("tqdm", reason="tqdm is not installed")
+    else:
+        monkeypatch.setitem(sys.modules, "tqdm", None)
+        monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    name = playtune.register_game(_Coin(), in_process=True)
+    run = playtune.create_run("design", settings={"game": name, "games": 2, "ladder": "novice,expert"},
+                              algorithm="random", budget=8, seed=1, runs_dir=tmp_path, race=0)
+    with run:
+        result = run.run()  # progress=True, the default verdict: the docs' example
+    assert result["trials"][0]["verdict"]["sentence"]
+    err = capsys.readouterr().err
+    assert "verdict evaluations" in err and "verdict, trial 0:" in err
+
+
+def test_a_function_a_run_evaluates_may_read_the_run(tmp_path):
+    # Class 17a at its root: Python called during a run may read the run.
+    run = playtune.create_run(space=BITS, algorithm="random", budget=4, runs_dir=tmp_path)
+    seen = []
+
+    def f(point):
+        seen.append(run.config()["budget"])
+        return float(sum(point.values()))
+
+    with run:
+        run.run(f, progress=False)
+    assert seen == [4, 4, 4, 4]
+
+
+def test_a_run_driven_from_inside_itself_is_refused(tmp_path):
+    run = playtune.create_run(space=BITS, algorithm="random", budget=2, runs_dir=tmp_path, retries=0)
+
+    def f(point):
+        return run.run(lambda p: 0.0, progress=False)
+
+    with run, pytest.raises(playtune.PlaytuneError, match="being driven already"):
+        run.run(f, progress=False)

@@ -370,3 +370,17 @@ def test_a_race_share_the_budget_cannot_honour_is_refused(share, tmp_path):
     with pytest.raises(playtune.PlaytuneError, match="budget of 40"):
         playtune.create_run("synthetic-design", budget=40, race=share, runs_dir=tmp_path)
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("budget", [8, 40])
+def test_the_progress_bar_reaches_the_last_evaluation(tmp_path, monkeypatch, capsys, budget):
+    # The plain bar (tqdm hidden) prints its count: it must end at the budget, not one
+    # batch short of it (the driver's end was seen before the last count was shown).
+    monkeypatch.setitem(__import__("sys").modules, "tqdm", None)
+    monkeypatch.setitem(__import__("sys").modules, "tqdm.auto", None)
+    with playtune.create_run("noisy-onemax", settings={"dims": 6}, budget=budget, seed=3,
+                             runs_dir=tmp_path, name="bar") as run:
+        run.run(progress=True)
+    err = capsys.readouterr().err
+    counts = [int(p.split("/")[0]) for p in err.replace("\r", "\n").split() if f"/{budget}" in p]
+    assert counts and counts[-1] == budget, err

@@ -3,7 +3,6 @@
 //! it waits for and prints its candidates; `tell` appends results to the logs.
 
 use crate::eval::{Problem, Reply, parse_reply, point_json};
-use crate::registry::build_problem;
 use crate::run::failures::FailureRow;
 use crate::run::log::LogRow;
 use crate::run::{self, Driven, RunConfig, Waiting};
@@ -45,8 +44,9 @@ pub struct TellArgs {
 
 fn load(dir: &Path) -> Result<(RunConfig, Box<dyn Problem>)> {
     let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
-    let problem =
-        build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    // `ask` and `tell` play nothing: a game named by a file is the game the run
+    // recorded, never the code the folder names.
+    let problem = crate::registry::recorded_problem(dir, &config).map_err(anyhow::Error::msg)?;
     Ok((config, problem))
 }
 

@@ -1,46 +1,110 @@
-//! What a design or tuning run will cost, said before it starts: one evaluation of the
-//! problem's own baseline (the game's own rules, the untuned agent) is timed on this
-//! machine and scaled to the run's evaluations and its verdict's.
+//! What a design or tuning run will cost, said before it starts. The baseline (the
+//! game's own rules, the untuned agent) is timed on this machine, and so are a few
+//! points drawn across the space: rules change the length of a game, so the baseline
+//! alone can be several times off. The estimate is given with the range those paces
+//! span.
 
 use crate::eval::Problem;
 use crate::run::RunConfig;
+use crate::space::{Space, random_point};
 use std::time::Instant;
 
-/// Added to the run's seed for the timed evaluation: its games are not the run's.
+/// Added to the run's seed for the timed evaluations: their games are not the run's.
 const TIMING_SEED: u64 = 0x7133_c057;
-/// Timed evaluations at most, after the first.
+/// Timed evaluations of the baseline at most, after the first.
 const TIMED: u64 = 5;
+/// Points of the space timed, one evaluation each.
+const POINTS: usize = 4;
+/// Seconds the points' timing may take before it stops early (after one point).
+const POINTS_TIME: f64 = 3.0;
 
-/// Times one evaluation of `problem`'s baseline and prints what the run of `config`,
-/// with `verdict` evaluations a side a trial, will take at that pace. Prints nothing
-/// for a problem without a baseline; says so where the evaluation fails.
+/// Seconds an evaluation took at the baseline and at points across the space.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Paces {
+    pub baseline: f64,
+    /// One entry a point whose evaluation succeeded.
+    pub points: Vec<f64>,
+}
+
+impl Paces {
+    /// Seconds the run's `search` evaluations and the verdict's `judged` ones (half of
+    /// them the baseline) take: the middle estimate, then the lowest and highest.
+    pub fn estimate(&self, search: u64, judged: u64) -> (f64, f64, f64) {
+        let mut paces = self.points.clone();
+        if paces.is_empty() {
+            paces.push(self.baseline);
+        }
+        let mean = paces.iter().sum::<f64>() / paces.len() as f64;
+        let lo = paces.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = paces.iter().copied().fold(0.0, f64::max);
+        let at = |pace: f64| {
+            search as f64 * pace
+                + (judged / 2) as f64 * (self.baseline + pace)
+                + (judged % 2) as f64 * self.baseline
+        };
+        (at(mean), at(lo), at(hi))
+    }
+}
+
+/// Times the baseline and a few points of `problem` and prints what the run of
+/// `config`, with `verdict` evaluations a side a trial, will take. Prints nothing for a
+/// problem without a baseline; says so where the baseline's evaluation fails.
 pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32) {
     if problem.baseline().is_none() {
         return;
     }
-    eprintln!("timing evaluations of the baseline before the search ...");
-    match time_one(problem, config.seed.wrapping_add(TIMING_SEED)) {
-        Ok(one) => {
-            let search = config.budget * config.trials;
-            let judged = 2 * u64::from(verdict) * config.trials;
-            let total = one * (search + judged) as f64;
-            eprintln!(
-                "cost: one evaluation took {} on this machine; the run's {search} evaluations and the verdict's {judged} come to about {} at that pace",
-                if one < 0.1 {
-                    format!("{:.1} ms", 1000.0 * one)
-                } else {
-                    crate::run::duration_text(one)
-                },
-                crate::run::duration_text(total)
-            );
+    eprintln!("timing evaluations of the baseline and of {POINTS} points across the space ...");
+    let seed = config.seed.wrapping_add(TIMING_SEED);
+    let paces = match time_baseline(problem, seed) {
+        Ok(baseline) => Paces {
+            baseline,
+            points: time_points(problem, &config.space, seed),
+        },
+        Err(e) => {
+            eprintln!("cost: the baseline's evaluation failed, so no estimate: {e}");
+            return;
         }
-        Err(e) => eprintln!("cost: the baseline's evaluation failed, so no estimate: {e}"),
+    };
+    let search = config.budget * config.trials;
+    let judged = 2 * u64::from(verdict) * config.trials;
+    eprintln!("{}", cost_line(&paces, search, judged));
+}
+
+/// The cost, in one line: the paces measured, then the run's time with its range.
+pub(super) fn cost_line(paces: &Paces, search: u64, judged: u64) -> String {
+    let (mid, lo, hi) = paces.estimate(search, judged);
+    let points = if paces.points.is_empty() {
+        "no point of the space could be timed".to_string()
+    } else {
+        let lo = paces.points.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = paces.points.iter().copied().fold(0.0, f64::max);
+        format!(
+            "{} to {} at {} point(s) across the space",
+            pace_text(lo),
+            pace_text(hi),
+            paces.points.len()
+        )
+    };
+    format!(
+        "cost: an evaluation took {} at the baseline and {points}; the run's {search} evaluations and the verdict's {judged} come to about {} ({} to {} at those paces)",
+        pace_text(paces.baseline),
+        pace_text(mid),
+        pace_text(lo),
+        pace_text(hi),
+    )
+}
+
+fn pace_text(seconds: f64) -> String {
+    if seconds < 0.1 {
+        format!("{:.1} ms", 1000.0 * seconds)
+    } else {
+        crate::run::duration_text(seconds)
     }
 }
 
 /// Seconds an evaluation of the baseline takes once warm: a first one starts what
 /// the game needs (its processes), then up to [`TIMED`] more, until half a second.
-fn time_one(problem: &dyn Problem, seed: u64) -> Result<f64, crate::eval::EvalError> {
+fn time_baseline(problem: &dyn Problem, seed: u64) -> Result<f64, crate::eval::EvalError> {
     problem.evaluate_baseline(seed)?;
     let start = Instant::now();
     let mut n = 0u64;
@@ -49,4 +113,60 @@ fn time_one(problem: &dyn Problem, seed: u64) -> Result<f64, crate::eval::EvalEr
         problem.evaluate_baseline(seed.wrapping_add(n))?;
     }
     Ok(start.elapsed().as_secs_f64() / n as f64)
+}
+
+/// Seconds of one evaluation at each of up to [`POINTS`] points drawn from the space
+/// with `seed` (the same points for the same run). A point whose evaluation fails (an
+/// unplayable corner) is left out: the search's own evaluations there fail too.
+fn time_points(problem: &dyn Problem, space: &Space, seed: u64) -> Vec<f64> {
+    let mut rng = crate::rng::rng_from_seed(seed);
+    let start = Instant::now();
+    let mut paces = Vec::new();
+    for i in 0..POINTS {
+        if i > 0 && start.elapsed().as_secs_f64() > POINTS_TIME {
+            break;
+        }
+        let x = space.decode(&random_point(space, &mut rng));
+        let at = Instant::now();
+        if problem
+            .evaluate(&x, seed.wrapping_add(100 + i as u64))
+            .is_ok()
+        {
+            paces.push(at.elapsed().as_secs_f64());
+        }
+    }
+    paces
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_estimate_spans_the_paces_of_the_points() {
+        let p = Paces {
+            baseline: 0.01,
+            points: vec![0.01, 0.04],
+        };
+        // 100 search evaluations and 20 of the verdict (10 a side).
+        let (mid, lo, hi) = p.estimate(100, 20);
+        assert!((lo - (100.0 * 0.01 + 10.0 * 0.02)).abs() < 1e-12);
+        assert!((hi - (100.0 * 0.04 + 10.0 * 0.05)).abs() < 1e-12);
+        assert!(lo < mid && mid < hi);
+        let line = cost_line(&p, 100, 20);
+        assert!(line.contains("10.0 ms to 40.0 ms at 2 point(s)"), "{line}");
+    }
+
+    #[test]
+    fn without_points_the_baseline_sets_the_pace() {
+        let p = Paces {
+            baseline: 0.02,
+            points: vec![],
+        };
+        let (mid, lo, hi) = p.estimate(10, 4);
+        for v in [mid, lo, hi] {
+            assert!((v - 0.28).abs() < 1e-12, "{v}");
+        }
+        assert!(cost_line(&p, 10, 4).contains("no point of the space could be timed"));
+    }
 }

@@ -314,6 +314,42 @@ pub struct CommonRunArgs {
     pub cluster: ClusterArgs,
 }
 
+/// `--game` of the commands that play a run (`resume`, `reevaluate`): the run's game
+/// named again on purpose. Without it a run plays its game where the run found it.
+#[derive(Args, Clone)]
+pub struct RunGameArgs {
+    /// The run's game, named again on purpose: a description file or FILE.py:NAME, for
+    /// a run folder moved away from its game, or a game whose code you changed on
+    /// purpose. Without it the run plays its game where the run found it, and refuses
+    /// it if its code changed; either way its description must be the run's.
+    #[arg(long, value_name = "GAME")]
+    pub game: Option<String>,
+}
+
+impl RunGameArgs {
+    /// The problem the run in `dir` plays (`command`: the command playing it, for the
+    /// way out of a refusal).
+    pub fn problem(
+        &self,
+        config: &crate::run::RunConfig,
+        command: &str,
+        dir: &std::path::Path,
+    ) -> anyhow::Result<Box<dyn crate::eval::Problem>> {
+        use crate::registry::Error;
+        let config_file = dir.join(crate::run::CONFIG_FILE);
+        crate::registry::run_problem(config, self.game.as_deref()).map_err(|e| match e {
+            Error::GameGone { .. } | Error::OtherCode { .. } => anyhow::anyhow!(
+                "{}: {e}; if the game moved with the run, or you changed its code on purpose, name it again: `playtune {command} {} --game PATH` (its description file, or FILE.py:NAME)",
+                config_file.display(),
+                dir.display()
+            ),
+            Error::NoGameToName { .. } => anyhow::anyhow!("--game: {e}"),
+            e if self.game.is_some() => anyhow::anyhow!("--game {}: {e}", self.game.as_deref().unwrap_or_default()),
+            e => anyhow::anyhow!("{}: problem: {e}", config_file.display()),
+        })
+    }
+}
+
 /// A folder's name from `--name` (or its default), checked as every command that writes
 /// a folder checks it: one plain name, so that the folder lands inside the runs folder.
 pub(crate) fn folder_name(name: &str) -> anyhow::Result<&str> {
@@ -326,10 +362,29 @@ pub(crate) fn folder_name(name: &str) -> anyhow::Result<&str> {
 }
 
 pub fn main() -> ExitCode {
+    ExitCode::from(run(std::env::args_os()))
+}
+
+/// The command line over `args` (the program's name first), as `main` runs it: its
+/// exit status, never exiting the process itself except on a signal. The Python
+/// package's `playtune` command runs it in process, over the same code.
+pub fn run<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     restore_sigpipe();
     // Ctrl-C and SIGTERM kill the external evaluators too, whatever the command.
     interrupt::install();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // What `Cli::parse` would print and exit with: 0 after --help or
+            // --version, 2 for a refusal.
+            let _ = e.print();
+            return u8::try_from(e.exit_code()).unwrap_or(2);
+        }
+    };
     let outcome = match cli.command {
         Command::Optimize(a) => optimize::optimize(a),
         Command::MapElites(a) => optimize::map_elites(a),
@@ -361,10 +416,10 @@ pub fn main() -> ExitCode {
     // Their groups end with it, as on Ctrl-C.
     crate::eval::evaluator_groups::kill_all();
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(2)
+            2
         }
     }
 }

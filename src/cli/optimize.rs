@@ -101,6 +101,8 @@ pub struct ResumeArgs {
     #[arg(long)]
     retry_failed: bool,
     #[command(flatten)]
+    game: super::RunGameArgs,
+    #[command(flatten)]
     cluster: super::ClusterArgs,
     #[command(flatten)]
     verdict: super::verdict::VerdictArgs,
@@ -608,6 +610,12 @@ fn finish(
                 println!("wrote {}", w.display());
             }
         }
+    } else if matches!(config.algorithm, crate::AlgoConfig::MapElites(_)) && !json {
+        // An archive is read as a picture: say where it comes from.
+        println!(
+            "the archive's heatmap: `playtune plot {}` draws it (or add --plots-dir plots to the run)",
+            dir.display()
+        );
     }
     Ok(())
 }
@@ -738,12 +746,7 @@ pub(super) fn report(
             );
         }
     }
-    println!(
-        "final value: mean {:.4}, se {:.4} over {} trial(s)",
-        r.final_value.mean,
-        r.final_value.se(),
-        r.final_value.n
-    );
+    println!("{}", final_value_line(&r.final_value));
     if json {
         let first = &r.trials[0];
         let rec: serde_json::Map<String, serde_json::Value> = first
@@ -896,8 +899,7 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
     if run::is_manual(&config) {
         // Every result told, but the last `tell` could not finish (a full disk): the
         // replay writes what it left unwritten.
-        let problem = build_problem(&config.problem, Some(&config.space))
-            .map_err(|e| anyhow!("{}: problem: {e}", a.run.join("config.ron").display()))?;
+        let problem = a.game.problem(&config, "resume", &a.run)?;
         let started = std::time::Instant::now();
         if let run::Driven::Finished(r) = run::replay(&a.run, &config, problem.as_ref())? {
             report(
@@ -918,8 +920,7 @@ pub fn resume(a: ResumeArgs) -> Result<()> {
             d = a.run.display()
         );
     }
-    let problem = build_problem(&config.problem, Some(&config.space))
-        .map_err(|e| anyhow!("{}: problem: {e}", a.run.join("config.ron").display()))?;
+    let problem = a.game.problem(&config, "resume", &a.run)?;
     // The verdict's flags are checked before the search goes on, not after it.
     if let Some(n) = a.verdict.verdict {
         run::verdict::VerdictSettings::check_evaluations(n)
@@ -953,4 +954,22 @@ pub(super) fn lock_run(dir: &Path) -> Result<run::lock::FolderLock> {
         crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     }
     run::lock::lock(dir).map_err(anyhow::Error::msg)
+}
+
+/// The closing line on the trials' final values. One trial has no spread across trials:
+/// a standard error of 0 there would read as certainty, so it is not printed.
+fn final_value_line(v: &crate::stats::Summary) -> String {
+    if v.n < 2 {
+        format!(
+            "final value: {:.4} (one trial, so no standard error across trials; --trials N gives one)",
+            v.mean
+        )
+    } else {
+        format!(
+            "final value: mean {:.4}, se {:.4} over {} trials",
+            v.mean,
+            v.se(),
+            v.n
+        )
+    }
 }

@@ -1,8 +1,7 @@
 //! `playtune reevaluate`: a run's recommendations, or any point, evaluated again with
 //! fresh seeds, to set the optimiser's estimate beside a measurement.
 
-use crate::registry::build_problem;
-use crate::run::reevaluate::{Reevaluation, reevaluate};
+use crate::run::reevaluate::{Beside, Reevaluation, reevaluate};
 use crate::run::verdict::{BaselineSource, Judge};
 use crate::run::{self, RunConfig};
 
@@ -42,6 +41,8 @@ pub struct ReevaluateArgs {
     /// No verdict: only the fresh evaluations of each point.
     #[arg(long)]
     no_verdict: bool,
+    #[command(flatten)]
+    game: super::RunGameArgs,
 }
 
 /// One point to evaluate: where it comes from, its values, and the run's estimate.
@@ -71,8 +72,7 @@ pub fn run(a: ReevaluateArgs) -> Result<()> {
             a.run.display()
         );
     }
-    let problem =
-        build_problem(&config.problem, Some(&config.space)).map_err(anyhow::Error::msg)?;
+    let problem = a.game.problem(&config, "reevaluate", &a.run)?;
     run::check_game(&config, problem.as_ref())
         .map_err(|e| anyhow!("{}: {e}", a.run.join(run::CONFIG_FILE).display()))?;
     let mut targets = targets(&a, &config)?;
@@ -265,17 +265,27 @@ fn print_target(config: &RunConfig, t: &Target, r: &Reevaluation, n: u32) {
             r.failures[0]
         );
     }
-    if let Some((estimate, _, _)) = t.estimate
-        && r.fitness.len() > 1
-    {
-        let se = r.summary.se();
-        let gap = estimate - r.summary.mean;
-        if se > 0.0 && gap.abs() > 3.0 * se {
-            println!(
-                "  the estimate is {:.1} standard errors {} the re-evaluated mean: trust the re-evaluation",
-                gap.abs() / se,
-                if gap > 0.0 { "above" } else { "below" }
-            );
-        }
+    let Some((estimate, _, _)) = t.estimate else {
+        return;
+    };
+    match r.beside(estimate) {
+        Beside::Unmeasured => {}
+        // Their standard error is 0 (or rounding's): a gap counted in it means nothing.
+        Beside::Agree { value, gap: 0.0 } => println!(
+            "  the {} re-evaluations all agree at {value:.4}, and so does the estimate",
+            r.fitness.len()
+        ),
+        Beside::Agree { value, gap } => println!(
+            "  the {} re-evaluations all agree at {value:.4}; the estimate is {:.4} {} them: trust the re-evaluation",
+            r.fitness.len(),
+            gap.abs(),
+            if gap > 0.0 { "above" } else { "below" }
+        ),
+        Beside::StandardErrors { gap, se } if gap.abs() > 3.0 * se => println!(
+            "  the estimate is {:.1} standard errors {} the re-evaluated mean: trust the re-evaluation",
+            gap.abs() / se,
+            if gap > 0.0 { "above" } else { "below" }
+        ),
+        Beside::StandardErrors { .. } => {}
     }
 }

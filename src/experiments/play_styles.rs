@@ -268,7 +268,7 @@ const SIZES: [(
 ); 4] = [
     (
         "quick",
-        "short games at 100 calls a decision, 40 evaluations an archive (about a minute on 2 cores)",
+        "short games at 100 calls a decision, 40 evaluations an archive (about 2 seconds on 2 cores)",
         &[
             ("levels", "1"),
             ("games", "2"),

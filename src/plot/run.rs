@@ -178,7 +178,8 @@ impl Picture<'_> {
             .as_ref()
             .and_then(|a| a.elites().first())
             .map_or(0, |e| e.features.len());
-        let problem = crate::registry::build_problem(&config.problem, Some(&config.space))
+        // Built from what the folder records: drawing a run runs none of its game's code.
+        let problem = crate::registry::recorded_problem(&a.run, config)
             .ok()
             .filter(|p| p.feature_names().len() == n_features);
         let feature_names = problem
@@ -396,7 +397,7 @@ impl Picture<'_> {
         );
         // The axis names what the fitness is (skill depth, win rate) where the run's
         // problem still builds.
-        let fitness = crate::registry::build_problem(&config.problem, Some(&config.space))
+        let fitness = crate::registry::recorded_problem(&a.run, config)
             .map(|p| p.fitness_name().to_string())
             .unwrap_or_else(|_| "fitness".to_string());
         line_chart(

@@ -313,12 +313,20 @@ fn run_summary(dir: &Path, config: &RunConfig, result: &RunResult) -> Result<Sec
     } else {
         "the optimiser's estimate of its recommendation, a model value, not a measurement"
     };
-    let mut line = format!(
-        "<p>Final value over trials ({what}): <strong>{}</strong> ± {} (standard error, {} trial(s))",
-        num(fv.mean),
-        num(fv.se()),
-        fv.n
-    );
+    // One trial has no spread across trials: "± 0" would read as certainty.
+    let mut line = if fv.n < 2 {
+        format!(
+            "<p>Final value ({what}): <strong>{}</strong> (one trial, so no standard error across trials)",
+            num(fv.mean)
+        )
+    } else {
+        format!(
+            "<p>Final value over trials ({what}): <strong>{}</strong> ± {} (standard error, {} trials)",
+            num(fv.mean),
+            num(fv.se()),
+            fv.n
+        )
+    };
     if let Some(rate) = result.success_rate {
         let _ = write!(
             line,
@@ -652,7 +660,8 @@ fn run_report(dir: &Path) -> Result<String> {
     };
     // The problem names features, default axes and known ranges; a run whose problem
     // no longer builds is still reported.
-    let problem = crate::registry::build_problem(&config.problem, Some(&config.space)).ok();
+    // Built from what the folder records: a report runs none of its game's code.
+    let problem = crate::registry::recorded_problem(dir, &config).ok();
     let problem = problem.as_deref();
     let mut sections = vec![
         configuration(dir, &config, problem),

@@ -842,3 +842,158 @@ fn results_and_configs_that_cannot_be_the_runs_are_refused() {
         &["--point x0=0: `x0` is given twice (first --point x0=1)"],
     );
 }
+
+// ---------------------------------------------------------------------------------
+// Issue 65 (reliability 6).
+
+/// A finished synthetic design run with a verdict of `n` a side (a problem with a
+/// baseline of its own, and cheap): its folder.
+fn judged_run(dir: &Path, name: &str, n: &str) -> PathBuf {
+    let (code, _, err) = run(playtune()
+        .args([
+            "optimize",
+            "--problem",
+            "synthetic-design",
+            "--budget",
+            "40",
+            "--verdict",
+            n,
+            "-q",
+            "--name",
+            name,
+            "--runs-dir",
+        ])
+        .arg(dir));
+    assert_eq!(code, Some(0), "{err}");
+    dir.join(name)
+}
+
+/// Class 2: a run's file that is a symbolic link (or a second name of a file
+/// elsewhere) is refused by `resume`, naming it, and the file it points to is left as
+/// it was: the verdict's log once had its last unterminated line cut, 38 bytes
+/// becoming 13. A stale temporary file that is a link is replaced, never written
+/// through.
+#[test]
+fn run_files_that_are_links_are_refused_never_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = dir.path().join("outside.txt");
+    let precious = "first line, twelve bytes\nunterminated!";
+    let cases = [
+        ("verdict.jsonl", "a symbolic link"),
+        ("evals.csv", "a symbolic link"),
+        ("failures.jsonl", "a symbolic link"),
+        ("result.ron", "a symbolic link"),
+        (".playtune.lock", "a symbolic link"),
+        ("evals.csv", "a file with 2 names (hard links)"),
+    ];
+    for (i, (file, kind)) in cases.iter().enumerate() {
+        let r = judged_run(dir.path(), &format!("r{i}"), "4");
+        if *file == "verdict.jsonl" {
+            // The verdict is played again from its log.
+            std::fs::remove_file(r.join("result.ron")).unwrap();
+        }
+        std::fs::write(&outside, precious).unwrap();
+        let _ = std::fs::remove_file(r.join(file));
+        if kind.contains("hard") {
+            std::fs::hard_link(&outside, r.join(file)).unwrap();
+        } else {
+            std::os::unix::fs::symlink(&outside, r.join(file)).unwrap();
+        }
+        refused(
+            playtune().args(["resume", "-q"]).arg(&r),
+            &[&format!("{file}: {kind}"), "never through a link"],
+        );
+        assert_eq!(
+            read(&outside),
+            precious,
+            "{file} ({kind}) was written through"
+        );
+    }
+    // A temporary file of a rewrite, left as a link: the rewrite makes a file of its own.
+    let r = judged_run(dir.path(), "tmp", "4");
+    std::fs::write(&outside, precious).unwrap();
+    std::os::unix::fs::symlink(&outside, r.join("evals.csv.tmp")).unwrap();
+    let (code, _, err) = run(playtune().args(["resume", "-q"]).arg(&r));
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(read(&outside), precious, "written through evals.csv.tmp");
+}
+
+/// Class 3: an edited fitness, feature or failure in `verdict.jsonl` (or a line whose
+/// check was taken off) fails its check: each is named by line, left out and played
+/// again, so the verdict is the unedited one; the file is rewritten without them.
+/// Torn, duplicated and reordered lines give the same verdict, as before.
+#[test]
+fn verdict_log_edits_are_named_and_played_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = judged_run(dir.path(), "a", "8");
+    let log = r.join("verdict.jsonl");
+    let result = r.join("result.ron");
+    let (clean_log, clean_result) = (read(&log), read(&result));
+    let lines: Vec<&str> = clean_log.lines().collect();
+    assert!(
+        lines.iter().all(|l| l.contains(",\"check\":\"")),
+        "{clean_log}"
+    );
+    // `field`'s value (its first number, for a list) replaced by `value`.
+    let edit = |line: &str, field: &str, value: &str| {
+        let key = format!("\"{field}\":");
+        let mut at = line.find(&key).unwrap() + key.len();
+        at += usize::from(line[at..].starts_with('['));
+        let end = at + line[at..].find([',', ']']).unwrap();
+        format!("{}{value}{}", &line[..at], &line[end..])
+    };
+    let mut edited: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    edited[0] = edit(&edited[0], "fitness", "0.9");
+    edited[1] = edit(&edited[1], "features", "0.123");
+    edited[2] = edit(&edited[2], "fitness", "null")
+        .replace("\"failure\":null", "\"failure\":\"it crashed\"");
+    let cut = edited[3].find(",\"check\":").unwrap();
+    edited[3] = format!("{}}}", &edited[3][..cut]);
+    for (a, b) in edited.iter().zip(&lines).take(4) {
+        assert_ne!(a, b);
+    }
+    std::fs::write(&log, edited.join("\n") + "\n").unwrap();
+    std::fs::remove_file(&result).unwrap();
+    let (code, _, err) = run(playtune().args(["resume", "-q"]).arg(&r));
+    assert_eq!(code, Some(0), "{err}");
+    let warning = err
+        .lines()
+        .find(|l| l.contains("verdict.jsonl"))
+        .unwrap_or_else(|| panic!("no warning names verdict.jsonl: {err}"));
+    for needle in [
+        "left out 4 damaged line(s), played again",
+        "line 1: its check does not match",
+        "line 2: its check does not match",
+        "line 3: its check does not match",
+        "line 4: no check, where the file's other lines have one",
+    ] {
+        assert!(warning.contains(needle), "lacks `{needle}`: {warning}");
+    }
+    assert_eq!(
+        read(&result),
+        clean_result,
+        "the verdict changed with the edits"
+    );
+    let mut again: Vec<String> = read(&log).lines().map(String::from).collect();
+    again.sort();
+    let mut want: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    want.sort();
+    assert_eq!(again, want, "the log holds the lines played, each once");
+    // Named once: the rewritten file holds nothing damaged.
+    std::fs::remove_file(&result).unwrap();
+    let (code, _, err) = run(playtune().args(["resume", "-q"]).arg(&r));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("verdict.jsonl"), "{err}");
+
+    // Reordered, one line twice, the last two gone and one of them torn.
+    let mut shuffled: Vec<&str> = lines.iter().rev().copied().collect();
+    shuffled.insert(3, shuffled[5]);
+    let torn = &shuffled[shuffled.len() - 2][..17];
+    let text = shuffled[..shuffled.len() - 2].join("\n") + "\n" + torn;
+    std::fs::write(&log, text).unwrap();
+    std::fs::remove_file(&result).unwrap();
+    let (code, _, err) = run(playtune().args(["resume", "-q"]).arg(&r));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("verdict.jsonl"), "{err}");
+    assert_eq!(read(&result), clean_result);
+}

@@ -389,3 +389,244 @@ fn duel_in_javascript_plays_as_duel_in_python() {
     let b = serde_json::to_value(js.tournament(&req, 40).unwrap()).unwrap();
     assert_eq!(a, b);
 }
+
+// Issue 65 (reliability 6): game processes and what they print.
+
+/// Whether process `pid` still runs: its /proc entry exists and it is no zombie (a
+/// zombie has ended; an orphan's waits for whoever reaps orphans here).
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
+}
+
+/// Waits (60 s at most: a generous deadline, not a measure of speed) for `path` to
+/// hold whole lines, one a pid written by a game process; its pids.
+fn pids_in(path: &Path) -> Vec<i32> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < std::time::Duration::from_secs(60) {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && text.ends_with('\n')
+        {
+            return text.lines().map(|l| l.trim().parse().unwrap()).collect();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("{} was never written", path.display());
+}
+
+/// Waits (60 s at most) for every one of `pids` to end; those still running then.
+fn still_running_after_a_while(pids: &[i32]) -> Vec<i32> {
+    let start = std::time::Instant::now();
+    loop {
+        let left: Vec<i32> = pids.iter().copied().filter(|&p| running(p)).collect();
+        if left.is_empty() || start.elapsed() > std::time::Duration::from_secs(60) {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// Kills `pids`, and the process group each leads, if any (a game's shell leads
+/// its game's group): a test that fails leaves nothing running.
+fn kill_all(pids: &[i32]) {
+    for &p in pids {
+        // SAFETY: kill has no memory-safety preconditions; a pid gone gives ESRCH.
+        unsafe {
+            libc::kill(-p, libc::SIGKILL);
+            libc::kill(p, libc::SIGKILL);
+        }
+    }
+}
+
+/// Issue 65: game processes die with playtune, even when it is killed with SIGKILL
+/// (no handler runs then): a game hung in the middle of a match, and a child it left
+/// in its process group, end soon after, instead of running for ever.
+#[test]
+fn a_hung_game_ends_when_playtune_is_killed_with_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    // The game reads its request, starts a child, writes both pids, then hangs.
+    std::fs::write(
+        dir.path().join("hang.ron"),
+        r#"(name: "hang", command: "read line; sleep 100000 & echo $$ > pids.tmp; echo $! >> pids.tmp; mv pids.tmp pids; sleep 100000", players: 2, bots: [(name: "a")], timeout: 3600, workers: 1)"#,
+    )
+    .unwrap();
+    let mut playtune = std::process::Command::new(env!("CARGO_BIN_EXE_playtune"))
+        .args(["tournament", "--game"])
+        .arg(dir.path().join("hang.ron"))
+        .args(["--agents", "a,a", "--games", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let game = pids_in(&dir.path().join("pids"));
+    assert_eq!(game.len(), 2);
+    playtune.kill().unwrap();
+    playtune.wait().unwrap();
+    let left = still_running_after_a_while(&game);
+    kill_all(&game);
+    assert!(
+        left.is_empty(),
+        "game processes {left:?} outlived playtune's SIGKILL"
+    );
+}
+
+/// A stand-in for the Python interpreter (`PLAYTUNE_PYTHON`): a shell script run as
+/// `SCRIPT -m playtune.worker describe REF`, doing `body`.
+fn interpreter(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Issue 65: describing a Python game does not wait on the helpers its module started
+/// (a child holding the output pipes; a daemon in a session of its own holding them
+/// too): once the describing process has exited, its description is read.
+#[test]
+fn describing_a_game_does_not_wait_on_the_helpers_it_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let python = interpreter(
+        dir.path(),
+        "python",
+        "sleep 100000 &\necho $! >> helpers\nsetsid sleep 100000 &\necho $! >> helpers\n\
+         echo '(name: \"g\", about: \"helped\", players: 2, bots: [(name: \"a\")])'",
+    );
+    // The deadline is generous: the helpers would hold the pipes for a day.
+    let out = common::playtune_within(120)
+        .current_dir(dir.path())
+        .env("PLAYTUNE_PYTHON", &python)
+        .args(["games", "g.py:G"])
+        .output()
+        .unwrap();
+    let helpers = pids_in(&dir.path().join("helpers"));
+    // The child in its process group ends with it; the daemon left it, and lives on.
+    let left = still_running_after_a_while(&helpers[..1]);
+    kill_all(&helpers);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("g  helped"),
+        "{out:?}"
+    );
+    assert!(
+        left.is_empty(),
+        "the describing process's child {left:?} outlived it"
+    );
+}
+
+/// Issue 65: a Python game that cannot describe itself says how its process ended:
+/// its exit status (with nothing on stderr, which says so), the signal that killed
+/// it, or that it printed no description; never an empty reason, nor a parse error of
+/// the nothing it printed.
+#[test]
+fn a_game_that_cannot_describe_itself_says_how_its_process_ended() {
+    let dir = tempfile::tempdir().unwrap();
+    for (body, says, never) in [
+        (
+            "exit 3",
+            &[
+                "exit status: 3",
+                "wrote nothing to stderr",
+                "PLAYTUNE_PYTHON",
+            ][..],
+            "Expected",
+        ),
+        (
+            "echo 'no licence' >&2; exit 3",
+            &["exit status: 3", "no licence"][..],
+            "Expected",
+        ),
+        (
+            "exit 0",
+            &["exit status: 0", "printed no description"][..],
+            "Expected opening",
+        ),
+        ("kill -SEGV $$", &["signal 11 (SIGSEGV)"][..], "Expected"),
+    ] {
+        let python = interpreter(dir.path(), "python", body);
+        let err = common::refused(
+            common::playtune_within(120)
+                .current_dir(dir.path())
+                .env("PLAYTUNE_PYTHON", &python)
+                .args(["games", "g.py:G"]),
+            says,
+        );
+        assert!(!err.contains(never), "{body}: {err}");
+    }
+    // An interpreter that is no Python at all.
+    common::refused(
+        common::playtune_within(120)
+            .current_dir(dir.path())
+            .env("PLAYTUNE_PYTHON", "false")
+            .args(["games", "g.py:G"]),
+        &["exit status: 1", "PLAYTUNE_PYTHON"],
+    );
+}
+
+/// Issue 65: a game's standard output carries its replies alone. A line that looks
+/// like a reply, printed before any request was read (a banner), is never taken for
+/// a match's result: the match fails, saying what standard output is for.
+#[test]
+fn a_banner_with_the_shape_of_a_reply_is_never_a_result() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("banner.sh"),
+        r#"echo '{"id": 1, "scores": [0, 1], "winners": [1], "length": 99}'
+echo '{"id": 2, "scores": [0, 1], "winners": [1], "length": 99}'
+while IFS= read -r line; do
+  id=${line#*\"id\":}; id=${id%%,*}
+  echo "{\"id\": $id, \"scores\": [1, 0], \"winners\": [0], \"length\": 1}"
+done
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("banner.ron"),
+        r#"(name: "banner", command: "sh banner.sh", players: 2, bots: [(name: "a")], workers: 1)"#,
+    )
+    .unwrap();
+    let (code, out, err) = common::run(
+        playtune()
+            .args(["play", "--json", "--agents", "a,a", "--game"])
+            .arg(dir.path().join("banner.ron")),
+    );
+    assert!(!out.contains("\"length\":99"), "{out}");
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("with id 1 to the match with id") && err.contains("standard output"),
+        "{err}"
+    );
+}
+
+/// Issue 65: a game process that a signal killed says which signal, whether it was
+/// the game's shell (`sh -c`) that died or the game it ran (the shell then exits
+/// with 128 + the signal's number).
+#[test]
+fn a_game_killed_by_a_signal_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    for (command, says) in [
+        ("kill -SEGV $$", "SIGSEGV"),
+        ("sh -c 'kill -SEGV $$'", "SIGSEGV"),
+        ("kill -KILL $$", "SIGKILL"),
+        ("sh -c 'kill -KILL $$'", "SIGKILL"),
+    ] {
+        let file = dir.path().join("dies.ron");
+        std::fs::write(
+            &file,
+            format!(
+                "(name: \"dies\", command: {command:?}, players: 2, bots: [(name: \"a\")], workers: 1)"
+            ),
+        )
+        .unwrap();
+        common::refused(
+            playtune()
+                .args(["play", "--agents", "a,a", "--game"])
+                .arg(&file),
+            &["a match failed", says],
+        );
+    }
+}

@@ -31,6 +31,7 @@ mod readme;
 mod reliability;
 mod report;
 mod rinascimento_reference;
+mod safe_to_open;
 #[cfg(unix)]
 mod signals;
 mod slurm;

@@ -274,3 +274,53 @@ fn files_the_documented_commands_write_are_ignored_by_git() {
         assert!(status.success(), "{path} is not ignored by git");
     }
 }
+
+/// One trial has no standard error across trials: the closing line says so rather
+/// than print "se 0.0000"; two trials give one.
+#[test]
+fn the_final_value_of_one_trial_claims_no_standard_error() {
+    let dir = TempDir::new().unwrap();
+    let (_, one) = noisy_onemax_run(&dir, &["--budget", "20"]);
+    let out = String::from_utf8_lossy(&one.get_output().stdout).into_owned();
+    let line = out.lines().find(|l| l.starts_with("final value")).unwrap();
+    assert!(!line.contains("se "), "{line}");
+    assert!(line.contains("one trial, so no standard error"), "{line}");
+    let two = playtune()
+        .args([
+            "optimize",
+            "--problem",
+            "noisy-onemax",
+            "--name",
+            "two",
+            "-q",
+        ])
+        .args(["--budget", "20", "--trials", "2", "--runs-dir"])
+        .arg(dir.path())
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&two.get_output().stdout).into_owned();
+    assert!(out.contains("over 2 trials"), "{out}");
+}
+
+/// A MAP-Elites run ends with something to look at: with --plots-dir it draws the
+/// archive's heatmap; without, it says which command draws one.
+#[test]
+fn a_map_elites_run_draws_its_heatmap_or_says_how() {
+    let dir = TempDir::new().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let made = playtune()
+            .current_dir(dir.path())
+            .args(["map-elites", "--problem", "sphere", "--evaluations", "200"])
+            .args(["-q", "--name", name])
+            .args(extra)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&made.get_output().stdout).into_owned()
+    };
+    let out = run("plain", &[]);
+    assert!(out.contains("`playtune plot runs/plain` draws it"), "{out}");
+    let out = run("drawn", &["--plots-dir", "plots"]);
+    let heatmap = dir.path().join("plots/drawn/heatmap.png");
+    assert!(heatmap.is_file(), "no {}:\n{out}", heatmap.display());
+    assert!(out.contains("heatmap.png"), "{out}");
+}

@@ -105,9 +105,10 @@ fn a_verdict_on_a_full_disk_leaves_result_ron_whole() {
     fs.unfill();
 }
 
-/// Class 3: a run records its game; resumed where its game path names another game
-/// (another folder's `games/g.ron`), it is refused, naming both; where it names the
-/// same game, it resumes.
+/// Class 3: a run records its game; resumed with another game (another folder's
+/// `games/g.ron`, named on purpose), it is refused, naming both; with its own, it
+/// resumes. (Since issue 65 a run finds its game where it was found, from any folder:
+/// the other folder's game is reached only by naming it.)
 #[test]
 fn a_resumed_run_refuses_another_game() {
     let dir = tempfile::tempdir().unwrap();
@@ -148,7 +149,7 @@ fn a_resumed_run_refuses_another_game() {
     refused(
         playtune()
             .current_dir(dir.path().join("b"))
-            .args(["resume", "-q"])
+            .args(["resume", "-q", "--game", "games/g.ron"])
             .arg(&r),
         &[
             "config.ron",
@@ -159,7 +160,7 @@ fn a_resumed_run_refuses_another_game() {
     refused(
         playtune()
             .current_dir(dir.path().join("b"))
-            .args(["reevaluate", "--n", "2"])
+            .args(["reevaluate", "--n", "2", "--game", "games/g.ron"])
             .arg(&r),
         &["another game"],
     );

@@ -191,3 +191,36 @@ fn every_corner_of_every_tuning_grid_builds() {
         }
     }
 }
+
+/// The cost said before a run is timed at points across the space too, not at the
+/// baseline alone (rules that change a game's length make the baseline's pace wrong),
+/// and is given as a range.
+#[test]
+fn the_cost_before_a_run_is_timed_across_the_space_and_given_as_a_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let duel = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/duel/duel.ron");
+    let out = playtune()
+        .args(["optimize", "--problem", "tune-agent", "--set"])
+        .arg(format!("game={}", duel.display()))
+        .args([
+            "--set",
+            "agent=trained",
+            "--set",
+            "opponents=club",
+            "--budget",
+            "8",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("cost:"))
+        .unwrap_or_else(|| panic!("no cost line in:\n{err}"));
+    assert!(
+        line.contains("at 4 point(s) across the space") && line.contains(" at those paces)"),
+        "{line}"
+    );
+}

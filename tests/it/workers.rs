@@ -299,3 +299,76 @@ fn a_worker_gone_mid_write_is_no_sigpipe() {
     assert_eq!(failures.lines().count(), 2, "{failures}");
     assert!(failures.contains("closed my input"), "{failures}");
 }
+
+/// Whether process `pid` still runs: its /proc entry exists and it is no zombie.
+fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
+}
+
+/// Issue 65: evaluators die with playtune even when it is killed with SIGKILL, which
+/// no handler sees: a one-shot evaluator and a persistent worker, each hung in the
+/// middle of an evaluation with a child in its process group, end soon after (waited
+/// for 60 s at most: a generous deadline, not a measure of speed).
+#[test]
+fn hung_evaluators_end_when_playtune_is_killed_with_sigkill() {
+    for mode in ["once", "worker"] {
+        let dir = tempfile::tempdir().unwrap();
+        let pids = dir.path().join("pids");
+        let cmd = format!(
+            "read line; sleep 100000 & echo $$ > {p}.tmp; echo $! >> {p}.tmp; mv {p}.tmp {p}; sleep 100000",
+            p = pids.display()
+        );
+        let mut playtune = std::process::Command::new(env!("CARGO_BIN_EXE_playtune"))
+            .args(["optimize", "--problem", "command", "--budget", "1", "-q"])
+            .args([
+                "--set",
+                &format!("cmd={cmd}"),
+                "--set",
+                &format!("mode={mode}"),
+            ])
+            .arg("--space")
+            .arg(root().join("examples/python/pig_space.ron"))
+            .arg("--runs-dir")
+            .arg(dir.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        let hung: Vec<i32> = loop {
+            if let Ok(text) = std::fs::read_to_string(&pids)
+                && text.ends_with('\n')
+            {
+                break text.lines().map(|l| l.trim().parse().unwrap()).collect();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(60),
+                "{mode}: no evaluator started"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        playtune.kill().unwrap();
+        playtune.wait().unwrap();
+        let start = Instant::now();
+        while hung.iter().any(|&p| running(p)) && start.elapsed() < Duration::from_secs(60) {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let left: Vec<i32> = hung.iter().copied().filter(|&p| running(p)).collect();
+        // The evaluator's group too (its shell leads it): a failed test leaves nothing.
+        for &p in &hung {
+            // SAFETY: kill has no memory-safety preconditions.
+            unsafe {
+                libc::kill(-p, libc::SIGKILL);
+                libc::kill(p, libc::SIGKILL);
+            }
+        }
+        assert!(
+            left.is_empty(),
+            "{mode}: evaluators {left:?} outlived playtune's SIGKILL"
+        );
+    }
+}

@@ -163,6 +163,10 @@ pub struct Description {
     pub resample: bool,
     /// Moves after which a match played by playtune's bots ends by the cap.
     pub max_steps: u32,
+    /// Where the game was found, absolutely: the description file's path, or a Python
+    /// game's reference with its file's path (`None`: a game handed over in process).
+    /// A run records it, and plays the game from there wherever it is resumed.
+    pub source: Option<String>,
 }
 
 impl Description {
@@ -183,7 +187,9 @@ impl Description {
     /// A fingerprint of everything that decides how the game plays and is scored: its
     /// name, players, command (or Python object), settings and their domains, bots,
     /// ladder, features, playability and trace; not where its file lies, so a game
-    /// moved with its run is the same game. FNV-1a of that text, in hexadecimal.
+    /// moved with its run is the same game. FNV-1a of that text, in hexadecimal. The
+    /// code that plays it has a fingerprint of its own
+    /// ([`Description::code_fingerprint`]), which runs recorded before it lack.
     pub fn fingerprint(&self) -> String {
         // A Python game's command holds its file's absolute path: its object's name
         // and what it describes identify it.
@@ -218,9 +224,198 @@ impl Description {
     }
 }
 
+/// A number of seconds as a message quotes it: as written where it is plain (`-1`,
+/// `0.5`), in exponent form where plain would be a screenful of digits (`1e300`).
+fn seconds(x: f64) -> String {
+    if x.is_finite() && x.abs() < 1e9 {
+        format!("{x}")
+    } else {
+        format!("{x:?}")
+    }
+}
+
+/// Checks an `about`: one line, which `playtune games` prints as it is, so without a
+/// line break or any other control character (a terminal's escape codes among them).
+fn one_line(about: &str) -> Result<(), String> {
+    match about.chars().find(|c| c.is_control()) {
+        None => Ok(()),
+        Some(c) => Err(format!(
+            "one line of text, without control characters: it holds {} ({:?}); write it on one line",
+            match c {
+                '\n' | '\r' => "a line break".to_string(),
+                '\t' => "a tab".to_string(),
+                c => format!("the control character U+{:04X}", u32::from(c)),
+            },
+            c
+        )),
+    }
+}
+
 /// A value as compact RON, for a fingerprint.
 fn ron_text<T: serde::Serialize>(value: &T) -> String {
     ron::to_string(value).unwrap_or_default()
+}
+
+impl Description {
+    /// A fingerprint of the code that plays the game, where files hold it: a Python
+    /// game's file (not the modules it imports), or each word of the command that names
+    /// a file, relative to the description's folder or absolute (`python3 duel.py`:
+    /// `duel.py`; `./game --fast`: `./game`; a program found on the `PATH`, such as
+    /// `python3`, is not). Each file counts by the name the game gives it and its bytes,
+    /// not where it lies, so a game moved with its files keeps its fingerprint. `None`
+    /// where playtune cannot see the code: a game played in process, a Python game
+    /// named by its module.
+    pub fn code_fingerprint(&self) -> Option<String> {
+        let files: Vec<(String, PathBuf)> = match &self.python {
+            Some(reference) => {
+                let (file, _) = reference.rsplit_once(':')?;
+                if !file.ends_with(".py") {
+                    return None;
+                }
+                let path = self.dir.join(file);
+                let name = path.file_name()?.to_string_lossy().to_string();
+                vec![(name, path)]
+            }
+            None if self.command.trim().is_empty() => return None,
+            None => command_words(&self.command)
+                .into_iter()
+                .map(|w| (w.clone(), self.dir.join(w)))
+                .filter(|(_, p)| p.is_file())
+                .collect(),
+        };
+        let mut text: Vec<u8> = Vec::new();
+        for (name, path) in files {
+            // Lengths first, so that no two lists of files read as the same bytes. A
+            // file that cannot be read counts as empty: loading the game says why.
+            let bytes = std::fs::read(&path).unwrap_or_default();
+            text.extend((name.len() as u64).to_le_bytes());
+            text.extend(name.as_bytes());
+            text.extend((bytes.len() as u64).to_le_bytes());
+            text.extend(bytes);
+        }
+        Some(format!("{:016x}", playtune_optim::damage::fnv1a(&text)))
+    }
+
+    /// The description in the description file's format, as a run records it
+    /// ([`Description::of_record`] reads it back to the same fingerprint): what the
+    /// game is, its command as text, and never a Python game to ask (`python`), so that
+    /// reading it back runs nothing.
+    pub fn recorded(&self) -> String {
+        let dims = |dims: &[Dimension]| dims.iter().map(dim_text).collect::<Vec<_>>().join(", ");
+        let bots: Vec<String> = self
+            .bots
+            .iter()
+            .map(|b| {
+                format!(
+                    "(name: {}, about: {}, settings: [{}])",
+                    ron_text(&b.name),
+                    ron_text(&b.about),
+                    dims(&b.settings)
+                )
+            })
+            .collect();
+        let mut text = format!(
+            "(name: {}, about: {}, command: {}, players: {}, settings: [{}], bots: [{}], ladder: {}, features: {}, playable: {}, timeout: {:?}, startup: {:?}, workers: {}, traced: {}",
+            ron_text(&self.name),
+            ron_text(&self.about),
+            ron_text(&self.command),
+            self.players,
+            dims(&self.settings.dims),
+            bots.join(", "),
+            ron_text(&self.ladder),
+            ron_text(&self.features),
+            ron_text(&self.playable),
+            self.timeout.as_secs_f64(),
+            self.startup.as_secs_f64(),
+            self.workers,
+            self.traced,
+        );
+        // A file may say what a seat sees only of a game with a forward model.
+        if self.forward_model {
+            text += &format!(
+                ", forward_model: true, hidden: {}, resample: {}, max_steps: {}",
+                self.hidden, self.resample, self.max_steps
+            );
+        }
+        text + ")"
+    }
+
+    /// A description a run recorded ([`Description::recorded`]), read back with every
+    /// check of a description file and without reaching the game: a record that names
+    /// a Python game (`python`), which only running Python could describe, is refused.
+    /// `file` names the record in errors.
+    pub fn of_record(text: &str, file: &str) -> Result<Description, SpaceError> {
+        let raw: RawDescription = ron::from_str(text).map_err(|e| ron_error(text, file, &e))?;
+        if !raw.python.is_empty() {
+            return Err(SpaceError {
+                file: file.to_string(),
+                line: 0,
+                column: 0,
+                field: "python".into(),
+                message: format!(
+                    "the recorded game names the Python game `{}`, which a record never does (asking it would run its code): the record was edited",
+                    raw.python
+                ),
+            });
+        }
+        Description::parse(text, file, PathBuf::from("."))
+    }
+}
+
+/// The words of a command as `sh` splits a plain one: at white space outside quotes,
+/// the quotes removed, a backslash outside single quotes taking the next character as
+/// it is. Options (`-m`) and assignments (`A=1`) name no file.
+fn command_words(command: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quote: Option<char> = None;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"') | None, '\\') => {
+                let next = chars.next().unwrap_or('\\');
+                word.get_or_insert_with(String::new).push(next);
+            }
+            (Some(_), c) => word.get_or_insert_with(String::new).push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                word.get_or_insert_with(String::new);
+            }
+            (None, c) if c.is_whitespace() => words.extend(word.take()),
+            (None, c) => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words.retain(|w| !w.is_empty() && !w.starts_with('-') && !w.contains('='));
+    words
+}
+
+/// A dimension as a description file writes it: `(name: "rounds", kind: Int(min: 1,
+/// max: 15, step: 2), default: 5)`.
+fn dim_text(d: &Dimension) -> String {
+    use playtune_optim::space::Domain;
+    let value = d.domain.value(d.default);
+    let (kind, default) = match &d.domain {
+        Domain::Int { min, max, step } => (
+            format!("Int(min: {min}, max: {max}, step: {step})"),
+            format!("{}", value as i64),
+        ),
+        Domain::List(v) => (format!("List({})", ron_text(v)), format!("{value:?}")),
+        Domain::Categories(names) => (
+            format!("Categories({})", ron_text(names)),
+            ron_text(&names[d.default]),
+        ),
+        Domain::Bool => ("Bool".to_string(), (d.default == 1).to_string()),
+        Domain::Float { min, max, levels } => (
+            format!("Float(min: {min:?}, max: {max:?}, levels: {levels})"),
+            format!("{value:?}"),
+        ),
+    };
+    format!(
+        "(name: {}, kind: {kind}, default: {default})",
+        ron_text(&d.name)
+    )
 }
 
 impl Description {
@@ -254,7 +449,13 @@ impl Description {
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."))
             .to_path_buf();
-        let d = Description::parse(&text, &file, dir)?;
+        let mut d = Description::parse(&text, &file, dir)?;
+        d.source = Some(
+            std::fs::canonicalize(path)
+                .unwrap_or_else(|_| path.to_path_buf())
+                .display()
+                .to_string(),
+        );
         if d.command.trim().is_empty() && d.python.is_none() {
             let at = text.find("name").unwrap_or(0);
             return Err(SpaceError {
@@ -287,6 +488,29 @@ impl Description {
                 message,
             }
         };
+        // Checked before a Python game is asked (`python`), so that both kinds of game
+        // are held to one check, and a wrong file starts no process.
+        if !(raw.timeout.is_finite() && raw.timeout > 0.0 && raw.timeout <= 86_400.0) {
+            return Err(at(
+                "timeout",
+                "",
+                format!(
+                    "{}: give the seconds a match may take, above 0 and at most a day",
+                    seconds(raw.timeout)
+                ),
+            ));
+        }
+        if !(raw.startup.is_finite() && raw.startup >= 0.0 && raw.startup <= 86_400.0) {
+            return Err(at(
+                "startup",
+                "",
+                format!(
+                    "{}: give the seconds a fresh game process may take to start, 0 to a day",
+                    seconds(raw.startup)
+                ),
+            ));
+        }
+        one_line(&raw.about).map_err(|why| at("about", "", why))?;
         if !raw.python.is_empty() && raw.name.is_empty() {
             return python_description(&raw, &raw.python, file, dir, &at);
         }
@@ -317,26 +541,6 @@ impl Description {
             };
             return Err(at("players", "", message));
         }
-        if !(raw.timeout.is_finite() && raw.timeout > 0.0 && raw.timeout <= 86_400.0) {
-            return Err(at(
-                "timeout",
-                "",
-                format!(
-                    "{}: give the seconds a match may take, above 0 and at most a day",
-                    raw.timeout
-                ),
-            ));
-        }
-        if !(raw.startup.is_finite() && raw.startup >= 0.0 && raw.startup <= 86_400.0) {
-            return Err(at(
-                "startup",
-                "",
-                format!(
-                    "{}: give the seconds a fresh game process may take to start, 0 to a day",
-                    raw.startup
-                ),
-            ));
-        }
         if raw.bots.is_empty() && !raw.forward_model {
             return Err(at(
                 "bots",
@@ -357,6 +561,21 @@ impl Description {
                 "",
                 "only a game with `forward_model: true` says what its seats see: playtune's bots play only such a game".into(),
             ));
+        }
+        // Quoted in messages and printed by `playtune games`: a terminal's controls in
+        // them would reach the terminal.
+        for (field, list) in [("ladder", &raw.ladder), ("playable", &raw.playable)] {
+            for (i, text) in list.iter().enumerate() {
+                if let Some(c) = text.chars().find(|c| c.is_control()) {
+                    return Err(at(
+                        field,
+                        "",
+                        format!(
+                            "{field}[{i}]: {text:?} holds the control character {c:?}: write it without"
+                        ),
+                    ));
+                }
+            }
         }
         // A game with no settings is played (tournaments, tuning its bots), not
         // designed: its design space is none.
@@ -411,6 +630,8 @@ impl Description {
                     format!("{field}: a second bot named `{}`", b.name),
                 ));
             }
+            one_line(&b.about)
+                .map_err(|why| at("bots", &needle, format!("{field}.about: {why}")))?;
             let settings = if b.settings.is_empty() {
                 Vec::new()
             } else {
@@ -540,6 +761,7 @@ impl Description {
             hidden: raw.hidden,
             resample: raw.resample,
             max_steps: raw.max_steps,
+            source: None,
         })
     }
 
@@ -547,7 +769,9 @@ impl Description {
     /// `module:NAME`), described by the game itself ([`super::python::describe`]).
     pub fn of_python(reference: &str, dir: &Path) -> Result<Description, SpaceError> {
         let text = format!("(python: {reference:?})");
-        Description::parse(&text, reference, dir.to_path_buf())
+        let mut d = Description::parse(&text, reference, dir.to_path_buf())?;
+        d.source = d.python.clone();
+        Ok(d)
     }
 }
 
@@ -609,4 +833,221 @@ fn python_description(
     d.python = Some(absolute);
     d.dir = dir;
     Ok(d)
+}
+
+/// Checks of the fields a game process's life depends on, and of what is printed.
+#[cfg(test)]
+mod checked_fields {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Description, SpaceError> {
+        Description::parse(text, "g.ron", PathBuf::from("."))
+    }
+
+    /// Issue 65: a `python:` description's `timeout` and `startup` are checked as a
+    /// `command:` description's are, before the game is asked (no panic on a value no
+    /// `Duration` holds, and no game process started for a file that is wrong).
+    #[test]
+    fn timeout_and_startup_are_checked_alike_for_python_and_command_games() {
+        let bad = [
+            ("timeout", "-1"),
+            ("timeout", "NaN"),
+            ("timeout", "inf"),
+            ("timeout", "1e300"),
+            ("timeout", "0"),
+            ("startup", "-1"),
+            ("startup", "NaN"),
+            ("startup", "inf"),
+            ("startup", "1e300"),
+        ];
+        for (field, value) in bad {
+            for plays in [
+                "python: \"no_such_file.py:G\"",
+                "name: \"x\", command: \"true\", players: 2, bots: [(name: \"a\")]",
+            ] {
+                let text = format!("(\n    {plays},\n    {field}: {value},\n)\n");
+                let e = parse(&text)
+                    .err()
+                    .unwrap_or_else(|| panic!("{text}: accepted"));
+                assert_eq!((e.field.as_str(), e.line), (field, 3), "{text}: {e}");
+                assert!(e.to_string().contains(value), "{text}: {e}");
+            }
+        }
+    }
+
+    /// Issue 65: `about` is one line that `playtune games` prints: a line break or an
+    /// escape code in a game's or a bot's is refused, naming the file, line and field.
+    #[test]
+    fn an_about_with_control_characters_is_refused() {
+        for (text, field, line) in [
+            (
+                "(name: \"x\", command: \"true\", players: 2,\n about: \"one\\ntwo\",\n bots: [(name: \"a\")])",
+                "about",
+                2,
+            ),
+            (
+                "(name: \"x\", command: \"true\", players: 2,\n about: \"red \\u{1b}[31m\",\n bots: [(name: \"a\")])",
+                "about",
+                2,
+            ),
+            (
+                "(name: \"x\", command: \"true\", players: 2,\n bots: [(name: \"a\", about: \"b\\u{7}el\")])",
+                "bots",
+                2,
+            ),
+            (
+                "(python: \"no_such_file.py:G\",\n about: \"one\\ntwo\")",
+                "about",
+                2,
+            ),
+        ] {
+            let e = parse(text)
+                .err()
+                .unwrap_or_else(|| panic!("{text}: accepted"));
+            assert_eq!((e.field.as_str(), e.line), (field, line), "{text}: {e}");
+            assert!(e.message.contains("one line"), "{text}: {e}");
+            assert!(!e.to_string().chars().any(|c| c.is_control()), "{e:?}");
+        }
+        let d = parse(
+            "(name: \"x\", about: \"one line, ünïcode\", command: \"true\", players: 2, bots: [(name: \"a\", about: \"fine\")])",
+        )
+        .unwrap();
+        assert_eq!(d.about, "one line, ünïcode");
+    }
+
+    /// Issue 65: a ladder's specs and the playable constraints are quoted in messages
+    /// and printed: one holding a control character is refused, and the message
+    /// quotes it without.
+    #[test]
+    fn a_ladder_or_playable_with_control_characters_is_refused() {
+        for (text, field) in [
+            (
+                "(name: \"x\", command: \"true\", players: 2, bots: [(name: \"a\")],\n ladder: [\"a\\u{1b}[31m\"])",
+                "ladder",
+            ),
+            (
+                "(name: \"x\", command: \"true\", players: 2, bots: [(name: \"a\")],\n settings: [(name: \"m\", kind: Int(min: 1, max: 3), default: 1)],\n playable: [\"stalemate_rate <= 0.05 \\u{1b}[2J\"])",
+                "playable",
+            ),
+        ] {
+            let e = parse(text)
+                .err()
+                .unwrap_or_else(|| panic!("{text}: accepted"));
+            assert_eq!(e.field, field, "{text}: {e}");
+            assert!(!e.to_string().chars().any(|c| c.is_control()), "{e:?}");
+        }
+    }
+}
+
+/// Issue 65: a run's record of its game, and the fingerprint of the code that plays it.
+#[cfg(test)]
+mod record_tests {
+    use super::*;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    }
+
+    /// A run's record of a game reads back as the same game (its fingerprint, its
+    /// settings, bots and ladder), for every kind of setting, a forward-model game and
+    /// text that needs escaping.
+    #[test]
+    fn a_recorded_description_reads_back_as_the_same_game() {
+        let rich = r#"(
+            name: "rich",
+            about: "a \"quoted\" line, a \\ and é",
+            command: "python3 'rich game.py' --fast",
+            players: 3,
+            settings: [
+                (name: "edge", kind: List([0.1, 0.25, 3.0]), default: 0.25),
+                (name: "rounds", kind: Int(min: -3, max: 15, step: 2), default: 5),
+                (name: "style", kind: Categories(["a b", "c\"d"]), default: "c\"d"),
+                (name: "open", kind: Bool, default: true),
+                (name: "c", kind: Float(min: 0.1, max: 2.0, levels: 7), default: 0.7333333333333334),
+            ],
+            bots: [
+                (name: "novice", about: "skill 0"),
+                (name: "trained", settings: [(name: "aim", kind: Float(min: 0.0, max: 1.0, levels: 3), default: 1.0)]),
+            ],
+            ladder: ["novice", "trained(aim=0.5)"],
+            features: ["captures"],
+            playable: ["stalemate_rate <= 0.05"],
+            timeout: 2.5,
+            startup: 0,
+            workers: 3,
+            traced: true,
+        )"#;
+        let games = [
+            Description::parse(rich, "rich.ron", PathBuf::from(".")).unwrap(),
+            Description::load(&root().join("examples/duel/duel.ron")).unwrap(),
+            Description::load(&root().join("examples/tictactoe/tictactoe.ron")).unwrap(),
+        ];
+        for d in games {
+            let text = d.recorded();
+            let back = Description::of_record(&text, "config.ron: game.description")
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(back.fingerprint(), d.fingerprint(), "{text}");
+            assert_eq!(
+                (&back.settings, &back.bots, &back.ladder, &back.command),
+                (&d.settings, &d.bots, &d.ladder, &d.command)
+            );
+            assert_eq!(
+                (
+                    back.timeout,
+                    back.startup,
+                    back.workers,
+                    back.about.as_str()
+                ),
+                (d.timeout, d.startup, d.workers, d.about.as_str())
+            );
+        }
+    }
+
+    /// A record that names a Python game is refused before anything asks Python.
+    #[test]
+    fn a_record_naming_a_python_game_is_refused() {
+        let e = Description::of_record("(python: \"evil.py:GAME\")", "config.ron: game")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("config.ron: game: ") && e.contains("`evil.py:GAME`"),
+            "{e}"
+        );
+    }
+
+    /// The code fingerprint covers the files a command names, by the name it gives
+    /// them: the same files elsewhere give the same fingerprint, another program behind
+    /// the same description another; a program on the PATH is not read.
+    #[test]
+    fn the_code_fingerprint_covers_the_files_the_command_names() {
+        let text =
+            "(name: \"g\", command: \"python3 play.py --x=1\", players: 2, bots: [(name: \"a\")])";
+        let base = std::env::temp_dir().join(format!("playtune-code-{}", std::process::id()));
+        let at = |folder: &str, body: &str| {
+            let dir = base.join(folder);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("play.py"), body).unwrap();
+            std::fs::write(dir.join("g.ron"), text).unwrap();
+            let d = Description::load(&dir.join("g.ron")).unwrap();
+            let found = std::fs::canonicalize(dir.join("g.ron")).unwrap();
+            assert_eq!(d.source, Some(found.display().to_string()));
+            d.code_fingerprint().unwrap()
+        };
+        let (one, moved, other) = (
+            at("a", "print(1)"),
+            at("b", "print(1)"),
+            at("c", "print(2)"),
+        );
+        let _ = std::fs::remove_dir_all(&base);
+        assert_eq!(one, moved);
+        assert_ne!(one, other);
+        assert_eq!(
+            command_words("python3 'a b.py' \"c.py\" -m x A=1 d\\ e.js"),
+            ["python3", "a b.py", "c.py", "x", "d e.js"]
+        );
+        let in_process = Description::parse(text, "g", PathBuf::from(".")).unwrap();
+        let mut in_process = in_process;
+        in_process.command.clear();
+        assert_eq!(in_process.code_fingerprint(), None);
+    }
 }

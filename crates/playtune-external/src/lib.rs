@@ -143,6 +143,19 @@ pub struct ExternalGame {
     name: &'static str,
     about: &'static str,
     player: Box<dyn MatchPlayer>,
+    /// The identity a run recorded, for a game read back from its record
+    /// ([`ExternalGame::of_record`]): it is that game, whatever its record's text.
+    recorded: Option<playtune_optim::eval::GameIdentity>,
+}
+
+/// The player of a game read back from a run's record: it plays nothing, so that a
+/// command that only reads a run runs none of the code the run names.
+struct PlaysNothing;
+
+impl MatchPlayer for PlaysNothing {
+    fn play(&self, _m: &Match) -> Result<MatchReport, String> {
+        Err("the game as its run recorded it plays no match: commands that only read a run run none of its code".into())
+    }
 }
 
 /// Names of the descriptions loaded, leaked once each: a game lives as long as the
@@ -293,7 +306,24 @@ impl ExternalGame {
             about: leak(&description.about),
             description,
             player,
+            recorded: None,
         }
+    }
+
+    /// The game a run recorded (`identity`, with its description), for the commands
+    /// that only read the run: its settings, bots and ladder as they were, its
+    /// identity the recorded one, and no match ever played. `file` names the record in
+    /// errors. `None`: the run recorded no description (it began before runs did).
+    pub fn of_record(
+        identity: &playtune_optim::eval::GameIdentity,
+        file: &str,
+    ) -> Option<Result<&'static ExternalGame, SpaceError>> {
+        let text = identity.description.as_deref()?;
+        Some(Description::of_record(text, file).map(|d| {
+            let mut game = ExternalGame::with_player(d, Box::new(PlaysNothing));
+            game.recorded = Some(identity.clone());
+            &*Box::leak(Box::new(game))
+        }))
     }
 
     pub fn description(&self) -> &Description {
@@ -400,7 +430,10 @@ impl ExternalGame {
         let failed = |why: String| {
             Error::Game(Box::new(MatchError {
                 game: self.name.to_string(),
-                why,
+                // Whoever played it (a process, a game in process) may have put a
+                // terminal's controls or line breaks in its reason: it is printed,
+                // and kept on one line of failures.jsonl.
+                why: playtune_optim::eval::printable(&why),
             }))
         };
         let forward: Vec<bool> = m
@@ -737,9 +770,16 @@ impl DynGame for ExternalGame {
     }
 
     fn identity(&self) -> Option<playtune_optim::eval::GameIdentity> {
+        if let Some(recorded) = &self.recorded {
+            return Some(recorded.clone());
+        }
+        let d = &self.description;
         Some(playtune_optim::eval::GameIdentity {
             name: self.name.to_string(),
-            fingerprint: self.description.fingerprint(),
+            fingerprint: d.fingerprint(),
+            code: d.code_fingerprint(),
+            source: d.source.clone().or_else(|| d.python.clone()),
+            description: Some(d.recorded()),
         })
     }
 
@@ -779,5 +819,43 @@ impl DynGame for ExternalGame {
         Err(Error::NoEncoding {
             game: self.name.to_string(),
         })
+    }
+}
+
+#[cfg(test)]
+mod failed_matches {
+    use super::*;
+
+    /// A player whose every match fails with a reason full of a terminal's controls.
+    struct Rude;
+
+    impl MatchPlayer for Rude {
+        fn play(&self, _m: &Match) -> Result<MatchReport, String> {
+            Err("bad \u{1b}]0;title\u{7}\u{1b}[2J\u{9b}31m move\non two lines".into())
+        }
+    }
+
+    /// Issue 65: why a match failed reaches messages and the terminal without control
+    /// characters, whoever played it (a process, or a game in process).
+    #[test]
+    fn a_failed_match_s_reason_loses_its_control_characters() {
+        let d = Description::parse(
+            "(name: \"rude\", command: \"true\", players: 2, bots: [(name: \"a\")])",
+            "rude.ron",
+            PathBuf::from("."),
+        )
+        .unwrap();
+        let game = ExternalGame::with_player(d, Box::new(Rude));
+        let e = game
+            .play(&GameRequest {
+                settings: Vec::new(),
+                agents: vec!["a".into(), "a".into()],
+                budget: None,
+                seed: 1,
+            })
+            .unwrap_err()
+            .to_string();
+        assert!(!e.chars().any(char::is_control), "{e:?}");
+        assert!(e.contains("move") && e.contains("on two lines"), "{e}");
     }
 }

@@ -13,7 +13,7 @@
 //! score after 0, 1, 2, ... steps, for the lead figures; `features` (optional) the
 //! declared per-seat figures. `{"id": 7, "error": "why"}` refuses the match.
 
-use playtune_optim::eval::reply_object;
+use playtune_optim::eval::{printable, reply_object};
 use playtune_optim::space::{Dimension, Domain};
 use serde_json::{Map, Value, json};
 
@@ -95,6 +95,30 @@ impl Match {
     }
 }
 
+/// What a failure to read a reply adds: a game's standard output is the protocol's,
+/// and what else a game prints there is taken for a reply.
+const STRAY: &str = "; a game's standard output carries its replies alone: it prints anything else to standard error";
+
+/// A reply's `length` as steps: a whole JSON number, written `3` or `3.0` (JSON does
+/// not tell them apart, and some languages write every number with a point), at most
+/// `u32::MAX`; or why it is none.
+fn steps(l: &Value) -> Result<u32, String> {
+    let too_many = || format!("more steps than a match may report ({})", u32::MAX);
+    if let Some(n) = l.as_u64() {
+        return u32::try_from(n).map_err(|_| too_many());
+    }
+    match l.as_f64() {
+        Some(x) if x >= 0.0 && x.fract() == 0.0 => {
+            if x <= f64::from(u32::MAX) {
+                Ok(x as u32)
+            } else {
+                Err(too_many())
+            }
+        }
+        _ => Err("not a whole number of steps".to_string()),
+    }
+}
+
 /// Reads the reply `line` to request `id` of a match of `seats` seats: the report
 /// (`Ok(Ok)`), the game's refusal (`Ok(Err)`), or why the reply does not read.
 pub fn read_reply(
@@ -103,18 +127,18 @@ pub fn read_reply(
     seats: usize,
     features: &[String],
 ) -> Result<Result<MatchReport, String>, String> {
-    let v = reply_object(line, "its reply").map_err(|e| e.to_string())?;
+    let v = reply_object(line, "its reply").map_err(|e| format!("{e}{STRAY}"))?;
     let shown = playtune_optim::eval::show_reply(line);
     match v.get("id") {
         Some(got) if got.as_u64() == Some(id) => {}
         Some(got) => {
             return Err(format!(
-                "it replied {shown} with id {got} to the match with id {id}"
+                "it replied {shown} with id {got} to the match with id {id}{STRAY}"
             ));
         }
         None => {
             return Err(format!(
-                "its reply {shown} has no \"id\" (the match's was {id})"
+                "its reply {shown} has no \"id\" (the match's was {id}){STRAY}"
             ));
         }
     }
@@ -123,7 +147,8 @@ pub fn read_reply(
             Value::String(s) => s.clone(),
             other => other.to_string(),
         };
-        return Ok(Err(why));
+        // The game's own words, quoted in messages and failures.jsonl and printed.
+        return Ok(Err(printable(&why)));
     }
     let numbers = |name: &str, x: &Value| -> Result<Vec<f64>, String> {
         let list = x
@@ -173,10 +198,7 @@ pub fn read_reply(
                 "its reply {shown} has no \"length\" (steps played)"
             ));
         }
-        Some(l) => l
-            .as_u64()
-            .and_then(|l| u32::try_from(l).ok())
-            .ok_or_else(|| format!("\"length\" in {shown} is {l}, not a whole number of steps"))?,
+        Some(l) => steps(l).map_err(|why| format!("\"length\" in {shown} is {l}, {why}"))?,
     };
     let by_rules = match v.get("ended_by") {
         None => true,
@@ -218,7 +240,8 @@ pub fn read_reply(
             for (name, values) in m {
                 if !features.contains(name) {
                     return Err(format!(
-                        "its reply {shown} reports the feature `{name}`, which the description does not declare (it declares: {})",
+                        "its reply {shown} reports the feature `{}`, which the description does not declare (it declares: {})",
+                        printable(name),
                         if features.is_empty() {
                             "none".to_string()
                         } else {
@@ -336,6 +359,60 @@ mod tests {
         ] {
             let e = read(line).unwrap_err();
             assert!(e.contains(says), "{line}: {e}");
+        }
+    }
+
+    /// Issue 65: a length is a JSON number of steps: `3.0` is 3 (JSON does not tell
+    /// 3 from 3.0, and some languages write every number so); one too large is called
+    /// so, with the limit; a fraction or a negative number is no number of steps.
+    #[test]
+    fn a_length_is_read_as_json_numbers_are() {
+        let reply = |length: &str| {
+            read(&format!(
+                r#"{{"id": 7, "scores": [1, 0], "winners": [0], "length": {length}}}"#
+            ))
+        };
+        assert_eq!(reply("3.0").unwrap().unwrap().length, 3);
+        assert_eq!(reply("3e0").unwrap().unwrap().length, 3);
+        assert_eq!(reply("4294967295").unwrap().unwrap().length, u32::MAX);
+        for too_many in ["1e18", "4294967296", "18446744073709551616"] {
+            let e = reply(too_many).unwrap_err();
+            assert!(
+                e.contains("more steps than a match may report (4294967295)"),
+                "{too_many}: {e}"
+            );
+        }
+        for odd in ["3.5", "-3", "-3.0", "\"3\"", "null"] {
+            let e = reply(odd).unwrap_err();
+            assert!(e.contains("not a whole number of steps"), "{odd}: {e}");
+        }
+    }
+
+    /// Issue 65: what a game says when it refuses a match reaches messages and the
+    /// terminal without its control characters (escape codes, a bell, a title).
+    #[test]
+    fn a_refusal_reason_loses_its_control_characters() {
+        let why = read(r#"{"id": 7, "error": "\u001b]0;title\u0007\u001b[31mred\u009b2J\nnext"}"#)
+            .unwrap()
+            .unwrap_err();
+        assert!(!why.chars().any(char::is_control), "{why:?}");
+        assert!(why.contains("red") && why.contains("next"), "{why:?}");
+        let e = read(r#"{"id": 7, "scores": [1, 0], "winners": [0], "length": 1, "features": {"\u001b[2J": [1, 2]}}"#)
+            .unwrap_err();
+        assert!(!e.chars().any(char::is_control), "{e:?}");
+    }
+
+    /// Issue 65: a line on the game's standard output that is not its reply fails the
+    /// match, saying that standard output carries the replies alone.
+    #[test]
+    fn a_stray_line_says_what_standard_output_is_for() {
+        for stray in [
+            "pygame 2.5.2 (SDL 2.28.3, Python 3.11)",
+            r#"{"id": 1, "scores": [0, 1], "winners": [1], "length": 99}"#,
+            r#"{"banner": "hello"}"#,
+        ] {
+            let e = read(stray).unwrap_err();
+            assert!(e.contains("standard output"), "{stray}: {e}");
         }
     }
 

@@ -6,13 +6,16 @@
 //! The interpreter is `$PLAYTUNE_PYTHON`, else `python3`: the one with the `playtune`
 //! package (and the game's own imports) installed.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Stdio;
+use std::time::Duration;
 
 /// How long a game may take to describe itself (its imports included).
 const DESCRIBE_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest description read: a description file's limit.
+const DESCRIPTION_LIMIT: usize = 1 << 20;
+/// The most of a worker's reason for giving no description that a message quotes.
+const REASON_CHARS: usize = 2000;
 
 /// The Python interpreter that runs Python games.
 pub fn interpreter() -> String {
@@ -47,69 +50,95 @@ fn quoted(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 
-/// The command whose processes serve the game's matches.
+/// The command whose processes serve the game's matches. `exec`: the interpreter is
+/// the game process, not a child of the shell, so that a signal that ends it is told
+/// as that signal.
 pub fn serve_command(reference: &str) -> String {
     format!(
-        "{} -m playtune.worker serve {}",
+        "exec {} -m playtune.worker serve {}",
         quoted(&interpreter()),
         quoted(reference)
     )
 }
 
 /// The game's description (RON), as the game gives it, or why it gives none.
+///
+/// The describing process runs as a game process does (a process group of its own,
+/// killed by Ctrl-C, SIGTERM and playtune's guardian), and once it has exited, what it
+/// left running in its group is killed and its output read only a short while more:
+/// a helper the game's module started at import cannot hold up the command. The
+/// worker writes the description, or why it has none, on a channel the game's own
+/// printing does not reach (`python/playtune/worker.py`).
 pub fn describe(reference: &str, dir: &Path) -> Result<String, String> {
     let python = interpreter();
-    let mut child = Command::new(&python)
-        .args(["-m", "playtune.worker", "describe", reference])
-        .current_dir(dir)
-        .env("PLAYTUNE_WORKER", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| {
-            format!("cannot start `{python}` to describe the Python game `{reference}`: {e} (set PLAYTUNE_PYTHON to the interpreter that has playtune installed)")
-        })?;
-    // Read both pipes on threads: a game that writes much to one must not block.
-    let mut out = child.stdout.take().expect("piped");
-    let mut err = child.stderr.take().expect("piped");
-    let out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            break status;
-        }
-        if start.elapsed() > DESCRIBE_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
+    // `exec`: the interpreter is the process, so that its own end (a signal's) is told.
+    let command = format!(
+        "exec {} -m playtune.worker describe {}",
+        quoted(&python),
+        quoted(reference)
+    );
+    let cannot = |why: String| {
+        format!("the Python game `{reference}` cannot be loaded by `{python}`: {why}")
+    };
+    let ended = playtune_optim::eval::run_to_end(
+        &command,
+        Some(dir),
+        &[("PLAYTUNE_WORKER", "1".to_string())],
+        &[],
+        Stdio::null(),
+        DESCRIBE_TIMEOUT,
+        DESCRIPTION_LIMIT + 1,
+    )
+    .map_err(cannot)?;
+    if ended.stdout.len() > DESCRIPTION_LIMIT {
+        return Err(cannot(format!(
+            "its description is over {} MiB",
+            DESCRIPTION_LIMIT >> 20
+        )));
+    }
+    let out = String::from_utf8_lossy(&ended.stdout).into_owned();
+    let stderr = if ended.stderr.is_empty() {
+        "; it wrote nothing to stderr".to_string()
+    } else {
+        format!("; its stderr ended: {}", ended.stderr)
+    };
+    // Where no worker said why (the interpreter is no Python with playtune, or not
+    // there at all), the likely fix.
+    let hint = format!(
+        " (is `{python}` the Python interpreter that has playtune installed? PLAYTUNE_PYTHON names it)"
+    );
+    let status = match ended.status {
+        None => {
             return Err(format!(
-                "the Python game `{reference}` did not describe itself within {} s",
+                "the Python game `{reference}` did not describe itself within {} s{stderr}",
                 DESCRIBE_TIMEOUT.as_secs()
             ));
         }
-        std::thread::sleep(Duration::from_millis(5));
+        Some(Err(e)) => return Err(cannot(format!("cannot wait for it: {e}"))),
+        Some(Ok(status)) => status,
     };
-    let out = out.join().unwrap_or_default();
-    let err = err.join().unwrap_or_default();
     if status.success() {
+        if out.trim().is_empty() {
+            return Err(cannot(format!(
+                "it ended ({}) and printed no description{stderr}{hint}",
+                playtune_optim::eval::exit_text(status)
+            )));
+        }
         return Ok(out);
     }
-    let hint = if err.contains("No module named 'playtune'") {
-        " (set PLAYTUNE_PYTHON to the interpreter that has playtune installed)"
-    } else {
-        ""
-    };
-    Err(format!(
-        "the Python game `{reference}` cannot be loaded by `{python}`: {}{hint}",
-        playtune_optim::eval::stderr_tail(err.as_bytes())
-    ))
+    // The worker's own reason, on its channel, else how the process ended.
+    let reason = out.trim();
+    if !reason.is_empty() {
+        // On one line, without a terminal's controls, and of a readable length.
+        let reason = playtune_optim::eval::printable(reason);
+        let reason = match reason.char_indices().nth(REASON_CHARS) {
+            Some((cut, _)) => format!("{}...", &reason[..cut]),
+            None => reason,
+        };
+        return Err(cannot(reason));
+    }
+    Err(cannot(format!(
+        "it ended ({}) without describing the game{stderr}{hint}",
+        playtune_optim::eval::exit_text(status)
+    )))
 }

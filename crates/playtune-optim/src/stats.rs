@@ -3,6 +3,21 @@
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
 
+/// The largest magnitude of a fitness or feature playtune takes in: far beyond anything
+/// a game or a benchmark measures, and small enough that every statistic computed from
+/// such values stays finite. Sums of squares are what overflow first (NTBEA's model
+/// keeps one per tuple, a standard error squares deviations): a value of 1e308 squared
+/// is infinite, while a billion values of 1e100 squared sum to 1e209. A value beyond it
+/// is refused where it comes in (an evaluation's reply is a failed evaluation, a line
+/// read back is damaged), each time naming where it came from.
+pub const MAX_MAGNITUDE: f64 = 1e100;
+
+/// Whether `x` is a number playtune computes with: finite, and within
+/// ±[`MAX_MAGNITUDE`].
+pub fn in_range(x: f64) -> bool {
+    x.is_finite() && x.abs() <= MAX_MAGNITUDE
+}
+
 /// Running count, mean and variance (Welford), mergeable and cheap to update.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
@@ -47,19 +62,28 @@ impl Summary {
 
 /// The one-sided p-value of a t-test that the differences summarised in `d` (paired:
 /// one per pair) have a mean above 0: the probability of a t at least as large under
-/// mean 0. `None` with fewer than two. Differences all equal: 0 when they are
-/// positive, else 1.
+/// mean 0. `None` with fewer than two, or where the summary is not finite (values
+/// beyond [`MAX_MAGNITUDE`] whose squares overflowed: no test can be made of them, and
+/// the distribution's functions must never be handed a NaN, on which they panic).
+/// Differences all equal: 0 when they are positive, else 1.
 pub fn t_test_above_zero(d: &Summary) -> Option<f64> {
     use statrs::distribution::StudentsT;
     if d.n < 2 {
         return None;
     }
     let se = d.se();
+    if !(d.mean.is_finite() && se.is_finite()) {
+        return None;
+    }
     if se == 0.0 {
         return Some(if d.mean > 0.0 { 0.0 } else { 1.0 });
     }
+    let t = d.mean / se;
+    if !t.is_finite() {
+        return None;
+    }
     let dist = StudentsT::new(0.0, 1.0, (d.n - 1) as f64).ok()?;
-    Some(dist.sf(d.mean / se))
+    Some(dist.sf(t))
 }
 
 /// Result of a two-tailed Mann-Whitney U test.
@@ -184,6 +208,17 @@ mod tests {
         assert!((s.mean - 5.0).abs() < 1e-12);
         assert!((s.sd() - (32.0f64 / 7.0).sqrt()).abs() < 1e-12);
         assert!((s.se() - s.sd() / 8f64.sqrt()).abs() < 1e-12);
+    }
+
+    /// Differences of ±1e308 overflow the summary (its sum of squares is infinite):
+    /// the test says it cannot be made, and never hands a NaN to the t distribution,
+    /// which panics on one.
+    #[test]
+    fn a_t_test_of_overflowed_values_is_none_not_a_panic() {
+        let d = Summary::of(&[1e308, -1e308, 1e308, -1e308]);
+        assert!(!(d.sd().is_finite() && d.mean.is_finite()), "{d:?}");
+        assert_eq!(t_test_above_zero(&d), None);
+        assert!(in_range(-MAX_MAGNITUDE) && !in_range(1e101) && !in_range(f64::NAN));
     }
 
     fn p(a: &[f64], b: &[f64]) -> f64 {

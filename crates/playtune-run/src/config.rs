@@ -235,6 +235,25 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
                     ),
                 ));
             }
+            // The baseline is played as a point of the space, as `--baseline` gives
+            // one: each value on its dimension's domain (a float anywhere within its
+            // bounds), never a value no evaluation of the run could have.
+            if let Some((d, v)) = config
+                .space
+                .dims
+                .iter()
+                .zip(b)
+                .find(|(d, v)| !d.domain.admits(**v))
+            {
+                return Err(damaged(
+                    "verdict.baseline",
+                    format!(
+                        "{}: {v} is not a value of its domain ({})",
+                        d.name,
+                        d.domain.describe()
+                    ),
+                ));
+            }
             config
                 .space
                 .check_fixed(b)
@@ -338,4 +357,83 @@ pub fn claim_fresh_dir(
         }
     }
     unreachable!("some suffix is free")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use playtune_optim::optim::random::RandomConfig;
+
+    /// A run over two dimensions, `x0` in 0..=3 and `x1` floats 0..=1, whose verdict
+    /// judges against `baseline`, as the text of its `config.ron`.
+    fn config_text(baseline: &[f64]) -> String {
+        let mut space = playtune_optim::eval::int_space("s", 1, 4);
+        space.dims.push(playtune_optim::space::Dimension {
+            name: "x1".into(),
+            domain: playtune_optim::space::Domain::Float {
+                min: 0.0,
+                max: 1.0,
+                levels: 5,
+            },
+            default: 0,
+            fixed: false,
+        });
+        let config = RunConfig {
+            playtune_version: "0".into(),
+            problem: ProblemSpec {
+                name: "p".into(),
+                settings: BTreeMap::new(),
+            },
+            space,
+            space_file: None,
+            algorithm: AlgoConfig::Random(RandomConfig { batch: 1 }),
+            budget: 4,
+            trials: 1,
+            seed: 1,
+            log: true,
+            faults: FaultPolicy::default(),
+            race: None,
+            verdict: Some(verdict::VerdictSettings {
+                evaluations: 10,
+                baseline: Some(baseline.to_vec()),
+            }),
+            game: None,
+        };
+        ron::ser::to_string_pretty(&config, ron::ser::PrettyConfig::default()).unwrap()
+    }
+
+    /// The verdict's baseline is played as a point of the run's space: a value off a
+    /// dimension's domain (99 in 0..=3, 0.5 for an integer, NaN, a float past its
+    /// bounds) is refused naming the file, the field, the dimension and its domain.
+    #[test]
+    fn a_baseline_off_the_space_is_refused_with_the_domain() {
+        let path = Path::new("runs/r/config.ron");
+        for good in [[2.0, 0.5], [0.0, 0.25], [3.0, 1.0]] {
+            parse_config(&config_text(&good), path).unwrap();
+        }
+        for (bad, says) in [
+            (
+                [99.0, 0.5],
+                "x0: 99 is not a value of its domain (integers 0..=3 step 1)",
+            ),
+            (
+                [0.5, 0.5],
+                "x0: 0.5 is not a value of its domain (integers 0..=3 step 1)",
+            ),
+            ([f64::NAN, 0.5], "x0: NaN is not a value of its domain"),
+            (
+                [1.0, 1.5],
+                "x1: 1.5 is not a value of its domain (floats 0..=1 in 5 levels)",
+            ),
+            ([1.0, f64::INFINITY], "x1: inf is not a value of its domain"),
+        ] {
+            let e = parse_config(&config_text(&bad), path)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("runs/r/config.ron: verdict.baseline: ") && e.contains(says),
+                "{bad:?}: {e}"
+            );
+        }
+    }
 }

@@ -158,10 +158,16 @@ pub fn logged_evaluations(
 /// evaluations were played by that game.
 pub fn check_game(config: &RunConfig, problem: &dyn Problem) -> Result<(), RunError> {
     match &config.game {
-        Some(recorded) if problem.game_identity().as_ref() != Some(recorded) => {
+        // The description decides what an evaluation means; where the game lies and
+        // its code are checked where it is loaded (`registry::run_problem`).
+        Some(recorded)
+            if !problem
+                .game_identity()
+                .is_some_and(|now| recorded.same_game(&now)) =>
+        {
             Err(RunError::OtherGame {
-                recorded: recorded.clone(),
-                now: problem.game_identity(),
+                recorded: Box::new(recorded.clone()),
+                now: problem.game_identity().map(Box::new),
             })
         }
         _ => Ok(()),
@@ -184,6 +190,10 @@ pub(crate) fn drive(
     stop: Option<&Stop>,
 ) -> Result<Driven, RunError> {
     check_game(config, problem)?;
+    if let Some(d) = dir {
+        // Before any evaluation: a run file that is a link stops the run at once.
+        files::check_run_folder(d)?;
+    }
     let binding =
         Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
     let features = problem.feature_names();
@@ -212,7 +222,7 @@ pub(crate) fn drive(
     let writer = if logging {
         Some(Mutex::new((
             LogWriter::open(&log_path, &config.space, &features)
-                .map_err(|e| RunError::Io(format!("cannot write {}: {e}", log_path.display())))?,
+                .map_err(|e| write_error("write", &log_path, e))?,
             FailureWriter::new(&failures_path),
         )))
     } else {

@@ -87,9 +87,23 @@ pub enum RunError {
         now.as_ref().map_or("a built-in game".to_string(), |g| format!("`{}` (fingerprint {}), another game", g.name, g.fingerprint))
     )]
     OtherGame {
-        recorded: playtune_optim::eval::GameIdentity,
-        now: Option<playtune_optim::eval::GameIdentity>,
+        // Boxed: an identity carries the game's recorded description, and every
+        // `Result` of the crate carries this error.
+        recorded: Box<playtune_optim::eval::GameIdentity>,
+        now: Option<Box<playtune_optim::eval::GameIdentity>>,
     },
+    /// An evaluation handed in to be recorded (`tell`, a cluster task's rows) with a
+    /// result the log would not take back: recording it would lose it.
+    #[error("trial {trial}, evaluation {index}: {why}; nothing was recorded")]
+    Unusable {
+        trial: u64,
+        index: u64,
+        why: NotFinite,
+    },
+    /// A run's file that is a link, a folder, a device or a file with other names:
+    /// refused, never followed (see [`files`]).
+    #[error(transparent)]
+    NotPlain(#[from] files::NotPlain),
     /// A file that cannot be read, written or parsed; the message names it.
     #[error("{0}")]
     Io(String),
@@ -125,4 +139,14 @@ impl ParseError {
 
 pub(crate) fn io(e: impl std::fmt::Display) -> RunError {
     RunError::Io(e.to_string())
+}
+
+/// An I/O error of writing `path` (`doing`: "write", "repair", ...): the typed
+/// [`RunError::NotPlain`] where a run's file was refused as not plain, which names the
+/// file itself, else the error with the file named.
+pub(crate) fn write_error(doing: &str, path: &Path, e: std::io::Error) -> RunError {
+    match files::not_plain(&e) {
+        Some(n) => RunError::NotPlain(n.clone()),
+        None => RunError::Io(format!("cannot {doing} {}: {e}", path.display())),
+    }
 }

@@ -12,7 +12,7 @@ use playtune_optim::optim::Phase;
 use playtune_optim::space::Space;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
@@ -66,11 +66,9 @@ impl FailureWriter {
             return Ok(());
         }
         if self.file.is_none() {
+            // Never through a link: see `files`.
             cut_half_line(&self.path)?;
-            let f = OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&self.path)?;
+            let f = super::files::open_append(&self.path)?;
             self.file = Some(BufWriter::new(f));
         }
         let file = self.file.as_mut().expect("opened above");
@@ -83,19 +81,11 @@ impl FailureWriter {
 }
 
 /// Cuts a last line that an interruption left half written (any line-based log: the
-/// failures, an experiment's re-evaluations, a cluster's task records).
+/// failures, an experiment's re-evaluations, a cluster's task records); a link, or
+/// anything but a plain file, is refused rather than followed
+/// ([`super::files::cut_torn_line`]).
 pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
-    let Ok(bytes) = std::fs::read(path) else {
-        return Ok(());
-    };
-    if bytes.is_empty() || bytes.last() == Some(&b'\n') {
-        return Ok(());
-    }
-    let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    OpenOptions::new()
-        .write(true)
-        .open(path)?
-        .set_len(keep as u64)
+    super::files::cut_torn_line(path)
 }
 
 /// Reads a run's failures by (trial, index), the later of two copies winning. A line
@@ -245,7 +235,9 @@ pub(crate) fn canonicalise(path: &Path, keep: &dyn Fn(u64, u64) -> bool) -> Resu
         text.push_str(&serde_json::to_string(r).map_err(super::io)?);
         text.push('\n');
     }
-    std::fs::write(&tmp, text).map_err(super::io)?;
+    super::files::create_temporary(&tmp)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
+        .map_err(|e| super::write_error("write", &tmp, e))?;
     std::fs::rename(&tmp, path).map_err(super::io)
 }
 

@@ -14,6 +14,7 @@ mod config;
 mod drive;
 mod error;
 pub mod failures;
+pub mod files;
 pub mod lock;
 pub mod log;
 mod progress;
@@ -124,15 +125,25 @@ pub fn append_results(
     rows: &[LogRow],
     failed: &[FailureRow],
 ) -> Result<(), RunError> {
+    files::check_run_folder(dir)?;
+    // Checked before anything is written: a row the log's reader would leave out is
+    // refused here, where whoever hands it in hears of it.
+    for r in rows {
+        finite(r.eval.clone()).map_err(|why| RunError::Unusable {
+            trial: r.trial,
+            index: r.index,
+            why,
+        })?;
+    }
     let log_path = dir.join(log::LOG_FILE);
     let mut w = LogWriter::open(&log_path, space, features)
-        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", log_path.display())))?;
+        .map_err(|e| write_error("write", &log_path, e))?;
     // Its errors name the log already.
     w.append(space, rows).map_err(io)?;
     let failures_path = dir.join(failures::FAILURES_FILE);
     FailureWriter::new(&failures_path)
         .append(failed)
-        .map_err(|e| RunError::Io(format!("cannot write {}: {e}", failures_path.display())))
+        .map_err(|e| write_error("write", &failures_path, e))
 }
 
 /// Why an evaluation's results cannot be used.
@@ -142,16 +153,36 @@ pub enum NotFinite {
     Fitness(f64),
     #[error("a feature is {0}, not a finite number")]
     Feature(f64),
+    #[error(
+        "the fitness is {0:e}, beyond ±{max:e}, the largest magnitude playtune takes in (its statistics of such numbers would overflow): scale the evaluator's fitness",
+        max = playtune_optim::stats::MAX_MAGNITUDE
+    )]
+    FitnessTooLarge(f64),
+    #[error(
+        "a feature is {0:e}, beyond ±{max:e}, the largest magnitude playtune takes in (its statistics of such numbers would overflow): scale the evaluator's features",
+        max = playtune_optim::stats::MAX_MAGNITUDE
+    )]
+    FeatureTooLarge(f64),
 }
 
 /// An evaluation with a non-finite fitness or feature is a failed evaluation: NaN
-/// would silently poison every estimate and comparison made from it.
+/// would silently poison every estimate and comparison made from it. So is one beyond
+/// ±[`playtune_optim::stats::MAX_MAGNITUDE`]: a finite 1e308 makes the means and
+/// sums of squares made from it infinite, and a run would write a result (`estimate:
+/// inf`) that its own `report` refuses.
 pub fn finite(e: Evaluation) -> Result<Evaluation, NotFinite> {
+    use playtune_optim::stats::in_range;
     if !e.fitness.is_finite() {
         return Err(NotFinite::Fitness(e.fitness));
     }
     if let Some(&f) = e.features.iter().find(|f| !f.is_finite()) {
         return Err(NotFinite::Feature(f));
+    }
+    if !in_range(e.fitness) {
+        return Err(NotFinite::FitnessTooLarge(e.fitness));
+    }
+    if let Some(&f) = e.features.iter().find(|f| !in_range(**f)) {
+        return Err(NotFinite::FeatureTooLarge(f));
     }
     Ok(e)
 }

@@ -15,7 +15,7 @@
 
 use super::RunError;
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -117,6 +117,9 @@ pub fn lock_here(dir: &Path) -> Result<FolderLock, RunError> {
     if !dir.is_dir() {
         return Err(RunError::NoSuchFolder(dir.to_path_buf()));
     }
+    // A run file that is a link is refused before the command changes anything, the
+    // lock file included (each write refuses one too: this is for a message at once).
+    super::files::check_run_folder(dir)?;
     acquire(&dir.join(LOCK_FILE), dir, BUSY_WAIT)
 }
 
@@ -188,18 +191,9 @@ pub(super) fn busy_text(what: &Path, holder: &str, inside: Option<&Path>) -> Str
 }
 
 fn acquire(lock_file: &Path, what: &Path, wait: Duration) -> Result<FolderLock, RunError> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(lock_file)
-        .map_err(|e| {
-            RunError::Io(format!(
-                "cannot open the lock file {}: {e}",
-                lock_file.display()
-            ))
-        })?;
+    // The holder's record is written into it: never through a link.
+    let file = super::files::open_in_place(lock_file, true)
+        .map_err(|e| super::write_error("open the lock file", lock_file, e))?;
     let key = canonical(lock_file)?;
     let mut held = HELD
         .lock()
@@ -430,7 +424,11 @@ pub fn write_whole(path: impl AsRef<Path>, bytes: impl AsRef<[u8]>) -> std::io::
         name.to_string_lossy(),
         std::process::id()
     ));
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    // A fresh file (O_EXCL): a file or link of that name left behind is replaced,
+    // never written through. Renaming replaces a link at `path`, never follows it.
+    let written = super::files::create_temporary(&tmp)
+        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|()| std::fs::rename(&tmp, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }

@@ -15,7 +15,7 @@ use playtune_optim::eval::Evaluation;
 use playtune_optim::optim::Phase;
 use playtune_optim::space::{Domain, Space};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -160,28 +160,21 @@ pub struct LogWriter {
 
 impl LogWriter {
     /// Opens the log for appending, writing the header to a new file, and cutting a
-    /// final line that an interruption left half written.
+    /// final line that an interruption left half written. The log must be a plain file
+    /// of the run folder: a link is refused, never followed (see [`super::files`]).
     pub fn open(path: &Path, space: &Space, features: &[String]) -> std::io::Result<LogWriter> {
-        let exists = path.exists() && std::fs::metadata(path)?.len() > 0;
+        let bytes = super::files::read(path)?.unwrap_or_default();
+        let exists = !bytes.is_empty();
         let mut checked = true;
         if exists {
-            let bytes = std::fs::read(path)?;
             let first = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
             checked = first != header(space, features).as_bytes();
-            if bytes.last() != Some(&b'\n') {
-                let keep = bytes
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map(|p| p + 1)
-                    .unwrap_or(0);
-                OpenOptions::new()
-                    .write(true)
-                    .open(path)?
-                    .set_len(keep as u64)?;
-            }
+            super::files::cut_torn(path, &bytes)?;
         }
-        let mut file = BufWriter::new(OpenOptions::new().create(true).append(true).open(path)?);
-        if !exists || std::fs::metadata(path)?.len() == 0 {
+        let file = super::files::open_append(path)?;
+        let empty = file.metadata()?.len() == 0;
+        let mut file = BufWriter::new(file);
+        if empty {
             checked = true;
             writeln!(file, "{}", header_of(space, features, true))?;
             // Flushed at once, not with the first rows: a run killed before its first
@@ -366,6 +359,11 @@ enum BadRow {
     Changed,
     #[error("does not parse into a point of the run's space with finite results")]
     Unreadable,
+    #[error(
+        "a result of {0:e}, beyond ±{max:e}, the largest magnitude playtune takes in",
+        max = playtune_optim::stats::MAX_MAGNITUDE
+    )]
+    TooLarge(f64),
 }
 
 /// Parses one row, verifying its check in a checked log.
@@ -384,7 +382,16 @@ fn parse_checked(
     } else {
         line
     };
-    parse_row(line, space, features).ok_or(BadRow::Unreadable)
+    let row = parse_row(line, space, features).ok_or(BadRow::Unreadable)?;
+    // What the run would never have logged (its evaluations are refused beyond the
+    // bound, see `run::finite`), and what would overflow its statistics.
+    match std::iter::once(&row.eval.fitness)
+        .chain(&row.eval.features)
+        .find(|v| !playtune_optim::stats::in_range(**v))
+    {
+        Some(&v) => Err(BadRow::TooLarge(v)),
+        None => Ok(row),
+    }
 }
 fn parse_row(line: &str, space: &Space, features: usize) -> Option<LogRow> {
     let cols = split_csv(line);
@@ -426,7 +433,7 @@ pub(crate) fn canonicalise(
     rows.sort_by_key(|r| (r.trial, r.index));
     let tmp: PathBuf = path.with_extension("csv.tmp");
     let written = (|| -> std::io::Result<()> {
-        let mut w = BufWriter::new(File::create(&tmp)?);
+        let mut w = BufWriter::new(super::files::create_temporary(&tmp)?);
         writeln!(w, "{}", header_of(space, features, log.checked))?;
         let mut line = String::new();
         for r in &rows {

@@ -27,6 +27,55 @@ pub struct Reevaluation {
     pub summary: Summary,
 }
 
+/// The spread, relative to the values' size, below which re-evaluations agree: what
+/// rounding leaves between evaluations that are equal (0.3 computed as 0.1 + 0.2 is
+/// 0.30000000000000004), far below any noise a measure has.
+const AGREE: f64 = 1e-12;
+
+/// How a run's estimate of a point stands beside the point's re-evaluations.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Beside {
+    /// Fewer than two re-evaluations succeeded: no spread to measure the gap by.
+    Unmeasured,
+    /// The re-evaluations all agree, at `value` (equal, or apart by rounding only):
+    /// their standard error is 0, or rounding's, and measures nothing, so the gap is
+    /// said as it is. `gap`: the estimate less `value`, 0 where it is within rounding
+    /// of them too.
+    Agree { value: f64, gap: f64 },
+    /// The re-evaluations spread: the estimate less their mean, in their standard
+    /// errors.
+    StandardErrors { gap: f64, se: f64 },
+}
+
+impl Reevaluation {
+    /// Where `estimate` (the run's model value of the point) stands beside these
+    /// re-evaluations. Re-evaluations that tie have a standard error of 0 or of
+    /// rounding (1e-17), and a gap counted in those would be a number of standard
+    /// errors that means nothing (a 0.05 gap read as 1.9e15 of them).
+    pub fn beside(&self, estimate: f64) -> Beside {
+        if self.fitness.len() < 2 {
+            return Beside::Unmeasured;
+        }
+        let min = self.fitness.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = self
+            .fitness
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let scale = min.abs().max(max.abs()).max(estimate.abs());
+        let mean = self.summary.mean;
+        let gap = estimate - mean;
+        if max - min <= AGREE * scale {
+            let gap = if gap.abs() <= AGREE * scale { 0.0 } else { gap };
+            return Beside::Agree { value: mean, gap };
+        }
+        Beside::StandardErrors {
+            gap,
+            se: self.summary.se(),
+        }
+    }
+}
+
 /// Evaluates `values` (a point of `space`, the run's search space) `n` times with the
 /// seeds `derive_seed(seed, [REEVALUATE_STREAM, trial, k])`, k = 0..n, in parallel, a
 /// failed evaluation tried `retries` more times with its seed; the result does not
@@ -100,6 +149,47 @@ mod tests {
             "mean {} se {se}, truth {truth}",
             r.summary.mean
         );
+    }
+
+    fn of(fitness: &[f64]) -> Reevaluation {
+        Reevaluation {
+            fitness: fitness.to_vec(),
+            failures: Vec::new(),
+            summary: Summary::of(fitness),
+        }
+    }
+
+    /// Ties, exact or apart by rounding, agree: the gap is said as it is, never in
+    /// standard errors of 0 or of 1e-17; a real spread measures it in standard errors.
+    #[test]
+    fn an_estimate_beside_tied_reevaluations_is_a_plain_gap() {
+        let tied = of(&[0.3, 0.1 + 0.2, 0.3, 0.1 + 0.2]);
+        assert!(tied.summary.se() > 0.0, "rounding's standard error");
+        match tied.beside(0.35) {
+            Beside::Agree { value, gap } => {
+                assert!((value - 0.3).abs() < 1e-15 && (gap - 0.05).abs() < 1e-15)
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            of(&[2.0, 2.0]).beside(2.0),
+            Beside::Agree {
+                value: 2.0,
+                gap: 0.0
+            }
+        );
+        assert!(matches!(
+            of(&[0.0, -0.0]).beside(1e-300),
+            Beside::Agree { .. }
+        ));
+        match of(&[1.0, 2.0, 3.0]).beside(5.0) {
+            Beside::StandardErrors { gap, se } => {
+                assert_eq!(gap, 3.0);
+                assert!((se - (1.0f64 / 3.0).sqrt()).abs() < 1e-12);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(of(&[1.0]).beside(5.0), Beside::Unmeasured);
     }
 
     #[test]

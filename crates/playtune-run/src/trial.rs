@@ -241,12 +241,8 @@ impl TrialContext<'_> {
                     .lock()
                     .map_err(|_| RunError::Io("log writer poisoned".into()))?;
                 w.0.append(&c.space, &rows).map_err(io)?;
-                w.1.append(&failed_rows).map_err(|e| {
-                    RunError::Io(format!(
-                        "cannot write {}: {e}",
-                        self.failures_path.display()
-                    ))
-                })?;
+                w.1.append(&failed_rows)
+                    .map_err(|e| write_error("write", self.failures_path, e))?;
             }
             let attempted = self
                 .attempted

@@ -118,7 +118,8 @@ pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
         // A task whose candidates are neither logged nor answered ended without
         // its work.
         let config = crate::registry::read_config(dir)?;
-        let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
+        // Status only reads the run: its problem as the folder records it, no game code.
+        let problem = crate::registry::recorded_problem(dir, &config)?;
         let log =
             crate::run::log::read_log(&dir.join(LOG_FILE), &config.space, &problem.feature_names())
                 .map(|l| l.rows)
@@ -396,7 +397,8 @@ pub(crate) fn run_batch_task(cluster: &Path, k: usize, index: usize) -> Result<S
     let started = Instant::now();
     let folder = Folder::new(dir);
     let config = crate::registry::read_config(dir)?;
-    let problem = crate::registry::build_problem(&config.problem, Some(&config.space))?;
+    // The game the run began with, where it found it (as `resume` plays it).
+    let problem = crate::registry::run_problem(&config, None)?;
     let binding = Binding::new(&config.space, problem.space())?;
     let round = folder
         .rounds()?

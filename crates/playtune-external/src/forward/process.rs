@@ -179,7 +179,8 @@ impl ProcessRules {
                     }
                     if let Some(e) = obj.get("error") {
                         let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
-                        return Ok(Err(why));
+                        // The game's own words, printed: without a terminal's controls.
+                        return Ok(Err(playtune_optim::eval::printable(&why)));
                     }
                     let bad = |why: String| format!("its reply to `{op}`: {why}");
                     let state =

@@ -17,9 +17,10 @@ pub use benchmarks::{
 pub use binding::{Binding, BindingError, own_baseline_point};
 pub use command::groups as evaluator_groups;
 pub use command::process_tail as stderr_tail;
-pub use command::reply::{Reply, json as reply_object, parse_reply, show as show_reply};
+pub use command::reply::{Reply, json as reply_object, parse_reply, printable, show as show_reply};
 pub use command::worker::{Pool as WorkerPool, Session as WorkerSession, WorkerError};
 pub use command::{COMMAND, CommandProblem};
+pub use command::{Ended as ProcessEnded, exit_text, run_to_end};
 pub use def::{ProblemDef, ProblemError};
 pub use manual::{MANUAL, ManualProblem, point_json};
 pub use synthetic_design::{SYNTHETIC_DESIGN, SyntheticDesign};
@@ -129,7 +130,32 @@ pub(crate) fn rate_range(name: &str) -> Option<(f64, f64)> {
 #[serde(deny_unknown_fields)]
 pub struct GameIdentity {
     pub name: String,
+    /// A fingerprint of the game's description (players, settings, bots, ladder, ...).
     pub fingerprint: String,
+    /// A fingerprint of the code that plays it (the Python file, the files its command
+    /// names), so that another program behind the same description is another game.
+    /// Absent in runs recorded before it was (their code is taken on trust).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Where the game was found, absolutely (a description file's path, a Python game's
+    /// `FILE.py:NAME` with its file's path), so that the run plays it from any folder
+    /// and never a file of the same name elsewhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The game's description as read when the run began, in the description file's
+    /// format: commands that only read a run know the game from it, and never start,
+    /// import or run the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+impl GameIdentity {
+    /// Whether `other` describes the same game: its name and description. Where the
+    /// game was found, and its code, are compared by whoever loads the game, which
+    /// knows whether its user named it again on purpose.
+    pub fn same_game(&self, other: &GameIdentity) -> bool {
+        self.name == other.name && self.fingerprint == other.fingerprint
+    }
 }
 
 pub trait Problem: Send + Sync {

@@ -1,6 +1,6 @@
 //! The process groups of the evaluators running now, for a signal handler to kill.
 //!
-//! Every evaluator sits in a process group of its own (see [`super::process::spawn`]),
+//! Every evaluator sits in a process group of its own (see [`super::process::spawn_in`]),
 //! so Ctrl-C, which the terminal sends to its foreground group, and a SIGTERM sent to
 //! playtune alone do not reach it. Playtune's handler for those signals
 //! (`cli::interrupt`) calls [`kill_all`] before it exits. Everything here that the
@@ -34,6 +34,8 @@ pub(crate) fn spawn_registered<C>(
     spawn: impl FnOnce() -> std::io::Result<C>,
     pid: impl FnOnce(&C) -> u32,
 ) -> std::io::Result<C> {
+    // Before the first evaluator: whatever kills playtune, its guardian kills the groups.
+    super::guard::ensure();
     let old = block_handled();
     SPAWNING.fetch_add(1, Ordering::SeqCst);
     let started = if EXITING.load(Ordering::SeqCst) || HALTS.load(Ordering::SeqCst) > 0 {
@@ -55,6 +57,7 @@ pub(crate) fn spawn_registered<C>(
 }
 
 fn register(pgid: i32) {
+    super::guard::started(pgid);
     for slot in &GROUPS {
         if slot
             .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
@@ -73,6 +76,7 @@ pub(crate) fn unregister(pgid: i32) {
     if pgid <= 0 {
         return;
     }
+    super::guard::ended(pgid);
     for slot in &GROUPS {
         if slot
             .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst)
@@ -248,8 +252,14 @@ mod tests {
 
     #[test]
     fn groups_are_registered_until_killed() {
-        let child = super::super::process::spawn("sleep 30", &[], &[], std::process::Stdio::null())
-            .unwrap();
+        let child = super::super::process::spawn_in(
+            "sleep 30",
+            None,
+            &[],
+            &[],
+            std::process::Stdio::null(),
+        )
+        .unwrap();
         let pgid = child.id() as i32;
         assert!(live().contains(&pgid));
         let mut child = child;

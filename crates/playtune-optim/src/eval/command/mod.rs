@@ -17,9 +17,11 @@
 //! whole, so nothing it starts outlives it.
 
 pub mod groups;
+mod guard;
 mod once;
 mod process;
-pub use process::tail as process_tail;
+pub use once::{Ended, run_to_end};
+pub use process::{exit_text, tail as process_tail};
 pub mod reply;
 pub mod worker;
 

@@ -22,6 +22,52 @@ pub struct Output {
     pub stderr: String,
 }
 
+/// How a process run by [`run_to_end`] ended.
+pub struct Ended {
+    /// Its exit status; `None` when it did not exit within its time (it was killed).
+    pub status: Option<std::io::Result<std::process::ExitStatus>>,
+    /// Its standard output, up to the limit asked for (the last bytes).
+    pub stdout: Vec<u8>,
+    /// The tail of its standard error ([`process::tail`]).
+    pub stderr: String,
+}
+
+/// Runs `sh -c command` (in `dir`, playtune's folder when `None`, with `env` set and
+/// `unset` removed) in a process group of its own, for at most `timeout`, keeping the
+/// last `stdout_limit` bytes of its standard output. Once it has exited, whatever it
+/// left running in its group is killed, and its output is read only a short while
+/// more: a background process (a helper it started, even one that left its group)
+/// holding its output open cannot hold up the caller. `Err`: it could not be started
+/// or read.
+pub fn run_to_end(
+    command: &str,
+    dir: Option<&std::path::Path>,
+    env: &[(&str, String)],
+    unset: &[&str],
+    stdin: Stdio,
+    timeout: Duration,
+    stdout_limit: usize,
+) -> Result<Ended, String> {
+    let mut child = process::spawn_in(command, dir, env, unset, stdin)
+        .map_err(|e| format!("cannot start it: {e}"))?;
+    let captures = (|| -> std::io::Result<_> {
+        let out = Capture::start(child.stdout.take().expect("piped"), stdout_limit)?;
+        let err = Capture::start(child.stderr.take().expect("piped"), STDERR_LIMIT)?;
+        Ok((out, err))
+    })();
+    let exited = captures.is_ok() && process::wait_exit(&child, timeout);
+    // Killed by playtune's signal handler: interrupted, not failed.
+    super::groups::hold_if_exiting();
+    process::kill_group(&child);
+    let status = child.wait();
+    let (out, err) = captures.map_err(|e| format!("cannot read its output: {e}"))?;
+    Ok(Ended {
+        status: exited.then_some(status),
+        stdout: out.drained(),
+        stderr: err.tail(),
+    })
+}
+
 /// Runs `sh -c command` with `request` on its standard input, for at most `timeout`.
 /// Whatever it leaves running is killed when it exits, so a background process that
 /// holds its output open cannot hold up the evaluation.
@@ -32,43 +78,35 @@ pub fn run(command: &str, request: &str, seed: u64, timeout: Duration) -> Result
     };
     let stdin =
         request_file(request).map_err(|e| failure(format!("cannot write its request: {e}")))?;
-    let mut child = process::spawn(
+    let ended = run_to_end(
         command,
+        None,
         &[("PLAYTUNE_SEED", seed.to_string())],
         // Inherited from a parent that is itself a worker, it would say the wrong mode.
         &["PLAYTUNE_WORKER"],
         Stdio::from(stdin),
-    )
-    .map_err(|e| failure(format!("cannot start it: {e}")))?;
-    let captures = (|| -> std::io::Result<_> {
+        timeout,
         // One byte over the limit: whether the output was cut shows.
-        let out = Capture::start(child.stdout.take().expect("piped"), STDOUT_LIMIT + 1)?;
-        let err = Capture::start(child.stderr.take().expect("piped"), STDERR_LIMIT)?;
-        Ok((out, err))
-    })();
-    let exited = captures.is_ok() && process::wait_exit(&child, timeout);
-    // Killed by playtune's signal handler: interrupted, not failed.
-    super::groups::hold_if_exiting();
-    process::kill_group(&child);
-    let status = child.wait();
-    let (out, err) = captures.map_err(|e| failure(format!("cannot read its output: {e}")))?;
-    let stderr = err.tail();
+        STDOUT_LIMIT + 1,
+    )
+    .map_err(failure)?;
+    let stderr = ended.stderr;
     let fail = |reason: String| Failure {
         reason,
         stderr: Some(stderr.clone()),
     };
-    if !exited {
-        return Err(fail(format!(
-            "it did not finish within {} s (the `timeout` setting)",
-            timeout.as_secs_f64()
-        )));
+    match ended.status {
+        None => {
+            return Err(fail(format!(
+                "it did not finish within {} s (the `timeout` setting)",
+                timeout.as_secs_f64()
+            )));
+        }
+        Some(Ok(s)) if s.success() => {}
+        Some(Ok(s)) => return Err(fail(format!("it failed ({})", process::exit_text(s)))),
+        Some(Err(e)) => return Err(fail(format!("cannot wait for it: {e}"))),
     }
-    match status {
-        Ok(s) if s.success() => {}
-        Ok(s) => return Err(fail(format!("it failed ({s})"))),
-        Err(e) => return Err(fail(format!("cannot wait for it: {e}"))),
-    }
-    let mut stdout = out.drained();
+    let mut stdout = ended.stdout;
     if stdout.len() > STDOUT_LIMIT {
         // Cut: the reply can be read only if its last line lies whole within the tail
         // kept (a line break before it), else it would read as nothing or as garbage.

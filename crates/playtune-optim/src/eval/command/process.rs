@@ -19,20 +19,12 @@ const TAIL_BYTES: usize = 2048;
 /// output is then abandoned rather than waited for.
 const DRAIN_GRACE: Duration = Duration::from_millis(500);
 
-/// Starts `sh -c command` as the leader of a new process group, so that
-/// [`kill_group`] also reaches whatever it starts in the background. The group is
-/// registered (see [`super::groups`]) until [`kill_group`] kills it, so that Ctrl-C or
-/// SIGTERM, which do not reach a group of its own, kill it on the way out.
-pub fn spawn(
-    command: &str,
-    env: &[(&str, String)],
-    unset: &[&str],
-    stdin: Stdio,
-) -> io::Result<Child> {
-    spawn_in(command, None, env, unset, stdin)
-}
-
-/// [`spawn`], the command started in `dir` (playtune's own folder when `None`).
+/// Starts `sh -c command` in `dir` (playtune's own folder when `None`) as the leader
+/// of a new process group, so that [`kill_group`] also reaches whatever it starts in
+/// the background. The group is registered (see [`super::groups`]) until
+/// [`kill_group`] kills it, so that Ctrl-C or SIGTERM, which do not reach a group of
+/// its own, kill it on the way out, and so does playtune's guardian
+/// ([`super::guard`]) when playtune is killed outright.
 pub(crate) fn spawn_in(
     command: &str,
     dir: Option<&std::path::Path>,
@@ -230,6 +222,59 @@ pub fn tail(bytes: &[u8]) -> String {
         cut += 1;
     }
     format!("...{}", &joined[cut..])
+}
+
+/// The usual name of signal `n` (`SIGSEGV`), for the signals that end processes.
+fn signal_name(n: i32) -> Option<&'static str> {
+    Some(match n {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGTRAP => "SIGTRAP",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGUSR1 => "SIGUSR1",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGUSR2 => "SIGUSR2",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGALRM => "SIGALRM",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        libc::SIGXFSZ => "SIGXFSZ",
+        libc::SIGSYS => "SIGSYS",
+        _ => return None,
+    })
+}
+
+/// How a process ended, as a message says it: `exit status: 3`, `killed by signal 11
+/// (SIGSEGV)`, or, for the status 128 + N by which a shell (`sh -c`) reports a command
+/// that signal N killed, `exit status: 139, as a shell reports a command killed by
+/// signal 11 (SIGSEGV)`.
+pub fn exit_text(status: std::process::ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    let signal = |n: i32| match signal_name(n) {
+        Some(name) => format!("signal {n} ({name})"),
+        None => format!("signal {n}"),
+    };
+    if let Some(n) = status.signal() {
+        let core = if status.core_dumped() {
+            ", core dumped"
+        } else {
+            ""
+        };
+        return format!("killed by {}{core}", signal(n));
+    }
+    match status.code() {
+        Some(code) if code > 128 && signal_name(code - 128).is_some() => format!(
+            "exit status: {code}, as a shell reports a command killed by {}",
+            signal(code - 128)
+        ),
+        Some(code) => format!("exit status: {code}"),
+        None => status.to_string(),
+    }
 }
 
 /// A failure message's ending: the evaluator's last words on stderr, or that it had none.

@@ -74,15 +74,19 @@ pub enum ReplyError {
     FeatureNotFinite { shown: String, name: String },
 }
 
+/// `text` with every control character (a line break, a terminal's escape and
+/// bell, the C1 codes) shown as a space: what an evaluator or a game wrote must not
+/// drive the reader's terminal, nor split a message or a log's line.
+pub fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 /// Quotes what an evaluator printed, cut to a readable length.
 pub fn show(text: &str) -> String {
     const MAX: usize = 200;
-    // Control characters (a terminal's escape sequences among them) are shown as
-    // spaces: what an evaluator printed must not drive the reader's terminal.
-    let text: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let text = printable(text);
     let text = text.trim();
     match text.char_indices().nth(MAX) {
         Some((cut, _)) => format!("`{}...`", &text[..cut]),

@@ -263,6 +263,31 @@ fn a_worker_that_exits_is_replaced() {
     ok(&p, 5);
 }
 
+/// Issue 65: a worker killed by a signal says which: the shell that runs it, killed
+/// by one (here SIGSEGV, then SIGKILL sent by someone else, which playtune's own
+/// kill does not hide), or its command, whose death by a signal the shell reports as
+/// 128 + the signal's number.
+#[test]
+fn a_worker_killed_by_a_signal_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = worker(
+        dir.path(),
+        "case $seed in 3) kill -SEGV $PPID;; 4) kill -KILL $PPID;; 5) kill -SEGV $$;; \
+         6) kill -KILL $$;; *) reply;; esac",
+        1,
+        5.0,
+    );
+    ok(&p, 1);
+    err(&p, 3, &["exited without replying", "signal 11 (SIGSEGV)"]);
+    err(&p, 4, &["exited without replying", "signal 9 (SIGKILL)"]);
+    err(&p, 5, &["exit status: 139", "signal 11 (SIGSEGV)"]);
+    err(&p, 6, &["exit status: 137", "signal 9 (SIGKILL)"]);
+    ok(&p, 7);
+    // A one-shot evaluator likewise.
+    let p = once(dir.path(), "kill -SEGV $$", 5.0);
+    err(&p, 1, &["exit status: 139", "signal 11 (SIGSEGV)"]);
+}
+
 #[test]
 fn a_worker_that_hangs_is_killed_and_replaced() {
     let dir = tempfile::tempdir().unwrap();

@@ -16,6 +16,27 @@ const STDERR_LIMIT: usize = 16 << 10;
 /// failure can give its exit status rather than the kill's.
 const EXIT_GRACE: Duration = Duration::from_millis(200);
 
+/// The id of the next request to any worker. Counted from a number drawn at random
+/// per process, between 2^24 and 2^30: a line a worker prints that is not its reply
+/// (a banner at its start, say) cannot carry the id of a request by chance, as it
+/// could when every process counted from 1, and so is never read as the reply to one.
+/// Below 2^31 for a billion requests and more: a game that keeps ids in 32-bit
+/// integers reads them, and one in JavaScript's numbers does.
+fn next_id() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: OnceLock<AtomicU64> = OnceLock::new();
+    NEXT.get_or_init(|| {
+        // Random keys, drawn afresh for each process by the standard library.
+        let draw = std::collections::hash_map::RandomState::new()
+            .build_hasher()
+            .finish();
+        AtomicU64::new((1 << 24) + draw % ((1 << 30) - (1 << 24)))
+    })
+    .fetch_add(1, Ordering::Relaxed)
+}
+
 /// One running worker process.
 struct Worker {
     child: Child,
@@ -194,12 +215,11 @@ impl Worker {
             Fault::Protocol(why) => why,
             Fault::Reply(why) => why,
         };
-        let status = self.stop();
-        // Its own exit status says something; the kill's does not.
-        let status = match status {
-            Some(s) if std::os::unix::process::ExitStatusExt::signal(&s) != Some(libc::SIGKILL) => {
-                format!(" ({s})")
-            }
+        // Its own exit status says something (a signal that killed it included); the
+        // kill's, below, does not.
+        let ended_first = process::wait_exit(&self.child, Duration::ZERO);
+        let status = match self.stop() {
+            Some(s) if ended_first => format!(" ({})", process::exit_text(s)),
             _ => String::new(),
         };
         format!(
@@ -306,10 +326,8 @@ impl Pool {
         timeout: Duration,
         read: impl FnOnce(u64, &str) -> Result<Result<T, String>, String>,
     ) -> Result<T, WorkerError> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let mut worker = self.take()?;
-        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let id = next_id();
         let outcome = worker
             .exchange(request(id), timeout, self.startup)
             .and_then(|line| read(id, &line).map_err(Fault::Reply));
@@ -398,8 +416,6 @@ impl Session {
         request: impl FnOnce(u64) -> String,
         read: impl FnOnce(u64, &str) -> Result<Result<T, String>, String>,
     ) -> Result<T, WorkerError> {
-        use std::sync::atomic::{AtomicU64, Ordering};
-        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let Some(worker) = self.worker.as_mut() else {
             return Err(WorkerError::Failed(
                 self.failed
@@ -407,7 +423,7 @@ impl Session {
                     .unwrap_or_else(|| "its game process was lost".into()),
             ));
         };
-        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+        let id = next_id();
         let outcome = worker
             .exchange(request(id), self.timeout, self.pool.startup)
             .and_then(|line| read(id, &line).map_err(Fault::Reply));
