@@ -400,7 +400,8 @@ def register_game(
     if ref is not None:
         import shlex
 
-        command = f"{shlex.quote(sys.executable)} -m playtune.worker serve {shlex.quote(ref)}"
+        # `exec`: the interpreter is the process, so that a signal that ends it is named.
+        command = f"exec {shlex.quote(sys.executable)} -m playtune.worker serve {shlex.quote(ref)}"
         name = _playtune.register_game_process(text, ref, command, workers, float(timeout))
         _REFERENCES[name] = ref
         return name

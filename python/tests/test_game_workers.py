@@ -209,6 +209,28 @@ def test_a_python_game_process_killed_by_a_signal_says_which(tmp_path):
     assert "signal 11 (SIGSEGV)" in out.stderr, out.stderr
 
 
+def test_a_registered_game_process_killed_by_a_signal_says_which(tmp_path):
+    # The same game registered from Python: its worker is the interpreter itself (no
+    # shell between), so the signal is named, not a shell's exit status 139.
+    game = _game_file(tmp_path, "dies2", _PLAIN.replace('        won = match["seed"] % 2', '''        os.kill(os.getpid(), 11)
+        won = match["seed"] % 2'''))
+    script = tmp_path / "plays.py"
+    script.write_text(textwrap.dedent(f'''
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        import playtune, dies2
+        if __name__ == "__main__":
+            name = playtune.register_game(dies2.G(), workers=1)
+            try:
+                playtune.tournament(name, ["a", "b"], games=1)
+            except playtune.PlaytuneError as e:
+                print(e)
+    '''))
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert "killed by signal 11 (SIGSEGV)" in out.stdout, out.stdout + out.stderr
+    assert "as a shell reports" not in out.stdout, out.stdout
+
+
 def test_game_processes_die_with_the_python_process_that_started_them(tmp_path):
     # A Python process plays a hung game in a game process, and is killed with SIGKILL
     # (no handler, no atexit runs): the game process ends soon after (a generous 60 s).
