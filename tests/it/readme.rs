@@ -99,7 +99,10 @@ fn the_readme_starts_with_the_main_job_and_the_tests() {
     let text = read(Path::new(README));
     let commands: Vec<String> = code_lines(&text).into_iter().filter_map(command).collect();
     assert!(commands.len() >= 2, "README.md has fewer than two commands");
-    assert_eq!(commands[0], "cargo run --release -- optimize --problem design");
+    assert_eq!(
+        commands[0],
+        "cargo run --release -- optimize --problem design"
+    );
     assert_eq!(commands[1], "cargo test --release");
 }
 
