@@ -145,7 +145,7 @@ pub mod games {
 }
 
 /// Learned state evaluation ([`playtune_harness::learn`]) with its training
-/// ([`train`], the crate `playtune-train`, the one that depends on candle).
+/// (`train`, the crate `playtune-train`, the one that depends on candle).
 pub mod learn {
     pub use playtune_harness::learn::*;
     pub use playtune_train as train;

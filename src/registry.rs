@@ -1,6 +1,6 @@
 //! The built-in games and problems by name. A game is one line in [`GAMES`], a
 //! problem one line in [`PROBLEMS`]: each problem declares its
-//! [`ProblemDef`](crate::eval::ProblemDef) (name, settings with defaults, build) beside
+//! [`ProblemDef`] (name, settings with defaults, build) beside
 //! its code; `design` and `tune-agent`, which take any game here, are declared below.
 
 use crate::eval::def::{agents_budget, game_settings};
@@ -420,7 +420,7 @@ pub struct DesignLadder {
     pub games: usize,
 }
 
-/// The ladder `spec` plays, where it is a `design` run (as [`DESIGN`]'s build reads it).
+/// The ladder `spec` plays, where it is a `design` run (as `DESIGN`'s build reads it).
 pub fn design_ladder(spec: &ProblemSpec) -> Result<Option<DesignLadder>, Error> {
     if spec.name != DESIGN.name {
         return Ok(None);

@@ -281,6 +281,8 @@ pub struct CommonRunArgs {
     pub runs_dir: PathBuf,
     /// Also draw the run's pictures when it finishes, into DIR/<run name>, as
     /// `playtune plot` draws them (the same flag as the experiments').
+    // The doc comment is the flag's help, read as text, not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
     #[arg(long, value_name = "DIR")]
     pub plots_dir: Option<PathBuf>,
     /// Do not write the evaluation log (faster for cheap problems; nothing to resume).

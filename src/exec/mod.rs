@@ -3,7 +3,7 @@
 //! hands the work to a cluster as job arrays and collects what the tasks wrote. Two
 //! kinds of work go through it:
 //!
-//! - independent [`Task`]s ([`map`], [`map_each`]): re-evaluations, the games of a
+//! - independent [`Task`]s ([`map`], `map_each`): re-evaluations, the games of a
 //!   tournament, validations. Each task carries everything it needs, its seed
 //!   included, so its output is the same wherever it runs; outputs come back in task
 //!   order.
@@ -13,7 +13,7 @@
 //! The executor decides the unit of an array task (a chunk of tasks, one trial of a
 //! search, or a chunk of a search's batch). A task kind is a [`Task`] type, registered
 //! for the cluster's workers by one line in the table [`crate::cli`] hands to
-//! [`run_worker`].
+//! `run_worker`.
 
 pub mod slurm;
 pub mod tasks;

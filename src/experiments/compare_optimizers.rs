@@ -293,7 +293,7 @@ pub struct Reevaluation<'a> {
     pub repeat: u64,
     /// The final game in the experiment's space.
     pub values: &'a [f64],
-    /// The same as the log names it ([`point_key`]).
+    /// The same as the log names it (`point_key`).
     pub point: &'a str,
 }
 

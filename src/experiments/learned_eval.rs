@@ -698,7 +698,7 @@ pub fn check_speed_rows(rows: &[SpeedRow]) -> Result<(), String> {
     Ok(())
 }
 
-/// Table III's rows as [`matches`] writes them for `x`: each pairing's games as the
+/// Table III's rows as [`matches()`] writes them for `x`: each pairing's games as the
 /// preset plays them, wins, draws and losses adding up to them, and the score and
 /// its standard error those counts give.
 pub fn check_match_rows(x: &LearnedEvalConfig, rows: &[MatchRow]) -> Result<(), String> {

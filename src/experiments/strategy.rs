@@ -94,7 +94,7 @@ impl StrategyExperiment {
         }
     }
 
-    /// The difficulty ladder: bots by configuration alone ([`DIFFICULTY_LADDER`]),
+    /// The difficulty ladder: bots by configuration alone (`DIFFICULTY_LADDER`),
     /// weakest first as intended, in a round robin on the first `levels` validation
     /// levels (levels no bot was set up on).
     pub fn difficulty(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {

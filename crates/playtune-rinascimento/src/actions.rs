@@ -149,7 +149,7 @@ pub struct RandomPlayer {
 }
 
 impl RandomPlayer {
-    /// The reference framework's random player: [`REFERENCE_KIND_WEIGHTS`] and
+    /// The reference framework's random player: `REFERENCE_KIND_WEIGHTS` and
     /// [`GiveBack::AnyColour`].
     pub fn reference() -> RandomPlayer {
         RandomPlayer {

@@ -1,5 +1,5 @@
 //! Procedural cards and nobles for rule vectors the real set does not cover: 3 to 8
-//! token colours ([`MIN_COLOURS`]..=[`MAX_COLOURS`]) and 1 to 5 decks (..=[`MAX_DECKS`]).
+//! token colours (`MIN_COLOURS`..=`MAX_COLOURS`) and 1 to 5 decks (..=`MAX_DECKS`).
 //!
 //! How it scales, and why the default reproduces the real statistics:
 //! - **Templates.** Every real card is reduced to a colour-free template: its points, the

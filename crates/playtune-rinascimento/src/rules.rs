@@ -2,7 +2,7 @@
 //! seed of generated content.
 //!
 //! Every field has a documented name (`RULE_NAMES`) and the paper's symbol
-//! (`RULE_SYMBOLS`); [`Rules::from_values`] reads a rule vector from any name -> value
+//! (`RULE_SYMBOLS`); `Rules::from_values` reads a rule vector from any name -> value
 //! lookup (an optimiser's point, a RON map) and validates it.
 //!
 //! Three more fields are not numbers of the rule vector but readings of the rules where

@@ -197,7 +197,7 @@ impl RinState {
         &self.hands[player]
     }
 
-    /// The face-up row of deck `d` ([`EMPTY`] marks a slot its exhausted deck left empty).
+    /// The face-up row of deck `d` (`EMPTY` marks a slot its exhausted deck left empty).
     pub fn face_up(&self, d: usize) -> &[u8] {
         &self.face_up[d][..self.rules.face_up as usize]
     }
@@ -465,7 +465,7 @@ impl Game for RinState {
     }
 
     /// Every legal action, give-back choices included, unless there are more than
-    /// [`super::actions::ENUMERATION_CAP`] (then false: sample instead).
+    /// `super::actions::ENUMERATION_CAP` (then false: sample instead).
     fn legal_actions(&self, player: usize, out: &mut Vec<Action>) -> bool {
         self.enumerate_actions(player, out)
     }

@@ -62,7 +62,7 @@ pub struct FaultPolicy {
     /// failed: a flaky evaluator's crash costs a retry, not an evaluation.
     pub retries: u32,
     /// The share of failed evaluations above which the run stops, counted over at
-    /// least [`FAILURE_WINDOW`] evaluations so that an evaluator that always fails
+    /// least `FAILURE_WINDOW` evaluations so that an evaluator that always fails
     /// stops the run within a few evaluations, and one crash in a hundred does not.
     pub max_failures: f64,
 }

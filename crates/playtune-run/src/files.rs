@@ -108,7 +108,7 @@ pub fn check(path: &Path) -> Result<(), NotPlain> {
     })
 }
 
-/// Checks every file of [`RUN_FILES`] in `dir`: what a command that writes a run
+/// Checks every file of `RUN_FILES` in `dir`: what a command that writes a run
 /// folder does before it changes anything, so that it stops at once, naming the file.
 pub fn check_run_folder(dir: &Path) -> Result<(), NotPlain> {
     RUN_FILES.iter().try_for_each(|f| check(&dir.join(f)))

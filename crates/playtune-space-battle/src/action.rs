@@ -1,7 +1,7 @@
 //! The 12 actions: every combination of {no turn, left, right} x {thrust, no thrust} x
 //! {fire, no fire}, numbered in the spec's order.
 
-/// An action is its number, 0..[`NUM_ACTIONS`].
+/// An action is its number, 0..`NUM_ACTIONS`.
 pub type SbeAction = u8;
 
 pub const NIL: SbeAction = 0;

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 pub enum MissileType {
     /// One missile, spawned ahead of the ship.
     Normal,
-    /// Two missiles from the ship centre at -/+ [`super::objects::TWIN_ANGLE_DEGREES`].
+    /// Two missiles from the ship centre at -/+ `super::objects::TWIN_ANGLE_DEGREES`.
     Twin,
     /// One missile that leaves a short-lived static bomb where it dies.
     Bomb,
@@ -40,7 +40,7 @@ pub const NUM_PARAMS: usize = 30;
 pub(crate) const NUM_CELLS: usize = 16;
 
 /// Parameter names, in Table I order: the index of a name here is its index in
-/// [`PARAM_DOMAINS`] and in [`SbeParams::to_values`].
+/// [`PARAM_DOMAINS`] and in `SbeParams::to_values`.
 pub const PARAM_NAMES: [&str; NUM_PARAMS] = [
     "MISSILE_MAX_SPEED",
     "MISSILE_COOLDOWN",

@@ -51,7 +51,7 @@ pub struct ShipStats {
 /// `clone` copies one object buffer (one allocation); `clone_from` into a state that
 /// already has room allocates nothing, which is what search agents should use.
 ///
-/// A search root ([`SbeState::search_root`]) carries a [`SearchPlan`] of its objects'
+/// A search root ([`SbeState::search_root`]) carries a `SearchPlan` of its objects'
 /// futures; its copies hold only what they changed. Both kinds behave the same and
 /// compare equal when their games are equal.
 #[derive(Debug)]
@@ -142,7 +142,7 @@ impl SbeState {
     }
 
     /// A copy of this state for a search agent that will advance copies of it at most
-    /// `horizon` ticks: the objects' paths are planned once (see [`SearchPlan`]). It
+    /// `horizon` ticks: the objects' paths are planned once (see `SearchPlan`). It
     /// plays exactly as this state; past the horizon a copy falls back to moving every
     /// object itself.
     pub fn search_root(&self, horizon: u32) -> Self {

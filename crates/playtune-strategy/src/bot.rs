@@ -28,7 +28,7 @@ pub(crate) const RULE_RESEARCH: [Tech; 13] = [
 /// then military); capture; make a favourable attack (one that kills, or deals more
 /// than it takes); build the best population building when it adds 2 or more; train
 /// the dearest unit a city can afford while the army is smaller than two per city
-/// plus two; research in [`RULE_RESEARCH`] order keeping 2 stars; build anything that
+/// plus two; research in `RULE_RESEARCH` order keeping 2 stars; build anything that
 /// grows a city; move units toward the nearest city or village not its own (captures
 /// first, then the enemy's cities); end the turn.
 #[derive(Clone, Debug, Default)]

@@ -153,7 +153,7 @@ impl Grid {
         g
     }
 
-    /// The geometry of a `size` board (at most [`MAX_SIZE`]).
+    /// The geometry of a `size` board (at most `MAX_SIZE`).
     #[inline]
     pub fn of(size: usize) -> &'static Grid {
         &GRIDS[size]

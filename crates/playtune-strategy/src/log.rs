@@ -130,7 +130,7 @@ pub struct Features {
     pub spawns: f64,
     /// The share of economy technologies (those that unlock harvests and buildings:
     /// organization, farming, construction, forestry, mining) among the first
-    /// [`EARLY_TECHS`] researched (1/2 before any): economy first or army first.
+    /// `EARLY_TECHS` researched (1/2 before any): economy first or army first.
     pub economy_research: f64,
 }
 

@@ -115,7 +115,7 @@ pub(crate) fn combat_action(s: &StrategyState, p: usize, option: usize) -> Optio
     }
 }
 
-/// The game's partial players (see [`PHASES`]); the heuristic is the score difference
+/// The game's partial players (see `PHASES`); the heuristic is the score difference
 /// plus stars and production, and ±10^6 once the game is over.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StrategyPhases;

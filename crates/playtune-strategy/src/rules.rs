@@ -31,7 +31,7 @@ pub enum Resource {
     Ore,
 }
 
-/// Unit types, in the order of [`UNITS`].
+/// Unit types, in the order of `UNITS`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum UnitKind {
@@ -115,7 +115,7 @@ pub enum Tech {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TechInfo {
     pub name: &'static str,
-    /// Index into [`BRANCHES`].
+    /// Index into `BRANCHES`.
     pub branch: u8,
     /// 1, 2 or 3; tier n needs tier n - 1 of the same branch.
     pub tier: u8,
@@ -265,7 +265,7 @@ pub(crate) const HEAL: u8 = 2;
 
 /// The numbers of the rules a designer may change (`spaces/strategy_rules.ron`): unit
 /// costs and strengths, building costs, research cost, starting stars, healing and
-/// city growth. [`DEFAULT_RULES`] is the game as published; a game holds the rule set
+/// city growth. `DEFAULT_RULES` is the game as published; a game holds the rule set
 /// it is played under.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RuleSet {

@@ -497,7 +497,7 @@ fn attack_choice_among(
 /// The game's scripts (see [`SCRIPTS`] for their order). A script suggests for one
 /// actor: the tribe (research, end turn), a city (spawn, build, level-up) or a unit
 /// (capture, attack, move). Values: research 1 for tier 1, 0.75 for tier 2, 0.5 for
-/// tier 3; spawn the unit's merit under the style; attack [`attack_value`]; move the
+/// tier 3; spawn the unit's merit under the style; attack `attack_value`; move the
 /// distance gained per movement point; build the population gained / 4 (walls 0.5);
 /// capture and level-up 1; end turn 0.5.
 #[derive(Clone, Copy, Debug, Default)]

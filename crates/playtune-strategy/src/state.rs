@@ -748,9 +748,9 @@ impl Game for StrategyState {
         self.steps
     }
 
-    /// Uniform over [`StrategyState::actions_into`]: the same draw picks the same
+    /// Uniform over `StrategyState::actions_into`: the same draw picks the same
     /// action, but the actions are counted, and only the one drawn is made
-    /// ([`StrategyState::random_action_of`]).
+    /// (`StrategyState::random_action_of`).
     fn random_action(&self, player: usize, rng: &mut Rng) -> Option<Action> {
         self.random_action_of(player, rng)
     }

@@ -49,7 +49,7 @@ pub(crate) const STATISTICS: [&str; 17] = [
     "economy_research",
 ];
 
-/// Every feature name: the [`STATISTICS`], then their standard errors.
+/// Every feature name: the `STATISTICS`, then their standard errors.
 pub fn feature_names() -> Vec<String> {
     STATISTICS
         .iter()

@@ -106,7 +106,7 @@ impl Default for BmrhConfig {
 /// the rest with [`Game::random_action`] while the state is rolled forward, so every
 /// action it holds was legal where it was drawn. Each evaluation plays the sequence
 /// from a copy of the state (other players acting by the opponent model after each
-/// own action) and scores the end with [`state_value`]; a child replaces its parent
+/// own action) and scores the end with `state_value`; a child replaces its parent
 /// if it scores at least as well. The first sequence of a decision is the shifted
 /// best of the last one (or a fresh one), with actions the current state does not
 /// allow replaced. Plays the first action of the best sequence.

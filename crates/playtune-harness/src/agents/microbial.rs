@@ -59,7 +59,7 @@ impl Default for MicrobialConfig {
 /// evaluates both from a copy of the state; the loser takes each gene from the winner
 /// with probability `recombination`, then redraws each gene with probability
 /// `mutation`. A plan's fitness is `sum_t discount^t (v_me - max_other score)` after
-/// each step `t`, `v_me` being [`state_value`] (win bonus included), with the others
+/// each step `t`, `v_me` being `state_value` (win bonus included), with the others
 /// acting by the opponent model. Tournaments run until the budget cannot pay for
 /// another; the plan with the best last fitness gives the action. Between decisions
 /// every plan is shifted by one step and gets a random last gene.

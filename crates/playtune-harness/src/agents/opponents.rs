@@ -22,7 +22,7 @@ pub enum OpponentModel {
     Random,
     /// 2: one-step look-ahead: samples random actions for the opponent, advances a
     /// copy with each (one forward-model call apiece, out of the agent's budget) and
-    /// keeps the best by the opponent's own [`state_value`].
+    /// keeps the best by the opponent's own `state_value`.
     Osla,
 }
 
@@ -57,7 +57,7 @@ pub(crate) fn opponent_calls(budget: usize, share: f64) -> usize {
 #[derive(Clone, Debug)]
 pub struct Simulator<G: Game> {
     pub model: OpponentModel,
-    /// Calls an OSLA opponent may spend per choice (see [`opponent_calls`]).
+    /// Calls an OSLA opponent may spend per choice (see `opponent_calls`).
     pub opponent_calls: usize,
     scratch: Option<G>,
     joint: Vec<G::Action>,

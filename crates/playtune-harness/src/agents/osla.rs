@@ -17,7 +17,7 @@ const TIE_BREAK_NOISE: f64 = 1e-6;
 /// for the agent's own slot, so that with two players this is exactly the Space Battle
 /// paper's 1SLA); in turn-based games only the own action is played (the spec's OSLA: the heuristic right after the own action).
 /// Each try advances a reused copy of the state one step (one forward-model call) and
-/// scores it with [`state_value`], plus a tiny random tie-break. `budget` counts
+/// scores it with `state_value`, plus a tiny random tie-break. `budget` counts
 /// tries, so it bounds the forward-model calls of a decision.
 #[derive(Clone, Debug)]
 pub struct Osla<G: Game> {

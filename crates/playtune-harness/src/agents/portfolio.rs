@@ -96,7 +96,7 @@ pub struct PortfolioSearch<G: Game> {
     pub weights: ScriptWeights,
     /// Progressive bias: UCB + w * value / (n_child + 1).
     pub bias: bool,
-    /// Progressive unpruning by [`unpruned_children`].
+    /// Progressive unpruning by `unpruned_children`.
     pub unpruning: bool,
 }
 

@@ -62,7 +62,7 @@ fn decode<G: Game>(
 /// decoded into an action by the game's random action generator seeded with it, on
 /// the state reached after the actions before it, so every decoded action is legal.
 /// Mutation redraws each seed with probability `mutation_rate` (at least one with
-/// `flip_at_least_one`); a child replaces its parent if its [`state_value`] at the
+/// `flip_at_least_one`); a child replaces its parent if its `state_value` at the
 /// end of the sequence (other players acting by the opponent model) is at least as
 /// high. Plays the first gene decoded on the current state.
 #[derive(Clone, Debug)]

@@ -5,7 +5,7 @@
 //!
 //! Layer: above `game`, `agents`, `stats` and `rng`, below `games`, which implement
 //! [`GameDef`]. A new game is one folder under `src/games/` whose descriptor is listed
-//! once in [`crate::registry::GAMES`].
+//! once in `crate::registry::GAMES`.
 
 pub mod agents;
 pub mod design;

@@ -1,5 +1,5 @@
 //! A problem by name: its settings with defaults and how to build it from them, as
-//! [`crate::harness::GameDef`] is a game. Each problem declares its [`ProblemDef`]
+//! `crate::harness::GameDef` is a game. Each problem declares its [`ProblemDef`]
 //! beside its code, and `registry::PROBLEMS` lists them, one line each.
 
 use super::Problem;
@@ -64,7 +64,7 @@ impl From<crate::space::Error> for ProblemError {
 /// Builds a problem from its settings (every one present: defaults filled in) and
 /// the user's search space, which some problems require and the others bind to by
 /// name. The error is the layer's own that refused ([`ProblemError`],
-/// [`crate::harness::Error`], [`crate::space::Error`], ...), boxed: match it with
+/// `crate::harness::Error`, [`crate::space::Error`], ...), boxed: match it with
 /// `downcast_ref`.
 pub type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, BoxError>;
 

@@ -47,7 +47,7 @@ impl Evaluation {
 }
 
 /// What a run's recommendation is judged against in its verdict
-/// ([`crate::run::verdict`]): the game's own rules for a design problem, the untuned
+/// (`crate::run::verdict`): the game's own rules for a design problem, the untuned
 /// agent for a tuning problem.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Baseline {

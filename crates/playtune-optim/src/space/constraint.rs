@@ -91,7 +91,7 @@ impl From<Constraint> for String {
     }
 }
 
-/// The constraint as it is written, what [`Constraint::from_str`] reads back.
+/// The constraint as it is written, what `Constraint::from_str` reads back.
 impl std::fmt::Display for Constraint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.bound {

@@ -43,7 +43,7 @@ struct Node<A> {
 /// Selection is UCB1 (unvisited children first) on normalised means: the mean score
 /// ([`Game::score`]) mapped to [0, 1] by the smallest and largest score seen this
 /// decision, plus the mean outcome of finished games (1 sole win, -1 loss), so that
-/// the ranking matches [`state_value`](super::state_value) without its win bonus
+/// the ranking matches `state_value` without its win bonus
 /// flattening the scores.
 /// Expansion: see [`MctsConfig::p_exp`]; children illegal in the current
 /// re-simulation are skipped where the game enumerates its actions. The

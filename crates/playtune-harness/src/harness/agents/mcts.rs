@@ -56,7 +56,7 @@ impl GenericAgent for Mcts {
     }
 }
 
-/// MCTS's settings from the values of [`Generic::Mcts`]'s settings (for agents that
+/// MCTS's settings from the values of `Generic::Mcts`'s settings (for agents that
 /// extend MCTS, such as a game's portfolio MCTS). Every setting in its domain, and a
 /// finite search: iterations or budget a number.
 pub fn mcts_config(v: &Values) -> Result<MctsConfig, Error> {

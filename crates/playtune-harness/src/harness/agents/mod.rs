@@ -1,7 +1,7 @@
 //! The agent registry: every agent a game can be played by, by name with settings,
 //! `mcts(iterations=200,depth=10)`. The generic agents are declared once each (a file
 //! here implementing [`GenericAgent`]: name, one line, settings, how it builds) and
-//! registered with one line in [`generic_agents!`]'s list below; they exist in every
+//! registered with one line in `generic_agents!`'s list below; they exist in every
 //! game. A game adds only its scripts and presets ([`AgentEntry`]).
 
 mod bmrh;
@@ -31,7 +31,7 @@ pub trait GenericAgent {
     fn settings() -> Vec<Setting>;
     /// The agent configured by `v` (every setting present: defaults filled in). Every
     /// setting is checked against its domain, and every search agent gets a finite
-    /// amount of work per decision (see [`finite_work`]).
+    /// amount of work per decision (see `finite_work`).
     fn build<G: Game + 'static>(v: &Values) -> Result<Box<dyn Agent<G>>, Error>;
 }
 

@@ -1,6 +1,6 @@
 //! The process groups of the evaluators running now, for a signal handler to kill.
 //!
-//! Every evaluator sits in a process group of its own (see [`super::process::spawn_in`]),
+//! Every evaluator sits in a process group of its own (see `super::process::spawn_in`),
 //! so Ctrl-C, which the terminal sends to its foreground group, and a SIGTERM sent to
 //! playtune alone do not reach it. Playtune's handler for those signals
 //! (`cli::interrupt`) calls [`kill_all`] before it exits. Everything here that the

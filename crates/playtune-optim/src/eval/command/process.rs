@@ -198,8 +198,8 @@ impl Capture {
     }
 }
 
-/// The last [`TAIL_LINES`] non-blank lines of `bytes`, joined with ` | `, at most
-/// [`TAIL_BYTES`] long: one line, so that it fits one row of a log.
+/// The last `TAIL_LINES` non-blank lines of `bytes`, joined with ` | `, at most
+/// `TAIL_BYTES` long: one line, so that it fits one row of a log.
 pub fn tail(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
     let lines: Vec<String> = text

@@ -71,7 +71,7 @@ pub enum WorkerError {
     #[error("cannot start a worker: {0}")]
     Start(std::io::Error),
     /// The worker failed and was stopped: what went wrong, its exit status and the
-    /// tail of its error output, as [`Worker::fail`] tells it.
+    /// tail of its error output, as `Worker::fail` tells it.
     #[error("{0}")]
     Failed(String),
 }

@@ -602,7 +602,7 @@ impl MeanScorer {
     /// dimension `dim` only, and how far it may be from [`TupleModel::mean`]'s; `None`
     /// if no tuple saw it.
     ///
-    /// The bound is [`MeanScorer::slack`] with the neighbour's own additions counted.
+    /// The bound is `MeanScorer::slack` with the neighbour's own additions counted.
     pub fn mean(&self, model: &TupleModel, neighbour: &[u32], dim: usize) -> Option<(f64, f64)> {
         let (mut total, mut seen, mut scale) = (self.total, self.seen, self.scale);
         for &t in &model.tuples_of_dim[dim] {
