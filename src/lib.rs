@@ -120,19 +120,11 @@ pub use registry::{build_problem, game as find_game};
 pub use run::ProblemSpec;
 pub use space::{Dimension, Domain, Space};
 
-pub mod cli;
-pub mod exec;
-pub mod experiments;
-pub(crate) mod plot;
-pub mod progress;
 pub mod registry;
-pub(crate) mod report;
 
 // The floors below are crates of their own (in crates/); this crate is their facade
 // (see "Crates" above).
-pub(crate) use playtune_harness::draw;
 pub use playtune_harness::{agents, game, harness};
-pub(crate) use playtune_optim::stats;
 pub use playtune_optim::{BoxError, damage, eval, optim, rng, settings, space};
 pub use playtune_run as run;
 

@@ -52,10 +52,15 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import _playtune
 from ._playtune import PlaytuneError
-from .spaces import _dim_lines, _ron_string
+from ._protocol import ServedGame, reply
+from .spaces import dimensions, ron_file
+
+# playtune.worker (which does not import this module) is imported inside the functions
+# that use it, not here: the package imports this module, and `python -m
+# playtune.worker` must not find the worker imported before it runs it (runpy warns).
 
 
-class Game:
+class Game(ServedGame):
     """A game played in this Python process. Set the class attributes and write
     :meth:`play`; then :func:`register_game`."""
 
@@ -108,6 +113,14 @@ class Game:
             str(self.name), str(spec), int(seat), int(seed) % (1 << 64), _players(self),
             hidden=info["hidden"], searchable=info["searchable"], heuristic=info["heuristic"],
         )
+
+    # What a game process asks of its game (playtune.worker, which knows a game by
+    # ServedGame and does not import this module).
+    def _playtune_description(self) -> str:
+        return description(self)
+
+    def _playtune_answer(self, match: Dict[str, Any]) -> Mapping[str, Any]:
+        return dispatch(self, match)
 
 
 def whole_number(value: Any, what: str, least: int, most: Optional[int] = None) -> int:
@@ -216,50 +229,49 @@ def dispatch(game: Any, match: Dict[str, Any]) -> Mapping[str, Any]:
     return game.play(match)
 
 
-def _ron_list(items: Sequence[str]) -> str:
-    return "[" + ", ".join(_ron_string(str(x)) for x in items) + "]"
+def _bot(game: Game, bot: Mapping[str, Any]) -> Dict[str, Any]:
+    """One of ``game.bots`` as its description's struct."""
+    b = dict(bot)
+    name = b.pop("name", None)
+    if not isinstance(name, str):
+        raise PlaytuneError(f"{type(game).__name__}.bots: a bot needs a string `name`: {b!r}")
+    about = str(b.pop("about", ""))
+    dims = b.pop("settings", None)
+    if b:
+        raise PlaytuneError(f"bot {name}: unknown keys {sorted(b)} (give name, about, settings)")
+    out: Dict[str, Any] = {"name": name, "about": about}
+    if dims:
+        out["settings"] = dimensions(dims)
+    return out
 
 
 def description(game: Game) -> str:
     """The game's description, as a game description file would hold it (RON)."""
     if not isinstance(game, Game):
         raise PlaytuneError(f"register_game takes a playtune.Game, not {type(game).__name__}")
-    out = "(\n"
-    out += f"    name: {_ron_string(str(game.name))},\n"
-    out += f"    about: {_ron_string(str(game.about))},\n"
-    out += f"    players: {_players(game)},\n"
-    out += "    settings: [\n" + "".join(f"        {line},\n" for line in _dim_lines(game.settings)) + "    ],\n"
-    out += "    bots: [\n"
-    for b in game.bots:
-        b = dict(b)
-        name = b.pop("name", None)
-        if not isinstance(name, str):
-            raise PlaytuneError(f"{type(game).__name__}.bots: a bot needs a string `name`: {b!r}")
-        about = str(b.pop("about", ""))
-        dims = b.pop("settings", None)
-        if b:
-            raise PlaytuneError(f"bot {name}: unknown keys {sorted(b)} (give name, about, settings)")
-        out += f"        (name: {_ron_string(name)}, about: {_ron_string(about)}"
-        if dims:
-            out += ", settings: [" + ", ".join(_dim_lines(dims)) + "]"
-        out += "),\n"
-    out += "    ],\n"
+    fields: Dict[str, Any] = {
+        "name": str(game.name),
+        "about": str(game.about),
+        "players": _players(game),
+        "settings": dimensions(game.settings),
+        "bots": [_bot(game, b) for b in game.bots],
+    }
     if game.traced:
-        out += "    traced: true,\n"
+        fields["traced"] = True
     if is_forward(game):
         info = _forward_info(game)
-        out += "    forward_model: true,\n"
+        fields["forward_model"] = True
         if info["hidden"]:
-            out += "    hidden: true,\n"
+            fields["hidden"] = True
             if not info["searchable"]:
-                out += "    resample: false,\n"
+                fields["resample"] = False
         if _max_steps(game) != 10_000:
-            out += f"    max_steps: {_max_steps(game)},\n"
+            fields["max_steps"] = _max_steps(game)
     for field in ("ladder", "playable", "features"):
-        values = list(getattr(game, field) or ())
+        values = [str(x) for x in getattr(game, field) or ()]
         if values:
-            out += f"    {field}: {_ron_list(values)},\n"
-    return out + ")\n"
+            fields[field] = values
+    return ron_file(fields, spread=("settings", "bots"))
 
 
 #: The reference (``FILE.py:NAME``) of each game registered to play in worker
@@ -289,7 +301,7 @@ def check_script_guard(what: str, game: Optional[str] = None) -> None:
     once, before anything starts: the game lives in the script run as ``__main__``
     and the call comes from one of its top-level statements outside the guard, which
     a game process's import would run again."""
-    from . import worker
+    from . import worker  # not at the top: see the imports
 
     if worker.in_worker():
         # By file and name, not identity: `python -m playtune.worker` runs the
@@ -382,7 +394,7 @@ def register_game(
     imports the file that holds the game: a script that holds its game runs its design
     under ``if __name__ == "__main__":`` (see :func:`check_script_guard`).
     """
-    from . import worker
+    from . import worker  # not at the top: see the imports
 
     # Checked here, where the arguments are named: the binding would take 2.5 as 2,
     # "5" as 5 seconds, True as one worker, and -1 as an OverflowError.
@@ -418,8 +430,6 @@ def register_game(
 
     def play_line(line: str) -> str:
         request = json.loads(line)
-        reply = dict(dispatch(game, request))
-        reply["id"] = request["id"]
-        return json.dumps(reply)
+        return reply(request["id"], dispatch(game, request))
 
     return _playtune.register_game(text, f"<{type(game).__name__}>", play_line, float(timeout))

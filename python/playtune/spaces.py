@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, List, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Union
 
 from ._playtune import PlaytuneError, Space
 
@@ -18,30 +18,64 @@ def parse_space(text: str, file: str = "<string>") -> Space:
     return Space.from_ron(text, file)
 
 
-def _ron_string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+class Variant(NamedTuple):
+    """A RON enum variant, as :func:`ron` writes it: ``Bool`` (no ``value``),
+    ``List([...])`` (a value) or ``Int(min: 1, max: 9)`` (a dict: its fields)."""
+
+    name: str
+    value: Any = None
 
 
-def _ron_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return _ron_string(v)
-    if isinstance(v, float):
-        return repr(v) if "." in repr(v) or "e" in repr(v) else repr(v) + ".0"
-    return str(v)
+def ron(value: Any) -> str:
+    """``value`` as RON text on one line: a dict is a struct (its fields in order), a
+    list or tuple a list, a :class:`Variant` an enum variant; strings, bools, ints and
+    floats are themselves."""
+    if isinstance(value, Variant):
+        if value.value is None:
+            return value.name
+        if isinstance(value.value, Mapping):
+            return f"{value.name}({_fields(value.value)})"
+        return f"{value.name}({ron(value.value)})"
+    if isinstance(value, Mapping):
+        return f"({_fields(value)})"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(ron(x) for x in value) + "]"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(float(value))
+    return str(value)
 
 
-def _dim_lines(dims: Any) -> List[str]:
+def _fields(fields: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}: {ron(v)}" for k, v in fields.items())
+
+
+def ron_file(fields: Mapping[str, Any], spread: Sequence[str] = ()) -> str:
+    """A file's top struct as RON text (a space file, a game description): a field a
+    line, and each list named in ``spread`` an item a line."""
+    out = "(\n"
+    for k, v in fields.items():
+        if k in spread:
+            out += f"    {k}: [\n" + "".join(f"        {ron(x)},\n" for x in v) + "    ],\n"
+        else:
+            out += f"    {k}: {ron(v)},\n"
+    return out + ")\n"
+
+
+def dimensions(dims: Any) -> List[Dict[str, Any]]:
     """Dimensions written as a space dict writes them (a dict by name or a list of
-    dicts with a ``"name"``), as the RON lines a space file holds."""
+    dicts with a ``"name"``), checked, as the structs a space file's ``dims`` holds
+    (for :func:`ron`)."""
     if isinstance(dims, Mapping):
         items = [dict(d, name=n) for n, d in dims.items()]
     elif isinstance(dims, (list, tuple)):
         items = [dict(d) for d in dims]
     else:
         raise PlaytuneError("a space dict needs `dims`: a dict by name or a list of dicts")
-    lines = []
+    out = []
     for d in items:
         name = d.pop("name", None)
         if not isinstance(name, str):
@@ -77,21 +111,22 @@ def _dim_lines(dims: Any) -> List[str]:
                     raise PlaytuneError(
                         f"dimension {name}: int takes whole numbers, not {bound!r} (a float dimension takes the rest)"
                     )
-            text = f"Int(min: {int(lo)}, max: {int(hi)}, step: {int(step)})"
+            domain = Variant("Int", {"min": int(lo), "max": int(hi), "step": int(step)})
         elif kind == "float":
             lo, hi = arg
-            text = f"Float(min: {float(lo)!r}, max: {float(hi)!r}, levels: {int(9 if levels is None else levels)})"
+            levels = int(9 if levels is None else levels)
+            domain = Variant("Float", {"min": float(lo), "max": float(hi), "levels": levels})
         elif kind == "list":
-            text = "List([" + ", ".join(_ron_value(float(x)) for x in arg) + "])"
+            domain = Variant("List", [float(x) for x in arg])
         elif kind == "categories":
-            text = "Categories([" + ", ".join(_ron_string(str(x)) for x in arg) + "])"
+            domain = Variant("Categories", [str(x) for x in arg])
         else:
-            text = "Bool"
-        line = f"(name: {_ron_string(name)}, kind: {text}"
+            domain = Variant("Bool")
+        dim: Dict[str, Any] = {"name": name, "kind": domain}
         if default is not None:
-            line += f", default: {_ron_value(default)}"
-        lines.append(line + ")")
-    return lines
+            dim["default"] = default
+        out.append(dim)
+    return out
 
 
 def space_from_dict(spec: Mapping[str, Any]) -> Space:
@@ -106,20 +141,15 @@ def space_from_dict(spec: Mapping[str, Any]) -> Space:
     """
     if not isinstance(spec, Mapping):
         raise PlaytuneError("a space dict needs `name` and `dims`")
-    lines = _dim_lines(spec.get("dims"))
-    out = f"(\n    name: {_ron_string(str(spec.get('name', 'space')))},\n    dims: [\n"
-    out += "".join(f"        {line},\n" for line in lines) + "    ],\n"
+    dims = dimensions(spec.get("dims"))
+    fields: Dict[str, Any] = {"name": str(spec.get("name", "space")), "dims": dims}
     groups = spec.get("groups")
     if groups:
-        out += "    groups: [" + ", ".join(
-            f"(name: {_ron_string(g)}, dims: [" + ", ".join(_ron_string(x) for x in ds) + "])"
-            for g, ds in groups.items()
-        ) + "],\n"
+        fields["groups"] = [{"name": g, "dims": list(ds)} for g, ds in groups.items()]
     constraints = spec.get("constraints")
     if constraints:
-        out += "    constraints: [" + ", ".join(_ron_string(c) for c in constraints) + "],\n"
-    out += ")\n"
-    return Space.from_ron(out, "<dict>")
+        fields["constraints"] = list(constraints)
+    return Space.from_ron(ron_file(fields, spread=("dims",)), "<dict>")
 
 
 def _space(space: Union[Space, Mapping[str, Any], str, os.PathLike, None]) -> Optional[Space]:

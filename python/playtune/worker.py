@@ -24,6 +24,8 @@ import os
 import sys
 from typing import Any, Optional, Tuple
 
+from ._protocol import ServedGame, reply
+
 #: Set in a game process's environment (by playtune's worker pool): a process that
 #: serves matches must not start runs of its own.
 WORKER_ENV = "PLAYTUNE_WORKER"
@@ -54,9 +56,8 @@ def _module_of_file(path: str) -> Any:
 
 
 def load(reference: str) -> Any:
-    """The game a reference names (see the module's doc)."""
-    from .games import Game
-
+    """The game a reference names (see the module's doc): a :class:`playtune.Game`
+    (a :class:`ServedGame`; this module does not import :mod:`playtune.games`)."""
     where, sep, attr = reference.rpartition(":")
     if not sep or not where or not attr:
         raise ValueError(f"`{reference}`: a Python game is FILE.py:NAME or package.module:NAME")
@@ -71,11 +72,11 @@ def load(reference: str) -> Any:
         if not hasattr(obj, part):
             raise ValueError(f"`{reference}`: {where} has no `{attr}`")
         obj = getattr(obj, part)
-    if isinstance(obj, type) and issubclass(obj, Game):
+    if isinstance(obj, type) and issubclass(obj, ServedGame):
         obj = obj()
-    elif not isinstance(obj, Game) and callable(obj):
+    elif not isinstance(obj, ServedGame) and callable(obj):
         obj = obj()
-    if not isinstance(obj, Game):
+    if not isinstance(obj, ServedGame):
         raise ValueError(
             f"`{reference}` is a {type(obj).__name__}: name a playtune.Game, a Game subclass or a function returning one"
         )
@@ -134,12 +135,6 @@ def _made_without_arguments(cls: type) -> bool:
     )
 
 
-def _reply(request_id: Any, body: dict) -> str:
-    body = dict(body)
-    body["id"] = request_id
-    return json.dumps(body)
-
-
 def serve(game: Any, stdin: Any = None, stdout: Any = None) -> None:
     """Answers match requests, one JSON line each, until the input ends."""
     stdin = stdin or sys.stdin
@@ -150,15 +145,13 @@ def serve(game: Any, stdin: Any = None, stdout: Any = None) -> None:
         try:
             request = json.loads(line)
         except ValueError as e:
-            stdout.write(json.dumps({"id": None, "error": f"not a JSON request: {e}"}) + "\n")
+            stdout.write(reply(None, {"error": f"not a JSON request: {e}"}) + "\n")
             stdout.flush()
             continue
         try:
-            from .games import dispatch
-
-            answer = _reply(request.get("id"), dispatch(game, request))
+            answer = reply(request.get("id"), game._playtune_answer(request))
         except Exception as e:  # a failed match, not a failed process
-            answer = json.dumps({"id": request.get("id"), "error": f"its play raised {type(e).__name__}: {e}"})
+            answer = reply(request.get("id"), {"error": f"its play raised {type(e).__name__}: {e}"})
         stdout.write(answer + "\n")
         stdout.flush()
 
@@ -206,9 +199,7 @@ def main(argv: Optional[list] = None) -> int:
     try:
         game = load(reference)
         if what == "describe":
-            from .games import description
-
-            replies.write(description(game))
+            replies.write(game._playtune_description())
             replies.flush()
             return 0
     except SystemExit as e:  # the game's module ending the interpreter as it loads

@@ -108,7 +108,7 @@ fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Value> {
 fn cli(py: Python<'_>, argv: Vec<std::ffi::OsString>) -> u8 {
     // A panic's message is printed by the panic hook; the status is a panicking
     // binary's.
-    let code = py.detach(|| std::panic::catch_unwind(|| playtune::cli::run(argv)).unwrap_or(101));
+    let code = py.detach(|| std::panic::catch_unwind(|| playtune_cli::run(argv)).unwrap_or(101));
     // Rust's standard output is flushed at a binary's exit, not at a library's return:
     // the command's last line must not wait on Python's exit.
     let _ = std::io::Write::flush(&mut std::io::stdout());

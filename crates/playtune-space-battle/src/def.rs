@@ -250,6 +250,7 @@ impl GameDef for SpaceBattle {
         out
     }
 
+    #[cfg(feature = "draw")]
     fn render(
         &self,
         history: &[SbeState],

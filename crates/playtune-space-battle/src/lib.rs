@@ -17,6 +17,7 @@ pub mod params;
 pub mod physics;
 mod plan;
 pub mod play;
+#[cfg(feature = "draw")]
 pub mod render;
 pub mod state;
 

@@ -8,6 +8,7 @@ use super::encoding::{StrategyEncoding, StrategyPositions};
 use super::level::{Level, LevelConfig, training_levels, validation_levels};
 use super::log::features;
 use super::phases::StrategyPhases;
+#[cfg(feature = "draw")]
 use super::render::{Snapshot, game_map_of};
 use super::rules::{Building, DEFAULT_RULES, RuleSet, UnitKind};
 use super::scripts::{SCRIPTS, StrategyScripts, read_weights};
@@ -579,6 +580,7 @@ impl GameDef for Strategy {
         out
     }
 
+    #[cfg(feature = "draw")]
     fn render(
         &self,
         history: &[StrategyState],

@@ -24,6 +24,7 @@ pub mod level;
 pub mod log;
 pub mod phases;
 pub mod problems;
+#[cfg(feature = "draw")]
 pub mod render;
 pub mod rules;
 pub mod scripts;

@@ -1,0 +1,250 @@
+//! A game in any language that brings only its rules over the match protocol's
+//! forward-model operations (new, apply, clone, playout, drop): playtune's own bots
+//! search it in Rust, one operation a JSON line. The example is tic-tac-toe in plain
+//! Node.js (examples/tictactoe/tictactoe.js); the tests that start a game process
+//! are skipped, with a message, where node is not installed.
+
+use crate::common;
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+}
+
+fn tictactoe() -> PathBuf {
+    root().join("examples/tictactoe/tictactoe.ron")
+}
+
+/// The command line, run from the repository's root.
+fn playtune() -> Command {
+    let mut c = common::playtune();
+    c.current_dir(root());
+    c
+}
+
+/// Whether node runs here; if not, says the test is skipped.
+fn node(test: &str) -> bool {
+    let found = std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("skipped {test}: node (JavaScript) is not installed");
+    }
+    found
+}
+
+/// A tournament's JSON line, its timings taken out: what the seed decides.
+fn figures(stdout: &str) -> Value {
+    let mut json: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let obj = json.as_object_mut().unwrap();
+    obj.remove("seconds").unwrap();
+    obj.remove("states_per_second").unwrap();
+    json
+}
+
+/// A game with no bots of its own lists playtune's, and its ladder is the default one.
+#[test]
+fn a_forward_model_game_lists_playtunes_bots_and_the_default_ladder() {
+    let out = common::succeeded(playtune().arg("games").arg(tictactoe()));
+    assert!(out.starts_with("tictactoe-js  n x n board"), "{out}");
+    assert!(
+        out.contains(
+            "its design ladder, weakest first: random, osla, mcts(iterations=16), mcts(iterations=128)"
+        ),
+        "{out}"
+    );
+    for bot in [
+        "random",
+        "osla",
+        "mcts",
+        "ismcts",
+        "bmrh",
+        "srh",
+        "microbial",
+    ] {
+        assert!(
+            out.lines().any(|l| l.starts_with(&format!("    {bot}  "))),
+            "{bot} is not listed: {out}"
+        );
+    }
+    assert!(
+        out.contains("n=3  a rule of the game [takes 3 to 5]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("k=3  a rule of the game [takes 3 to 5]"),
+        "{out}"
+    );
+}
+
+/// MCTS over the JavaScript process beats random clearly, and the same seed plays the
+/// same games: the same figures twice.
+#[test]
+fn mcts_over_the_protocol_beats_random_and_the_seed_decides() {
+    if !node("mcts_over_the_protocol_beats_random_and_the_seed_decides") {
+        return;
+    }
+    let run = || {
+        common::succeeded(
+            playtune()
+                .args(["tournament", "--game"])
+                .arg(tictactoe())
+                .args(["--agents", "random,mcts(iterations=64)", "--games", "40"])
+                .arg("--json"),
+        )
+    };
+    let first = figures(&run());
+    assert_eq!(first["games"], 40, "{first}");
+    let mcts = &first["agents"][1];
+    assert_eq!(mcts["name"], "mcts(iterations=64)", "{first}");
+    let rate = mcts["win_rate"].as_f64().unwrap();
+    assert!(
+        rate > 0.75,
+        "mcts won {rate} of its games against random: {first}"
+    );
+    assert_eq!(first["design"]["ended_by_rules"], 1.0, "{first}");
+    let length = first["mean_length"].as_f64().unwrap();
+    assert!((5.0..=9.0).contains(&length), "{first}");
+    assert_eq!(figures(&run()), first);
+}
+
+/// A short design run over the JavaScript rules finishes with a verdict.
+#[test]
+fn a_design_run_over_the_protocol_gives_a_verdict() {
+    if !node("a_design_run_over_the_protocol_gives_a_verdict") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = common::succeeded(
+        playtune()
+            .args(["optimize", "--problem", "design", "--set"])
+            .arg(format!("game={}", tictactoe().display()))
+            .args(["--set", "games=6", "--budget", "12", "--runs-dir"])
+            .arg(dir.path()),
+    );
+    assert!(out.contains("verdict, trial 0:"), "{out}");
+    let sentence = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("The recommendation"))
+        .unwrap_or_else(|| panic!("no verdict sentence: {out}"));
+    assert!(sentence.contains("tictactoe-js's own rules"), "{sentence}");
+}
+
+/// A game whose replies do not fit the protocol, in the way `fault` (its command's
+/// argument) names: `apply` replies with no `legal`, a seat the game lacks, or an
+/// error. Its description, in `dir`.
+fn faulty(dir: &Path, fault: &str) -> PathBuf {
+    std::fs::write(
+        dir.join("faulty.js"),
+        r#"const fault = process.argv[2];
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const r = JSON.parse(line);
+  let reply = { state: 0, player: 0, legal: [0, 1] };
+  if (r.op === "clone") reply = { state: 1, player: 0, legal: [0, 1] };
+  if (r.op === "apply") {
+    if (fault === "legal") reply = { state: r.state, player: 1 };
+    if (fault === "seat") reply = { state: r.state, player: 7, legal: [0] };
+    if (fault === "refuse") reply = { error: "the rules broke" };
+  }
+  process.stdout.write(JSON.stringify({ id: r.id, ...reply }) + "\n");
+});
+"#,
+    )
+    .unwrap();
+    let path = dir.join(format!("faulty-{fault}.ron"));
+    std::fs::write(
+        &path,
+        format!(
+            r#"(name: "faulty-js", command: "node faulty.js {fault}", players: 2,
+               forward_model: true, timeout: 10)"#
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// A reply that does not fit fails the match with the reason, naming what is wrong;
+/// the tournament is refused (exit 2), no panic.
+#[test]
+fn a_malformed_reply_fails_the_match_with_the_reason() {
+    if !node("a_malformed_reply_fails_the_match_with_the_reason") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (fault, says) in [
+        (
+            "legal",
+            "its reply to `apply`: a player's turn needs `legal`",
+        ),
+        (
+            "seat",
+            "its reply to `apply`: `player` 7 is not a seat (0 to 1)",
+        ),
+        ("refuse", "the game refused `apply`: the rules broke"),
+    ] {
+        let err = common::refused(
+            playtune()
+                .args(["tournament", "--game"])
+                .arg(faulty(dir.path(), fault))
+                .args(["--agents", "random,random", "--games", "2"]),
+            &["game `faulty-js`: a match failed: ", says],
+        );
+        assert!(!err.contains("did not reply"), "{fault}: {err}");
+    }
+}
+
+/// A game with a bot of its own that also answers the forward-model operations plays
+/// its own bots' matches itself and playtune's bots' over the operations; a match
+/// seating one of each is refused, saying why.
+#[test]
+fn a_match_mixing_the_games_bot_with_playtunes_is_refused() {
+    if !node("a_match_mixing_the_games_bot_with_playtunes_is_refused") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // Match-level requests (they name `seats`): a draw in one move. Forward-model
+    // operations: one move, then the game is over.
+    std::fs::write(
+        dir.path().join("both.js"),
+        r#"require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const r = JSON.parse(line);
+  let reply;
+  if (r.seats) reply = { scores: [0, 0], winners: [], length: 1, ended_by: "rules" };
+  else if (r.op === "new") reply = { state: 0, player: 0, legal: [0] };
+  else if (r.op === "clone") reply = { state: 1, player: 0, legal: [0] };
+  else if (r.op === "drop") reply = {};
+  else reply = { state: r.state, player: "over", returns: [0, 0] };
+  process.stdout.write(JSON.stringify({ id: r.id, ...reply }) + "\n");
+});
+"#,
+    )
+    .unwrap();
+    let path = dir.path().join("both.ron");
+    std::fs::write(
+        &path,
+        r#"(name: "both-js", command: "node both.js", players: 2, forward_model: true,
+           bots: [(name: "own", about: "the game's own")], timeout: 10)"#,
+    )
+    .unwrap();
+    let tournament = |agents: &str| {
+        let mut c = playtune();
+        c.args(["tournament", "--game"])
+            .arg(&path)
+            .args(["--agents", agents, "--games", "2"]);
+        c
+    };
+    common::succeeded(&mut tournament("own,own"));
+    common::succeeded(&mut tournament("random,osla"));
+    common::refused(
+        &mut tournament("own,random"),
+        &[
+            "game `both-js`: a match failed: ",
+            "beside the game's own",
+            "played by playtune's bots only",
+        ],
+    );
+}

@@ -1,0 +1,41 @@
+//! playtune's integration tests: one test binary (one link of the whole crate, not one
+//! a file), one module a subject, most of them driving the real `playtune` binary as a
+//! user does. `cargo test --release --test it MODULE::` runs one subject.
+
+mod common;
+
+mod asktell;
+mod bounded_and_finite;
+mod cli;
+mod cli_games;
+mod cli_input;
+mod concurrency;
+mod constraints;
+mod damaged_files;
+mod design;
+mod disk_full;
+mod external_game;
+mod failures;
+mod faults;
+mod folder_names;
+mod forward_protocol;
+mod fuzz;
+mod games;
+mod learned_eval;
+mod newcomer;
+mod play_styles_published;
+mod properties;
+mod readme;
+mod reliability;
+mod report;
+mod rinascimento_reference;
+mod safe_to_open;
+#[cfg(unix)]
+mod signals;
+mod slurm;
+mod statistical;
+mod strategy;
+mod tune;
+mod typed_settings;
+mod validate;
+mod workers;
