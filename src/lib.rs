@@ -75,42 +75,42 @@
 //! ```
 //!
 //! A game of your own plays through the harness once it has a [`GameDef`]; the
-//! `race` game in `tests/it/design.rs` is a complete one in 90 lines, designed through
-//! the generic problem. `docs/layout.md` says which files to touch to add a game, a
+//! `Pile` game in `tests/extension_points.rs` is a complete one, played by name with
+//! an agent declared once. `docs/layout.md` says which files to touch to add a game, a
 //! problem, an optimiser or an experiment to the command line.
 //!
 //! # Crates
 //!
 //! playtune is a workspace of crates that follow its floors; a crate never imports one
-//! above it (the compiler keeps that), and this crate is the facade that re-exports
-//! them under the paths a user has always written (`playtune::space`,
+//! above it (the compiler keeps that, and CI checks each crate's floor), and this crate
+//! re-exports them under the paths a user writes (`playtune::space`,
 //! `playtune::harness`, `playtune::games::strategy`, ...):
-//! 1. `playtune-optim`: the ground floors ([`space`], [`settings`], [`rng`], `stats`,
+//! 1. `playtune-optim`: the ground floors ([`space`], [`settings`], [`rng`],
 //!    [`damage`], [`BoxError`]) and the optimisers ([`eval`]: problems, benchmarks,
 //!    external evaluators; [`optim`]: one module per optimiser behind ask/tell). A
 //!    Rust user may depend on it alone: none of candle, plotters, clap, indicatif or
 //!    the games come with it.
 //! 2. `playtune-run` ([`run`]): run folders, logs, resume, re-evaluation, the verdict;
 //!    it draws nothing, and is told of progress by an observer ([`run::Progress`]).
-//! 3. `playtune-harness`: [`game`] (the traits games implement), [`agents`] (generic
+//!    `playtune-harness`: [`game`] (the traits games implement), [`agents`] (generic
 //!    over them), [`learn`] without training, [`harness`] (one play loop,
-//!    tournaments, ladders, self-play, the agent registry, design and tuning) and
-//!    `draw` (pictures with the bundled font).
-//! 4. `playtune-train` (`learn::train`, the one crate with candle) and the games, one
+//!    tournaments, ladders, self-play, the agent registry, design and tuning), and
+//!    pictures behind its `draw` feature.
+//! 3. `playtune-train` (`learn::train`, the one crate with candle) and the games, one
 //!    crate each beside one another ([`games`]: `playtune-rinascimento`,
 //!    `playtune-space-battle`, `playtune-strategy`, `playtune-external`).
-//! 5. This crate: [`registry`] (problems and games by name), `plot` and `report`
-//!    (pictures and pages), [`exec`] (where work runs: this machine's cores or Slurm,
-//!    behind one executor), [`experiments`], [`progress`] (the progress bars) and
-//!    [`cli`] (the command line; `src/main.rs` only calls it).
+//! 4. This crate: the re-exports and the [`registry`] (problems and games by name).
+//! 5. `playtune-cli`: the command line (the `playtune` binary), with its pictures,
+//!    report pages, progress bars, executors (this machine's cores, Slurm) and the
+//!    papers' experiments, all its own.
 //!
-//! `stats`, `draw`, `plot` and `report` are this crate's own (`pub(crate)`): the
-//! command line uses them, a library user does not. Each layer reports its own
-//! error type (`space::Error`, `optim::Error`, `run::RunError`, `learn::Error`,
-//! `registry::Error`, `eval::ProblemError`, `harness::Error` with each game's own
-//! (`games::strategy::Error`, `games::rinascimento::Error`,
-//! `games::space_battle::Error`) inside it); only the command line uses `anyhow` and
-//! names flags.
+//! Each layer reports its own error type (`space::Error`, `optim::Error`,
+//! `run::RunError`, `learn::Error`, `registry::Error`, `eval::ProblemError`,
+//! `harness::Error` with each game's own (`games::strategy::Error`,
+//! `games::rinascimento::Error`, `games::space_battle::Error`) inside it); only the
+//! command line uses `anyhow` and names flags.
+
+#![deny(missing_docs)]
 
 pub use eval::{EvalError, Evaluation, Problem, ProblemDef};
 pub use game::{Acting, Agent, Game};

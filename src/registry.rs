@@ -47,14 +47,20 @@ pub const PROBLEMS: &[&ProblemDef] = &[
 /// problem that does not build.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A game neither built in nor a description file playtune can find.
     #[error("unknown game `{name}` (built in: {}; or a game description: PATH.ron, or NAME.ron in $PLAYTUNE_GAMES or ./games)", known.join(", "))]
     UnknownGame {
+        /// The name asked for.
         name: String,
+        /// The built-in games' names.
         known: Vec<&'static str>,
     },
+    /// A problem name the registry does not know.
     #[error("unknown problem `{name}` (known: {})", known.join(", "))]
     UnknownProblem {
+        /// The name asked for.
         name: String,
+        /// The registered problems' names.
         known: Vec<&'static str>,
     },
     /// A game description that does not read or is refused (file, line, field).
@@ -70,8 +76,11 @@ pub enum Error {
         "the run's game `{name}` was found at {at}, and it does not load from there now: {why}"
     )]
     GameGone {
+        /// The game's name.
         name: String,
+        /// Where the run found it.
         at: String,
+        /// Why it does not load from there now.
         why: Box<Error>,
     },
     /// The code that plays a run's game, where the run found it, is not the code the
@@ -80,22 +89,32 @@ pub enum Error {
         "the code that plays the run's game `{name}` (found at {at}) is not the code the run played (code fingerprint {now}, the run's {recorded}): evaluations of two programs would mix in one run"
     )]
     OtherCode {
+        /// The game's name.
         name: String,
+        /// Where the run found it.
         at: String,
+        /// The fingerprint of the code the run played.
         recorded: String,
+        /// The fingerprint of the code there now.
         now: String,
     },
     /// A game named for a run that plays none named by a file: there is none to find
     /// elsewhere.
     #[error("the run plays {plays}, which no file names: there is no game to name again")]
-    NoGameToName { plays: String },
+    NoGameToName {
+        /// What the run plays.
+        plays: String,
+    },
     /// A run whose game a file names, read by a command that only reads runs, without
     /// the run's record of the game (runs begun before playtune recorded one): reading
     /// the game from its file would run the game's code.
     #[error(
         "the run's game `{name}` is named by a file and config.ron records no description of it (the run began before playtune recorded one); commands that only read a run never run the code a run names"
     )]
-    NotRecorded { name: String },
+    NotRecorded {
+        /// The game's name.
+        name: String,
+    },
 }
 
 /// The game called `name`: a built-in game, else a game registered in process (a
@@ -412,9 +431,13 @@ fn design_over(
 /// own rules under the settings held fixed, and every agent's default budget. `None`
 /// for any other problem.
 pub struct DesignLadder {
+    /// The game played.
     pub game: &'static dyn DynGame,
+    /// The rungs, weakest first, as agent specs.
     pub ladder: Vec<String>,
+    /// The game's own rules, with the settings the run holds fixed.
     pub own_rules: Vec<(String, String)>,
+    /// Every agent's default budget, if the run sets one.
     pub budget: Option<usize>,
     /// Games each rung plays at every point.
     pub games: usize,

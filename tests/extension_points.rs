@@ -1,6 +1,6 @@
 //! A toy of each pluggable kind, written here, outside the crate, as a user's own
 //! crate would write it: a problem searched into a run folder, an optimiser driven by
-//! ask and tell, a game with an agent declared once (`GenericAgent`), and an
+//! ask and tell and driving a run folder of its own, a game with an agent declared once (`GenericAgent`), and an
 //! experiment declared once (`ExperimentDef`) run on an executor. What needs a line in
 //! the crate's own registries (the command line's `--problem`, `--algo`, `experiment`
 //! names) is in docs/layout.md; this test proves the declarations themselves are open.
@@ -11,9 +11,15 @@ use playtune::harness::agents::GenericAgent;
 use playtune::harness::{AgentEntry, DynGame, GameDef, GameRequest, Setting, Values};
 use playtune::optim::{Candidate, Optimizer, Phase, Recommendation};
 use playtune::rng::Rng;
-use playtune::run::{ProblemSpec, RunConfig};
-use playtune::{AlgoConfig, Dimension, Domain, EvalError, Evaluation, Space};
+use playtune::run::verdict::{Outcome, VerdictSettings};
+use playtune::run::{
+    OwnOptimizer, ProblemSpec, RunConfig, RunError, RunOptimizer, Stop, create_run_dir,
+    execute_own, resume_own,
+};
+use playtune::{AlgoConfig, BoxError, Dimension, Domain, EvalError, Evaluation, Space};
 use rand::RngExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use tempfile::TempDir;
 
 fn bits(n: usize) -> Space {
@@ -143,6 +149,201 @@ fn an_optimiser_of_ones_own_runs_by_ask_and_tell() {
     }
     assert_eq!(asked_total, 16);
     assert_eq!(sweep.recommend().values, vec![1.0; 4]);
+}
+
+/// What drives a run folder with [`Sweep`]: one sweep per trial. A sweep spends no
+/// randomness, so the trial's seed goes unused.
+struct Sweeping {
+    /// Where each sweep starts: its settings, recorded in `config.ron`.
+    from: u64,
+}
+
+impl RunOptimizer for Sweeping {
+    fn name(&self) -> &str {
+        "sweep"
+    }
+    fn settings(&self) -> String {
+        format!("from={}", self.from)
+    }
+    fn build(&self, space: &Space, _: u64, _: u64) -> Result<Box<dyn Optimizer>, BoxError> {
+        if space.dims.iter().any(|d| !matches!(d.domain, Domain::Bool)) {
+            return Err("a sweep searches yes-or-no dimensions only".into());
+        }
+        Ok(Box::new(Sweep {
+            space: space.clone(),
+            next: self.from,
+            best: None,
+        }))
+    }
+}
+
+/// Another optimiser of one's own, under another name: it may not resume a sweep's run.
+struct Other;
+
+impl RunOptimizer for Other {
+    fn name(&self) -> &str {
+        "other"
+    }
+    fn build(&self, space: &Space, budget: u64, seed: u64) -> Result<Box<dyn Optimizer>, BoxError> {
+        Sweeping { from: 0 }.build(space, budget, seed)
+    }
+}
+
+/// [`Ones`] that asks its run to stop after `after` evaluations.
+struct Stopping<'a> {
+    ones: &'a Ones,
+    stop: &'a Stop,
+    after: u64,
+    done: AtomicU64,
+}
+
+impl Problem for Stopping<'_> {
+    fn space(&self) -> &Space {
+        self.ones.space()
+    }
+    fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
+        if self.done.fetch_add(1, Ordering::SeqCst) + 1 >= self.after {
+            self.stop.after_batch();
+        }
+        self.ones.evaluate(x, seed)
+    }
+}
+
+/// A run of [`Sweeping`] over `space`: two trials of every point, judged against all
+/// zeros.
+fn sweep_config(space: &Space, sweeping: &Sweeping) -> RunConfig<OwnOptimizer> {
+    RunConfig {
+        playtune_version: "test".into(),
+        problem: ProblemSpec {
+            name: "ones".into(),
+            settings: Default::default(),
+        },
+        space: space.clone(),
+        space_file: None,
+        algorithm: OwnOptimizer::of(sweeping),
+        budget: 1 << space.dims.len(),
+        trials: 2,
+        seed: 3,
+        log: true,
+        faults: Default::default(),
+        race: None,
+        verdict: Some(VerdictSettings {
+            evaluations: 12,
+            baseline: Some(vec![0.0; space.dims.len()]),
+        }),
+        game: None,
+    }
+}
+
+fn text(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+#[test]
+fn an_optimiser_of_ones_own_drives_a_run_folder_and_resumes_it() {
+    let root = TempDir::new().unwrap();
+    let problem = Ones(bits(4));
+    let sweeping = Sweeping { from: 0 };
+    let config = sweep_config(problem.space(), &sweeping);
+
+    // Never interrupted: config.ron names the optimiser, the log holds every
+    // evaluation, the result its recommendation and verdict.
+    let whole = root.path().join("whole");
+    create_run_dir(&whole, &config).unwrap();
+    let once = execute_own(&whole, &config, &problem, &sweeping, None).unwrap();
+    let recorded: String = text(&whole, "config.ron").split_whitespace().collect();
+    assert!(
+        recorded.contains(r#"algorithm:Own(name:"sweep",settings:"from=0",),"#),
+        "{recorded}"
+    );
+    assert_eq!(text(&whole, "evals.csv").lines().count(), 1 + 2 * 16);
+    assert_eq!(once.algorithm, "sweep");
+    assert_eq!(once.spent.search, 2 * 16);
+    for t in &once.trials {
+        assert_eq!(t.values, vec![1.0; 4], "trial {}", t.trial);
+        let v = t.verdict.as_ref().expect("judged against all zeros");
+        assert_eq!((v.evaluations, v.outcome), (12, Outcome::Better));
+    }
+    assert_eq!(
+        playtune::run::read_result(&whole).unwrap().trials,
+        once.trials
+    );
+    // The command line's reader names the optimiser rather than misreading the run.
+    let e = playtune::run::read_config(&whole).unwrap_err();
+    assert!(
+        matches!(&e, RunError::OwnOptimizer { name, .. } if name == "sweep"),
+        "{e}"
+    );
+
+    // Stopped after 5 evaluations, then resumed: the same files as the run never
+    // interrupted, the evaluations logged before the stop told again, not repeated.
+    let cut = root.path().join("cut");
+    create_run_dir(&cut, &config).unwrap();
+    let stop = Stop::default();
+    let stopping = Stopping {
+        ones: &problem,
+        stop: &stop,
+        after: 5,
+        done: AtomicU64::new(0),
+    };
+    let e = execute_own(&cut, &config, &stopping, &sweeping, Some(&stop)).unwrap_err();
+    assert!(matches!(e, RunError::Interrupted), "{e}");
+    let logged = text(&cut, "evals.csv").lines().count() - 1;
+    assert!((5..2 * 16).contains(&logged), "{logged} logged");
+    assert!(!cut.join("result.ron").exists());
+    let resumed = resume_own(&cut, &problem, &sweeping, None).unwrap();
+    assert_eq!(resumed.spent.reused, logged as u64);
+    // What a run keeps of itself (not `reused`, which only this drive knows).
+    let read = |dir: &Path| playtune::run::read_result(dir).unwrap().trials;
+    assert_eq!(read(&cut), read(&whole));
+    for f in ["evals.csv", "result.ron", "verdict.jsonl"] {
+        assert_eq!(text(&cut, f), text(&whole, f), "{f}");
+    }
+
+    // Another optimiser, or the same with other settings, may not resume it: the log
+    // replays only into the optimiser that wrote it.
+    for (other, says) in [
+        (
+            &Other as &dyn RunOptimizer,
+            "now given the optimiser `other`",
+        ),
+        (&Sweeping { from: 3 }, "settings `from=3`"),
+    ] {
+        let e = resume_own(&cut, &problem, other, None).unwrap_err();
+        assert!(
+            matches!(e, RunError::OtherOptimizer { .. })
+                && e.to_string().contains(says)
+                && e.to_string().contains("driven by the optimiser `sweep`"),
+            "{e}"
+        );
+    }
+    // Nor a run of one of playtune's own optimisers.
+    let built_in = root.path().join("built-in");
+    let mut ntbea = RunConfig {
+        algorithm: AlgoConfig::Ntbea(Default::default()),
+        playtune_version: config.playtune_version.clone(),
+        problem: config.problem.clone(),
+        space: config.space.clone(),
+        space_file: None,
+        budget: 16,
+        trials: 1,
+        seed: 3,
+        log: true,
+        faults: Default::default(),
+        race: None,
+        verdict: None,
+        game: None,
+    };
+    create_run_dir(&built_in, &ntbea).unwrap();
+    let e = resume_own(&built_in, &problem, &sweeping, None).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("driven by playtune's own optimiser `ntbea`"),
+        "{e}"
+    );
+    ntbea.trials = 2;
+    create_run_dir(&built_in, &ntbea).unwrap();
+    assert_eq!(playtune::run::read_config(&built_in).unwrap(), ntbea);
 }
 
 /// A game: a pile of `stones`; each turn a player takes 1 to 3; whoever takes the

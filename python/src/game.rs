@@ -203,7 +203,7 @@ impl MatchPlayer for PythonPlayer {
 /// at most (then interrupted); returns its name.
 #[pyfunction]
 #[pyo3(signature = (description, file, play, timeout = 60.0))]
-pub fn register_game(
+pub(crate) fn register_game(
     description: &str,
     file: &str,
     play: Py<PyAny>,
@@ -239,7 +239,7 @@ pub fn register_game(
 /// match `timeout` seconds at most; returns its name. Runs then record the reference,
 /// which every command resolves.
 #[pyfunction]
-pub fn register_game_process(
+pub(crate) fn register_game_process(
     description: &str,
     reference: &str,
     command: &str,
@@ -359,7 +359,7 @@ impl MatchPlayer for ProcessPlayer {
 /// group: called at the interpreter's exit, so that a game that does not exit at the
 /// end of its input, or a child it left behind, does not outlive Python.
 #[pyfunction]
-pub fn end_games() {
+pub(crate) fn end_games() {
     playtune::eval::evaluator_groups::kill_all();
 }
 

@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 type Recommendation = (Vec<f64>, f64, f64, u64);
 
 #[pyclass(name = "NtbeaModel", module = "playtune._playtune")]
-pub struct PyNtbeaModel {
+pub(crate) struct PyNtbeaModel {
     inner: std::sync::Mutex<Ntbea>,
 }
 

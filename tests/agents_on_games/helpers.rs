@@ -1,13 +1,13 @@
 //! What the agents' tests share: a game that counts forward-model calls, games
 //! played between agents, their actions.
 
-pub use playtune_harness::game::Counted;
+pub(crate) use playtune_harness::game::Counted;
 use playtune_harness::game::{Acting, Agent, Game};
 use playtune_optim::rng::rng_from_seed;
 use playtune_rinascimento::{self as rinascimento, RinState, Rules};
 
 /// Wins of `agent` (agent 0) against `other` over `games` 2-player games.
-pub fn rin_wins(
+pub(crate) fn rin_wins(
     agent: &mut dyn Agent<RinState>,
     other: &mut dyn Agent<RinState>,
     games: u64,
@@ -25,7 +25,7 @@ pub fn rin_wins(
 
 /// Asserts that `agent` (`name` in messages) wins more than 60% of 20 two-player
 /// Rinascimento games against random play.
-pub fn beats_random(agent: &mut dyn Agent<RinState>, name: &str) {
+pub(crate) fn beats_random(agent: &mut dyn Agent<RinState>, name: &str) {
     let wins = rin_wins(agent, &mut playtune_harness::agents::RandomAgent, 20);
     println!("{name}* vs Random: {wins}/20 wins");
     assert!(wins * 10 > 20 * 6, "{name} won {wins} of 20");
@@ -33,7 +33,7 @@ pub fn beats_random(agent: &mut dyn Agent<RinState>, name: &str) {
 
 /// Plays up to `decisions` Rinascimento decisions (every seat by `agent`) and
 /// returns the most forward-model calls one decision made.
-pub fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize) -> usize {
+pub(crate) fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize) -> usize {
     let mut rng = rng_from_seed(9);
     let mut s = Counted::new(RinState::new(&Rules::splendor(2), 5).unwrap());
     let mut most = 0;
@@ -53,7 +53,7 @@ pub fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions: usize)
 
 /// The actions `agent` chooses over the first 30 decisions of a game, `seed`
 /// seeding its generator.
-pub fn rin_actions(agent: &mut dyn Agent<RinState>, seed: u64) -> Vec<<RinState as Game>::Action> {
+pub(crate) fn rin_actions(agent: &mut dyn Agent<RinState>, seed: u64) -> Vec<<RinState as Game>::Action> {
     agent.reset();
     let mut rng = rng_from_seed(seed);
     let mut s = RinState::new(&Rules::splendor(2), 11).unwrap();
@@ -73,7 +73,7 @@ pub fn rin_actions(agent: &mut dyn Agent<RinState>, seed: u64) -> Vec<<RinState 
 }
 
 /// Decisions per second of `agent` over the first decisions of a few games.
-pub fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
+pub(crate) fn rin_decisions_per_second(agent: &mut dyn Agent<RinState>) -> f64 {
     let start = std::time::Instant::now();
     let mut decisions = 0;
     for game in 0..3 {
@@ -97,7 +97,7 @@ use playtune_space_battle::{self as space_battle, SbeParams, SbeState};
 
 /// The actions `agent` (ship 0) chooses over a 40-tick Space Battle game, `seed`
 /// seeding its generator, while ship 1 plays `other` every tick.
-pub fn sbe_actions(
+pub(crate) fn sbe_actions(
     agent: &mut dyn Agent<SbeState>,
     seed: u64,
     other: <SbeState as Game>::Action,
@@ -114,7 +114,7 @@ pub fn sbe_actions(
 }
 
 /// Total score of ship 0 (`a`) and ship 1 (`b`) over four 300-tick games.
-pub fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
+pub(crate) fn sbe_scores(a: &mut dyn Agent<SbeState>, b: &mut dyn Agent<SbeState>) -> (f64, f64) {
     let (mut sa, mut sb) = (0.0, 0.0);
     for seed in 0..4 {
         let state =

@@ -1,7 +1,7 @@
 //! The agent registry builds every generic agent for a real game.
 
-use playtune_harness::harness::agents::{AgentSpec, Generic, all_agents, build_agent};
-use playtune_harness::harness::{Error, Values};
+use playtune_harness::{AgentSpec, Generic, all_agents, build_agent};
+use playtune_harness::{Error, Values};
 use playtune_rinascimento::RinState;
 
 #[test]

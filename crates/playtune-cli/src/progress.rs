@@ -8,11 +8,11 @@ use std::time::Duration;
 
 /// A run's progress bar: evaluations done of all its trials' budgets, with the
 /// algorithm and the problem beside them.
-pub struct SearchBar(ProgressBar);
+pub(crate) struct SearchBar(ProgressBar);
 
 impl SearchBar {
     /// A bar drawn once the run starts.
-    pub fn new() -> SearchBar {
+    pub(crate) fn new() -> SearchBar {
         SearchBar(ProgressBar::hidden())
     }
 }
@@ -50,7 +50,7 @@ impl run::Progress for SearchBar {
 
 /// A progress bar on standard error counting `len` items of `what` ("games",
 /// "verdict evaluations"), hidden unless `show`.
-pub fn counting_bar(show: bool, len: u64, what: &str) -> ProgressBar {
+pub(crate) fn counting_bar(show: bool, len: u64, what: &str) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }

@@ -112,8 +112,11 @@ struct RawBot {
 /// which `tune-agent` searches, and a default).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bot {
+    /// Its name in agent specs.
     pub name: String,
+    /// What it is, in a line.
     pub about: String,
+    /// Its settings, each a domain and a default.
     pub settings: Vec<Dimension>,
 }
 
@@ -122,16 +125,20 @@ pub struct Bot {
 pub struct Description {
     /// The file it was read from, as given.
     pub file: String,
+    /// The game's name (`--game NAME`).
     pub name: String,
+    /// One line on what the game is.
     pub about: String,
     /// The command that starts the game (`sh -c`), run in `dir`; empty for a game
     /// played in process (a Python class), which a file cannot describe.
     pub command: String,
     /// The description file's folder: the command starts there.
     pub dir: PathBuf,
+    /// Seats a match has.
     pub players: usize,
     /// The settings, as a space: the design space, defaults the game's own rules.
     pub settings: Space,
+    /// The game's own bots.
     pub bots: Vec<Bot>,
     /// Agent specs, weakest first: the design ladder unless a run names one (by
     /// default every bot, in order).
@@ -176,7 +183,7 @@ impl Description {
     }
 
     /// Whether `name` is one of playtune's bots for this game (not one of its own).
-    pub fn is_forward_bot(&self, name: &str) -> bool {
+    pub(crate) fn is_forward_bot(&self, name: &str) -> bool {
         // Every generic name, searchable or not, so that a search bot of a game that
         // cannot be searched fairly is refused with the reason, not as unknown.
         self.forward_model
@@ -188,8 +195,8 @@ impl Description {
     /// name, players, command (or Python object), settings and their domains, bots,
     /// ladder, features, playability and trace; not where its file lies, so a game
     /// moved with its run is the same game. FNV-1a of that text, in hexadecimal. The
-    /// code that plays it has a fingerprint of its own
-    /// ([`Description::code_fingerprint`]), which runs recorded before it lack.
+    /// code that plays it has a fingerprint of its own (the `code` of the game's
+    /// identity), which runs recorded before it lack.
     pub fn fingerprint(&self) -> String {
         // A Python game's command holds its file's absolute path: its object's name
         // and what it describes identify it.
@@ -265,7 +272,7 @@ impl Description {
     /// not where it lies, so a game moved with its files keeps its fingerprint. `None`
     /// where playtune cannot see the code: a game played in process, a Python game
     /// named by its module.
-    pub fn code_fingerprint(&self) -> Option<String> {
+    pub(crate) fn code_fingerprint(&self) -> Option<String> {
         let files: Vec<(String, PathBuf)> = match &self.python {
             Some(reference) => {
                 let (file, _) = reference.rsplit_once(':')?;
@@ -668,7 +675,7 @@ impl Description {
                         format!("ladder[{i}]: {message}"),
                     )
                 };
-                let parsed = playtune_harness::harness::AgentSpec::parse(spec)
+                let parsed = playtune_harness::AgentSpec::parse(spec)
                     .map_err(|e| bad(format!("{spec:?}: {e}")))?;
                 let own = bots.iter().find(|b| b.name == parsed.name);
                 if own.is_none() && raw.forward_model && crate::forward::is_bot(&parsed.name) {
@@ -706,13 +713,12 @@ impl Description {
             let Ok(c) = text.parse::<playtune_optim::space::Constraint>() else {
                 continue; // refused with its position by `embedded_space` above
             };
-            let metrics = playtune_harness::harness::design::metric_names(raw.traced);
+            let metrics = playtune_harness::design::metric_names(raw.traced);
             let known = metrics.contains(&c.feature.as_str())
-                || c.feature == playtune_harness::harness::design::DEPTH_SE
+                || c.feature == playtune_harness::design::DEPTH_SE
                 || c.feature.starts_with("win_rate_");
             if !known {
-                let lead =
-                    playtune_harness::harness::design::LEAD_METRICS.contains(&c.feature.as_str());
+                let lead = playtune_harness::design::LEAD_METRICS.contains(&c.feature.as_str());
                 return Err(at(
                     "playable",
                     &format!("{text:?}"),
@@ -767,7 +773,7 @@ impl Description {
 
     /// The Python game `reference` (`FILE.py:NAME`, the file relative to `dir`, or
     /// `module:NAME`), described by the game itself ([`super::python::describe`]).
-    pub fn of_python(reference: &str, dir: &Path) -> Result<Description, SpaceError> {
+    pub(crate) fn of_python(reference: &str, dir: &Path) -> Result<Description, SpaceError> {
         let text = format!("(python: {reference:?})");
         let mut d = Description::parse(&text, reference, dir.to_path_buf())?;
         d.source = d.python.clone();

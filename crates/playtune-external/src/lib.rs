@@ -18,12 +18,12 @@ pub mod python;
 pub use description::{Bot, Description};
 pub use protocol::{Match, MatchReport, SeatBot};
 
-use playtune_harness::harness::metrics::LeadTracker;
-use playtune_harness::harness::{
+use playtune_harness::learn::Encoding;
+use playtune_harness::metrics::LeadTracker;
+use playtune_harness::{
     AgentInfo, AgentSpec, DynGame, Error, GameRequest, Record, Setting, SettingError,
     TournamentResult, tournament,
 };
-use playtune_harness::learn::Encoding;
 use playtune_optim::eval::{WorkerError, WorkerPool};
 use playtune_optim::space::{Dimension, SpaceError};
 use std::path::{Path, PathBuf};
@@ -61,9 +61,11 @@ pub trait MatchPlayer: Send + Sync {
 /// fit the match. The run goes on; the evaluation that needed it fails with this.
 #[derive(Debug, thiserror::Error)]
 #[error("game `{game}`: a match failed: {why}")]
-pub struct MatchError {
-    pub game: String,
-    pub why: String,
+pub(crate) struct MatchError {
+    /// The game whose match failed.
+    pub(crate) game: String,
+    /// Why, on one line.
+    pub(crate) why: String,
 }
 
 /// Why a game process gave no answer to `what` (a match, `it`, or an operation), as a
@@ -219,7 +221,7 @@ pub fn registered(name: &str) -> Option<&'static ExternalGame> {
 /// Where game descriptions named without a path are looked for: the folders in
 /// `PLAYTUNE_GAMES` (separated by `:`), then `games/` under the current folder. A
 /// name `duel` is `duel.ron` or `duel/duel.ron` in one of them.
-pub fn search_path() -> Vec<PathBuf> {
+fn search_path() -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var_os("PLAYTUNE_GAMES")
         .map(|v| std::env::split_paths(&v).collect())
         .unwrap_or_default();
@@ -228,8 +230,8 @@ pub fn search_path() -> Vec<PathBuf> {
 }
 
 /// The description file for the game `name`: a path as given (one ending `.ron` or
-/// holding `/`), else `name.ron` or `name/name.ron` on the [`search_path`]. `None`:
-/// no such file.
+/// holding `/`), else `name.ron` or `name/name.ron` in a folder of `PLAYTUNE_GAMES` or
+/// in `games/` (the first found). `None`: no such file.
 pub fn find(name: &str) -> Option<PathBuf> {
     let name = name.trim();
     if name.ends_with(".ron") || name.contains('/') {
@@ -248,7 +250,8 @@ pub fn find(name: &str) -> Option<PathBuf> {
     })
 }
 
-/// The descriptions on the [`search_path`], for `playtune games`.
+/// The descriptions in the folders of `PLAYTUNE_GAMES`, then in `games/`, for
+/// `playtune games`.
 pub fn listed() -> Vec<PathBuf> {
     let mut found = Vec::new();
     for dir in search_path() {
@@ -326,6 +329,7 @@ impl ExternalGame {
         }))
     }
 
+    /// The game's description.
     pub fn description(&self) -> &Description {
         &self.description
     }
@@ -486,15 +490,13 @@ impl ExternalGame {
             });
         }
         let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
-        let seats: Vec<usize> = (0..lineup.len())
-            .map(|i| (i + rotation) % lineup.len())
-            .collect();
+        let seats = playtune_harness::play::rotated_seats(lineup.len(), rotation);
         self.play_match(&settings, &bots, &seats, req.seed)
     }
 }
 
 /// A seat's playtune bot as the spec the agent registry reads, `NAME(KEY=VALUE,...)`.
-pub fn forward_spec(seat: &SeatBot) -> String {
+fn forward_spec(seat: &SeatBot) -> String {
     let pairs: Vec<String> = seat
         .settings
         .iter()
@@ -565,7 +567,7 @@ fn record(report: &MatchReport, seats: &[usize]) -> Record {
             lead.finish(&winners, report.length)
         }
         // Without a trace the lead's path is unknown: its figures are unavailable.
-        None => playtune_harness::harness::metrics::Lead {
+        None => playtune_harness::metrics::Lead {
             traced: false,
             changes: 0,
             decided_at: None,
@@ -679,8 +681,8 @@ impl DynGame for ExternalGame {
     fn prepare(
         &self,
         req: &GameRequest,
-    ) -> Result<Box<dyn playtune_harness::harness::PreparedGame + '_>, Error> {
-        Ok(Box::new(playtune_harness::harness::EachTime {
+    ) -> Result<Box<dyn playtune_harness::PreparedGame + '_>, Error> {
+        Ok(Box::new(playtune_harness::EachTime {
             game: self,
             request: req.clone(),
         }))
@@ -707,25 +709,21 @@ impl DynGame for ExternalGame {
         games: usize,
         watch: &tournament::Watch,
     ) -> Result<TournamentResult, Error> {
-        if games == 0 {
-            return Err(Error::NoGames);
-        }
-        let settings = self.values(&req.settings)?;
-        let agents = self.agents(req)?;
-        let players = self.description.players;
-        let lineups = tournament::lineups(agents.len(), players)?;
-        let records =
-            tournament::play_lineups(&lineups, games, req.seed, watch, |lineup, g, seed| {
-                let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
-                let seats: Vec<usize> = (0..players).map(|i| (i + g) % players).collect();
-                self.play_match(&settings, &bots, &seats, seed)
-            })?;
-        Ok(tournament::summarize(
-            &self.agent_names(req)?,
-            &lineups,
+        tournament::run(
             games,
-            &records,
-        ))
+            req.seed,
+            watch,
+            || {
+                let settings = self.values(&req.settings)?;
+                let agents = self.agents(req)?;
+                let names = self.agent_names(req)?;
+                Ok((names, self.description.players, (settings, agents)))
+            },
+            |(settings, agents), lineup, seats, seed| {
+                let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
+                self.play_match(settings, &bots, seats, seed)
+            },
+        )
     }
 
     fn play_lineup(
@@ -750,7 +748,7 @@ impl DynGame for ExternalGame {
                 AgentSpec::parse(n)
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(playtune_harness::harness::numbered_names(&specs))
+        Ok(playtune_harness::numbered_names(&specs))
     }
 
     fn render(&self, _req: &GameRequest, _at: &[u32], _out: &Path) -> Result<Record, Error> {
@@ -801,7 +799,7 @@ impl DynGame for ExternalGame {
         Ok(self.description.playable.clone())
     }
 
-    fn rung_measure(&self) -> Option<playtune_harness::harness::design::RungMeasure> {
+    fn rung_measure(&self) -> Option<playtune_harness::design::RungMeasure> {
         None
     }
 
@@ -814,7 +812,7 @@ impl DynGame for ExternalGame {
         _req: &GameRequest,
         _encoding: Option<&str>,
         _games: &[u32],
-        _sink: &playtune_harness::harness::SampleSink,
+        _sink: &playtune_harness::SampleSink,
     ) -> Result<(), Error> {
         Err(Error::NoEncoding {
             game: self.name.to_string(),

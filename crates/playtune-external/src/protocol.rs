@@ -24,19 +24,23 @@ pub struct Match {
     pub settings: Map<String, Value>,
     /// The bot in each seat, seat 0 first.
     pub seats: Vec<SeatBot>,
+    /// The match's seed: the game draws its randomness from it.
     pub seed: u64,
 }
 
 /// A bot and its settings (every one, defaults filled in).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeatBot {
+    /// The bot's name.
     pub bot: String,
+    /// Its settings, by name.
     pub settings: Map<String, Value>,
 }
 
 /// How a match went, per seat.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchReport {
+    /// Each seat's final score.
     pub scores: Vec<f64>,
     /// Seats that won.
     pub winners: Vec<usize>,
@@ -52,7 +56,7 @@ pub struct MatchReport {
 
 /// A setting's value as the game reads it: a number (a whole number where the domain
 /// holds whole numbers), a category's name, or true/false.
-pub fn value_json(domain: &Domain, v: f64) -> Value {
+pub(crate) fn value_json(domain: &Domain, v: f64) -> Value {
     match domain {
         Domain::Categories(_) => Value::String(domain.render(v)),
         Domain::Bool => Value::Bool(v >= 0.5),
@@ -65,7 +69,7 @@ pub fn value_json(domain: &Domain, v: f64) -> Value {
 }
 
 /// Settings (text values already checked against `dims`) as a JSON object.
-pub fn settings_json(dims: &[Dimension], values: &[(String, String)]) -> Map<String, Value> {
+pub(crate) fn settings_json(dims: &[Dimension], values: &[(String, String)]) -> Map<String, Value> {
     dims.iter()
         .filter_map(|d| {
             let text = values.iter().find(|(n, _)| *n == d.name)?.1.as_str();

@@ -53,7 +53,7 @@ fn quoted(s: &str) -> String {
 /// The command whose processes serve the game's matches. `exec`: the interpreter is
 /// the game process, not a child of the shell, so that a signal that ends it is told
 /// as that signal.
-pub fn serve_command(reference: &str) -> String {
+pub(crate) fn serve_command(reference: &str) -> String {
     format!(
         "exec {} -m playtune.worker serve {}",
         quoted(&interpreter()),

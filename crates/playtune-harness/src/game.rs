@@ -25,6 +25,7 @@ pub trait Game: Clone + Send + Sync {
     /// One player's action for one step.
     type Action: Clone + PartialEq + Send + Sync + std::fmt::Debug;
 
+    /// Players (seats) in the game.
     fn num_players(&self) -> usize;
 
     /// Who must act now. Only meaningful while the game is not over.

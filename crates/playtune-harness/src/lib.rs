@@ -7,9 +7,11 @@
 //! - [`learn`]: learned state evaluation without training: encodings, the self-play
 //!   sample file, the network file and its forward pass, the network as a leaf
 //!   evaluator. Training (candle) is the crate `playtune-train`.
-//! - [`harness`]: the one play loop and game record, tournaments, self-play, the
-//!   skill-depth ladder, the agent registry, the design metrics, the `design` and
-//!   `tune-agent` problems, and the [`GameDef`] a game implements.
+//! - [`harness`]: the one play loop and game record ([`play`]), tournaments
+//!   ([`tournament`]), self-play, the skill-depth ladder ([`ladder`]), the agent
+//!   registry ([`AgentSpec`], [`all_agents`]), the design metrics ([`metrics`]), the
+//!   `design` and `tune-agent` problems ([`design`], [`tune`]), and the [`GameDef`] a
+//!   game implements. Its names are re-exported here, `playtune_harness::DynGame`.
 //! - [`draw`]: PNG and SVG files with the bundled font, for games' maps and charts.
 //!
 //! It depends on `playtune-optim` (spaces, problems, random numbers) and plotters, never
@@ -23,4 +25,10 @@ pub mod harness;
 pub mod learn;
 
 pub use game::{Acting, Agent, Game};
-pub use harness::{AgentEntry, AgentSpec, DynGame, GameDef, GameRequest, Setting, Values};
+pub use harness::agents::{GenericAgent, all_agents, build_agent, list, mcts_config};
+pub use harness::{
+    AgentEntry, AgentInfo, AgentSpec, DynGame, EachTime, Error, GameDef, GameRequest, Generic,
+    PreparedGame, Record, SampleSink, Setting, SettingError, TournamentResult, Values, Watch,
+    numbered_names, split_agents,
+};
+pub use harness::{design, error, ladder, ladder_check, metrics, play, tournament, tune};

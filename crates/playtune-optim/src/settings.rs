@@ -5,8 +5,11 @@
 /// A setting: its name, default (as text) and what it means.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Setting {
+    /// Its name, as `NAME=VALUE` writes it.
     pub name: String,
+    /// Its default value, as text.
     pub default: String,
+    /// What it means, one line for help and docs.
     pub about: String,
     /// The values worth trying when the agent is tuned (`--problem tune-agent`);
     /// `None`: not tuned (budgets, which only buy strength, and switches of no
@@ -27,6 +30,8 @@ pub struct Setting {
 }
 
 impl Setting {
+    /// A setting called `name` with default `default`, meaning `about`: not tuned, no
+    /// range, no set of values, no other names, not repeatable.
     pub fn new(name: &str, default: &str, about: &str) -> Setting {
         Setting {
             name: name.into(),
@@ -77,17 +82,25 @@ pub enum SettingError {
     /// `owner` declares no setting `name` (its settings: `known`).
     #[error("{name}={value}: {owner} has no setting `{name}` (its settings: {})", if known.is_empty() { "none".to_string() } else { known.join(", ") })]
     Unknown {
+        /// Whose settings they are ("game `rinascimento`").
         owner: String,
+        /// The name given.
         name: String,
+        /// The value given with it.
         value: String,
+        /// The names declared.
         known: Vec<String>,
     },
     /// The value is outside what the setting takes (`expected`, in words).
     #[error("{name}={value}: {owner} takes {expected} as {name}")]
     Invalid {
+        /// Whose setting it is.
         owner: String,
+        /// The setting's name.
         name: String,
+        /// The value given.
         value: String,
+        /// What it takes, in words.
         expected: String,
     },
 }
@@ -103,7 +116,7 @@ impl SettingError {
 
 /// Largest count a setting takes (games, iterations, budgets, populations): more would
 /// exhaust memory or time. `max` means unlimited where a count allows it.
-pub const MAX_COUNT: usize = 1_000_000;
+pub(crate) const MAX_COUNT: usize = 1_000_000;
 
 /// Every declared setting with its value: the user's where given, else the default.
 #[derive(Clone, Debug, PartialEq)]
@@ -172,7 +185,7 @@ impl Values {
         }
     }
 
-    /// A whole number from 1 to [`MAX_COUNT`]: a size (a depth, a length, a
+    /// A whole number from 1 to 1,000,000: a size (a depth, a length, a
     /// population), which `max` would make exhaust memory or time.
     pub fn count(&self, name: &str) -> Result<usize, SettingError> {
         match self.get(name).parse::<usize>() {
@@ -182,7 +195,7 @@ impl Values {
     }
 
     /// A whole number from 1 to `max`, for a count with a tighter bound than
-    /// [`MAX_COUNT`] (levels that exist, turns a log holds, dimensions).
+    /// 1,000,000 (levels that exist, turns a log holds, dimensions).
     pub fn count_in(&self, name: &str, max: usize) -> Result<usize, SettingError> {
         match self.get(name).parse::<usize>() {
             Ok(v) if (1..=max).contains(&v) => Ok(v),
@@ -191,7 +204,7 @@ impl Values {
     }
 
     /// A limit on work (iterations, evaluations, forward-model calls): a whole number
-    /// from 1 to [`MAX_COUNT`], or `max` (`usize::MAX`) for none. An agent with a
+    /// from 1 to 1,000,000, or `max` (`usize::MAX`) for none. An agent with a
     /// limit of `max` needs another limit that is a number (see the agents' builders).
     pub fn limit(&self, name: &str) -> Result<usize, SettingError> {
         let text = self.get(name);
@@ -207,7 +220,7 @@ impl Values {
         }
     }
 
-    /// A whole number from 0 to [`MAX_COUNT`].
+    /// A whole number from 0 to 1,000,000.
     pub fn whole(&self, name: &str) -> Result<usize, SettingError> {
         match self.get(name).parse::<usize>() {
             Ok(v) if v <= MAX_COUNT => Ok(v),
@@ -293,7 +306,9 @@ fn range_text(low: f64, high: f64) -> String {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{item}: {why}")]
 pub struct PairsError {
+    /// The item at fault, as given.
     pub item: String,
+    /// Why it does not read.
     pub why: String,
 }
 

@@ -21,13 +21,16 @@ pub fn in_range(x: f64) -> bool {
 /// Running count, mean and variance (Welford), mergeable and cheap to update.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
+    /// Values added.
     pub n: u64,
+    /// Their mean.
     pub mean: f64,
     /// Sum of squared deviations from the mean.
     m2: f64,
 }
 
 impl Summary {
+    /// Adds one value.
     pub fn add(&mut self, x: f64) {
         self.n += 1;
         let d = x - self.mean;
@@ -35,6 +38,7 @@ impl Summary {
         self.m2 += d * (x - self.mean);
     }
 
+    /// The summary of `xs`.
     pub fn of(xs: &[f64]) -> Summary {
         let mut s = Summary::default();
         xs.iter().for_each(|&x| s.add(x));
@@ -91,17 +95,18 @@ pub fn t_test_above_zero(d: &Summary) -> Option<f64> {
 pub struct MannWhitney {
     /// U of the first sample: pairs (a, b) with a > b, ties counting one half.
     pub u: f64,
+    /// The two-tailed p-value.
     pub p: f64,
 }
 
 /// Largest n1 + n2 for which the p-value is the exact permutation probability; above it
 /// the normal approximation (with tie and continuity correction) is close to it (the
 /// tests hold them within 0.01 where both apply) and the exact count grows as N^3.
-pub const EXACT_MAX_TOTAL: usize = 60;
+pub(crate) const EXACT_MAX_TOTAL: usize = 60;
 
 /// Two-tailed Mann-Whitney U test.
 ///
-/// For n1 + n2 <= [`EXACT_MAX_TOTAL`] the p-value is exact: the probability, over every
+/// For n1 + n2 <= 60 the p-value is exact: the probability, over every
 /// way of splitting the pooled values into groups of n1 and n2, of a rank sum at least
 /// as extreme as the observed one, ties taking their mid-ranks (so it is exact with ties
 /// too), doubled and capped at 1. Above that it is the normal approximation with tie and

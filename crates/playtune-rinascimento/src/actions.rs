@@ -25,11 +25,14 @@ pub(crate) const ENUMERATION_CAP: usize = 4096;
 /// A bag of tokens: counts per colour and jokers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Tokens {
+    /// Tokens of each colour (colours beyond the rules' count are 0).
     pub colours: [u8; MAX_COLOURS],
+    /// Jokers.
     pub gold: u8,
 }
 
 impl Tokens {
+    /// Tokens in the bag, jokers included.
     pub fn total(&self) -> u32 {
         self.colours.iter().map(|&t| t as u32).sum::<u32>() + self.gold as u32
     }
@@ -41,29 +44,55 @@ impl Tokens {
 pub enum Action {
     /// Take `take[c]` tokens of each colour `c`, then return `give`.
     PickDifferent {
+        /// Tokens taken of each colour.
         take: [u8; MAX_COLOURS],
+        /// Tokens returned afterwards.
         give: Tokens,
     },
     /// Take nTPS tokens of `colour`, then return `give`.
-    PickSame { colour: u8, give: Tokens },
+    PickSame {
+        /// The colour taken.
+        colour: u8,
+        /// Tokens returned afterwards.
+        give: Tokens,
+    },
     /// Reserve face-up `card` at `slot` of deck `deck`, gain a joker if any, return `give`.
     ReserveFaceUp {
+        /// The deck whose row holds the card.
         deck: u8,
+        /// The card's slot in that row.
         slot: u8,
+        /// The card's id.
         card: u8,
+        /// Tokens returned afterwards.
         give: Tokens,
     },
     /// Reserve the hidden top card of `deck`, gain a joker if any, return `give`.
-    ReserveDeck { deck: u8, give: Tokens },
+    ReserveDeck {
+        /// The deck drawn from.
+        deck: u8,
+        /// Tokens returned afterwards.
+        give: Tokens,
+    },
     /// Buy face-up `card` at `slot` of deck `deck`.
-    BuyFaceUp { deck: u8, slot: u8, card: u8 },
+    BuyFaceUp {
+        /// The deck whose row holds the card.
+        deck: u8,
+        /// The card's slot in that row.
+        slot: u8,
+        /// The card's id.
+        card: u8,
+    },
     /// Buy reserved `card`.
-    BuyReserved { card: u8 },
+    BuyReserved {
+        /// The card's id.
+        card: u8,
+    },
 }
 
 /// The kinds of action, one RAG each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ActionKind {
+pub(crate) enum ActionKind {
     PickDifferent,
     PickSame,
     ReserveFaceUp,
@@ -73,7 +102,7 @@ pub enum ActionKind {
 }
 
 impl ActionKind {
-    pub const ALL: [ActionKind; 6] = [
+    pub(crate) const ALL: [ActionKind; 6] = [
         ActionKind::PickDifferent,
         ActionKind::PickSame,
         ActionKind::ReserveFaceUp,
@@ -84,7 +113,8 @@ impl ActionKind {
 }
 
 impl Action {
-    pub fn kind(&self) -> ActionKind {
+    #[cfg(test)]
+    pub(crate) fn kind(&self) -> ActionKind {
         match self {
             Action::PickDifferent { .. } => ActionKind::PickDifferent,
             Action::PickSame { .. } => ActionKind::PickSame,
@@ -109,9 +139,10 @@ pub enum KindChoice {
     /// it, and the default (see [`RandomPlayer`]).
     #[default]
     Uniform,
-    /// In proportion to a weight per kind ([`ActionKind::ALL`] order) among the kinds
-    /// with a legal action. The reference framework draws a kind by weight and, if it
-    /// has no legal action, drops it and draws again: the same distribution. Kinds of
+    /// In proportion to a weight per kind (pick different, pick same, reserve face-up,
+    /// reserve from a deck, buy face-up, buy reserved) among the kinds with a legal
+    /// action. The reference framework draws a kind by weight and, if it has no legal
+    /// action, drops it and draws again: the same distribution. Kinds of
     /// weight 0 are drawn (uniformly) only when no kind of positive weight is legal, so
     /// that the player always has an action while the game goes on.
     Weighted([f64; 6]),
@@ -144,7 +175,9 @@ pub enum GiveBack {
 /// byte-identical. To reproduce the reference, take its whole preset.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RandomPlayer {
+    /// How the kind of action is drawn.
     pub kinds: KindChoice,
+    /// What a hand above maxT returns.
     pub give_back: GiveBack,
 }
 
@@ -436,7 +469,8 @@ impl RinState {
     /// pick-same a colour uniformly among stacks of at least minTPS; reserves and buys a
     /// card (or deck) uniformly among the legal ones. Give-backs return one token at a
     /// time, drawn uniformly among the tokens held.
-    pub fn random_action_of(
+    #[cfg(test)]
+    pub(crate) fn random_action_of(
         &self,
         player: usize,
         kind: ActionKind,
@@ -445,7 +479,7 @@ impl RinState {
         self.random_action_with(player, kind, GiveBack::AnyToken, rng)
     }
 
-    /// [`RinState::random_action_of`] with the give-backs drawn as `give_back` says.
+    /// `RinState::random_action_of` with the give-backs drawn as `give_back` says.
     pub(crate) fn random_action_with(
         &self,
         player: usize,

@@ -18,32 +18,32 @@ pub(crate) const MAX_CARDS: usize = 160;
 
 /// A development card. Its bonus discounts its own colour (the spec's DECISION).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Card {
+pub(crate) struct Card {
     /// Deck index, 0-based (Splendor's level 1 is deck 0).
-    pub level: u8,
+    pub(crate) level: u8,
     /// Colour of the permanent bonus the card gives.
-    pub bonus: u8,
+    pub(crate) bonus: u8,
     /// Prestige points.
-    pub points: u8,
+    pub(crate) points: u8,
     /// Tokens of each colour to pay (colours beyond the rules' count are 0).
-    pub cost: [u8; MAX_COLOURS],
+    pub(crate) cost: [u8; MAX_COLOURS],
 }
 
 /// A noble tile: visits a player whose bonuses meet its requirement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Noble {
-    pub points: u8,
-    pub requires: [u8; MAX_COLOURS],
+pub(crate) struct Noble {
+    pub(crate) points: u8,
+    pub(crate) requires: [u8; MAX_COLOURS],
 }
 
 /// The cards and nobles a game is played with.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Content {
-    pub colours: usize,
-    pub decks: usize,
+pub(crate) struct Content {
+    pub(crate) colours: usize,
+    pub(crate) decks: usize,
     /// Card ids are indices into this list; cards are grouped by level.
-    pub cards: Vec<Card>,
-    pub nobles: Vec<Noble>,
+    pub(crate) cards: Vec<Card>,
+    pub(crate) nobles: Vec<Noble>,
 }
 
 impl Content {
@@ -57,7 +57,8 @@ impl Content {
     }
 
     /// Number of cards of deck `level`.
-    pub fn deck_size(&self, level: usize) -> usize {
+    #[cfg(test)]
+    pub(crate) fn deck_size(&self, level: usize) -> usize {
         self.cards
             .iter()
             .filter(|c| c.level as usize == level)
@@ -66,7 +67,8 @@ impl Content {
 
     /// Mean total cost and mean points of the cards of deck `level` (for the generator's
     /// calibration and its tests).
-    pub fn level_means(&self, level: usize) -> (f64, f64) {
+    #[cfg(test)]
+    pub(crate) fn level_means(&self, level: usize) -> (f64, f64) {
         let cards: Vec<&Card> = self
             .cards
             .iter()

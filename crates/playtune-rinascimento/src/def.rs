@@ -9,8 +9,8 @@ use super::rules::{MAX_PLAYERS, RULE_NAMES, Rules};
 use super::state::RinState;
 use playtune_harness::agents::RandomAgent;
 use playtune_harness::game::Game;
-use playtune_harness::harness::agents::list;
-use playtune_harness::harness::{AgentEntry, Error, GameDef, Generic, Setting, Values};
+use playtune_harness::list;
+use playtune_harness::{AgentEntry, Error, GameDef, Generic, Setting, Values};
 use playtune_optim::space::{Dimension, Domain, Space};
 
 /// The Rinascimento descriptor.
@@ -305,9 +305,9 @@ pub const AGENT_TUNING: playtune_optim::eval::ProblemDef = playtune_optim::eval:
         ("rules", "spec", "rule readings: spec or reference"),
     ],
     build: |v, space| {
-        use playtune_harness::harness::tune::{TuneConfig, TuneProblem};
+        use playtune_harness::tune::{TuneConfig, TuneProblem};
         let budget = v.count("budget")?;
-        let mut agent = playtune_harness::harness::AgentSpec::parse(v.get("agent"))?;
+        let mut agent = playtune_harness::AgentSpec::parse(v.get("agent"))?;
         if !agent.settings.iter().any(|(k, _)| k == "budget") {
             agent.settings.push(("budget".into(), budget.to_string()));
         }
@@ -344,11 +344,11 @@ pub const RULE_DESIGN: playtune_optim::eval::ProblemDef = playtune_optim::eval::
         ("rules", "spec", "rule readings: spec or reference"),
     ],
     build: |v, space| {
-        use playtune_harness::harness::design::{DesignConfig, DesignProblem};
+        use playtune_harness::design::{DesignConfig, DesignProblem};
         Ok(Box::new(DesignProblem::new(
             &Rinascimento,
             DesignConfig {
-                ladder: playtune_harness::harness::split_agents(v.get("ladder")),
+                ladder: playtune_harness::split_agents(v.get("ladder")),
                 games: v.count("games")?,
                 budget: Some(v.count("budget")?),
                 settings: vec![("rules".into(), rules_setting(v)?)],
@@ -363,7 +363,7 @@ pub const RULE_DESIGN: playtune_optim::eval::ProblemDef = playtune_optim::eval::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use playtune_harness::harness::{AgentSpec, tune::tuning_space};
+    use playtune_harness::{AgentSpec, tune::tuning_space};
 
     /// What the rules' space file says of the readings it leaves out.
     const RULES_NOTE: &str = "// The readings where the spec and the reference framework differ (end of game,\n// reserving with a full hand, card colours) are no dimensions: problems take them\n// as a game setting, spec by default: --set rules=reference for --problem\n// rinascimento-rules, --set game_settings=rules=reference for --problem design.\n";

@@ -104,7 +104,7 @@ fn fold(mut others: Vec<u8>, slots: usize) -> Vec<u8> {
 
 /// Cards and nobles for `colours` colours and `decks` decks (clamped to the supported
 /// bounds), reproducible from `seed`.
-pub fn generate(colours: usize, decks: usize, seed: u64) -> Content {
+pub(crate) fn generate(colours: usize, decks: usize, seed: u64) -> Content {
     let n = colours.clamp(MIN_COLOURS, MAX_COLOURS);
     let decks = decks.clamp(1, MAX_DECKS);
     let mut rng = rng_from_seed(derive_seed(seed, &[n as u64, decks as u64]));

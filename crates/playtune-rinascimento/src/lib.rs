@@ -2,8 +2,8 @@
 //! 2019), and the forward model agents search with.
 //!
 //! - [`rules`]: the rule vector ([`Rules`]), its names and bounds.
-//! - [`cards`]: the real 90 cards and 10 nobles, and the content a rule vector uses.
-//! - [`generator`]: cards and nobles for colour and deck counts the real set lacks.
+//! - `cards`: the real 90 cards and 10 nobles, and the content a rule vector uses.
+//! - `generator`: cards and nobles for colour and deck counts the real set lacks.
 //! - [`state`]: the game state ([`RinState`]) and its forward model; implements
 //!   [`playtune_harness::game::Game`].
 //! - [`actions`]: actions, legality, the random action generator, enumeration.
@@ -17,10 +17,10 @@
 
 pub mod actions;
 pub mod agents;
-pub mod cards;
+mod cards;
 mod def;
 pub mod error;
-pub mod generator;
+mod generator;
 pub mod play;
 pub mod preset;
 pub mod rules;
@@ -31,14 +31,11 @@ mod tests;
 #[cfg(test)]
 mod tests_reference;
 
-pub use actions::{Action, ActionKind, GiveBack, KindChoice, RandomPlayer, Tokens};
+pub use actions::{Action, GiveBack, KindChoice, RandomPlayer, Tokens};
 pub use agents::{RinRandom, mcts_star};
-pub use cards::{Card, Content, Noble};
 pub use def::{AGENT_TUNING, RULE_DESIGN, Rinascimento};
 pub use error::Error;
-pub use play::{GameRecord, play_game, play_game_seated, try_play_game};
+pub use play::{GameRecord, play_game};
 pub use preset::Preset;
-pub use rules::{
-    CardColours, FullHandReserve, GameEnd, RULE_NAMES, RULE_SYMBOLS, Rules, rules_from_point,
-};
-pub use state::{EndReason, Hand, RinState};
+pub use rules::{CardColours, FullHandReserve, GameEnd, Rules};
+pub use state::RinState;

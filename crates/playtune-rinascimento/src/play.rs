@@ -19,14 +19,13 @@ pub struct GameRecord {
     pub length: u32,
     /// True if the game ended without a winner (no legal action or the action limit).
     pub stalemate: bool,
-    pub end: EndReason,
+    /// Why the game ended.
+    pub(crate) end: EndReason,
     /// `seats[i]`: the seat agent `i` played (seat 0 moves first).
     pub seats: Vec<usize>,
     /// Actions agents chose that were illegal (each played as a pass).
     pub illegal_actions: u32,
 }
-
-impl GameRecord {}
 
 /// Plays one game of `rules` between `agents` (one per player) with shuffled seats.
 /// Every random choice comes from `seed`: decks and nobles from `derive_seed(seed, [0])`,
@@ -34,8 +33,8 @@ impl GameRecord {}
 /// information in what each agent observes from `[3]`. Each agent decides on
 /// `state.observe(seat)`, never on the true deck order.
 ///
-/// Panics if the rules are invalid or the number of agents differs from the players;
-/// [`try_play_game`] reports those as errors.
+/// Panics if the rules are invalid or the number of agents differs from the players
+/// (the game's problems report those as errors).
 pub fn play_game(rules: &Rules, agents: &mut [&mut dyn Agent<RinState>], seed: u64) -> GameRecord {
     match try_play_game(rules, agents, seed) {
         Ok(record) => record,
@@ -44,30 +43,9 @@ pub fn play_game(rules: &Rules, agents: &mut [&mut dyn Agent<RinState>], seed: u
 }
 
 /// [`play_game`], with invalid rules or a wrong number of agents reported as errors.
-pub fn try_play_game(
+pub(crate) fn try_play_game(
     rules: &Rules,
     agents: &mut [&mut dyn Agent<RinState>],
-    seed: u64,
-) -> Result<GameRecord, harness::Error> {
-    play_seated(rules, agents, None, seed)
-}
-
-/// [`try_play_game`] with the seats given: agent `i` plays seat `seats[i]` (seat 0
-/// moves first); `seats` must be a permutation of `0..players`. Everything else comes
-/// from `seed` as in [`play_game`].
-pub fn play_game_seated(
-    rules: &Rules,
-    agents: &mut [&mut dyn Agent<RinState>],
-    seats: &[usize],
-    seed: u64,
-) -> Result<GameRecord, harness::Error> {
-    play_seated(rules, agents, Some(seats), seed)
-}
-
-fn play_seated(
-    rules: &Rules,
-    agents: &mut [&mut dyn Agent<RinState>],
-    given: Option<&[usize]>,
     seed: u64,
 ) -> Result<GameRecord, harness::Error> {
     let players = rules.players as usize;
@@ -78,11 +56,7 @@ fn play_seated(
         });
     }
     let state = RinState::new(rules, derive_seed(seed, &[harness::play::STATE]))?;
-    // The harness checks that given seats are a permutation.
-    let seats = given.map_or_else(
-        || harness::play::shuffled_seats(players, seed),
-        <[usize]>::to_vec,
-    );
+    let seats = harness::play::shuffled_seats(players, seed);
     let mut illegal_actions = 0;
     let state = harness::play::play(
         state,

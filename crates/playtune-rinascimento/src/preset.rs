@@ -30,6 +30,7 @@ impl Preset {
     /// Names [`Preset::parse`] knows.
     pub(crate) const NAMES: [&'static str; 2] = ["spec", "reference"];
 
+    /// The preset of `name` (`spec` or `reference`, any case).
     pub fn parse(name: &str) -> Result<Preset, super::Error> {
         match name.trim().to_ascii_lowercase().as_str() {
             "spec" => Ok(Preset::Spec),
@@ -40,6 +41,7 @@ impl Preset {
         }
     }
 
+    /// The preset's name, as [`Preset::parse`] reads it.
     pub fn name(self) -> &'static str {
         match self {
             Preset::Spec => "spec",
@@ -63,35 +65,5 @@ impl Preset {
                 ..rules
             },
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn presets_parse_and_set_every_reading() {
-        for name in Preset::NAMES {
-            assert_eq!(Preset::parse(name).unwrap().name(), name);
-        }
-        assert_eq!(Preset::parse(" Reference "), Ok(Preset::Reference));
-        assert!(
-            Preset::parse("java")
-                .unwrap_err()
-                .to_string()
-                .contains("spec, reference")
-        );
-        assert_eq!(Preset::Spec.rules(Rules::default()), Rules::default());
-        let r = Preset::Reference.rules(Rules::splendor(3));
-        assert_eq!(
-            (r.game_end, r.full_hand_reserve, r.card_colours),
-            (
-                GameEnd::Immediately,
-                FullHandReserve::NoJoker,
-                CardColours::Reference
-            )
-        );
-        assert_eq!(Preset::Spec.rules(r), Rules::splendor(3));
     }
 }

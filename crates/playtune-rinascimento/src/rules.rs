@@ -122,7 +122,7 @@ pub struct Rules {
 }
 
 /// The documented names of the rules, in field order (as `from_values` reads them).
-pub const RULE_NAMES: [&str; 16] = [
+pub(crate) const RULE_NAMES: [&str; 16] = [
     "players",
     "token_types",
     "jokers",
@@ -142,7 +142,7 @@ pub const RULE_NAMES: [&str; 16] = [
 ];
 
 /// The paper's symbols for the same rules (accepted by `from_values` as aliases).
-pub const RULE_SYMBOLS: [&str; 16] = [
+pub(crate) const RULE_SYMBOLS: [&str; 16] = [
     "P",
     "nTT",
     "nJT",
@@ -392,7 +392,7 @@ fn to_whole(v: f64) -> Option<u64> {
 /// Reads a rule vector from a point, repairing combinations the game refuses:
 /// `pick_diff_types` is capped at `token_types`, `pick_same_min` raised to
 /// `pick_same`, `extra_nobles` capped so that players + extra nobles <= 10.
-pub fn rules_from_point(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, Error> {
+pub(crate) fn rules_from_point(lookup: impl Fn(&str) -> Option<f64>) -> Result<Rules, Error> {
     let get = |n: &str| lookup(n);
     let players = get("players").unwrap_or(4.0);
     let colours = get("token_types").unwrap_or(5.0);

@@ -7,7 +7,7 @@
 use rand::seq::SliceRandom;
 
 use super::actions::{Action, Tokens};
-use super::cards::{Card, Content, MAX_CARDS, content_for};
+use super::cards::{Content, MAX_CARDS, content_for};
 use super::rules::{
     GameEnd, MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_NOBLES, MAX_PLAYERS, MAX_RESERVED, Rules,
 };
@@ -19,7 +19,7 @@ pub(crate) const EMPTY: u8 = u8::MAX;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum EndReason {
+pub(crate) enum EndReason {
     /// Someone reached the end-game points and the round was completed (or, under
     /// [`GameEnd::Immediately`], the action that reached them was played).
     Points,
@@ -31,19 +31,19 @@ pub enum EndReason {
 
 /// What one player holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Hand {
+pub(crate) struct Hand {
     /// Tokens of each colour.
-    pub tokens: [u8; MAX_COLOURS],
+    pub(crate) tokens: [u8; MAX_COLOURS],
     /// Jokers.
-    pub gold: u8,
+    pub(crate) gold: u8,
     /// Permanent discounts from bought cards, per colour.
-    pub bonuses: [u8; MAX_COLOURS],
+    pub(crate) bonuses: [u8; MAX_COLOURS],
     /// Prestige points (cards and nobles).
-    pub points: u8,
+    pub(crate) points: u8,
     /// Cards bought.
-    pub cards: u8,
+    pub(crate) cards: u8,
     /// Nobles received.
-    pub nobles: u8,
+    pub(crate) nobles: u8,
     reserved: [u8; MAX_RESERVED],
     /// Per reserved slot: taken face-down from a deck top, so opponents cannot see it.
     hidden: [bool; MAX_RESERVED],
@@ -52,12 +52,13 @@ pub struct Hand {
 
 impl Hand {
     /// Reserved card ids, oldest first.
-    pub fn reserved(&self) -> &[u8] {
+    pub(crate) fn reserved(&self) -> &[u8] {
         &self.reserved[..self.n_reserved as usize]
     }
 
     /// Whether reserved card `i` (index into [`Hand::reserved`]) is hidden from opponents.
-    pub fn is_hidden(&self, i: usize) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_hidden(&self, i: usize) -> bool {
         i < self.n_reserved as usize && self.hidden[i]
     }
 
@@ -159,15 +160,18 @@ impl RinState {
         Ok(s)
     }
 
+    /// The rules the game is played by.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
-    pub fn content(&self) -> &'static Content {
+    #[cfg(test)]
+    pub(crate) fn content(&self) -> &'static Content {
         self.content
     }
 
-    pub fn card(&self, id: u8) -> &'static Card {
+    #[cfg(test)]
+    pub(crate) fn card(&self, id: u8) -> &'static super::cards::Card {
         &self.content.cards[id as usize]
     }
 
@@ -176,10 +180,11 @@ impl RinState {
         self.rules.token_types as usize
     }
 
-    pub fn decks(&self) -> usize {
+    pub(crate) fn decks(&self) -> usize {
         self.rules.decks as usize
     }
 
+    /// Number of players.
     pub fn players(&self) -> usize {
         self.rules.players as usize
     }
@@ -189,21 +194,24 @@ impl RinState {
         &self.bank[..self.colours()]
     }
 
-    pub fn bank_gold(&self) -> u8 {
+    #[cfg(test)]
+    pub(crate) fn bank_gold(&self) -> u8 {
         self.bank_gold
     }
 
-    pub fn hand(&self, player: usize) -> &Hand {
+    pub(crate) fn hand(&self, player: usize) -> &Hand {
         &self.hands[player]
     }
 
     /// The face-up row of deck `d` (`EMPTY` marks a slot its exhausted deck left empty).
-    pub fn face_up(&self, d: usize) -> &[u8] {
+    #[cfg(test)]
+    pub(crate) fn face_up(&self, d: usize) -> &[u8] {
         &self.face_up[d][..self.rules.face_up as usize]
     }
 
     /// Cards left in deck `d`.
-    pub fn deck_len(&self, d: usize) -> usize {
+    #[cfg(test)]
+    pub(crate) fn deck_len(&self, d: usize) -> usize {
         self.deck_len[d] as usize
     }
 
@@ -214,10 +222,11 @@ impl RinState {
     }
 
     /// Noble ids still on the table.
-    pub fn nobles(&self) -> &[u8] {
+    pub(crate) fn nobles(&self) -> &[u8] {
         &self.nobles[..self.n_nobles as usize]
     }
 
+    /// The seat to move.
     pub fn current_player(&self) -> usize {
         self.current as usize
     }
@@ -459,7 +468,7 @@ impl Game for RinState {
     }
 
     /// The paper's random action generator: a kind drawn uniformly among the kinds with
-    /// a legal instance, then a random instance of it (see [`RinState::random_action_of`]).
+    /// a legal instance, then a random instance of it.
     fn random_action(&self, player: usize, rng: &mut Rng) -> Option<Action> {
         self.sample_action(player, rng)
     }

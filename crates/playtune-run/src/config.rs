@@ -3,34 +3,45 @@
 
 use super::*;
 
+/// A run folder's configuration: everything needed to reproduce the run.
 pub const CONFIG_FILE: &str = "config.ron";
 /// Below this time per evaluation, a batch is evaluated on the calling thread.
 pub(crate) const CHEAP_EVALUATION: std::time::Duration = std::time::Duration::from_micros(20);
+/// A finished run's recommendations, estimates and budget used.
 pub const RESULT_FILE: &str = "result.ron";
 
 /// A problem by registry name and its settings (`--set NAME=VALUE`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProblemSpec {
+    /// The problem's name in the registry.
     pub name: String,
+    /// Its settings by name, as text.
     pub settings: BTreeMap<String, String>,
 }
 
-/// Everything needed to reproduce a run.
+/// Everything needed to reproduce a run. `A` is what names its optimiser: the
+/// settings of one of playtune's own ([`AlgoConfig`], every run of the command line),
+/// or [`OwnOptimizer`] for an optimiser of a program's own ([`execute_own`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RunConfig {
+pub struct RunConfig<A = AlgoConfig> {
+    /// The version of playtune that started the run.
     pub playtune_version: String,
+    /// What is optimised.
     pub problem: ProblemSpec,
     /// The space searched (fixed dimensions marked), embedded so the run does not
     /// depend on the space file staying unchanged.
     pub space: Space,
     /// Where the space came from, for people.
     pub space_file: Option<String>,
-    pub algorithm: AlgoConfig,
+    /// The optimiser and its settings.
+    pub algorithm: A,
     /// Evaluations per trial (MAP-Elites: before re-evaluation of elites).
     pub budget: u64,
+    /// Independent searches of the same problem, each with seeds of its own.
     pub trials: u64,
+    /// The run's seed: every optimiser's and evaluation's seed derives from it.
     pub seed: u64,
     /// Whether evaluations are logged to `evals.csv`.
     pub log: bool,
@@ -120,7 +131,7 @@ impl FaultPolicy {
 }
 
 /// Writes `config.ron` into a new run folder.
-pub fn create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), RunError> {
+pub fn create_run_dir<A: Serialize>(dir: &Path, config: &RunConfig<A>) -> Result<(), RunError> {
     std::fs::create_dir_all(dir)
         .map_err(|e| RunError::Io(format!("cannot create {}: {e}", dir.display())))?;
     let text = ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).map_err(io)?;
@@ -152,8 +163,15 @@ pub fn reuse_or_create_run_dir(dir: &Path, config: &RunConfig) -> Result<(), Run
     create_run_dir(dir, config)
 }
 
-/// Reads a run folder's `config.ron`.
+/// Reads a run folder's `config.ron`. A run driven by an optimiser of a program's
+/// own is refused ([`RunError::OwnOptimizer`]): only that program resumes it.
 pub fn read_config(dir: &Path) -> Result<RunConfig, RunError> {
+    let (text, path) = config_text(dir)?;
+    parse_config(&text, &path)
+}
+
+/// The text of a run folder's `config.ron`, and its path.
+fn config_text(dir: &Path) -> Result<(String, PathBuf), RunError> {
     let path = dir.join(CONFIG_FILE);
     let text = std::fs::read_to_string(&path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
@@ -162,7 +180,27 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, RunError> {
             RunError::Io(format!("{}: {e}", path.display()))
         }
     })?;
-    parse_config(&text, &path)
+    Ok((text, path))
+}
+
+/// Reads the `config.ron` of a run driven by an optimiser of a program's own; a run
+/// of one of playtune's own optimisers is refused ([`RunError::OtherOptimizer`]).
+/// `now` is the optimiser the caller drives it with, named in that error.
+pub(crate) fn read_own_config(
+    dir: &Path,
+    now: &OwnOptimizer,
+) -> Result<RunConfig<OwnOptimizer>, RunError> {
+    let (text, path) = config_text(dir)?;
+    parse_config_as::<OwnOptimizer>(&text, &path).map_err(|e| {
+        match parse_config_as::<AlgoConfig>(&text, &path) {
+            Ok(built_in) => RunError::OtherOptimizer {
+                file: path.clone(),
+                recorded: format!("playtune's own optimiser `{}`", built_in.algorithm.name()),
+                now: now.to_string(),
+            },
+            Err(_) => e,
+        }
+    })
 }
 
 /// Whether the run's problem is evaluated outside playtune (`ask`/`tell`): such a run
@@ -179,6 +217,9 @@ pub fn how_to_finish(dir: &Path) -> String {
         Ok(c) if is_manual(&c) => {
             format!("`playtune ask {d}` and `playtune tell {d}` evaluate what it waits for")
         }
+        Err(RunError::OwnOptimizer { name, .. }) => format!(
+            "resuming it with its optimiser `{name}` (`playtune::run::resume_own`) completes it"
+        ),
         _ => format!("`playtune resume {d}` completes it"),
     }
 }
@@ -187,12 +228,31 @@ pub fn how_to_finish(dir: &Path) -> String {
 /// a lock walk passes over it, since the tasks there hold folders of their own.
 pub const CLUSTER_DIR: &str = "slurm";
 
-/// Parses and checks the text of a `config.ron`; `path` names it in errors.
+/// Parses and checks the text of a `config.ron`; `path` names it in errors. A run
+/// driven by an optimiser of a program's own is refused ([`RunError::OwnOptimizer`]).
 pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
+    parse_config_as::<AlgoConfig>(text, path).map_err(|e| {
+        match (&e, parse_config_as::<OwnOptimizer>(text, path)) {
+            // Only where the text is not a run of playtune's own optimisers at all.
+            (RunError::Io(_), Ok(own)) => RunError::OwnOptimizer {
+                file: path.to_path_buf(),
+                name: own.algorithm.name,
+            },
+            _ => e,
+        }
+    })
+}
+
+/// [`parse_config`] for a run whose optimiser `A` names.
+fn parse_config_as<A: Algorithm + serde::de::DeserializeOwned>(
+    text: &str,
+    path: &Path,
+) -> Result<RunConfig<A>, RunError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Deserialising checks the space as a space file is checked (see `Space`); the
     // algorithm's settings get the checks the command line gives them.
-    let config: RunConfig = ron::from_str(text).map_err(|e| RunError::Io(ron_error(path, &e)))?;
+    let config: RunConfig<A> =
+        ron::from_str(text).map_err(|e| RunError::Io(ron_error(path, &e)))?;
     // Messages name the file and the field, never a flag: a damaged config is
     // repaired by hand or the run started again, not resumed.
     let damaged = |field: &str, message: String| RunError::Damaged {
@@ -206,8 +266,8 @@ pub fn parse_config(text: &str, path: &Path) -> Result<RunConfig, RunError> {
     // above this crate): run folders know no problem by name.
     config
         .algorithm
-        .check()
-        .map_err(|e| damaged("algorithm", e.to_string()))?;
+        .check_settings()
+        .map_err(|e| damaged("algorithm", e))?;
     let f = &config.faults;
     if !(0.0..=1.0).contains(&f.max_failures) {
         return Err(damaged(

@@ -48,7 +48,15 @@ pub fn execute_with(
     problem: &dyn Problem,
     options: Options<'_>,
 ) -> Result<RunResult, RunError> {
-    match drive(dir, config, problem, options, false, None)? {
+    match drive(
+        dir,
+        config,
+        &*built_in(config),
+        problem,
+        options,
+        false,
+        None,
+    )? {
         Driven::Finished(r) => Ok(r),
         Driven::Waiting { .. } => unreachable!("a run that evaluates never waits"),
     }
@@ -99,7 +107,15 @@ pub fn execute_stoppable(
     options: Options<'_>,
     stop: &Stop,
 ) -> Result<RunResult, RunError> {
-    match drive(dir, config, problem, options, false, Some(stop))? {
+    match drive(
+        dir,
+        config,
+        &*built_in(config),
+        problem,
+        options,
+        false,
+        Some(stop),
+    )? {
         Driven::Finished(r) => Ok(r),
         Driven::Waiting { .. } => unreachable!("a run that evaluates never waits"),
     }
@@ -108,9 +124,13 @@ pub fn execute_stoppable(
 /// A candidate the optimiser waits for, evaluated outside playtune (`playtune ask`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Waiting {
+    /// The trial that waits.
     pub trial: u64,
+    /// The candidate's index in its trial.
     pub index: u64,
+    /// The seed to evaluate it with.
     pub seed: u64,
+    /// What the optimiser asks it for.
     pub phase: Phase,
     /// The point in the run's search space.
     pub values: Vec<f64>,
@@ -156,7 +176,7 @@ pub fn logged_evaluations(
 
 /// Refuses to drive a run with a game other than the one it recorded: its log's
 /// evaluations were played by that game.
-pub fn check_game(config: &RunConfig, problem: &dyn Problem) -> Result<(), RunError> {
+pub fn check_game<A>(config: &RunConfig<A>, problem: &dyn Problem) -> Result<(), RunError> {
     match &config.game {
         // The description decides what an evaluation means; where the game lies and
         // its code are checked where it is loaded (`registry::run_problem`).
@@ -178,12 +198,32 @@ pub fn check_game(config: &RunConfig, problem: &dyn Problem) -> Result<(), RunEr
 /// the optimisers are told every logged evaluation and failure, in order, up to the
 /// first batch that is not complete.
 pub fn replay(dir: &Path, config: &RunConfig, problem: &dyn Problem) -> Result<Driven, RunError> {
-    drive(Some(dir), config, problem, Options::default(), true, None)
+    drive(
+        Some(dir),
+        config,
+        &*built_in(config),
+        problem,
+        Options::default(),
+        true,
+        None,
+    )
 }
 
-pub(crate) fn drive(
+/// What builds the trials' optimisers of a run of playtune's own optimisers.
+fn built_in(config: &RunConfig) -> Box<Build<'_>> {
+    Box::new(|space, budget, seed, features, axes| {
+        Ok(config
+            .algorithm
+            .build(space, budget, seed, features, axes)?)
+    })
+}
+
+/// Drives a run whose trials' optimisers `build` builds (see [`execute_with`] and
+/// [`replay`]).
+pub(crate) fn drive<A: Algorithm>(
     dir: Option<&Path>,
-    config: &RunConfig,
+    config: &RunConfig<A>,
+    build: &Build<'_>,
     problem: &dyn Problem,
     options: Options<'_>,
     replay_only: bool,
@@ -198,7 +238,7 @@ pub(crate) fn drive(
         Binding::new(&config.space, problem.space()).map_err(|e| RunError::Config(e.message))?;
     let features = problem.feature_names();
     let axes = problem.default_axes();
-    let trial_ids = trials_to_run(config, problem, &options, &features, &axes)?;
+    let trial_ids = trials_to_run(config, build, problem, &options, &features, &axes)?;
     let logging = config.log && dir.is_some();
     let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
     let failures_path = dir
@@ -217,7 +257,10 @@ pub(crate) fn drive(
         Cache::default()
     };
     if logging && !options.retry_failed {
-        cache.add_failures(failures::read_failures(&failures_path, Some(config))?);
+        cache.add_failures(failures::read_failures_within(
+            &failures_path,
+            Some((config.trials, &config.space)),
+        )?);
     }
     let writer = if logging {
         Some(Mutex::new((
@@ -239,9 +282,14 @@ pub(crate) fn drive(
         None => None,
     };
     let progress = options.progress.unwrap_or(&progress::Unobserved);
-    progress.start(config.budget.saturating_mul(config.trials), config);
+    A::start(
+        config,
+        progress,
+        config.budget.saturating_mul(config.trials),
+    );
     let trial_ctx = TrialContext {
         config,
+        build,
         problem,
         binding: &binding,
         features: &features,
@@ -320,16 +368,15 @@ pub(crate) fn drive(
 
 /// The trials a run drives (all, or the one `options` names), once its configuration
 /// is checked: no evaluation starts on a configuration that cannot run.
-fn trials_to_run(
-    config: &RunConfig,
+fn trials_to_run<A>(
+    config: &RunConfig<A>,
+    build: &Build<'_>,
     problem: &dyn Problem,
     options: &Options,
     features: &[String],
     axes: &[playtune_optim::eval::FeatureAxis],
 ) -> Result<Vec<u64>, RunError> {
-    config
-        .algorithm
-        .build(&config.space, config.budget, 0, features, axes)?;
+    build(&config.space, config.budget, 0, features, axes)?;
     constraint_checks(config, problem)?;
     config.faults.check()?;
     if config.trials == 0 {
@@ -350,9 +397,9 @@ fn trials_to_run(
 /// Whether the run's failed evaluations fail the run: a trial that never had a
 /// result, or more failures than the run allows (`last`: the last failure's trial,
 /// index and message).
-fn failures_verdict(
+fn failures_verdict<A>(
     dir: Option<&Path>,
-    config: &RunConfig,
+    config: &RunConfig<A>,
     trials: &[TrialResult],
     failed: u64,
     attempted: u64,
@@ -400,8 +447,8 @@ fn failures_verdict(
 
 /// The log in its canonical order, and the failures file keeping only the failures
 /// no later evaluation replaced (`failed_at`: the failures of this drive).
-fn tidy_logs(
-    config: &RunConfig,
+fn tidy_logs<A>(
+    config: &RunConfig<A>,
     features: &[String],
     log_path: &Path,
     failures_path: &Path,

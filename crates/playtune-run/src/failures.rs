@@ -16,25 +16,32 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+/// A run folder's failed evaluations, one JSON object a line.
 pub const FAILURES_FILE: &str = "failures.jsonl";
 
 /// One failed evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FailureRow {
+    /// The evaluation's trial.
     pub trial: u64,
+    /// Its index in the trial.
     pub index: u64,
+    /// What the optimiser asked it for.
     pub phase: Phase,
+    /// The seed it was evaluated with.
     pub seed: u64,
     /// The point as numbers, in the space's order (what a resumed run matches).
     pub values: Vec<f64>,
     /// The same point by name, as a person reads it.
     pub point: serde_json::Map<String, serde_json::Value>,
+    /// Why it failed: the last attempt's message.
     pub reason: String,
     /// Evaluations tried: 1 + the retries.
     pub attempts: u32,
 }
 
 impl FailureRow {
+    /// A point by dimension name, as `point` records it.
     pub fn point_by_name(
         space: &Space,
         values: &[f64],
@@ -54,14 +61,14 @@ pub(crate) struct FailureWriter {
 }
 
 impl FailureWriter {
-    pub fn new(path: &Path) -> FailureWriter {
+    pub(crate) fn new(path: &Path) -> FailureWriter {
         FailureWriter {
             path: path.to_path_buf(),
             file: None,
         }
     }
 
-    pub fn append(&mut self, rows: &[FailureRow]) -> std::io::Result<()> {
+    pub(crate) fn append(&mut self, rows: &[FailureRow]) -> std::io::Result<()> {
         if rows.is_empty() {
             return Ok(());
         }
@@ -83,7 +90,7 @@ impl FailureWriter {
 /// Cuts a last line that an interruption left half written (any line-based log: the
 /// failures, an experiment's re-evaluations, a cluster's task records); a link, or
 /// anything but a plain file, is refused rather than followed
-/// ([`super::files::cut_torn_line`]).
+/// ([`super::files`]).
 pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
     super::files::cut_torn_line(path)
 }
@@ -95,7 +102,15 @@ pub fn cut_half_line(path: &Path) -> std::io::Result<()> {
 /// counted and its evaluation is not taken as failed. A half-written last line (an
 /// interruption) is left out without a word. No file: no failures.
 pub fn read_failures(path: &Path, run: Option<&super::RunConfig>) -> Result<Failures, RunError> {
-    let (rows, damaged) = read_run_failures(path, run)?;
+    read_failures_within(path, run.map(|c| (c.trials, &c.space)))
+}
+
+/// [`read_failures`] of a run of `(trials, space)`, whatever its optimiser.
+pub(crate) fn read_failures_within(
+    path: &Path,
+    run: Option<(u64, &Space)>,
+) -> Result<Failures, RunError> {
+    let (rows, damaged) = read_within(path, run)?;
     playtune_optim::damage::warn(path, &damaged, "not counted as failures");
     Ok(rows)
 }
@@ -107,9 +122,17 @@ pub fn read_run_failures(
     path: &Path,
     run: Option<&super::RunConfig>,
 ) -> Result<(Failures, Vec<(usize, String)>), RunError> {
+    read_within(path, run.map(|c| (c.trials, &c.space)))
+}
+
+/// [`read_run_failures`] of a run of `(trials, space)`.
+fn read_within(
+    path: &Path,
+    run: Option<(u64, &Space)>,
+) -> Result<(Failures, Vec<(usize, String)>), RunError> {
     let (mut rows, mut damaged) = read_failures_numbered(path)?;
-    if let Some(config) = run {
-        rows.retain(|_, (number, r)| match not_of_run(r, config) {
+    if let Some((trials, space)) = run {
+        rows.retain(|_, (number, r)| match not_of_run(r, trials, space) {
             Some(why) => {
                 damaged.push((*number, why));
                 false
@@ -140,14 +163,11 @@ pub(crate) fn read_failures_checked(
 }
 
 /// Why a well-formed failure record is not one of the run's evaluations, if it is not.
-fn not_of_run(r: &FailureRow, config: &super::RunConfig) -> Option<String> {
-    if r.trial >= config.trials {
-        return Some(format!(
-            "trial {}: the run has {} trial(s)",
-            r.trial, config.trials
-        ));
+fn not_of_run(r: &FailureRow, trials: u64, space: &Space) -> Option<String> {
+    if r.trial >= trials {
+        return Some(format!("trial {}: the run has {trials} trial(s)", r.trial));
     }
-    let dims = config.space.dims.len();
+    let dims = space.dims.len();
     if r.values.len() != dims {
         return Some(format!(
             "values: {} numbers for the run's {dims} dimensions",
@@ -157,7 +177,7 @@ fn not_of_run(r: &FailureRow, config: &super::RunConfig) -> Option<String> {
     if !r
         .values
         .iter()
-        .zip(&config.space.dims)
+        .zip(&space.dims)
         .all(|(&v, d)| d.domain.admits(v))
     {
         return Some("values: a point outside the run's space".into());

@@ -33,9 +33,10 @@ const ASKED_FILE: &str = "asked.jsonl";
 
 /// What a run's file is when it is not a plain file of its own.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum NotPlainKind {
+pub(crate) enum NotPlainKind {
     /// A symbolic link, and where it points (if it can be read).
     Link(Option<PathBuf>),
+    /// A folder.
     Folder,
     /// A device, a pipe or a socket.
     Special,
@@ -52,8 +53,10 @@ pub enum NotPlainKind {
     kind_text(kind)
 )]
 pub struct NotPlain {
+    /// The file refused.
     pub path: PathBuf,
-    pub kind: NotPlainKind,
+    /// What it is.
+    pub(crate) kind: NotPlainKind,
 }
 
 fn kind_text(kind: &NotPlainKind) -> String {
@@ -89,7 +92,7 @@ impl From<NotPlain> for io::Error {
 
 /// The [`NotPlain`] an I/O error carries, if it is one: what lets a caller that got an
 /// `io::Error` from a writer give the typed error.
-pub fn not_plain(e: &io::Error) -> Option<&NotPlain> {
+pub(crate) fn not_plain(e: &io::Error) -> Option<&NotPlain> {
     e.get_ref()?.downcast_ref::<NotPlain>()
 }
 
@@ -110,7 +113,7 @@ pub fn check(path: &Path) -> Result<(), NotPlain> {
 
 /// Checks every file of `RUN_FILES` in `dir`: what a command that writes a run
 /// folder does before it changes anything, so that it stops at once, naming the file.
-pub fn check_run_folder(dir: &Path) -> Result<(), NotPlain> {
+pub(crate) fn check_run_folder(dir: &Path) -> Result<(), NotPlain> {
     RUN_FILES.iter().try_for_each(|f| check(&dir.join(f)))
 }
 
@@ -178,7 +181,7 @@ fn clear_nonblock(file: &File) -> io::Result<()> {
 
 /// Opens a log for appending, creating it if it is missing; refuses anything but a
 /// plain file of its own.
-pub fn open_append(path: &Path) -> io::Result<File> {
+pub(crate) fn open_append(path: &Path) -> io::Result<File> {
     open_plain(path, OpenOptions::new().create(true).append(true))
 }
 
@@ -208,7 +211,7 @@ pub fn read(path: &Path) -> io::Result<Option<Vec<u8>>> {
 /// Cuts a last line that an interruption left without its line end (any line-based
 /// log: `evals.csv`, `failures.jsonl`, `verdict.jsonl`, an experiment's logs), so that
 /// the next line appended starts a line of its own. A missing file is left missing.
-pub fn cut_torn_line(path: &Path) -> io::Result<()> {
+pub(crate) fn cut_torn_line(path: &Path) -> io::Result<()> {
     match read(path)? {
         Some(bytes) => cut_torn(path, &bytes),
         None => Ok(()),
@@ -227,7 +230,7 @@ pub(crate) fn cut_torn(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Creates the temporary file `tmp` afresh for a whole-file write: a file of that
 /// name left by an earlier command (or a link put there) is removed, never written
 /// through, and the new one is made with `O_EXCL`.
-pub fn create_temporary(tmp: &Path) -> io::Result<File> {
+pub(crate) fn create_temporary(tmp: &Path) -> io::Result<File> {
     match std::fs::remove_file(tmp) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(e),
         _ => {}

@@ -17,6 +17,7 @@ pub mod failures;
 pub mod files;
 pub mod lock;
 pub mod log;
+mod own;
 mod progress;
 pub mod reevaluate;
 mod result;
@@ -27,6 +28,8 @@ mod verdict_log;
 pub use config::*;
 pub use drive::*;
 pub use error::*;
+use own::{Algorithm, Build};
+pub use own::{OwnOptimizer, RunOptimizer, execute_own, resume_own};
 pub use progress::Progress;
 pub use result::{Checkpoint, RunResult, TrialResult, read_result};
 use trial::*;
@@ -48,9 +51,13 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 /// Counts of evaluations by phase.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Spent {
+    /// Evaluations of the search itself.
     pub search: u64,
+    /// B-RMHC's importance estimation.
     pub preprocess: u64,
+    /// NTBEA multi-run: re-evaluations of each run's recommendation.
     pub select: u64,
+    /// MAP-Elites: re-played elites after the search.
     pub reevaluate: u64,
     /// Racing the strongest candidates after the search.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -78,6 +85,7 @@ impl Spent {
             Phase::Race => self.race += 1,
         }
     }
+    /// Every evaluation counted, whatever its phase.
     pub fn total(&self) -> u64 {
         self.search + self.preprocess + self.select + self.reevaluate + self.race
     }
@@ -150,18 +158,22 @@ pub fn append_results(
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum NotFinite {
     #[error("the fitness is {0}, not a finite number")]
+    /// A fitness that is not a finite number.
     Fitness(f64),
     #[error("a feature is {0}, not a finite number")]
+    /// A feature that is not a finite number.
     Feature(f64),
     #[error(
         "the fitness is {0:e}, beyond ±{max:e}, the largest magnitude playtune takes in (its statistics of such numbers would overflow): scale the evaluator's fitness",
         max = playtune_optim::stats::MAX_MAGNITUDE
     )]
+    /// A fitness too large for playtune's statistics.
     FitnessTooLarge(f64),
     #[error(
         "a feature is {0:e}, beyond ±{max:e}, the largest magnitude playtune takes in (its statistics of such numbers would overflow): scale the evaluator's features",
         max = playtune_optim::stats::MAX_MAGNITUDE
     )]
+    /// A feature too large for playtune's statistics.
     FeatureTooLarge(f64),
 }
 

@@ -19,16 +19,23 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+/// A run folder's log of every evaluation (`evals.csv`).
 pub const LOG_FILE: &str = "evals.csv";
 
 /// One logged evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogRow {
+    /// The evaluation's trial.
     pub trial: u64,
+    /// Its index in the trial.
     pub index: u64,
+    /// What the optimiser asked it for.
     pub phase: Phase,
+    /// The seed it was evaluated with.
     pub seed: u64,
+    /// The point, in the space's order.
     pub values: Vec<f64>,
+    /// What it gave.
     pub eval: Evaluation,
 }
 
@@ -489,7 +496,13 @@ impl Cache {
 
     /// The logged evaluation of this point at this position, if the log has it.
     /// The seed must match too: a row of a run with another seed is not this run's.
-    pub fn get(&self, trial: u64, index: u64, seed: u64, values: &[f64]) -> Option<Logged<'_>> {
+    pub(crate) fn get(
+        &self,
+        trial: u64,
+        index: u64,
+        seed: u64,
+        values: &[f64],
+    ) -> Option<Logged<'_>> {
         if let Some(r) = self
             .rows
             .get(&(trial, index))

@@ -24,6 +24,7 @@ pub struct Reevaluation {
     pub fitness: Vec<f64>,
     /// Why each failed evaluation failed (after the run's retries), in seed order.
     pub failures: Vec<String>,
+    /// Mean and standard error of `fitness`.
     pub summary: Summary,
 }
 
@@ -41,10 +42,20 @@ pub enum Beside {
     /// their standard error is 0, or rounding's, and measures nothing, so the gap is
     /// said as it is. `gap`: the estimate less `value`, 0 where it is within rounding
     /// of them too.
-    Agree { value: f64, gap: f64 },
+    Agree {
+        /// Where the re-evaluations agree.
+        value: f64,
+        /// The estimate less `value`.
+        gap: f64,
+    },
     /// The re-evaluations spread: the estimate less their mean, in their standard
     /// errors.
-    StandardErrors { gap: f64, se: f64 },
+    StandardErrors {
+        /// The estimate less the re-evaluations' mean, in their standard errors.
+        gap: f64,
+        /// Their standard error.
+        se: f64,
+    },
 }
 
 impl Reevaluation {

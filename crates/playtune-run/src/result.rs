@@ -13,8 +13,11 @@ use std::path::Path;
 /// The recommendation after some evaluations: one point of a convergence curve.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
+    /// Evaluations of the trial so far.
     pub evaluations: u64,
+    /// The optimiser's estimate of its recommendation's fitness.
     pub estimate: f64,
+    /// The recommendation's noise-free fitness, for benchmarks that know it.
     pub true_fitness: Option<f64>,
 }
 
@@ -45,6 +48,7 @@ impl Checkpoint {
 /// One trial's outcome.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrialResult {
+    /// The trial, from 0.
     pub trial: u64,
     /// The recommended point by dimension name, as a person reads it.
     pub recommendation: Vec<(String, String)>,
@@ -52,15 +56,21 @@ pub struct TrialResult {
     pub values: Vec<f64>,
     /// The optimiser's estimate of the recommendation's fitness.
     pub estimate: f64,
+    /// The estimate's standard error.
     pub estimate_se: f64,
+    /// Evaluations the estimate is made of.
     pub estimate_samples: u64,
     /// Noise-free fitness of the recommendation, for benchmarks that know it.
     pub true_fitness: Option<f64>,
+    /// Whether the recommendation is optimal, for benchmarks that know.
     pub optimal: Option<bool>,
+    /// Evaluations spent, by phase.
     pub spent: Spent,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The archive, for a quality-diversity optimiser.
     pub archive: Option<AnyArchive>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// The archive's metrics after every batch.
     pub history: Vec<Metrics>,
     /// The recommendation at about 20 points of the trial.
     #[serde(default)]
@@ -76,7 +86,8 @@ pub struct TrialResult {
 }
 
 impl TrialResult {
-    pub fn new(
+    /// The outcome of a trial whose optimiser is `opt`.
+    pub(crate) fn new(
         trial: u64,
         opt: &dyn Optimizer,
         space: &Space,
@@ -137,14 +148,19 @@ impl TrialResult {
 /// All trials of a run, with an overview.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
+    /// The version of playtune that ran it.
     pub playtune_version: String,
+    /// The optimiser's name.
     pub algorithm: String,
+    /// The problem's name.
     pub problem: String,
+    /// Every trial's outcome, in trial order.
     pub trials: Vec<TrialResult>,
     /// Mean and standard error of the trials' final values.
     pub final_value: Summary,
     /// Share of trials whose recommendation is optimal, for benchmarks that know.
     pub success_rate: Option<f64>,
+    /// Evaluations spent over all trials, by phase.
     pub spent: Spent,
     /// Wall-clock seconds of the search itself (asking, evaluating, telling, logging),
     /// not saved: the files of a run do not depend on the machine's speed.
@@ -153,7 +169,10 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    pub fn new(config: &RunConfig, trials: Vec<TrialResult>) -> RunResult {
+    pub(crate) fn new<A: super::Algorithm>(
+        config: &RunConfig<A>,
+        trials: Vec<TrialResult>,
+    ) -> RunResult {
         let values: Vec<f64> = trials.iter().map(|t| t.final_value()).collect();
         let optimal: Vec<bool> = trials.iter().filter_map(|t| t.optimal).collect();
         let success_rate = (optimal.len() == trials.len() && !trials.is_empty())
@@ -170,7 +189,7 @@ impl RunResult {
         }
         RunResult {
             playtune_version: config.playtune_version.clone(),
-            algorithm: config.algorithm.name().into(),
+            algorithm: config.algorithm.optimizer_name(),
             problem: config.problem.name.clone(),
             final_value: Summary::of(&values),
             success_rate,
@@ -181,7 +200,7 @@ impl RunResult {
     }
 
     /// Recomputes the summary of the trials' final values (after verdicts are added).
-    pub fn refresh_final_value(&mut self) {
+    pub(crate) fn refresh_final_value(&mut self) {
         let values: Vec<f64> = self.trials.iter().map(|t| t.final_value()).collect();
         self.final_value = Summary::of(&values);
     }
@@ -213,8 +232,19 @@ pub fn read_result(dir: &Path) -> Result<RunResult, RunError> {
         ron::from_str(&text).map_err(|e| RunError::Io(super::ron_error(&path, &e)))?;
     // A result is read with the configuration it answers: a missing, garbage or edited
     // config.ron is named, never passed over.
-    let config = super::read_config(dir)?;
-    check_result(&r, Some(&config)).map_err(|(field, why)| {
+    let checked = match super::read_config(dir) {
+        Ok(config) => check_result(&r, Some(&config)),
+        // A run of an optimiser of a program's own is read as any other.
+        Err(RunError::OwnOptimizer { name, .. }) => {
+            let own = super::OwnOptimizer {
+                name,
+                settings: String::new(),
+            };
+            check_result(&r, Some(&super::read_own_config(dir, &own)?))
+        }
+        Err(e) => return Err(e),
+    };
+    checked.map_err(|(field, why)| {
         RunError::Io(format!(
             "{}: {field}: {why} (the file is damaged or was edited: remove it, and {})",
             path.display(),
@@ -250,7 +280,7 @@ fn not_infinite(field: impl Fn() -> String, v: f64) -> Result<(), Wrong> {
 }
 
 /// The checks of [`read_result`], against `config` when there is one.
-pub(crate) fn check_result(r: &RunResult, config: Option<&RunConfig>) -> Result<(), Wrong> {
+pub(crate) fn check_result<A>(r: &RunResult, config: Option<&RunConfig<A>>) -> Result<(), Wrong> {
     if let Some(c) = config
         && r.trials.len() as u64 != c.trials
     {

@@ -7,8 +7,10 @@ use super::*;
 /// index of the round]`: a search evaluation's is its index, which never comes near.
 pub(crate) const RACE_STREAM: u64 = u64::MAX - 3;
 
-pub(crate) struct TrialContext<'a> {
-    pub(super) config: &'a RunConfig,
+pub(crate) struct TrialContext<'a, A> {
+    pub(super) config: &'a RunConfig<A>,
+    /// Builds the trial's optimiser.
+    pub(super) build: &'a Build<'a>,
     pub(super) problem: &'a dyn Problem,
     pub(super) binding: &'a Binding,
     pub(super) features: &'a [String],
@@ -57,7 +59,7 @@ pub(crate) enum Outcome {
     Pending,
 }
 
-impl TrialContext<'_> {
+impl<A: Sync> TrialContext<'_, A> {
     /// Evaluates one candidate, or takes it from the log, trying again with the same
     /// seed after a failure.
     fn evaluate(&self, trial: u64, i: u64, seed: u64, values: &[f64]) -> Outcome {
@@ -94,7 +96,7 @@ impl TrialContext<'_> {
         let c = self.config;
         // A race keeps the last share of the budget; the search gets the rest.
         let race_budget = c.race.as_ref().map_or(0, |r| r.race_budget(c.budget));
-        let mut optimizer = c.algorithm.build(
+        let mut optimizer = (self.build)(
             &c.space,
             c.budget - race_budget,
             derive_seed(c.seed, &[trial, u64::MAX]),
@@ -296,8 +298,8 @@ impl TrialContext<'_> {
 }
 
 /// The run's constraints (its space's) against the problem's features.
-pub(crate) fn constraint_checks(
-    config: &RunConfig,
+pub(crate) fn constraint_checks<A>(
+    config: &RunConfig<A>,
     problem: &dyn Problem,
 ) -> Result<Vec<Check>, playtune_optim::optim::Error> {
     Check::resolve(

@@ -8,7 +8,7 @@
 //! maps and seats for both (common random numbers), so the difference is measured
 //! paired: its mean over the pairs, the standard error of that mean, and a two-sided
 //! paired t-test. The sentence says "better" (deeper, stronger) only when the test
-//! puts the difference above 0 at [`LEVEL`], "worse" only below, and otherwise that
+//! puts the difference above 0 at the level 0.01, "worse" only below, and otherwise that
 //! the recommendation is not shown better than the baseline at this budget.
 //!
 //! A skill depth is compared pooled: each side's depth is the smallest gap between its
@@ -34,7 +34,7 @@ pub(crate) const VERDICT_STREAM: u64 = u64::MAX - 2;
 /// The two-sided significance level below which the verdict calls a difference.
 /// Strict on purpose: a designer acts on "deeper", so over ten runs of equal rules
 /// it should almost never be said.
-pub const LEVEL: f64 = 0.01;
+pub(crate) const LEVEL: f64 = 0.01;
 
 /// The verdict's evaluations of each side when the user gives none: an eighth of the
 /// search budget, at least 10 and at most 200.
@@ -100,7 +100,10 @@ impl Begun {
 /// The evaluations a side and the baseline point a finished run of `config` is judged
 /// with: `evaluations` where the caller gives them (`resume --verdict N`), else what
 /// the run was started with, else the default for its budget.
-pub fn planned(config: &super::RunConfig, evaluations: Option<u32>) -> (u32, Option<Vec<f64>>) {
+pub fn planned<A>(
+    config: &super::RunConfig<A>,
+    evaluations: Option<u32>,
+) -> (u32, Option<Vec<f64>>) {
     let kept = config.verdict.as_ref();
     let n = evaluations
         .or(kept.map(|v| v.evaluations))
@@ -111,8 +114,11 @@ pub fn planned(config: &super::RunConfig, evaluations: Option<u32>) -> (u32, Opt
 /// A feature's mean over one side's evaluations.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FeatureMean {
+    /// The feature's name.
     pub name: String,
+    /// Its mean; NaN where no evaluation gave it.
     pub mean: f64,
+    /// The mean's standard error.
     pub se: f64,
 }
 
@@ -127,7 +133,9 @@ pub struct Side {
     /// fitness, or for a skill depth its gap over the step that sets the pooled
     /// depth: [`Problem::pooled_terms`]); `None` where it failed. Their mean is `mean`.
     pub fitness: Vec<Option<f64>>,
+    /// The mean of `fitness`; NaN where every evaluation failed.
     pub mean: f64,
+    /// Its standard error.
     pub se: f64,
     /// Every feature's mean and standard error (the rungs' results, design metrics).
     pub features: Vec<FeatureMean>,
@@ -141,7 +149,7 @@ pub struct Side {
 /// How the recommendation compares with the baseline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
-    /// Better with confidence (p < [`LEVEL`], difference above 0).
+    /// Better with confidence (p < 0.01, difference above 0).
     Better,
     /// Worse with confidence.
     Worse,
@@ -156,12 +164,15 @@ pub struct Verdict {
     pub fitness: String,
     /// Evaluations of each side.
     pub evaluations: u32,
+    /// The trial's recommendation.
     pub recommendation: Side,
+    /// What it is judged against.
     pub baseline: Side,
     /// Pairs where both sides' evaluations succeeded.
     pub pairs: u32,
     /// Mean of recommendation minus baseline over the pairs.
     pub difference: f64,
+    /// The difference's standard error.
     pub difference_se: f64,
     /// Two-sided paired t-test; `None` with fewer than two pairs.
     pub p: Option<f64>,
@@ -170,6 +181,7 @@ pub struct Verdict {
     /// file reads as before otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub same_point: bool,
+    /// How the recommendation compares.
     pub outcome: Outcome,
     /// The verdict in one plain sentence.
     pub sentence: String,
@@ -177,7 +189,9 @@ pub struct Verdict {
 
 /// What the baseline is: the problem's own, or a point of the run's space.
 pub enum BaselineSource<'a> {
+    /// The problem's own ([`Problem::baseline`]).
     Own,
+    /// A point of the run's space.
     Point(&'a [f64]),
 }
 
@@ -185,19 +199,17 @@ pub enum BaselineSource<'a> {
 pub struct Judge<'a> {
     /// The run's search space (a user space binds to the problem's).
     pub space: &'a Space,
+    /// The problem evaluated.
     pub problem: &'a dyn Problem,
+    /// Evaluations of a failed point again before it counts as failed.
     pub retries: u32,
     /// The run's seed; the verdict's seeds derive from it.
     pub seed: u64,
+    /// Evaluations of each side.
     pub evaluations: u32,
 }
 
 impl Judge<'_> {
-    /// Whether the problem can be judged without a point from the user.
-    pub fn has_own_baseline(&self) -> bool {
-        self.problem.baseline().is_some()
-    }
-
     /// The verdict on `values` (a point of the run's space), trial `trial`'s
     /// recommendation, against `baseline`.
     pub fn judge(
@@ -372,12 +384,30 @@ pub fn judge_run(
     baseline: Option<&[f64]>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<bool, RunError> {
+    judge_run_as(
+        dir,
+        config,
+        problem,
+        result,
+        evaluations,
+        baseline,
+        progress,
+    )
+}
+
+/// [`judge_run`] of a run whatever its optimiser.
+pub(crate) fn judge_run_as<A: super::Algorithm>(
+    dir: &std::path::Path,
+    config: &super::RunConfig<A>,
+    problem: &dyn Problem,
+    result: &mut super::RunResult,
+    evaluations: u32,
+    baseline: Option<&[f64]>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<bool, RunError> {
     super::check_game(config, problem)?;
     if evaluations == 0
-        || matches!(
-            config.algorithm,
-            playtune_optim::optim::AlgoConfig::MapElites(_)
-        )
+        || !config.algorithm.judged()
         || (baseline.is_none() && problem.baseline().is_none())
     {
         return Ok(false);

@@ -151,7 +151,7 @@ impl VerdictLog {
     /// standard error and left out (its evaluation is played again), and the file is
     /// rewritten without it. The log must be a plain file of the run folder: a link is
     /// refused, never followed (see [`super::files`]).
-    pub fn open(dir: &Path) -> Result<VerdictLog, RunError> {
+    pub(crate) fn open(dir: &Path) -> Result<VerdictLog, RunError> {
         let path = dir.join(VERDICT_LOG_FILE);
         let repair = |e| super::write_error("repair", &path, e);
         let bytes = super::files::read(&path)
@@ -217,7 +217,7 @@ impl VerdictLog {
     }
 
     /// The outcome recorded for this evaluation, if any.
-    pub fn get(
+    pub(crate) fn get(
         &self,
         trial: u64,
         k: u64,
@@ -228,7 +228,7 @@ impl VerdictLog {
     }
 
     /// Appends one evaluation's outcome and flushes it: a kill after this keeps it.
-    pub fn append(
+    pub(crate) fn append(
         &self,
         trial: u64,
         k: u64,

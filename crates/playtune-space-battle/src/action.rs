@@ -1,30 +1,33 @@
 //! The 12 actions: every combination of {no turn, left, right} x {thrust, no thrust} x
-//! {fire, no fire}, numbered in the spec's order.
+//! {fire, no fire}, numbered in the spec's order: NIL 0, L 1, R 2, T 3, F 4, LF 5, RF 6,
+//! TF 7, TL 8, TR 9, TLF 10, TRF 11 (L and R turn, T thrusts, F fires).
 
 /// An action is its number, 0..`NUM_ACTIONS`.
 pub type SbeAction = u8;
 
+/// Nothing: no turn, no thrust, no fire.
 pub const NIL: SbeAction = 0;
+/// Turn left.
 pub const L: SbeAction = 1;
+/// Turn right.
 pub const R: SbeAction = 2;
+/// Thrust.
 pub const T: SbeAction = 3;
+/// Fire.
 pub const F: SbeAction = 4;
+/// Turn left and fire (the rotate-and-shoot bot's action).
 pub const LF: SbeAction = 5;
-pub const RF: SbeAction = 6;
-pub const TF: SbeAction = 7;
-pub const TL: SbeAction = 8;
-pub const TR: SbeAction = 9;
-pub const TLF: SbeAction = 10;
-pub const TRF: SbeAction = 11;
 pub(crate) const NUM_ACTIONS: u8 = 12;
 
 /// What an action asks of the ship.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Controls {
+pub(crate) struct Controls {
     /// -1 left, 0 straight, +1 right.
-    pub turn: i8,
-    pub thrust: bool,
-    pub fire: bool,
+    pub(crate) turn: i8,
+    /// Whether the ship thrusts.
+    pub(crate) thrust: bool,
+    /// Whether the ship fires.
+    pub(crate) fire: bool,
 }
 
 const fn controls_of(turn: i8, thrust: bool, fire: bool) -> Controls {
@@ -46,10 +49,6 @@ const CONTROLS: [Controls; NUM_ACTIONS as usize] = [
     controls_of(1, true, true),
 ];
 
-const NAMES: [&str; NUM_ACTIONS as usize] = [
-    "NIL", "L", "R", "T", "F", "LF", "RF", "TF", "TL", "TR", "TLF", "TRF",
-];
-
 /// The controls of an action. Panics on a number outside 0..12: passing one is a bug
 /// in the caller.
 pub(crate) fn controls(action: SbeAction) -> Controls {
@@ -58,11 +57,6 @@ pub(crate) fn controls(action: SbeAction) -> Controls {
         "Space Battle action {action} out of range 0..{NUM_ACTIONS}"
     );
     CONTROLS[action as usize]
-}
-
-/// The action's short name (NIL, L, ..., TRF), or "?" for an invalid number.
-pub fn action_name(action: SbeAction) -> &'static str {
-    NAMES.get(action as usize).copied().unwrap_or("?")
 }
 
 #[cfg(test)]
@@ -85,13 +79,12 @@ mod tests {
             }
         );
         assert_eq!(
-            controls(TRF),
+            controls(11), // TRF
             Controls {
                 turn: 1,
                 thrust: true,
                 fire: true
             }
         );
-        assert_eq!(action_name(TL), "TL");
     }
 }

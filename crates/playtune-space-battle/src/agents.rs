@@ -69,6 +69,7 @@ impl Agent<SbeState> for RotateAndShoot {
 pub struct OneStepLookAhead;
 
 impl OneStepLookAhead {
+    /// The look-ahead over the 12 actions.
     #[allow(clippy::new_ret_no_self)] // a name for a configuration, not a type of its own
     pub fn new() -> Osla<SbeState> {
         Osla::new(usize::from(NUM_ACTIONS))

@@ -6,17 +6,17 @@
 use super::agents::{DoNothing, RotateAndShoot};
 use super::params::{NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES, SbeParams};
 use super::state::SbeState;
-use playtune_harness::harness::design::RungMeasure;
-use playtune_harness::harness::{AgentEntry, Error, GameDef, Generic, Setting, Values};
+use playtune_harness::design::RungMeasure;
+use playtune_harness::{AgentEntry, Error, GameDef, Generic, Setting, Values};
 use playtune_optim::space::{Dimension, Domain, Group, Space};
 
 /// Points for a win in Eq. 2.
-pub const WIN_POINTS: f64 = 1000.0;
+pub(crate) const WIN_POINTS: f64 = 1000.0;
 
 /// T of Eq. 2 for one game, from ship 0's side: T = (S1/100 + W1) - (S2/100 + W2),
 /// W = [`WIN_POINTS`] for the single winner (0 on a draw). The skill-depth fitness of
 /// Eq. 3 is the smallest gap of the ladder's mean T (`harness::ladder::skill_depth`).
-pub fn game_t(scores: [f64; 2], winner: Option<usize>) -> f64 {
+pub(crate) fn game_t(scores: [f64; 2], winner: Option<usize>) -> f64 {
     let w = |p: usize| if winner == Some(p) { WIN_POINTS } else { 0.0 };
     (scores[0] / 100.0 + w(0)) - (scores[1] / 100.0 + w(1))
 }
@@ -291,14 +291,14 @@ pub const SKILL_DEPTH: playtune_optim::eval::ProblemDef = playtune_optim::eval::
         ),
     ],
     build: |v, space| {
-        use playtune_harness::harness::design::{DesignConfig, DesignProblem};
+        use playtune_harness::design::{DesignConfig, DesignProblem};
         let mcts = format!(
             "mcts(iterations={},depth={},macro={})",
             v.count("mcts_iterations")?,
             v.count("mcts_depth")?,
             v.count("mcts_macro")?
         );
-        let ladder = playtune_harness::harness::split_agents(v.get("ladder"))
+        let ladder = playtune_harness::split_agents(v.get("ladder"))
             .into_iter()
             .map(|rung| {
                 if rung.eq_ignore_ascii_case("mcts") {
@@ -326,7 +326,7 @@ pub const SKILL_DEPTH: playtune_optim::eval::ProblemDef = playtune_optim::eval::
 #[cfg(test)]
 mod tests {
     use super::*;
-    use playtune_harness::harness::DynGame;
+    use playtune_harness::DynGame;
 
     #[test]
     fn every_enemy_id_names_an_agent_of_the_game() {
@@ -356,7 +356,7 @@ mod tests {
         assert_eq!(game_t([200.0, 200.0], None), 0.0);
         // Eq. 3: T1 = -1002 (1SLA loses), T2 = 0 (RAS draws), T3 = 1003 (MCTS wins);
         // an inverted ladder is penalised.
-        use playtune_harness::harness::ladder::skill_depth;
+        use playtune_harness::ladder::skill_depth;
         assert_eq!(skill_depth(&[-1002.0, 0.0, 1003.0]), 1002.0);
         assert_eq!(skill_depth(&[0.0, 1003.0, -1002.0]), -2005.0);
     }

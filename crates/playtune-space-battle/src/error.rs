@@ -8,8 +8,11 @@ use playtune_harness::harness;
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("parameter {name} = {value} is outside its domain {domain:?}")]
 pub struct ParamError {
+    /// The parameter's name.
     pub name: String,
+    /// The value given.
     pub value: f64,
+    /// The values it may take.
     pub domain: Vec<f64>,
 }
 
@@ -22,7 +25,12 @@ pub enum Error {
     Param(#[from] ParamError),
     /// An ENEMY_ID that names no controller (`max`: the largest that does).
     #[error("ENEMY_ID {id} is outside 0..={max}")]
-    Enemy { id: f64, max: usize },
+    Enemy {
+        /// The ENEMY_ID given.
+        id: f64,
+        /// The largest that names a controller.
+        max: usize,
+    },
     /// The game's space has no ENEMY_ID dimension.
     #[error("no ENEMY_ID")]
     NoEnemyDimension,

@@ -10,19 +10,21 @@ pub(crate) const HEIGHT: f64 = 480.0;
 
 /// A point or a direction in pixels (y grows downwards, as on screen).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Vec2 {
-    pub x: f64,
-    pub y: f64,
+pub(crate) struct Vec2 {
+    pub(crate) x: f64,
+    pub(crate) y: f64,
 }
 
 impl Vec2 {
     pub(crate) const ZERO: Vec2 = Vec2 { x: 0.0, y: 0.0 };
 
-    pub const fn new(x: f64, y: f64) -> Self {
+    pub(crate) const fn new(x: f64, y: f64) -> Self {
         Self { x, y }
     }
 
-    pub fn length(self) -> f64 {
+    /// Euclidean length.
+    #[cfg(test)]
+    pub(crate) fn length(self) -> f64 {
         // Not `hypot`: it is several times slower and overflow cannot happen here.
         self.length_squared().sqrt()
     }
@@ -33,21 +35,23 @@ impl Vec2 {
 
     /// Plain Euclidean distance: collisions and black holes ignore the wrap, as in the
     /// reference game.
-    pub fn distance(self, other: Vec2) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn distance(self, other: Vec2) -> f64 {
         (self - other).length()
     }
 
     /// Whether two discs of radii summing to `reach` overlap (distance < reach).
-    pub fn within(self, other: Vec2, reach: f64) -> bool {
+    pub(crate) fn within(self, other: Vec2, reach: f64) -> bool {
         (self - other).length_squared() < reach * reach
     }
 
     /// Rotated by `degrees`; positive turns clockwise on screen because y points down.
-    pub fn rotated(self, degrees: f64) -> Self {
+    #[cfg(test)]
+    pub(crate) fn rotated(self, degrees: f64) -> Self {
         self.rotated_by(degrees.to_radians().sin_cos())
     }
 
-    /// Rotated by the angle whose `(sin, cos)` is given: exactly [`Vec2::rotated`] when
+    /// Rotated by the angle whose `(sin, cos)` is given: exactly `Vec2::rotated` when
     /// they are `degrees.to_radians().sin_cos()`, without recomputing them.
     #[inline]
     pub(crate) fn rotated_by(self, (sin, cos): (f64, f64)) -> Self {
@@ -55,7 +59,7 @@ impl Vec2 {
     }
 
     /// Each component clamped to `[-limit, limit]`.
-    pub fn clamped(self, limit: f64) -> Self {
+    pub(crate) fn clamped(self, limit: f64) -> Self {
         Self::new(self.x.clamp(-limit, limit), self.y.clamp(-limit, limit))
     }
 

@@ -12,21 +12,19 @@ mod def;
 pub mod error;
 mod game_impl;
 pub(crate) mod geometry;
-pub mod objects;
+mod objects;
 pub mod params;
-pub mod physics;
+mod physics;
 mod plan;
 pub mod play;
 #[cfg(feature = "draw")]
 pub mod render;
 pub mod state;
 
-pub use action::{SbeAction, action_name};
+pub use action::SbeAction;
 pub use agents::{DoNothing, OneStepLookAhead, RotateAndShoot, WIN_BONUS, heuristic};
-pub use def::{SKILL_DEPTH, SpaceBattle, WIN_POINTS, enemy, game_t, space};
+pub use def::{SKILL_DEPTH, SpaceBattle, enemy, space};
 pub use error::{Error, ParamError};
-pub use geometry::Vec2;
-pub use objects::{BlackHole, Object, ObjectKind, Ship};
-pub use params::{MissileType, NUM_PARAMS, PARAM_DOMAINS, PARAM_NAMES, SbeParams};
+pub use params::{MissileType, SbeParams};
 pub use play::{GameRecord, play_from, play_game};
-pub use state::{SbeState, ShipStats};
+pub use state::SbeState;

@@ -36,28 +36,28 @@ pub(crate) const SHIP_STARTS: [(Vec2, Vec2); 2] = [
 
 /// One player's ship and its running tallies.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Ship {
-    pub pos: Vec2,
+pub(crate) struct Ship {
+    pub(crate) pos: Vec2,
     /// Unit heading.
-    pub dir: Vec2,
-    pub vel: Vec2,
-    pub lives: u32,
+    pub(crate) dir: Vec2,
+    pub(crate) vel: Vec2,
+    pub(crate) lives: u32,
     /// Ammunition left.
-    pub shots: u32,
+    pub(crate) shots: u32,
     /// Ticks until the ship may fire again.
-    pub cooldown: u32,
+    pub(crate) cooldown: u32,
     /// Enemy lives this ship's missiles and bombs took.
-    pub kills: u32,
+    pub(crate) kills: u32,
     /// Resource packs picked up.
-    pub collected: u32,
+    pub(crate) collected: u32,
     /// Penalty counts: one a tick for each hole whose penalty area holds the ship.
-    pub penalty_ticks: u32,
+    pub(crate) penalty_ticks: u32,
     /// Shots fired (a twin shot counts once).
-    pub shots_fired: u32,
+    pub(crate) shots_fired: u32,
 }
 
 impl Ship {
-    pub fn new(pos: Vec2, dir: Vec2) -> Self {
+    pub(crate) fn new(pos: Vec2, dir: Vec2) -> Self {
         Self {
             pos,
             dir,
@@ -77,14 +77,14 @@ impl Ship {
     }
 
     /// The game's points: kills and pickups minus the black-hole penalty.
-    pub fn points(&self, blackhole_penalty: u32) -> f64 {
+    pub(crate) fn points(&self, blackhole_penalty: u32) -> f64 {
         100.0 * f64::from(self.kills) + 10.0 * f64::from(self.collected)
             - f64::from(self.penalty_ticks) * f64::from(blackhole_penalty) / 10.0
     }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ObjectKind {
+pub(crate) enum ObjectKind {
     Missile,
     Bomb,
     Pack,
@@ -93,24 +93,30 @@ pub enum ObjectKind {
 /// A missile, bomb or resource pack. All three live in one list so that a state copy
 /// copies one buffer.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Object {
-    pub kind: ObjectKind,
+pub(crate) struct Object {
+    pub(crate) kind: ObjectKind,
     /// The ship that fired it (0 or 1; -1 for packs). One byte keeps objects small:
     /// the tick copies them around.
-    pub owner: i8,
-    pub pos: Vec2,
-    pub vel: Vec2,
-    pub radius: f64,
+    pub(crate) owner: i8,
+    pub(crate) pos: Vec2,
+    pub(crate) vel: Vec2,
+    pub(crate) radius: f64,
     /// Ticks left, this one included.
-    pub ttl: u32,
+    pub(crate) ttl: u32,
     /// False once hit, picked up or expired; dead objects leave at the end of the tick.
-    pub alive: bool,
+    pub(crate) alive: bool,
     /// A bomb-type missile: turns into a bomb where it dies.
-    pub explodes: bool,
+    pub(crate) explodes: bool,
 }
 
 impl Object {
-    pub fn missile(owner: usize, pos: Vec2, vel: Vec2, params: &SbeParams, explodes: bool) -> Self {
+    pub(crate) fn missile(
+        owner: usize,
+        pos: Vec2,
+        vel: Vec2,
+        params: &SbeParams,
+        explodes: bool,
+    ) -> Self {
         Self {
             kind: ObjectKind::Missile,
             owner: owner as i8,
@@ -123,7 +129,7 @@ impl Object {
         }
     }
 
-    pub fn pack(pos: Vec2, ttl: u32) -> Self {
+    pub(crate) fn pack(pos: Vec2, ttl: u32) -> Self {
         Self {
             kind: ObjectKind::Pack,
             owner: -1,
@@ -195,11 +201,11 @@ pub(crate) fn ship_meets(ships: &mut [Ship; 2], player: usize, object: &Object) 
 
 /// A fixed black hole.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BlackHole {
-    pub centre: Vec2,
-    pub radius: f64,
+pub(crate) struct BlackHole {
+    pub(crate) centre: Vec2,
+    pub(crate) radius: f64,
     /// Width of the penalty-free ring inside the border.
-    pub safe_zone: f64,
+    pub(crate) safe_zone: f64,
 }
 
 impl BlackHole {

@@ -34,14 +34,14 @@ impl MissileType {
 }
 
 /// Number of evolvable parameters.
-pub const NUM_PARAMS: usize = 30;
+pub(crate) const NUM_PARAMS: usize = 30;
 
 /// Number of black-hole layout bits (a 4 x 4 grid at most).
 pub(crate) const NUM_CELLS: usize = 16;
 
 /// Parameter names, in Table I order: the index of a name here is its index in
 /// [`PARAM_DOMAINS`] and in `SbeParams::to_values`.
-pub const PARAM_NAMES: [&str; NUM_PARAMS] = [
+pub(crate) const PARAM_NAMES: [&str; NUM_PARAMS] = [
     "MISSILE_MAX_SPEED",
     "MISSILE_COOLDOWN",
     "MISSILE_RADIUS",
@@ -82,7 +82,7 @@ const CELL: &[f64] = &[0.0, 1.0];
 /// The values each parameter may take, aligned with [`PARAM_NAMES`]. BLACKHOLE_RADIUS
 /// uses the reference code's list {25, 50, 75, 100, 150, 200}, not the paper's 25-step
 /// grid (which adds 125 and 175).
-pub const PARAM_DOMAINS: [&[f64]; NUM_PARAMS] = [
+pub(crate) const PARAM_DOMAINS: [&[f64]; NUM_PARAMS] = [
     &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0],
     &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0],
     &[2.0, 4.0, 6.0, 8.0, 10.0],
@@ -122,6 +122,7 @@ pub struct SbeParams {
     pub missile_max_speed: u32,
     /// Ticks between two shots.
     pub missile_cooldown: u32,
+    /// Missile radius, pixels.
     pub missile_radius: u32,
     /// Ticks a missile lives.
     pub missile_max_ttl: u32,
@@ -129,6 +130,7 @@ pub struct SbeParams {
     pub grid_size: u32,
     /// Layout bits: cell (i, j) holds a hole when bit `i * grid_size + j` is set.
     pub blackhole_cells: [bool; NUM_CELLS],
+    /// Black-hole radius, pixels.
     pub blackhole_radius: u32,
     /// Pixels a hole drags an object towards its centre each tick.
     pub blackhole_force: u32,
@@ -136,7 +138,9 @@ pub struct SbeParams {
     pub blackhole_penalty: u32,
     /// Width of the penalty-free ring inside a hole's border.
     pub safe_zone: u32,
+    /// Radius of the bomb a bomb-type missile leaves, pixels.
     pub bomb_radius: u32,
+    /// What a shot fires.
     pub missile_type: MissileType,
     /// Ticks a resource pack lives.
     pub resource_ttl: u32,
@@ -200,7 +204,7 @@ impl SbeParams {
         std::array::from_fn(|index| f64::from(self.get_by_index(index)))
     }
 
-    /// Checks every field against [`PARAM_DOMAINS`] (useful for hand-built params).
+    /// Checks every field against its domain (useful for hand-built params).
     pub fn validate(&self) -> Result<(), super::error::ParamError> {
         let values = self.to_values();
         let names = PARAM_NAMES.iter();
@@ -217,7 +221,8 @@ impl SbeParams {
     }
 
     /// Number of black holes the layout bits switch on (only the first g*g bits count).
-    pub fn num_black_holes(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn num_black_holes(&self) -> usize {
         let used = (self.grid_size.clamp(1, 4) as usize).pow(2);
         self.blackhole_cells[..used]
             .iter()

@@ -27,7 +27,8 @@ static ROTATIONS: LazyLock<Rotations> = LazyLock::new(|| Rotations {
 /// centre closer than `force`, as in the reference). Returns the new position and the
 /// number of holes whose penalty area it was in: each such hole costs a penalty tick,
 /// as in the reference code, so overlapping holes penalise more.
-pub fn pull_into_holes(mut pos: Vec2, holes: &[BlackHole], force: f64) -> (Vec2, u32) {
+#[cfg(test)]
+pub(crate) fn pull_into_holes(mut pos: Vec2, holes: &[BlackHole], force: f64) -> (Vec2, u32) {
     let mut penalties = 0;
     for hole in holes {
         let offset = hole.centre - pos;
@@ -170,7 +171,8 @@ impl HoleField {
 
 /// One tick of a ship: thrust, turn, friction, black holes, speed limit, move, wrap,
 /// cooldown.
-pub fn update_ship(ship: &mut Ship, controls: Controls, holes: &[BlackHole], force: f64) {
+#[cfg(test)]
+pub(crate) fn update_ship(ship: &mut Ship, controls: Controls, holes: &[BlackHole], force: f64) {
     update_ship_with(ship, controls, |pos| pull_into_holes(pos, holes, force));
 }
 
@@ -200,7 +202,8 @@ pub(crate) fn update_ship_with(
 }
 
 /// One tick of a missile: black holes, move, wrap. Bombs and packs stay put.
-pub fn update_missile(missile: &mut Object, holes: &[BlackHole], force: f64) {
+#[cfg(test)]
+pub(crate) fn update_missile(missile: &mut Object, holes: &[BlackHole], force: f64) {
     let (pos, _) = pull_into_holes(missile.pos, holes, force);
     missile.pos = (pos + missile.vel).wrapped();
 }

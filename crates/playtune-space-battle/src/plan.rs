@@ -17,11 +17,11 @@ use super::physics::{HoleField, move_object};
 /// The root's objects over the ticks `start_tick + 1 ..= start_tick + horizon`.
 #[derive(Debug, PartialEq)]
 pub(crate) struct SearchPlan {
-    pub start_tick: u32,
-    pub horizon: u32,
-    pub bomb_radius: u32,
+    pub(crate) start_tick: u32,
+    pub(crate) horizon: u32,
+    pub(crate) bomb_radius: u32,
     /// The root's objects, in order.
-    pub roots: Vec<Object>,
+    pub(crate) roots: Vec<Object>,
     /// `during[(k - 1) * n + i]`: root object `i` as the ships meet it on tick
     /// `start_tick + k` (moved, not yet aged) if no ship had met it; `alive` is false
     /// once it is gone.
@@ -37,7 +37,7 @@ pub(crate) struct SearchPlan {
 
 impl SearchPlan {
     /// Plans `roots` (the objects of a state at `start_tick`) over `horizon` ticks.
-    pub fn new(
+    pub(crate) fn new(
         roots: &[Object],
         start_tick: u32,
         horizon: u32,
@@ -103,7 +103,7 @@ impl SearchPlan {
         plan
     }
 
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.roots.len()
     }
 
@@ -123,14 +123,14 @@ impl SearchPlan {
 
     /// Root object `i` as the ships meet it on tick `start_tick + k` (1-based).
     #[inline]
-    pub fn during(&self, k: u32, i: u32) -> &Object {
+    pub(crate) fn during(&self, k: u32, i: u32) -> &Object {
         &self.during[(k as usize - 1) * self.roots.len() + i as usize]
     }
 
     /// Calls `f` with every root object present on tick `start_tick + k` that could be
     /// within reach of a ship at `pos`: those in the 3 x 3 cells around it.
     #[inline]
-    pub fn near(&self, k: u32, pos: Vec2, mut f: impl FnMut(u32)) {
+    pub(crate) fn near(&self, k: u32, pos: Vec2, mut f: impl FnMut(u32)) {
         let (cx, cy) = self.cell_coords(pos);
         let base = (k as usize - 1) * self.cols * self.rows;
         let (x0, x1) = (cx.saturating_sub(1), (cx + 1).min(self.cols - 1));
@@ -147,7 +147,7 @@ impl SearchPlan {
 
     /// Root object `i` at the end of tick `start_tick + k` (`k` = 0: the root's), had no
     /// ship met it; `None` once it is gone.
-    pub fn after(&self, k: u32, i: usize) -> Option<Object> {
+    pub(crate) fn after(&self, k: u32, i: usize) -> Option<Object> {
         if k == 0 {
             return Some(self.roots[i]);
         }

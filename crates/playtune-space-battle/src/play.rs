@@ -5,7 +5,7 @@ use super::def::SpaceBattle;
 use super::params::SbeParams;
 use super::state::{SbeState, ShipStats};
 use playtune_harness::game::Agent;
-use playtune_harness::harness::{self, GameDef};
+use playtune_harness::{harness, GameDef};
 use playtune_optim::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +16,9 @@ pub struct GameRecord {
     pub scores: [f64; 2],
     /// Who won; a draw marks both.
     pub winners: [bool; 2],
-    pub ships: [ShipStats; 2],
+    /// Each ship's tallies at the end.
+    pub(crate) ships: [ShipStats; 2],
+    /// Ticks played.
     pub ticks: u32,
 }
 
@@ -31,7 +33,7 @@ impl GameRecord {
         }
     }
 
-    /// T of Eq. 2 from ship 0's side ([`super::def::game_t`]).
+    /// T of Eq. 2 from ship 0's side (`def::game_t`).
     pub fn t(&self) -> f64 {
         super::def::game_t(self.scores, self.winner())
     }

@@ -3,8 +3,9 @@
 //! the safe zone), both ships' trails, and the missiles, bombs and packs at chosen
 //! ticks, one panel per tick.
 
+use super::SbeState;
 use super::geometry::{HEIGHT, WIDTH};
-use super::{ObjectKind, SbeState};
+use super::objects::ObjectKind;
 use playtune_harness::draw::{
     DrawError, LegendEntry, PlotError, Swatch, draw_legend, frames, legend_height, render, text,
 };

@@ -35,6 +35,7 @@ pub(crate) const RULE_RESEARCH: [Tech; 13] = [
 pub struct RuleBased;
 
 impl RuleBased {
+    /// The bot (it has no settings).
     pub fn new() -> Self {
         RuleBased
     }

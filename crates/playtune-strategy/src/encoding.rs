@@ -4,7 +4,7 @@
 //! levels, territory, technologies, whether the capital still stands, units within
 //! two tiles of the enemy capital, and the round (the turn limit decides by score).
 //! Positions are left out as in the paper; the encoding is of the state at the start
-//! of a turn, when no unit has moved yet. [`StrategyPositions`] adds where the units
+//! of a turn, when no unit has moved yet. `StrategyPositions` adds where the units
 //! stand: the paper's counts, then per tribe how its units stand against the enemy's
 //! cities and its own.
 
@@ -52,17 +52,17 @@ pub fn encoding() -> &'static Encoding {
 }
 
 /// The positions encoding's name.
-pub const POSITIONS_NAME: &str = "strategy-positions-v1";
+pub(crate) const POSITIONS_NAME: &str = "strategy-positions-v1";
 
 /// [`StrategyEncoding`]'s counts, then per tribe where its units stand: next to and
 /// near the enemy capital, near enemy cities, near its own capital, its cities with
 /// an enemy unit near, its units' mean distance to the enemy capital, and their
 /// health (hit points in fives).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct StrategyPositions;
+pub(crate) struct StrategyPositions;
 
 /// The positions encoding's features and caps, in order.
-pub fn positions_encoding() -> &'static Encoding {
+pub(crate) fn positions_encoding() -> &'static Encoding {
     static ENCODING: OnceLock<Encoding> = OnceLock::new();
     ENCODING.get_or_init(|| {
         let mut features: Vec<(String, u8)> = encoding()

@@ -11,37 +11,65 @@ use playtune_harness::harness;
 pub enum Error {
     /// A field of the game or level configuration outside what the game takes.
     #[error("{field}: {why}")]
-    Config { field: String, why: String },
+    Config {
+        /// The field's name.
+        field: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// Script weights whose text is not a RON map of names to weights (`file`: where
     /// the text came from).
     #[error("{file}: not a map of script names to weights: {why}")]
-    WeightsFormat { file: String, why: String },
+    WeightsFormat {
+        /// Where the text came from.
+        file: String,
+        /// What does not read.
+        why: String,
+    },
     /// Script weights naming a script that does not exist.
     #[error("{file}: field `{field}`: unknown script (the scripts: {})", SCRIPTS.join(", "))]
-    UnknownScript { file: String, field: String },
+    UnknownScript {
+        /// Where the weights came from.
+        file: String,
+        /// The name given.
+        field: String,
+    },
     /// A script weight outside [0, 1].
     #[error("{file}: field `{field}`: weight {weight} is outside [0, 1]")]
     WeightRange {
+        /// Where the weights came from.
         file: String,
+        /// The script's name.
         field: String,
+        /// The weight given.
         weight: f64,
     },
     /// A weights file that cannot be read.
     #[error("{file}: cannot read: {source}")]
     ReadWeights {
+        /// The file.
         file: String,
+        /// Why it cannot be read.
         source: std::io::Error,
     },
     /// A point of a script-weight space with the wrong number of values.
     #[error("space {space}: {values} values for {dims} dimensions")]
     PointLength {
+        /// The space's name.
         space: String,
+        /// Values given.
         values: usize,
+        /// Dimensions of the space.
         dims: usize,
     },
     /// A script-weight space's dimension that is no script.
     #[error("space {space}: dimension `{dimension}` is no script")]
-    NotAScript { space: String, dimension: String },
+    NotAScript {
+        /// The space's name.
+        space: String,
+        /// The dimension's name.
+        dimension: String,
+    },
     /// A learned leaf evaluator that does not load.
     #[error(transparent)]
     Learned(#[from] playtune_harness::learn::Error),

@@ -20,9 +20,11 @@ pub struct LevelConfig {
     pub size: usize,
     /// Neutral villages (rounded down to an even number; fewer if there is no room).
     pub villages: usize,
-    /// Shares of forest, mountain and water tiles (the rest is plain).
+    /// Shares of forest, mountain and water tiles (the rest is plain): forest.
     pub forest: f64,
+    /// Share of mountain tiles.
     pub mountain: f64,
+    /// Share of water tiles.
     pub water: f64,
     /// Chance that a plain, forest or mountain tile holds a resource.
     pub resources: f64,
@@ -80,10 +82,13 @@ impl LevelConfig {
 /// A generated level: the map and where the cities stand.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Level {
+    /// The seed it was generated from.
     pub seed: u64,
+    /// Side of the square grid.
     pub size: usize,
     /// Row-major, `size * size` tiles.
     pub terrain: Vec<Terrain>,
+    /// Row-major, `size * size` resources.
     pub resource: Vec<Resource>,
     /// The two capitals' tiles, tribe 0's first.
     pub capitals: [usize; 2],

@@ -36,7 +36,7 @@ mod tests;
 
 pub use bot::RuleBased;
 pub use def::Strategy;
-pub use encoding::{StrategyEncoding, StrategyPositions};
+pub use encoding::StrategyEncoding;
 pub use error::Error;
 pub use level::{Level, LevelConfig, training_levels, validation_levels};
 pub use log::{Features, GameLog, TurnRecord, features};

@@ -7,21 +7,27 @@ use super::rules::UnitKind;
 pub(crate) const MAX_TURNS: usize = 64;
 
 /// Action types, in the order of [`GameLog::actions`].
-pub const ACTION_TYPES: [&str; 8] = [
+#[cfg(test)]
+pub(crate) const ACTION_TYPES: [&str; 8] = [
     "end_turn", "move", "attack", "capture", "spawn", "research", "build", "level_up",
 ];
 
 /// One player's situation at the end of one of their turns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TurnRecord {
+    /// The tribe's score.
     pub score: u16,
+    /// Tiles of its territory.
     pub tiles: u16,
     /// Stars per turn.
     pub production: u16,
+    /// Cities it holds.
     pub cities: u8,
     /// Technologies researched so far.
     pub techs: u8,
+    /// Living units.
     pub units: u8,
+    /// Stars in its purse.
     pub stars: u16,
 }
 
@@ -30,7 +36,8 @@ pub struct TurnRecord {
 pub struct GameLog {
     turns: [[TurnRecord; MAX_TURNS]; 2],
     n_turns: [u8; 2],
-    /// Actions played, by type (see [`ACTION_TYPES`]).
+    /// Actions played, by type: end turn, move, attack, capture, spawn, research, build,
+    /// level up.
     pub actions: [[u32; 8]; 2],
     /// Units spawned (bought or won by a level-up), by [`UnitKind`].
     pub spawned: [[u16; 7]; 2],
@@ -201,17 +208,17 @@ pub fn tile_dominance_slope(log: &GameLog, p: usize) -> f64 {
 }
 
 /// Production per turn of `p` (see [`Features::production_slope`]).
-pub fn production_slope(log: &GameLog, p: usize) -> f64 {
+pub(crate) fn production_slope(log: &GameLog, p: usize) -> f64 {
     slope(log.turns(p).iter().map(|r| r.production as f64))
 }
 
 /// Own tiles per turn of `p` (see [`Features::expansion_slope`]).
-pub fn expansion_slope(log: &GameLog, p: usize) -> f64 {
+pub(crate) fn expansion_slope(log: &GameLog, p: usize) -> f64 {
     slope(log.turns(p).iter().map(|r| r.tiles as f64))
 }
 
 /// `p`'s share of the owned tiles at the last turn both finished (1/2 before any).
-pub fn tile_share(log: &GameLog, p: usize) -> f64 {
+pub(crate) fn tile_share(log: &GameLog, p: usize) -> f64 {
     let (mine, theirs) = (log.turns(p), log.turns(1 - p));
     let n = mine.len().min(theirs.len());
     if n == 0 {

@@ -45,7 +45,7 @@ pub(crate) const MILITARY_RESEARCH: [Tech; 8] = [
 const RESEARCH_RESERVE: u16 = 2;
 
 /// Whether an attack is worth making: it kills, or deals more than it costs.
-pub fn favourable(s: &StrategyState, id: usize, target: usize) -> bool {
+pub(crate) fn favourable(s: &StrategyState, id: usize, target: usize) -> bool {
     let c = s.combat(id, target);
     c.dealt >= s.unit(target).hp || attack_value(s, id, target) > 0.5
 }

@@ -54,8 +54,8 @@ pub const HPS_TUNING: ProblemDef = ProblemDef {
         ("turns", "30", "turns before the score decides"),
     ],
     build: |v, space| {
-        use playtune_harness::harness::tune::{TuneConfig, TuneProblem, tuning_space};
-        use playtune_harness::harness::{AgentSpec, DynGame, GameRequest};
+        use playtune_harness::tune::{TuneConfig, TuneProblem, tuning_space};
+        use playtune_harness::{AgentSpec, DynGame, GameRequest};
         let agent = format!("hps(budget={})", v.count("budget")?);
         let model = v.get("model");
         let own;

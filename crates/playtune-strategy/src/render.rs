@@ -14,7 +14,9 @@ use std::path::Path;
 
 /// What a panel shows: a state, under a caption (e.g. "turn 12").
 pub struct Snapshot {
+    /// The panel's caption.
     pub caption: String,
+    /// The state drawn.
     pub state: StrategyState,
 }
 

@@ -5,6 +5,7 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]
 pub enum Terrain {
+    /// Open ground.
     #[default]
     Plain,
     /// Entering a forest ends a unit's move; defenders there get a bonus with Archery.
@@ -19,6 +20,7 @@ pub enum Terrain {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[repr(u8)]
 pub enum Resource {
+    /// No resource.
     #[default]
     None,
     /// On plains and forests: harvested (Organization).
@@ -35,12 +37,19 @@ pub enum Resource {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum UnitKind {
+    /// Cheap, known from the start.
     Warrior,
+    /// Strikes from two tiles (Archery).
     Archer,
+    /// Strong defence (Shields).
     Defender,
+    /// Moves two tiles (Riding).
     Rider,
+    /// Strong attack and defence (Smithery).
     Swordsman,
+    /// Strikes from three tiles, no defence (Mathematics).
     Catapult,
+    /// Moves three tiles (Chivalry).
     Knight,
 }
 
@@ -57,18 +66,18 @@ pub(crate) const UNIT_KINDS: [UnitKind; 7] = [
 
 /// A unit type's numbers. Attack and defence are in tenths (Polytopia's 3.5 is 35).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct UnitStats {
-    pub name: &'static str,
+pub(crate) struct UnitStats {
+    pub(crate) name: &'static str,
     /// One letter for pictures.
-    pub letter: char,
-    pub cost: u8,
-    pub attack: u8,
-    pub defence: u8,
-    pub movement: u8,
-    pub range: u8,
-    pub hp: u8,
+    pub(crate) letter: char,
+    pub(crate) cost: u8,
+    pub(crate) attack: u8,
+    pub(crate) defence: u8,
+    pub(crate) movement: u8,
+    pub(crate) range: u8,
+    pub(crate) hp: u8,
     /// The technology that unlocks it (`None`: known from the start).
-    pub tech: Option<Tech>,
+    pub(crate) tech: Option<Tech>,
 }
 
 /// The unit table, indexed by [`UnitKind`].
@@ -84,7 +93,7 @@ pub(crate) const UNITS: [UnitStats; 7] = [
 ];
 
 impl UnitKind {
-    pub fn stats(self) -> &'static UnitStats {
+    pub(crate) fn stats(self) -> &'static UnitStats {
         &UNITS[self as usize]
     }
 }
@@ -96,24 +105,38 @@ pub(crate) const BRANCHES: [&str; 5] = ["farming", "riding", "archery", "mining"
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Tech {
+    /// Farming branch, tier 1: harvesting fruit and animals.
     Organization,
+    /// Farming branch, tier 2: farms.
     Farming,
+    /// Farming branch, tier 3: windmills.
     Construction,
+    /// Riding branch, tier 1: riders.
     Riding,
+    /// Riding branch, tier 2: knights.
     Chivalry,
+    /// Archery branch, tier 1: archers and the forest defence bonus.
     Archery,
+    /// Archery branch, tier 2: lumber huts.
     Forestry,
+    /// Archery branch, tier 3: catapults.
     Mathematics,
+    /// Mining branch, tier 1: moving onto and defending mountains.
     Climbing,
+    /// Mining branch, tier 2: mines.
     Mining,
+    /// Mining branch, tier 3: swordsmen and forges.
     Smithery,
+    /// Defence branch, tier 1: defenders.
     Shields,
+    /// Defence branch, tier 2: city walls.
     Fortification,
 }
 
 /// A technology's place in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TechInfo {
+    /// Its name, as scripts and logs write it.
     pub name: &'static str,
     /// Index into `BRANCHES`.
     pub branch: u8,
@@ -162,6 +185,7 @@ impl Tech {
     pub(crate) fn info(self) -> &'static TechInfo {
         &TECHS[self as usize]
     }
+    /// Its bit in a tribe's set of technologies.
     pub fn bit(self) -> u16 {
         1 << self as u16
     }
@@ -170,13 +194,14 @@ impl Tech {
         let i = self as usize;
         (self.info().tier > 1).then(|| ALL_TECHS[i - 1])
     }
+    /// The technology of index `i` (see `ALL_TECHS`).
     pub fn from_index(i: usize) -> Tech {
         ALL_TECHS[i]
     }
 }
 
 /// The cost in stars of a technology of `tier` for a tribe with `cities` cities.
-/// (under the published rules; a game's own are [`RuleSet::tech_cost`]).
+/// (under the published rules; a game's own are `RuleSet::tech_cost`).
 pub fn tech_cost(tier: u8, cities: u8) -> u16 {
     DEFAULT_RULES.tech_cost(tier, cities)
 }
@@ -236,6 +261,7 @@ impl Building {
     pub(crate) fn info(self) -> &'static BuildingInfo {
         &BUILDING_INFO[self as usize]
     }
+    /// The building of index `i`.
     pub fn from_index(i: usize) -> Building {
         BUILDINGS[i]
     }
@@ -270,16 +296,16 @@ pub(crate) const HEAL: u8 = 2;
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct RuleSet {
     /// Unit numbers by [`UnitKind`] (names, letters, ranges and technologies stay).
-    pub units: [UnitStats; 7],
+    pub(crate) units: [UnitStats; 7],
     /// Building costs by [`Building`].
-    pub building_cost: [u8; 7],
+    pub(crate) building_cost: [u8; 7],
     /// A technology of tier t costs t x (cities + this), a tribe's cities counted as
     /// at least 1.
-    pub research_offset: u16,
-    pub start_stars: u16,
+    pub(crate) research_offset: u16,
+    pub(crate) start_stars: u16,
     /// Hit points a resting unit recovers (doubled inside its territory).
-    pub heal: u8,
-    pub max_city_level: u8,
+    pub(crate) heal: u8,
+    pub(crate) max_city_level: u8,
 }
 
 /// The rules as published: every strategy result was played under them.
@@ -301,7 +327,7 @@ pub(crate) static DEFAULT_RULES: RuleSet = RuleSet {
 };
 
 impl RuleSet {
-    pub fn unit(&self, kind: UnitKind) -> &UnitStats {
+    pub(crate) fn unit(&self, kind: UnitKind) -> &UnitStats {
         &self.units[kind as usize]
     }
 
@@ -310,7 +336,7 @@ impl RuleSet {
     }
 
     /// The cost in stars of a technology of `tier` for a tribe with `cities` cities.
-    pub fn tech_cost(&self, tier: u8, cities: u8) -> u16 {
+    pub(crate) fn tech_cost(&self, tier: u8, cities: u8) -> u16 {
         tier as u16 * (cities.max(1) as u16 + self.research_offset)
     }
 
@@ -318,7 +344,7 @@ impl RuleSet {
     /// a reference, so copying a state costs no more than before. Each distinct rule
     /// set is kept once (a search over rules holds as many as it tries, a few hundred
     /// bytes each).
-    pub fn shared(self) -> &'static RuleSet {
+    pub(crate) fn shared(self) -> &'static RuleSet {
         use std::collections::HashSet;
         use std::sync::{Mutex, OnceLock};
         if self == DEFAULT_RULES {

@@ -311,7 +311,7 @@ impl Places {
     };
 
     /// Tribe `p`'s places in `s`.
-    pub fn of(s: &StrategyState, p: u8) -> Places {
+    pub(crate) fn of(s: &StrategyState, p: u8) -> Places {
         fn add<const N: usize>(list: &mut ([u8; N], usize), t: u8) {
             list.0[list.1] = t;
             list.1 += 1;

@@ -28,23 +28,51 @@ pub enum Action {
     /// Ends the turn (the other tribe plays next).
     EndTurn,
     /// Moves unit `unit` to tile `to`.
-    Move { unit: u8, to: u8 },
+    Move {
+        /// The unit's id.
+        unit: u8,
+        /// The tile it moves to.
+        to: u8,
+    },
     /// Unit `unit` attacks unit `target`.
-    Attack { unit: u8, target: u8 },
+    Attack {
+        /// The unit's id.
+        unit: u8,
+        /// The id of the unit attacked.
+        target: u8,
+    },
     /// Unit `unit` captures the city or village it stands on.
-    Capture { unit: u8 },
+    Capture {
+        /// The unit's id.
+        unit: u8,
+    },
     /// City `city` trains a unit on its tile.
-    Spawn { city: u8, kind: UnitKind },
+    Spawn {
+        /// The city's index.
+        city: u8,
+        /// The unit type trained.
+        kind: UnitKind,
+    },
     /// The tribe researches a technology.
     Research(Tech),
     /// Builds on a tile of the tribe's territory.
-    Build { tile: u8, building: Building },
+    Build {
+        /// The tile built on.
+        tile: u8,
+        /// What is built.
+        building: Building,
+    },
     /// A city that levelled up takes its bonus.
-    LevelUp { city: u8, bonus: Bonus },
+    LevelUp {
+        /// The city's index.
+        city: u8,
+        /// The bonus taken.
+        bonus: Bonus,
+    },
 }
 
 impl Action {
-    /// Index into [`super::log::ACTION_TYPES`].
+    /// Index into the log's action counts ([`GameLog::actions`]).
     pub(crate) fn type_index(&self) -> usize {
         match self {
             Action::EndTurn => 0,
@@ -83,7 +111,9 @@ impl Default for GameConfig {
 /// One tile of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tile {
+    /// What the tile is made of.
     pub terrain: Terrain,
+    /// The resource on it, if any.
     pub resource: Resource,
     /// The building on it, if any.
     pub building: Option<Building>,
@@ -94,23 +124,32 @@ pub struct Tile {
 /// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unit {
+    /// The unit's type.
     pub kind: UnitKind,
+    /// The tribe it belongs to.
     pub owner: u8,
+    /// The tile it stands on.
     pub pos: u8,
+    /// Hit points left.
     pub hp: u8,
     /// The city that supports it ([`NONE`]: a free unit).
     pub home: u8,
+    /// It moved this turn.
     pub moved: bool,
+    /// It attacked this turn.
     pub attacked: bool,
+    /// False once killed.
     pub alive: bool,
 }
 
 /// A city or a neutral village.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct City {
+    /// The tile it stands on.
     pub pos: u8,
     /// The tribe that holds it ([`NONE`]: a neutral village).
     pub owner: u8,
+    /// Its level (1 to the rules' highest).
     pub level: u8,
     /// Population toward the next level.
     pub pop: u8,
@@ -118,6 +157,7 @@ pub struct City {
     pub capital_of: u8,
     /// Extra stars per turn from growth bonuses.
     pub growth: u8,
+    /// It has walls (a defence bonus).
     pub walls: bool,
     /// Level-ups waiting for their bonus choice.
     pub pending: u8,
@@ -131,18 +171,18 @@ pub struct City {
 
 /// A tribe's purse and knowledge.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tribe {
-    pub stars: u16,
+pub(crate) struct Tribe {
+    pub(crate) stars: u16,
     /// Researched technologies, one bit per [`Tech`].
-    pub techs: u16,
+    pub(crate) techs: u16,
 }
 
 /// A set of tiles, one bit each; iterated in tile order.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TileSet([u64; 4]);
+pub(crate) struct TileSet([u64; 4]);
 
 impl TileSet {
-    pub fn contains(&self, t: usize) -> bool {
+    pub(crate) fn contains(&self, t: usize) -> bool {
         t < MAX_TILES && self.0[t >> 6] & (1 << (t & 63)) != 0
     }
 
@@ -156,16 +196,12 @@ impl TileSet {
     }
 
     /// The tiles in both sets.
-    pub fn and(self, other: TileSet) -> TileSet {
+    pub(crate) fn and(self, other: TileSet) -> TileSet {
         TileSet(std::array::from_fn(|i| self.0[i] & other.0[i]))
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.0 == [0; 4]
-    }
-
     /// How many tiles.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0
             .iter()
             .filter(|&&w| w != 0)
@@ -174,7 +210,7 @@ impl TileSet {
     }
 
     /// The tiles, in increasing order.
-    pub fn iter(self) -> impl Iterator<Item = usize> {
+    pub(crate) fn iter(self) -> impl Iterator<Item = usize> {
         self.0.into_iter().enumerate().flat_map(|(i, word)| {
             let mut w = word;
             std::iter::from_fn(move || {
@@ -196,6 +232,7 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// The tiles, as tile indices.
     pub fn as_slice(&self) -> &[u8] {
         &self.tiles[..self.len as usize]
     }
@@ -274,7 +311,6 @@ pub struct Combat {
 #[derive(Clone, Debug)]
 pub struct StrategyState {
     size: u8,
-    seed: u64,
     tiles: [Tile; MAX_TILES],
     unit_at: [u8; MAX_TILES],
     units: [Unit; MAX_UNITS],
@@ -346,7 +382,6 @@ impl StrategyState {
         let n = level.size;
         let mut s = StrategyState {
             size: n as u8,
-            seed: level.seed,
             tiles: [Tile {
                 terrain: Terrain::Water,
                 resource: Resource::None,
@@ -416,13 +451,11 @@ impl StrategyState {
 
     // ----- reading -----
 
+    /// Side of the square board.
     pub fn size(&self) -> usize {
         self.size as usize
     }
-    /// The seed of the level the game is played on.
-    pub fn level_seed(&self) -> u64 {
-        self.seed
-    }
+    /// Tile `t` (row-major).
     pub fn tile(&self, t: usize) -> &Tile {
         &self.tiles[t]
     }
@@ -431,6 +464,7 @@ impl StrategyState {
         let u = self.unit_at[t];
         (u != NONE).then_some(u as usize)
     }
+    /// Unit `id`, living or dead.
     pub fn unit(&self, id: usize) -> &Unit {
         &self.units[id]
     }
@@ -454,15 +488,14 @@ impl StrategyState {
         let c = self.tiles[t].city;
         (c != NONE && self.cities[c as usize].pos as usize == t).then_some(c as usize)
     }
-    pub fn tribe(&self, p: usize) -> &Tribe {
-        &self.tribes[p]
-    }
+    /// Stars tribe `p` holds.
     pub fn stars(&self, p: usize) -> u16 {
         self.tribes[p].stars
     }
     pub(crate) fn has_tech(&self, p: usize, t: Tech) -> bool {
         self.tribes[p].techs & t.bit() != 0
     }
+    /// Technologies tribe `p` has researched.
     pub fn tech_count(&self, p: usize) -> u32 {
         self.tribes[p].techs.count_ones()
     }
@@ -470,6 +503,7 @@ impl StrategyState {
     pub fn turn(&self) -> u16 {
         self.turn
     }
+    /// Turns each tribe plays before the score decides.
     pub fn turn_limit(&self) -> u16 {
         self.turn_limit
     }
@@ -477,9 +511,7 @@ impl StrategyState {
     pub fn current(&self) -> usize {
         self.current as usize
     }
-    pub fn actions_this_turn(&self) -> u16 {
-        self.actions_this_turn
-    }
+    /// The game's statistics so far.
     pub fn log(&self) -> &GameLog {
         &self.log
     }
@@ -522,6 +554,7 @@ impl StrategyState {
         self.rules.unit(kind)
     }
 
+    /// What `tech` costs tribe `p` now, in stars.
     pub fn tech_cost(&self, p: usize, tech: Tech) -> u16 {
         self.rules
             .tech_cost(tech.info().tier, self.city_count(p) as u8)
@@ -585,6 +618,7 @@ impl StrategyState {
         self.units[id].hp = hp.clamp(1, self.rules.unit(self.units[id].kind).hp);
     }
 
+    /// Sets tribe `p`'s stars (for tests and set-ups).
     pub fn set_stars(&mut self, p: usize, stars: u16) {
         self.tribes[p].stars = stars;
     }

@@ -15,9 +15,9 @@ use super::level::{Level, training_levels};
 use super::log::{Features, features};
 use super::state::StrategyState;
 use playtune_harness::game::{Agent, Game};
-use playtune_harness::harness::agents::{AgentSpec, all_agents, build_agent};
-use playtune_harness::harness::play::{AGENTS, play};
-use playtune_harness::harness::{Error, GameDef, Values};
+use playtune_harness::{AgentSpec, all_agents, build_agent};
+use playtune_harness::play::{AGENTS, play};
+use playtune_harness::{Error, GameDef, Values};
 use playtune_optim::eval::{EvalError, Evaluation, FeatureAxis, Problem};
 use playtune_optim::rng::derive_seed;
 use playtune_optim::space::{Space, parse_space};
@@ -103,7 +103,7 @@ pub(crate) struct StylesProblem {
 
 impl StylesProblem {
     /// Checks every setting (the opponent builds, the levels exist) before any game.
-    pub fn new(config: StylesConfig) -> Result<StylesProblem, Error> {
+    pub(crate) fn new(config: StylesConfig) -> Result<StylesProblem, Error> {
         let space = parse_space(SPACE_FILE, "spaces/strategy_script_weights.ron")?;
         let available = match config.level_set.as_str() {
             "training" => training_levels(),

@@ -1,5 +1,5 @@
 //! Unit tests of the strategy game's pieces (the rules per mechanic are in
-//! `tests/it/strategy.rs`).
+//! `tests/it/rules.rs`).
 
 use super::level::{MAX_TILES, distance, neighbours};
 use super::log::{ACTION_TYPES, slope};
@@ -197,9 +197,9 @@ fn games_are_deterministic() {
 fn search_agents_are_pinned_by_hash() {
     use super::def::Strategy;
     use super::styles::{STATISTICS, StylesConfig, StylesProblem};
-    use playtune_harness::harness::agents::{AgentSpec, all_agents, build_agent};
-    use playtune_harness::harness::play::{AGENTS, play};
-    use playtune_harness::harness::{GameDef, Values};
+    use playtune_harness::{AgentSpec, all_agents, build_agent};
+    use playtune_harness::play::{AGENTS, play};
+    use playtune_harness::{GameDef, Values};
     use playtune_optim::eval::Problem;
     use playtune_optim::rng::mix64;
 

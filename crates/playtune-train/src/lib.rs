@@ -12,7 +12,7 @@
 //! on one machine; candle's matrix products may add in another order with another
 //! thread count, which moves the last digits.
 
-use candle_core::{DType, Device, Tensor, Var};
+use candle_core::{Device, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 use playtune_harness::learn::Error;
 use playtune_harness::learn::encoding::{Encoding, SeatSwap};
@@ -33,11 +33,13 @@ pub struct TrainConfig {
     pub epochs: usize,
     /// Epochs without a better validation loss before stopping.
     pub patience: usize,
+    /// Samples per gradient step.
     pub batch: usize,
     /// Adam's learning rate (default 1e-4; the paper's is 1e-5).
     pub learning_rate: f64,
     /// Share of the games held out for validation.
     pub validation: f64,
+    /// The seed of the initial weights and of the shuffling.
     pub seed: u64,
     /// Also train on every training sample with the seats exchanged (the encoding's
     /// [`Encoding::seat_swap`]); validation keeps the recorded samples only.
@@ -113,9 +115,13 @@ impl TrainConfig {
 pub struct EpochRecord {
     /// From 1.
     pub epoch: usize,
+    /// Mean loss (binary cross-entropy) on the training samples.
     pub train_loss: f64,
+    /// Share of training samples predicted right.
     pub train_accuracy: f64,
+    /// Mean loss on the validation samples.
     pub validation_loss: f64,
+    /// Share of validation samples predicted right.
     pub validation_accuracy: f64,
     /// Seconds since training began.
     pub seconds: f64,
@@ -124,7 +130,9 @@ pub struct EpochRecord {
 /// A finished training run: the best epoch's network and every epoch's record.
 #[derive(Clone, Debug)]
 pub struct Trained {
+    /// The best epoch's network.
     pub network: Network,
+    /// Every epoch's record, in order.
     pub epochs: Vec<EpochRecord>,
 }
 
@@ -480,49 +488,50 @@ fn network_of(
     Network::new(header, layers).map_err(|e| Error::Unusable(e.to_string()))
 }
 
-/// The logits candle computes for `rows` of counts (for tests that compare the
-/// allocation-free pass with candle's).
-pub fn candle_logits(network: &Network, counts: &[Vec<u8>]) -> Result<Vec<f32>, Error> {
-    let device = Device::Cpu;
-    let run = || -> candle_core::Result<Vec<f32>> {
-        let params = Params {
-            weights: network
-                .layers
-                .iter()
-                .map(|l| {
-                    Var::from_tensor(&Tensor::from_slice(
-                        &l.weights,
-                        (l.inputs, l.outputs),
-                        &device,
-                    )?)
-                })
-                .collect::<candle_core::Result<_>>()?,
-            biases: network
-                .layers
-                .iter()
-                .map(|l| Var::from_tensor(&Tensor::from_slice(&l.biases, l.outputs, &device)?))
-                .collect::<candle_core::Result<_>>()?,
-        };
-        let width = network.header.encoding.width();
-        let mut x = vec![0.0f32; counts.len() * width];
-        let mut active = Vec::new();
-        for (r, c) in counts.iter().enumerate() {
-            network.header.encoding.active_inputs(c, &mut active);
-            for &a in &active {
-                x[r * width + a as usize] = 1.0;
-            }
-        }
-        let x = Tensor::from_vec(x, (counts.len(), width), &device)?.to_dtype(DType::F32)?;
-        params.forward(&x)?.to_vec1()
-    };
-    run().map_err(candle_error)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use candle_core::DType;
     use playtune_harness::learn::network::Scratch;
     use playtune_harness::learn::samples::{GameSamples, SampleHeader};
+
+    /// The logits candle computes for `rows` of counts (for tests that compare the
+    /// allocation-free pass with candle's).
+    fn candle_logits(network: &Network, counts: &[Vec<u8>]) -> Result<Vec<f32>, Error> {
+        let device = Device::Cpu;
+        let run = || -> candle_core::Result<Vec<f32>> {
+            let params = Params {
+                weights: network
+                    .layers
+                    .iter()
+                    .map(|l| {
+                        Var::from_tensor(&Tensor::from_slice(
+                            &l.weights,
+                            (l.inputs, l.outputs),
+                            &device,
+                        )?)
+                    })
+                    .collect::<candle_core::Result<_>>()?,
+                biases: network
+                    .layers
+                    .iter()
+                    .map(|l| Var::from_tensor(&Tensor::from_slice(&l.biases, l.outputs, &device)?))
+                    .collect::<candle_core::Result<_>>()?,
+            };
+            let width = network.header.encoding.width();
+            let mut x = vec![0.0f32; counts.len() * width];
+            let mut active = Vec::new();
+            for (r, c) in counts.iter().enumerate() {
+                network.header.encoding.active_inputs(c, &mut active);
+                for &a in &active {
+                    x[r * width + a as usize] = 1.0;
+                }
+            }
+            let x = Tensor::from_vec(x, (counts.len(), width), &device)?.to_dtype(DType::F32)?;
+            params.forward(&x)?.to_vec1()
+        };
+        run().map_err(candle_error)
+    }
 
     /// Games whose winner is written in the counts: feature 1 says who wins, with
     /// noise in 10% of the samples; feature 2 is noise.

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 const ASKED_FILE: &str = "asked.jsonl";
 
 #[derive(Args)]
-pub struct AskArgs {
+pub(super) struct AskArgs {
     /// The run folder (made by `playtune optimize` or `map-elites` with
     /// `--problem manual`).
     run: PathBuf,
@@ -30,7 +30,7 @@ pub struct AskArgs {
 }
 
 #[derive(Args)]
-pub struct TellArgs {
+pub(super) struct TellArgs {
     /// The run folder.
     run: PathBuf,
     /// JSON-lines results (default: standard input), one per candidate, in any order:
@@ -79,7 +79,7 @@ fn write_asked(dir: &Path, waiting: &[Waiting], handed: impl Fn((u64, u64)) -> b
     Ok(())
 }
 
-pub fn ask(a: AskArgs) -> Result<()> {
+pub(super) fn ask(a: AskArgs) -> Result<()> {
     if a.n == 0 {
         bail!("--n 0: ask for at least one candidate");
     }
@@ -239,7 +239,7 @@ fn describe(t: &Told) -> String {
     }
 }
 
-pub fn tell(a: TellArgs) -> Result<()> {
+pub(super) fn tell(a: TellArgs) -> Result<()> {
     let source = a
         .file
         .as_ref()

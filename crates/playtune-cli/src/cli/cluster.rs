@@ -8,19 +8,19 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
-pub struct StatusArgs {
+pub(super) struct StatusArgs {
     /// A run folder, or an experiment folder (local or run with --executor slurm).
     dir: PathBuf,
 }
 
 #[derive(Args)]
-pub struct CancelArgs {
+pub(super) struct CancelArgs {
     /// An experiment or run folder run with --executor slurm.
     dir: PathBuf,
 }
 
 #[derive(Args)]
-pub struct TaskArgs {
+pub(super) struct TaskArgs {
     /// The folder of the submission (`slurm/` of an experiment or a run, or a folder
     /// under `slurm/maps/`).
     dir: PathBuf,
@@ -32,7 +32,7 @@ pub struct TaskArgs {
     index: Option<usize>,
 }
 
-pub fn status(a: StatusArgs) -> Result<()> {
+pub(super) fn status(a: StatusArgs) -> Result<()> {
     if !a.dir.is_dir() {
         bail!("{}: no such folder", a.dir.display());
     }
@@ -151,7 +151,7 @@ fn cluster_status(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-pub fn cancel(a: CancelArgs) -> Result<()> {
+pub(super) fn cancel(a: CancelArgs) -> Result<()> {
     let jobs = cluster::trials::cancel(&a.dir).map_err(anyhow::Error::msg)?;
     if jobs.is_empty() {
         println!("{}: no task in the queue", a.dir.display());
@@ -164,7 +164,7 @@ pub fn cancel(a: CancelArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn task(a: TaskArgs) -> Result<()> {
+pub(super) fn task(a: TaskArgs) -> Result<()> {
     let index = match a.index {
         Some(i) => i,
         None => std::env::var("SLURM_ARRAY_TASK_ID")

@@ -7,7 +7,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args)]
-pub struct CompareArgs {
+pub(super) struct CompareArgs {
     /// Run folders (two or more).
     #[arg(required = true, num_args = 2..)]
     runs: Vec<PathBuf>,
@@ -16,7 +16,7 @@ pub struct CompareArgs {
     json: bool,
 }
 
-pub fn run(a: CompareArgs) -> Result<()> {
+pub(super) fn run(a: CompareArgs) -> Result<()> {
     if a.runs.len() < 2 {
         bail!("compare needs at least two runs");
     }

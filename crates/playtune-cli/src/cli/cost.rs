@@ -29,7 +29,7 @@ pub(super) struct Paces {
 impl Paces {
     /// Seconds the run's `search` evaluations and the verdict's `judged` ones (half of
     /// them the baseline) take: the middle estimate, then the lowest and highest.
-    pub fn estimate(&self, search: u64, judged: u64) -> (f64, f64, f64) {
+    pub(super) fn estimate(&self, search: u64, judged: u64) -> (f64, f64, f64) {
         let mut paces = self.points.clone();
         if paces.is_empty() {
             paces.push(self.baseline);

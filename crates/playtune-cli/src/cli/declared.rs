@@ -15,14 +15,14 @@ use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 /// The optimiser settings given on the command line, by setting name: of the
 /// scalar optimisers (`optimize`; `MAP` false) or of MAP-Elites (`map-elites`).
 #[derive(Clone, Debug, Default)]
-pub struct DeclaredFlags<const MAP: bool> {
+pub(super) struct DeclaredFlags<const MAP: bool> {
     given: Vec<(String, String)>,
 }
 
 /// `optimize --algo`'s settings.
-pub type OptimizerFlags = DeclaredFlags<false>;
+pub(super) type OptimizerFlags = DeclaredFlags<false>;
 /// `map-elites`'s settings.
-pub type MapElitesFlags = DeclaredFlags<true>;
+pub(super) type MapElitesFlags = DeclaredFlags<true>;
 
 fn defs(map: bool) -> Vec<&'static OptimizerDef> {
     match map {
@@ -79,7 +79,7 @@ pub(super) fn setting_arg(s: &crate::settings::Setting) -> Arg {
 impl<const MAP: bool> DeclaredFlags<MAP> {
     /// The given settings for optimiser `def`. A flag only other optimisers take is
     /// refused, naming them: it would do nothing.
-    pub fn for_optimizer(&self, def: &OptimizerDef) -> Result<Vec<(String, String)>> {
+    pub(super) fn for_optimizer(&self, def: &OptimizerDef) -> Result<Vec<(String, String)>> {
         let own = (def.settings)();
         for (name, _) in &self.given {
             if !own.iter().any(|s| &s.name == name) {

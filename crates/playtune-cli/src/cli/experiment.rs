@@ -13,14 +13,14 @@ use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
-pub struct ExperimentArgs {
+pub(super) struct ExperimentArgs {
     #[command(subcommand)]
     which: Which,
 }
 
 /// One experiment as the command line gave it: which, the shared flags and its own
 /// settings by name (a repeated flag once per item).
-pub struct Which {
+pub(super) struct Which {
     def: Option<&'static ExperimentDef>,
     /// The name typed, for the refusal of one that is no experiment.
     typed: String,
@@ -149,7 +149,7 @@ impl Subcommand for Which {
     }
 }
 
-pub fn experiment(a: ExperimentArgs) -> Result<()> {
+pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
     let Which {
         def,
         typed,

@@ -26,7 +26,7 @@ struct RunArgs {
 
 /// What every game command takes: the game, its settings, the agents, the seed.
 #[derive(Args)]
-pub struct GameArgs {
+pub(super) struct GameArgs {
     /// The game (see `playtune games`); every game command defaults to the same one.
     #[arg(long, alias = "problem", default_value = crate::registry::DEFAULT_GAME)]
     game: String,
@@ -55,7 +55,7 @@ pub struct GameArgs {
 }
 
 #[derive(Args)]
-pub struct RenderArgs {
+pub(super) struct RenderArgs {
     #[command(flatten)]
     game: GameArgs,
     /// Turns to draw, one panel each: the map after that many turns (0: the start;
@@ -80,7 +80,7 @@ fn parse_turn(text: &str) -> Result<u32, String> {
 }
 
 #[derive(Args)]
-pub struct TournamentArgs {
+pub(super) struct TournamentArgs {
     /// The game (see `playtune games`).
     #[arg(long, default_value = crate::registry::DEFAULT_GAME)]
     game: String,
@@ -230,7 +230,7 @@ fn record_json(names: &[String], r: &Record, secs: f64) -> serde_json::Value {
     j
 }
 
-pub fn play_cmd(a: GameArgs) -> Result<()> {
+pub(super) fn play_cmd(a: GameArgs) -> Result<()> {
     let (game, req) = request(&a)?;
     let names = lineup(game, &req)?;
     let started = std::time::Instant::now();
@@ -244,7 +244,7 @@ pub fn play_cmd(a: GameArgs) -> Result<()> {
     Ok(())
 }
 
-pub fn render_cmd(a: RenderArgs) -> Result<()> {
+pub(super) fn render_cmd(a: RenderArgs) -> Result<()> {
     let (game, req) = request(&a.game)?;
     let out = a
         .out
@@ -305,7 +305,7 @@ pub(super) fn with_games_bar<T: Send>(
     }
 }
 
-pub fn tournament_cmd(a: TournamentArgs) -> Result<()> {
+pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let mut settings = params_settings(game, a.params.as_deref(), a.trial)?;
     settings.extend(
@@ -512,7 +512,7 @@ fn print_game(game: &dyn crate::harness::DynGame) {
 /// `playtune games`: every built-in game and every described game on the search path
 /// with its settings and own agents, then the generic agents every built-in game
 /// offers; `playtune games GAME`: that game alone.
-pub fn games_cmd(only: Option<&str>) -> Result<()> {
+pub(super) fn games_cmd(only: Option<&str>) -> Result<()> {
     if let Some(name) = only {
         print_game(crate::registry::game(name).map_err(anyhow::Error::msg)?);
         return Ok(());

@@ -19,7 +19,7 @@ static HINT: AtomicPtr<Vec<u8>> = AtomicPtr::new(std::ptr::null_mut());
 /// From now on, Ctrl-C prints `hint` (on its own line, after "interrupted: "; after
 /// "terminated: " for SIGTERM) and exits with status 130 (143), having killed the
 /// evaluators.
-pub fn on_interrupt(hint: &str) {
+pub(super) fn on_interrupt(hint: &str) {
     let text = format!("{hint}\n").into_bytes();
     HINT.store(Box::into_raw(Box::new(text)), Ordering::SeqCst);
     install();
@@ -27,7 +27,7 @@ pub fn on_interrupt(hint: &str) {
 
 /// Installs the handler for SIGINT, SIGTERM and SIGHUP (once; `main` does it for every
 /// command, so that no command leaves evaluators behind).
-pub fn install() {
+pub(super) fn install() {
     #[cfg(unix)]
     {
         static ONCE: std::sync::Once = std::sync::Once::new();

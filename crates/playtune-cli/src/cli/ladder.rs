@@ -22,7 +22,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args)]
-pub struct LadderArgs {
+pub(super) struct LadderArgs {
     /// A finished MAP-Elites run of the strategy-styles problem: its elites are the
     /// candidates. Leave it out to grade bots by configuration.
     run: Option<PathBuf>,
@@ -81,7 +81,7 @@ pub struct LadderArgs {
     output: super::OutputArgs,
 }
 
-pub fn ladder_cmd(a: LadderArgs) -> Result<()> {
+pub(super) fn ladder_cmd(a: LadderArgs) -> Result<()> {
     if a.games == 0 || a.level_count == 0 {
         bail!("--games and --level-count must be at least 1");
     }

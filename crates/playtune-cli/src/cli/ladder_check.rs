@@ -14,7 +14,7 @@ const LADDER_CHECK_STREAM: u64 = 0x1add_e4c4;
 
 /// What a design run does with its ladder before the search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum LadderCheckMode {
+pub(crate) enum LadderCheckMode {
     /// Check it; where a rung is not shown stronger than the one below, say so with
     /// the results and an ordered ladder to use, and search on the ladder as given.
     #[default]
@@ -27,7 +27,7 @@ pub enum LadderCheckMode {
 
 /// The ladder check's options of a design run.
 #[derive(Args, Clone)]
-pub struct LadderCheckArgs {
+pub(crate) struct LadderCheckArgs {
     /// Design runs: check the ladder at the game's own rules before the search (a
     /// round robin of its rungs): warn says where a rung is not shown stronger than
     /// the one below and proposes an ordered ladder; use searches on that proposal;
@@ -41,7 +41,7 @@ pub struct LadderCheckArgs {
 }
 
 #[derive(Args)]
-pub struct CheckLadderArgs {
+pub(super) struct CheckLadderArgs {
     /// The game (see `playtune games`).
     #[arg(long, default_value = crate::registry::DEFAULT_GAME)]
     game: String,
@@ -104,7 +104,7 @@ fn report(game: &str, check: &LadderCheck) -> String {
     out
 }
 
-pub fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
+pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
     if a.games == 0 {
         anyhow::bail!("--games 0: give the games each pair of rungs plays (at least 1)");
     }

@@ -10,7 +10,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args)]
-pub struct SelfplayArgs {
+pub(super) struct SelfplayArgs {
     /// The game; it must have a state encoding (the strategy game has).
     #[arg(long, default_value = "strategy")]
     game: String,
@@ -39,7 +39,7 @@ pub struct SelfplayArgs {
     quiet: bool,
 }
 
-pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
+pub(super) fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
     if a.games == 0 {
         anyhow::bail!("--games 0: play at least one game");
     }
@@ -85,7 +85,7 @@ pub fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
 }
 
 #[derive(Args)]
-pub struct TrainEvalArgs {
+pub(super) struct TrainEvalArgs {
     /// Self-play folders (or their samples.bin) from `playtune selfplay`, one or more
     /// (of one encoding: the games of the same game with other agents, say).
     #[arg(required = true)]
@@ -134,7 +134,7 @@ fn training_hints(message: &str) -> String {
         .replace("raise the validation share", "raise --validation")
 }
 
-pub fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
+pub(super) fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
     if let Some(missing) = a.data.iter().find(|d| !d.exists()) {
         bail!(
             "{}: no such self-play folder or sample file (make one with `playtune selfplay`)",

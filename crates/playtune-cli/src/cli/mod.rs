@@ -126,7 +126,7 @@ enum Command {
 
 /// Where the work runs: `--executor local|slurm` and the cluster's settings.
 #[derive(Args, Clone)]
-pub struct ClusterArgs {
+pub(crate) struct ClusterArgs {
     /// Where work runs: here (local), or as Slurm array tasks submitted with sbatch
     /// from this machine (slurm): an experiment's searches one trial a task and its
     /// games, re-evaluations and validations in chunks (--tasks chunks a step), or a
@@ -156,7 +156,7 @@ pub struct ClusterArgs {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Debug)]
-pub enum Executor {
+pub(crate) enum Executor {
     /// Every evaluation on this machine, in parallel over its cores.
     Local,
     /// Work items as tasks of Slurm arrays (sbatch, squeue, scancel).
@@ -165,7 +165,7 @@ pub enum Executor {
 
 impl ClusterArgs {
     /// Refuses cluster settings without the cluster, and bad numbers.
-    pub fn check(&self) -> anyhow::Result<()> {
+    pub(crate) fn check(&self) -> anyhow::Result<()> {
         if self.executor == Executor::Local && (!self.slurm_args.is_empty() || self.tasks.is_some())
         {
             anyhow::bail!("--slurm-args and --tasks go with --executor slurm");
@@ -183,7 +183,7 @@ impl ClusterArgs {
     /// The executor these settings pick, its cluster state (if any) under `home`;
     /// a search's array task is `unit`. Slurm's tools are checked here, before any
     /// folder is made.
-    pub fn executor(
+    pub(crate) fn executor(
         &self,
         home: &std::path::Path,
         unit: crate::exec::SearchUnit,
@@ -208,7 +208,7 @@ impl ClusterArgs {
     }
 
     /// The cluster settings; the tasks run this very binary.
-    pub fn options(
+    pub(crate) fn options(
         &self,
         wait: bool,
         progress: bool,
@@ -227,7 +227,7 @@ impl ClusterArgs {
 /// Where a command that writes one output folder puts it (`ladder`, `train-eval`):
 /// `--name` under `--runs-dir`, its pictures under `--plots-dir`.
 #[derive(Args, Clone)]
-pub struct OutputArgs {
+pub(crate) struct OutputArgs {
     /// Folder name under --runs-dir and --plots-dir [default: the command's, given in
     /// its description].
     #[arg(long)]
@@ -245,7 +245,7 @@ pub struct OutputArgs {
 
 /// Options every run command shares.
 #[derive(Args, Clone)]
-pub struct CommonRunArgs {
+pub(crate) struct CommonRunArgs {
     /// Problem to optimise (see `playtune problems`) [default: noisy-onemax for
     /// optimize, sphere for map-elites].
     #[arg(long)]
@@ -319,7 +319,7 @@ pub struct CommonRunArgs {
 /// `--game` of the commands that play a run (`resume`, `reevaluate`): the run's game
 /// named again on purpose. Without it a run plays its game where the run found it.
 #[derive(Args, Clone)]
-pub struct RunGameArgs {
+pub(crate) struct RunGameArgs {
     /// The run's game, named again on purpose: a description file or FILE.py:NAME, for
     /// a run folder moved away from its game, or a game whose code you changed on
     /// purpose. Without it the run plays its game where the run found it, and refuses
@@ -331,7 +331,7 @@ pub struct RunGameArgs {
 impl RunGameArgs {
     /// The problem the run in `dir` plays (`command`: the command playing it, for the
     /// way out of a refusal).
-    pub fn problem(
+    pub(crate) fn problem(
         &self,
         config: &crate::run::RunConfig,
         command: &str,
@@ -363,6 +363,8 @@ pub(crate) fn folder_name(name: &str) -> anyhow::Result<&str> {
     Ok(name)
 }
 
+/// The `playtune` binary: the command line over the process's arguments, its exit
+/// status the process's.
 pub fn main() -> ExitCode {
     ExitCode::from(run(std::env::args_os()))
 }

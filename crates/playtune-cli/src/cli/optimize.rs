@@ -1,19 +1,23 @@
 //! `playtune optimize`, `playtune map-elites` and `playtune resume`.
 
+mod report;
+
 use super::CommonRunArgs;
 use crate::eval::{Binding, Problem};
 use crate::optim::AlgoConfig;
 use crate::optim::constrained::Check;
 use crate::optim::map_elites::{Mutation, unmoved_dims};
 use crate::registry::build_problem;
-use crate::run::{self, ProblemSpec, RunConfig, RunResult};
+use crate::run::{self, ProblemSpec, RunConfig};
 use crate::space::{Space, constraint, dim_error, parse_space};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
+pub(super) use report::report;
+
 #[derive(Args)]
-pub struct OptimizeArgs {
+pub(super) struct OptimizeArgs {
     #[command(flatten)]
     common: CommonRunArgs,
     /// Optimiser: its own options are listed under its name below.
@@ -76,7 +80,7 @@ impl From<RaceBaselineArg> for crate::optim::race::RaceBaseline {
 }
 
 #[derive(Args)]
-pub struct MapElitesArgs {
+pub(super) struct MapElitesArgs {
     #[command(flatten)]
     common: CommonRunArgs,
     /// Evaluations per trial.
@@ -87,7 +91,7 @@ pub struct MapElitesArgs {
 }
 
 #[derive(Args)]
-pub struct ResumeArgs {
+pub(super) struct ResumeArgs {
     /// The run folder.
     run: PathBuf,
     /// Print one JSON object as the last line of output.
@@ -620,225 +624,6 @@ fn finish(
     Ok(())
 }
 
-pub(super) fn report(
-    dir: &Path,
-    config: &RunConfig,
-    problem: &dyn Problem,
-    r: &RunResult,
-    seconds: f64,
-    json: bool,
-) {
-    let agent = |values: &[f64]| -> Option<String> {
-        let binding = Binding::new(&config.space, problem.space()).ok()?;
-        let mut full = Vec::new();
-        binding.full_point(values, &mut full);
-        problem.agent_spec(&full)
-    };
-    println!(
-        "run {} ({} on {}, {} trial(s), seed {})",
-        dir.display(),
-        r.algorithm,
-        r.problem,
-        r.trials.len(),
-        config.seed
-    );
-    println!(
-        "evaluations: {} search, {} pre-processing, {} selection, {} race, {} re-evaluation ({} reused from the log) in {:.2} s",
-        r.spent.search,
-        r.spent.preprocess,
-        r.spent.select,
-        r.spent.race,
-        r.spent.reevaluate,
-        r.spent.reused,
-        seconds
-    );
-    if r.spent.failed > 0 {
-        println!(
-            "failed: {} evaluation(s), each with its reason in {}",
-            r.spent.failed,
-            dir.join(run::failures::FAILURES_FILE).display()
-        );
-    }
-    for t in r.trials.iter().take(5) {
-        let point: Vec<String> = t
-            .recommendation
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        let mut line = if t.history.is_empty() {
-            format!(
-                "trial {}: estimate {:.4} (the optimiser's model value)",
-                t.trial, t.estimate
-            )
-        } else {
-            // An archive's best elite is measured, but chosen for being best: the
-            // luckiest of its cells, not a model.
-            format!(
-                "trial {}: best elite {:.4} over {} evaluation(s) of it (the luckiest of the archive: `playtune reevaluate` measures it afresh)",
-                t.trial, t.estimate, t.estimate_samples
-            )
-        };
-        if let Some(f) = t.true_fitness {
-            line += &format!(", true fitness {f} (noise-free, known for this benchmark)");
-        }
-        if let Some(o) = t.optimal {
-            line += if o { " (optimal)" } else { " (not optimal)" };
-        }
-        if let Some(m) = t.history.last() {
-            line += &format!(
-                ", coverage {:.2}%, QD score {:.1}, max {:.2}",
-                100.0 * m.coverage,
-                m.qd_score,
-                m.max_fitness
-            );
-        }
-        println!("{line}\n  {}", shorten(&point.join(" "), 400));
-        if let Some(spec) = agent(&t.values) {
-            println!("  as an agent: {spec}");
-        }
-    }
-    if r.trials.len() > 5 {
-        println!(
-            "... {} more trials in {}",
-            r.trials.len() - 5,
-            dir.join(run::RESULT_FILE).display()
-        );
-    }
-    if let Some(s) = r.success_rate {
-        println!("optimal in {:.1}% of trials", 100.0 * s);
-    }
-    if r.trials.iter().any(|t| t.true_fitness.is_none()) && !run::is_manual(config) {
-        println!(
-            "an estimate is the optimiser's model, not a measurement: `playtune reevaluate {}` plays each recommendation again with fresh seeds",
-            dir.display()
-        );
-    }
-    if !config.space.constraints.is_empty() {
-        let all: Vec<String> = config
-            .space
-            .constraints
-            .iter()
-            .map(|c| c.to_string())
-            .collect();
-        println!("constraints: {}", all.join("; "));
-        for t in &r.trials {
-            if let Some(f) = t.feasibility {
-                println!(
-                    "trial {}: {} feasible and {} infeasible evaluations; recommendation {}",
-                    t.trial,
-                    f.feasible,
-                    f.infeasible,
-                    match f.recommendation {
-                        Some(true) => "feasible",
-                        Some(false) => "INFEASIBLE: no evaluated point met every constraint",
-                        None => "never evaluated",
-                    }
-                );
-            }
-        }
-    }
-    for t in r.trials.iter().take(5) {
-        if let Some(v) = &t.verdict {
-            super::verdict::print(
-                v,
-                &format!("verdict, trial {}", t.trial),
-                !config.space.constraints.is_empty(),
-            );
-        }
-    }
-    println!("{}", final_value_line(&r.final_value));
-    if json {
-        let first = &r.trials[0];
-        let rec: serde_json::Map<String, serde_json::Value> = first
-            .recommendation
-            .iter()
-            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-            .collect();
-        let trials: Vec<_> = r
-            .trials
-            .iter()
-            .map(|t| {
-                let mut o = serde_json::json!({
-                    "trial": t.trial, "values": t.values, "estimate": t.estimate, "agent": agent(&t.values),
-                    "true_fitness": t.true_fitness, "optimal": t.optimal, "evaluations": t.spent.total(),
-                });
-                if let Some(f) = t.feasibility {
-                    o["feasible"] = serde_json::json!(f.feasible);
-                    o["infeasible"] = serde_json::json!(f.infeasible);
-                    o["recommendation_feasible"] = serde_json::json!(f.recommendation);
-                }
-                if let Some(v) = &t.verdict {
-                    o["verdict"] = serde_json::json!(v);
-                }
-                if let Some(m) = t.history.last() {
-                    o["coverage"] = serde_json::json!(m.coverage);
-                    o["qd_score"] = serde_json::json!(m.qd_score);
-                    o["max_fitness"] = serde_json::json!(m.max_fitness);
-                    o["filled"] = serde_json::json!(m.filled);
-                }
-                o
-            })
-            .collect();
-        let out = serde_json::json!({
-            "run_dir": dir.display().to_string(),
-            "algorithm": r.algorithm,
-            "problem": r.problem,
-            "seed": config.seed,
-            "recommendation": rec,
-            "agent": agent(&first.values),
-            "estimate": first.estimate,
-            "true_fitness": first.true_fitness,
-            "optimal": first.optimal,
-            "evaluations": r.spent.total(),
-            "evaluations_search": r.spent.search,
-            "evaluations_preprocess": r.spent.preprocess,
-            "evaluations_select": r.spent.select,
-            "evaluations_race": r.spent.race,
-            "evaluations_reevaluate": r.spent.reevaluate,
-            "evaluations_reused": r.spent.reused,
-            "evaluations_failed": r.spent.failed,
-            "success_rate": r.success_rate,
-            "mean_final_value": r.final_value.mean,
-            "seconds": seconds,
-            "search_seconds": r.search_seconds,
-            "trials": trials,
-        });
-        let mut out = out;
-        if let Some(v) = &first.verdict {
-            out["verdict"] = serde_json::json!(v);
-        }
-        if let Some(f) = first.feasibility {
-            let sum = |g: fn(&crate::optim::constrained::Feasibility) -> u64| -> u64 {
-                r.trials
-                    .iter()
-                    .filter_map(|t| t.feasibility.as_ref())
-                    .map(g)
-                    .sum()
-            };
-            out["constraints"] = serde_json::json!(
-                config
-                    .space
-                    .constraints
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-            );
-            out["feasible"] = serde_json::json!(sum(|f| f.feasible));
-            out["infeasible"] = serde_json::json!(sum(|f| f.infeasible));
-            out["recommendation_feasible"] = serde_json::json!(f.recommendation);
-        }
-        println!("{out}");
-    }
-}
-
-fn shorten(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}...", s.chars().take(n).collect::<String>())
-    }
-}
-
 /// `--algo`'s values: the declared optimisers.
 fn algo_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::optim::def::OPTIMIZERS.iter().map(|d| {
@@ -848,7 +633,7 @@ fn algo_names() -> clap::builder::PossibleValuesParser {
     }))
 }
 
-pub fn optimize(a: OptimizeArgs) -> Result<()> {
+pub(super) fn optimize(a: OptimizeArgs) -> Result<()> {
     let def = crate::optim::def::optimizer(&a.algo)
         .ok_or_else(|| anyhow!("--algo {}: no such optimiser", a.algo))?;
     let algorithm = def
@@ -864,7 +649,7 @@ pub fn optimize(a: OptimizeArgs) -> Result<()> {
     )
 }
 
-pub fn map_elites(a: MapElitesArgs) -> Result<()> {
+pub(super) fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
     let (_, problem, space, _) = problem_and_space(common, "sphere")?;
     let def = crate::optim::def::MAP_ELITES;
@@ -892,7 +677,7 @@ pub fn map_elites(a: MapElitesArgs) -> Result<()> {
     start(common, "sphere", config, a.evaluations, None, None)
 }
 
-pub fn resume(a: ResumeArgs) -> Result<()> {
+pub(super) fn resume(a: ResumeArgs) -> Result<()> {
     a.cluster.check()?;
     let _lock = lock_run(&a.run)?;
     let config = crate::registry::read_config(&a.run).map_err(anyhow::Error::msg)?;
@@ -954,22 +739,4 @@ pub(super) fn lock_run(dir: &Path) -> Result<run::lock::FolderLock> {
         crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     }
     run::lock::lock(dir).map_err(anyhow::Error::msg)
-}
-
-/// The closing line on the trials' final values. One trial has no spread across trials:
-/// a standard error of 0 there would read as certainty, so it is not printed.
-fn final_value_line(v: &crate::stats::Summary) -> String {
-    if v.n < 2 {
-        format!(
-            "final value: {:.4} (one trial, so no standard error across trials; --trials N gives one)",
-            v.mean
-        )
-    } else {
-        format!(
-            "final value: mean {:.4}, se {:.4} over {} trials",
-            v.mean,
-            v.se(),
-            v.n
-        )
-    }
 }

@@ -6,7 +6,7 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
-pub struct PlotArgs {
+pub(crate) struct PlotArgs {
     /// The run folder.
     run: PathBuf,
     /// Where the pictures go: DIR/<run name> (the flag every command that draws takes).
@@ -38,7 +38,7 @@ pub(super) fn into_plots_dir(run: &Path, plots_dir: &Path) -> Result<Vec<PathBuf
     })
 }
 
-pub fn run(a: PlotArgs) -> Result<()> {
+pub(crate) fn run(a: PlotArgs) -> Result<()> {
     for w in pictures(&a)? {
         println!("wrote {}", w.display());
     }

@@ -4,7 +4,7 @@
 use crate::registry::{PROBLEMS, build_problem};
 use crate::run::ProblemSpec;
 
-pub fn run() -> anyhow::Result<()> {
+pub(super) fn run() -> anyhow::Result<()> {
     // One column for the names, as wide as the longest.
     let width = PROBLEMS.iter().map(|p| p.name.len()).max().unwrap_or(0);
     for def in PROBLEMS {

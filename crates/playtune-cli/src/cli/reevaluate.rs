@@ -12,7 +12,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args)]
-pub struct ReevaluateArgs {
+pub(super) struct ReevaluateArgs {
     /// The run folder.
     run: PathBuf,
     /// Evaluations of each point, each with a seed the run never used.
@@ -54,7 +54,7 @@ struct Target {
     true_fitness: Option<f64>,
 }
 
-pub fn run(a: ReevaluateArgs) -> Result<()> {
+pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
     if a.n == 0 {
         bail!("--n 0: give at least one evaluation");
     }

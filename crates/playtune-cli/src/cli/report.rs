@@ -5,7 +5,7 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
-pub struct ReportArgs {
+pub(super) struct ReportArgs {
     /// A finished run folder, or an experiment's folder (its *.md tables, figures and
     /// run folders).
     run: PathBuf,
@@ -22,7 +22,7 @@ pub struct ReportArgs {
     plots: Option<PathBuf>,
 }
 
-pub fn run(a: ReportArgs) -> Result<()> {
+pub(super) fn run(a: ReportArgs) -> Result<()> {
     let name = a.run.file_name().map(PathBuf::from).unwrap_or_default();
     let plots = a.plots.or_else(|| a.plots_dir.map(|d| d.join(name)));
     let page = crate::report::report(&a.run, plots.as_deref())?;

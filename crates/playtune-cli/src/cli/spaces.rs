@@ -5,7 +5,7 @@ use clap::Subcommand;
 use std::path::PathBuf;
 
 #[derive(Subcommand)]
-pub enum SpacesCommand {
+pub(super) enum SpacesCommand {
     /// Validate space files and print each one's dimensions and size.
     Check {
         /// Space files (RON) to check.
@@ -22,7 +22,7 @@ pub enum SpacesCommand {
     },
 }
 
-pub fn run(cmd: SpacesCommand) -> Result<()> {
+pub(super) fn run(cmd: SpacesCommand) -> Result<()> {
     let files = match cmd {
         SpacesCommand::Check { files } => files,
         SpacesCommand::Export { problem, settings } => {

@@ -10,7 +10,7 @@ use clap::Args;
 use std::path::PathBuf;
 
 #[derive(Args)]
-pub struct ValidateArgs {
+pub(super) struct ValidateArgs {
     /// A finished MAP-Elites run folder.
     run: PathBuf,
     /// Which trial's archive.
@@ -33,7 +33,7 @@ pub struct ValidateArgs {
     seed: u64,
 }
 
-pub fn run(a: ValidateArgs) -> Result<()> {
+pub(super) fn run(a: ValidateArgs) -> Result<()> {
     if a.evaluations == 0 {
         bail!("--evaluations must be at least 1");
     }

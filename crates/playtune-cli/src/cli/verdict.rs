@@ -12,7 +12,7 @@ use std::path::Path;
 /// How a design or tuning run is judged at its end.
 #[derive(Args, Clone, Default)]
 #[command(next_help_heading = "Verdict")]
-pub struct VerdictArgs {
+pub(super) struct VerdictArgs {
     /// Evaluations of the recommendation and of the baseline each, on fresh seeds
     /// common to both, at the end of the run; 0 skips the verdict [default: an eighth
     /// of the budget, 10 to 200].

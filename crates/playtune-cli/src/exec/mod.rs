@@ -15,14 +15,14 @@
 //! for the cluster's workers by one line in the table [`crate::cli`] hands to
 //! `run_worker`.
 
-pub mod slurm;
-pub mod tasks;
+pub(crate) mod slurm;
+pub(crate) mod tasks;
 
-pub use slurm::{SearchUnit, Slurm};
-pub use tasks::{Evaluate, EvaluationFailed, TournamentGame, tournament};
+pub(crate) use slurm::{SearchUnit, Slurm};
+pub(crate) use tasks::{Evaluate, TournamentGame, tournament};
 
 use crate::eval::Problem;
-pub use crate::harness::error::BoxError;
+pub(crate) use crate::harness::error::BoxError;
 use crate::run::{self, RunConfig, RunResult};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -32,7 +32,7 @@ use std::sync::Mutex;
 
 /// Why work did not get done.
 #[derive(Debug, thiserror::Error)]
-pub enum ExecError {
+pub(crate) enum ExecError {
     /// A task failed: its own error, as [`Task::run`] gave it (match it with
     /// `downcast_ref` to the task's error type).
     #[error(transparent)]
@@ -130,7 +130,7 @@ impl ExecError {
 /// One piece of independent work: serialisable, so that a cluster's task can read
 /// it, and carrying its own seed, so that its output does not depend on where or
 /// beside what it runs.
-pub trait Task: Serialize + DeserializeOwned + Sync {
+pub(crate) trait Task: Serialize + DeserializeOwned + Sync {
     /// The kind's stable name: it is written into the cluster's files.
     const KIND: &'static str;
     type Output: Serialize + DeserializeOwned + Send;
@@ -140,7 +140,7 @@ pub trait Task: Serialize + DeserializeOwned + Sync {
 }
 
 /// A search to drive to its end in its run folder (made by the caller).
-pub struct Search<'a> {
+pub(crate) struct Search<'a> {
     /// For messages ("RMHC").
     pub name: String,
     pub dir: PathBuf,
@@ -150,7 +150,7 @@ pub struct Search<'a> {
 
 /// How searches run.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct SearchOptions {
+pub(crate) struct SearchOptions {
     /// Progress bars on standard error.
     pub progress: bool,
     /// Evaluate again what `failures.jsonl` records as failed.
@@ -159,14 +159,11 @@ pub struct SearchOptions {
 
 /// Tasks of one kind, type-erased so that an executor is an object: it computes a
 /// task here, or writes it out and reads its output back.
-pub trait Work: Sync {
+pub(crate) trait Work: Sync {
     fn kind(&self) -> &'static str;
     /// Names the work in the cluster's files and in messages; stable across calls.
     fn label(&self) -> &str;
     fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     /// Computes task `i` here.
     fn run_here(&self, i: usize) -> Result<(), ExecError>;
     /// Task `i` as one line of text.
@@ -176,7 +173,7 @@ pub trait Work: Sync {
 }
 
 /// Where work runs.
-pub trait Executor: Sync {
+pub(crate) trait Executor: Sync {
     /// Computes every task of `work`, each output handed to it.
     fn run(&self, work: &dyn Work) -> Result<(), ExecError>;
     /// Drives each search to its end; results in the order given.
@@ -193,7 +190,7 @@ pub trait Executor: Sync {
 }
 
 /// Every machine core, here.
-pub struct Local;
+pub(crate) struct Local;
 
 impl Executor for Local {
     fn run(&self, work: &dyn Work) -> Result<(), ExecError> {
@@ -232,10 +229,10 @@ impl Executor for Local {
 
 /// What hears each output of a map as it arrives: (task index, output). Its error
 /// (a file it could not write, mostly) stops the map.
-pub type Keep<'a, O> = dyn Fn(usize, &O) -> Result<(), ExecError> + Sync + 'a;
+pub(crate) type Keep<'a, O> = dyn Fn(usize, &O) -> Result<(), ExecError> + Sync + 'a;
 
 /// Runs `tasks` on `exec`; outputs in task order.
-pub fn map<T: Task>(
+pub(crate) fn map<T: Task>(
     exec: &dyn Executor,
     label: &str,
     tasks: &[T],
@@ -332,7 +329,7 @@ pub(crate) struct Kind {
 
 impl Kind {
     /// A [`Task`] type, run in chunks by [`Slurm`]'s arrays.
-    pub const fn of<T: Task>() -> Kind {
+    pub(crate) const fn of<T: Task>() -> Kind {
         Kind {
             name: T::KIND,
             run: slurm::run_chunk::<T>,

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 /// One evaluation of a point of a problem (a point of the problem's own space), with
 /// its seed.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Evaluate {
+pub(crate) struct Evaluate {
     pub problem: ProblemSpec,
     /// The search space the problem is built with (an external evaluator's); None:
     /// the problem's own.
@@ -28,7 +28,7 @@ pub struct Evaluate {
 /// An evaluation of an [`Evaluate`] task that failed, named by what it was.
 #[derive(Debug, thiserror::Error)]
 #[error("{what}: {source}")]
-pub struct EvaluationFailed {
+pub(crate) struct EvaluationFailed {
     pub what: String,
     pub source: EvalError,
 }
@@ -68,7 +68,7 @@ fn problem(spec: &ProblemSpec, space: Option<&Space>) -> Result<Arc<dyn Problem>
 /// One game of a tournament: game `index` of `lineup` (the seats rotating with
 /// `index`), as [`crate::harness::DynGame::tournament`] plays it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TournamentGame {
+pub(crate) struct TournamentGame {
     pub game: String,
     pub settings: Vec<(String, String)>,
     pub agents: Vec<String>,
@@ -94,7 +94,7 @@ impl Task for TournamentGame {
 
 /// A tournament of game `game` on `exec`: the games [`crate::harness::DynGame::tournament`]
 /// plays, with the same seeds, one task each, summed up the same way.
-pub fn tournament(
+pub(crate) fn tournament(
     exec: &dyn Executor,
     label: &str,
     game: &str,

@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 /// What to run.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ExperimentConfig {
+pub(crate) struct ExperimentConfig {
     pub name: String,
     pub problem: ProblemSpec,
     pub space: Space,
@@ -43,7 +43,7 @@ pub struct ExperimentConfig {
 /// The paper's three algorithms with the settings the experiment uses. B-RMHC's
 /// pre-processing does not count against the budget (the paper gives every algorithm
 /// 100 evaluations of evolution); the summary reports how many it spent.
-pub fn paper_algorithms(ntbea: NtbeaConfig) -> Vec<(String, AlgoConfig)> {
+pub(crate) fn paper_algorithms(ntbea: NtbeaConfig) -> Vec<(String, AlgoConfig)> {
     vec![
         ("RMHC".into(), AlgoConfig::Rmhc(RmhcConfig::default())),
         (
@@ -59,14 +59,14 @@ pub fn paper_algorithms(ntbea: NtbeaConfig) -> Vec<(String, AlgoConfig)> {
 
 /// One trial's final game: its parameters and the fitness of each re-evaluation.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ReevaluatedGame {
+pub(crate) struct ReevaluatedGame {
     pub point: Vec<(String, String)>,
     pub fitness: Vec<f64>,
 }
 
 /// One algorithm's outcome.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct AlgorithmOutcome {
+pub(crate) struct AlgorithmOutcome {
     pub name: String,
     /// Per trial, its final game.
     pub games: Vec<ReevaluatedGame>,
@@ -75,7 +75,7 @@ pub struct AlgorithmOutcome {
 }
 
 impl AlgorithmOutcome {
-    pub fn means(&self) -> Vec<Summary> {
+    pub(crate) fn means(&self) -> Vec<Summary> {
         self.games.iter().map(|g| Summary::of(&g.fitness)).collect()
     }
     fn extreme(&self, best: bool) -> usize {
@@ -91,7 +91,7 @@ impl AlgorithmOutcome {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct PairTest {
+pub(crate) struct PairTest {
     pub a: String,
     pub b: String,
     pub all_trials: Option<MannWhitney>,
@@ -99,7 +99,7 @@ pub struct PairTest {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ExperimentResult {
+pub(crate) struct ExperimentResult {
     pub config: ExperimentConfig,
     pub algorithms: Vec<AlgorithmOutcome>,
     pub tests: Vec<PairTest>,
@@ -108,7 +108,7 @@ pub struct ExperimentResult {
 /// Runs the experiment on `exec`; run folders go to `runs_dir/name/<algorithm>`, the
 /// summary to `runs_dir/name/summary.{md,ron}` and Figure 2 to
 /// `plots_dir/name/figure2.png`.
-pub fn run(
+pub(crate) fn run(
     config: &ExperimentConfig,
     problem: &dyn Problem,
     exec: &dyn Executor,
@@ -286,7 +286,7 @@ pub(crate) type ReevaluationKey = (usize, u64);
 pub(crate) type Reevaluated = ((usize, ReevaluationKey), f64);
 
 /// One re-evaluation of a trial's final game.
-pub struct Reevaluation<'a> {
+pub(crate) struct Reevaluation<'a> {
     /// The algorithm's position in the experiment's list.
     pub algorithm: usize,
     pub trial: usize,
@@ -299,7 +299,7 @@ pub struct Reevaluation<'a> {
 
 /// Plays `jobs` on `exec`, each seeded by (algorithm, trial, repeat), appending each
 /// to its algorithm's re-evaluation log (`logs[algorithm]`) as it arrives.
-pub fn reevaluate(
+pub(crate) fn reevaluate(
     config: &ExperimentConfig,
     exec: &dyn Executor,
     binding: &Binding,
@@ -577,7 +577,7 @@ pub(crate) fn summary_markdown(r: &ExperimentResult) -> String {
 }
 
 /// The NTBEA paper's Section V on Space Battle Evolved's rules (Figure 2, Table II).
-pub static SPACE_BATTLE: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static SPACE_BATTLE: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "space-battle",
     about: "The NTBEA paper's Section V: RMHC, B-RMHC and NTBEA tune Space Battle's rules, each trial's final game re-evaluated (Figure 2, Table II)",
     details: "Each algorithm's search is a run folder under the experiment's (resumable); the summary gives the sorted re-evaluated fitnesses, Mann-Whitney U tests and the best and worst games' parameters.",

@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 /// A size an experiment runs at: its name and what it means for the experiment (with
 /// its time on 2 cores).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Preset {
+pub(crate) struct Preset {
     pub name: &'static str,
     pub about: &'static str,
 }
 
 /// One experiment.
-pub struct ExperimentDef {
+pub(crate) struct ExperimentDef {
     /// The subcommand's name, `experiment NAME`.
     pub name: &'static str,
     /// What it reproduces, in a line.
@@ -38,7 +38,7 @@ pub struct ExperimentDef {
 }
 
 /// The experiments, in the order the command line lists them.
-pub static EXPERIMENTS: &[&ExperimentDef] = &[
+pub(crate) static EXPERIMENTS: &[&ExperimentDef] = &[
     &super::compare_optimizers::SPACE_BATTLE,
     &super::rule_design::DEF,
     &super::rinascimento_tuning::DEF,
@@ -50,14 +50,14 @@ pub static EXPERIMENTS: &[&ExperimentDef] = &[
 ];
 
 /// The experiment named `name`.
-pub fn find(name: &str) -> Option<&'static ExperimentDef> {
+pub(crate) fn find(name: &str) -> Option<&'static ExperimentDef> {
     EXPERIMENTS.iter().copied().find(|d| d.name == name)
 }
 
 impl ExperimentDef {
     /// The folder name a run gets when its user names none: `NAME-PRESET`, or
     /// `NAME-VALUE-PRESET` with the value of the setting [`Self::folder_carries`].
-    pub fn folder(&self, values: &Values, preset: &str) -> String {
+    pub(crate) fn folder(&self, values: &Values, preset: &str) -> String {
         match self.folder_carries {
             Some(setting) => format!("{}-{}-{preset}", self.name, values.get(setting)),
             None => format!("{}-{preset}", self.name),
@@ -66,7 +66,7 @@ impl ExperimentDef {
 
     /// The settings given (`given`, in order; a repeatable setting may come several
     /// times) over the declared defaults, checked by name.
-    pub fn values(&self, given: &[(String, String)]) -> Result<Given, Error> {
+    pub(crate) fn values(&self, given: &[(String, String)]) -> Result<Given, Error> {
         let declared = (self.settings)();
         let owner = format!("experiment `{}`", self.name);
         let mut single = Vec::new();
@@ -90,13 +90,13 @@ impl ExperimentDef {
 /// An experiment's settings as given: one value each, and the items of the
 /// repeatable ones.
 #[derive(Clone, Debug)]
-pub struct Given {
+pub(crate) struct Given {
     pub values: Values,
     lists: Vec<(String, Vec<String>)>,
 }
 
 /// What an experiment is asked to do.
-pub struct Request<'a> {
+pub(crate) struct Request<'a> {
     /// The preset's name, one of the experiment's.
     pub preset: &'a str,
     pub seed: u64,
@@ -111,12 +111,12 @@ pub struct Request<'a> {
 
 impl Request<'_> {
     /// The text of setting `name` (its default where not given).
-    pub fn get(&self, name: &str) -> &str {
+    pub(crate) fn get(&self, name: &str) -> &str {
         self.given.values.get(name)
     }
 
     /// The items given for repeatable setting `name`, in order.
-    pub fn list(&self, name: &str) -> &[String] {
+    pub(crate) fn list(&self, name: &str) -> &[String] {
         self.given
             .lists
             .iter()
@@ -128,7 +128,7 @@ impl Request<'_> {
     /// `=` (values may hold commas and `=`). An item without `=`, or a name given
     /// twice (the last value silently winning would hide a typing mistake), is
     /// refused naming the setting.
-    pub fn pairs(&self, name: &str) -> Result<Vec<(String, String)>, Error> {
+    pub(crate) fn pairs(&self, name: &str) -> Result<Vec<(String, String)>, Error> {
         let bad = |item: &str, expected: String| {
             Error::Setting(crate::settings::SettingError::Invalid {
                 owner: self.given.values.owner().to_string(),
@@ -156,12 +156,12 @@ impl Request<'_> {
 
     /// A size the preset sets (`preset_value`) unless setting `name` gives one: a
     /// whole number of at least 1.
-    pub fn size(&self, name: &str, preset_value: u64) -> Result<u64, Error> {
+    pub(crate) fn size(&self, name: &str, preset_value: u64) -> Result<u64, Error> {
         Ok(self.optional_size(name)?.unwrap_or(preset_value))
     }
 
     /// A size that the preset may leave unset.
-    pub fn optional_size(&self, name: &str) -> Result<Option<u64>, Error> {
+    pub(crate) fn optional_size(&self, name: &str) -> Result<Option<u64>, Error> {
         if self.get(name).trim().is_empty() {
             return Ok(None);
         }
@@ -172,7 +172,7 @@ impl Request<'_> {
 /// What an experiment hands back: its summary (Markdown, as its `summary.md` holds
 /// it) and the files a reader opens first.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub summary: String,
     pub wrote: Vec<PathBuf>,
 }
@@ -180,7 +180,18 @@ pub struct Outcome {
 impl Outcome {
     /// The outcome of an experiment that wrote `runs_dir/NAME/summary.md` and its
     /// figures under `plots_dir/NAME`.
-    pub fn from_summary(request: &Request<'_>) -> Result<Outcome, Error> {
+    /// Runs a study into the request's folders (`run` is given the runs folder, the
+    /// plots folder and whether to show progress), then reads back the summary it wrote:
+    /// how every experiment that writes `summary.md` ends.
+    pub(crate) fn after<T, E: Into<Error>>(
+        request: &Request<'_>,
+        run: impl FnOnce(&Path, &Path, bool) -> Result<T, E>,
+    ) -> Result<Outcome, Error> {
+        run(request.runs_dir, request.plots_dir, request.progress).map_err(Into::into)?;
+        Outcome::from_summary(request)
+    }
+
+    pub(crate) fn from_summary(request: &Request<'_>) -> Result<Outcome, Error> {
         let path = request.runs_dir.join(&request.name).join("summary.md");
         let summary = std::fs::read_to_string(&path).map_err(|source| Error::File {
             path: path.clone(),
@@ -211,13 +222,13 @@ macro_rules! presets_from {
 pub(crate) use presets_from;
 
 /// A size setting the preset gives when it is not given: trials, budget and so on.
-pub fn size_setting(name: &str, about: &str) -> Setting {
+pub(crate) fn size_setting(name: &str, about: &str) -> Setting {
     Setting::new(name, "", &format!("{about} [default: the preset's]"))
 }
 
 /// `set`: settings of what the experiment plays or searches (`owner`: "game",
 /// "problem", ...) over its preset's, `NAME=VALUE` each.
-pub fn set_setting(owner: &str, example: &str) -> Setting {
+pub(crate) fn set_setting(owner: &str, example: &str) -> Setting {
     Setting::new(
         "set",
         "",
@@ -228,7 +239,7 @@ pub fn set_setting(owner: &str, example: &str) -> Setting {
 
 /// The NTBEA settings an experiment tunes with: the paper's (so that it reproduces
 /// the paper) or playtune's defaults.
-pub fn ntbea_setting() -> Setting {
+pub(crate) fn ntbea_setting() -> Setting {
     Setting::new(
         "ntbea",
         "paper",
@@ -241,7 +252,7 @@ pub fn ntbea_setting() -> Setting {
 }
 
 /// The NTBEA configuration [`ntbea_setting`] names.
-pub fn ntbea_config(request: &Request<'_>) -> Result<crate::optim::ntbea::NtbeaConfig, Error> {
+pub(crate) fn ntbea_config(request: &Request<'_>) -> Result<crate::optim::ntbea::NtbeaConfig, Error> {
     use crate::optim::ntbea::NtbeaConfig;
     Ok(
         match request

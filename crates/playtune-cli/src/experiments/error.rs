@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// An error of an experiment.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {
+pub(crate) enum Error {
     /// A run folder, its files or a search's run.
     #[error(transparent)]
     Run(#[from] RunError),

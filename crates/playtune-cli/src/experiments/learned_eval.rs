@@ -52,7 +52,7 @@ fn bar(show: bool, len: u64, what: &str) -> ProgressBar {
 
 /// What a self-play call did.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelfplayReport {
+pub(crate) struct SelfplayReport {
     pub path: PathBuf,
     /// Games already in the file before this call.
     pub games_before: usize,
@@ -67,7 +67,7 @@ pub struct SelfplayReport {
 /// already there (same game, settings, agents, seed and encoding) and playing only
 /// the missing ones. Games are written whole as they finish, so a run cut off keeps
 /// every finished game.
-pub fn selfplay(
+pub(crate) fn selfplay(
     game: &dyn DynGame,
     req: &GameRequest,
     encoding: Option<&str>,
@@ -282,7 +282,7 @@ pub(crate) fn plot_training(path: &Path, epochs: &[EpochRecord]) -> Result<(), E
 /// The experiment's settings (see [`LearnedEvalConfig::quick`] and
 /// [`LearnedEvalConfig::full`]).
 #[derive(Clone, Debug, Serialize)]
-pub struct LearnedEvalConfig {
+pub(crate) struct LearnedEvalConfig {
     pub name: String,
     pub seed: u64,
     /// Game settings over the strategy game's defaults.
@@ -310,7 +310,7 @@ pub struct LearnedEvalConfig {
 impl LearnedEvalConfig {
     /// A couple of minutes on 2 cores: 60 self-play games, a small network, 20 games
     /// a pairing at 5 ms a turn.
-    pub fn quick(name: &str, seed: u64) -> Self {
+    pub(crate) fn quick(name: &str, seed: u64) -> Self {
         LearnedEvalConfig {
             name: name.to_string(),
             seed,
@@ -340,7 +340,7 @@ impl LearnedEvalConfig {
     /// Master Bot is HPS with playouts too), the paper's 512-512 network, Table III
     /// from 300 games a pairing at 25 ms a turn and 500 at 20,000 calls a turn (about
     /// 90 minutes on 2 cores).
-    pub fn full(name: &str, seed: u64) -> Self {
+    pub(crate) fn full(name: &str, seed: u64) -> Self {
         LearnedEvalConfig {
             selfplay_agent: "hps(leaf=playout)".into(),
             selfplay_games: 8000,
@@ -364,7 +364,7 @@ impl LearnedEvalConfig {
 
 /// One row of Table II.
 #[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
-pub struct SpeedRow {
+pub(crate) struct SpeedRow {
     pub evaluator: String,
     /// Leaf evaluations per second of thinking inside HPS.
     pub in_search: f64,
@@ -376,7 +376,7 @@ pub struct SpeedRow {
 
 /// One row of Table III.
 #[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
-pub struct MatchRow {
+pub(crate) struct MatchRow {
     /// "time" (equal thinking time) or "calls" (equal forward-model budget).
     pub protocol: String,
     pub player: String,
@@ -465,7 +465,7 @@ fn sample_states(x: &LearnedEvalConfig, n: usize) -> Result<Vec<StrategyState>, 
 /// Table II: each evaluator's HPS plans one turn from every state, thinking
 /// `x.time_ms`; evaluations per second of thinking. Then the heuristic and the
 /// network alone on the same states.
-pub fn speeds(
+pub(crate) fn speeds(
     x: &LearnedEvalConfig,
     learned: &Arc<dyn StateEvaluator<StrategyState>>,
 ) -> Result<Vec<SpeedRow>, Error> {
@@ -541,7 +541,7 @@ pub fn speeds(
 }
 
 /// Table III: the pairings at equal thinking time and at equal forward-model budget.
-pub fn matches(
+pub(crate) fn matches(
     x: &LearnedEvalConfig,
     exec: &dyn crate::exec::Executor,
     model: &Path,
@@ -675,7 +675,7 @@ fn stage<T: Serialize + for<'de> serde::Deserialize<'de>>(
 
 /// Table II's rows as [`speeds`] writes them: heuristic, playout, learned, with
 /// finite rates of at least 0.
-pub fn check_speed_rows(rows: &[SpeedRow]) -> Result<(), String> {
+pub(crate) fn check_speed_rows(rows: &[SpeedRow]) -> Result<(), String> {
     let names: Vec<&str> = rows.iter().map(|r| r.evaluator.as_str()).collect();
     if names != ["heuristic", "playout", "learned"] {
         return Err(format!(
@@ -701,7 +701,7 @@ pub fn check_speed_rows(rows: &[SpeedRow]) -> Result<(), String> {
 /// Table III's rows as [`matches()`] writes them for `x`: each pairing's games as the
 /// preset plays them, wins, draws and losses adding up to them, and the score and
 /// its standard error those counts give.
-pub fn check_match_rows(x: &LearnedEvalConfig, rows: &[MatchRow]) -> Result<(), String> {
+pub(crate) fn check_match_rows(x: &LearnedEvalConfig, rows: &[MatchRow]) -> Result<(), String> {
     if rows.len() != 6 {
         return Err(format!("{} rows: the table has 6", rows.len()));
     }
@@ -754,7 +754,7 @@ pub fn check_match_rows(x: &LearnedEvalConfig, rows: &[MatchRow]) -> Result<(), 
 
 /// Runs the experiment into `runs_dir/NAME` and `plots_dir/NAME`, skipping stages
 /// already done; returns the summary's text.
-pub fn run(
+pub(crate) fn run(
     x: &LearnedEvalConfig,
     exec: &dyn crate::exec::Executor,
     runs_dir: &Path,
@@ -819,7 +819,7 @@ pub fn run(
 }
 
 /// The tables as markdown, beside the paper's figures.
-pub fn summary(
+pub(crate) fn summary(
     x: &LearnedEvalConfig,
     network: &crate::learn::Network,
     speed: &[SpeedRow],
@@ -905,7 +905,7 @@ pub fn summary(
 }
 
 /// The Prismata paper's learned evaluation, declared for the command line.
-pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "learned-eval",
     about: "Self-play, a trained state evaluator and the Prismata paper's Tables II and III",
     details: "Self-play of HPS with playouts, a network trained on its samples, evaluations per second, and the learned HPS player against the heuristic and playout ones at equal thinking time and equal forward-model budget.",
@@ -936,14 +936,9 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
             x.settings.retain(|(name, _)| *name != k);
             x.settings.push((k, v));
         }
-        run(
-            &x,
-            exec,
-            request.runs_dir,
-            request.plots_dir,
-            request.progress,
-        )?;
-        super::def::Outcome::from_summary(request)
+        super::def::Outcome::after(request, |runs, plots, progress| {
+            run(&x, exec, runs, plots, progress)
+        })
     },
 };
 

@@ -1,16 +1,15 @@
 //! Experiments that reproduce the papers' results: several optimisers on one problem,
 //! re-evaluation of what they found, statistics, tables and pictures.
 
-pub mod compare_optimizers;
-pub mod def;
+pub(crate) mod compare_optimizers;
+pub(crate) mod def;
 mod error;
-pub mod learned_eval;
-pub mod ntbea_defaults;
-pub mod play_styles;
-pub mod rinascimento_tuning;
-pub mod rule_design;
-pub mod strategy;
-pub mod validation;
+pub(crate) mod learned_eval;
+pub(crate) mod ntbea_defaults;
+pub(crate) mod play_styles;
+pub(crate) mod rinascimento_tuning;
+pub(crate) mod rule_design;
+pub(crate) mod strategy;
+pub(crate) mod validation;
 
-pub use crate::draw::PlotError;
-pub use error::Error;
+pub(crate) use error::Error;

@@ -21,7 +21,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct DefaultsConfig {
+pub(crate) struct DefaultsConfig {
     pub name: String,
     /// Evaluations of each tuning run.
     pub tuning_budget: u64,
@@ -36,7 +36,7 @@ pub struct DefaultsConfig {
 
 /// One validated configuration.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ValidationRow {
+pub(crate) struct ValidationRow {
     pub label: String,
     pub config: NtbeaConfig,
     /// Success rate per benchmark, in the suite's order.
@@ -45,7 +45,7 @@ pub struct ValidationRow {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct DefaultsResult {
+pub(crate) struct DefaultsResult {
     pub config: DefaultsConfig,
     pub benchmarks: Vec<String>,
     pub rows: Vec<ValidationRow>,
@@ -182,7 +182,7 @@ fn check_row(r: &ValidationRow, benchmarks: usize) -> Option<String> {
 
 /// The settings the tuner itself runs with: fixed here, not the defaults it is
 /// choosing, so that a change of defaults does not change how they were chosen.
-pub fn tuner() -> NtbeaConfig {
+pub(crate) fn tuner() -> NtbeaConfig {
     NtbeaConfig {
         tuples: TupleSet::parse("1+2+N").expect("a fixed tuple set"),
         ..NtbeaConfig::paper()
@@ -210,7 +210,7 @@ fn reference_rows() -> Vec<(String, NtbeaConfig)> {
     ]
 }
 
-pub fn run(
+pub(crate) fn run(
     c: &DefaultsConfig,
     exec: &dyn Executor,
     runs_dir: &Path,
@@ -338,7 +338,7 @@ pub fn run(
 }
 
 /// The settings of a row in the words of the command line.
-pub fn describe(c: &NtbeaConfig) -> String {
+pub(crate) fn describe(c: &NtbeaConfig) -> String {
     let tuples = match &c.tuples {
         TupleSet::Auto => "auto".to_string(),
         TupleSet::Sizes { sizes, full } => {
@@ -422,7 +422,7 @@ const SIZES: [(&str, &str, u64, u64, u64, u64); 2] = [
 ];
 
 /// How NTBEA's defaults were chosen, declared for the command line.
-pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "ntbea-defaults",
     about: "NTBEA tunes NTBEA's own defaults over benchmark problems, then validates them",
     details: "The problem `ntbea-suite` has NTBEA's settings as its space and the mean score over nine noisy benchmarks as fitness; the recommendations and the usual alternatives are then validated with many runs.",

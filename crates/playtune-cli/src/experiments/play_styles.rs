@@ -11,7 +11,7 @@
 use super::Error;
 use crate::eval::FeatureAxis;
 use crate::exec::{Executor, Search, SearchOptions};
-use crate::experiments::validation::{CellChoice, ValidationRow, choose, markdown, validate};
+use crate::experiments::validation::{CellChoice, choose, markdown, validate};
 use crate::optim::AlgoConfig;
 use crate::optim::map_elites::{Archive, Better, MapElitesConfig, Mutation};
 use crate::registry::build_problem;
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// One archive: its folder name and its two axes.
 #[derive(Clone, Debug)]
-pub struct Pair {
+pub(crate) struct Pair {
     pub name: &'static str,
     pub axes: [FeatureAxis; 2],
 }
@@ -51,7 +51,7 @@ fn axis(name: &str, low: f64, high: f64, bins: usize) -> FeatureAxis {
 /// army or a fast one), and the third asks what the research serves (the economy
 /// share of the first five technologies) against the buildings built. Bounds from the
 /// pilot and the 11 one-hot vectors; under/overflow buckets take the rest.
-pub fn paper_pairs() -> Vec<Pair> {
+pub(crate) fn paper_pairs() -> Vec<Pair> {
     vec![
         Pair {
             name: "attacks-support",
@@ -79,7 +79,7 @@ pub fn paper_pairs() -> Vec<Pair> {
 
 /// The experiment's settings.
 #[derive(Clone, Debug)]
-pub struct PlayStyles {
+pub(crate) struct PlayStyles {
     pub name: String,
     pub pairs: Vec<Pair>,
     /// The strategy-styles problem's settings for the search (levels, games, budget,
@@ -98,18 +98,17 @@ pub struct PlayStyles {
 }
 
 /// One archive's outcome.
-pub struct ArchiveOutcome {
+pub(crate) struct ArchiveOutcome {
     pub pair: Pair,
     pub dir: PathBuf,
     pub elites: usize,
     pub coverage: f64,
     pub best_win_rate: f64,
-    pub rows: Vec<ValidationRow>,
     pub table: String,
 }
 
 /// Runs (or resumes) every archive and validates its corners. `progress` shows bars.
-pub fn run(
+pub(crate) fn run(
     x: &PlayStyles,
     exec: &dyn Executor,
     runs_dir: &Path,
@@ -207,7 +206,6 @@ pub fn run(
             elites: archive.elites().len(),
             coverage: archive.coverage(),
             best_win_rate: archive.best().map_or(f64::NAN, |e| e.fitness),
-            rows,
             table,
         });
     }
@@ -219,7 +217,7 @@ pub fn run(
 
 /// The experiment's summary: per archive its coverage and best win rate, then the
 /// validation table of its corner elites.
-pub fn summary(x: &PlayStyles, outcomes: &[ArchiveOutcome]) -> String {
+pub(crate) fn summary(x: &PlayStyles, outcomes: &[ArchiveOutcome]) -> String {
     let settings = |m: &BTreeMap<String, String>| -> String {
         if m.is_empty() {
             return "its default settings".into();
@@ -326,7 +324,7 @@ const SIZES: [(
 ];
 
 /// The play-styles paper's archives, declared for the command line.
-pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "play-styles",
     about: "MAP-Elites archives of P-MCTS(PU) script weights, their corners validated",
     details: "Three archives over pairs of behaviour features, their heatmaps (PNG and SVG) and the validation of their corner elites.",

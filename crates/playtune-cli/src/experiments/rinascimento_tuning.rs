@@ -23,7 +23,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TuningConfig {
+pub(crate) struct TuningConfig {
     pub name: String,
     pub agents: Vec<String>,
     /// NTBEA budgets (evaluations; one game each).
@@ -49,7 +49,7 @@ fn is_paper(c: &NtbeaConfig) -> bool {
 
 /// One agent at one NTBEA budget: each run's recommendation and its true win rate.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TuningCell {
+pub(crate) struct TuningCell {
     pub agent: String,
     pub budget: u64,
     pub recommendations: Vec<Vec<(String, String)>>,
@@ -66,7 +66,7 @@ pub(crate) struct BestConfig {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TableRow {
+pub(crate) struct TableRow {
     pub lineup: String,
     pub agent: String,
     pub games: usize,
@@ -75,7 +75,7 @@ pub struct TableRow {
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct TuningResult {
+pub(crate) struct TuningResult {
     pub config: TuningConfig,
     pub cells: Vec<TuningCell>,
     pub tables: Vec<TableRow>,
@@ -295,7 +295,7 @@ fn true_win_rates(
 
 /// Runs the tuning and the tables; writes `runs_dir/name/summary.{md,ron}` and
 /// `plots_dir/name/figure5_<agent>.png`.
-pub fn run(
+pub(crate) fn run(
     c: &TuningConfig,
     exec: &dyn Executor,
     runs_dir: &Path,
@@ -596,7 +596,7 @@ const SIZES: [Sizes; 4] = [
 ];
 
 /// The Rinascimento paper's agent tuning, declared for the command line.
-pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "rinascimento",
     about: "The Rinascimento paper's agent tuning (Figure 5 and Table VIII)",
     details: "NTBEA tunes BMRH, SRH and MCTS at each budget; the best configurations play OSLA, and each agent's tuned and default settings meet in Table VIII.",
@@ -633,14 +633,9 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
             seed: request.seed,
             ntbea: super::def::ntbea_config(request)?,
         };
-        run(
-            &config,
-            exec,
-            request.runs_dir,
-            request.plots_dir,
-            request.progress,
-        )?;
-        super::def::Outcome::from_summary(request)
+        super::def::Outcome::after(request, |runs, plots, progress| {
+            run(&config, exec, runs, plots, progress)
+        })
     },
 };
 

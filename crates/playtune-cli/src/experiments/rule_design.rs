@@ -32,7 +32,7 @@ use std::path::Path;
 /// What the study runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RuleDesignConfig {
+pub(crate) struct RuleDesignConfig {
     pub name: String,
     pub game: String,
     /// Agent specs, weakest first.
@@ -79,7 +79,7 @@ pub(crate) fn playable_constraints() -> Vec<Constraint> {
 
 /// The study's presets: name, meaning, then games a rung, runs per algorithm,
 /// evaluations per run, re-evaluations and fresh games a rung.
-pub const SIZES: [(&str, &str, usize, u64, u64, u64, usize); 3] = [
+pub(crate) const SIZES: [(&str, &str, usize, u64, u64, u64, usize); 3] = [
     (
         "quick",
         "3 runs of each algorithm of 40 evaluations, 10 games a rung, 100 fresh games a rung (a few minutes on 2 cores)",
@@ -103,7 +103,7 @@ pub const SIZES: [(&str, &str, usize, u64, u64, u64, usize); 3] = [
 
 impl RuleDesignConfig {
     /// The study on `game` at one of its presets ([`SIZES`]).
-    pub fn preset(game: &str, preset: &str, seed: u64) -> Result<RuleDesignConfig, Error> {
+    pub(crate) fn preset(game: &str, preset: &str, seed: u64) -> Result<RuleDesignConfig, Error> {
         let (ladder, game_settings, baseline, baseline_name) = match game {
             "rinascimento" => (
                 "rnd,osla,mcts(budget=1000)",
@@ -160,7 +160,7 @@ impl RuleDesignConfig {
 
 /// A rule set played on fresh seeds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct FreshRow {
+pub(crate) struct FreshRow {
     /// `Splendor` (the game's own rules) or the algorithm that found it.
     pub source: String,
     /// The run it came from (`None` for the game's own rules).
@@ -179,7 +179,7 @@ pub struct FreshRow {
 
 /// Everything the study found.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct RuleDesignResult {
+pub(crate) struct RuleDesignResult {
     pub config: RuleDesignConfig,
     pub search: ExperimentResult,
     pub fresh: Vec<FreshRow>,
@@ -191,7 +191,7 @@ pub struct RuleDesignResult {
 const FRESH_FILE: &str = "fresh.ron";
 
 /// Runs (or resumes) the study into `runs_dir/NAME` and `plots_dir/NAME`.
-pub fn run(
+pub(crate) fn run(
     config: &RuleDesignConfig,
     exec: &dyn crate::exec::Executor,
     runs_dir: &Path,
@@ -509,7 +509,7 @@ fn fresh_markdown(r: &RuleDesignResult) -> String {
 }
 
 /// The rule-design study, declared for the command line.
-pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "rule-design",
     about: "The rule-design study (docs/design.md): NTBEA, random search and RMHC over a game's rules, the best rule sets played again on fresh games",
     details: "Games with a study preset: rinascimento (against 2-player Splendor) and strategy; `playtune optimize --problem design --set game=GAME` designs any game.",
@@ -538,14 +538,9 @@ pub static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
         config.trials = request.size("trials", config.trials)?;
         config.budget = request.size("budget", config.budget)?;
         config.reevaluations = request.size("reevaluations", config.reevaluations)?;
-        run(
-            &config,
-            exec,
-            request.runs_dir,
-            request.plots_dir,
-            request.progress,
-        )?;
-        super::def::Outcome::from_summary(request)
+        super::def::Outcome::after(request, |runs, plots, progress| {
+            run(&config, exec, runs, plots, progress)
+        })
     },
 };
 

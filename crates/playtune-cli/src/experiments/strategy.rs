@@ -51,7 +51,7 @@ pub(crate) const TRIBES_TABLE_I: [f64; 7] = [0.656, 0.654, 0.686, 0.370, 0.564, 
 
 /// Which table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Table {
+pub(crate) enum Table {
     /// Table I: each pairing's first agent against its second.
     Portfolio,
     /// Round robin of every pair of agents.
@@ -60,7 +60,7 @@ pub enum Table {
 
 /// One experiment's settings.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StrategyExperiment {
+pub(crate) struct StrategyExperiment {
     pub name: String,
     pub table: Table,
     /// The agents, as on the command line (`p-mcts-pu(budget=500)`); for the
@@ -80,7 +80,7 @@ pub struct StrategyExperiment {
 impl StrategyExperiment {
     /// The Tribes paper's Table I: P-MCTS, P-MCTS(B), P-MCTS(PU) against MCTS; MCTS and
     /// the three against RHEA.
-    pub fn portfolio(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
+    pub(crate) fn portfolio(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
         let agents = ["p-mcts", "p-mcts-b", "p-mcts-pu", "mcts", "rhea"];
         StrategyExperiment {
             name: name.into(),
@@ -97,14 +97,14 @@ impl StrategyExperiment {
     /// The difficulty ladder: bots by configuration alone (`DIFFICULTY_LADDER`),
     /// weakest first as intended, in a round robin on the first `levels` validation
     /// levels (levels no bot was set up on).
-    pub fn difficulty(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
+    pub(crate) fn difficulty(name: &str, levels: usize, games_per_level: usize, seed: u64) -> Self {
         let agents = DIFFICULTY_LADDER.iter().map(|s| s.to_string()).collect();
         let levels = validation_levels().into_iter().take(levels).collect();
         Self::round_robin(name, agents, levels, games_per_level, seed)
     }
 
     /// Every pair of `agents` (listed weakest first as intended) on `levels`.
-    pub fn round_robin(
+    pub(crate) fn round_robin(
         name: &str,
         agents: Vec<String>,
         levels: Vec<u64>,
@@ -147,7 +147,7 @@ pub(crate) const DIFFICULTY_LADDER: [&str; 6] = [
 /// order of `space`) as P-MCTS(PU) agents with `agent_settings` (e.g. `budget=2000`),
 /// listed as given (the caller orders them by archive win rate, weakest first), in a
 /// round robin on `levels`.
-pub fn ladder(
+pub(crate) fn ladder(
     name: &str,
     space: &crate::space::Space,
     picked: &[Vec<f64>],
@@ -503,7 +503,7 @@ fn read_rows(path: &Path, x: &StrategyExperiment) -> Rows {
 
 /// Runs (or resumes) the experiment: every game not yet in `games.csv`, then the
 /// table and its plot. Returns the table in Markdown.
-pub fn run(
+pub(crate) fn run(
     x: &StrategyExperiment,
     exec: &dyn Executor,
     runs_dir: &Path,
@@ -722,11 +722,11 @@ fn row_average(row: &[Option<Cell>]) -> (f64, f64) {
     (mean, var.sqrt() / k)
 }
 
-pub use crate::harness::ladder::{Step, steps};
+pub(crate) use crate::harness::ladder::steps;
 
 /// A round robin's results so far, read from its folder under `runs_dir`: `m[i][j]` is
 /// agent `i`'s mean score against agent `j` with the variance of that mean.
-pub fn pair_scores(x: &StrategyExperiment, runs_dir: &Path) -> Vec<Vec<Option<PairScore>>> {
+pub(crate) fn pair_scores(x: &StrategyExperiment, runs_dir: &Path) -> Vec<Vec<Option<PairScore>>> {
     let rows = read_rows(&runs_dir.join(&x.name).join("games.csv"), x).rows;
     win_matrix(x, &rows)
         .into_iter()
@@ -922,18 +922,13 @@ fn declared(
         false => StrategyExperiment::difficulty(&request.name, levels, games, request.seed),
     };
     x.settings.extend(request.pairs("set")?);
-    run(
-        &x,
-        exec,
-        request.runs_dir,
-        request.plots_dir,
-        request.progress,
-    )?;
-    super::def::Outcome::from_summary(request)
+    super::def::Outcome::after(request, |runs, plots, progress| {
+        run(&x, exec, runs, plots, progress)
+    })
 }
 
 /// The Tribes paper's Table I, declared for the command line.
-pub static PORTFOLIO: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static PORTFOLIO: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "strategy-portfolio",
     about: "Portfolio MCTS against MCTS and RHEA in the strategy game (the Tribes paper's Table I)",
     details: "P-MCTS, P-MCTS(B) and P-MCTS(PU) against MCTS; MCTS and the three against RHEA, on the training levels.",
@@ -944,7 +939,7 @@ pub static PORTFOLIO: super::def::ExperimentDef = super::def::ExperimentDef {
 };
 
 /// The round robin of bots made by configuration, declared for the command line.
-pub static DIFFICULTY: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DIFFICULTY: super::def::ExperimentDef = super::def::ExperimentDef {
     name: "strategy-difficulty",
     about: "A round robin of strategy-game bots made by configuration alone",
     details: "Six bots, weakest first as intended, on the validation levels; each step of the ladder is checked against two standard errors.",

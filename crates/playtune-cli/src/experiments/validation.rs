@@ -15,7 +15,7 @@ use crate::stats::Summary;
 
 /// Which elites to validate.
 #[derive(Clone, Debug, PartialEq)]
-pub enum CellChoice {
+pub(crate) enum CellChoice {
     /// The elites nearest each corner of the feature box (the paper's opposite
     /// corners), distinct.
     Corners,
@@ -29,7 +29,7 @@ pub enum CellChoice {
 
 impl CellChoice {
     /// `corners`, `best`, `all`, or cells as `I:J` separated by commas.
-    pub fn parse(text: &str) -> Result<CellChoice, Error> {
+    pub(crate) fn parse(text: &str) -> Result<CellChoice, Error> {
         match text {
             "corners" => Ok(CellChoice::Corners),
             "best" => Ok(CellChoice::Best),
@@ -52,7 +52,7 @@ impl CellChoice {
 }
 
 /// The indices (into the archive's elites) of the chosen elites.
-pub fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, Error> {
+pub(crate) fn choose(archive: &AnyArchive, choice: &CellChoice) -> Result<Vec<usize>, Error> {
     let elites = archive.elites();
     if elites.is_empty() {
         return Err(Error::NoElites);
@@ -122,9 +122,8 @@ fn axis_features(archive: &AnyArchive) -> Vec<usize> {
 
 /// One validated elite.
 #[derive(Clone, Debug)]
-pub struct ValidationRow {
+pub(crate) struct ValidationRow {
     pub cell: Vec<usize>,
-    pub values: Vec<f64>,
     pub archive_fitness: f64,
     pub archive_features: Vec<f64>,
     /// Over the validation evaluations.
@@ -135,7 +134,7 @@ pub struct ValidationRow {
 /// Evaluates each elite `evaluations` times with the problem `spec` builds (with
 /// `space`, an external evaluator's), on `exec`: evaluation `k` of elite `i` seeded from
 /// `(seed, i, k)`, so the result does not depend on where or beside what it runs.
-pub fn validate(
+pub(crate) fn validate(
     exec: &dyn Executor,
     label: &str,
     spec: &ProblemSpec,
@@ -171,7 +170,6 @@ pub fn validate(
             }
             ValidationRow {
                 cell: e.cell.clone(),
-                values: e.values.clone(),
                 archive_fitness: e.fitness,
                 archive_features: e.features.clone(),
                 fitness,

@@ -6,7 +6,7 @@ use std::path::Path;
 
 /// One line, optionally with a shaded band (low, high) at each x.
 #[derive(Clone, Debug, Default)]
-pub struct Series {
+pub(crate) struct Series {
     pub name: String,
     pub points: Vec<(f64, f64)>,
     pub band: Vec<(f64, f64, f64)>,
@@ -16,7 +16,7 @@ pub struct Series {
 }
 
 /// A line chart of several series (convergence curves, archive metrics).
-pub fn line_chart(
+pub(crate) fn line_chart(
     path: &Path,
     title: &str,
     x_label: &str,
@@ -82,13 +82,7 @@ pub fn line_chart(
             .iter()
             .any(|s| !s.name.is_empty() || !s.band_name.is_empty())
         {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 15))
-                .draw()
-                .map_err(text)?;
+            series_labels(&mut chart, SeriesLabelPosition::MiddleRight)?;
         }
         Ok(())
     })())
@@ -96,7 +90,7 @@ pub fn line_chart(
 
 /// The NTBEA paper's Figure 2: per group, its values sorted in increasing order, each
 /// with a standard-error bar. `groups` holds (name, [(mean, se)]).
-pub fn sorted_error_bars(
+pub(crate) fn sorted_error_bars(
     path: &Path,
     title: &str,
     y_label: &str,
@@ -150,7 +144,7 @@ pub fn sorted_error_bars(
                 }))
                 .map_err(text)?
                 .label(name.clone())
-                .legend(move |(x, y)| Circle::new((x + 10, y), 4, colour.filled()));
+                .legend(dot(colour));
             chart
                 .draw_series(
                     pts.iter()
@@ -158,14 +152,7 @@ pub fn sorted_error_bars(
                 )
                 .map_err(text)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 15))
-            .draw()
-            .map_err(text)?;
+        series_labels(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     })())
 }
@@ -173,7 +160,7 @@ pub fn sorted_error_bars(
 /// One value per category with its standard-error bar, categories named along x, and
 /// optionally a reference value per category drawn as a hollow triangle (a paper's
 /// figure beside ours) and a horizontal line (0.5 for win rates).
-pub fn category_error_bars(
+pub(crate) fn category_error_bars(
     path: &Path,
     title: &str,
     y_label: &str,
@@ -186,7 +173,7 @@ pub fn category_error_bars(
 
 /// A small [`category_error_bars`] without a legend: one of many on a page (a
 /// parameter's mean fitness per value in `playtune report`).
-pub fn small_error_bars(
+pub(crate) fn small_error_bars(
     path: &Path,
     title: &str,
     y_label: &str,
@@ -256,7 +243,7 @@ fn error_bars_at(
             }))
             .map_err(text)?
             .label("playtune (mean ± s.e.)")
-            .legend(move |(x, y)| Circle::new((x + 10, y), 4, colour.filled()));
+            .legend(dot(colour));
         chart
             .draw_series(
                 bars.iter()
@@ -283,20 +270,13 @@ fn error_bars_at(
         if !legend {
             return Ok(());
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 15))
-            .draw()
-            .map_err(text)?;
+        series_labels(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     })())
 }
 
 /// Box plots (median, quartiles, whiskers at 1.5 IQR, outliers as dots), one per group.
-pub fn box_plot(
+pub(crate) fn box_plot(
     path: &Path,
     title: &str,
     x_label: &str,
@@ -395,4 +375,29 @@ pub fn box_plot(
         }
         Ok(())
     })())
+}
+
+/// The chart's legend: each labelled series with its swatch, boxed at `position`.
+fn series_labels<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), DrawError>
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 15))
+        .draw()
+        .map_err(text)
+}
+
+/// A legend swatch: a filled dot of `colour`, as the series' points are drawn.
+fn dot(colour: RGBColor) -> impl Fn((i32, i32)) -> Circle<(i32, i32), i32> {
+    move |(x, y)| Circle::new((x + 10, y), 4, colour.filled())
 }

@@ -11,7 +11,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 
 #[derive(Clone, Debug, Default)]
-pub struct Heatmap {
+pub(crate) struct Heatmap {
     pub title: String,
     /// Lines of small type under the pictures: how to read them (e.g. what a cell's
     /// id is); empty for none.
@@ -41,7 +41,7 @@ pub struct Heatmap {
 
 /// A number as short as it can be without losing what a reader needs: at most three
 /// decimals, trailing zeros dropped.
-pub fn short_number(v: f64) -> String {
+pub(crate) fn short_number(v: f64) -> String {
     if v.is_infinite() {
         return if v > 0.0 { "inf" } else { "-inf" }.into();
     }
@@ -52,7 +52,7 @@ pub fn short_number(v: f64) -> String {
 
 /// Labels of the buckets between consecutive `edges`: `[a, b)`, and `< b` or `>= a`
 /// for an underflow or overflow bucket (an infinite edge).
-pub fn bucket_labels(edges: &[f64]) -> Vec<String> {
+pub(crate) fn bucket_labels(edges: &[f64]) -> Vec<String> {
     edges
         .windows(2)
         .map(|w| match (w[0].is_finite(), w[1].is_finite()) {
@@ -93,7 +93,7 @@ fn shown(i: usize, every: usize, n: usize) -> bool {
 }
 
 /// Draws one heatmap into `path` (.png or .svg).
-pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
+pub(crate) fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
     heatmaps(path, std::slice::from_ref(h))
 }
 
@@ -101,7 +101,7 @@ pub fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
 /// rate's 0 to 1, whatever the elites reached), widened to take in any value beyond
 /// it; else the lowest to the highest value (a unit around a single value; 0 to 1 with
 /// none).
-pub fn colour_range(known: Option<(f64, f64)>, values: impl Iterator<Item = f64>) -> (f64, f64) {
+pub(super) fn colour_range(known: Option<(f64, f64)>, values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
@@ -151,7 +151,7 @@ fn scale_label(h: Option<&Heatmap>, vmin: f64, vmax: f64) -> String {
 /// Draws heatmaps side by side on one colour scale with one colour bar: the slices of
 /// a three-feature archive along its third feature, say. Each panel keeps its own
 /// title and axes.
-pub fn heatmaps(path: &Path, panels: &[Heatmap]) -> Result<(), PlotError> {
+pub(crate) fn heatmaps(path: &Path, panels: &[Heatmap]) -> Result<(), PlotError> {
     let (vmin, vmax) = value_range(panels);
     let k = panels.len().max(1);
     let width = u32::try_from(950 * k + 150).unwrap_or(u32::MAX);

@@ -6,20 +6,20 @@
 
 mod charts;
 mod heatmap;
-pub mod run;
+pub(crate) mod run;
 
-pub use charts::{
+pub(crate) use charts::{
     Series, box_plot, category_error_bars, line_chart, small_error_bars, sorted_error_bars,
 };
-pub use heatmap::{Heatmap, bucket_labels, heatmap, heatmaps, short_number};
+pub(crate) use heatmap::{Heatmap, bucket_labels, heatmap, heatmaps, short_number};
 
-pub use crate::draw::PlotError;
+pub(crate) use crate::draw::PlotError;
 pub(crate) use crate::draw::{DrawError, render, text};
 use plotters::prelude::*;
 use std::path::Path;
 
 /// Picture size in pixels.
-pub const SIZE: (u32, u32) = (1000, 640);
+pub(crate) const SIZE: (u32, u32) = (1000, 640);
 
 /// Colours for series, distinguishable and printable.
 pub(crate) fn palette(i: usize) -> RGBColor {

@@ -12,13 +12,13 @@ use std::path::PathBuf;
 
 /// A picture format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Png,
     Svg,
 }
 
 impl Format {
-    pub fn extension(self) -> &'static str {
+    pub(crate) fn extension(self) -> &'static str {
         match self {
             Format::Png => "png",
             Format::Svg => "svg",
@@ -28,7 +28,7 @@ impl Format {
 
 /// What to draw: the run, where to, in which format, and which elite columns as
 /// heatmaps (empty: fitness).
-pub struct RunPictures {
+pub(crate) struct RunPictures {
     pub run: PathBuf,
     pub out: PathBuf,
     pub format: Format,
@@ -37,7 +37,7 @@ pub struct RunPictures {
 
 /// Why a run's pictures could not be drawn.
 #[derive(Debug, thiserror::Error)]
-pub enum RunPicturesError {
+pub(crate) enum RunPicturesError {
     /// The run's files do not read.
     #[error(transparent)]
     Run(#[from] crate::run::RunError),

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// Text made safe inside HTML elements and attribute values.
-pub fn escape(text: &str) -> String {
+pub(super) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -21,7 +21,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// Standard base64 (RFC 4648, with padding).
-pub fn base64(bytes: &[u8]) -> String {
+pub(super) fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
@@ -83,7 +83,7 @@ pub(crate) fn png_img(path: &Path, alt: &str) -> std::io::Result<String> {
 }
 
 /// A figure: an embedded PNG with a caption (HTML, already escaped).
-pub fn figure(path: &Path, alt: &str, caption_html: &str) -> std::io::Result<String> {
+pub(super) fn figure(path: &Path, alt: &str, caption_html: &str) -> std::io::Result<String> {
     Ok(format!(
         "<figure>{}<figcaption>{caption_html}</figcaption></figure>\n",
         png_img(path, alt)?
@@ -91,7 +91,7 @@ pub fn figure(path: &Path, alt: &str, caption_html: &str) -> std::io::Result<Str
 }
 
 /// A table from a header and rows of cells that are already HTML.
-pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+pub(super) fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     let mut out = String::from("<table>\n<thead><tr>");
     for h in header {
         let _ = write!(out, "<th>{}</th>", escape(h));
@@ -119,14 +119,14 @@ pub(crate) fn key_values(rows: &[(&str, String)]) -> String {
 }
 
 /// One section of a page: its id (for links), heading and body (HTML).
-pub struct Section {
+pub(super) struct Section {
     pub id: String,
     pub heading: String,
     pub body: String,
 }
 
 impl Section {
-    pub fn new(id: &str, heading: &str, body: String) -> Section {
+    pub(super) fn new(id: &str, heading: &str, body: String) -> Section {
         Section {
             id: id.into(),
             heading: heading.into(),
@@ -170,7 +170,7 @@ summary { cursor: pointer; color: #24364f; }
 ";
 
 /// The whole page: title, a line under it, a table of contents and the sections.
-pub fn page(title: &str, subtitle_html: &str, sections: &[Section]) -> String {
+pub(super) fn page(title: &str, subtitle_html: &str, sections: &[Section]) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -243,7 +243,7 @@ fn is_separator(line: &str) -> bool {
 /// Simple Markdown as HTML: headings (one level down, so a file's `#` sits under the
 /// page's section heading), pipe tables, paragraphs, block quotes, lists and fenced
 /// code. Anything else is kept as text.
-pub fn markdown(text: &str) -> String {
+pub(crate) fn markdown(text: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::new();
     let mut paragraph: Vec<&str> = Vec::new();

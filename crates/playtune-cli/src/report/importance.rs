@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 /// One value of a dimension and the fitness of the evaluations that had it.
 #[derive(Clone, Debug)]
-pub struct ValueStats {
+pub(crate) struct ValueStats {
     /// The value as a person reads it (a range `low–high` of a numeric dimension
     /// with many values).
     pub label: String,
@@ -19,7 +19,7 @@ pub struct ValueStats {
 
 /// A dimension's 1-tuple statistics.
 #[derive(Clone, Debug)]
-pub struct DimStats {
+pub(crate) struct DimStats {
     pub name: String,
     /// The values seen, in the domain's order.
     pub values: Vec<ValueStats>,
@@ -59,8 +59,8 @@ fn level_of(domain: &Domain, v: f64) -> Option<usize> {
 
 /// A numeric dimension with more values than this is read in [`RANGES`] ranges of
 /// values, so that each holds enough evaluations to mean something.
-pub const MAX_VALUES: usize = 12;
-pub const RANGES: usize = 10;
+pub(crate) const MAX_VALUES: usize = 12;
+pub(crate) const RANGES: usize = 10;
 
 /// How a dimension's values are grouped: (groups, the group of value index `i`).
 fn groups(domain: &Domain) -> usize {
@@ -104,7 +104,7 @@ pub(crate) fn is_search(phase: Phase) -> bool {
 /// The 1-tuple statistics of every searched dimension (fixed ones left out) over the
 /// search's evaluations with a finite fitness, pooled over trials; ordered by spread,
 /// the widest first.
-pub fn one_tuple_stats(space: &Space, rows: &[LogRow]) -> Vec<DimStats> {
+pub(crate) fn one_tuple_stats(space: &Space, rows: &[LogRow]) -> Vec<DimStats> {
     let mut dims = Vec::new();
     for (d, dim) in space.dims.iter().enumerate() {
         if dim.fixed || dim.domain.len() < 2 {

@@ -10,7 +10,7 @@ use crate::optim::AlgoConfig;
 /// that is on (`--overflow-bins`). Switches that are off are left out, as they would
 /// be on the command line.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Flag {
+pub(crate) struct Flag {
     pub flag: String,
     pub value: String,
 }
@@ -24,7 +24,7 @@ impl Flag {
     }
 
     /// `--flag value`, or `--flag` for a switch.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         if self.value.is_empty() {
             self.flag.clone()
         } else {
@@ -47,7 +47,7 @@ pub(crate) fn axis_text(a: &FeatureAxis) -> String {
 /// MAP-Elites' feature axes in words and flags (HTML): the `--axes` flags given, or
 /// "the problem's default axes" and what they are (`default_axes`, the problem's;
 /// `None` when the problem cannot say). `None` for other optimisers.
-pub fn axes_html(config: &AlgoConfig, default_axes: Option<&[FeatureAxis]>) -> Option<String> {
+pub(super) fn axes_html(config: &AlgoConfig, default_axes: Option<&[FeatureAxis]>) -> Option<String> {
     let AlgoConfig::MapElites(c) = config else {
         return None;
     };
@@ -76,7 +76,7 @@ pub fn axes_html(config: &AlgoConfig, default_axes: Option<&[FeatureAxis]>) -> O
 
 /// The settings of `config` as flags of `playtune optimize` / `map-elites`, in the
 /// order `config.ron` records them; MAP-Elites' axes are [`axes_html`]'s.
-pub fn algorithm_flags(config: &AlgoConfig) -> Vec<Flag> {
+pub(crate) fn algorithm_flags(config: &AlgoConfig) -> Vec<Flag> {
     // A declared optimiser's settings are its flags, switches when on.
     let (def, values) = crate::optim::def::declaring(config);
     let switches: Vec<String> = (def.settings)()

@@ -6,18 +6,12 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
-const BIN: &str = env!("CARGO_BIN_EXE_playtune");
+use crate::common::{COMMAND_LIMIT, output_within, playtune_process as playtune};
 const SPACE: &str = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/spaces/noisy_onemax_10.ron");
-
-fn playtune() -> Command {
-    let mut c = Command::new(BIN);
-    c.stdin(Stdio::null());
-    c
-}
 
 fn spawn(args: &[&str], cwd: &Path) -> Child {
     playtune()
@@ -30,7 +24,7 @@ fn spawn(args: &[&str], cwd: &Path) -> Child {
 }
 
 fn run(args: &[&str], cwd: &Path) -> Output {
-    spawn(args, cwd).wait_with_output().unwrap()
+    output_within(spawn(args, cwd), COMMAND_LIMIT)
 }
 
 fn text(b: &[u8]) -> String {
@@ -165,7 +159,7 @@ fn two_tells_of_one_file_record_every_row_once() {
         let file = results.to_str().unwrap();
         let a = spawn(&["tell", &name, file], dir.path());
         let b = spawn(&["tell", &name, file], dir.path());
-        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
         let told = [&a, &b]
             .iter()
             .filter(|o| ok_or_refused(o, &name, "tell"))
@@ -205,7 +199,7 @@ fn a_recorded_result_is_never_replaced() {
         .and_then(|mut c| {
             use std::io::Write;
             c.stdin.take().unwrap().write_all(conflict.as_bytes())?;
-            c.wait_with_output()
+            Ok(output_within(c, COMMAND_LIMIT))
         })
         .unwrap();
     let err = text(&out.stderr);
@@ -248,7 +242,7 @@ fn two_asks_on_a_new_manual_run() {
         let run_dir = manual_run(dir.path(), &name);
         let a = spawn(&["ask", &name, "--n", "40"], dir.path());
         let b = spawn(&["ask", &name, "--n", "40"], dir.path());
-        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
         for o in [&a, &b] {
             ok_or_refused(o, &name, "ask");
         }
@@ -280,8 +274,8 @@ fn ask_while_tell_writes() {
         let tell = spawn(&["tell", &name, file], dir.path());
         let ask = spawn(&["ask", &name, "--n", "40"], dir.path());
         let (tell, ask) = (
-            tell.wait_with_output().unwrap(),
-            ask.wait_with_output().unwrap(),
+            output_within(tell, COMMAND_LIMIT),
+            output_within(ask, COMMAND_LIMIT),
         );
         ok_or_refused(&ask, &name, "ask");
         if !ok_or_refused(&tell, &name, "tell") {
@@ -371,7 +365,7 @@ fn two_resumes_of_one_run() {
         std::fs::write(run_dir.join("evals.csv"), &reference.log[..half]).unwrap();
         let a = spawn(&["resume", &name, "-q"], dir.path());
         let b = spawn(&["resume", &name, "-q"], dir.path());
-        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
         let ran = [&a, &b]
             .iter()
             .filter(|o| ok_or_refused(o, &name, "resume"))
@@ -401,8 +395,8 @@ fn optimize_and_resume_on_one_name() {
         }
         let resume = spawn(&["resume", &name, "-q"], dir.path());
         let (optimize, resume) = (
-            optimize.wait_with_output().unwrap(),
-            resume.wait_with_output().unwrap(),
+            output_within(optimize, COMMAND_LIMIT),
+            output_within(resume, COMMAND_LIMIT),
         );
         assert!(
             optimize.status.success(),
@@ -447,7 +441,7 @@ fn two_runs_given_one_name_get_two_folders() {
         let name = format!("n{round}");
         let a = spawn(&noisy_args(&name, "5000"), dir.path());
         let b = spawn(&noisy_args(&name, "5000"), dir.path());
-        let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
         for o in [&a, &b] {
             assert!(o.status.success(), "round {round}: {}", text(&o.stderr));
         }

@@ -4,7 +4,6 @@
 //! a feasible one is evaluated and drives the searches to the boundary; the same runs
 //! without the constraint recommend infeasible points, so the checks can fail.
 
-use assert_cmd::Command;
 use playtune::optim::AlgoConfig;
 use playtune::optim::brmhc::BrmhcConfig;
 use playtune::optim::map_elites::MapElitesConfig;
@@ -166,8 +165,7 @@ fn map_elites_archives_feasible_points_only() {
 #[test]
 fn constraints_on_the_command_line_and_in_space_files() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .args([
             "optimize",
             "--problem",
@@ -190,8 +188,7 @@ fn constraints_on_the_command_line_and_in_space_files() {
         "(\n  name: \"s\",\n  dims: [(name: \"x0\", kind: Bool)],\n  constraints: [\"load < 3\"],\n)\n",
     )
     .unwrap();
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .args(["optimize", "--problem", "constrained-onemax", "--space"])
         .arg(&space)
         .args(["--budget", "10"])
@@ -206,8 +203,7 @@ fn constraints_on_the_command_line_and_in_space_files() {
     );
 
     // A constraint given on the command line is kept in config.ron and reported.
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .args([
             "optimize",
             "--problem",

@@ -453,7 +453,7 @@ fn a_hung_game_ends_when_playtune_is_killed_with_sigkill() {
         r#"(name: "hang", command: "read line; sleep 100000 & echo $$ > pids.tmp; echo $! >> pids.tmp; mv pids.tmp pids; sleep 100000", players: 2, bots: [(name: "a")], timeout: 3600, workers: 1)"#,
     )
     .unwrap();
-    let mut playtune = std::process::Command::new(env!("CARGO_BIN_EXE_playtune"))
+    let mut playtune = crate::common::playtune_process()
         .args(["tournament", "--game"])
         .arg(dir.path().join("hang.ron"))
         .args(["--agents", "a,a", "--games", "1"])

@@ -4,7 +4,6 @@
 //! --max-failures with a message), keeps every healthy evaluation in evals.csv and
 //! logs every failure with its reason in failures.jsonl. Nothing waits forever.
 
-use assert_cmd::Command;
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
@@ -55,8 +54,7 @@ struct Outcome {
 
 fn run(dir: &Path, name: &str, cmd: &str, extra: &[&str], env: &[(&str, &str)]) -> Outcome {
     let started = Instant::now();
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .args(["optimize", "--problem", "command", "--space", SPACE, "-q"])
         .args(["--budget", &BUDGET.to_string(), "--name", name])
         .args(["--eval-timeout", "1"])

@@ -2,7 +2,6 @@
 //! check for all of them (`optimize` and `map-elites` had it; `experiment`, `ladder`
 //! and `train-eval` now share it).
 
-use assert_cmd::Command;
 
 #[test]
 fn every_command_that_writes_a_folder_refuses_a_name_that_leaves_it() {
@@ -24,8 +23,7 @@ fn every_command_that_writes_a_folder_refuses_a_name_that_leaves_it() {
     ];
     for args in &commands {
         for name in ["../../escaped", "/tmp/escaped-abs", "..", ".", "", "a/b"] {
-            let out = Command::cargo_bin("playtune")
-                .unwrap()
+            let out = crate::common::playtune()
                 .current_dir(dir.path())
                 .args(args)
                 .args(["--name", name, "--runs-dir"])

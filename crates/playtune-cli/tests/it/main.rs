@@ -34,7 +34,6 @@ mod safe_to_open;
 mod signals;
 mod slurm;
 mod statistical;
-mod strategy;
 mod tune;
 mod typed_settings;
 mod validate;

@@ -138,8 +138,7 @@ fn the_published_archive_ladder_regenerates_and_holds() {
     }
     // The command of docs/results.md, run where it was (its pages name the archive by
     // that path), into the copy.
-    let out = assert_cmd::Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .current_dir(repo)
         .args([
             "ladder",

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-const README: &str = "README.md";
+const README: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
 const MAX_README_BYTES: u64 = 12 * 1024;
 
 fn read(path: &Path) -> String {
@@ -75,7 +75,7 @@ fn link_targets(text: &str) -> Vec<String> {
 
 fn markdown_files() -> Vec<PathBuf> {
     let mut files = vec![PathBuf::from(README)];
-    let mut docs: Vec<PathBuf> = std::fs::read_dir("docs")
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(crate::common::root("docs"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "md"))

@@ -8,7 +8,7 @@
 use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
@@ -61,7 +61,7 @@ fn run_and_signal(worker: bool, signal: i32) {
     let dir = TempDir::new().unwrap();
     let space = dir.path().join("s.ron");
     std::fs::write(&space, SPACE).unwrap();
-    let mut c = Command::new(env!("CARGO_BIN_EXE_playtune"));
+    let mut c = crate::common::playtune_process();
     c.args([
         "optimize",
         "--problem",
@@ -177,8 +177,7 @@ fn run_and_signal(worker: bool, signal: i32) {
     assert!(failures.trim().is_empty(), "{failures}");
     // Resumed, the run reuses them and finishes.
     std::fs::write(dir.path().join("go"), "").unwrap();
-    let out = assert_cmd::Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .args(["resume", "-q", "--json"])
         .arg(&run)
         .timeout(Duration::from_secs(120))

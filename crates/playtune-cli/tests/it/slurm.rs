@@ -21,8 +21,7 @@ fn experiment(
     budget: &str,
     extra: &[&str],
 ) -> std::process::Output {
-    Command::cargo_bin("playtune")
-        .unwrap()
+    crate::common::playtune()
         .args([
             "experiment",
             "space-battle",
@@ -56,7 +55,7 @@ fn slurm_experiment(
     extra: &[&str],
     path: Option<&Path>,
 ) -> std::process::Output {
-    let mut c = Command::cargo_bin("playtune").unwrap();
+    let mut c = crate::common::playtune();
     c.args([
         "experiment",
         experiment,
@@ -134,8 +133,7 @@ fn slurm_options_playtune_sets_itself_are_refused() {
         ("space-battle", vec!["--detach"]),
         ("space-battle", vec!["--slurm-args", "--partition=cpu"]),
     ] {
-        let out = Command::cargo_bin("playtune")
-            .unwrap()
+        let out = crate::common::playtune()
             .args(["experiment", experiment, "--runs-dir"])
             .arg(dir.path())
             .args(&extra)
@@ -153,8 +151,7 @@ fn slurm_options_playtune_sets_itself_are_refused() {
 #[test]
 fn status_of_runs_and_bad_folders() {
     let dir = TempDir::new().unwrap();
-    let run = Command::cargo_bin("playtune")
-        .unwrap()
+    let run = crate::common::playtune()
         .args([
             "optimize",
             "--budget",
@@ -170,8 +167,7 @@ fn status_of_runs_and_bad_folders() {
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .arg("status")
         .arg(dir.path().join("r"))
         .output()
@@ -181,8 +177,7 @@ fn status_of_runs_and_bad_folders() {
     assert!(text.contains("60 evaluations logged (budget 60"), "{text}");
     assert!(text.contains("finished"), "{text}");
     // The folder above it lists its runs.
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .arg("status")
         .arg(dir.path())
         .output()
@@ -192,8 +187,7 @@ fn status_of_runs_and_bad_folders() {
         dir.path().join("missing"),
         dir.path().join("r").join("evals.csv"),
     ] {
-        let out = Command::cargo_bin("playtune")
-            .unwrap()
+        let out = crate::common::playtune()
             .arg("status")
             .arg(&bad)
             .output()
@@ -201,8 +195,7 @@ fn status_of_runs_and_bad_folders() {
         assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     }
     let empty = TempDir::new().unwrap();
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .arg("status")
         .arg(empty.path())
         .output()
@@ -308,8 +301,7 @@ fn a_cancelled_task_is_reported_and_redone_with_the_same_result() {
         !home.join("slurm/tasks/b-rmhc-t0").exists(),
         "the cancelled task finished before scancel reached it"
     );
-    let s = Command::cargo_bin("playtune")
-        .unwrap()
+    let s = crate::common::playtune()
         .arg("status")
         .arg(&home)
         .output()
@@ -334,8 +326,7 @@ fn a_cancelled_task_is_reported_and_redone_with_the_same_result() {
 
 /// A search through the cluster: `optimize` or `map-elites` with its batches as tasks.
 fn search(runs: &Path, name: &str, args: &[&str], extra: &[&str]) -> std::process::Output {
-    Command::cargo_bin("playtune")
-        .unwrap()
+    crate::common::playtune()
         .args(args)
         .args(["--name", name, "--quiet", "--runs-dir"])
         .arg(runs)
@@ -418,7 +409,7 @@ fn a_search_task_cancelled_is_reported_and_resumed() {
     ];
     let dir = TempDir::new().unwrap();
     let run = dir.path().join("slow");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("playtune"))
+    let child = crate::common::playtune_process()
         .args(args)
         .args(["--name", "slow", "--quiet", "--runs-dir"])
         .arg(dir.path())
@@ -463,14 +454,13 @@ fn a_search_task_cancelled_is_reported_and_resumed() {
         .output()
         .unwrap();
     assert!(c.status.success());
-    let out = child.wait_with_output().unwrap();
+    let out = crate::common::output_within(child, crate::common::COMMAND_LIMIT);
     let e = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{e}");
     assert!(e.contains("ended without results"), "{e}");
     assert!(e.contains("CANCELLED"), "the log tail: {e}");
     assert!(e.contains("--executor slurm"), "how to go on: {e}");
-    let s = Command::cargo_bin("playtune")
-        .unwrap()
+    let s = crate::common::playtune()
         .arg("status")
         .arg(&run)
         .output()
@@ -488,8 +478,7 @@ fn a_search_task_cancelled_is_reported_and_resumed() {
         .count()
         - 1;
     assert_eq!(kept, 3);
-    let r = Command::cargo_bin("playtune")
-        .unwrap()
+    let r = crate::common::playtune()
         .arg("resume")
         .arg(&run)
         .args([
@@ -581,8 +570,7 @@ fn cluster_equals_local(experiment: &str, args: &[&str], searches: bool, maps: &
     let local = TempDir::new().unwrap();
     let cluster = TempDir::new().unwrap();
     let run = |dir: &Path, extra: &[&str]| {
-        let o = Command::cargo_bin("playtune")
-            .unwrap()
+        let o = crate::common::playtune()
             .args(["experiment", experiment, "--preset", "quick", "--name", "x"])
             .args(args)
             .arg("--runs-dir")
@@ -692,8 +680,7 @@ fn learned_eval_matches_through_the_cluster() {
     let local = TempDir::new().unwrap();
     let cluster = TempDir::new().unwrap();
     let run = |dir: &Path, extra: &[&str]| {
-        let o = Command::cargo_bin("playtune")
-            .unwrap()
+        let o = crate::common::playtune()
             .args(["experiment", "learned-eval", "--preset", "quick"])
             .args(["--set", "turns=10", "--name", "x", "--quiet", "--runs-dir"])
             .arg(dir)

@@ -3,7 +3,6 @@
 //! (which playtune's main restores, and which this binary sets too: a write that
 //! raised SIGPIPE would kill it).
 
-use assert_cmd::Command;
 use playtune::eval::{Evaluation, Problem};
 use playtune::registry::build_problem;
 use playtune::run::ProblemSpec;
@@ -127,7 +126,10 @@ fn the_python_pig_example_agrees_in_both_modes() {
         return;
     }
     check_modes_agree(
-        "PIG_GAMES=40 python3 examples/python/pig_eval.py",
+        &format!(
+            "PIG_GAMES=40 python3 {}",
+            root().join("examples/python/pig_eval.py").display()
+        ),
         "examples/python/pig_space.ron",
         "turns,banked",
     );
@@ -139,8 +141,7 @@ fn the_python_pig_example_runs_from_the_command_line() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    Command::cargo_bin("playtune")
-        .unwrap()
+    crate::common::playtune()
         .current_dir(root())
         .args(["optimize", "--problem", "command", "--algo", "ntbea"])
         .args(["--space", "examples/python/pig_space.ron"])
@@ -274,8 +275,7 @@ fn a_worker_gone_mid_write_is_no_sigpipe() {
     // death by signal. Without retries every second evaluation fails (the worker that
     // replaced the gone one answers once, then closes its input too); the run finishes
     // and logs each failure with the worker's last words.
-    let out = Command::cargo_bin("playtune")
-        .unwrap()
+    let out = crate::common::playtune()
         .args(["optimize", "--problem", "command", "--budget", "4", "-q"])
         .args(["--set", &format!("cmd={cmd}")])
         .args([
@@ -322,7 +322,7 @@ fn hung_evaluators_end_when_playtune_is_killed_with_sigkill() {
             "read line; sleep 100000 & echo $$ > {p}.tmp; echo $! >> {p}.tmp; mv {p}.tmp {p}; sleep 100000",
             p = pids.display()
         );
-        let mut playtune = std::process::Command::new(env!("CARGO_BIN_EXE_playtune"))
+        let mut playtune = crate::common::playtune_process()
             .args(["optimize", "--problem", "command", "--budget", "1", "-q"])
             .args([
                 "--set",

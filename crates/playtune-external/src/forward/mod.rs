@@ -3,19 +3,19 @@
 //! and for hidden information a state re-sampled from what a seat has seen), and no
 //! bots. playtune's generic agents ([`bots`]) play them, in Rust, wherever the rules
 //! live: in a Python object (the OpenSpiel State API, in the Python binding) or in a
-//! game process over the match protocol's forward-model operations ([`process`]).
+//! game process over the match protocol's forward-model operations (`process`).
 //!
-//! [`Rules`] is what a place that holds states does; [`FmState`] makes any of them a
+//! [`Rules`] is what a place that holds states does; `FmState` makes any of them a
 //! [`Game`] for the agents; [`play`] plays one match and [`ForwardBot`] one seat's
 //! moves outside a match.
 
-pub mod process;
+pub(crate) mod process;
 
 use crate::protocol::MatchReport;
 use playtune_harness::game::{Acting, Agent, Game};
-use playtune_harness::harness::agents::{AgentEntry, AgentSpec, Generic, all_agents, build_agent};
-use playtune_harness::harness::play::{AGENTS, STATE};
-use playtune_harness::harness::{Error, Setting, Values};
+use playtune_harness::play::{AGENTS, STATE};
+use playtune_harness::{AgentEntry, AgentSpec, Generic, all_agents, build_agent};
+use playtune_harness::{Error, Setting, Values};
 use playtune_optim::rng::{Rng, derive_seed, rng_from_seed};
 use rand::RngExt;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,7 +28,12 @@ const OBSERVE: u64 = 3;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Node {
     /// `player` moves, choosing among `legal`.
-    Player { player: usize, legal: Vec<i64> },
+    Player {
+        /// The seat to move.
+        player: usize,
+        /// The moves it may make.
+        legal: Vec<i64>,
+    },
     /// Chance moves: each outcome with its probability.
     Chance(Vec<(i64, f64)>),
     /// The game is over: each seat's return.
@@ -38,6 +43,7 @@ pub enum Node {
 /// A place that holds a game's states and applies its rules to them. Every call may
 /// fail (a Python exception, a game process that died): the reason is a message.
 pub trait Rules: Send + Sync + 'static {
+    /// A state as the place holds it.
     type State: Send + Sync;
     /// Where `state` stands.
     fn node(&self, state: &Self::State) -> Result<Node, String>;
@@ -101,7 +107,7 @@ impl Shared {
 /// state, where it stands, the moves played, and its own generator for chance nodes.
 /// A failed call to the rules ends the state (it reads as over) and is kept for the
 /// match to fail with.
-pub struct FmState<R: Rules> {
+pub(crate) struct FmState<R: Rules> {
     rules: Arc<R>,
     shared: Arc<Shared>,
     /// `None` once a call failed.
@@ -184,16 +190,6 @@ impl<R: Rules> FmState<R> {
         copy.chance = rng_from_seed(derive_seed(seed, &[u64::MAX]));
         copy.streams = Some((seed, counter));
         copy
-    }
-
-    /// Where this state stands.
-    pub fn node(&self) -> &Node {
-        &self.node
-    }
-
-    /// The first failure of a call to the rules in this state's match, if any.
-    pub fn failure(&self) -> Option<String> {
-        self.shared.failure()
     }
 
     fn returns(&self) -> Option<&[f64]> {
@@ -382,7 +378,7 @@ pub fn bots(searchable: bool) -> Vec<(&'static str, &'static str, Vec<Setting>)>
 }
 
 /// Whether `name` is one of the forward-model bots.
-pub fn is_bot(name: &str) -> bool {
+pub(crate) fn is_bot(name: &str) -> bool {
     Generic::ALL
         .iter()
         .any(|g| g.name().eq_ignore_ascii_case(name))
@@ -405,7 +401,7 @@ pub fn default_ladder(hidden: bool, searchable: bool) -> Vec<String> {
 }
 
 /// Why a game that hides information gets no search bot without a resampler.
-pub const NO_RESAMPLER: &str = "the game hides information and gives no resampler (`resample_from_infostate`, or the `resample` operation): a search bot would read the true state, so only `random` plays it";
+pub(crate) const NO_RESAMPLER: &str = "the game hides information and gives no resampler (`resample_from_infostate`, or the `resample` operation): a search bot would read the true state, so only `random` plays it";
 
 /// A spec naming a search bot of a game that cannot be searched fairly, refused with
 /// the reason.
@@ -421,7 +417,7 @@ fn refuse_unsearchable(game: &str, parsed: &AgentSpec, searchable: bool) -> Resu
 
 /// Checks `spec` as a forward-model bot: its name and settings. The spec in its
 /// canonical form on success.
-pub fn check_spec(game: &str, spec: &str, searchable: bool) -> Result<AgentSpec, Error> {
+pub(crate) fn check_spec(game: &str, spec: &str, searchable: bool) -> Result<AgentSpec, Error> {
     let parsed = AgentSpec::parse(spec)?;
     refuse_unsearchable(game, &parsed, searchable)?;
     build_agent(
@@ -438,12 +434,15 @@ pub fn check_spec(game: &str, spec: &str, searchable: bool) -> Result<AgentSpec,
 pub struct Lineup<'a> {
     /// The agent spec in each seat, seat 0 first.
     pub seats: &'a [String],
+    /// The match's seed: each bot's generator comes from it.
     pub seed: u64,
 }
 
 /// How a forward-model game is set up for one match.
 pub struct Setup {
+    /// Seats a match has.
     pub players: usize,
+    /// Whether the game hides information from its players.
     pub hidden: bool,
     /// Whether the game resamples (search bots are offered).
     pub searchable: bool,
@@ -490,7 +489,7 @@ pub fn play<R: Rules>(
     let mut refs: Vec<&mut dyn Agent<FmState<R>>> =
         agents.iter_mut().map(|a| a.as_mut() as _).collect();
     let seats: Vec<usize> = (0..setup.players).collect();
-    let end = playtune_harness::harness::play::play(
+    let end = playtune_harness::play::play(
         state,
         &mut refs,
         &seats,

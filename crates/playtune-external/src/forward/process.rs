@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex};
 
 /// A state held by the game process: its number there. Dropping it tells the process
 /// to forget it, with the next request.
-pub struct Handle {
+pub(crate) struct Handle {
     id: u64,
     heuristic: Option<Vec<f64>>,
     dropped: Arc<Mutex<Vec<u64>>>,
@@ -43,7 +43,7 @@ impl Drop for Handle {
 }
 
 /// One game process, held for one match, as [`Rules`].
-pub struct ProcessRules {
+pub(crate) struct ProcessRules {
     session: Mutex<WorkerSession>,
     players: usize,
     dropped: Arc<Mutex<Vec<u64>>>,
@@ -140,7 +140,7 @@ fn node(obj: &Map<String, Value>, players: usize) -> Result<Option<Node>, String
 
 impl ProcessRules {
     /// Rules asked of the worker `session` holds, for a game of `players` seats.
-    pub fn new(session: WorkerSession, players: usize) -> ProcessRules {
+    pub(crate) fn new(session: WorkerSession, players: usize) -> ProcessRules {
         ProcessRules {
             session: Mutex::new(session),
             players,
@@ -216,7 +216,7 @@ impl ProcessRules {
 
     /// Tells the game to forget the states dropped since the last request (at the end
     /// of a match, so that a long-lived game process holds none of its states).
-    pub fn flush(&self) -> Result<(), String> {
+    pub(crate) fn flush(&self) -> Result<(), String> {
         if self
             .dropped
             .lock()
@@ -247,7 +247,7 @@ impl ProcessRules {
     }
 
     /// The initial state for `settings`, from `seed`.
-    pub fn new_state(
+    pub(crate) fn new_state(
         &self,
         settings: &Map<String, Value>,
         seed: u64,

@@ -17,11 +17,19 @@ pub enum MutationPoint {
     Uniform,
     /// Point `k` with weight `decay^(k+1)` (p, p², ...): late cuts are likelier when
     /// `decay` > 1, early ones when it is below 1.
-    Exponential { decay: f64 },
+    Exponential {
+        /// The ratio of each point's weight to the one before.
+        decay: f64,
+    },
     /// `round((mean + sd·N(0,1)) · L)`, `mean` being a fraction of the sequence;
     /// negative points cut at 0, points past the end mean no change (or cut at `L-1`
     /// with flip-at-least-one).
-    Gaussian { mean: f64, sd: f64 },
+    Gaussian {
+        /// The mean point, as a share of the sequence.
+        mean: f64,
+        /// The standard deviation, as a share of the sequence.
+        sd: f64,
+    },
     /// A fresh random sequence (point 0) every time.
     Fresh,
 }
@@ -112,6 +120,7 @@ impl Default for BmrhConfig {
 /// allow replaced. Plays the first action of the best sequence.
 #[derive(Clone, Debug)]
 pub struct Bmrh<G: Game> {
+    /// Its settings.
     pub config: BmrhConfig,
     rollouts: Rollouts<G>,
     best: Vec<G::Action>,
@@ -120,6 +129,7 @@ pub struct Bmrh<G: Game> {
 }
 
 impl<G: Game> Bmrh<G> {
+    /// A BMRH agent with `config`.
     pub fn new(config: BmrhConfig) -> Self {
         Bmrh {
             rollouts: Rollouts::new(config.opponent, config.budget, config.opponent_budget),

@@ -43,6 +43,7 @@ pub fn thread_cpu_time() -> std::time::Duration {
 }
 
 impl Budget {
+    /// `calls` forward-model calls, untimed.
     pub fn new(calls: usize) -> Self {
         Budget {
             left: calls,

@@ -55,9 +55,11 @@ pub enum LeafEvaluation {
 /// Settings of [`Hps`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct HpsConfig {
+    /// How the turn's actions are searched.
     pub search: HpsSearch,
     /// Turns searched ahead (the agent's own turn counts as one); at least 1.
     pub depth: usize,
+    /// How the leaves of the search are valued.
     pub leaf: LeafEvaluation,
     /// Turns of a symmetric playout ([`LeafEvaluation::Playout`]).
     pub playout_turns: usize,
@@ -100,6 +102,7 @@ struct OutOfBudget;
 /// The HPS agent. Clones share the game's partial players.
 #[derive(Clone)]
 pub struct Hps<G: Game> {
+    /// Its settings.
     pub config: HpsConfig,
     players: Arc<dyn PhasePlayers<G>>,
     /// The rest of the chosen turn, and the step count at which its next action is due
@@ -124,6 +127,7 @@ pub struct HpsWork {
 }
 
 impl<G: Game> Hps<G> {
+    /// An HPS agent with `config`, its partial players `players`.
     pub fn new(config: HpsConfig, players: Arc<dyn PhasePlayers<G>>) -> Self {
         Hps {
             config,

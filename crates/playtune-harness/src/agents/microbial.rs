@@ -65,6 +65,7 @@ impl Default for MicrobialConfig {
 /// every plan is shifted by one step and gets a random last gene.
 #[derive(Clone, Debug)]
 pub struct MicrobialEa<G: Game> {
+    /// Its settings.
     pub config: MicrobialConfig,
     rollouts: Rollouts<G>,
     population: Vec<Vec<G::Action>>,
@@ -73,6 +74,7 @@ pub struct MicrobialEa<G: Game> {
 }
 
 impl<G: Game> MicrobialEa<G> {
+    /// A microbial EA agent with `config`.
     pub fn new(config: MicrobialConfig) -> Self {
         MicrobialEa {
             rollouts: Rollouts::new(config.opponent, config.budget, config.opponent_budget),

@@ -56,6 +56,7 @@ pub(crate) fn opponent_calls(budget: usize, share: f64) -> usize {
 /// Plays simulations for one agent: owns the scratch space of the opponent model.
 #[derive(Clone, Debug)]
 pub struct Simulator<G: Game> {
+    /// How the other players act in simulations.
     pub model: OpponentModel,
     /// Calls an OSLA opponent may spend per choice (see `opponent_calls`).
     pub opponent_calls: usize,
@@ -74,6 +75,7 @@ impl<G: Game> Simulator<G> {
         Budget::new(budget)
     }
 
+    /// A simulator of opponents acting by `model`, an OSLA opponent spending `opponent_calls` per choice.
     pub fn new(model: OpponentModel, opponent_calls: usize) -> Self {
         Simulator {
             model,

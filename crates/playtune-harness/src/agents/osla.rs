@@ -32,6 +32,7 @@ pub struct Osla<G: Game> {
 }
 
 impl<G: Game> Osla<G> {
+    /// An OSLA agent with `budget` forward-model calls per decision.
     pub fn new(budget: usize) -> Self {
         Osla {
             budget,

@@ -13,8 +13,11 @@ use playtune_optim::rng::Rng;
 /// (higher is better by the script's own measure).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Suggestion<A> {
+    /// The action suggested.
     pub action: A,
+    /// The script's index in [`Portfolio::scripts`].
     pub script: usize,
+    /// The script's value for the action, in [0, 1].
     pub value: f64,
 }
 
@@ -92,7 +95,9 @@ pub trait PhasePlayers<G: Game>: Send + Sync {
 /// random order, then chosen by UCB1 (plain P-MCTS).
 #[derive(Clone)]
 pub struct PortfolioSearch<G: Game> {
+    /// The scripts.
     pub portfolio: std::sync::Arc<dyn Portfolio<G>>,
+    /// The scripts' weights.
     pub weights: ScriptWeights,
     /// Progressive bias: UCB + w * value / (n_child + 1).
     pub bias: bool,

@@ -13,6 +13,7 @@ use playtune_optim::rng::Rng;
 pub struct RandomAgent;
 
 impl RandomAgent {
+    /// A random agent.
     pub fn new() -> Self {
         RandomAgent
     }

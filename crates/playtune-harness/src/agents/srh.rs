@@ -67,6 +67,7 @@ fn decode<G: Game>(
 /// high. Plays the first gene decoded on the current state.
 #[derive(Clone, Debug)]
 pub struct Srh<G: Game> {
+    /// Its settings.
     pub config: SrhConfig,
     rollouts: Rollouts<G>,
     best: Vec<u64>,
@@ -75,6 +76,7 @@ pub struct Srh<G: Game> {
 }
 
 impl<G: Game> Srh<G> {
+    /// An SRH agent with `config`.
     pub fn new(config: SrhConfig) -> Self {
         Srh {
             rollouts: Rollouts::new(config.opponent, config.budget, config.opponent_budget),

@@ -13,7 +13,9 @@ pub use picture::*;
 #[derive(Debug, thiserror::Error)]
 #[error("cannot draw {path}: {message}")]
 pub struct PlotError {
+    /// The picture's file.
     pub path: String,
+    /// What went wrong.
     pub message: String,
 }
 
@@ -39,8 +41,11 @@ pub fn text_width(s: &str, size: f64) -> f64 {
 /// and whether it is the final state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Frame {
+    /// The state's index in the history.
     pub index: usize,
+    /// Turns played before it.
     pub turn: u32,
+    /// Whether it is the final state.
     pub end: bool,
 }
 

@@ -89,8 +89,11 @@ pub enum Swatch {
     Line(RGBColor),
     /// Text in a colour on a disc of another (a unit's letter), or on nothing.
     Glyph {
+        /// The text.
         text: String,
+        /// The text's colour.
         colour: RGBColor,
+        /// The disc's colour, if it has one.
         disc: Option<RGBColor>,
     },
 }
@@ -98,11 +101,14 @@ pub enum Swatch {
 /// One entry of a picture's legend.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LegendEntry {
+    /// What the entry shows.
     pub swatch: Swatch,
+    /// Its text.
     pub label: String,
 }
 
 impl LegendEntry {
+    /// An entry showing `swatch`, labelled `label`.
     pub fn new(swatch: Swatch, label: impl Into<String>) -> LegendEntry {
         LegendEntry {
             swatch,
@@ -110,6 +116,7 @@ impl LegendEntry {
         }
     }
 
+    /// A heading: the entries after it, up to the next, are its group.
     pub fn heading(label: impl Into<String>) -> LegendEntry {
         LegendEntry::new(Swatch::Heading, label)
     }
@@ -138,6 +145,7 @@ pub struct LegendLayout {
     pub at: Vec<(i32, i32)>,
     /// Each entry's text, in lines (more than one only for a long note).
     pub lines: Vec<Vec<String>>,
+    /// Its height in pixels.
     pub height: i32,
 }
 

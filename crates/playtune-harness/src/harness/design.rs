@@ -34,7 +34,9 @@ pub struct DesignConfig {
 /// ([`super::GameDef::summary`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RungMeasure {
+    /// The seat the rung plays.
     pub seat: usize,
+    /// The summary value that is the rung's result.
     pub result: &'static str,
     /// Summary values reported per rung, as (feature, summary name): feature `f` of
     /// rung `mcts` is named `f_mcts`.

@@ -21,43 +21,75 @@ pub enum Error {
     /// `NAME=VALUE: WHY`.
     #[error("{name}={value}: {why}")]
     Value {
+        /// The setting's name.
         name: String,
+        /// The value given.
         value: String,
+        /// Why the game refuses it.
         why: String,
     },
     /// A combination of an owner's settings refused together (`settings` as
     /// `NAME=VALUE, ...`): `SETTINGS: OWNER WHY`.
     #[error("{settings}: {owner} {why}")]
     Combination {
+        /// The settings refused, `NAME=VALUE, ...`.
         settings: String,
+        /// Whose settings they are (`agent `mcts``, `game `duel``).
         owner: String,
+        /// Why, as its owner says it.
         why: String,
     },
     /// A field of a problem or request refused (`what`: the field, or `field=value`).
     #[error("{what}: {why}")]
-    Field { what: String, why: String },
+    Field {
+        /// The field, or `field=value`.
+        what: String,
+        /// Why it is refused.
+        why: String,
+    },
     /// An agent spec that does not read as `NAME` or `NAME(KEY=VALUE,...)`, or that
     /// sets what its agent does not have.
     #[error("agent `{spec}`: {why}")]
-    Spec { spec: String, why: String },
+    Spec {
+        /// The spec as given.
+        spec: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// An agent name a game's registry does not know, with the names it knows.
     #[error("unknown {game} agent `{name}` (known: {})", known.join(", "))]
     UnknownAgent {
+        /// The game (or the registry) asked.
         game: String,
+        /// The name given.
         name: String,
+        /// The names it knows.
         known: Vec<String>,
     },
     /// An agent name that is neither the game's own agent nor a generic one.
     #[error("agent `{name}` is not an agent of {game} (`playtune games` lists them)")]
-    NotAnAgent { game: String, name: String },
+    NotAnAgent {
+        /// The game, in prose.
+        game: String,
+        /// The name given.
+        name: String,
+    },
     /// An agent spec whose agent has no tunable setting left.
     #[error("agent `{spec}` has nothing to tune: {why}")]
-    NothingToTune { spec: String, why: String },
+    NothingToTune {
+        /// The agent spec.
+        spec: String,
+        /// Why nothing is left.
+        why: String,
+    },
     /// A search space's dimension that is not a setting of `owner`.
     #[error("dimension `{dimension}` is not a setting of {owner} (its settings: {})", known.join(", "))]
     NotASetting {
+        /// The dimension's name.
         dimension: String,
+        /// Whose settings were looked in.
         owner: String,
+        /// The settings it has.
         known: Vec<String>,
     },
     /// A search space's dimension whose values leave the range the game takes.
@@ -65,10 +97,15 @@ pub enum Error {
         "dimension `{dimension}` takes {domain}, but game `{game}` takes {dimension} from {min} to {max}: narrow the domain to that range"
     )]
     OutsideRange {
+        /// The dimension's name.
         dimension: String,
+        /// The game's name.
         game: String,
+        /// The dimension's domain, described.
         domain: String,
+        /// The least value the game takes.
         min: f64,
+        /// The greatest value the game takes.
         max: f64,
     },
     /// A search space's dimension with values the game's setting does not take.
@@ -76,21 +113,32 @@ pub enum Error {
         "dimension `{dimension}` takes {domain}, but game `{game}` takes {takes} as {dimension}: give a domain within those"
     )]
     OutsideDomain {
+        /// The dimension's name.
         dimension: String,
+        /// The game's name.
         game: String,
+        /// The dimension's domain, described.
         domain: String,
+        /// What the game's setting takes, described.
         takes: String,
     },
     /// A search space's dimension that the agent spec fixes too.
     #[error(
         "dimension `{dimension}` is fixed by the agent spec `{spec}`: leave it out of one of them"
     )]
-    FixedDimension { dimension: String, spec: String },
+    FixedDimension {
+        /// The dimension's name.
+        dimension: String,
+        /// The agent spec that fixes it.
+        spec: String,
+    },
     /// A setting given for a dimension that the space refuses to fix there (`field`:
     /// where the setting came from).
     #[error("{field} {source}")]
     Fix {
+        /// Where the setting came from.
         field: String,
+        /// Why the space refuses it.
         source: Box<playtune_optim::space::Error>,
     },
     /// A search space file that does not read (a game's built-in space file).
@@ -100,47 +148,97 @@ pub enum Error {
     #[error(
         "game `{game}` has no built-in design space: give a space file whose dimensions are its settings (`playtune games` lists them)"
     )]
-    NoDesignSpace { game: String },
+    NoDesignSpace {
+        /// The game's name.
+        game: String,
+    },
     /// A game's own rung measure naming a seat the game does not have.
     #[error("{game}: no seat {seat}")]
-    NoSeat { game: String, seat: usize },
+    NoSeat {
+        /// The game's name.
+        game: String,
+        /// The seat named.
+        seat: usize,
+    },
     /// A game's summary without the value a measure reads.
     #[error("{game} reports no `{name}`")]
-    NoSummary { game: String, name: String },
+    NoSummary {
+        /// The game's name.
+        game: String,
+        /// The value the measure reads.
+        name: String,
+    },
     /// Agents that do not fill the game's seats.
     #[error("{agents} agents for {players} players")]
-    Seats { agents: usize, players: usize },
+    Seats {
+        /// Agents given.
+        agents: usize,
+        /// Seats the game has.
+        players: usize,
+    },
     /// Seats that are not a permutation of the players.
     #[error("seats {seats:?} are not a permutation of 0..{players}")]
-    Permutation { seats: Vec<usize>, players: usize },
+    Permutation {
+        /// The seats given, agent by agent.
+        seats: Vec<usize>,
+        /// Seats the game has.
+        players: usize,
+    },
     /// A tournament whose agents make no lineup.
     #[error(
         "{agents} agents for {players}-player games: give one agent per player, or more than two for a 2-player round robin"
     )]
-    Lineups { agents: usize, players: usize },
+    Lineups {
+        /// Agents given.
+        agents: usize,
+        /// Seats the game has.
+        players: usize,
+    },
     /// A lineup naming an agent the request does not have.
     #[error("lineup: agent {agent} of {agents} agents")]
-    Lineup { agent: usize, agents: usize },
+    Lineup {
+        /// The agent index in the lineup.
+        agent: usize,
+        /// Agents the request has.
+        agents: usize,
+    },
     /// A tournament of no games.
     #[error("0 games: play at least one game")]
     NoGames,
     /// A tournament stopped before its last game ([`super::tournament::Watch::stop`]).
     #[error("interrupted: the tournament stopped after {played} of its games")]
-    Interrupted { played: usize },
+    Interrupted {
+        /// Games played before it stopped.
+        played: usize,
+    },
     /// Self-play with agents that do not fill the seats one each.
     #[error("self-play needs one agent per seat: {agents} agents for {players} players")]
-    SelfplaySeats { agents: usize, players: usize },
+    SelfplaySeats {
+        /// Agents given.
+        agents: usize,
+        /// Seats the game has.
+        players: usize,
+    },
     /// A game without a picture, asked to draw one.
     #[error("game `{game}` has no picture")]
-    NoPicture { game: String },
+    NoPicture {
+        /// The game's name.
+        game: String,
+    },
     /// A game without a state encoding, asked for self-play samples.
     #[error("game `{game}` has no state encoding, so it cannot record self-play samples")]
-    NoEncoding { game: String },
+    NoEncoding {
+        /// The game's name.
+        game: String,
+    },
     /// An encoding the game does not have.
     #[error("game `{game}` has no state encoding `{name}` (it has: {known})")]
     UnknownEncoding {
+        /// The game's name.
         game: String,
+        /// The encoding named.
         name: String,
+        /// The encodings it has, comma-separated.
         known: String,
     },
     /// Drawing or writing a picture failed (the file and why).
@@ -157,15 +255,19 @@ pub enum Error {
     /// not build, an opponent that did not play).
     #[error("{context}: {source}")]
     Context {
+        /// What was being done.
         context: String,
+        /// What went wrong.
         #[source]
         source: Box<Error>,
     },
     /// Another error, with a note on what the value means: `ERROR (NOTE)`.
     #[error("{source} ({note})")]
     Note {
+        /// What went wrong.
         #[source]
         source: Box<Error>,
+        /// What the value means.
         note: String,
     },
 }

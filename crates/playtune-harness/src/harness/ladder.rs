@@ -81,6 +81,7 @@ pub(crate) fn depth_step(t: &[f64]) -> Option<usize> {
 /// One step of a ladder: from rung `from` to the next.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step {
+    /// The lower rung's index.
     pub from: usize,
     /// The next rung's average minus this one's.
     pub gain: f64,
@@ -118,7 +119,9 @@ pub fn steps(averages: &[(f64, f64)]) -> Vec<Step> {
 /// agent and the variance of that mean (the per-game variance over the games played).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PairScore {
+    /// The row agent's mean score against the column agent.
     pub mean: f64,
+    /// The variance of that mean.
     pub variance_of_mean: f64,
 }
 
@@ -126,8 +129,11 @@ pub struct PairScore {
 /// and its standard error within the ladder, and the smallest step in standard errors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OrderedSubset {
+    /// The rungs, as indices into the round robin, weakest first.
     pub rungs: Vec<usize>,
+    /// Each rung's row average and its standard error within the ladder.
     pub averages: Vec<(f64, f64)>,
+    /// The smallest step between neighbouring rungs, in standard errors.
     pub weakest_step: f64,
 }
 

@@ -9,19 +9,21 @@ use super::{DynGame, Error, GameRequest};
 
 /// One step of a ladder: rung `from + 1` against rung `from`, head to head.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RungStep {
-    pub from: usize,
+pub(crate) struct RungStep {
+    /// The lower rung's index in the ladder.
+    pub(crate) from: usize,
     /// Rung `from + 1`'s mean score against rung `from` (a win 1, a draw or a game
     /// neither won 1/2).
-    pub score: f64,
+    pub(crate) score: f64,
     /// Its standard error.
-    pub se: f64,
-    pub games: usize,
+    pub(crate) se: f64,
+    /// Games the two rungs played.
+    pub(crate) games: usize,
 }
 
 impl RungStep {
     /// Whether the upper rung wins the step by more than two standard errors.
-    pub fn ordered(&self) -> bool {
+    pub(crate) fn ordered(&self) -> bool {
         self.score - 0.5 > 2.0 * self.se
     }
 }
@@ -31,7 +33,8 @@ impl RungStep {
 pub struct LadderCheck {
     /// The rungs as given, weakest first.
     pub ladder: Vec<String>,
-    pub steps: Vec<RungStep>,
+    /// Each rung against the one below, weakest first.
+    pub(crate) steps: Vec<RungStep>,
     /// The largest set of rungs whose round robin is ordered (weakest first), where
     /// the ladder as given is not; `None` when it is, or when no two rungs separate.
     pub proposal: Option<Vec<String>>,

@@ -98,6 +98,7 @@ fn seen() -> bool {
 /// A set of games' design metrics.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DesignMetrics {
+    /// Games measured.
     pub games: usize,
     /// Per seat (seat 0 moves first): the share of games the agent in it won, shared
     /// wins counting for each winner.
@@ -111,7 +112,9 @@ pub struct DesignMetrics {
     pub stalemate_rate: f64,
     /// Games ended by the rules rather than by a cap on their length.
     pub ended_by_rules: f64,
+    /// Mean game length in steps.
     pub mean_length: f64,
+    /// Standard deviation (n - 1) of the game length in steps.
     pub sd_length: f64,
     /// Mean changes of the sole leader on score per game; NaN (unavailable) where no
     /// game's path was seen (a game that reports no trace).

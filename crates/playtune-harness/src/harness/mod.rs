@@ -36,6 +36,7 @@ use std::sync::Arc;
 /// What a game tells the harness about itself. Implement it on a unit struct in the
 /// game's folder; [`DynGame`] then gives the command line everything by name.
 pub trait GameDef: Sync + 'static {
+    /// The game's state: its rules and forward model.
     type State: Game + 'static;
 
     /// Where agent `i`'s generator comes from, `[AGENT_STREAM, i]` under the game's
@@ -136,8 +137,11 @@ pub type SampleSink<'a> = dyn Fn(GameSamples) -> Result<(), Error> + Sync + 'a;
 
 /// An agent of a game, as listed by `playtune games`.
 pub struct AgentInfo {
+    /// Its names, the first the one listed.
     pub names: Vec<&'static str>,
+    /// What it is, in a line.
     pub about: &'static str,
+    /// Its settings with their defaults.
     pub settings: Vec<Setting>,
 }
 
@@ -145,8 +149,11 @@ pub struct AgentInfo {
 /// plain `&'static [&'static dyn DynGame]`. Implemented for every [`GameDef`].
 /// Settings and agents come as text and are checked here: errors are [`Error`]s.
 pub trait DynGame: Sync {
+    /// The name on the command line (`--game NAME`).
     fn name(&self) -> &'static str;
+    /// One line on what the game is.
     fn about(&self) -> &'static str;
+    /// The game's settings (`--set NAME=VALUE`) with their defaults.
     fn settings(&self) -> Vec<Setting>;
     /// The game's own agents and presets (the generic ones are [`Generic::ALL`]).
     fn own_agents(&self) -> Vec<AgentInfo>;
@@ -198,12 +205,12 @@ pub trait DynGame: Sync {
     fn encoding(&self) -> Option<Encoding>;
     /// The game's state encoding named `name` (its default when `None`).
     fn encoding_named(&self, name: Option<&str>) -> Result<Encoding, Error>;
-    /// The game's design space, if it has one ([`GameDef::design_space`]).
     /// What identifies the game, where a file describes it (a description, a Python
     /// game): a fingerprint of how it plays and is scored. `None`: a built-in game.
     fn identity(&self) -> Option<playtune_optim::eval::GameIdentity> {
         None
     }
+    /// The game's design space, if it has one ([`GameDef::design_space`]).
     fn design_space(&self) -> Option<playtune_optim::space::Space>;
     /// The game's own rules under `settings` ([`GameDef::own_rules`]), checked.
     fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error>;
@@ -239,9 +246,13 @@ pub trait DynGame: Sync {
 /// A game to play as the user asked for it.
 #[derive(Clone, Debug)]
 pub struct GameRequest {
+    /// Game settings given (`NAME`, `VALUE`): the game's defaults fill in the rest.
     pub settings: Vec<(String, String)>,
+    /// Agent specs, one per seat (empty: the game's default lineup).
     pub agents: Vec<String>,
+    /// Every agent's default forward-model budget, if given.
     pub budget: Option<usize>,
+    /// The seed every game is played from.
     pub seed: u64,
 }
 
@@ -284,7 +295,9 @@ pub trait PreparedGame: Sync {
 /// A request played afresh each time, for a game with nothing to set up ahead (an
 /// external game's engine reads its request per game).
 pub struct EachTime<'a, G: DynGame + ?Sized> {
+    /// The game.
     pub game: &'a G,
+    /// The request, its seed replaced by each game's.
     pub request: GameRequest,
 }
 
@@ -504,21 +517,22 @@ impl<D: GameDef> DynGame for D {
         games: usize,
         watch: &tournament::Watch,
     ) -> Result<TournamentResult, Error> {
-        if games == 0 {
-            return Err(Error::NoGames);
-        }
-        let p = prepare(self, req)?;
-        let players = DynGame::players(self, &req.settings)?;
-        let lineups = tournament::lineups(p.specs.len(), players)?;
-        let records =
-            tournament::play_lineups(&lineups, games, req.seed, watch, |lineup, g, seed| {
-                let seats = play::rotated_seats(players, g);
+        tournament::run(
+            games,
+            req.seed,
+            watch,
+            || {
+                let p = prepare(self, req)?;
+                let players = DynGame::players(self, &req.settings)?;
+                Ok((p.names(), players, p))
+            },
+            |p, lineup, seats, seed| {
                 Ok(
-                    p.play_one(self, lineup, &seats, req.budget, seed, &mut |_, _| {})?
+                    p.play_one(self, lineup, seats, req.budget, seed, &mut |_, _| {})?
                         .1,
                 )
-            })?;
-        Ok(tournament::summarize(&p.names(), &lineups, games, &records))
+            },
+        )
     }
 
     fn play_lineup(

@@ -12,8 +12,11 @@ use serde::Serialize;
 /// [`super::GameDef::AGENT_STREAM`]) and the re-sampling of hidden information in what
 /// agents observe from `[OBSERVE]`.
 pub const STATE: u64 = 0;
+/// Shuffled seats' stream (see [`STATE`]).
 pub(crate) const SEATS: u64 = 1;
+/// The agents' streams, by default (see [`STATE`]).
 pub const AGENTS: u64 = 2;
+/// The re-sampling of hidden information's stream (see [`STATE`]).
 pub(crate) const OBSERVE: u64 = 3;
 
 /// What a game's loop shows its observer: every state and the actions chosen in it.
@@ -28,7 +31,7 @@ pub fn shuffled_seats(players: usize, seed: u64) -> Vec<usize> {
 
 /// Seats rotating with the game number, so that every agent plays every seat:
 /// agent `i` takes seat `(i + rotation) % players`.
-pub(crate) fn rotated_seats(players: usize, rotation: usize) -> Vec<usize> {
+pub fn rotated_seats(players: usize, rotation: usize) -> Vec<usize> {
     (0..players).map(|i| (i + rotation) % players).collect()
 }
 

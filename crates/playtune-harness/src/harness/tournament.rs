@@ -3,7 +3,7 @@
 //! parallel, so one thread and sixteen give the same result.
 
 use super::Error;
-use super::play::Record;
+use super::play::{Record, rotated_seats};
 use playtune_optim::rng::derive_seed;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -47,11 +47,35 @@ pub fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, Error> 
     }
 }
 
+/// A tournament of `games` games of every lineup, the one every game plays (built in
+/// or external): `setup` reads the request, giving the agents' names, the players of a
+/// game and whatever playing needs (`ready`); game `g` of lineup `k` is then
+/// `play(&ready, lineup, seats, derive_seed(seed, [k, g]))`, the seats rotated by `g`
+/// ([`super::play::rotated_seats`]). `watch` counts the games played and may stop the
+/// rest.
+pub fn run<T: Sync>(
+    games: usize,
+    seed: u64,
+    watch: &Watch,
+    setup: impl FnOnce() -> Result<(Vec<String>, usize, T), Error>,
+    play: impl Fn(&T, &[usize], &[usize], u64) -> Result<Record, Error> + Sync,
+) -> Result<TournamentResult, Error> {
+    if games == 0 {
+        return Err(Error::NoGames);
+    }
+    let (names, players, ready) = setup()?;
+    let lineups = lineups(names.len(), players)?;
+    let records = play_lineups(&lineups, games, seed, watch, |lineup, g, seed| {
+        play(&ready, lineup, &rotated_seats(players, g), seed)
+    })?;
+    Ok(summarize(&names, &lineups, games, &records))
+}
+
 /// Plays `games` games of every lineup in parallel: game `g` of lineup `k` is
-/// `play(lineup, g, derive_seed(seed, [k, g]))`, `g` also rotating the seats. The
+/// `play(lineup, g, derive_seed(seed, [k, g]))`, which rotates the seats by `g`. The
 /// results come lineup by lineup, `games` each. `watch` counts the games played and
 /// may stop the rest.
-pub fn play_lineups<R: Send>(
+fn play_lineups<R: Send>(
     lineups: &[Vec<usize>],
     games: usize,
     seed: u64,
@@ -78,10 +102,13 @@ pub fn play_lineups<R: Send>(
 /// One agent's results over all its games.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AgentResult {
+    /// The agent, as a tournament names it.
     pub name: String,
+    /// Games it played.
     pub games: usize,
     /// Games won (a tie counts as a win for every tied leader).
     pub wins: usize,
+    /// Its share of games won.
     pub win_rate: f64,
     /// Standard error of the win rate, `sqrt(p (1 - p) / games)`.
     pub win_rate_se: f64,
@@ -94,9 +121,13 @@ pub struct AgentResult {
 pub struct PairResult {
     /// Indices of the two agents in the list given.
     pub a: usize,
+    /// The other agent's index.
     pub b: usize,
+    /// Games the pair played.
     pub games: usize,
+    /// Games `a` won.
     pub wins_a: usize,
+    /// Games `b` won.
     pub wins_b: usize,
     /// Games both won (a shared win counts for each, so wins_a + wins_b - both +
     /// neither = games).
@@ -174,18 +205,23 @@ pub struct TournamentResult {
     pub agents: Vec<AgentResult>,
     /// The round robin's pairings (empty when all agents share every game).
     pub pairs: Vec<PairResult>,
+    /// Games played.
     pub games: usize,
     /// Games without a winner.
     pub no_winner: usize,
-    /// Mean and standard deviation (n - 1) of the game length in steps.
+    /// Mean game length in steps.
     pub mean_length: f64,
+    /// Standard deviation (n - 1) of the game length in steps.
     pub sd_length: f64,
+    /// The shortest game's length in steps.
     pub min_length: u32,
+    /// The longest game's length in steps.
     pub max_length: u32,
-    /// Mean length of the games without a winner (stalemated) and of the others (0
-    /// when there are none): a game whose stalemates come early or late shows it here,
-    /// where the overall mean hides it.
+    /// Mean length of the games without a winner (stalemated), 0 when there are
+    /// none: a game whose stalemates come early or late shows it here, where the
+    /// overall mean hides it.
     pub mean_length_stalemated: f64,
+    /// Mean length of the games with a winner, 0 when there are none.
     pub mean_length_finished: f64,
     /// Means over all games of the game's own statistics, by name.
     pub extra: Vec<(String, f64)>,
@@ -193,7 +229,8 @@ pub struct TournamentResult {
     pub design: super::metrics::DesignMetrics,
 }
 
-/// Sums up `records` ([`play_lineups`] of `lineups`, `games` each).
+/// Sums up `records`: `games` games of each of `lineups`, lineup by lineup, as [`run`]
+/// plays them.
 pub fn summarize(
     names: &[String],
     lineups: &[Vec<usize>],

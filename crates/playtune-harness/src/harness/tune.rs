@@ -15,6 +15,7 @@ pub struct TuneConfig {
     pub agent: String,
     /// Opponent specs: the agent plays `games` games against each.
     pub opponents: Vec<String>,
+    /// Games against each opponent per evaluation.
     pub games: usize,
     /// Every agent's default forward-model budget, if given.
     pub budget: Option<usize>,

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 /// `cap` inputs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Feature {
+    /// The feature's name.
     pub name: String,
+    /// Its inputs: its value is clamped to `0..cap`.
     pub cap: u8,
 }
 
@@ -17,7 +19,9 @@ pub struct Feature {
 /// checked on load: a network only evaluates states of the encoding it learned.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Encoding {
+    /// The encoding's name.
     pub name: String,
+    /// Its features, in input order.
     pub features: Vec<Feature>,
 }
 
@@ -74,6 +78,7 @@ impl Encoding {
         self.features.len()
     }
 
+    /// Whether it has no features.
     pub fn is_empty(&self) -> bool {
         self.features.is_empty()
     }

@@ -9,25 +9,41 @@ pub enum Error {
     /// A training setting outside its range.
     #[error("{setting}: {value}: {expected}")]
     Setting {
+        /// The setting's name.
         setting: &'static str,
+        /// The value given.
         value: String,
+        /// What it takes.
         expected: String,
     },
     /// The samples' encoding cannot train a network.
     #[error("{data}: {problem}")]
-    Encoding { data: String, problem: String },
+    Encoding {
+        /// The samples (their file).
+        data: String,
+        /// What is wrong with the encoding.
+        problem: String,
+    },
     /// Every game fell in the validation share.
     #[error(
         "{data}: no training samples ({games} games); play more games with `playtune selfplay`"
     )]
-    NoTrainingSamples { data: String, games: usize },
+    NoTrainingSamples {
+        /// The samples (their file).
+        data: String,
+        /// Games the samples hold.
+        games: usize,
+    },
     /// No game fell in the validation share.
     #[error(
         "{data}: no game fell in the validation share {share} of {games} games; play more games or raise the validation share"
     )]
     NoValidationGames {
+        /// The samples (their file).
         data: String,
+        /// The validation share asked for.
         share: f64,
+        /// Games the samples hold.
         games: usize,
     },
     /// Mirrored training asked of an encoding that names no seats.
@@ -37,7 +53,12 @@ pub enum Error {
     NoSeatSwap(String),
     /// The validation loss stopped being a number.
     #[error("training diverged at epoch {epoch} (validation loss {loss}); lower the learning rate")]
-    Diverged { epoch: usize, loss: f64 },
+    Diverged {
+        /// The epoch it diverged at.
+        epoch: usize,
+        /// Its validation loss.
+        loss: f64,
+    },
     /// The trained weights do not make a network that loads.
     #[error("training gave a network that cannot be used ({0}); lower the learning rate")]
     Unusable(String),
@@ -53,8 +74,11 @@ pub enum Error {
     /// A network of another game's encoding.
     #[error("{what} uses the encoding `{theirs}`, but this game's is `{ours}`")]
     OtherEncoding {
+        /// The network (its file).
         what: String,
+        /// The network's encoding.
         theirs: String,
+        /// The game's encoding.
         ours: String,
     },
     /// A network of another version of this game's encoding.
@@ -62,9 +86,13 @@ pub enum Error {
         "{what} uses a different version of the encoding `{name}` ({theirs} features, this game's has {ours})"
     )]
     EncodingVersion {
+        /// The network (its file).
         what: String,
+        /// The encoding's name.
         name: String,
+        /// Features of the network's version.
         theirs: usize,
+        /// Features of the game's version.
         ours: usize,
     },
 }

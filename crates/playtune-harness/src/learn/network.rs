@@ -26,33 +26,45 @@ const MAGIC: &[u8] = b"playtune-evalnet 1\n";
 pub struct TrainingSummary {
     /// The sample file it learned from.
     pub data: String,
+    /// Games trained on.
     pub train_games: usize,
+    /// Games held out for validation.
     pub validation_games: usize,
+    /// Samples trained on.
     pub train_samples: usize,
+    /// Samples held out for validation.
     pub validation_samples: usize,
     /// The epoch whose weights were kept (lowest validation loss), from 1.
     pub epoch: usize,
+    /// Epochs run in all.
     pub epochs_run: usize,
+    /// The kept epoch's validation loss (binary cross-entropy).
     pub validation_loss: f64,
+    /// The kept epoch's share of validation samples predicted right.
     pub validation_accuracy: f64,
 }
 
 /// What a network file says about itself.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NetworkHeader {
+    /// The encoding of its inputs.
     pub encoding: Encoding,
     /// Hidden layer sizes; the output is one logit: the player to move wins.
     pub hidden: Vec<usize>,
+    /// How it was trained.
     pub training: TrainingSummary,
 }
 
 /// A dense layer, weights stored one row per input.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layer {
+    /// Inputs (rows of `weights`).
     pub inputs: usize,
+    /// Outputs (columns of `weights`).
     pub outputs: usize,
     /// `inputs x outputs`, row `i` the weights from input `i`.
     pub weights: Vec<f32>,
+    /// One bias per output.
     pub biases: Vec<f32>,
 }
 
@@ -67,7 +79,9 @@ pub struct Scratch {
 /// output logit for "the player to move wins".
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
+    /// What the network says about itself.
     pub header: NetworkHeader,
+    /// Its layers, input first; the last has one output.
     pub layers: Vec<Layer>,
 }
 

@@ -51,11 +51,12 @@ pub(crate) const MAX_SAMPLES_PER_GAME: usize = 1 << 20;
 /// The longest header.
 const MAX_HEADER: usize = 1 << 24;
 /// The winner byte of a game without a single winner (a draw).
-pub const NO_WINNER: u8 = 255;
+pub(crate) const NO_WINNER: u8 = 255;
 
 /// What produced the samples.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SampleHeader {
+    /// The game's name.
     pub game: String,
     /// Every game setting with its value.
     pub settings: Vec<(String, String)>,
@@ -63,13 +64,15 @@ pub struct SampleHeader {
     pub agents: Vec<String>,
     /// Every agent's default forward-model budget, if one was given.
     pub budget: Option<usize>,
+    /// The run's seed.
     pub seed: u64,
+    /// The encoding of the samples.
     pub encoding: Encoding,
 }
 
 impl SampleHeader {
     /// Why `other` (a file's header) is not this run's: the first field that differs.
-    pub fn mismatch(&self, other: &SampleHeader) -> Option<String> {
+    pub(crate) fn mismatch(&self, other: &SampleHeader) -> Option<String> {
         let field = if self.game != other.game {
             "game"
         } else if self.settings != other.settings {
@@ -121,8 +124,9 @@ pub fn check_encoding(e: &Encoding) -> Result<(), String> {
 /// One game's samples.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameSamples {
+    /// The game's index in the run (it seeds the game).
     pub game: u32,
-    /// The single winner's seat, or [`NO_WINNER`].
+    /// The single winner's seat, or 255 for a game without a single winner (a draw).
     pub winner: u8,
     /// The player to move in each sample.
     pub movers: Vec<u8>,
@@ -186,6 +190,7 @@ impl GameSamples {
         self.movers.len()
     }
 
+    /// Whether the game has no samples.
     pub fn is_empty(&self) -> bool {
         self.movers.is_empty()
     }
@@ -206,14 +211,18 @@ impl GameSamples {
 /// A stretch of a sample file left out: where it starts, its length and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Damage {
+    /// Where it starts, in bytes from the file's start.
     pub at: u64,
+    /// Its length in bytes.
     pub len: u64,
+    /// Why it was left out.
     pub why: String,
 }
 
 /// A sample file read whole.
 #[derive(Clone, Debug)]
 pub struct SampleFile {
+    /// What produced the samples.
     pub header: SampleHeader,
     /// The intact games, in file order.
     pub games: Vec<GameSamples>,

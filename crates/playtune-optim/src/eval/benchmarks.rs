@@ -40,9 +40,11 @@ pub struct NoisyOneMax {
 }
 
 impl NoisyOneMax {
+    /// Noisy OneMax over `dims` bits with noise of standard deviation `sigma`.
     pub fn new(dims: usize, sigma: f64) -> NoisyOneMax {
         NoisyOneMax::scaled(dims, sigma, 1.0)
     }
+    /// [`NoisyOneMax::new`] with every fitness (count and noise) multiplied by `scale`.
     pub fn scaled(dims: usize, sigma: f64, scale: f64) -> NoisyOneMax {
         NoisyOneMax {
             space: int_space("noisy-onemax", dims, 2),
@@ -75,14 +77,18 @@ impl Problem for NoisyOneMax {
 /// feasible optimum is every point with exactly floor(cap x dims) ones; the
 /// unconstrained optimum (all ones) is infeasible. A benchmark for constraint handling
 /// with a known feasible optimum.
-pub struct ConstrainedOneMax {
+pub(crate) struct ConstrainedOneMax {
     space: Space,
     sigma: f64,
     ones: usize,
 }
 
 impl ConstrainedOneMax {
-    pub fn new(dims: usize, sigma: f64, cap: f64) -> Result<ConstrainedOneMax, ProblemError> {
+    pub(super) fn new(
+        dims: usize,
+        sigma: f64,
+        cap: f64,
+    ) -> Result<ConstrainedOneMax, ProblemError> {
         if !(0.0..1.0).contains(&cap) {
             return Err(ProblemError::Share {
                 setting: "cap",
@@ -130,7 +136,7 @@ impl Problem for ConstrainedOneMax {
 /// 0..m-1, except that the all-maximum point is a trap worth 0. The optimum, worth
 /// D*(m-1) - 1, is every point with one dimension at m-2 and the rest at m-1.
 /// `scale` multiplies the whole fitness, as for [`NoisyOneMax`].
-pub struct NoisyTrap {
+pub(crate) struct NoisyTrap {
     space: Space,
     values: usize,
     sigma: f64,
@@ -138,10 +144,10 @@ pub struct NoisyTrap {
 }
 
 impl NoisyTrap {
-    pub fn new(dims: usize, values: usize, sigma: f64) -> NoisyTrap {
+    pub(crate) fn new(dims: usize, values: usize, sigma: f64) -> NoisyTrap {
         NoisyTrap::scaled(dims, values, sigma, 1.0)
     }
-    pub fn scaled(dims: usize, values: usize, sigma: f64, scale: f64) -> NoisyTrap {
+    pub(crate) fn scaled(dims: usize, values: usize, sigma: f64, scale: f64) -> NoisyTrap {
         NoisyTrap {
             space: int_space("noisy-trap", dims, values as i64),
             values,
@@ -186,14 +192,14 @@ impl Problem for NoisyTrap {
 /// the sum. All ones is the optimum, but from `00` one flip loses: a local optimum that
 /// a one-dimension model cannot see past and 2-tuples can. Odd dimensions leave the
 /// last bit scoring as OneMax does (1 for a one).
-pub struct NoisyPairs {
+pub(crate) struct NoisyPairs {
     space: Space,
     local: f64,
     sigma: f64,
 }
 
 impl NoisyPairs {
-    pub fn new(dims: usize, local: f64, sigma: f64) -> NoisyPairs {
+    pub(crate) fn new(dims: usize, local: f64, sigma: f64) -> NoisyPairs {
         NoisyPairs {
             space: int_space("noisy-pairs", dims, 2),
             local,
@@ -241,6 +247,8 @@ pub struct NoisyWinRate {
 }
 
 impl NoisyWinRate {
+    /// `dims` dimensions of `values` levels each, won with probability `low` at the
+    /// all-bottom point and `high` at the all-top one.
     pub fn new(dims: usize, values: usize, low: f64, high: f64) -> NoisyWinRate {
         NoisyWinRate {
             space: int_space("noisy-winrate", dims, values as i64),
@@ -375,6 +383,7 @@ fn sigma(v: &Values) -> Result<f64, ProblemError> {
     Ok(v.real_in("sigma", 0.0, f64::INFINITY)?)
 }
 
+/// Problem `noisy-onemax`: [`NoisyOneMax`].
 pub const NOISY_ONEMAX: ProblemDef = ProblemDef {
     name: "noisy-onemax",
     about: "count of ones plus Gaussian noise (all times scale); optimum all ones",
@@ -392,6 +401,7 @@ pub const NOISY_ONEMAX: ProblemDef = ProblemDef {
     },
 };
 
+/// Problem `constrained-onemax`: OneMax held to a cap on its share of ones.
 pub const CONSTRAINED_ONEMAX: ProblemDef = ProblemDef {
     name: "constrained-onemax",
     about: "count of ones plus noise, held to `load <= cap` (load: the share of ones); feasible optimum floor(cap x dims) ones",
@@ -409,6 +419,7 @@ pub const CONSTRAINED_ONEMAX: ProblemDef = ProblemDef {
     },
 };
 
+/// Problem `noisy-trap`: the sum of values, the all-max point a trap worth 0.
 pub const NOISY_TRAP: ProblemDef = ProblemDef {
     name: "noisy-trap",
     about: "sum of values plus noise, the all-max point a trap worth 0",
@@ -437,6 +448,7 @@ pub const NOISY_TRAP: ProblemDef = ProblemDef {
     },
 };
 
+/// Problem `noisy-pairs`: bit pairs that score for 11 and, less, for 00.
 pub const NOISY_PAIRS: ProblemDef = ProblemDef {
     name: "noisy-pairs",
     about: "bit pairs score 1 for 11, local for 00, 0 otherwise, plus noise; optimum all ones",
@@ -454,6 +466,7 @@ pub const NOISY_PAIRS: ProblemDef = ProblemDef {
     },
 };
 
+/// Problem `noisy-winrate`: [`NoisyWinRate`].
 pub const NOISY_WINRATE: ProblemDef = ProblemDef {
     name: "noisy-winrate",
     about: "each evaluation a win or a loss, won with probability low..high by the sum of values; optimum all top",
@@ -487,6 +500,7 @@ pub const NOISY_WINRATE: ProblemDef = ProblemDef {
     },
 };
 
+/// Problem `sphere`: [`Sphere`], pyribs' benchmark for MAP-Elites.
 pub const SPHERE: ProblemDef = ProblemDef {
     name: "sphere",
     about: "pyribs' sphere benchmark for MAP-Elites: objective in [0, 100], two measures",

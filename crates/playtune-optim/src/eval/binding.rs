@@ -21,7 +21,9 @@ pub struct Binding {
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{message}")]
 pub struct BindingError {
+    /// The search space's dimension at fault.
     pub dim: String,
+    /// What is wrong, naming the dimension.
     pub message: String,
 }
 

@@ -8,7 +8,7 @@ use crate::settings::{Setting, SettingError, Values};
 use crate::space::Space;
 
 /// A problem's settings that cannot build it (what the helpers below report; each
-/// problem's own build reports its layer's error, [`BuildProblem`]).
+/// problem's own build reports its layer's error, [`ProblemDef::build`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum ProblemError {
     /// A setting missing, unknown or out of range.
@@ -19,28 +19,44 @@ pub enum ProblemError {
         "{name}: `{pair}` is not NAME=VALUE ({owner} takes game settings as NAME=VALUE NAME=VALUE)"
     )]
     GameSetting {
+        /// The setting.
         name: String,
+        /// The item that is not `NAME=VALUE`.
         pair: String,
+        /// Whose setting it is ("problem `rinascimento-design`").
         owner: String,
     },
     /// A budget setting that is neither empty nor a count.
     #[error("{0}, or leave it empty for each agent's own")]
     Budget(SettingError),
+    /// A feature list with an empty name in it.
     #[error(
         "{name}={text}: an empty feature name (two commas in a row, or one at an end); give names separated by single commas"
     )]
-    EmptyFeature { name: String, text: String },
+    EmptyFeature {
+        /// The setting.
+        name: String,
+        /// Its value, as given.
+        text: String,
+    },
+    /// A feature name that cannot head a column of the log.
     #[error("{name}: {problem}")]
     FeatureName {
+        /// The setting.
         name: String,
+        /// What is wrong with the name.
         problem: Box<crate::space::Error>,
     },
+    /// A feature list that names a feature twice.
     #[error(
         "{name}={text}: `{feature}` is given twice; each feature heads a column of the log, so give each name once"
     )]
     FeatureTwice {
+        /// The setting.
         name: String,
+        /// Its value, as given.
         text: String,
+        /// The feature given twice.
         feature: String,
     },
     /// A benchmark's space or constraint that cannot be made from its settings.
@@ -49,8 +65,11 @@ pub enum ProblemError {
     /// A share that must lie in `0..1`.
     #[error("{setting}={value}: {expected}")]
     Share {
+        /// The setting.
         setting: &'static str,
+        /// Its value.
         value: f64,
+        /// What it takes, in words.
         expected: &'static str,
     },
 }
@@ -66,16 +85,19 @@ impl From<crate::space::Error> for ProblemError {
 /// name. The error is the layer's own that refused ([`ProblemError`],
 /// `crate::harness::Error`, [`crate::space::Error`], ...), boxed: match it with
 /// `downcast_ref`.
-pub type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, BoxError>;
+pub(crate) type BuildProblem = fn(&Values, Option<&Space>) -> Result<Box<dyn Problem>, BoxError>;
 
 /// A built-in problem.
 #[derive(Debug)]
 pub struct ProblemDef {
+    /// What `--problem` takes.
     pub name: &'static str,
     /// One line: what its fitness is.
     pub about: &'static str,
     /// Its settings as (name, default, what it means).
     pub settings: &'static [(&'static str, &'static str, &'static str)],
+    /// Builds the problem from its settings and the user's space (see
+    /// `BuildProblem`).
     pub build: BuildProblem,
 }
 

@@ -6,13 +6,13 @@
 use super::{EvalError, Evaluation, Problem};
 use crate::space::{Domain, Space};
 
-pub struct ManualProblem {
+pub(crate) struct ManualProblem {
     space: Space,
     features: Vec<String>,
 }
 
 impl ManualProblem {
-    pub fn new(space: Space, features: Vec<String>) -> ManualProblem {
+    pub(super) fn new(space: Space, features: Vec<String>) -> ManualProblem {
         ManualProblem { space, features }
     }
 }
@@ -49,6 +49,8 @@ pub fn point_json(space: &Space, x: &[f64]) -> serde_json::Map<String, serde_jso
         .collect()
 }
 
+/// Problem `manual`: points evaluated outside playtune, by `playtune ask` and
+/// `playtune tell`.
 pub const MANUAL: super::def::ProblemDef = super::def::ProblemDef {
     name: "manual",
     about: "points evaluated outside playtune: `playtune ask RUN` prints candidates as JSON lines, `playtune tell RUN` takes results (needs a space file)",

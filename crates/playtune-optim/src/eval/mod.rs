@@ -11,19 +11,20 @@ mod synthetic_design;
 /// A space of `dims` integer dimensions, for tests and examples here and above.
 pub use benchmarks::int_space;
 pub use benchmarks::{
-    CONSTRAINED_ONEMAX, ConstrainedOneMax, NOISY_ONEMAX, NOISY_PAIRS, NOISY_TRAP, NOISY_WINRATE,
-    NoisyOneMax, NoisyPairs, NoisyTrap, NoisyWinRate, SPHERE, Sphere,
+    CONSTRAINED_ONEMAX, NOISY_ONEMAX, NOISY_PAIRS, NOISY_TRAP, NOISY_WINRATE, NoisyOneMax,
+    NoisyWinRate, SPHERE, Sphere,
 };
+pub(crate) use benchmarks::{NoisyPairs, NoisyTrap};
 pub use binding::{Binding, BindingError, own_baseline_point};
 pub use command::groups as evaluator_groups;
 pub use command::process_tail as stderr_tail;
 pub use command::reply::{Reply, json as reply_object, parse_reply, printable, show as show_reply};
-pub use command::worker::{Pool as WorkerPool, Session as WorkerSession, WorkerError};
+pub use command::worker::{WorkerError, WorkerPool, WorkerSession};
 pub use command::{COMMAND, CommandProblem};
 pub use command::{Ended as ProcessEnded, exit_text, run_to_end};
 pub use def::{ProblemDef, ProblemError};
-pub use manual::{MANUAL, ManualProblem, point_json};
-pub use synthetic_design::{SYNTHETIC_DESIGN, SyntheticDesign};
+pub use manual::{MANUAL, point_json};
+pub use synthetic_design::SYNTHETIC_DESIGN;
 
 use crate::space::Space;
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,7 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// An evaluation with only a fitness: no features.
     pub fn fitness(fitness: f64) -> Evaluation {
         Evaluation {
             fitness,
@@ -66,9 +68,13 @@ pub struct EvalError(pub String);
 /// A behaviour-feature axis with the grid MAP-Elites uses by default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FeatureAxis {
+    /// The feature's name.
     pub name: String,
+    /// The lower end of its range.
     pub low: f64,
+    /// The upper end of its range.
     pub high: f64,
+    /// The grid's bins between them.
     pub bins: usize,
 }
 
@@ -76,8 +82,10 @@ pub struct FeatureAxis {
 /// `axis TEXT` (the command line puts `--` in front).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum AxisError {
+    /// Not of the form `FEATURE=LOW:HIGH:BINS`.
     #[error("axis {0}: expected FEATURE=LOW:HIGH:BINS, e.g. measure_0=-256:256:100")]
     Malformed(String),
+    /// Bounds that are not finite with LOW below HIGH, or no bins.
     #[error("axis {0}: needs finite LOW < HIGH and at least one bin")]
     Bounds(String),
 }
@@ -122,13 +130,13 @@ pub(crate) fn rate_range(name: &str) -> Option<(f64, f64)> {
     (rate && !name.ends_with("_se")).then_some((0.0, 1.0))
 }
 
-/// Something to optimise.
 /// What identifies the game a problem plays, where a file names it (a description, a
 /// Python game): its name and a fingerprint of everything that decides how it plays
 /// and is scored. A built-in game has none: the program identifies it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameIdentity {
+    /// The game's name.
     pub name: String,
     /// A fingerprint of the game's description (players, settings, bots, ladder, ...).
     pub fingerprint: String,
@@ -158,6 +166,7 @@ impl GameIdentity {
     }
 }
 
+/// Something to optimise.
 pub trait Problem: Send + Sync {
     /// The problem's parameters, with their domains and defaults. A user space may
     /// search any subset of them (see [`Binding`]).

@@ -18,14 +18,14 @@ use rand::RngExt;
 /// `0.2 / (dims (values - 1))` between neighbouring levels of skill, and a measured
 /// depth with a standard error of about 0.14 at 20 games a rung, as the design
 /// problem's on Rinascimento.
-pub struct SyntheticDesign {
+pub(crate) struct SyntheticDesign {
     space: Space,
     games: usize,
     top: f64,
 }
 
 impl SyntheticDesign {
-    pub fn new(dims: usize, values: usize, games: usize) -> SyntheticDesign {
+    pub(super) fn new(dims: usize, values: usize, games: usize) -> SyntheticDesign {
         SyntheticDesign {
             space: int_space("synthetic-design", dims, values as i64),
             games,
@@ -90,6 +90,7 @@ impl Problem for SyntheticDesign {
     }
 }
 
+/// Problem `synthetic-design`: a design benchmark with a known best rule set.
 pub const SYNTHETIC_DESIGN: ProblemDef = ProblemDef {
     name: "synthetic-design",
     about: "a design benchmark with a known best rule set: skill depth of a 3-rung ladder whose win rates follow the rules, each rung a count of won games; optimum every rule at its top",

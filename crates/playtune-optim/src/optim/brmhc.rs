@@ -12,8 +12,9 @@
 //! depend on the fitness scale: with the default temperature 0.5, the most important
 //! dimension is e^2 = 7.4 times as likely to mutate as one that never moved fitness.
 
+use super::declaration::{self, OptimizerDef};
 use super::rmhc::{DimensionChooser, HillClimber};
-use super::{Candidate, Optimizer, Phase, Recommendation, def};
+use super::{Candidate, Optimizer, Phase, Recommendation};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::settings::Setting;
@@ -22,9 +23,11 @@ use crate::space::{Space, random_point};
 use crate::stats::Summary;
 use serde::{Deserialize, Serialize};
 
+/// B-RMHC's settings, as `config.ron` records them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BrmhcConfig {
+    /// Evaluations of the parent and of the mutant per generation (r), as in RMHC.
     pub resample: u32,
     /// Softmax temperature over importances scaled to [0, 1].
     pub temperature: f64,
@@ -33,7 +36,7 @@ pub struct BrmhcConfig {
 }
 
 /// B-RMHC, declared ([`super::def`]).
-pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+pub static DEF: OptimizerDef = OptimizerDef {
     name: "brmhc",
     aliases: &["b-rmhc"],
     about: "Biased-mutation RMHC: the dimension to mutate drawn by its measured importance",
@@ -56,15 +59,18 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
     configure: |v, _| {
         Ok(super::AlgoConfig::Brmhc(BrmhcConfig {
             resample: super::rmhc::resample(v)?,
-            temperature: def::real(v, "temperature", |t| t > 0.0, "above 0")?,
-            free_preprocessing: def::switch(v, "free_preprocessing")?,
+            temperature: declaration::real(v, "temperature", |t| t > 0.0, "above 0")?,
+            free_preprocessing: declaration::switch(v, "free_preprocessing")?,
         }))
     },
     values: |c| match c {
         super::AlgoConfig::Brmhc(c) => Some(vec![
-            ("resample".into(), def::text(c.resample)),
-            ("temperature".into(), def::text(c.temperature)),
-            ("free_preprocessing".into(), def::text(c.free_preprocessing)),
+            ("resample".into(), declaration::text(c.resample)),
+            ("temperature".into(), declaration::text(c.temperature)),
+            (
+                "free_preprocessing".into(),
+                declaration::text(c.free_preprocessing),
+            ),
         ]),
         _ => None,
     },
@@ -92,6 +98,8 @@ enum Probe {
     Cells { dims: Vec<usize>, base: usize },
 }
 
+/// Biased-mutation RMHC: pre-processing, then RMHC with the dimension drawn by
+/// importance (the module's description).
 pub struct Brmhc {
     config: BrmhcConfig,
     space: Space,
@@ -218,6 +226,9 @@ fn softmax_cumulative(importance: &[f64], temperature: f64) -> Vec<f64> {
 }
 
 impl Brmhc {
+    /// B-RMHC over `space` with `budget` evaluations (pre-processing included unless it
+    /// is free), seeded by `seed`; refused when pre-processing would be too long or
+    /// leave no budget for a generation.
     pub fn new(
         config: BrmhcConfig,
         space: Space,

@@ -39,6 +39,7 @@ pub struct Feasibility {
 /// One constraint, resolved against the problem's features.
 #[derive(Clone, Debug)]
 pub struct Check {
+    /// The constraint.
     pub constraint: Constraint,
     /// Position of the feature among the problem's features.
     pub feature: usize,
@@ -131,6 +132,8 @@ pub(super) fn key(values: &[f64]) -> Vec<u64> {
 }
 
 impl Constrained {
+    /// `inner` held to `checks`; `floor` is the problem's known lowest fitness, if any
+    /// (infeasible evaluations are told a fitness below it).
     pub fn new(inner: Box<dyn Optimizer>, checks: Vec<Check>, floor: Option<f64>) -> Constrained {
         let archive = inner.archive().is_some();
         Constrained {

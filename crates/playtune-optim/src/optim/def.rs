@@ -1,70 +1,19 @@
-//! An optimiser's declaration: its name, one line on what it does, and its settings
-//! (name, default, meaning, what each takes), written once, beside the optimiser.
-//! The command line's flags and help, the Python keyword arguments, the checks of a
-//! run's `config.ron`, the report's settings and the docs' tables all come from it,
-//! so adding an optimiser's setting is one line in its own file.
+//! Every optimiser's declaration, listed: its name, one line on what it does, and its
+//! settings (name, default, meaning, what each takes), written once, beside the
+//! optimiser. The command line's flags and help, the Python keyword arguments, the
+//! checks of a run's `config.ron`, the report's settings and the docs' tables all come
+//! from it, so adding an optimiser's setting is one line in its own file.
 //!
 //! A setting's name is its command-line flag with `-` for `_` (`selection_budget` is
 //! `--selection-budget`), its Python keyword and its name in the report. A setting
 //! that takes `Domain::Bool` is a switch (`--k-absolute`), off by default.
+//!
+//! What a declaration is ([`OptimizerDef`]) and the readers its settings' checks share
+//! live in `optim/declaration.rs`, which the optimisers import; this list imports the
+//! optimisers, so the imports run one way.
 
-use super::{AlgoConfig, Error};
-use crate::settings::{Setting, SettingError, Values};
-use crate::space::Domain;
-
-/// Settings as (name, value) text pairs, in declaration order.
-pub type Pairs = Vec<(String, String)>;
-
-/// What a setting's default may depend on: the space searched and the problem's
-/// tie-break feature (MAP-Elites' emitters and acceptance rule). A configuration read
-/// back from `config.ron` has every value explicit and needs neither.
-#[derive(Clone, Copy, Default)]
-pub struct Context<'a> {
-    pub space: Option<&'a crate::space::Space>,
-    pub tie_break: Option<&'a str>,
-}
-
-/// One optimiser, declared.
-pub struct OptimizerDef {
-    /// What `--algo` and Python's `optimizer(space, NAME)` take.
-    pub name: &'static str,
-    /// Other spellings taken for the name (`b-rmhc`).
-    pub aliases: &'static [&'static str],
-    /// One line: what it does.
-    pub about: &'static str,
-    /// Its settings, with their defaults.
-    pub settings: fn() -> Vec<Setting>,
-    /// The configuration `config.ron` records, from every setting's value (the
-    /// defaults overridden by the user's) and what the run searches.
-    pub configure: fn(&Values, &Context) -> Result<AlgoConfig, Error>,
-    /// A configuration's settings as text, in declaration order; `None` for another
-    /// optimiser's configuration.
-    pub values: fn(&AlgoConfig) -> Option<Pairs>,
-}
-
-impl OptimizerDef {
-    /// Who the settings are, in messages: "optimiser `ntbea`".
-    pub fn owner(&self) -> String {
-        format!("optimiser `{}`", self.name)
-    }
-
-    /// The configuration with the user's `given` settings over the defaults; an
-    /// unknown name is refused naming the known ones.
-    pub fn configure(&self, given: &[(String, String)]) -> Result<AlgoConfig, Error> {
-        self.configure_for(given, &Context::default())
-    }
-
-    /// [`OptimizerDef::configure`] for a search of `context`.
-    pub fn configure_for(
-        &self,
-        given: &[(String, String)],
-        context: &Context,
-    ) -> Result<AlgoConfig, Error> {
-        let values =
-            Values::new(&self.owner(), &(self.settings)(), given).map_err(Error::from_setting)?;
-        (self.configure)(&values, context)
-    }
-}
+use super::AlgoConfig;
+pub use super::declaration::{Context, OptimizerDef, Pairs};
 
 /// Every scalar optimiser (`optimize --algo`), in the order help lists them. Adding
 /// one is its file, with its `DEF`, and a line here (and its variant of
@@ -93,116 +42,42 @@ pub fn declaring(config: &AlgoConfig) -> (&'static OptimizerDef, Pairs) {
     (def, (def.values)(config).unwrap_or_default())
 }
 
-impl Error {
-    /// A refused setting as an optimiser's error.
-    pub(crate) fn from_setting(e: SettingError) -> Error {
-        match e {
-            SettingError::Unknown {
-                owner, name, known, ..
-            } => Error::UnknownSetting {
-                owner,
-                setting: name,
-                known: known.join(", "),
-            },
-            SettingError::Invalid {
-                name,
-                value,
-                expected,
-                ..
-            } => Error::Setting {
-                setting: name,
-                value,
-                expected,
-            },
-        }
-    }
-}
-
-/// The declared settings as the markdown table `docs/optimizers.md` shows (a test
-/// holds the doc to it): one row per optimiser (MAP-Elites last) and setting.
-pub fn markdown_table() -> String {
-    let mut out = String::from(
-        "| optimiser | setting (Python keyword) | flag | default | meaning |\n| --- | --- | --- | --- | --- |\n",
-    );
-    for def in OPTIMIZERS.iter().chain([&MAP_ELITES]) {
-        for s in (def.settings)() {
-            let mut flag = format!("--{}", s.name.replace('_', "-"));
-            for alias in &s.aliases {
-                flag.push_str(&format!("`, `--{alias}"));
-            }
-            let default = match &s.values {
-                Some(Domain::Bool) => "off".to_string(),
-                _ if s.default.is_empty() => "none".to_string(),
-                _ => format!("`{}`", s.default),
-            };
-            let takes = match &s.values {
-                Some(Domain::Categories(names)) => format!(" (one of {})", names.join(", ")),
-                _ => String::new(),
-            };
-            out.push_str(&format!(
-                "| `{}` | `{}` | `{flag}` | {default} | {}{takes} |\n",
-                def.name,
-                s.name,
-                s.about.replace('|', "\\|")
-            ));
-        }
-    }
-    out
-}
-
-/// `batch`, which random search and NTBEA both take, with their own defaults.
-pub(crate) fn batch_setting(default: usize) -> Setting {
-    Setting::new(
-        "batch",
-        &default.to_string(),
-        "Points evaluated at once, in parallel. Random search: points per batch. NTBEA: q walkers per run sharing one model (batch NTBEA, for slow evaluators with several workers)",
-    )
-}
-
-/// A count from 1 to `max`, described by `why`, as the optimisers' checks write it.
-pub fn count(v: &Values, name: &str, max: u64, why: &str) -> Result<u64, Error> {
-    match v.get(name).parse::<u64>() {
-        Ok(n) if (1..=max).contains(&n) => Ok(n),
-        _ => Err(Error::Setting {
-            setting: name.to_string(),
-            value: v.get(name).to_string(),
-            expected: format!("give 1 to {max} ({why})"),
-        }),
-    }
-}
-
-/// A finite number for which `ok` holds, described by `range` ("above 0").
-pub fn real(v: &Values, name: &str, ok: impl Fn(f64) -> bool, range: &str) -> Result<f64, Error> {
-    match v.get(name).parse::<f64>() {
-        Ok(x) if x.is_finite() && ok(x) => Ok(x),
-        _ => Err(Error::Setting {
-            setting: name.to_string(),
-            value: v.get(name).to_string(),
-            expected: format!("needs a finite number {range}")
-                .trim_end()
-                .to_string(),
-        }),
-    }
-}
-
-/// A switch's value.
-pub fn switch(v: &Values, name: &str) -> Result<bool, Error> {
-    v.flag(name).map_err(Error::from_setting)
-}
-
-/// One of `options` (case-insensitive), as its index.
-pub fn choice(v: &Values, name: &str, options: &[&str]) -> Result<usize, Error> {
-    v.choice(name, options).map_err(Error::from_setting)
-}
-
-/// A number as a setting's text: as Rust prints it, which reads back the same.
-pub fn text(x: impl ToString) -> String {
-    x.to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::Domain;
+
+    /// The declared settings as the markdown table `docs/optimizers.md` shows (a test
+    /// holds the doc to it): one row per optimiser (MAP-Elites last) and setting.
+    fn markdown_table() -> String {
+        let mut out = String::from(
+            "| optimiser | setting (Python keyword) | flag | default | meaning |\n| --- | --- | --- | --- | --- |\n",
+        );
+        for def in OPTIMIZERS.iter().chain([&MAP_ELITES]) {
+            for s in (def.settings)() {
+                let mut flag = format!("--{}", s.name.replace('_', "-"));
+                for alias in &s.aliases {
+                    flag.push_str(&format!("`, `--{alias}"));
+                }
+                let default = match &s.values {
+                    Some(Domain::Bool) => "off".to_string(),
+                    _ if s.default.is_empty() => "none".to_string(),
+                    _ => format!("`{}`", s.default),
+                };
+                let takes = match &s.values {
+                    Some(Domain::Categories(names)) => format!(" (one of {})", names.join(", ")),
+                    _ => String::new(),
+                };
+                out.push_str(&format!(
+                    "| `{}` | `{}` | `{flag}` | {default} | {}{takes} |\n",
+                    def.name,
+                    s.name,
+                    s.about.replace('|', "\\|")
+                ));
+            }
+        }
+        out
+    }
 
     /// docs/optimizers.md shows the declarations' table as it is: a setting added,
     /// renamed or given another default fails here until the doc says so.

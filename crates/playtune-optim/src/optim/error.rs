@@ -11,26 +11,38 @@ pub enum Error {
     /// (`config.ron`'s `algorithm`), `expected` says what is allowed.
     #[error("{setting}: {value}: {expected}")]
     Setting {
+        /// The setting's name.
         setting: String,
+        /// Its value, as given.
         value: String,
+        /// What it takes, in words.
         expected: String,
     },
     /// A setting the optimiser does not declare ([`crate::optim::def`]).
     #[error("{owner} has no setting `{setting}` (its settings: {known})")]
     UnknownSetting {
+        /// Whose settings they are ("optimiser `ntbea`").
         owner: String,
+        /// The name given.
         setting: String,
+        /// The settings it has, separated by commas.
         known: String,
     },
     /// An NTBEA tuple list (the `tuples` setting) that cannot be read.
     #[error("tuples {text}: {problem}")]
-    Tuples { text: String, problem: String },
+    Tuples {
+        /// The list, as given.
+        text: String,
+        /// Why it cannot be read.
+        problem: String,
+    },
     /// An explicit NTBEA tuple names a dimension the space does not have.
     #[error("tuple names unknown dimension `{0}`")]
     UnknownTupleDimension(String),
     /// The tuples come to nothing over the free dimensions.
     #[error("the tuple set is empty")]
     NoTuples,
+    /// A budget of no evaluations.
     #[error("the budget is 0: give at least one evaluation")]
     NoBudget,
     /// An observed point that is not a point of the space (a value off its domain).
@@ -41,49 +53,83 @@ pub enum Error {
     NothingToSearch(String),
     /// The budget cannot pay for the optimiser's smallest step.
     #[error("budget {budget} {why}")]
-    BudgetTooSmall { budget: u64, why: String },
+    BudgetTooSmall {
+        /// The budget, in evaluations.
+        budget: u64,
+        /// Why it is too small, after the budget in the message.
+        why: String,
+    },
     /// NTBEA's constants out of range (what [`crate::optim::AlgoConfig::check`] names
     /// one by one, for a caller that builds NTBEA directly).
     #[error(
         "NTBEA needs k >= 0, epsilon > 0 and mutation > 0 (k {k}, epsilon {epsilon}, mutation {mutation})"
     )]
-    NtbeaConstants { k: f64, epsilon: f64, mutation: f64 },
+    NtbeaConstants {
+        /// The exploration constant.
+        k: f64,
+        /// The exploration term's epsilon.
+        epsilon: f64,
+        /// The extra mutations per neighbour.
+        mutation: f64,
+    },
     /// B-RMHC's pre-processing leaves less than a generation of the budget (unless the
     /// pre-processing is free: the `free_preprocessing` setting).
     #[error(
         "budget {budget} leaves {left} evaluations after B-RMHC's pre-processing ({cost} evaluations), less than one generation ({generation}); raise the budget or make the pre-processing free"
     )]
     PreprocessingLeavesNothing {
+        /// The budget, in evaluations.
         budget: u64,
+        /// What the pre-processing leaves of it.
         left: u64,
+        /// What the pre-processing costs.
         cost: u64,
+        /// What one generation costs.
         generation: u64,
     },
     /// B-RMHC's pre-processing alone would cost more than it may.
     #[error(
         "B-RMHC's pre-processing would take {cost} evaluations (every value of every dimension outside a group), more than {most}: use fewer values, or rmhc or ntbea"
     )]
-    PreprocessingTooLong { cost: u64, most: u64 },
+    PreprocessingTooLong {
+        /// What the pre-processing would cost, in evaluations.
+        cost: u64,
+        /// The most it may cost.
+        most: u64,
+    },
     /// MAP-Elites was given no feature axes and the problem suggests none.
     #[error("MAP-Elites needs feature axes: the problem suggests none")]
     NoAxes,
     /// A feature axis that cannot be binned.
     #[error("axis `{axis}`{problem}")]
-    Axis { axis: String, problem: String },
+    Axis {
+        /// The axis's feature.
+        axis: String,
+        /// What is wrong, written to follow the axis's name (": 0 bins, ...").
+        problem: String,
+    },
     /// An emitter that cannot move any dimension of the space.
     #[error("the {0} emitter needs Float dimensions; use one-weight for discrete spaces")]
     NeedsFloats(&'static str),
     /// An axis on a feature the problem does not report.
     #[error("axis `{axis}` is not a feature of the problem (its features: {known})")]
-    AxisNotAFeature { axis: String, known: String },
+    AxisNotAFeature {
+        /// The axis's feature.
+        axis: String,
+        /// The problem's features, separated by commas.
+        known: String,
+    },
     /// A lexicographic tie-break on a feature the problem does not report.
     #[error("lexicographic secondary `{0}` is not a feature of the problem")]
     SecondaryNotAFeature(String),
     /// A constraint on a feature the problem does not report.
     #[error("constraint `{constraint}`: the problem reports no feature `{feature}` ({known})")]
     ConstraintFeature {
+        /// The constraint, as written.
         constraint: String,
+        /// The feature it names.
         feature: String,
+        /// The problem's features, in words ("its features: a, b").
         known: String,
     },
     /// The archive would be too large to allocate.

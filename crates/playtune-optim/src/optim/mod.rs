@@ -5,6 +5,7 @@
 
 pub mod brmhc;
 pub mod constrained;
+mod declaration;
 pub mod def;
 mod error;
 pub mod map_elites;
@@ -38,6 +39,7 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase's name, as the log writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Preprocess => "preprocess",
@@ -47,6 +49,7 @@ impl Phase {
             Phase::Race => "race",
         }
     }
+    /// The phase a name in the log stands for ([`Phase::as_str`] read back).
     pub fn parse(s: &str) -> Option<Phase> {
         [
             Phase::Preprocess,
@@ -63,13 +66,14 @@ impl Phase {
 /// Most points one batch may hold: a batch is held in memory at once.
 pub(crate) const MAX_BATCH: u64 = 1 << 20;
 /// Most repeats, runs or neighbours: beyond it a setting is a typo, not a plan.
-pub const MAX_COUNT: u64 = 1 << 20;
+pub(crate) const MAX_COUNT: u64 = 1 << 20;
 
 /// One point an optimiser wants evaluated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
     /// Values in the search space's order.
     pub values: Vec<f64>,
+    /// What the evaluation is for.
     pub phase: Phase,
 }
 
@@ -154,16 +158,21 @@ pub trait Optimizer: Send {
 /// [`AlgoConfig::build`] turns into a running optimiser.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AlgoConfig {
+    /// Random search ([`random`]).
     Random(random::RandomConfig),
+    /// Random mutation hill climbing ([`rmhc`]).
     Rmhc(rmhc::RmhcConfig),
+    /// Biased-mutation RMHC ([`brmhc`]).
     Brmhc(brmhc::BrmhcConfig),
+    /// The N-Tuple Bandit EA ([`ntbea`]).
     Ntbea(ntbea::NtbeaConfig),
+    /// MAP-Elites ([`map_elites`]).
     MapElites(map_elites::MapElitesConfig),
 }
 
 impl AlgoConfig {
     /// Its optimiser's declaration.
-    pub fn def(&self) -> &'static def::OptimizerDef {
+    pub fn def(&self) -> &'static declaration::OptimizerDef {
         match self {
             AlgoConfig::Random(_) => &random::DEF,
             AlgoConfig::Rmhc(_) => &rmhc::DEF,
@@ -173,6 +182,7 @@ impl AlgoConfig {
         }
     }
 
+    /// Its optimiser's name, as `--algo` takes it.
     pub fn name(&self) -> &'static str {
         self.def().name
     }

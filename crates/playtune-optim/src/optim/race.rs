@@ -13,7 +13,7 @@
 //! from 0.149 to 0.180 (NTBEA) and from 0.129 to 0.191 (random search).
 //! Round `r` evaluates every survivor once, all of them on one seed (the run loop gives
 //! a [`Phase::Race`] batch a common seed), so that after each round the survivors are
-//! compared paired: from round [`MIN_ROUNDS`] on, a survivor whose paired difference
+//! compared paired: from round 5 on, a survivor whose paired difference
 //! from the leader (the best mean) is below 0 with a one-sided paired t-test at
 //! `level` is dropped. The race ends when one survivor is left or the next round does
 //! not fit in the budget; the recommendation is the survivor with the best race mean.
@@ -31,7 +31,7 @@ use std::collections::HashMap;
 
 /// Rounds every candidate plays before any is dropped: a t-test on fewer pairs is
 /// too easily fooled by one lucky game.
-pub const MIN_ROUNDS: usize = 5;
+pub(crate) const MIN_ROUNDS: usize = 5;
 
 /// How a run races its candidates (`config.ron`'s `race`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,11 +1,13 @@
 //! Random search: the baseline every optimiser should beat.
 
-use super::{Candidate, Optimizer, Phase, Recommendation, argmax, def};
+use super::declaration::{self, OptimizerDef};
+use super::{Candidate, Optimizer, Phase, Recommendation, argmax};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::space::{Space, random_point};
 use serde::{Deserialize, Serialize};
 
+/// Random search's settings, as `config.ron` records them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RandomConfig {
@@ -14,18 +16,18 @@ pub struct RandomConfig {
 }
 
 /// Random search, declared ([`super::def`]).
-pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+pub static DEF: OptimizerDef = OptimizerDef {
     name: "random",
     aliases: &[],
     about: "Random search: uniform points, the best measured (the baseline)",
-    settings: || vec![def::batch_setting(RandomConfig::default().batch)],
+    settings: || vec![declaration::batch_setting(RandomConfig::default().batch)],
     configure: |v, _| {
         Ok(super::AlgoConfig::Random(RandomConfig {
-            batch: def::count(v, "batch", super::MAX_BATCH, "points per batch")? as usize,
+            batch: declaration::count(v, "batch", super::MAX_BATCH, "points per batch")? as usize,
         }))
     },
     values: |c| match c {
-        super::AlgoConfig::Random(c) => Some(vec![("batch".into(), def::text(c.batch))]),
+        super::AlgoConfig::Random(c) => Some(vec![("batch".into(), declaration::text(c.batch))]),
         _ => None,
     },
 };
@@ -36,6 +38,7 @@ impl Default for RandomConfig {
     }
 }
 
+/// Random search: uniform random points, the best measured recommended.
 pub struct RandomSearch {
     config: RandomConfig,
     space: Space,
@@ -45,6 +48,7 @@ pub struct RandomSearch {
 }
 
 impl RandomSearch {
+    /// Random search over `space` with `budget` evaluations, seeded by `seed`.
     pub fn new(config: RandomConfig, space: Space, budget: u64, seed: u64) -> RandomSearch {
         RandomSearch {
             config,

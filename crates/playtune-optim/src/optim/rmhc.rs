@@ -3,10 +3,11 @@
 //! Every generation evaluates both the parent and a one-dimension mutant, so a lucky
 //! noisy sample of the parent does not stick forever; the mutant replaces the parent
 //! when its fitness is at least the parent's. With resampling `r`, each is evaluated
-//! `r` times and compared by mean. The dimension to mutate is drawn by a
-//! [`DimensionChooser`], uniform here and importance-biased in B-RMHC.
+//! `r` times and compared by mean. The dimension to mutate is drawn by a dimension
+//! chooser, uniform here and importance-biased in B-RMHC.
 
-use super::{Candidate, Optimizer, Phase, Recommendation, def};
+use super::declaration::{self, OptimizerDef};
+use super::{Candidate, Optimizer, Phase, Recommendation};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::settings::Setting;
@@ -15,6 +16,7 @@ use crate::space::{Space, random_point};
 use rand::RngExt;
 use serde::{Deserialize, Serialize};
 
+/// RMHC's settings, as `config.ron` records them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RmhcConfig {
@@ -33,7 +35,7 @@ pub(crate) fn resample_setting() -> Setting {
 
 /// `resample` as RMHC and B-RMHC check it.
 pub fn resample(v: &crate::settings::Values) -> Result<u32, super::Error> {
-    def::count(
+    declaration::count(
         v,
         "resample",
         super::MAX_COUNT,
@@ -43,7 +45,7 @@ pub fn resample(v: &crate::settings::Values) -> Result<u32, super::Error> {
 }
 
 /// RMHC, declared ([`super::def`]).
-pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+pub static DEF: OptimizerDef = OptimizerDef {
     name: "rmhc",
     aliases: &[],
     about: "Random mutation hill climbing: one dimension mutated, the mutant kept when no worse",
@@ -54,7 +56,9 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
         }))
     },
     values: |c| match c {
-        super::AlgoConfig::Rmhc(c) => Some(vec![("resample".into(), def::text(c.resample))]),
+        super::AlgoConfig::Rmhc(c) => {
+            Some(vec![("resample".into(), declaration::text(c.resample))])
+        }
         _ => None,
     },
 };
@@ -66,7 +70,7 @@ impl Default for RmhcConfig {
 }
 
 /// How the dimension to mutate is chosen.
-pub enum DimensionChooser {
+pub(crate) enum DimensionChooser {
     Uniform(Vec<usize>),
     /// Dimensions with cumulative probabilities (the last is 1).
     Weighted(Vec<usize>, Vec<f64>),
@@ -85,7 +89,7 @@ impl DimensionChooser {
 }
 
 /// The hill climber proper, shared by RMHC and B-RMHC.
-pub struct HillClimber {
+pub(crate) struct HillClimber {
     space: Space,
     rng: Rng,
     resample: u32,
@@ -98,7 +102,7 @@ pub struct HillClimber {
 }
 
 impl HillClimber {
-    pub fn new(
+    pub(crate) fn new(
         space: Space,
         resample: u32,
         budget: u64,
@@ -204,11 +208,11 @@ impl Optimizer for HillClimber {
 }
 
 /// RMHC: the hill climber with uniform dimension choice.
-pub struct Rmhc;
+pub(crate) struct Rmhc;
 
 impl Rmhc {
     #[allow(clippy::new_ret_no_self)]
-    pub fn new(
+    pub(crate) fn new(
         config: RmhcConfig,
         space: Space,
         budget: u64,

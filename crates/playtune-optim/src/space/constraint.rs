@@ -11,15 +11,20 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Constraint {
+    /// The feature it bounds, as the problem names it.
     pub feature: String,
+    /// The values it accepts.
     pub bound: Bound,
 }
 
 /// The values a constraint accepts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bound {
+    /// `FEATURE <= V`.
     AtMost(f64),
+    /// `FEATURE >= V`.
     AtLeast(f64),
+    /// `FEATURE in LOW..HIGH`, both ends included.
     Between(f64, f64),
 }
 

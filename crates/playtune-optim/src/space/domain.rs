@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// Integers beyond 2^53 have no exact `f64`, and problems get every value as an `f64`:
 /// integer bounds stay within +-2^53 so that distinct values stay distinct numbers.
-pub const MAX_EXACT_INT: i64 = 1 << 53;
+pub(crate) const MAX_EXACT_INT: i64 = 1 << 53;
 /// Points hold value indices as `u32`: no dimension has more values.
 pub const MAX_VALUES: u64 = u32::MAX as u64;
 /// How close a number must be to a list value or float level to be read as it.
@@ -20,7 +20,14 @@ const FLOAT_LEVEL_GAP: f64 = 1.0 / (1u64 << 40) as f64;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Domain {
     /// min, min+step, ..., max.
-    Int { min: i64, max: i64, step: i64 },
+    Int {
+        /// The smallest value.
+        min: i64,
+        /// The largest value.
+        max: i64,
+        /// The gap between neighbouring values.
+        step: i64,
+    },
     /// An explicit ordered list of numbers.
     List(Vec<f64>),
     /// Named categories; the value handed to problems is the index.
@@ -29,7 +36,14 @@ pub enum Domain {
     Bool,
     /// A real interval; `levels` evenly spaced values (ends included) for RMHC/NTBEA,
     /// continuous for MAP-Elites' Gaussian mutation.
-    Float { min: f64, max: f64, levels: u32 },
+    Float {
+        /// The lower end.
+        min: f64,
+        /// The upper end.
+        max: f64,
+        /// The evenly spaced values the discrete optimisers take.
+        levels: u32,
+    },
 }
 
 impl Domain {
@@ -52,6 +66,7 @@ impl Domain {
         }
     }
 
+    /// Whether it has no values (only an unchecked domain can).
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

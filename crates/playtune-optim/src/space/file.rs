@@ -23,16 +23,20 @@ use std::path::Path;
 
 /// The columns a run's log (`evals.csv`) has besides the dimensions and features: no
 /// dimension may take one of their names.
-pub const RESERVED: [&str; 6] = ["trial", "index", "phase", "seed", "fitness", "check"];
+pub(super) const RESERVED: [&str; 6] = ["trial", "index", "phase", "seed", "fitness", "check"];
 
 /// A problem with a space file, located at a line and column.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub struct SpaceError {
+    /// The file, as its reader names it.
     pub file: String,
+    /// The line at fault, from 1; 0 when the error is about the whole file.
     pub line: usize,
+    /// The column at fault, from 1.
     pub column: usize,
     /// The field at fault, e.g. `dims[3].kind` or `dims[3] (speed).default`.
     pub field: String,
+    /// What is wrong.
     pub message: String,
 }
 
@@ -121,7 +125,7 @@ enum RawKind {
 
 /// The largest space file read: a space of the most dimensions a run takes is far
 /// smaller, and more is a mistake (a log, an image) that would be read into memory.
-pub const MAX_SPACE_FILE: u64 = 16 << 20;
+pub(crate) const MAX_SPACE_FILE: u64 = 16 << 20;
 
 /// Reads and validates a space file.
 pub fn load_space(path: &Path) -> Result<Space, SpaceError> {
@@ -131,7 +135,7 @@ pub fn load_space(path: &Path) -> Result<Space, SpaceError> {
 
 /// The text of a space file, checked before it is read: a regular file (not a folder,
 /// a pipe that could block forever or a device such as /dev/zero that never ends) of
-/// at most [`MAX_SPACE_FILE`] bytes, in UTF-8.
+/// at most 16 MiB, in UTF-8.
 pub fn read_space_text(path: &Path) -> Result<String, SpaceError> {
     use std::io::Read;
     let file = path.display().to_string();
@@ -243,7 +247,7 @@ pub fn ron_error(text: &str, file: &str, e: &ron::error::SpannedError) -> SpaceE
 
 /// A RON message in the words of the file's format: the reader's own type names
 /// (`RawDim`) say nothing to the person who wrote the file.
-pub fn readable(message: &str) -> String {
+pub(super) fn readable(message: &str) -> String {
     const NAMES: [(&str, &str); 6] = [
         ("in enum `RawKind`", "for a dimension's kind"),
         ("`RawSpace`", "the space"),
@@ -610,97 +614,4 @@ fn default_index(domain: &Domain, v: &ron::Value) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const GOOD: &str = r#"(
-    name: "t",
-    dims: [
-        (name: "speed", kind: Int(min: 1, max: 10), default: 5),
-        (name: "radius", kind: List([2, 4, 6]), default: 4),
-        (name: "missile", kind: Categories(["normal", "twin"]), default: "twin"),
-        (name: "cell", kind: Bool, default: true),
-        (name: "c", kind: Float(min: 0.0, max: 2.0, levels: 5), default: 0.5),
-    ],
-    groups: [(name: "layout", dims: ["cell"])],
-)"#;
-
-    #[test]
-    fn parses_every_kind_with_defaults() {
-        let s = parse_space(GOOD, "t.ron").unwrap();
-        assert_eq!(s.len(), 5);
-        assert_eq!(
-            s.decode(&s.default_indices()),
-            vec![5.0, 4.0, 1.0, 1.0, 0.5]
-        );
-        assert_eq!(s.size(), 10.0 * 3.0 * 2.0 * 2.0 * 5.0);
-    }
-
-    #[test]
-    fn a_point_keeps_its_fixed_dimensions() {
-        let mut s = parse_space(GOOD, "t.ron").unwrap();
-        s.fix_all(&["missile=normal".into(), "radius=6".into()])
-            .unwrap();
-        let mut x = s.decode(&s.default_indices());
-        assert_eq!(s.check_fixed(&x), Ok(()));
-        x[0] = 9.0; // speed is searched
-        assert_eq!(s.check_fixed(&x), Ok(()));
-        x[2] = 1.0; // missile: twin
-        let e = s.check_fixed(&x).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "`missile` is fixed at normal in this space, and the point gives twin: a point moves only the searched dimensions"
-        );
-        x[2] = 0.0;
-        x[1] = 4.0;
-        assert!(
-            matches!(s.check_fixed(&x), Err(crate::space::Error::MovesFixed { dim, .. }) if dim == "radius")
-        );
-    }
-
-    fn err(text: &str) -> SpaceError {
-        parse_space(text, "bad.ron").unwrap_err()
-    }
-
-    #[test]
-    fn errors_name_line_and_field() {
-        let e = err(&GOOD.replace("max: 10), default: 5", "max: 10, step: 4), default: 5"));
-        assert_eq!(
-            (e.line, e.field.as_str()),
-            (4, "dimension `speed`.kind"),
-            "{e}"
-        );
-        assert!(e.message.contains("does not divide"), "{e}");
-
-        let e = err(&GOOD.replace("min: 1, max: 10", "min: 10, max: 1"));
-        assert!(e.message.contains("empty range"), "{e}");
-
-        let e = err(&GOOD.replace("default: 4", "default: 5"));
-        assert_eq!(
-            (e.line, e.field.as_str()),
-            (5, "dimension `radius`.default"),
-            "{e}"
-        );
-
-        let e = err(&GOOD.replace("\"radius\"", "\"speed\""));
-        assert_eq!(e.line, 5, "{e}");
-        assert!(
-            e.message.contains("duplicate") && e.message.contains("line 4"),
-            "{e}"
-        );
-
-        let e = err(&GOOD.replace("Bool, default", "Boolean, default"));
-        assert_eq!(e.line, 7, "{e}");
-        assert!(e.field.contains("kind"), "{e}");
-
-        let e = err(&GOOD.replace("levels: 5), default", "levels: 5), defalt"));
-        assert_eq!(e.line, 8, "{e}");
-
-        let e = err(&GOOD.replace("dims: [\"cell\"]", "dims: [\"celll\"]"));
-        assert!(e.message.contains("unknown dimension `celll`"), "{e}");
-        assert_eq!(e.line, 10);
-
-        let e = err(&GOOD.replace("List([2, 4, 6])", "List([])"));
-        assert!(e.message.contains("empty"), "{e}");
-    }
-}
+mod tests;

@@ -14,13 +14,15 @@ mod file;
 pub mod mutate;
 
 pub use constraint::{Bound, Constraint};
-pub use domain::{Domain, MAX_EXACT_INT, MAX_VALUES};
+pub(crate) use domain::MAX_EXACT_INT;
+pub use domain::{Domain, MAX_VALUES};
 pub use error::{ConstraintProblem, DomainProblem, Error, FixProblem};
 pub use file::{
-    DimText, MAX_SPACE_FILE, SpaceError, constraint_error, dim_error, embedded_space, load_space,
-    parse_space, read_space_text, ron_error, to_space_file,
+    DimText, SpaceError, constraint_error, dim_error, embedded_space, load_space, parse_space,
+    read_space_text, ron_error, to_space_file,
 };
-pub use mutate::{mutate_one, neighbour, random_point};
+pub(crate) use mutate::mutate_one;
+pub use mutate::{neighbour, random_point};
 
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -46,7 +48,9 @@ pub(crate) fn check_name(what: &'static str, name: &str) -> Result<(), Error> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "DimensionData")]
 pub struct Dimension {
+    /// Its name, unique in its space.
     pub name: String,
+    /// The values it takes.
     pub domain: Domain,
     /// Index of the default value (used when the dimension is fixed or not searched).
     pub default: usize,
@@ -100,7 +104,9 @@ impl TryFrom<DimensionData> for Dimension {
 /// A named set of dimensions that B-RMHC treats as on/off layout cells.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Group {
+    /// The group's name.
     pub name: String,
+    /// Its dimensions' names.
     pub dims: Vec<String>,
 }
 
@@ -108,8 +114,11 @@ pub struct Group {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "SpaceData")]
 pub struct Space {
+    /// The space's name.
     pub name: String,
+    /// Its dimensions, in the order points list their values.
     pub dims: Vec<Dimension>,
+    /// B-RMHC's layout groups.
     #[serde(default)]
     pub groups: Vec<Group>,
     /// What an acceptable point's evaluation reports (`stalemate_rate <= 0.05`);
@@ -144,18 +153,22 @@ impl TryFrom<SpaceData> for Space {
 }
 
 impl Space {
+    /// Number of dimensions.
     pub fn len(&self) -> usize {
         self.dims.len()
     }
 
+    /// Whether it has no dimensions (a checked space never has none).
     pub fn is_empty(&self) -> bool {
         self.dims.is_empty()
     }
 
+    /// The dimensions' names, in order.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.dims.iter().map(|d| d.name.as_str())
     }
 
+    /// The position of the dimension called `name`.
     pub fn position(&self, name: &str) -> Option<usize> {
         self.dims.iter().position(|d| d.name == name)
     }

@@ -29,7 +29,7 @@ pub fn mutate_value(point: &mut [u32], dim: usize, arity: usize, rng: &mut Rng) 
 
 /// Mutates one free dimension, chosen uniformly, to a different value; returns it.
 /// `free` must be non-empty (see [`Space::free_dims`]).
-pub fn mutate_one(space: &Space, free: &[usize], point: &mut [u32], rng: &mut Rng) -> usize {
+pub(crate) fn mutate_one(space: &Space, free: &[usize], point: &mut [u32], rng: &mut Rng) -> usize {
     let dim = free[rng.random_range(0..free.len())];
     mutate_value(point, dim, space.dims[dim].arity(), rng);
     dim

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 /// An error of the cluster layer.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum Error {
+pub(crate) enum Error {
     /// Talking to Slurm failed.
     #[error(transparent)]
     Slurm(#[from] SlurmError),

@@ -25,7 +25,7 @@ const RESULTS_DIR: &str = "results";
 
 /// The unit of a search's array task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SearchUnit {
+pub(crate) enum SearchUnit {
     /// One trial of one search, all of a folder's searches in one array.
     Trials,
     /// A chunk of the batch the search waits for, at most this many chunks a round.
@@ -33,7 +33,7 @@ pub enum SearchUnit {
 }
 
 /// Work as Slurm arrays, submitted from this machine.
-pub struct Slurm {
+pub(crate) struct Slurm {
     /// The experiment's or the run's folder: its `slurm/` holds the cluster's state.
     pub home: PathBuf,
     pub options: SlurmOptions,
@@ -74,7 +74,7 @@ pub(in crate::exec) fn submission_kind(dir: &Path, k: usize) -> Result<String, E
 }
 
 impl Slurm {
-    pub fn new(home: PathBuf, options: SlurmOptions, tasks: usize, unit: SearchUnit) -> Slurm {
+    pub(crate) fn new(home: PathBuf, options: SlurmOptions, tasks: usize, unit: SearchUnit) -> Slurm {
         Slurm {
             home,
             options,

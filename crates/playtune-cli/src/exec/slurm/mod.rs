@@ -10,12 +10,12 @@
 
 mod error;
 mod executor;
-pub mod sbatch;
-pub mod search;
-pub mod trials;
+pub(crate) mod sbatch;
+pub(crate) mod search;
+pub(crate) mod trials;
 
-pub use error::Error;
-pub use executor::{SearchUnit, Slurm};
+pub(crate) use error::Error;
+pub(crate) use executor::{SearchUnit, Slurm};
 pub(crate) use executor::{has_maps, map_status};
 pub(in crate::exec) use executor::{run_chunk, submission_kind};
 
@@ -116,7 +116,7 @@ pub(crate) fn job_name(folder: &Path) -> String {
 
 /// How to use the cluster.
 #[derive(Clone, Debug)]
-pub struct SlurmOptions {
+pub(crate) struct SlurmOptions {
     /// Extra `sbatch` options (partition, time limit, account, ...).
     pub args: Vec<String>,
     /// Wait for the tasks and collect (false: submit and return).

@@ -13,7 +13,7 @@ use std::process::Command;
 /// Why talking to Slurm failed. The messages name no command-line flag: the command
 /// line says which of its flags the extra sbatch options and the executor came from.
 #[derive(Debug, thiserror::Error)]
-pub enum SlurmError {
+pub(crate) enum SlurmError {
     #[error(
         "`{0}` is not on the PATH: running on Slurm needs its command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node"
     )]
@@ -236,7 +236,7 @@ fn short_option(c: char) -> Option<&'static (&'static str, Arg, Option<char>)> {
 /// read as sbatch reads them, so an option's argument is never taken for an option
 /// (`--comment --array` sets a comment). A word that is no option would end sbatch's
 /// options there and be taken for the job script, so it is refused too.
-pub fn split_args(args: &str) -> Result<Vec<String>, SlurmError> {
+pub(crate) fn split_args(args: &str) -> Result<Vec<String>, SlurmError> {
     let words = shlex::split(args).ok_or_else(|| SlurmError::BadArgs(args.to_string()))?;
     let reserved = |o: &(&str, Arg, Option<char>), word: &str| -> Result<(), SlurmError> {
         if RESERVED.contains(&o.0) {
@@ -342,7 +342,7 @@ fn run(program: &'static str, args: &[String]) -> Result<String, SlurmError> {
 /// path is split at a space. `extra` (the user's `--slurm-args`) comes before the
 /// script, so it wins over the script's `#SBATCH` lines, as on any `sbatch` command
 /// line.
-pub fn submit(
+pub(crate) fn submit(
     script: &Path,
     tasks: usize,
     job_name: &str,
@@ -372,7 +372,7 @@ pub(crate) fn parse_job_id(out: &str) -> Option<String> {
 
 /// One array task Slurm still knows about: pending, running or completing.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Queued {
+pub(crate) struct Queued {
     pub job: String,
     pub task: usize,
     /// Slurm's state: PENDING, RUNNING, COMPLETING, ...
@@ -388,7 +388,7 @@ impl Queued {
 }
 
 /// The array tasks of the jobs named `job_name` that are still in the queue.
-pub fn queue(job_name: &str) -> Result<Vec<Queued>, SlurmError> {
+pub(crate) fn queue(job_name: &str) -> Result<Vec<Queued>, SlurmError> {
     let user = std::env::var("USER")
         .ok()
         .or_else(|| {
@@ -456,7 +456,7 @@ pub(crate) fn expand_indices(text: &str) -> Vec<usize> {
 
 /// How Slurm's accounting says each task of an array ended (`sacct`), by task index;
 /// None where the cluster keeps no accounting or `sacct` is missing.
-pub fn accounting(job: &str) -> Option<std::collections::BTreeMap<usize, String>> {
+pub(crate) fn accounting(job: &str) -> Option<std::collections::BTreeMap<usize, String>> {
     if !on_path("sacct") {
         return None;
     }
@@ -507,7 +507,7 @@ pub(crate) fn job_name(folder_name: &str) -> String {
 }
 
 /// Cancels whole jobs (every task of each array).
-pub fn cancel(jobs: &[String]) -> Result<(), SlurmError> {
+pub(crate) fn cancel(jobs: &[String]) -> Result<(), SlurmError> {
     if jobs.is_empty() {
         return Ok(());
     }

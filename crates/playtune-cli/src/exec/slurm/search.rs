@@ -79,7 +79,7 @@ impl Folder {
 
 /// Lines for `playtune status RUN` of a search run on the cluster: its rounds, the
 /// tasks of the last one still queued, and those that ended without results.
-pub fn status(dir: &Path) -> Result<Vec<String>, Error> {
+pub(crate) fn status(dir: &Path) -> Result<Vec<String>, Error> {
     let folder = Folder::new(dir);
     let rounds = folder.rounds()?;
     let mut lines = vec![format!(

@@ -1,4 +1,5 @@
 use super::*;
+use crate::harness::ladder::Step;
 
 /// A game of `pairing` on `level` that agent `a` ended with `result_a`, from the
 /// seat game `game` gives it, with plausible counts.

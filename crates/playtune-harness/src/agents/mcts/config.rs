@@ -27,6 +27,7 @@ impl Recommendation {
         }
     }
 
+    /// The recommendation of the spec's number (see [`Recommendation::index`]).
     pub fn from_index(i: usize) -> Option<Self> {
         match i {
             0 => Some(Recommendation::MaxChild),

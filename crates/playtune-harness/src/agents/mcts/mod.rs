@@ -51,6 +51,7 @@ struct Node<A> {
 /// across decisions.
 #[derive(Clone, Debug)]
 pub struct Mcts<G: Game> {
+    /// Its settings.
     pub config: MctsConfig,
     nodes: Vec<Node<G::Action>>,
     used: usize,
@@ -102,13 +103,14 @@ impl<G: Game> Mcts<G> {
     /// actions, each iteration in a world re-sampled by [`Game::observe`] from what the
     /// player has seen, so that the tree's statistics average over the worlds the
     /// player cannot tell apart instead of trusting one of them.
-    pub fn information_set(config: MctsConfig) -> Self {
+    pub(crate) fn information_set(config: MctsConfig) -> Self {
         Mcts {
             resample: true,
             ..Mcts::new(config)
         }
     }
 
+    /// An MCTS agent with `config`.
     pub fn new(config: MctsConfig) -> Self {
         Mcts {
             resample: false,

@@ -1,8 +1,8 @@
 //! Rolling horizon with a mutation point per sequence (BMRH), declared.
 
 use super::shared::{
-    categories, flip_at_least_one, opponent_budget, opponent_model, opponent_model_setting,
-    rolling_horizon_work, sequence_length, shift_buffer,
+    call_budget, categories, evaluations, flip_at_least_one, opponent_budget, opponent_model,
+    opponent_model_setting, rolling_horizon_work, sequence_length, shift_buffer,
 };
 use super::{GenericAgent, list};
 use crate::agents::{BmrhConfig, MutationPoint};
@@ -10,7 +10,8 @@ use crate::game::{Agent, Game};
 use crate::harness::Error;
 use playtune_optim::settings::{Setting, Values};
 
-pub struct Bmrh;
+/// BMRH in the registry: its name, settings and how it builds.
+pub(crate) struct Bmrh;
 
 impl GenericAgent for Bmrh {
     const NAME: &'static str = "bmrh";
@@ -20,8 +21,7 @@ impl GenericAgent for Bmrh {
         let s = Setting::new;
         vec![
             sequence_length(),
-            s("evaluations", "200", "sequences evaluated per decision")
-                .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
+            evaluations("sequences evaluated per decision"),
             shift_buffer(),
             flip_at_least_one("true"),
             s(
@@ -41,7 +41,7 @@ impl GenericAgent for Bmrh {
             s("sd", "1", "gaussian mutation point's sd").tuned(list(&[0.5, 1.0, 2.0])),
             opponent_model_setting("nothing"),
             opponent_budget(),
-            s("budget", "1000", "forward-model calls per decision"),
+            call_budget("1000"),
         ]
     }
 

@@ -6,7 +6,8 @@ use crate::game::{Agent, Game};
 use crate::harness::Error;
 use playtune_optim::settings::{Setting, Values};
 
-pub struct Ismcts;
+/// Information-set MCTS in the registry: its name, settings and how it builds.
+pub(crate) struct Ismcts;
 
 impl GenericAgent for Ismcts {
     const NAME: &'static str = "ismcts";

@@ -1,7 +1,9 @@
 //! Open-loop Monte Carlo tree search, declared; [`mcts_config`] for agents that extend
 //! it (a game's portfolio MCTS).
 
-use super::shared::{categories, opponent_budget, opponent_model, opponent_model_setting};
+use super::shared::{
+    call_budget, categories, opponent_budget, opponent_model, opponent_model_setting,
+};
 use super::{GenericAgent, finite_work, list};
 use crate::agents::{MctsConfig, Recommendation};
 use crate::game::{Agent, Game};
@@ -9,7 +11,8 @@ use crate::harness::Error;
 use playtune_optim::settings::{Setting, Values};
 use playtune_optim::space::Domain;
 
-pub struct Mcts;
+/// MCTS in the registry: its name, settings and how it builds.
+pub(crate) struct Mcts;
 
 impl GenericAgent for Mcts {
     const NAME: &'static str = "mcts";
@@ -47,7 +50,7 @@ impl GenericAgent for Mcts {
             opponent_model_setting("random"),
             opponent_budget(),
             s("roll_with_opponents", "true", "opponents act in rollouts").tuned(Domain::Bool),
-            s("budget", "max", "forward-model calls per decision"),
+            call_budget("max"),
         ]
     }
 

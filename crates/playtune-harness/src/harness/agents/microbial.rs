@@ -1,13 +1,14 @@
 //! Rolling horizon with a microbial evolutionary algorithm, declared.
 
-use super::shared::{opponent_budget, opponent_model, opponent_model_setting};
+use super::shared::{call_budget, opponent_budget, opponent_model, opponent_model_setting};
 use super::{GenericAgent, finite_work, list};
 use crate::agents::{MicrobialConfig, MicrobialEa};
 use crate::game::{Agent, Game};
 use crate::harness::Error;
 use playtune_optim::settings::{Setting, Values};
 
-pub struct Microbial;
+/// The microbial EA in the registry: its name, settings and how it builds.
+pub(crate) struct Microbial;
 
 impl GenericAgent for Microbial {
     const NAME: &'static str = "microbial";
@@ -35,7 +36,7 @@ impl GenericAgent for Microbial {
             s("macro", "1", "ticks each action repeats"),
             opponent_model_setting("random"),
             opponent_budget(),
-            s("budget", "1750", "forward-model calls per decision"),
+            call_budget("1750"),
         ]
     }
 

@@ -37,16 +37,18 @@ pub trait GenericAgent {
 
 /// Makes [`Generic`], the generic agents by name, from one line per declaration.
 macro_rules! generic_agents {
-    ($($variant:ident => $def:ty),* $(,)?) => {
+    ($($(#[$doc:meta])* $variant:ident => $def:ty),* $(,)?) => {
         /// The generic agents, written once against [`Game`]: every game offers them.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Generic {
-            $($variant),*
+            $($(#[$doc])* $variant),*
         }
 
         impl Generic {
+            /// Every generic agent, in the order `playtune games` lists them.
             pub const ALL: &'static [Generic] = &[$(Generic::$variant),*];
 
+            /// Its name in agent specs.
             pub fn name(self) -> &'static str {
                 match self {
                     $(Generic::$variant => <$def>::NAME),*
@@ -60,6 +62,7 @@ macro_rules! generic_agents {
                 }
             }
 
+            /// What it is, in a line.
             pub fn about(self) -> &'static str {
                 match self {
                     $(Generic::$variant => <$def>::ABOUT),*
@@ -92,12 +95,19 @@ macro_rules! generic_agents {
 
 // The generic agents, one line each, in the order `playtune games` lists them.
 generic_agents! {
+    /// A random legal action each decision (`random`).
     Random => random::Random,
+    /// One-step look-ahead (`osla`).
     Osla => osla::Osla,
+    /// Open-loop Monte Carlo tree search (`mcts`).
     Mcts => mcts::Mcts,
+    /// Information-set MCTS, for games that hide information (`ismcts`).
     Ismcts => ismcts::Ismcts,
+    /// Rolling horizon, a mutation point per sequence (`bmrh`).
     Bmrh => bmrh::Bmrh,
+    /// Seeded rolling horizon (`srh`).
     Srh => srh::Srh,
+    /// Rolling horizon with a microbial evolutionary algorithm (`microbial`).
     Microbial => microbial::Microbial,
 }
 
@@ -105,11 +115,14 @@ generic_agents! {
 /// `NAME(KEY=VALUE,...)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentSpec {
+    /// The agent's name.
     pub name: String,
+    /// Its settings as given (`KEY`, `VALUE`), in order.
     pub settings: Vec<(String, String)>,
 }
 
 impl AgentSpec {
+    /// Reads `NAME` or `NAME(KEY=VALUE,...)`.
     pub fn parse(text: &str) -> Result<AgentSpec, Error> {
         let text = text.trim();
         let bad = |why: String| Error::Spec {
@@ -213,9 +226,13 @@ pub type Build<S> = fn(&Values, &Values) -> Result<Box<dyn Agent<S>>, Error>;
 /// One agent a game offers: its names (the first is the one listed), what it is, its
 /// settings with defaults, and how to build it.
 pub struct AgentEntry<S: Game> {
+    /// Its names, the first the one listed.
     pub names: &'static [&'static str],
+    /// What it is, in a line.
     pub about: &'static str,
+    /// Its settings with their defaults.
     pub settings: Vec<Setting>,
+    /// How it builds from its settings and the game's.
     pub build: Build<S>,
 }
 

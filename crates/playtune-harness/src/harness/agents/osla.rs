@@ -5,7 +5,8 @@ use crate::game::{Agent, Game};
 use crate::harness::Error;
 use playtune_optim::settings::{Setting, Values};
 
-pub struct Osla;
+/// OSLA in the registry: its name, settings and how it builds.
+pub(crate) struct Osla;
 
 impl GenericAgent for Osla {
     const NAME: &'static str = "osla";

@@ -6,7 +6,8 @@ use crate::game::{Agent, Game};
 use crate::harness::Error;
 use playtune_optim::settings::{Setting, Values};
 
-pub struct Random;
+/// The random agent in the registry: its name, settings and how it builds.
+pub(crate) struct Random;
 
 impl GenericAgent for Random {
     const NAME: &'static str = "random";

@@ -27,6 +27,18 @@ pub(super) fn opponent_model_setting(default: &str) -> Setting {
     .tuned(opponents())
 }
 
+/// The `budget` setting: forward-model calls per decision, `default` unless given.
+pub(super) fn call_budget(default: &str) -> Setting {
+    Setting::new("budget", default, "forward-model calls per decision")
+}
+
+/// A rolling horizon's `evaluations` setting (BMRH, SRH): sequences evaluated per
+/// decision, 200 unless given; `about` says so in the agent's words.
+pub(super) fn evaluations(about: &str) -> Setting {
+    Setting::new("evaluations", "200", about).tuned(list(&[20.0, 50.0, 100.0, 200.0]))
+}
+
+/// The `opponent_budget` setting: the share of the budget an OSLA opponent may spend.
 pub(super) fn opponent_budget() -> Setting {
     Setting::new(
         "opponent_budget",
@@ -36,6 +48,7 @@ pub(super) fn opponent_budget() -> Setting {
     .tuned(list(&[0.005, 0.01, 0.02, 0.05]))
 }
 
+/// The `shift_buffer` setting: a rolling horizon keeps its best sequence, shifted.
 pub(super) fn shift_buffer() -> Setting {
     Setting::new(
         "shift_buffer",
@@ -45,11 +58,13 @@ pub(super) fn shift_buffer() -> Setting {
     .tuned(Domain::Bool)
 }
 
+/// The `length` setting: a rolling horizon's actions per sequence.
 pub(super) fn sequence_length() -> Setting {
     Setting::new("length", "2", "actions per sequence")
         .tuned(list(&[1.0, 2.0, 3.0, 5.0, 10.0, 20.0]))
 }
 
+/// The `flip_at_least_one` setting, with the agent's own default.
 pub(super) fn flip_at_least_one(default: &str) -> Setting {
     Setting::new(
         "flip_at_least_one",

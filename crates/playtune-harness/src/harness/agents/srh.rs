@@ -1,8 +1,8 @@
 //! Seeded rolling horizon (SRH), declared.
 
 use super::shared::{
-    flip_at_least_one, opponent_budget, opponent_model, opponent_model_setting,
-    rolling_horizon_work, sequence_length, shift_buffer,
+    call_budget, evaluations, flip_at_least_one, opponent_budget, opponent_model,
+    opponent_model_setting, rolling_horizon_work, sequence_length, shift_buffer,
 };
 use super::{GenericAgent, list};
 use crate::agents::SrhConfig;
@@ -10,7 +10,8 @@ use crate::game::{Agent, Game};
 use crate::harness::Error;
 use playtune_optim::settings::{Setting, Values};
 
-pub struct Srh;
+/// SRH in the registry: its name, settings and how it builds.
+pub(crate) struct Srh;
 
 impl GenericAgent for Srh {
     const NAME: &'static str = "srh";
@@ -20,19 +21,14 @@ impl GenericAgent for Srh {
         let s = Setting::new;
         vec![
             sequence_length(),
-            s(
-                "evaluations",
-                "200",
-                "sequences evaluated per decision (0 plays as 1)",
-            )
-            .tuned(list(&[20.0, 50.0, 100.0, 200.0])),
+            evaluations("sequences evaluated per decision (0 plays as 1)"),
             s("mutation_rate", "0.9", "chance each action mutates")
                 .tuned(list(&[0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0])),
             flip_at_least_one("false"),
             shift_buffer(),
             opponent_model_setting("random"),
             opponent_budget(),
-            s("budget", "1000", "forward-model calls per decision"),
+            call_budget("1000"),
         ]
     }
 

@@ -22,8 +22,8 @@ mod once;
 mod process;
 pub use once::{Ended, run_to_end};
 pub use process::{exit_text, tail as process_tail};
-pub mod reply;
-pub mod worker;
+pub(super) mod reply;
+pub(super) mod worker;
 
 use super::{EvalError, Evaluation, Problem};
 use crate::space::Space;
@@ -32,13 +32,15 @@ use std::time::Duration;
 /// The deadline of an evaluation unless the `timeout` setting says otherwise.
 pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// An external evaluator as a problem: a program run per evaluation (one-shot mode)
+/// or kept running (worker mode), speaking JSON (the module's description).
 pub struct CommandProblem {
     command: String,
     space: Space,
     features: Vec<String>,
     timeout: Duration,
     /// Worker mode's processes; one-shot mode has none.
-    pool: Option<worker::Pool>,
+    pool: Option<worker::WorkerPool>,
 }
 
 impl CommandProblem {
@@ -62,7 +64,7 @@ impl CommandProblem {
     /// Worker mode, with up to `workers` (at least 1) persistent processes.
     pub(crate) fn with_workers(mut self, workers: usize) -> CommandProblem {
         assert!(workers >= 1, "worker mode needs at least one worker");
-        self.pool = Some(worker::Pool::new(self.command.clone(), workers));
+        self.pool = Some(worker::WorkerPool::new(self.command.clone(), workers));
         self
     }
 
@@ -87,7 +89,7 @@ impl Problem for CommandProblem {
         self.features.clone()
     }
     fn concurrency(&self) -> Option<usize> {
-        self.pool.as_ref().map(worker::Pool::size)
+        self.pool.as_ref().map(worker::WorkerPool::size)
     }
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
         if let Some(pool) = &self.pool {
@@ -118,6 +120,7 @@ impl Problem for CommandProblem {
 /// Most persistent evaluator processes: each is a process, with three threads here.
 const MAX_WORKERS: usize = 1024;
 
+/// Problem `command`: an external program ([`CommandProblem`]).
 pub const COMMAND: super::def::ProblemDef = super::def::ProblemDef {
     name: "command",
     about: "an external program (needs a space file): mode=once runs it per evaluation, {\"seed\", \"point\"} JSON on stdin, fitness out; mode=worker keeps `workers` of them, one JSON line each way; each evaluation killed after `timeout` seconds",

@@ -11,13 +11,13 @@ const STDOUT_LIMIT: usize = 1 << 20;
 const STDERR_LIMIT: usize = 16 << 10;
 
 /// Why a run gave no output to read, with the tail of its error output if it ran.
-pub struct Failure {
+pub(super) struct Failure {
     pub reason: String,
     pub stderr: Option<String>,
 }
 
 /// A successful run's standard output, and its error output's tail.
-pub struct Output {
+pub(super) struct Output {
     pub stdout: String,
     pub stderr: String,
 }
@@ -71,7 +71,12 @@ pub fn run_to_end(
 /// Runs `sh -c command` with `request` on its standard input, for at most `timeout`.
 /// Whatever it leaves running is killed when it exits, so a background process that
 /// holds its output open cannot hold up the evaluation.
-pub fn run(command: &str, request: &str, seed: u64, timeout: Duration) -> Result<Output, Failure> {
+pub(super) fn run(
+    command: &str,
+    request: &str,
+    seed: u64,
+    timeout: Duration,
+) -> Result<Output, Failure> {
     let failure = |reason: String| Failure {
         reason,
         stderr: None,

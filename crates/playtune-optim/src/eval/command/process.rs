@@ -54,7 +54,7 @@ pub(crate) fn spawn_in(
 /// Kills every process in the group that `leader` leads. Call it before reaping the
 /// leader: its zombie keeps the group id reserved, so the signal cannot reach a group
 /// that a later process has taken the same id for.
-pub fn kill_group(leader: &Child) {
+pub(crate) fn kill_group(leader: &Child) {
     let Ok(pgid) = libc::pid_t::try_from(leader.id()) else {
         return;
     };
@@ -90,7 +90,7 @@ fn has_exited(pid: libc::pid_t, block: bool) -> bool {
 }
 
 /// Waits until `child` exits or `timeout` passes, without reaping it; true if it exited.
-pub fn wait_exit(child: &Child, timeout: Duration) -> bool {
+pub(crate) fn wait_exit(child: &Child, timeout: Duration) -> bool {
     let pid = child.id() as libc::pid_t;
     if has_exited(pid, false) {
         return true;
@@ -127,7 +127,7 @@ fn poll_exit(pid: libc::pid_t, timeout: Duration) -> bool {
 }
 
 /// The last bytes a stream gave, read to its end on a thread of its own.
-pub struct Capture {
+pub(super) struct Capture {
     state: Mutex<CaptureState>,
     finished: Condvar,
 }
@@ -140,7 +140,10 @@ struct CaptureState {
 
 impl Capture {
     /// Reads `from` to its end, keeping the last `limit` bytes.
-    pub fn start(from: impl Read + Send + 'static, limit: usize) -> io::Result<Arc<Capture>> {
+    pub(super) fn start(
+        from: impl Read + Send + 'static,
+        limit: usize,
+    ) -> io::Result<Arc<Capture>> {
         let capture = Arc::new(Capture {
             state: Mutex::new(CaptureState {
                 bytes: VecDeque::new(),
@@ -193,7 +196,7 @@ impl Capture {
     }
 
     /// The last lines read so far, on one line (see [`tail`]).
-    pub fn tail(&self) -> String {
+    pub(super) fn tail(&self) -> String {
         tail(&self.drained())
     }
 }
@@ -286,13 +289,13 @@ pub(crate) fn with_stderr(tail: &str) -> String {
     }
 }
 
-pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // A panic elsewhere does not make the state unusable: it is only counts and bytes.
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What a persistent worker's output thread reports.
-pub enum Event {
+pub(crate) enum Event {
     Line(String),
     /// A line longer than the limit, by its first characters.
     TooLong(String),

@@ -20,6 +20,7 @@ pub(crate) fn worker_request(space: &Space, x: &[f64], seed: u64, id: u64) -> St
 /// How a worker answered a request.
 #[derive(Debug, PartialEq)]
 pub enum Reply {
+    /// An evaluation: the fitness and the features named.
     Done(Evaluation),
     /// The worker could not evaluate this point, and said so: `{"id": 7, "error": ...}`.
     Refused(String),

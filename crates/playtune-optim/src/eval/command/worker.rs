@@ -68,6 +68,7 @@ pub enum WorkerError {
     /// The worker's own error reply: it could not evaluate this point.
     #[error("it replied with an error: {0}")]
     Refused(String),
+    /// No worker could be started: the error starting its process.
     #[error("cannot start a worker: {0}")]
     Start(std::io::Error),
     /// The worker failed and was stopped: what went wrong, its exit status and the
@@ -250,7 +251,7 @@ impl Drop for Worker {
 
 /// Workers started on first use, up to a fixed number, shared by the threads that
 /// evaluate: each evaluation has a worker to itself for its duration.
-pub struct Pool {
+pub struct WorkerPool {
     command: String,
     /// The folder the workers start in (playtune's own when `None`).
     dir: Option<PathBuf>,
@@ -267,10 +268,12 @@ struct PoolState {
     live: usize,
 }
 
-impl Pool {
-    pub fn new(command: String, size: usize) -> Pool {
+impl WorkerPool {
+    /// A pool of at most `size` workers running `command` (`sh -c`), started on first
+    /// use; `size` is at least 1.
+    pub fn new(command: String, size: usize) -> WorkerPool {
         assert!(size >= 1, "a pool needs a worker");
-        Pool {
+        WorkerPool {
             command,
             dir: None,
             size,
@@ -284,17 +287,18 @@ impl Pool {
     }
 
     /// A fresh worker's first request has `startup` beyond its timeout.
-    pub fn with_startup(mut self, startup: Duration) -> Pool {
+    pub fn with_startup(mut self, startup: Duration) -> WorkerPool {
         self.startup = startup;
         self
     }
 
+    /// Most workers the pool runs at once.
     pub fn size(&self) -> usize {
         self.size
     }
 
     /// The pool, its workers started in `dir`.
-    pub fn in_dir(mut self, dir: PathBuf) -> Pool {
+    pub fn in_dir(mut self, dir: PathBuf) -> WorkerPool {
         self.dir = Some(dir);
         self
     }
@@ -350,10 +354,13 @@ impl Pool {
 
     /// The next free worker, held for a run of exchanges (a match whose every move is
     /// asked of one game process that holds its states) until the session is dropped.
-    /// Each exchange is [`Pool::call`]'s; a failed one kills the worker, and the
+    /// Each exchange is [`WorkerPool::call`]'s; a failed one kills the worker, and the
     /// session's later calls fail at once.
-    pub fn session(self: &Arc<Pool>, timeout: Duration) -> Result<Session, WorkerError> {
-        Ok(Session {
+    pub fn session(
+        self: &Arc<WorkerPool>,
+        timeout: Duration,
+    ) -> Result<WorkerSession, WorkerError> {
+        Ok(WorkerSession {
             pool: self.clone(),
             worker: Some(self.take()?),
             timeout,
@@ -400,17 +407,17 @@ impl Pool {
     }
 }
 
-/// A worker held by one caller for several exchanges ([`Pool::session`]).
-pub struct Session {
-    pool: Arc<Pool>,
+/// A worker held by one caller for several exchanges ([`WorkerPool::session`]).
+pub struct WorkerSession {
+    pool: Arc<WorkerPool>,
     worker: Option<Worker>,
     timeout: Duration,
     /// Why the worker was lost, for the calls after.
     failed: Option<String>,
 }
 
-impl Session {
-    /// One exchange, as [`Pool::call`]: `request(id)` sent, the reply read by `read`.
+impl WorkerSession {
+    /// One exchange, as [`WorkerPool::call`]: `request(id)` sent, the reply read by `read`.
     pub fn call<T>(
         &mut self,
         request: impl FnOnce(u64) -> String,
@@ -441,7 +448,7 @@ impl Session {
     }
 }
 
-impl Drop for Session {
+impl Drop for WorkerSession {
     fn drop(&mut self) {
         if let Some(w) = self.worker.take() {
             self.pool.give_back(w);

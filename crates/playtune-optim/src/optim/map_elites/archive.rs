@@ -19,7 +19,10 @@ pub enum Better {
     Greater,
     /// Fitness first, then the named feature, ties go to the newcomer (the play-styles
     /// paper: win rate first, mean score second).
-    Lexicographic { secondary: String },
+    Lexicographic {
+        /// The feature that breaks fitness ties.
+        secondary: String,
+    },
 }
 
 /// One elite.
@@ -30,7 +33,9 @@ pub struct Elite {
     pub cell: Vec<usize>,
     /// The point, in the search space's order.
     pub values: Vec<f64>,
+    /// Its fitness (the best seen in its cell).
     pub fitness: f64,
+    /// Its features, in the problem's order.
     pub features: Vec<f64>,
     /// Evaluation index (within its trial) that produced the elite.
     pub found_at: u64,
@@ -40,20 +45,29 @@ pub struct Elite {
     pub replay: Option<Replay>,
 }
 
+/// An elite's replays after the search: the fitness and each feature summarised.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Replay {
+    /// The fitness over the replays.
     pub fitness: Summary,
+    /// Each feature over the replays, in the problem's order.
     pub features: Vec<Summary>,
 }
 
 /// Archive metrics after some number of evaluations.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Metrics {
+    /// Evaluations so far.
     pub evaluations: u64,
+    /// Cells that hold an elite.
     pub filled: usize,
+    /// Filled cells over all cells.
     pub coverage: f64,
+    /// Sum over elites of fitness minus the QD offset.
     pub qd_score: f64,
+    /// The greatest fitness among the elites (NaN with none).
     pub max_fitness: f64,
+    /// The elites' mean fitness (NaN with none).
     pub mean_fitness: f64,
 }
 
@@ -72,6 +86,7 @@ pub enum AddStatus {
 /// improvement-ranking emitters (CMA-ME) sort by.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AddOutcome {
+    /// Whether it became its cell's elite, and how.
     pub status: AddStatus,
     /// New: fitness minus the archive's lower bound (the QD offset), i.e. what the cell
     /// adds to the QD score. Improved: fitness minus the old elite's (0 for a
@@ -96,6 +111,7 @@ pub trait Archive {
     /// Cells in the archive.
     fn cells(&self) -> usize;
 
+    /// The elites, in order of first insertion into their cell.
     fn elites(&self) -> &[Elite] {
         &self.store().elites
     }
@@ -118,6 +134,7 @@ pub trait Archive {
             .max_by(|a, b| a.fitness.total_cmp(&b.fitness))
     }
 
+    /// The archive's metrics after `evaluations` evaluations.
     fn metrics(&self, evaluations: u64) -> Metrics {
         let s = self.store();
         let filled = s.elites.len();
@@ -140,9 +157,11 @@ pub trait Archive {
 /// The elites of an archive and the rule that admits them, whatever the cells' shape.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EliteStore {
+    /// When a newcomer replaces the elite of its cell.
     pub better: Better,
     /// Feature index of the lexicographic rule's secondary feature.
     pub secondary: Option<usize>,
+    /// Subtracted from each elite's fitness in the QD score (the archive's lower bound).
     pub qd_offset: f64,
     /// Elites, in order of first insertion into their cell.
     pub elites: Vec<Elite>,
@@ -255,16 +274,20 @@ impl EliteStore {
 /// The grid archive: each axis's range cut into equal bins.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GridArchive {
+    /// The grid's axes: features, bounds and bins.
     pub axes: Vec<FeatureAxis>,
     /// Feature index (in the problem's feature list) of each axis.
     pub axis_features: Vec<usize>,
     /// Values beyond an axis's bounds go to an underflow or overflow bin at its ends
     /// (the play-styles paper's option); without, they go to the edge bins.
     pub overflow_bins: bool,
+    /// The elites.
     pub store: EliteStore,
 }
 
 impl GridArchive {
+    /// An empty grid over `axes`, each reading the feature at the same position of
+    /// `axis_features`; `secondary` is the lexicographic rule's feature, if any.
     pub fn new(
         axes: Vec<FeatureAxis>,
         axis_features: Vec<usize>,
@@ -294,6 +317,7 @@ impl GridArchive {
         bin(&self.axes[i], self.overflow_bins, x)
     }
 
+    /// The cell of an evaluation's `features`: one bin per axis.
     pub fn cell_of(&self, features: &[f64]) -> Vec<usize> {
         self.axis_features
             .iter()
@@ -316,6 +340,7 @@ impl GridArchive {
             })
     }
 
+    /// The elite of `cell` (one bin per axis), if it has one.
     pub fn get(&self, cell: &[usize]) -> Option<&Elite> {
         self.store.get(self.flat(cell))
     }
@@ -397,6 +422,7 @@ pub struct CvtArchive {
     /// range, so that features of different scales count alike; points beyond the
     /// bounds fall in the nearest edge cell.
     pub centroids: Vec<Vec<f64>>,
+    /// The elites.
     pub store: EliteStore,
 }
 
@@ -443,6 +469,7 @@ impl CvtArchive {
         nearest(&self.axes, &self.centroids, &x)
     }
 
+    /// The elite of the cell of centroid `centroid`, if it has one.
     pub fn get(&self, centroid: usize) -> Option<&Elite> {
         self.store.get(centroid)
     }
@@ -533,7 +560,9 @@ impl Archive for CvtArchive {
 /// Either archive, as a run's result stores it and the scheduler holds it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AnyArchive {
+    /// A grid archive.
     Grid(GridArchive),
+    /// A CVT archive.
     Cvt(CvtArchive),
 }
 
@@ -584,214 +613,4 @@ impl Archive for AnyArchive {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn axis(bins: usize) -> FeatureAxis {
-        FeatureAxis {
-            name: "f".into(),
-            low: 0.0,
-            high: 10.0,
-            bins,
-        }
-    }
-
-    fn grid(axes: usize, bins: usize, overflow: bool) -> GridArchive {
-        GridArchive::new(
-            vec![axis(bins); axes],
-            (0..axes).collect(),
-            overflow,
-            Better::Greater,
-            None,
-            0.0,
-        )
-    }
-
-    fn out(status: AddStatus, improvement: f64) -> AddOutcome {
-        AddOutcome {
-            status,
-            improvement,
-        }
-    }
-
-    #[test]
-    fn bins_clip_or_overflow() {
-        let a = grid(1, 10, false);
-        assert_eq!(
-            [-5.0, 0.0, 9.99, 10.0, 50.0].map(|x| a.bin(0, x)),
-            [0, 0, 9, 9, 9]
-        );
-        let mut o = grid(1, 10, true);
-        assert_eq!([-5.0, 0.0, 10.0, 50.0].map(|x| o.bin(0, x)), [0, 1, 10, 11]);
-        assert_eq!(o.cells(), 12);
-        // Under- and overflowing points are elites of their own edge buckets.
-        assert_eq!(o.add(&[1.0], 1.0, &[-5.0], 0).status, AddStatus::New);
-        assert_eq!(o.add(&[2.0], 1.0, &[50.0], 1).status, AddStatus::New);
-        assert_eq!(o.add(&[3.0], 1.0, &[0.5], 2).status, AddStatus::New);
-        assert_eq!(o.get(&[0]).unwrap().values, [1.0]);
-        assert_eq!(o.get(&[11]).unwrap().values, [2.0]);
-        assert_eq!(o.get(&[1]).unwrap().values, [3.0]);
-    }
-
-    #[test]
-    fn add_reports_status_and_improvement() {
-        let mut a = GridArchive::new(
-            vec![axis(2), axis(2)],
-            vec![0, 1],
-            false,
-            Better::Greater,
-            None,
-            1.0,
-        );
-        assert_eq!(a.add(&[1.0], 5.0, &[1.0, 1.0], 0), out(AddStatus::New, 4.0));
-        assert_eq!(
-            a.add(&[2.0], 5.0, &[1.0, 1.0], 1),
-            out(AddStatus::NotAdded, 0.0),
-            "equal fitness does not replace under Greater"
-        );
-        assert_eq!(
-            a.add(&[3.0], 7.0, &[2.0, 2.0], 2),
-            out(AddStatus::Improved, 2.0)
-        );
-        assert_eq!(
-            a.add(&[4.0], 1.0, &[2.0, 2.0], 3),
-            out(AddStatus::NotAdded, -6.0)
-        );
-        assert_eq!(a.add(&[5.0], 2.0, &[9.0, 9.0], 4), out(AddStatus::New, 1.0));
-        let nan = a.add(&[6.0], f64::NAN, &[9.0, 1.0], 5);
-        assert!(nan.status == AddStatus::NotAdded && nan.improvement.is_nan());
-        let m = a.metrics(6);
-        assert_eq!(
-            (
-                m.filled,
-                m.coverage,
-                m.qd_score,
-                m.max_fitness,
-                m.mean_fitness
-            ),
-            (2, 0.5, 7.0, 7.0, 4.5)
-        );
-        assert_eq!((a.coverage(), a.qd_score()), (0.5, 7.0));
-        assert_eq!(a.best().unwrap().values, [3.0]);
-        assert_eq!(a.get(&[0, 0]).unwrap().found_at, 2);
-        assert!(a.get(&[0, 1]).is_none());
-    }
-
-    #[test]
-    fn the_qd_score_is_the_sum_of_improvements() {
-        let mut a = grid(2, 5, true);
-        a.store.qd_offset = -3.0;
-        let mut rng = rng_from_seed(3);
-        let mut sum = 0.0;
-        for i in 0..500 {
-            let f = [rng.random_range(-2.0..12.0), rng.random_range(-2.0..12.0)];
-            let o = a.add(&[i as f64], rng.random_range(-1.0..1.0), &f, i);
-            if o.status != AddStatus::NotAdded {
-                assert!(o.status == AddStatus::New || o.improvement > 0.0);
-                sum += o.improvement;
-            } else {
-                assert!(o.improvement <= 0.0);
-            }
-        }
-        assert!(
-            (a.qd_score() - sum).abs() < 1e-9,
-            "{} vs {sum}",
-            a.qd_score()
-        );
-    }
-
-    #[test]
-    fn lexicographic_ties_go_to_the_newcomer() {
-        let mut l = GridArchive::new(
-            vec![axis(1)],
-            vec![0],
-            false,
-            Better::Lexicographic {
-                secondary: "s".into(),
-            },
-            Some(1),
-            0.0,
-        );
-        assert_eq!(l.add(&[1.0], 0.5, &[1.0, 10.0], 0).status, AddStatus::New);
-        assert_eq!(
-            l.add(&[2.0], 0.5, &[1.0, 9.0], 1).status,
-            AddStatus::NotAdded
-        );
-        assert_eq!(
-            l.add(&[3.0], 0.5, &[1.0, 10.0], 2),
-            out(AddStatus::Improved, 0.0),
-            "ties go to the newcomer"
-        );
-        assert_eq!(
-            l.add(&[4.0], 0.6, &[1.0, 0.0], 3).status,
-            AddStatus::Improved
-        );
-    }
-
-    fn cvt(k: usize, seed: u64) -> CvtArchive {
-        let axes = vec![
-            axis(1),
-            FeatureAxis {
-                name: "g".into(),
-                low: -1.0,
-                high: 1.0,
-                bins: 1,
-            },
-        ];
-        CvtArchive::new(
-            axes,
-            vec![0, 1],
-            k,
-            20 * k,
-            seed,
-            Better::Greater,
-            None,
-            0.0,
-        )
-    }
-
-    #[test]
-    fn cvt_centroids_are_seeded_spread_and_found_by_nearest() {
-        let a = cvt(50, 7);
-        assert_eq!(a, cvt(50, 7), "same seed, same cells");
-        assert_ne!(a.centroids, cvt(50, 8).centroids);
-        assert_eq!(a.cells(), 50);
-        for c in &a.centroids {
-            assert!((0.0..=10.0).contains(&c[0]) && (-1.0..=1.0).contains(&c[1]));
-        }
-        // Spread: every quarter of the box holds some centroids (k-means over uniform
-        // samples puts about k/4 in each).
-        for (x, y) in [(0.0, -1.0), (5.0, -1.0), (0.0, 0.0), (5.0, 0.0)] {
-            let n = a
-                .centroids
-                .iter()
-                .filter(|c| c[0] >= x && c[0] < x + 5.0 && c[1] >= y && c[1] < y + 1.0)
-                .count();
-            assert!((6..=19).contains(&n), "{n} centroids in quarter ({x}, {y})");
-        }
-        // Nearest centroid by brute force in range units; each centroid is its own.
-        let mut rng = rng_from_seed(1);
-        for (i, c) in a.centroids.iter().enumerate() {
-            assert_eq!(a.nearest(c), i);
-            let p = [rng.random_range(-5.0..15.0), rng.random_range(-2.0..2.0)];
-            let d = |c: &Vec<f64>| ((c[0] - p[0]) / 10.0).powi(2) + ((c[1] - p[1]) / 2.0).powi(2);
-            let n = a.nearest(&p);
-            assert!(a.centroids.iter().all(|c| d(c) >= d(&a.centroids[n])));
-        }
-    }
-
-    #[test]
-    fn cvt_add_fills_the_nearest_cell_and_survives_a_round_trip() {
-        let mut a = cvt(20, 1);
-        let f = a.centroids[3].clone();
-        assert_eq!(a.add(&[1.0], 2.0, &f, 0), out(AddStatus::New, 2.0));
-        assert_eq!(a.add(&[2.0], 3.0, &f, 1), out(AddStatus::Improved, 1.0));
-        assert_eq!(a.get(3).unwrap().cell, [3]);
-        assert_eq!(a.coverage(), 0.05);
-        let mut back: AnyArchive =
-            ron::from_str(&ron::to_string(&AnyArchive::Cvt(a.clone())).unwrap()).unwrap();
-        back.reindex();
-        assert_eq!(back.add(&[3.0], 2.5, &f, 2).status, AddStatus::NotAdded);
-        assert_eq!(back.elites(), a.elites());
-    }
-}
+mod tests;

@@ -4,7 +4,7 @@
 
 use super::{ArchiveConfig, Better, MapElitesConfig, Mutation, default_emitters};
 use crate::eval::FeatureAxis;
-use crate::optim::def::{self, Context, OptimizerDef};
+use crate::optim::declaration::{self, Context, OptimizerDef};
 use crate::optim::{AlgoConfig, Error, MAX_BATCH};
 use crate::settings::{Setting, Values};
 use crate::space::Domain;
@@ -16,6 +16,7 @@ pub(crate) const DEFAULT_CENTROIDS: usize = 1000;
 /// The emitters' names, as `emitters` takes them.
 const EMITTERS: &str = "gaussian, iso-line or one-weight (also hill-climber)";
 
+/// MAP-Elites, declared (what [`crate::optim::def::MAP_ELITES`] is).
 pub static DEF: OptimizerDef = OptimizerDef {
     name: "map-elites",
     aliases: &["map_elites", "mapelites"],
@@ -116,8 +117,8 @@ fn whole(v: &Values, name: &str) -> Result<u64, Error> {
 }
 
 fn configure(v: &Values, context: &Context) -> Result<AlgoConfig, Error> {
-    let sigma = def::real(v, "sigma", |s| s > 0.0, "above 0")?;
-    let line_sigma = def::real(v, "line_sigma", |s| s > 0.0, "above 0")?;
+    let sigma = declaration::real(v, "sigma", |s| s > 0.0, "above 0")?;
+    let line_sigma = declaration::real(v, "line_sigma", |s| s > 0.0, "above 0")?;
     let mut emitters = match v.get("emitters").trim() {
         "auto" => match context.space {
             Some(space) => default_emitters(space, sigma),
@@ -141,7 +142,7 @@ fn configure(v: &Values, context: &Context) -> Result<AlgoConfig, Error> {
             .collect::<Result<Vec<_>, _>>()?,
     };
     let archive = match (
-        def::choice(v, "archive", &["grid", "cvt"])?,
+        declaration::choice(v, "archive", &["grid", "cvt"])?,
         v.get("centroids"),
     ) {
         (0, "auto") => ArchiveConfig::Grid,
@@ -153,11 +154,12 @@ fn configure(v: &Values, context: &Context) -> Result<AlgoConfig, Error> {
             ));
         }
         (_, "auto") => ArchiveConfig::cvt(DEFAULT_CENTROIDS),
-        (_, _) => {
-            ArchiveConfig::cvt(
-                def::count(v, "centroids", crate::optim::MAX_COUNT, "CVT cells")? as usize,
-            )
-        }
+        (_, _) => ArchiveConfig::cvt(declaration::count(
+            v,
+            "centroids",
+            crate::optim::MAX_COUNT,
+            "CVT cells",
+        )? as usize),
     };
     let axes = match v.get("axes").trim() {
         "" => Vec::new(),
@@ -205,15 +207,15 @@ fn configure(v: &Values, context: &Context) -> Result<AlgoConfig, Error> {
     let mutation = emitters.remove(0);
     let config = MapElitesConfig {
         axes,
-        overflow_bins: def::switch(v, "overflow_bins")?,
+        overflow_bins: declaration::switch(v, "overflow_bins")?,
         better,
         mutation,
         more_emitters: emitters,
         archive,
-        batch: def::count(v, "batch", MAX_BATCH, "candidates per batch")? as usize,
-        init_one_hot: def::switch(v, "init_one_hot")?,
+        batch: declaration::count(v, "batch", MAX_BATCH, "candidates per batch")? as usize,
+        init_one_hot: declaration::switch(v, "init_one_hot")?,
         init_random: whole(v, "init_random")? as usize,
-        qd_offset: def::real(v, "qd_offset", |_| true, "")?,
+        qd_offset: declaration::real(v, "qd_offset", |_| true, "")?,
         reevaluate: u32::try_from(whole(v, "reevaluate")?)
             .map_err(|_| bad(v, "reevaluate", "give a whole number".into()))?,
     };
@@ -221,7 +223,7 @@ fn configure(v: &Values, context: &Context) -> Result<AlgoConfig, Error> {
     Ok(AlgoConfig::MapElites(config))
 }
 
-fn values(config: &AlgoConfig) -> Option<def::Pairs> {
+fn values(config: &AlgoConfig) -> Option<declaration::Pairs> {
     let AlgoConfig::MapElites(c) = config else {
         return None;
     };

@@ -20,12 +20,20 @@ pub enum Mutation {
     /// dimension to a different value of its domain.
     HillClimber,
     /// Add Gaussian noise of this standard deviation to every continuous dimension.
-    Gaussian { sigma: f64 },
+    Gaussian {
+        /// The noise's standard deviation.
+        sigma: f64,
+    },
     /// Iso+line (Vassiliades & Mouret 2018): x_i + sigma_iso N(0, I) + sigma_line
     /// N(0, 1) (x_j - x_i) over the continuous dimensions, x_i and x_j elites drawn
     /// uniformly. The line term moves along the direction between elites, which in
     /// many problems is where the elites' hypervolume lies.
-    IsoLine { sigma_iso: f64, sigma_line: f64 },
+    IsoLine {
+        /// The isotropic noise's standard deviation.
+        sigma_iso: f64,
+        /// The standard deviation of the step along the line between elites.
+        sigma_line: f64,
+    },
 }
 
 impl Mutation {
@@ -65,7 +73,7 @@ impl Mutation {
     }
 
     /// The emitter over `space`.
-    pub fn emitter(&self, space: &Space) -> Result<Box<dyn Emitter>, Error> {
+    pub(crate) fn emitter(&self, space: &Space) -> Result<Box<dyn Emitter>, Error> {
         self.check()?;
         let continuous: Vec<usize> = space
             .free_dims()
@@ -109,7 +117,7 @@ fn bounds(space: &Space, dims: &[usize]) -> Vec<(f64, f64)> {
 }
 
 /// Proposes candidates from an archive.
-pub trait Emitter: Send {
+pub(crate) trait Emitter: Send {
     fn name(&self) -> &'static str;
 
     /// Appends `n` candidates (values in the space's order) to `out`. While the archive
@@ -175,7 +183,7 @@ fn nearest_index(domain: &Domain, v: f64) -> u32 {
 }
 
 /// Gaussian mutation of every continuous dimension, clipped to its bounds.
-pub struct Gaussian {
+pub(super) struct Gaussian {
     continuous: Vec<usize>,
     bounds: Vec<(f64, f64)>,
     sigma: f64,
@@ -200,7 +208,7 @@ impl Emitter for Gaussian {
 }
 
 /// Iso+line mutation, clipped to the bounds.
-pub struct IsoLine {
+pub(super) struct IsoLine {
     continuous: Vec<usize>,
     bounds: Vec<(f64, f64)>,
     sigma_iso: f64,

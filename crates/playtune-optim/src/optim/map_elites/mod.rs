@@ -1,6 +1,6 @@
 //! MAP-Elites (Mouret & Clune 2015), split the way pyribs splits it: an archive
 //! ([`GridArchive`] or [`CvtArchive`], behind [`Archive`]) whose `add` says what became
-//! of a candidate; emitters ([`Emitter`]) that propose candidates from the archive's
+//! of a candidate; emitters (the `Emitter` trait) that propose candidates from the archive's
 //! elites; and a [`Scheduler`] that runs the emitters over one archive and is the
 //! [`Optimizer`](super::Optimizer). New emitters (CMA-ME's improvement ranking) or
 //! archives plug in without touching the others.
@@ -18,8 +18,8 @@ pub use archive::{
     AddOutcome, AddStatus, AnyArchive, Archive, Better, CvtArchive, Elite, EliteStore, GridArchive,
     Metrics, Replay,
 };
-pub use emitters::{Emitter, Mutation};
-pub use scheduler::{EmitterStats, Scheduler};
+pub use emitters::Mutation;
+pub use scheduler::Scheduler;
 
 use crate::eval::FeatureAxis;
 use crate::space::Space;
@@ -38,8 +38,11 @@ pub enum ArchiveConfig {
     /// axes' box (their bins unused), drawn with generator `seed`: fixed by the
     /// configuration rather than the trial, so every trial of a run fills the same cells.
     Cvt {
+        /// The cells.
         centroids: usize,
+        /// The uniform points k-means places them by.
         samples: usize,
+        /// The seed of the generator that draws the samples.
         seed: u64,
     },
 }
@@ -56,18 +59,23 @@ impl ArchiveConfig {
     }
 }
 
+/// MAP-Elites' settings, as `config.ron` records them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapElitesConfig {
     /// The grid; empty means the problem's default axes.
     pub axes: Vec<FeatureAxis>,
+    /// Values beyond an axis's bounds go to an underflow or overflow bin at its ends
+    /// (the play-styles paper's option); without, they go to the edge bins.
     pub overflow_bins: bool,
+    /// When a newcomer replaces the elite of its cell.
     pub better: Better,
     /// The first emitter.
     pub mutation: Mutation,
     /// Further emitters: batches go to `mutation` and these in turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub more_emitters: Vec<Mutation>,
+    /// Which archive the run fills: a grid (the default, not written) or CVT cells.
     #[serde(default, skip_serializing_if = "is_grid")]
     pub archive: ArchiveConfig,
     /// Candidates per batch (evaluated in parallel).

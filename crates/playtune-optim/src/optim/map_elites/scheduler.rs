@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 /// What one emitter's candidates did to the archive.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct EmitterStats {
+pub(crate) struct EmitterStats {
     pub name: String,
     /// Candidates it proposed and the archive was told about.
     pub told: u64,
@@ -51,6 +51,9 @@ pub struct Scheduler {
 }
 
 impl Scheduler {
+    /// MAP-Elites over `space` with `budget` evaluations, seeded by `seed`. The axes are
+    /// the configuration's, or with none `default_axes`; each must name one of the
+    /// problem's `features`.
     pub fn new(
         config: MapElitesConfig,
         space: Space,

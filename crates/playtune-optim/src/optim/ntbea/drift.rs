@@ -84,7 +84,7 @@ pub(crate) struct Drift {
 impl Drift {
     /// Nothing is logged before the first recommendation: there is no bound yet to
     /// carry (a run that recommends once, at its end, pays nothing).
-    pub fn new(track: bool) -> Drift {
+    pub(super) fn new(track: bool) -> Drift {
         Drift {
             track,
             stale: true,
@@ -95,7 +95,7 @@ impl Drift {
 
     /// Adds an evaluation to `model`, logging the patterns it changes. Nothing is
     /// logged while the bounds are stale (always, when not tracking).
-    pub fn learn(&mut self, model: &mut TupleModel, point: &[u32], fitness: f64) {
+    pub(super) fn learn(&mut self, model: &mut TupleModel, point: &[u32], fitness: f64) {
         let dims = point.len().max(1);
         if self.points.len() >= MAX_LOGGED * dims {
             self.drop_bounds();
@@ -130,7 +130,7 @@ impl Drift {
 
     /// Readies the bounds for a recommendation over `evaluated` points under `model`,
     /// every fitness learnt being at most `scale` in magnitude.
-    pub fn begin(&mut self, model: &TupleModel, evaluated: usize, scale: f64) {
+    pub(super) fn begin(&mut self, model: &TupleModel, evaluated: usize, scale: f64) {
         if self.stale {
             self.bounds.clear();
         }
@@ -171,7 +171,13 @@ impl Drift {
     /// Whether evaluated point `i`, `point`, and every candidate of its neighbourhood
     /// have model means below `floor` now; if so its bound is carried forward (if not,
     /// the scan that follows sets it).
-    pub fn below(&mut self, model: &TupleModel, i: usize, point: &[u32], floor: f64) -> bool {
+    pub(super) fn below(
+        &mut self,
+        model: &TupleModel,
+        i: usize,
+        point: &[u32],
+        floor: f64,
+    ) -> bool {
         let old = self.bounds[i];
         if !old.is_finite() || self.fewest_terms < 1.0 {
             return false;
@@ -216,17 +222,17 @@ impl Drift {
 
     /// Evaluated point `i`'s bound (+inf: unknown).
     #[cfg(test)]
-    pub fn bound(&self, i: usize) -> f64 {
+    pub(super) fn bound(&self, i: usize) -> f64 {
         self.bounds.get(i).copied().unwrap_or(f64::INFINITY)
     }
 
     /// The bound a scan of point `i` found.
-    pub fn set(&mut self, i: usize, bound: f64) {
+    pub(super) fn set(&mut self, i: usize, bound: f64) {
         self.bounds[i] = bound;
     }
 
     /// The recommendation is made: the next one's changes start here.
-    pub fn end(&mut self) {
+    pub(super) fn end(&mut self) {
         self.points.clear();
         self.touches.clear();
         // A pattern's mark tells this log from the last; after 2^32 - 1 logs a mark

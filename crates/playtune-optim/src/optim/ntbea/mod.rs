@@ -11,13 +11,14 @@
 //! re-evaluates each run's recommendation and the best mean wins.
 
 mod drift;
-pub mod model;
+mod model;
 pub mod suite;
 mod tuples;
 
 pub use tuples::TupleSet;
 
-use super::{Candidate, Error, Optimizer, Phase, Recommendation, argmax, def};
+use super::declaration::{self, OptimizerDef};
+use super::{Candidate, Error, Optimizer, Phase, Recommendation, argmax};
 use crate::eval::Evaluation;
 use crate::rng::{Rng, rng_from_seed};
 use crate::settings::Setting;
@@ -38,6 +39,7 @@ pub enum RecommendFrom {
 }
 
 impl RecommendFrom {
+    /// Every choice, in the order the `recommend` setting lists them.
     pub const ALL: [RecommendFrom; 2] = [RecommendFrom::Evaluated, RecommendFrom::Neighbourhood];
 
     /// As the `recommend` setting takes it.
@@ -49,9 +51,11 @@ impl RecommendFrom {
     }
 }
 
+/// NTBEA's settings, as `config.ron` records them.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NtbeaConfig {
+    /// The tuples the landscape model keeps statistics of.
     pub tuples: TupleSet,
     /// Exploration constant of the UCB score.
     pub k: f64,
@@ -66,11 +70,15 @@ pub struct NtbeaConfig {
         skip_serializing_if = "FitnessScale::is_range"
     )]
     pub scale: FitnessScale,
+    /// Epsilon of the UCB score's exploration term, `sqrt(ln(1 + N) / (epsilon + n))`:
+    /// what keeps a pattern never seen from an infinite bonus.
     pub epsilon: f64,
+    /// Neighbours of the current point scored by the model at each step.
     pub neighbours: usize,
     /// Extra mutations per neighbour: one free dimension always mutates and every other
     /// with probability p / D (the reference NTBEA's mutator; p = 2 by default).
     pub mutation: f64,
+    /// Which points the recommendation is chosen from.
     pub recommend: RecommendFrom,
     /// Independent runs (R).
     pub runs: usize,
@@ -103,6 +111,7 @@ pub enum FitnessScale {
 }
 
 impl FitnessScale {
+    /// Every scale, in the order the `scale` setting lists them.
     pub const ALL: [FitnessScale; 2] = [FitnessScale::Range, FitnessScale::Sd];
 
     /// As the `scale` setting takes it.
@@ -148,7 +157,7 @@ impl NtbeaConfig {
 
 /// NTBEA, declared ([`super::def`]): the settings [`NtbeaConfig`] records, named as
 /// the command line and Python take them.
-pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
+pub static DEF: OptimizerDef = OptimizerDef {
     name: "ntbea",
     aliases: &[],
     about: "The N-Tuple Bandit EA: a bandit model of tuple statistics steers an evolutionary search",
@@ -207,7 +216,7 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
                 "0",
                 "Multi-run: evaluations spent re-evaluating the runs' recommendations",
             ),
-            def::batch_setting(1),
+            declaration::batch_setting(1),
         ]
     },
     configure: |v, _| {
@@ -224,38 +233,46 @@ pub static DEF: super::def::OptimizerDef = super::def::OptimizerDef {
         };
         Ok(super::AlgoConfig::Ntbea(NtbeaConfig {
             tuples,
-            k: def::real(v, "k", |k| k >= 0.0, "of at least 0")?,
-            k_relative: !def::switch(v, "k_absolute")?,
+            k: declaration::real(v, "k", |k| k >= 0.0, "of at least 0")?,
+            k_relative: !declaration::switch(v, "k_absolute")?,
             scale: FitnessScale::ALL
-                [def::choice(v, "scale", &FitnessScale::ALL.map(FitnessScale::name))?],
-            epsilon: def::real(v, "epsilon", |e| e > 0.0, "above 0")?,
-            neighbours: def::count(
+                [declaration::choice(v, "scale", &FitnessScale::ALL.map(FitnessScale::name))?],
+            epsilon: declaration::real(v, "epsilon", |e| e > 0.0, "above 0")?,
+            neighbours: declaration::count(
                 v,
                 "neighbours",
                 super::MAX_COUNT,
                 "neighbours scored per step",
             )? as usize,
-            mutation: def::real(v, "mutation", |m| m > 0.0, "above 0")?,
-            recommend: RecommendFrom::ALL
-                [def::choice(v, "recommend", &RecommendFrom::ALL.map(RecommendFrom::name))?],
-            runs: def::count(v, "runs", super::MAX_COUNT, "independent NTBEA runs")? as usize,
+            mutation: declaration::real(v, "mutation", |m| m > 0.0, "above 0")?,
+            recommend: RecommendFrom::ALL[declaration::choice(
+                v,
+                "recommend",
+                &RecommendFrom::ALL.map(RecommendFrom::name),
+            )?],
+            runs: declaration::count(v, "runs", super::MAX_COUNT, "independent NTBEA runs")?
+                as usize,
             selection_budget,
-            batch: def::count(v, "batch", super::MAX_COUNT, "points per NTBEA step")? as usize,
+            batch: declaration::count(v, "batch", super::MAX_COUNT, "points per NTBEA step")?
+                as usize,
         }))
     },
     values: |c| match c {
         super::AlgoConfig::Ntbea(c) => Some(vec![
             ("tuples".into(), c.tuples.to_string()),
-            ("k".into(), def::text(c.k)),
-            ("k_absolute".into(), def::text(!c.k_relative)),
+            ("k".into(), declaration::text(c.k)),
+            ("k_absolute".into(), declaration::text(!c.k_relative)),
             ("scale".into(), c.scale.name().into()),
-            ("epsilon".into(), def::text(c.epsilon)),
-            ("neighbours".into(), def::text(c.neighbours)),
-            ("mutation".into(), def::text(c.mutation)),
+            ("epsilon".into(), declaration::text(c.epsilon)),
+            ("neighbours".into(), declaration::text(c.neighbours)),
+            ("mutation".into(), declaration::text(c.mutation)),
             ("recommend".into(), c.recommend.name().into()),
-            ("runs".into(), def::text(c.runs)),
-            ("selection_budget".into(), def::text(c.selection_budget)),
-            ("batch".into(), def::text(c.batch)),
+            ("runs".into(), declaration::text(c.runs)),
+            (
+                "selection_budget".into(),
+                declaration::text(c.selection_budget),
+            ),
+            ("batch".into(), declaration::text(c.batch)),
         ]),
         _ => None,
     },
@@ -296,7 +313,7 @@ pub(crate) const DEFAULT_MUTATION: f64 = 4.0;
 pub(crate) const DEFAULT_RECOMMEND: RecommendFrom = RecommendFrom::Neighbourhood;
 
 /// One NTBEA run.
-pub struct NtbeaRun {
+pub(crate) struct NtbeaRun {
     model: TupleModel,
     rng: Rng,
     /// The walkers' current points (one in sequential NTBEA); the first `asked` of
@@ -368,7 +385,8 @@ impl NtbeaRun {
         }
     }
 
-    pub fn model(&self) -> &TupleModel {
+    #[cfg(test)]
+    pub(crate) fn model(&self) -> &TupleModel {
         &self.model
     }
 
@@ -653,6 +671,8 @@ pub struct Ntbea {
 }
 
 impl Ntbea {
+    /// NTBEA over `space` with `budget` evaluations, seeded by `seed`; refused when the
+    /// budget cannot give every run an evaluation and the selection its share.
     pub fn new(config: NtbeaConfig, space: Space, budget: u64, seed: u64) -> Result<Ntbea, Error> {
         let r = config.runs.max(1) as u64;
         let selection = if r > 1 { config.selection_budget } else { 0 };
@@ -705,7 +725,8 @@ impl Ntbea {
         })
     }
 
-    pub fn runs(&self) -> &[NtbeaRun] {
+    #[cfg(test)]
+    pub(crate) fn runs(&self) -> &[NtbeaRun] {
         &self.runs
     }
 

@@ -19,7 +19,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// Statistics of one pattern.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Stat {
+pub(crate) struct Stat {
     pub n: u32,
     pub sum: f64,
     pub sum_sq: f64,
@@ -40,10 +40,10 @@ impl Stat {
         self.mean = self.sum / self.n as f64;
     }
     #[inline]
-    pub fn mean(&self) -> f64 {
+    pub(super) fn mean(&self) -> f64 {
         self.mean
     }
-    pub fn sd(&self) -> f64 {
+    pub(super) fn sd(&self) -> f64 {
         if self.n < 2 {
             return 0.0;
         }
@@ -52,7 +52,7 @@ impl Stat {
             .max(0.0)
             .sqrt()
     }
-    pub fn se(&self) -> f64 {
+    pub(super) fn se(&self) -> f64 {
         if self.n < 2 {
             0.0
         } else {
@@ -103,7 +103,7 @@ type StatMap = HashMap<u64, Stat, BuildHasherDefault<MixHasher>>;
 const DENSE_LIMIT: u64 = 1 << 16;
 
 /// The model: a list of tuples (each a list of dimension positions).
-pub struct TupleModel {
+pub(crate) struct TupleModel {
     /// For each dimension, the tuples that contain it.
     tuples_of_dim: Vec<Vec<u32>>,
     dims: Vec<u32>,
@@ -120,7 +120,7 @@ pub struct TupleModel {
 
 impl TupleModel {
     /// `arity[d]` is the number of values of dimension d.
-    pub fn new(tuples: &[Vec<usize>], arity: &[usize]) -> TupleModel {
+    pub(super) fn new(tuples: &[Vec<usize>], arity: &[usize]) -> TupleModel {
         let mut m = TupleModel {
             tuples_of_dim: vec![Vec::new(); arity.len()],
             dims: Vec::new(),
@@ -187,11 +187,12 @@ impl TupleModel {
     }
 
     /// Evaluations added so far (N_i for every tuple: each point is added to all).
-    pub fn evaluations(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn evaluations(&self) -> u64 {
         self.evaluations
     }
 
-    pub fn tuple(&self, t: usize) -> &[u32] {
+    pub(super) fn tuple(&self, t: usize) -> &[u32] {
         &self.dims[self.starts[t]..self.starts[t + 1]]
     }
 
@@ -217,7 +218,7 @@ impl TupleModel {
     /// Inlined into the scoring loops for the small tuples (most of them), so their
     /// running sums stay in registers; larger tuples take an out-of-line call.
     #[inline(always)]
-    pub fn stat(&self, t: usize, point: &[u32]) -> Option<&Stat> {
+    pub(super) fn stat(&self, t: usize, point: &[u32]) -> Option<&Stat> {
         match self.slots[t] {
             Slot::Small { d0, d1, r1, offset } => {
                 let i = point[d0 as usize] + point[d1 as usize] * r1;
@@ -239,7 +240,7 @@ impl TupleModel {
     }
 
     /// Adds one evaluation of `point` to every tuple.
-    pub fn add(&mut self, point: &[u32], fitness: f64) {
+    pub(super) fn add(&mut self, point: &[u32], fitness: f64) {
         self.add_seeing(point, fitness, |_, _| {});
     }
 
@@ -275,7 +276,7 @@ impl TupleModel {
 
     /// The model's mean for `point`: the average of the pattern means over the tuples
     /// where its pattern was seen; `None` if none was.
-    pub fn mean(&self, point: &[u32]) -> Option<f64> {
+    pub(super) fn mean(&self, point: &[u32]) -> Option<f64> {
         let (mut total, mut seen) = (0.0, 0u32);
         for t in 0..self.slots.len() {
             if let Some(s) = self.stat(t, point) {
@@ -288,9 +289,10 @@ impl TupleModel {
 
     /// UCB score: mean term (0 if unseen) + k * the average over all tuples of
     /// `explore[n]`, where `explore[n] = sqrt(ln(1 + N) / (eps + n))` is precomputed
-    /// for n = 0..=N by [`TupleModel::exploration_table`].
-    #[inline]
-    pub fn ucb(&self, point: &[u32], k: f64, explore: &[f64]) -> f64 {
+    /// for n = 0..=N by [`TupleModel::exploration_table`]. The formula written out,
+    /// which the tests hold [`NeighbourScorer`]'s incremental scores to.
+    #[cfg(test)]
+    pub(crate) fn ucb(&self, point: &[u32], k: f64, explore: &[f64]) -> f64 {
         let (mut total, mut seen, mut exploration) = (0.0, 0u32, 0.0);
         for t in 0..self.slots.len() {
             match self.stat(t, point) {
@@ -344,7 +346,7 @@ impl TupleModel {
     }
 
     /// For each dimension, the ceilings of the tuples that hold it, highest first.
-    pub fn ceilings_by_dim(&self, ceilings: &[Option<f64>]) -> Vec<Vec<f64>> {
+    pub(crate) fn ceilings_by_dim(&self, ceilings: &[Option<f64>]) -> Vec<Vec<f64>> {
         self.tuples_of_dim
             .iter()
             .map(|tuples| {
@@ -361,7 +363,7 @@ impl TupleModel {
     /// Fills `out` with sqrt(ln(1 + N) / (eps + n)) for n = 0..=N (N = evaluations so
     /// far), reusing its allocation: one table per step instead of a logarithm and a
     /// division per lookup.
-    pub fn exploration_table(&self, eps: f64, out: &mut Vec<f64>) {
+    pub(crate) fn exploration_table(&self, eps: f64, out: &mut Vec<f64>) {
         let ln = (1.0 + self.evaluations as f64).ln();
         out.clear();
         out.extend((0..=self.evaluations).map(|n| (ln / (eps + n as f64)).sqrt()));
@@ -382,7 +384,7 @@ pub(crate) struct NeighbourScorer {
 
 impl NeighbourScorer {
     /// Prepares for neighbours of `current`.
-    pub fn prepare(&mut self, model: &TupleModel, current: &[u32], explore: &[f64]) {
+    pub(super) fn prepare(&mut self, model: &TupleModel, current: &[u32], explore: &[f64]) {
         let n = model.tuple_count();
         self.parts.clear();
         self.parts
@@ -395,7 +397,7 @@ impl NeighbourScorer {
     }
 
     /// UCB score of `point`, which differs from the prepared point in `changed` dimensions.
-    pub fn score(
+    pub(super) fn score(
         &mut self,
         model: &TupleModel,
         point: &[u32],
@@ -435,7 +437,7 @@ impl NeighbourScorer {
 /// it in the last bits: it is an estimate with a bound on that difference, to rule
 /// neighbours out with; a neighbour that may win is scored again exactly.
 #[derive(Default)]
-pub struct MeanScorer {
+pub(crate) struct MeanScorer {
     parts: Vec<(f64, f64)>,
     /// The sum of the parts' means, kept up to date as parts change: within `drift`
     /// of the sum [`TupleModel::mean`] takes.
@@ -464,7 +466,7 @@ impl MeanScorer {
     /// than all of them; the parts are the same numbers either way. The reuse holds
     /// while the model is the same: after the model takes an evaluation, start from a
     /// fresh scorer (as each recommendation does).
-    pub fn prepare(&mut self, model: &TupleModel, point: &[u32]) {
+    pub(super) fn prepare(&mut self, model: &TupleModel, point: &[u32]) {
         let part = |t: usize| model.stat(t, point).map_or((0.0, 0.0), |s| (s.mean, 1.0));
         let tuples = model.tuple_count();
         let mut changed = std::mem::take(&mut self.changed);
@@ -573,7 +575,7 @@ impl MeanScorer {
     /// ceiling is above it, so the walk stops at the first that is not. The bound adds
     /// the rounding slack of this sum and of [`TupleModel::mean`]'s, so no neighbour
     /// whose computed mean exceeds it is ever ruled out.
-    pub fn ceiling(&self, model: &TupleModel, dim: usize, ceilings: &[f64]) -> Option<f64> {
+    pub(crate) fn ceiling(&self, model: &TupleModel, dim: usize, ceilings: &[f64]) -> Option<f64> {
         let held = &model.tuples_of_dim[dim];
         let (mut sum, mut count) = (self.total - self.held[dim].0, self.seen - self.held[dim].1);
         // `c <= sum / count`, without a division per ceiling.
@@ -603,7 +605,12 @@ impl MeanScorer {
     /// if no tuple saw it.
     ///
     /// The bound is `MeanScorer::slack` with the neighbour's own additions counted.
-    pub fn mean(&self, model: &TupleModel, neighbour: &[u32], dim: usize) -> Option<(f64, f64)> {
+    pub(super) fn mean(
+        &self,
+        model: &TupleModel,
+        neighbour: &[u32],
+        dim: usize,
+    ) -> Option<(f64, f64)> {
         let (mut total, mut seen, mut scale) = (self.total, self.seen, self.scale);
         for &t in &model.tuples_of_dim[dim] {
             let t = t as usize;
@@ -622,171 +629,4 @@ impl MeanScorer {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The scorer's mean of its prepared point is the model's, bit for bit.
-        #[test]
-        fn the_prepared_point_mean_is_the_model_mean(
-            raw in prop::collection::vec((prop::collection::vec(0u32..3, 4), -10.0f64..10.0), 1..40),
-            query in prop::collection::vec(0u32..3, 4),
-        ) {
-            let mut tuples: Vec<Vec<usize>> = (0..4).map(|i| vec![i]).collect();
-            for i in 0..4 { for j in i + 1..4 { tuples.push(vec![i, j]); } }
-            tuples.push((0..4).collect());
-            let mut model = TupleModel::new(&tuples, &[3, 3, 3, 3]);
-            for (p, f) in &raw { model.add(p, *f); }
-            let mut scorer = MeanScorer::default();
-            for p in raw.iter().map(|(p, _)| p).chain([&query]) {
-                scorer.prepare(&model, p);
-                prop_assert_eq!(
-                    scorer.point_mean().map(f64::to_bits),
-                    model.mean(p).map(f64::to_bits)
-                );
-            }
-        }
-    }
-
-    proptest! {
-        /// Every tuple's statistics equal a brute-force recomputation from the raw log.
-        #[test]
-        fn tuple_statistics_match_brute_force(
-            arity in prop::collection::vec(2usize..6, 2..6),
-            raw in prop::collection::vec((prop::collection::vec(0u32..1000, 6), -10.0f64..10.0), 1..60),
-        ) {
-            let d = arity.len();
-            let points: Vec<(Vec<u32>, f64)> = raw.iter()
-                .map(|(p, f)| (p.iter().take(d).zip(&arity).map(|(&v, &m)| v % m as u32).collect(), *f))
-                .collect();
-            let mut tuples: Vec<Vec<usize>> = (0..d).map(|i| vec![i]).collect();
-            for i in 0..d { for j in i + 1..d { tuples.push(vec![i, j]); } }
-            tuples.push((0..d).collect());
-            let mut model = TupleModel::new(&tuples, &arity);
-            for (p, f) in &points { model.add(p, *f); }
-            prop_assert_eq!(model.evaluations(), points.len() as u64);
-            for (t, dims) in tuples.iter().enumerate() {
-                for (query, _) in &points {
-                    let same: Vec<f64> = points.iter()
-                        .filter(|(p, _)| dims.iter().all(|&k| p[k] == query[k]))
-                        .map(|(_, f)| *f).collect();
-                    let s = model.stat(t, query).unwrap();
-                    prop_assert_eq!(s.n as usize, same.len());
-                    let mean = same.iter().sum::<f64>() / same.len() as f64;
-                    prop_assert!((s.mean() - mean).abs() < 1e-9);
-                    let sq: f64 = same.iter().map(|x| x * x).sum();
-                    prop_assert!((s.sum_sq - sq).abs() < 1e-6);
-                }
-            }
-        }
-    }
-
-    proptest! {
-        /// The incremental neighbour means and point estimates are within their bounds
-        /// of the full means, and a dimension's ceiling is above every neighbour's mean.
-        #[test]
-        fn incremental_means_are_within_their_bound(
-            raw in prop::collection::vec((prop::collection::vec(0u32..3, 5), -1e3f64..1e3), 1..40),
-        ) {
-            let arity = [3usize; 5];
-            let mut tuples: Vec<Vec<usize>> = (0..5).map(|i| vec![i]).collect();
-            for i in 0..5 { for j in i + 1..5 { tuples.push(vec![i, j]); } }
-            tuples.push((0..5).collect());
-            let mut model = TupleModel::new(&tuples, &arity);
-            for (p, f) in &raw { model.add(p, *f); }
-            let mut scorer = MeanScorer::default();
-            let ceilings = model.ceilings_by_dim(&model.mean_ceilings());
-            for (p, _) in &raw {
-                scorer.prepare(&model, p);
-                let own = model.mean(p).unwrap();
-                let (estimate, slack) = scorer.point_estimate().unwrap();
-                prop_assert!((own - estimate).abs() <= slack, "{} {} {}", own, estimate, slack);
-                for d in 0..5 {
-                    let ceiling = scorer.ceiling(&model, d, &ceilings[d]);
-                    for v in 0..3 {
-                        let mut q = p.clone();
-                        q[d] = v;
-                        if let Some(m) = model.mean(&q) {
-                            prop_assert!(ceiling.is_some_and(|c| m <= c), "{} {:?}", m, ceiling);
-                        }
-                    }
-                    for v in 0..3 {
-                        let mut q = p.clone();
-                        q[d] = v;
-                        let exact = model.mean(&q);
-                        let fast = scorer.mean(&model, &q, d);
-                        prop_assert_eq!(exact.is_some(), fast.is_some());
-                        if let (Some(e), Some((m, bound))) = (exact, fast) {
-                            prop_assert!((e - m).abs() <= bound, "{} {} {}", e, m, bound);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn unseen_patterns_and_ucb() {
-        let mut m = TupleModel::new(&[vec![0], vec![1], vec![0, 1]], &[3, 3]);
-        m.add(&[0, 0], 1.0);
-        m.add(&[0, 1], 3.0);
-        assert_eq!(m.mean(&[2, 2]), None);
-        assert_eq!(m.mean(&[0, 1]), Some((2.0 + 3.0 + 3.0) / 3.0));
-        let mut table = Vec::new();
-        m.exploration_table(0.5, &mut table);
-        assert_eq!(table.len(), 3);
-        assert!((table[0] - (3f64.ln() / 0.5).sqrt()).abs() < 1e-12);
-        // An unseen point: mean 0, every tuple explores at n = 0.
-        assert!((m.ucb(&[2, 2], 2.0, &table) - 2.0 * table[0]).abs() < 1e-12);
-        // [1, 1]: tuple 1 seen once (mean 3), tuples 0 and 2 unseen.
-        let expect = 3.0 + 2.0 * (table[1] + 2.0 * table[0]) / 3.0;
-        assert!((m.ucb(&[1, 1], 2.0, &table) - expect).abs() < 1e-12);
-    }
-
-    #[test]
-    fn incremental_scores_equal_full_scores() {
-        use crate::rng::rng_from_seed;
-        use rand::RngExt;
-        let arity = vec![2, 3, 4, 2, 5, 3];
-        let mut tuples: Vec<Vec<usize>> = (0..6).map(|i| vec![i]).collect();
-        for i in 0..6 {
-            for j in i + 1..6 {
-                tuples.push(vec![i, j]);
-            }
-        }
-        tuples.push((0..6).collect());
-        let mut m = TupleModel::new(&tuples, &arity);
-        let mut rng = rng_from_seed(3);
-        let random = |rng: &mut crate::rng::Rng| {
-            arity
-                .iter()
-                .map(|&a| rng.random_range(0..a as u32))
-                .collect::<Vec<_>>()
-        };
-        let mut scorer = NeighbourScorer::default();
-        let mut explore = Vec::new();
-        for _ in 0..60 {
-            let current = random(&mut rng);
-            m.add(&current, rng.random::<f64>() * 10.0);
-            m.exploration_table(0.5, &mut explore);
-            scorer.prepare(&m, &current, &explore);
-            for _ in 0..20 {
-                let other = random(&mut rng);
-                let changed: Vec<usize> = (0..6).filter(|&d| other[d] != current[d]).collect();
-                let full = m.ucb(&other, 1.5, &explore);
-                let fast = scorer.score(&m, &other, &changed, 1.5, &explore);
-                assert!((full - fast).abs() < 1e-9, "{full} vs {fast}");
-            }
-        }
-    }
-
-    #[test]
-    fn huge_tuples_hash_their_keys() {
-        let arity = vec![1000usize; 8]; // 10^24 patterns: more than 64 bits
-        let mut m = TupleModel::new(&[(0..8).collect()], &arity);
-        m.add(&[1, 2, 3, 4, 5, 6, 7, 8], 2.0);
-        assert_eq!(m.stat(0, &[1, 2, 3, 4, 5, 6, 7, 8]).map(|s| s.n), Some(1));
-        assert!(m.stat(0, &[1, 2, 3, 4, 5, 6, 7, 9]).is_none());
-    }
-}
+mod tests;

@@ -18,7 +18,7 @@ use crate::space::{Dimension, Domain, Space};
 
 /// How one run on a benchmark scores, from 0 to 1.
 #[derive(Clone, Copy, Debug)]
-pub enum Measure {
+pub(crate) enum Measure {
     /// 1 if the recommendation is a global optimum, else 0.
     Success,
     /// How far the recommendation's true fitness got from a random point's expected
@@ -29,10 +29,11 @@ pub enum Measure {
 
 /// One benchmark of the suite with its budget.
 pub struct SuiteCase {
+    /// Its name, as reports and the features list it.
     pub name: &'static str,
-    pub problem: Box<dyn Problem>,
-    pub budget: u64,
-    pub measure: Measure,
+    pub(crate) problem: Box<dyn Problem>,
+    pub(crate) budget: u64,
+    pub(crate) measure: Measure,
 }
 
 /// The benchmarks, in a fixed order (the order of the features).
@@ -143,7 +144,7 @@ pub fn config_of(x: &[f64]) -> NtbeaConfig {
 }
 
 /// Scores of one NTBEA configuration over the suite (per case, the mean over `trials`
-/// runs of its [`Measure`]); trial t of case c is seeded from `(seed, c, t)` alone.
+/// runs of its measure, from 0 to 1); trial t of case c is seeded from `(seed, c, t)` alone.
 pub fn case_scores(
     suite: &[SuiteCase],
     config: &NtbeaConfig,
@@ -187,7 +188,7 @@ pub(crate) struct NtbeaSuite {
 }
 
 impl NtbeaSuite {
-    pub fn new(trials: u64) -> NtbeaSuite {
+    pub(crate) fn new(trials: u64) -> NtbeaSuite {
         NtbeaSuite {
             space: settings_space(),
             suite: standard_suite(),
@@ -212,6 +213,7 @@ impl Problem for NtbeaSuite {
     }
 }
 
+/// Problem `ntbea-suite`: NTBEA's own settings, scored over the suite.
 pub const NTBEA_SUITE: crate::eval::ProblemDef = crate::eval::ProblemDef {
     name: "ntbea-suite",
     about: "NTBEA's settings; fitness = mean success rate over a suite of noisy benchmarks (trials runs each)",

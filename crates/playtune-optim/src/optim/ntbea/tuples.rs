@@ -8,10 +8,9 @@ use serde::{Deserialize, Serialize};
 /// Which tuples the model keeps.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum TupleSet {
-    /// 1+2+N when the run's budget can sample the 2-tuples' patterns (at least
-    /// [`TupleSet::AUTO_MIN_SAMPLES`] evaluations per pattern of an average 2-tuple)
-    /// and they are affordable ([`TupleSet::AUTO_MAX_PAIRS`],
-    /// [`TupleSet::AUTO_MAX_PAIR_PATTERNS`]); else 1+N. The 2-tuples are what lets
+    /// 1+2+N when the run's budget can sample the 2-tuples' patterns (at least 10
+    /// evaluations per pattern of an average 2-tuple) and they are affordable (at most
+    /// 1000 2-tuples, and 2^21 patterns over them all); else 1+N. The 2-tuples are what lets
     /// NTBEA see interactions and they win wherever they are well sampled, but a
     /// pattern seen once or twice only adds noise to the model's means: with eight
     /// values per dimension, win-or-lose evaluations and a budget of 100, 1+N does
@@ -19,7 +18,12 @@ pub enum TupleSet {
     Auto,
     /// Sizes of tuples to include over the free dimensions: 1, 2 and 3 mean all tuples
     /// of that size; `full` adds the single tuple of every free dimension (the N-tuple).
-    Sizes { sizes: Vec<usize>, full: bool },
+    Sizes {
+        /// The tuple sizes: 1, 2 or 3.
+        sizes: Vec<usize>,
+        /// Whether the N-tuple is added.
+        full: bool,
+    },
     /// Explicit tuples, by dimension name.
     Explicit(Vec<Vec<String>>),
 }
@@ -60,12 +64,12 @@ impl std::str::FromStr for TupleSet {
 impl TupleSet {
     /// Auto: at most this many 2-tuples (45 free dimensions); scoring a neighbour costs
     /// time in proportion to the tuples that hold a changed dimension.
-    pub const AUTO_MAX_PAIRS: usize = 1000;
+    pub(crate) const AUTO_MAX_PAIRS: usize = 1000;
     /// Auto: at most this many patterns over all 2-tuples together (each a dense table
     /// of 24-byte statistics: 48 MiB at most).
-    pub const AUTO_MAX_PAIR_PATTERNS: u64 = 1 << 21;
+    pub(crate) const AUTO_MAX_PAIR_PATTERNS: u64 = 1 << 21;
     /// Auto: evaluations per pattern of an average 2-tuple below which 1+N is used.
-    pub const AUTO_MIN_SAMPLES: f64 = 10.0;
+    pub(crate) const AUTO_MIN_SAMPLES: f64 = 10.0;
 
     /// Parses `auto`, `1+N`, `1+2+N`, `1,2`, ... or an explicit list `a,b;c;a,c`. A
     /// term given twice (`1+1+N`, `N+D`, `a,a`, `a,b;b,a`) or an empty one (`1++N`,
