@@ -20,7 +20,7 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use playtune::eval::{Evaluation, NoisyOneMax, Problem, Sphere};
 use playtune::optim::Optimizer;
-use playtune::optim::map_elites::{MapElites, MapElitesConfig, Mutation};
+use playtune::optim::map_elites::{MapElitesConfig, Mutation, Scheduler};
 use playtune::optim::ntbea::{Ntbea, NtbeaConfig, TupleSet};
 use playtune::optim::random::{RandomConfig, RandomSearch};
 use std::hint::black_box;
@@ -145,7 +145,7 @@ fn map_elites(c: &mut Criterion) {
     group.bench_function("sphere_d100_100k", |b| {
         b.iter(|| {
             seed += 1;
-            let mut opt = MapElites::new(
+            let mut opt = Scheduler::new(
                 config.clone(),
                 space.clone(),
                 100_000,

@@ -13,7 +13,7 @@ use playtune::optim::{Candidate, Optimizer, Phase, Recommendation};
 use playtune::rng::Rng;
 use playtune::run::verdict::{Outcome, VerdictSettings};
 use playtune::run::{
-    OwnOptimizer, ProblemSpec, RunConfig, RunError, RunOptimizer, Stop, create_run_dir,
+    OwnOptimizer, ProblemSpec, RunConfig, RunError, RunOptimizer, Spent, Stop, create_run_dir,
     execute_own, resume_own,
 };
 use playtune::{AlgoConfig, BoxError, Dimension, Domain, EvalError, Evaluation, Space};
@@ -258,7 +258,14 @@ fn an_optimiser_of_ones_own_drives_a_run_folder_and_resumes_it() {
     );
     assert_eq!(text(&whole, "evals.csv").lines().count(), 1 + 2 * 16);
     assert_eq!(once.algorithm, "sweep");
-    assert_eq!(once.spent.search, 2 * 16);
+    // Every evaluation was the search's, none failed, none came from a log.
+    assert_eq!(
+        once.spent,
+        Spent {
+            search: 2 * 16,
+            ..Spent::default()
+        }
+    );
     for t in &once.trials {
         assert_eq!(t.values, vec![1.0; 4], "trial {}", t.trial);
         let v = t.verdict.as_ref().expect("judged against all zeros");
@@ -292,7 +299,14 @@ fn an_optimiser_of_ones_own_drives_a_run_folder_and_resumes_it() {
     assert!((5..2 * 16).contains(&logged), "{logged} logged");
     assert!(!cut.join("result.ron").exists());
     let resumed = resume_own(&cut, &problem, &sweeping, None).unwrap();
-    assert_eq!(resumed.spent.reused, logged as u64);
+    assert_eq!(
+        resumed.spent,
+        Spent {
+            search: 2 * 16,
+            reused: logged as u64,
+            ..Spent::default()
+        }
+    );
     // What a run keeps of itself (not `reused`, which only this drive knows).
     let read = |dir: &Path| playtune::run::read_result(dir).unwrap().trials;
     assert_eq!(read(&cut), read(&whole));
@@ -442,8 +456,14 @@ impl GameDef for PileDef {
         vec![Setting::new("stones", "10", "stones at the start")]
     }
     fn new_state(&self, s: &Values, _: u64) -> Result<Pile, playtune::harness::Error> {
+        let stones = s.count("stones")?;
+        if stones > MAX_STONES {
+            return Err(playtune::harness::Error::Game(Box::new(
+                PileError::TooHigh(stones),
+            )));
+        }
         Ok(Pile {
-            stones: s.count("stones")? as u32,
+            stones: stones as u32,
             turn: 0,
             last: None,
         })
@@ -466,6 +486,36 @@ impl GameDef for PileDef {
 }
 
 static PILE: PileDef = PileDef;
+
+/// The most stones a pile may hold: above it, the game's own error.
+const MAX_STONES: usize = 1000;
+
+/// The pile game's own error, carried by the harness as `harness::Error::Game`.
+#[derive(Debug, thiserror::Error)]
+enum PileError {
+    #[error("a pile of {0} stones is too high to play")]
+    TooHigh(usize),
+}
+
+/// A game's own error reaches its caller typed: `game_error` finds it under the
+/// harness's context, whatever the harness was doing.
+#[test]
+fn a_games_own_error_reaches_its_caller_typed() {
+    let game: &dyn DynGame = &PILE;
+    let e = game
+        .play(&GameRequest {
+            settings: vec![("stones".into(), "5000".into())],
+            agents: vec!["nth".into(), "nth".into()],
+            budget: None,
+            seed: 1,
+        })
+        .unwrap_err();
+    assert!(
+        matches!(e.game_error::<PileError>(), Some(PileError::TooHigh(5000))),
+        "{e}"
+    );
+    assert!(e.to_string().contains("5000 stones"), "{e}");
+}
 
 #[test]
 fn an_agent_declared_outside_the_crate_plays_by_name_with_its_settings() {

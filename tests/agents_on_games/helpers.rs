@@ -53,7 +53,10 @@ pub(crate) fn max_rin_calls(agent: &mut dyn Agent<Counted<RinState>>, decisions:
 
 /// The actions `agent` chooses over the first 30 decisions of a game, `seed`
 /// seeding its generator.
-pub(crate) fn rin_actions(agent: &mut dyn Agent<RinState>, seed: u64) -> Vec<<RinState as Game>::Action> {
+pub(crate) fn rin_actions(
+    agent: &mut dyn Agent<RinState>,
+    seed: u64,
+) -> Vec<<RinState as Game>::Action> {
     agent.reset();
     let mut rng = rng_from_seed(seed);
     let mut s = RinState::new(&Rules::splendor(2), 11).unwrap();

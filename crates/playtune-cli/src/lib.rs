@@ -1,4 +1,4 @@
-//! playtune's command line as a library: [`main`] is the `playtune` binary, and [`run`]
+//! playtune's command line as a library: [`main()`] is the `playtune` binary, and [`run()`]
 //! runs it on arguments of one's own (the Python wheel's `playtune` command calls it).
 //!
 //! Everything else here is the command line's own, private: the subcommands (`cli`),

@@ -5,7 +5,7 @@ use super::def::SpaceBattle;
 use super::params::SbeParams;
 use super::state::{SbeState, ShipStats};
 use playtune_harness::game::Agent;
-use playtune_harness::{harness, GameDef};
+use playtune_harness::{GameDef, harness};
 use playtune_optim::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 

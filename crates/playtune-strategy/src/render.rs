@@ -324,7 +324,7 @@ fn draw_panel<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use playtune_harness::draw::legend_layout;
+    use playtune_harness::draw::legend_height;
 
     /// The legend names each tribe's colour and agent, every terrain, resource,
     /// building and unit type the map can show, and the city marks.
@@ -375,7 +375,7 @@ mod tests {
         }
         // Without agents the tribes are numbered; the legend fits under one panel.
         assert!(super::legend(&[]).iter().any(|e| e.label == "tribe 1"));
-        let height = legend_layout(&legend, 560).height;
+        let height = legend_height(&legend, 560);
         assert!(height > 0 && height < 620, "{height}");
     }
 }

@@ -101,7 +101,7 @@ impl UnitKind {
 /// The research branches, in the order of the research scripts.
 pub(crate) const BRANCHES: [&str; 5] = ["farming", "riding", "archery", "mining", "defence"];
 
-/// Technologies, grouped by branch and tier (see [`TECHS`]).
+/// Technologies, grouped by branch and tier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Tech {
@@ -135,7 +135,7 @@ pub enum Tech {
 
 /// A technology's place in the tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TechInfo {
+pub(crate) struct TechInfo {
     /// Its name, as scripts and logs write it.
     pub name: &'static str,
     /// Index into `BRANCHES`.
@@ -165,7 +165,7 @@ pub const ALL_TECHS: [Tech; 13] = [
 
 /// The research tree, indexed by [`Tech`].
 #[rustfmt::skip]
-pub const TECHS: [TechInfo; 13] = [
+pub(crate) const TECHS: [TechInfo; 13] = [
     TechInfo { name: "organization", branch: 0, tier: 1, unlocks: "harvest (fruit, animal)" },
     TechInfo { name: "farming", branch: 0, tier: 2, unlocks: "farm" },
     TechInfo { name: "construction", branch: 0, tier: 3, unlocks: "windmill" },
@@ -202,7 +202,8 @@ impl Tech {
 
 /// The cost in stars of a technology of `tier` for a tribe with `cities` cities.
 /// (under the published rules; a game's own are `RuleSet::tech_cost`).
-pub fn tech_cost(tier: u8, cities: u8) -> u16 {
+#[cfg(test)]
+pub(crate) fn tech_cost(tier: u8, cities: u8) -> u16 {
     DEFAULT_RULES.tech_cost(tier, cities)
 }
 

@@ -18,7 +18,7 @@ use playtune_optim::rng::Rng;
 use rand::RngExt;
 
 /// Marks an empty slot (no unit, no city, no building, no owner).
-pub const NONE: u8 = u8::MAX;
+pub(crate) const NONE: u8 = u8::MAX;
 /// Units (both tribes) the board may hold.
 pub(crate) const MAX_UNITS: usize = 48;
 
@@ -110,7 +110,7 @@ impl Default for GameConfig {
 
 /// One tile of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tile {
+pub(crate) struct Tile {
     /// What the tile is made of.
     pub terrain: Terrain,
     /// The resource on it, if any.
@@ -132,7 +132,7 @@ pub struct Unit {
     pub pos: u8,
     /// Hit points left.
     pub hp: u8,
-    /// The city that supports it ([`NONE`]: a free unit).
+    /// The city that supports it (`u8::MAX`: a free unit).
     pub home: u8,
     /// It moved this turn.
     pub moved: bool,
@@ -144,7 +144,7 @@ pub struct Unit {
 
 /// A city or a neutral village.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct City {
+pub(crate) struct City {
     /// The tile it stands on.
     pub pos: u8,
     /// The tribe that holds it ([`NONE`]: a neutral village).
@@ -226,14 +226,14 @@ impl TileSet {
 
 /// The tiles a unit may move to this turn (at most 48: movement is at most 3).
 #[derive(Clone, Copy, Debug)]
-pub struct Reach {
+pub(crate) struct Reach {
     tiles: [u8; 48],
     len: u8,
 }
 
 impl Reach {
     /// The tiles, as tile indices.
-    pub fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         &self.tiles[..self.len as usize]
     }
 }
@@ -300,7 +300,7 @@ static ONES: [u8; 256] = {
 
 /// The outcome of an attack before it happens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Combat {
+pub(crate) struct Combat {
     /// Damage dealt to the defender.
     pub dealt: u8,
     /// Damage the attacker takes back (0 if the defender dies or cannot reach).
@@ -456,11 +456,12 @@ impl StrategyState {
         self.size as usize
     }
     /// Tile `t` (row-major).
-    pub fn tile(&self, t: usize) -> &Tile {
+    pub(crate) fn tile(&self, t: usize) -> &Tile {
         &self.tiles[t]
     }
     /// The id of the unit on tile `t`, if any.
-    pub fn unit_at(&self, t: usize) -> Option<usize> {
+    #[cfg(test)]
+    pub(crate) fn unit_at(&self, t: usize) -> Option<usize> {
         let u = self.unit_at[t];
         (u != NONE).then_some(u as usize)
     }
@@ -480,7 +481,7 @@ impl StrategyState {
         self.unit_count[p] as usize
     }
     /// Every city and village, with its index.
-    pub fn cities(&self) -> &[City] {
+    pub(crate) fn cities(&self) -> &[City] {
         &self.cities[..self.n_cities as usize]
     }
     /// The index of the city on tile `t`, if any.
@@ -503,10 +504,6 @@ impl StrategyState {
     pub fn turn(&self) -> u16 {
         self.turn
     }
-    /// Turns each tribe plays before the score decides.
-    pub fn turn_limit(&self) -> u16 {
-        self.turn_limit
-    }
     /// The tribe to act.
     pub fn current(&self) -> usize {
         self.current as usize
@@ -527,7 +524,7 @@ impl StrategyState {
             .count()
     }
     /// Tiles of tribe `p`'s territory.
-    pub fn tiles_owned(&self, p: usize) -> usize {
+    pub(crate) fn tiles_owned(&self, p: usize) -> usize {
         self.cities()
             .iter()
             .filter(|c| c.owner as usize == p)
@@ -555,12 +552,12 @@ impl StrategyState {
     }
 
     /// What `tech` costs tribe `p` now, in stars.
-    pub fn tech_cost(&self, p: usize, tech: Tech) -> u16 {
+    pub(crate) fn tech_cost(&self, p: usize, tech: Tech) -> u16 {
         self.rules
             .tech_cost(tech.info().tier, self.city_count(p) as u8)
     }
     /// The first city of `p` whose level-up bonus is still to choose.
-    pub fn pending_level_up(&self, p: usize) -> Option<usize> {
+    pub(crate) fn pending_level_up(&self, p: usize) -> Option<usize> {
         self.cities()
             .iter()
             .position(|c| c.owner as usize == p && c.pending > 0)
@@ -602,7 +599,8 @@ impl StrategyState {
 
     /// Puts a free unit of `p` on tile `t` (able to act now); `None` if the tile is
     /// taken or impassable to it, or no unit slot is left.
-    pub fn put_unit(&mut self, p: usize, kind: UnitKind, t: usize) -> Option<usize> {
+    #[cfg(test)]
+    pub(crate) fn put_unit(&mut self, p: usize, kind: UnitKind, t: usize) -> Option<usize> {
         if t >= self.size() * self.size() || !self.can_enter(p, self.tiles[t].terrain) {
             return None;
         }
@@ -614,17 +612,20 @@ impl StrategyState {
     }
 
     /// Sets a unit's hit points (at least 1, at most its type's).
-    pub fn set_hp(&mut self, id: usize, hp: u8) {
+    #[cfg(test)]
+    pub(crate) fn set_hp(&mut self, id: usize, hp: u8) {
         self.units[id].hp = hp.clamp(1, self.rules.unit(self.units[id].kind).hp);
     }
 
     /// Sets tribe `p`'s stars (for tests and set-ups).
-    pub fn set_stars(&mut self, p: usize, stars: u16) {
+    #[cfg(test)]
+    pub(crate) fn set_stars(&mut self, p: usize, stars: u16) {
         self.tribes[p].stars = stars;
     }
 
     /// Gives `p` a technology and its prerequisites.
-    pub fn grant_tech(&mut self, p: usize, tech: Tech) {
+    #[cfg(test)]
+    pub(crate) fn grant_tech(&mut self, p: usize, tech: Tech) {
         let mut t = Some(tech);
         while let Some(x) = t {
             self.tribes[p].techs |= x.bit();
@@ -634,7 +635,8 @@ impl StrategyState {
 
     /// Changes a tile's terrain and resource (not under a unit that could not stand
     /// there: such a call does nothing).
-    pub fn set_tile(&mut self, t: usize, terrain: Terrain, resource: Resource) {
+    #[cfg(test)]
+    pub(crate) fn set_tile(&mut self, t: usize, terrain: Terrain, resource: Resource) {
         let u = self.unit_at[t];
         if terrain == Terrain::Water && u != NONE {
             return;

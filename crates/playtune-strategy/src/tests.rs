@@ -1,6 +1,9 @@
 //! Unit tests of the strategy game's pieces (the rules per mechanic are in
 //! `tests/it/rules.rs`).
 
+/// The rules, mechanic by mechanic (a game-rules test of the crate's own state).
+mod rules;
+
 use super::level::{MAX_TILES, distance, neighbours};
 use super::log::{ACTION_TYPES, slope};
 use super::rules::*;
@@ -197,8 +200,8 @@ fn games_are_deterministic() {
 fn search_agents_are_pinned_by_hash() {
     use super::def::Strategy;
     use super::styles::{STATISTICS, StylesConfig, StylesProblem};
-    use playtune_harness::{AgentSpec, all_agents, build_agent};
     use playtune_harness::play::{AGENTS, play};
+    use playtune_harness::{AgentSpec, all_agents, build_agent};
     use playtune_harness::{GameDef, Values};
     use playtune_optim::eval::Problem;
     use playtune_optim::rng::mix64;

@@ -252,7 +252,9 @@ pub(crate) fn ntbea_setting() -> Setting {
 }
 
 /// The NTBEA configuration [`ntbea_setting`] names.
-pub(crate) fn ntbea_config(request: &Request<'_>) -> Result<crate::optim::ntbea::NtbeaConfig, Error> {
+pub(crate) fn ntbea_config(
+    request: &Request<'_>,
+) -> Result<crate::optim::ntbea::NtbeaConfig, Error> {
     use crate::optim::ntbea::NtbeaConfig;
     Ok(
         match request

@@ -495,7 +495,8 @@ mod tests {
             concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
             "/runs/published/ntbea-defaults/summary.ron"
         );
-        let result: DefaultsResult = ron::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let result: DefaultsResult =
+            ron::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let row = result
             .rows
             .iter()

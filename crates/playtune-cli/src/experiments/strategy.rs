@@ -641,7 +641,7 @@ fn rows_of(rows: &[GameRow], pairing: usize) -> Vec<&GameRow> {
 
 /// Table I: one line per pairing, the first agent's figures at the end of the game.
 fn portfolio_table(x: &StrategyExperiment, rows: &[GameRow]) -> String {
-    let techs = crate::games::strategy::rules::TECHS.len() as f64;
+    let techs = crate::games::strategy::rules::ALL_TECHS.len() as f64;
     let mut md = String::from(
         "| agent | opponent | games | win rate % | score | technologies % | cities | production |\n|---|---|---|---|---|---|---|---|\n",
     );

@@ -101,7 +101,10 @@ pub(crate) fn heatmap(path: &Path, h: &Heatmap) -> Result<(), PlotError> {
 /// rate's 0 to 1, whatever the elites reached), widened to take in any value beyond
 /// it; else the lowest to the highest value (a unit around a single value; 0 to 1 with
 /// none).
-pub(super) fn colour_range(known: Option<(f64, f64)>, values: impl Iterator<Item = f64>) -> (f64, f64) {
+pub(super) fn colour_range(
+    known: Option<(f64, f64)>,
+    values: impl Iterator<Item = f64>,
+) -> (f64, f64) {
     let (lo, hi) = values
         .filter(|v| v.is_finite())
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {

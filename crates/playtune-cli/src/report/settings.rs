@@ -47,7 +47,10 @@ pub(crate) fn axis_text(a: &FeatureAxis) -> String {
 /// MAP-Elites' feature axes in words and flags (HTML): the `--axes` flags given, or
 /// "the problem's default axes" and what they are (`default_axes`, the problem's;
 /// `None` when the problem cannot say). `None` for other optimisers.
-pub(super) fn axes_html(config: &AlgoConfig, default_axes: Option<&[FeatureAxis]>) -> Option<String> {
+pub(super) fn axes_html(
+    config: &AlgoConfig,
+    default_axes: Option<&[FeatureAxis]>,
+) -> Option<String> {
     let AlgoConfig::MapElites(c) = config else {
         return None;
     };

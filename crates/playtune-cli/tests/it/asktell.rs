@@ -9,7 +9,10 @@ use playtune::run::ProblemSpec;
 use std::path::Path;
 use tempfile::TempDir;
 
-const SPACE: &str = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/spaces/noisy_onemax_10.ron");
+const SPACE: &str = concat!(
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+    "/spaces/noisy_onemax_10.ron"
+);
 
 /// Runs `optimize` with `problem` and the shared settings.
 fn start(dir: &Path, name: &str, problem: &str, algo: &[&str]) {

@@ -11,7 +11,10 @@ use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 use crate::common::{COMMAND_LIMIT, output_within, playtune_process as playtune};
-const SPACE: &str = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/spaces/noisy_onemax_10.ron");
+const SPACE: &str = concat!(
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+    "/spaces/noisy_onemax_10.ron"
+);
 
 fn spawn(args: &[&str], cwd: &Path) -> Child {
     playtune()
@@ -159,7 +162,10 @@ fn two_tells_of_one_file_record_every_row_once() {
         let file = results.to_str().unwrap();
         let a = spawn(&["tell", &name, file], dir.path());
         let b = spawn(&["tell", &name, file], dir.path());
-        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
+        let (a, b) = (
+            output_within(a, COMMAND_LIMIT),
+            output_within(b, COMMAND_LIMIT),
+        );
         let told = [&a, &b]
             .iter()
             .filter(|o| ok_or_refused(o, &name, "tell"))
@@ -242,7 +248,10 @@ fn two_asks_on_a_new_manual_run() {
         let run_dir = manual_run(dir.path(), &name);
         let a = spawn(&["ask", &name, "--n", "40"], dir.path());
         let b = spawn(&["ask", &name, "--n", "40"], dir.path());
-        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
+        let (a, b) = (
+            output_within(a, COMMAND_LIMIT),
+            output_within(b, COMMAND_LIMIT),
+        );
         for o in [&a, &b] {
             ok_or_refused(o, &name, "ask");
         }
@@ -365,7 +374,10 @@ fn two_resumes_of_one_run() {
         std::fs::write(run_dir.join("evals.csv"), &reference.log[..half]).unwrap();
         let a = spawn(&["resume", &name, "-q"], dir.path());
         let b = spawn(&["resume", &name, "-q"], dir.path());
-        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
+        let (a, b) = (
+            output_within(a, COMMAND_LIMIT),
+            output_within(b, COMMAND_LIMIT),
+        );
         let ran = [&a, &b]
             .iter()
             .filter(|o| ok_or_refused(o, &name, "resume"))
@@ -441,7 +453,10 @@ fn two_runs_given_one_name_get_two_folders() {
         let name = format!("n{round}");
         let a = spawn(&noisy_args(&name, "5000"), dir.path());
         let b = spawn(&noisy_args(&name, "5000"), dir.path());
-        let (a, b) = (output_within(a, COMMAND_LIMIT), output_within(b, COMMAND_LIMIT));
+        let (a, b) = (
+            output_within(a, COMMAND_LIMIT),
+            output_within(b, COMMAND_LIMIT),
+        );
         for o in [&a, &b] {
             assert!(o.status.success(), "round {round}: {}", text(&o.stderr));
         }

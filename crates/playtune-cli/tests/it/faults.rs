@@ -8,7 +8,10 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
-const SPACE: &str = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/spaces/noisy_onemax_10.ron");
+const SPACE: &str = concat!(
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+    "/spaces/noisy_onemax_10.ron"
+);
 const BUDGET: usize = 10;
 
 /// A one-shot evaluator: the fault `body` on call `at` (counted in a file; `at` 0:

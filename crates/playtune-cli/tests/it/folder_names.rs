@@ -2,7 +2,6 @@
 //! check for all of them (`optimize` and `map-elites` had it; `experiment`, `ladder`
 //! and `train-eval` now share it).
 
-
 #[test]
 fn every_command_that_writes_a_folder_refuses_a_name_that_leaves_it() {
     let dir = tempfile::tempdir().unwrap();

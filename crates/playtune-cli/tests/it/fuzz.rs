@@ -615,7 +615,6 @@ proptest! {
     }
 }
 
-
 proptest! {
     #![proptest_config(config(4_000))]
     #[test]

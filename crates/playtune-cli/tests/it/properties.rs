@@ -111,7 +111,8 @@ proptest! {
 
 #[test]
 fn space_files_round_trip_through_the_file_format() {
-    let text = std::fs::read_to_string(crate::common::root("spaces/example_every_kind.ron")).unwrap();
+    let text =
+        std::fs::read_to_string(crate::common::root("spaces/example_every_kind.ron")).unwrap();
     let s = parse_space(&text, "example").unwrap();
     let written = playtune::space::to_space_file(&s);
     assert_eq!(parse_space(&written, "written").unwrap(), s);

@@ -325,7 +325,10 @@ fn report_lists_failed_evaluations() {
          if [ $n -eq 3 ]; then echo NaN; exit 0; fi; cat >/dev/null; echo 1.5",
         c = calls.display()
     );
-    let space = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/spaces/noisy_onemax_10.ron");
+    let space = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/spaces/noisy_onemax_10.ron"
+    );
     ok(&[
         "optimize",
         "--problem",

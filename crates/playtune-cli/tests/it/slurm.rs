@@ -390,7 +390,10 @@ fn a_search_task_cancelled_is_reported_and_resumed() {
     if !cluster_up("a_search_task_cancelled_is_reported_and_resumed") {
         return;
     }
-    let space = concat!(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."), "/spaces/noisy_onemax_10.ron");
+    let space = concat!(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../.."),
+        "/spaces/noisy_onemax_10.ron"
+    );
     // An evaluator of a few seconds: long enough to cancel a task while it runs.
     let args = [
         "optimize",

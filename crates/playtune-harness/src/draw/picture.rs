@@ -140,7 +140,7 @@ const LEGEND_MARGIN: i32 = 10;
 
 /// Where a legend's entries go in a band `width` pixels wide.
 #[derive(Clone, Debug, PartialEq)]
-pub struct LegendLayout {
+pub(crate) struct LegendLayout {
     /// Each entry's top-left corner, in the order of the entries.
     pub at: Vec<(i32, i32)>,
     /// Each entry's text, in lines (more than one only for a long note).
@@ -185,7 +185,7 @@ fn wrap(text: &str, width: f64) -> Vec<String> {
 /// left to right beside it, wrapping back to the column's edge; where the headings
 /// would take more than a third of the band, each heading has a row of its own and
 /// its entries follow, indented. Notes (headings without entries) take whole rows.
-pub fn legend_layout(entries: &[LegendEntry], width: i32) -> LegendLayout {
+pub(crate) fn legend_layout(entries: &[LegendEntry], width: i32) -> LegendLayout {
     let right = width - LEGEND_MARGIN;
     let heads = (0..entries.len())
         .filter(|&i| entries[i].swatch == Swatch::Heading && !is_note(entries, i))
@@ -248,7 +248,7 @@ pub fn legend_height(entries: &[LegendEntry], width: i32) -> i32 {
     legend_layout(entries, width).height
 }
 
-/// Draws a legend of `entries` into `area` (laid out by [`legend_layout`]), with a thin
+/// Draws a legend of `entries` into `area` (laid out as [`legend_height`] measures it), with a thin
 /// rule above it.
 pub fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,

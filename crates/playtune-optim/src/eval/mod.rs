@@ -18,10 +18,12 @@ pub(crate) use benchmarks::{NoisyPairs, NoisyTrap};
 pub use binding::{Binding, BindingError, own_baseline_point};
 pub use command::groups as evaluator_groups;
 pub use command::process_tail as stderr_tail;
-pub use command::reply::{Reply, json as reply_object, parse_reply, printable, show as show_reply};
+pub use command::reply::{
+    Reply, ReplyError, json as reply_object, parse_reply, printable, show as show_reply,
+};
 pub use command::worker::{WorkerError, WorkerPool, WorkerSession};
 pub use command::{COMMAND, CommandProblem};
-pub use command::{Ended as ProcessEnded, exit_text, run_to_end};
+pub use command::{ProcessEnded, exit_text, run_to_end};
 pub use def::{ProblemDef, ProblemError};
 pub use manual::{MANUAL, point_json};
 pub use synthetic_design::SYNTHETIC_DESIGN;

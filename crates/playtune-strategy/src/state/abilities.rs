@@ -9,7 +9,7 @@ impl StrategyState {
     /// enemy unit, ends the move; units pass through friends but not enemies. The
     /// tiles come in the order a breadth-first search finds them (neighbours in the
     /// order of [`neighbours`]).
-    pub fn reach(&self, id: usize) -> Reach {
+    pub(crate) fn reach(&self, id: usize) -> Reach {
         let u = &self.units[id];
         if u.alive && self.rules.unit(u.kind).movement > 1 {
             self.reach_with(id, &self.rows_of(1 - u.owner as usize))
@@ -139,7 +139,7 @@ impl StrategyState {
     }
 
     /// Whether unit `id` may attack unit `target` now.
-    pub fn can_attack(&self, id: usize, target: usize) -> bool {
+    pub(crate) fn can_attack(&self, id: usize, target: usize) -> bool {
         let (a, d) = (&self.units[id], &self.units[target]);
         a.alive
             && d.alive
@@ -171,7 +171,7 @@ impl StrategyState {
     /// attack and defence scaled by health, the defence by its bonus; damage is the
     /// attacker's share of the total force times attack times 4.5, rounded; the
     /// defender strikes back likewise if it survives and the attacker is in its range).
-    pub fn combat(&self, id: usize, target: usize) -> Combat {
+    pub(crate) fn combat(&self, id: usize, target: usize) -> Combat {
         let (a, d) = (&self.units[id], &self.units[target]);
         let (sa, sd) = (self.rules.unit(a.kind), self.rules.unit(d.kind));
         let af = sa.attack as u64 * a.hp as u64 * sd.hp as u64 * 2;
@@ -193,7 +193,7 @@ impl StrategyState {
 
     /// Whether unit `id` may capture the city or village it stands on: not its tribe's,
     /// and the unit has neither moved nor attacked this turn.
-    pub fn can_capture(&self, id: usize) -> bool {
+    pub(crate) fn can_capture(&self, id: usize) -> bool {
         let u = &self.units[id];
         u.alive
             && !u.moved
@@ -204,7 +204,7 @@ impl StrategyState {
     }
 
     /// Whether tribe `p` knows the technology a unit type needs.
-    pub fn unit_unlocked(&self, p: usize, kind: UnitKind) -> bool {
+    pub(crate) fn unit_unlocked(&self, p: usize, kind: UnitKind) -> bool {
         kind.stats().tech.is_none_or(|t| self.has_tech(p, t))
     }
 
@@ -227,14 +227,14 @@ impl StrategyState {
     }
 
     /// Whether tribe `p` may research `tech` now.
-    pub fn can_research(&self, p: usize, tech: Tech) -> bool {
+    pub(crate) fn can_research(&self, p: usize, tech: Tech) -> bool {
         !self.has_tech(p, tech)
             && tech.prerequisite().is_none_or(|t| self.has_tech(p, t))
             && self.tribes[p].stars >= self.tech_cost(p, tech)
     }
 
     /// Population `building` would add on tile `t` (0 for walls).
-    pub fn build_gain(&self, t: usize, building: Building) -> u8 {
+    pub(crate) fn build_gain(&self, t: usize, building: Building) -> u8 {
         let count = |b: Building| {
             let mut nb = [0; 8];
             let k = neighbours(self.size(), t, &mut nb);
@@ -277,7 +277,7 @@ impl StrategyState {
     }
 
     /// Whether tribe `p` may build `building` on tile `t` now.
-    pub fn can_build(&self, p: usize, t: usize, building: Building) -> bool {
+    pub(crate) fn can_build(&self, p: usize, t: usize, building: Building) -> bool {
         let c = self.tiles[t].city;
         c != NONE
             && self.cities[c as usize].owner as usize == p

@@ -269,3 +269,24 @@ fn the_log_gives_the_play_style_features() {
     let spawned: u32 = log.spawned[0].iter().map(|&x| x as u32).sum();
     assert!(spawned >= log.actions[0][4]);
 }
+
+/// A game configured for fewer turns ends by that limit, whoever plays: the limit the
+/// `turns` setting sets is the game's own.
+#[test]
+fn a_game_ends_by_its_configured_turn_limit() {
+    let level = Level::generate(3, &LevelConfig::default()).unwrap();
+    let config = GameConfig {
+        turn_limit: 4,
+        ..GameConfig::default()
+    };
+    let mut rng = rng_from_seed(9);
+    let mut s = StrategyState::new(&level, &config).unwrap();
+    let (mut a, mut b) = (RandomAgent, RandomAgent);
+    let agents: [&mut dyn Agent<StrategyState>; 2] = [&mut a, &mut b];
+    while !s.is_over() {
+        let p = s.current();
+        let action = agents[p].act(&s, p, &mut rng);
+        s.advance(&[action]);
+    }
+    assert!(s.log().end_turn <= 4, "ended at turn {}", s.log().end_turn);
+}

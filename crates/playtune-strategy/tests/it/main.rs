@@ -1,8 +1,7 @@
-//! The strategy game's tests: rules per mechanic, the level generator, legal play by
-//! every agent and script, invariants over many random turns, script weights, and the
-//! pictures. One test binary, one module a subject.
+//! The strategy game's tests through its public API: legal play by every agent and
+//! script, script weights, and the pictures (the rules, mechanic by mechanic, are unit
+//! tests in `src/tests/rules.rs`). One test binary, one module a subject.
 
 mod agents;
 #[cfg(feature = "draw")]
 mod pictures;
-mod rules;

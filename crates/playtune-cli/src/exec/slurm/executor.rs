@@ -74,7 +74,12 @@ pub(in crate::exec) fn submission_kind(dir: &Path, k: usize) -> Result<String, E
 }
 
 impl Slurm {
-    pub(crate) fn new(home: PathBuf, options: SlurmOptions, tasks: usize, unit: SearchUnit) -> Slurm {
+    pub(crate) fn new(
+        home: PathBuf,
+        options: SlurmOptions,
+        tasks: usize,
+        unit: SearchUnit,
+    ) -> Slurm {
         Slurm {
             home,
             options,

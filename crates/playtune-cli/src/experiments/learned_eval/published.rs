@@ -7,7 +7,10 @@ use super::{MatchRow, SpeedRow};
 use playtune::learn::network::Network;
 use std::path::Path;
 
-const RUN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../runs/published/learned-eval-full");
+const RUN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../runs/published/learned-eval-full"
+);
 
 #[test]
 fn the_published_network_fits_the_current_encoding() {
@@ -23,7 +26,11 @@ fn the_published_network_fits_the_current_encoding() {
 
 #[test]
 fn the_results_page_quotes_the_published_tables() {
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/results.md")).unwrap();
+    let page = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/results.md"
+    ))
+    .unwrap();
     let read = |name: &str| std::fs::read_to_string(Path::new(RUN).join(name)).unwrap();
     let matches: Vec<MatchRow> = ron::from_str(&read("matches.ron")).unwrap();
     assert_eq!(matches.len(), 6);
@@ -55,9 +62,7 @@ fn the_results_page_quotes_the_published_tables() {
 
 #[test]
 fn the_published_tables_pass_the_checks_a_resumed_run_makes() {
-    use super::{
-        LearnedEvalConfig, check_match_rows, check_speed_rows,
-    };
+    use super::{LearnedEvalConfig, check_match_rows, check_speed_rows};
     let read = |name: &str| std::fs::read_to_string(Path::new(RUN).join(name)).unwrap();
     let x = LearnedEvalConfig::full("learned-eval-full", 1);
     let mut matches: Vec<MatchRow> = ron::from_str(&read("matches.ron")).unwrap();

@@ -56,7 +56,10 @@ pub(crate) fn output_within(child: std::process::Child, limit: Duration) -> std:
 }
 
 /// [`output_within`], its exit status only.
-pub(crate) fn status_within(child: std::process::Child, limit: Duration) -> std::process::ExitStatus {
+pub(crate) fn status_within(
+    child: std::process::Child,
+    limit: Duration,
+) -> std::process::ExitStatus {
     output_within(child, limit).status
 }
 

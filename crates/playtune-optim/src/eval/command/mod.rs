@@ -20,7 +20,7 @@ pub mod groups;
 mod guard;
 mod once;
 mod process;
-pub use once::{Ended, run_to_end};
+pub use once::{ProcessEnded, run_to_end};
 pub use process::{exit_text, tail as process_tail};
 pub(super) mod reply;
 pub(super) mod worker;

@@ -23,7 +23,7 @@ pub(super) struct Output {
 }
 
 /// How a process run by [`run_to_end`] ended.
-pub struct Ended {
+pub struct ProcessEnded {
     /// Its exit status; `None` when it did not exit within its time (it was killed).
     pub status: Option<std::io::Result<std::process::ExitStatus>>,
     /// Its standard output, up to the limit asked for (the last bytes).
@@ -47,7 +47,7 @@ pub fn run_to_end(
     stdin: Stdio,
     timeout: Duration,
     stdout_limit: usize,
-) -> Result<Ended, String> {
+) -> Result<ProcessEnded, String> {
     let mut child = process::spawn_in(command, dir, env, unset, stdin)
         .map_err(|e| format!("cannot start it: {e}"))?;
     let captures = (|| -> std::io::Result<_> {
@@ -61,7 +61,7 @@ pub fn run_to_end(
     process::kill_group(&child);
     let status = child.wait();
     let (out, err) = captures.map_err(|e| format!("cannot read its output: {e}"))?;
-    Ok(Ended {
+    Ok(ProcessEnded {
         status: exited.then_some(status),
         stdout: out.drained(),
         stderr: err.tail(),

@@ -31,48 +31,120 @@ pub enum Reply {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReplyError {
+    /// Nothing on standard output.
     #[error("it printed nothing on its standard output")]
     Silent,
+    /// A bare number that is not finite.
     #[error("it printed {shown}, which is not a finite number")]
-    NotFinite { shown: String },
+    NotFinite {
+        /// The answer, quoted.
+        shown: String,
+    },
+    /// A bare number where features are declared.
     #[error(
         "it printed the bare number {shown}, but features are declared ({features}): print {{\"fitness\": ..., \"features\": {{...}}}}"
     )]
-    BareNumber { shown: String, features: String },
+    BareNumber {
+        /// The answer, quoted.
+        shown: String,
+        /// The declared features, comma-separated.
+        features: String,
+    },
+    /// The evaluator's own `{"error": ...}`.
     #[error("it reported an error: {0}")]
     Reported(String),
+    /// A reply to another request.
     #[error("it replied {shown} with id {got} to the request with id {id}")]
-    WrongId { shown: String, got: String, id: u64 },
+    WrongId {
+        /// The reply, quoted.
+        shown: String,
+        /// The id it carried.
+        got: String,
+        /// The request's id.
+        id: u64,
+    },
+    /// A worker's reply without an id.
     #[error("its reply {shown} has no \"id\" (the request's was {id})")]
-    NoId { shown: String, id: u64 },
+    NoId {
+        /// The reply, quoted.
+        shown: String,
+        /// The request's id.
+        id: u64,
+    },
+    /// JSON that is not an object.
     #[error("{what} {shown} is neither a number nor a JSON object")]
-    NotAnObject { what: &'static str, shown: String },
+    NotAnObject {
+        /// The line read.
+        what: &'static str,
+        /// The answer, quoted.
+        shown: String,
+    },
+    /// A number beyond a 64-bit float.
     #[error(
         "{what} {shown} holds a number out of range of a 64-bit float (it would be infinite): fitness and features must be finite"
     )]
-    OutOfRange { what: &'static str, shown: String },
+    OutOfRange {
+        /// The line read.
+        what: &'static str,
+        /// The answer, quoted.
+        shown: String,
+    },
+    /// NaN or an infinity spelled out.
     #[error("{what} {shown} holds NaN or an infinity, which are not finite numbers")]
-    NanOrInfinity { what: &'static str, shown: String },
+    NanOrInfinity {
+        /// The line read.
+        what: &'static str,
+        /// The answer, quoted.
+        shown: String,
+    },
+    /// Neither a number nor JSON.
     #[error("{what} {shown} is neither a number nor JSON ({source})")]
     NotJson {
+        /// The line read.
         what: &'static str,
+        /// The answer, quoted.
         shown: String,
+        /// What the JSON reader said.
         source: serde_json::Error,
     },
+    /// A key given twice.
     #[error("{what} {shown} names the key \"{key}\" twice: give each key once")]
     Duplicate {
+        /// The line read.
         what: &'static str,
+        /// The answer, quoted.
         shown: String,
+        /// The key given twice.
         key: String,
     },
+    /// No numeric fitness.
     #[error("{shown} has no numeric \"fitness\"")]
-    NoFitness { shown: String },
+    NoFitness {
+        /// The answer, quoted.
+        shown: String,
+    },
+    /// A fitness that is not finite.
     #[error("the fitness in {shown} is not finite")]
-    FitnessNotFinite { shown: String },
+    FitnessNotFinite {
+        /// The answer, quoted.
+        shown: String,
+    },
+    /// A declared feature missing.
     #[error("{shown} lacks the numeric feature `{name}`")]
-    NoFeature { shown: String, name: String },
+    NoFeature {
+        /// The answer, quoted.
+        shown: String,
+        /// The feature's name.
+        name: String,
+    },
+    /// A feature that is not finite.
     #[error("feature `{name}` in {shown} is not finite")]
-    FeatureNotFinite { shown: String, name: String },
+    FeatureNotFinite {
+        /// The answer, quoted.
+        shown: String,
+        /// The feature's name.
+        name: String,
+    },
 }
 
 /// `text` with every control character (a line break, a terminal's escape and

@@ -25,9 +25,6 @@ use crate::eval::FeatureAxis;
 use crate::space::Space;
 use serde::{Deserialize, Serialize};
 
-/// The scheduler under its old name: `MapElites::new` builds one as before.
-pub type MapElites = Scheduler;
-
 /// Which archive a run fills.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub enum ArchiveConfig {

@@ -85,7 +85,7 @@ proptest! {
         reserved in reserved_spelling(),
         after in harmless_words(),
     ) {
-        
+
         let text = format!("{} {reserved} {}", before.join(" "), after.join(" "));
         let e = split_args(&text);
         prop_assert!(matches!(e, Err(SlurmError::Reserved(_))), "{text}: {e:?}");
@@ -95,7 +95,7 @@ proptest! {
 
     #[test]
     fn slurm_args_never_panic(text in "[-a-zA-Z=' \"0-9]{0,40}") {
-        
+
         match split_args(&text) {
             Ok(words) => prop_assert!(words.iter().all(|w| w != "--")),
             Err(e) => prop_assert!(!e.to_string().is_empty()),

@@ -1,11 +1,11 @@
 //! The rules, mechanic by mechanic, the level generator, and the invariants over many
 //! random turns.
 
+use crate::level::{distance, neighbours};
+use crate::*;
 use playtune_harness::agents::RandomAgent;
 use playtune_harness::game::{Agent, Game};
 use playtune_optim::rng::rng_from_seed;
-use playtune_strategy::level::{distance, neighbours};
-use playtune_strategy::*;
 
 /// Level 1 with every tile a bare plain (cities stay where they are).
 fn open_board() -> StrategyState {
