@@ -10,6 +10,8 @@
 //!   [`ProblemDef`];
 //! - an optimiser: the ask/tell [`Optimizer`] trait, built from an [`AlgoConfig`]
 //!   (random search, RMHC, B-RMHC, NTBEA, MAP-Elites);
+//! - a run folder (config, log, resume, verdict) for any optimiser, one of your own
+//!   included: [`run::RunOptimizer`], [`run::execute_own`], [`run::resume_own`];
 //! - a game: the [`Game`] trait (rules and forward model) and its [`GameDef`] (name,
 //!   settings, agents), then every harness service ([`DynGame`]: play, tournament,
 //!   design, tuning) through [`GameRequest`]s.

@@ -14,8 +14,8 @@ use crate::space::Space;
 pub const DEFAULT_GAME: &str = "rinascimento";
 
 /// Every game `playtune play`, `tournament`, `render` and `games` know. A game is a
-/// folder under `src/games/` with a [`crate::harness::GameDef`]; listing it here is
-/// all the command line needs.
+/// crate under `crates/` with a [`crate::harness::GameDef`]; listing it here (and the
+/// crate in the root's `[dependencies]`) is all the command line needs.
 pub const GAMES: &[&dyn DynGame] = &[
     &crate::games::space_battle::SpaceBattle,
     &crate::games::rinascimento::Rinascimento,

@@ -6,11 +6,9 @@
 /// `--set rules=`; the JSON carries the length statistics.
 #[test]
 fn command_line_selects_the_reference_rules() {
-    use assert_cmd::Command;
     use predicates::prelude::*;
     let tournament = |rules: &str| -> serde_json::Value {
-        let out = Command::cargo_bin("playtune")
-            .unwrap()
+        let out = crate::common::playtune()
             .args(["tournament", "--games", "2000", "--seed", "3", "--json"])
             .args(["--rules", rules])
             .assert()
@@ -38,14 +36,12 @@ fn command_line_selects_the_reference_rules() {
     // 2000 games: the stalemated games' lengths differ by some 15 actions, about 6 se.
     assert!(get(&reference, "mean_length_stalemated") > get(&spec, "mean_length_stalemated") + 6.0);
     assert!(get(&reference, "sd_length") < get(&spec, "sd_length") - 2.0);
-    Command::cargo_bin("playtune")
-        .unwrap()
+    crate::common::playtune()
         .args(["tournament", "--rules", "java"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("spec, reference"));
-    Command::cargo_bin("playtune")
-        .unwrap()
+    crate::common::playtune()
         .args([
             "optimize",
             "--problem",
