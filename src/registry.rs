@@ -461,7 +461,10 @@ pub fn design_ladder(spec: &ProblemSpec) -> Result<Option<DesignLadder>, Error> 
         _ => crate::harness::split_agents(v.get("ladder")),
     };
     let fixed = game_settings(&v, "game_settings").map_err(|e| build(e.to_string()))?;
-    let own_rules = game.own_rules(&fixed).map_err(|e| build(e.to_string()))?;
+    let own_rules = game
+        .settings_values(&fixed)
+        .and_then(|v| game.own_rules(&v))
+        .map_err(|e| build(e.to_string()))?;
     Ok(Some(DesignLadder {
         game,
         ladder,

@@ -22,7 +22,7 @@ use playtune_harness::learn::Encoding;
 use playtune_harness::metrics::LeadTracker;
 use playtune_harness::{
     AgentInfo, AgentSpec, DynGame, Error, GameRequest, Record, Setting, SettingError,
-    TournamentResult, tournament,
+    TournamentResult, Values, own_settings, tournament,
 };
 use playtune_optim::eval::{WorkerError, WorkerPool};
 use playtune_optim::space::{Dimension, SpaceError};
@@ -657,8 +657,8 @@ impl DynGame for ExternalGame {
             .collect()
     }
 
-    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
-        self.values(settings)?;
+    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, Error> {
+        own_settings(self.name, settings)?;
         Ok(self.default_lineup())
     }
 
@@ -666,15 +666,18 @@ impl DynGame for ExternalGame {
         Some(self.description.ladder.clone())
     }
 
-    fn settings_values(
-        &self,
-        settings: &[(String, String)],
-    ) -> Result<Vec<(String, String)>, Error> {
-        self.values(settings)
+    fn settings_values(&self, given: &[(String, String)]) -> Result<Values, Error> {
+        // Every setting is declared and checked here, so the harness's reading of
+        // them refuses nothing.
+        Ok(Values::new(
+            &self.owner(),
+            &DynGame::settings(self),
+            &self.values(given)?,
+        )?)
     }
 
-    fn players(&self, settings: &[(String, String)]) -> Result<usize, Error> {
-        self.values(settings)?;
+    fn players(&self, settings: &Values) -> Result<usize, Error> {
+        own_settings(self.name, settings)?;
         Ok(self.description.players)
     }
 
@@ -790,12 +793,12 @@ impl DynGame for ExternalGame {
         Some(space)
     }
 
-    fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error> {
-        self.values(settings)
+    fn own_rules(&self, settings: &Values) -> Result<Vec<(String, String)>, Error> {
+        Ok(own_settings(self.name, settings)?.pairs().to_vec())
     }
 
-    fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
-        self.values(settings)?;
+    fn playability(&self, settings: &Values) -> Result<Vec<String>, Error> {
+        own_settings(self.name, settings)?;
         Ok(self.description.playable.clone())
     }
 

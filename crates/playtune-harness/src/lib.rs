@@ -29,6 +29,6 @@ pub use harness::agents::{GenericAgent, all_agents, build_agent, list, mcts_conf
 pub use harness::{
     AgentEntry, AgentInfo, AgentSpec, DynGame, EachTime, Error, GameDef, GameRequest, Generic,
     PreparedGame, Record, SampleSink, Setting, SettingError, TournamentResult, Values, Watch,
-    numbered_names, split_agents,
+    numbered_names, own_settings, split_agents,
 };
 pub use harness::{design, error, ladder, ladder_check, metrics, play, tournament, tune};

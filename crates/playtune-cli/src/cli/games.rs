@@ -2,7 +2,7 @@
 //! ([`crate::registry::GAMES`]) between agents named with their settings.
 
 use crate::harness::settings::parse_pairs;
-use crate::harness::{DynGame, GameRequest, Generic, Record, Setting, split_agents};
+use crate::harness::{DynGame, GameRequest, Generic, Record, Setting, Values, split_agents};
 use crate::registry::read_result;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
@@ -163,9 +163,10 @@ fn request(a: &GameArgs) -> Result<(&'static dyn DynGame, GameRequest)> {
     let settings = settings(game, a)?;
     let mut agents = match &a.agents {
         Some(list) => split_agents(list),
-        None if a.p1.is_some() || a.p2.is_some() => {
-            game.default_agents(&settings).map_err(anyhow::Error::msg)?
-        }
+        None if a.p1.is_some() || a.p2.is_some() => game
+            .settings_values(&settings)
+            .and_then(|v| game.default_agents(&v))
+            .map_err(anyhow::Error::msg)?,
         None => Vec::new(),
     };
     for (seat, name) in [&a.p1, &a.p2].into_iter().enumerate() {
@@ -190,7 +191,8 @@ fn request(a: &GameArgs) -> Result<(&'static dyn DynGame, GameRequest)> {
 /// The agents' names as played (the default lineup when none were given).
 fn lineup(game: &dyn DynGame, req: &GameRequest) -> Result<Vec<String>> {
     if req.agents.is_empty() {
-        game.default_agents(&req.settings)
+        game.settings_values(&req.settings)
+            .and_then(|v| game.default_agents(&v))
             .map_err(anyhow::Error::msg)
     } else {
         Ok(req.agents.clone())
@@ -267,19 +269,24 @@ pub(super) fn render_cmd(a: RenderArgs) -> Result<()> {
     Ok(())
 }
 
-/// A tournament with a progress bar on a terminal (games played of all).
+/// A tournament with a progress bar on a terminal (games played of all), with the
+/// game's settings as read (defaults filled in) and its players under them.
 fn watched_tournament(
     game: &dyn DynGame,
     req: &GameRequest,
     games: usize,
-) -> Result<crate::harness::TournamentResult> {
+) -> Result<(crate::harness::TournamentResult, Values, usize)> {
     let agents = game.agent_names(req).map_err(anyhow::Error::msg)?.len();
-    let players = game.players(&req.settings).map_err(anyhow::Error::msg)?;
+    let values = game
+        .settings_values(&req.settings)
+        .map_err(anyhow::Error::msg)?;
+    let players = game.players(&values).map_err(anyhow::Error::msg)?;
     let lineups = crate::harness::tournament::lineups(agents, players)
         .map_err(anyhow::Error::msg)?
         .len();
     let total = lineups.saturating_mul(games) as u64;
-    with_games_bar(total, |watch| game.tournament_watched(req, games, watch))
+    let r = with_games_bar(total, |watch| game.tournament_watched(req, games, watch))?;
+    Ok((r, values, players))
 }
 
 /// Runs `play` on a thread of its own while a progress bar on a terminal counts the
@@ -328,12 +335,8 @@ pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         bail!("--games 0: play at least one game");
     }
     let started = std::time::Instant::now();
-    let r = watched_tournament(game, &req, a.games)?;
-    let values = game
-        .settings_values(&req.settings)
-        .map_err(anyhow::Error::msg)?;
+    let (r, values, players) = watched_tournament(game, &req, a.games)?;
     let secs = started.elapsed().as_secs_f64();
-    let players = game.players(&req.settings).map_err(anyhow::Error::msg)?;
     let states = r.mean_length * r.games as f64;
     println!(
         "{} games of {} ({players} players), seed {}",
@@ -429,7 +432,7 @@ pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
             "mean_length_finished": r.mean_length_finished,
         });
         // The game's settings as played, by name (e.g. `rules`), then its statistics.
-        for (k, v) in &values {
+        for (k, v) in values.pairs() {
             j[k] = serde_json::json!(v);
         }
         j["players"] = serde_json::json!(players);
@@ -486,7 +489,10 @@ fn print_game(game: &dyn crate::harness::DynGame) {
     println!("{}  {}", game.name(), game.about());
     println!("  settings:");
     print_settings("    ", &game.settings());
-    let playable = game.playability(&[]).unwrap_or_default();
+    let playable = game
+        .settings_values(&[])
+        .and_then(|v| game.playability(&v))
+        .unwrap_or_default();
     if !playable.is_empty() {
         println!(
             "  playable (design holds a search to these unless --set playable=false): {}",

@@ -110,7 +110,10 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
     }
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let given = super::name_value_pairs("--set", &a.settings)?;
-    let settings = game.own_rules(&given).map_err(anyhow::Error::msg)?;
+    let settings = game
+        .settings_values(&given)
+        .and_then(|v| game.own_rules(&v))
+        .map_err(anyhow::Error::msg)?;
     let ladder = match &a.ladder {
         Some(l) => crate::harness::split_agents(l),
         None => game

@@ -108,7 +108,7 @@ pub(crate) fn tournament(
     }
     let def = crate::registry::game(game)?;
     let names = def.agent_names(req)?;
-    let players = def.players(&req.settings)?;
+    let players = def.players(&def.settings_values(&req.settings)?)?;
     let lineups = games::lineups(names.len(), players)?;
     let tasks: Vec<TournamentGame> = (0..lineups.len())
         .flat_map(|k| (0..count).map(move |g| (k, g)))

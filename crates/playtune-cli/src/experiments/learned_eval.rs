@@ -83,14 +83,16 @@ pub(crate) fn selfplay(
         crate::harness::Error::NoEncoding { .. } => Error::NoEncoding(game.name().to_string()),
         other => Error::from(other),
     })?;
+    // The settings read once: the default lineup and the header's settings as played.
+    let settings = game.settings_values(&req.settings)?;
     let agents = if req.agents.is_empty() {
-        game.default_agents(&req.settings)?
+        game.default_agents(&settings)?
     } else {
         req.agents.clone()
     };
     let header = SampleHeader {
         game: game.name().to_string(),
-        settings: game.settings_values(&req.settings)?,
+        settings: settings.pairs().to_vec(),
         agents: agents.clone(),
         budget: req.budget,
         seed: req.seed,

@@ -120,6 +120,41 @@ fn a_game_over_the_protocol_measures_as_the_same_game_in_process() {
     }
 }
 
+/// A described game's settings are read once, checked against their domains, and
+/// passed on; it refuses a built-in game's settings, and a built-in game refuses its.
+#[test]
+fn a_described_games_settings_are_read_once_and_another_games_refused() {
+    let duel = ExternalGame::with_player(Description::load(&duel_file()).unwrap(), Box::new(Duel));
+    let bad = duel
+        .settings_values(&[("rounds".into(), "4".into())])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        bad.contains("game `duel`") && bad.contains("rounds=4"),
+        "{bad}"
+    );
+    let own = duel
+        .settings_values(&[("rounds".into(), "11".into())])
+        .unwrap();
+    assert_eq!(own.get("rounds"), "11");
+    assert_eq!(duel.own_rules(&own).unwrap(), own.pairs());
+    assert_eq!(duel.players(&own).unwrap(), 2);
+    assert_eq!(duel.default_agents(&own).unwrap().len(), 2);
+    duel.playability(&own).unwrap();
+    let strategy = playtune::registry::game("strategy").unwrap();
+    let theirs = strategy.settings_values(&[]).unwrap();
+    let e = duel.players(&theirs).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "settings of game `strategy`: given to game `duel`, which reads only its own"
+    );
+    let e = strategy.own_rules(&own).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "settings of game `duel`: given to game `strategy`, which reads only its own"
+    );
+}
+
 fn faulty() -> &'static dyn DynGame {
     playtune::registry::game(&root().join("tests/games/faulty.ron").display().to_string()).unwrap()
 }

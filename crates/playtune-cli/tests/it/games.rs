@@ -186,6 +186,41 @@ fn bad_games_agents_and_settings_exit_with_2() {
     }
 }
 
+/// A game's settings are read once and passed on: every game takes its own, and
+/// refuses another game's rather than reading them as its own.
+#[test]
+fn a_games_settings_are_read_once_and_another_games_refused() {
+    for a in playtune::registry::GAMES {
+        let own = a.settings_values(&[]).unwrap();
+        a.players(&own).unwrap();
+        a.default_agents(&own).unwrap();
+        a.own_rules(&own).unwrap();
+        a.playability(&own).unwrap();
+        for b in playtune::registry::GAMES {
+            if a.name() == b.name() {
+                continue;
+            }
+            let refusals = [
+                b.players(&own).map(|_| ()),
+                b.default_agents(&own).map(|_| ()),
+                b.own_rules(&own).map(|_| ()),
+                b.playability(&own).map(|_| ()),
+            ];
+            for r in refusals {
+                let e = r.unwrap_err().to_string();
+                assert_eq!(
+                    e,
+                    format!(
+                        "settings of game `{}`: given to game `{}`, which reads only its own",
+                        a.name(),
+                        b.name()
+                    )
+                );
+            }
+        }
+    }
+}
+
 /// `render` takes turns (`end` or any turn past the end: the final state), and every
 /// game's picture has a legend naming the agents' colours and the map's marks.
 #[test]

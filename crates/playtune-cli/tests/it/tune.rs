@@ -160,7 +160,7 @@ fn every_corner_of_every_tuning_grid_builds() {
             .map(|a| a.names[0].to_string())
             .collect();
         names.extend(Generic::ALL.iter().map(|a| a.name().to_string()));
-        let players = g.players(&[]).unwrap();
+        let players = g.players(&g.settings_values(&[]).unwrap()).unwrap();
         for name in names {
             let spec = AgentSpec::parse(&format!("{name}(budget=50)"))
                 .or_else(|_| AgentSpec::parse(&name))

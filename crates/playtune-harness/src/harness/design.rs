@@ -5,7 +5,7 @@
 //! them can be an archive axis or a constraint.
 
 use super::metrics::DesignMetrics;
-use super::{AgentSpec, DynGame, Error, GameRequest, ladder};
+use super::{AgentSpec, DynGame, Error, GameRequest, Values, ladder};
 use playtune_optim::eval::{EvalError, Evaluation, Problem};
 use playtune_optim::space::Space;
 
@@ -168,8 +168,10 @@ impl DesignProblem {
         }
         // The game's own rules for the settings held fixed (2-player Splendor's bank,
         // not the 4-player one with `players=2`): the baseline, and the defaults of
-        // the game's own design space.
-        let own = game.own_rules(&config.settings)?;
+        // the game's own design space. The settings given are read once, for these and
+        // the playability constraints.
+        let given = game.settings_values(&config.settings)?;
+        let own = game.own_rules(&given)?;
         if own_space {
             for d in space.dims.iter_mut() {
                 if let Some(i) = own
@@ -182,7 +184,7 @@ impl DesignProblem {
             }
         }
         if config.playable {
-            for text in game.playability(&config.settings)? {
+            for text in game.playability(&given)? {
                 let c: playtune_optim::space::Constraint = text.parse().map_err(|e| {
                     Error::field("playable", format!("the game's constraint `{text}`: {e}"))
                 })?;
@@ -267,8 +269,9 @@ impl DesignProblem {
         // search starts.
         let x0 = problem.space.decode(&problem.space.default_indices());
         let settings = problem.settings_at(&x0);
+        let values = game.settings_values(&settings)?;
         for rung in 0..problem.config.ladder.len() {
-            let (agents, _) = problem.lineup(&settings, rung, 0)?;
+            let (agents, _) = problem.lineup(&values, rung, 0)?;
             game.check(&GameRequest {
                 settings: settings.clone(),
                 agents,
@@ -290,7 +293,9 @@ impl DesignProblem {
         settings: &[(String, String)],
         seed: u64,
     ) -> Result<Evaluation, Error> {
-        let players = self.game.players(settings)?;
+        // The point's settings read once: its players and every rung's lineup.
+        let values = self.game.settings_values(settings)?;
+        let players = self.game.players(&values)?;
         let games = self.config.games;
         let measure = self.measure;
         // A game's own measure reads its summary values; name them once.
@@ -325,7 +330,7 @@ impl DesignProblem {
             let mut seats = Vec::new();
             if !self.known[rung] {
                 for g in 0..lineups {
-                    let (agents, seat) = self.lineup(settings, rung, g)?;
+                    let (agents, seat) = self.lineup(&values, rung, g)?;
                     let game = self.game.prepare(&GameRequest {
                         settings: settings.to_vec(),
                         agents,
@@ -397,7 +402,7 @@ impl DesignProblem {
     /// Who plays game `g` of rung `rung` under `settings`, and the rung's seat.
     fn lineup(
         &self,
-        settings: &[(String, String)],
+        settings: &Values,
         rung: usize,
         g: usize,
     ) -> Result<(Vec<String>, usize), Error> {

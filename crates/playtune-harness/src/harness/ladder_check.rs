@@ -156,7 +156,7 @@ pub fn check_ladder(
     watch: &Watch,
 ) -> Result<Option<LadderCheck>, Error> {
     // Rungs meet alone only in a two-seat game's round robin.
-    if ladder.len() < 2 || game.players(settings)? != 2 {
+    if ladder.len() < 2 || game.players(&game.settings_values(settings)?)? != 2 {
         return Ok(None);
     }
     let request = GameRequest {

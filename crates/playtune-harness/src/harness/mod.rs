@@ -147,7 +147,9 @@ pub struct AgentInfo {
 
 /// What every game offers the command line, type-erased so that the registry is a
 /// plain `&'static [&'static dyn DynGame]`. Implemented for every [`GameDef`].
-/// Settings and agents come as text and are checked here: errors are [`Error`]s.
+/// Settings and agents come as text and are checked here: errors are [`Error`]s. A
+/// game's settings are read once ([`DynGame::settings_values`]) and the [`Values`]
+/// passed on; a method given another game's refuses them.
 pub trait DynGame: Sync {
     /// The name on the command line (`--game NAME`).
     fn name(&self) -> &'static str;
@@ -158,14 +160,12 @@ pub trait DynGame: Sync {
     /// The game's own agents and presets (the generic ones are [`Generic::ALL`]).
     fn own_agents(&self) -> Vec<AgentInfo>;
     /// The default lineup under `settings`.
-    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error>;
-    /// Every setting with its value under `settings` (defaults filled in), checked.
-    fn settings_values(
-        &self,
-        settings: &[(String, String)],
-    ) -> Result<Vec<(String, String)>, Error>;
+    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, Error>;
+    /// The game's settings as given (`NAME`, `VALUE`), read once: every setting with
+    /// its value (defaults filled in), checked. The other methods take these.
+    fn settings_values(&self, given: &[(String, String)]) -> Result<Values, Error>;
     /// Players of a game under `settings`.
-    fn players(&self, settings: &[(String, String)]) -> Result<usize, Error>;
+    fn players(&self, settings: &Values) -> Result<usize, Error>;
     /// One game, agent `i` in seat `i`. `budget`, if given, is every agent's default
     /// forward-model budget.
     fn play(&self, game: &GameRequest) -> Result<Record, Error>;
@@ -213,9 +213,9 @@ pub trait DynGame: Sync {
     /// The game's design space, if it has one ([`GameDef::design_space`]).
     fn design_space(&self) -> Option<playtune_optim::space::Space>;
     /// The game's own rules under `settings` ([`GameDef::own_rules`]), checked.
-    fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error>;
+    fn own_rules(&self, settings: &Values) -> Result<Vec<(String, String)>, Error>;
     /// What a playable game is under `settings` ([`GameDef::playability`]).
-    fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error>;
+    fn playability(&self, settings: &Values) -> Result<Vec<String>, Error>;
     /// The game's own measure of a design ladder's rung, if it has one.
     fn rung_measure(&self) -> Option<design::RungMeasure>;
     /// Whether its matches report how the score moved step by step, which the lead
@@ -319,11 +319,30 @@ struct Prepared<D: GameDef> {
 
 /// The game's settings: its defaults overridden by `given`, every name checked.
 fn values<D: GameDef>(def: &D, given: &[(String, String)]) -> Result<Values, Error> {
-    Ok(Values::new(
-        &format!("game `{}`", def.name()),
-        &def.settings(),
-        given,
-    )?)
+    Ok(Values::new(&owner(def.name()), &def.settings(), given)?)
+}
+
+/// Whose settings a game's [`Values`] are: "game `NAME`".
+fn owner(game: &str) -> String {
+    format!("game `{game}`")
+}
+
+/// Refuses `settings` read for another game than `game` (the name on the command
+/// line): a game reads only its own ([`DynGame::settings_values`]).
+pub fn own_settings<'v>(game: &str, settings: &'v Values) -> Result<&'v Values, Error> {
+    if settings.owner() == owner(game) {
+        Ok(settings)
+    } else {
+        Err(Error::field(
+            format!("settings of {}", settings.owner()),
+            format!("given to game `{game}`, which reads only its own"),
+        ))
+    }
+}
+
+/// Players of game `def` under checked `settings`.
+fn players_of<D: GameDef>(def: &D, settings: &Values) -> Result<usize, Error> {
+    Ok(def.new_state(settings, 0)?.num_players())
 }
 
 fn prepare<D: GameDef>(def: &D, req: &GameRequest) -> Result<Prepared<D>, Error> {
@@ -473,23 +492,16 @@ impl<D: GameDef> DynGame for D {
             .collect()
     }
 
-    fn default_agents(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
-        let owner = format!("game `{}`", GameDef::name(self));
-        GameDef::default_agents(
-            self,
-            &Values::new(&owner, &GameDef::settings(self), settings)?,
-        )
+    fn default_agents(&self, settings: &Values) -> Result<Vec<String>, Error> {
+        GameDef::default_agents(self, own_settings(GameDef::name(self), settings)?)
     }
 
-    fn settings_values(
-        &self,
-        settings: &[(String, String)],
-    ) -> Result<Vec<(String, String)>, Error> {
-        Ok(values(self, settings)?.pairs().to_vec())
+    fn settings_values(&self, given: &[(String, String)]) -> Result<Values, Error> {
+        values(self, given)
     }
 
-    fn players(&self, settings: &[(String, String)]) -> Result<usize, Error> {
-        Ok(self.new_state(&values(self, settings)?, 0)?.num_players())
+    fn players(&self, settings: &Values) -> Result<usize, Error> {
+        players_of(self, own_settings(GameDef::name(self), settings)?)
     }
 
     fn check(&self, req: &GameRequest) -> Result<(), Error> {
@@ -523,7 +535,7 @@ impl<D: GameDef> DynGame for D {
             watch,
             || {
                 let p = prepare(self, req)?;
-                let players = DynGame::players(self, &req.settings)?;
+                let players = players_of(self, &p.settings)?;
                 Ok((p.names(), players, p))
             },
             |p, lineup, seats, seed| {
@@ -591,12 +603,15 @@ impl<D: GameDef> DynGame for D {
         GameDef::design_space(self)
     }
 
-    fn own_rules(&self, settings: &[(String, String)]) -> Result<Vec<(String, String)>, Error> {
-        GameDef::own_rules(self, &values(self, settings)?)
+    fn own_rules(&self, settings: &Values) -> Result<Vec<(String, String)>, Error> {
+        GameDef::own_rules(self, own_settings(GameDef::name(self), settings)?)
     }
 
-    fn playability(&self, settings: &[(String, String)]) -> Result<Vec<String>, Error> {
-        Ok(GameDef::playability(self, &values(self, settings)?))
+    fn playability(&self, settings: &Values) -> Result<Vec<String>, Error> {
+        Ok(GameDef::playability(
+            self,
+            own_settings(GameDef::name(self), settings)?,
+        ))
     }
 
     fn rung_measure(&self) -> Option<design::RungMeasure> {
@@ -612,7 +627,7 @@ impl<D: GameDef> DynGame for D {
     ) -> Result<(), Error> {
         let encoder = encoder(self, encoding)?;
         let p = prepare(self, req)?;
-        let players = DynGame::players(self, &req.settings)?;
+        let players = players_of(self, &p.settings)?;
         if p.specs.len() != players {
             return Err(Error::SelfplaySeats {
                 agents: p.specs.len(),

@@ -35,6 +35,8 @@ pub struct TuneProblem {
     base: AgentSpec,
     space: Space,
     features: Vec<String>,
+    /// Players of a game under the settings, read once: they never change.
+    players: usize,
 }
 
 /// The settings of agent `name` in `game`: its own entry or a generic agent's.
@@ -173,15 +175,16 @@ impl TuneProblem {
             ));
         }
         features.push("mean_length".into());
+        // The default point must play before a search starts.
+        let players = game.players(&game.settings_values(&config.settings)?)?;
         let problem = TuneProblem {
             game,
             config,
             base,
             space,
             features,
+            players,
         };
-        // The default point must play before a search starts.
-        let players = game.players(&problem.config.settings)?;
         let x0 = problem.space.decode(&problem.space.default_indices());
         let agent = problem.spec_at(&x0).to_string();
         for o in &problem.config.opponents {
@@ -252,10 +255,7 @@ impl Problem for TuneProblem {
 impl TuneProblem {
     /// One evaluation of the agent `agent` (a spec).
     fn evaluate_agent(&self, agent: &str, seed: u64) -> Result<Evaluation, EvalError> {
-        let players = self
-            .game
-            .players(&self.config.settings)
-            .map_err(|e| EvalError(e.to_string()))?;
+        let players = self.players;
         let agent = agent.to_string();
         let games = self.config.games;
         let jobs: Vec<(usize, usize)> = (0..self.config.opponents.len())

@@ -1,9 +1,9 @@
 //! Property tests of spaces: mutation, neighbours, random points, value round trips
 //! and RON round trips.
 
-use playtune::rng::rng_from_seed;
-use playtune::space::mutate::mutate_value;
-use playtune::space::{
+use playtune_optim::rng::rng_from_seed;
+use playtune_optim::space::mutate::mutate_value;
+use playtune_optim::space::{
     Dimension, Domain, Space, neighbour, parse_space, random_point, to_space_file,
 };
 use proptest::prelude::*;
@@ -112,8 +112,8 @@ proptest! {
 #[test]
 fn space_files_round_trip_through_the_file_format() {
     let text =
-        std::fs::read_to_string(crate::common::root("spaces/example_every_kind.ron")).unwrap();
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spaces/example_every_kind.ron")).unwrap();
     let s = parse_space(&text, "example").unwrap();
-    let written = playtune::space::to_space_file(&s);
+    let written = playtune_optim::space::to_space_file(&s);
     assert_eq!(parse_space(&written, "written").unwrap(), s);
 }

@@ -2,11 +2,11 @@
 //! learns nothing from them, spends its budget, and never recommends or archives a
 //! point it has only seen fail.
 
-use playtune::eval::{EvalError, Evaluation, FeatureAxis, NoisyOneMax, Problem};
-use playtune::optim::AlgoConfig;
-use playtune::optim::map_elites::{Archive, MapElitesConfig, Mutation};
-use playtune::run::{FaultPolicy, ProblemSpec, RunConfig, execute};
-use playtune::space::Space;
+use playtune_optim::eval::{EvalError, Evaluation, FeatureAxis, NoisyOneMax, Problem};
+use playtune_optim::optim::AlgoConfig;
+use playtune_optim::optim::map_elites::{Archive, MapElitesConfig, Mutation};
+use playtune_run::{FaultPolicy, ProblemSpec, RunConfig, execute};
+use playtune_optim::space::Space;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// OneMax over 6 bits whose evaluator fails on every point with x0 = 1 (a parameter
