@@ -111,8 +111,11 @@ proptest! {
 
 #[test]
 fn space_files_round_trip_through_the_file_format() {
-    let text =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../spaces/example_every_kind.ron")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../spaces/example_every_kind.ron"
+    ))
+    .unwrap();
     let s = parse_space(&text, "example").unwrap();
     let written = playtune_optim::space::to_space_file(&s);
     assert_eq!(parse_space(&written, "written").unwrap(), s);

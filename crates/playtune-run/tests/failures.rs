@@ -5,8 +5,8 @@
 use playtune_optim::eval::{EvalError, Evaluation, FeatureAxis, NoisyOneMax, Problem};
 use playtune_optim::optim::AlgoConfig;
 use playtune_optim::optim::map_elites::{Archive, MapElitesConfig, Mutation};
-use playtune_run::{FaultPolicy, ProblemSpec, RunConfig, execute};
 use playtune_optim::space::Space;
+use playtune_run::{FaultPolicy, ProblemSpec, RunConfig, execute};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// OneMax over 6 bits whose evaluator fails on every point with x0 = 1 (a parameter
