@@ -30,7 +30,7 @@ pub(crate) fn playtune() -> Command {
 
 /// The command line as a process the test starts itself, to signal it or kill it
 /// partway, run in the repository's root with nothing on standard input. The test ends
-/// it with [`output_within`] or [`status_within`], which hold it to a time limit.
+/// it with [`output_within`], which holds it to a time limit.
 pub(crate) fn playtune_process() -> std::process::Command {
     let mut c = std::process::Command::new(assert_cmd::cargo::cargo_bin("playtune"));
     c.current_dir(ROOT).stdin(std::process::Stdio::null());
@@ -53,14 +53,6 @@ pub(crate) fn output_within(child: std::process::Child, limit: Duration) -> std:
             panic!("playtune (pid {pid}) took longer than {limit:?}; killed");
         }
     }
-}
-
-/// [`output_within`], its exit status only.
-pub(crate) fn status_within(
-    child: std::process::Child,
-    limit: Duration,
-) -> std::process::ExitStatus {
-    output_within(child, limit).status
 }
 
 /// The command line, killed after `secs` seconds: a command that hangs fails its test
