@@ -95,7 +95,15 @@ pub(crate) fn create_run(
                 max_failures,
             },
             race,
-            verdict: None,
+            // The problem's own margin, as the command line gives a run: the verdict
+            // plays until it decides.
+            verdict: built.baseline().and_then(|_| {
+                built.verdict_margin().map(|m| playtune::run::verdict::VerdictSettings {
+                    evaluations: playtune::run::verdict::default_cap(budget),
+                    baseline: None,
+                    margin: Some(m),
+                })
+            }),
             game: built.game_identity(),
         };
         config.faults.check().map_err(|e| e.to_string())?;
@@ -298,7 +306,11 @@ impl PyRunFolder {
         if !begun.due(evaluated_now, verdict.is_some()) {
             return Ok(());
         }
-        let (n, kept) = playtune::run::verdict::planned(&self.config, verdict);
+        let playtune::run::verdict::Plan {
+            evaluations: n,
+            baseline: kept,
+            ..
+        } = playtune::run::verdict::planned(&self.config, verdict);
         playtune::run::verdict::VerdictSettings::check_evaluations(n)
             .map_err(|m| err(format!("verdict {m}")))?;
         let done = AtomicU64::new(0);
@@ -363,14 +375,16 @@ impl PyRunFolder {
         // line's `--verdict N` does: resume judges as the run was started.
         if let Some(n) = verdict
             && !manual
-            && self.config.verdict.is_none()
+            && self.config.verdict.as_ref().is_none_or(|v| v.evaluations != n)
             && !self.dir.join(playtune::run::log::LOG_FILE).exists()
         {
             playtune::run::verdict::VerdictSettings::check_evaluations(n)
                 .map_err(|m| err(format!("verdict {m}")))?;
+            let margin = self.config.verdict.as_ref().and_then(|v| v.margin);
             self.config.verdict = Some(playtune::run::verdict::VerdictSettings {
                 evaluations: n,
                 baseline: None,
+                margin,
             });
             guard(|| run::create_run_dir(&self.dir, &self.config).map_err(|e| e.to_string()))?;
         }
@@ -797,7 +811,7 @@ impl PyRunFolder {
     /// The number of verdict evaluations a side at this run's budget when none is
     /// asked for (an eighth of the budget, 10 to 200), as the command line plays.
     fn default_verdict(&self) -> u32 {
-        playtune::run::verdict::planned(&self.config, None).0
+        playtune::run::verdict::planned(&self.config, None).evaluations
     }
 
     /// Unlocks the folder; the object is unusable afterwards.

@@ -1,7 +1,10 @@
-//! Summary statistics and the Mann-Whitney U test.
+//! Summary statistics, the Mann-Whitney U test and a paired comparison that plays
+//! until it decides ([`sequential`]).
 
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, Normal};
+
+pub mod sequential;
 
 /// The largest magnitude of a fitness or feature playtune takes in: far beyond anything
 /// a game or a benchmark measures, and small enough that every statistic computed from

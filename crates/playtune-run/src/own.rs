@@ -194,7 +194,11 @@ pub fn execute_own(
     };
     let evaluated_now = result.spent.reused < result.spent.total();
     if begun.due(evaluated_now, false) {
-        let (n, baseline) = verdict::planned(config, None);
+        let verdict::Plan {
+            evaluations: n,
+            baseline,
+            ..
+        } = verdict::planned(config, None);
         verdict::VerdictSettings::check_evaluations(n)
             .map_err(|m| RunError::Config(format!("verdict.evaluations: {m}")))?;
         verdict::judge_run_as(

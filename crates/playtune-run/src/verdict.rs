@@ -3,13 +3,16 @@
 //! same seeds for both, so that a designer learns whether the answer is better than
 //! what they had, by how much, and how sure that is, not the optimiser's estimate.
 //!
-//! Both sides are evaluated `n` times: evaluation `k` of each with the seed
+//! Evaluation `k` of each side is played with the seed
 //! `derive_seed(seed, [VERDICT_STREAM, trial, k])`. One seed plays the same deals,
 //! maps and seats for both (common random numbers), so the difference is measured
-//! paired: its mean over the pairs, the standard error of that mean, and a two-sided
-//! paired t-test. The sentence says "better" (deeper, stronger) only when the test
-//! puts the difference above 0 at the level 0.01, "worse" only below, and otherwise that
-//! the recommendation is not shown better than the baseline at this budget.
+//! paired. A run started since 2026-11-29 plays pairs until one answer is shown
+//! ([`playtune_optim::stats::sequential`]): better by more than a margin, worse by
+//! more than it, equal within it, or the cap reached, at stated error rates
+//! ([`ALPHA`], [`BETA`]). A run started before plays a fixed `n` pairs and reports a
+//! two-sided paired t-test: "better" (deeper, stronger) only when it puts the
+//! difference above 0 at the level 0.01, "worse" only below, and otherwise that the
+//! recommendation is not shown better than the baseline at this budget.
 //!
 //! A skill depth is compared pooled: each side's depth is the smallest gap between its
 //! rungs' results over all its evaluations, not the mean of each evaluation's smallest
@@ -23,6 +26,7 @@ use playtune_optim::optim::constrained::{Check, violation};
 use playtune_optim::rng::derive_seed;
 use playtune_optim::space::Space;
 use playtune_optim::stats::Summary;
+use playtune_optim::stats::sequential::{self, Decision, SequentialPlan, Sequence};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -36,10 +40,26 @@ pub(crate) const VERDICT_STREAM: u64 = u64::MAX - 2;
 /// it should almost never be said.
 pub(crate) const LEVEL: f64 = 0.01;
 
-/// The verdict's evaluations of each side when the user gives none: an eighth of the
-/// search budget, at least 10 and at most 200.
+/// The chance that a verdict that plays until it decides calls equal sides different,
+/// each way: strict, as [`LEVEL`] is.
+pub const ALPHA: f64 = 0.01;
+
+/// The chance that it misses a difference of the margin, or calls it equal.
+pub const BETA: f64 = 0.05;
+
+/// A fixed-size verdict's evaluations of each side when the user gives none (a run
+/// started before verdicts played until they decide): an eighth of the search budget,
+/// at least 10 and at most 200.
 pub fn default_evaluations(budget: u64) -> u32 {
     (budget / 8).clamp(10, 200) as u32
+}
+
+/// The most pairs a verdict that plays until it decides plays when the user gives no
+/// cap: as many as the search's budget, at least 40 and at most 1,000, so that the
+/// verdict at most doubles a run's games. Most verdicts decide well before it
+/// (docs/design.md#the-verdict-the-answer-against-what-you-had).
+pub fn default_cap(budget: u64) -> u32 {
+    budget.clamp(40, 1000) as u32
 }
 
 /// The most verdict evaluations a side (`--verdict`): each is kept in memory, and a
@@ -52,14 +72,69 @@ pub const MAX_EVALUATIONS: u32 = 100_000;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VerdictSettings {
-    /// Evaluations a side; 0: no verdict.
+    /// Evaluations a side, the most where `margin` is given; 0: no verdict.
     pub evaluations: u32,
     /// The baseline as a point of the run's space; absent: the problem's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<Vec<f64>>,
+    /// The smallest difference worth telling from none: the verdict plays pairs until
+    /// it shows the sides differ by it, or are equal within it, or reaches
+    /// `evaluations`. Absent (a run started before 2026-11-29, or a problem with no
+    /// margin of its own and none given): a fixed `evaluations` pairs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+}
+
+/// How a run's verdict plays: its evaluations a side (the most, where it plays until
+/// it decides), its margin, and its baseline point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// Evaluations a side: the cap with a margin, else the fixed count.
+    pub evaluations: u32,
+    /// The margin, where the verdict plays until it decides.
+    pub margin: Option<f64>,
+    /// The baseline as a point of the run's space; `None`: the problem's own.
+    pub baseline: Option<Vec<f64>>,
 }
 
 impl VerdictSettings {
+    /// A new run's verdict: `evaluations` (the cap) or the default for `budget`, the
+    /// `margin` given or the problem's own ([`Problem::verdict_margin`]), the baseline
+    /// given. Every front end creates a run's settings here, so that all judge alike.
+    pub fn for_new_run(
+        problem: &dyn Problem,
+        budget: u64,
+        evaluations: Option<u32>,
+        margin: Option<f64>,
+        baseline: Option<Vec<f64>>,
+    ) -> Result<VerdictSettings, String> {
+        if let Some(m) = margin {
+            Self::check_margin(m)?;
+        }
+        let margin = margin.or_else(|| problem.verdict_margin());
+        let evaluations = evaluations.unwrap_or_else(|| match margin {
+            Some(_) => default_cap(budget),
+            None => default_evaluations(budget),
+        });
+        Self::check_evaluations(evaluations)?;
+        Ok(VerdictSettings {
+            evaluations,
+            baseline,
+            margin,
+        })
+    }
+
+    /// Checks a margin; the error says what to give.
+    pub fn check_margin(m: f64) -> Result<(), String> {
+        if m.is_finite() && m > 0.0 && m < 1e6 {
+            Ok(())
+        } else {
+            Err(format!(
+                "{m}: give a positive difference of the fitness, such as 0.05"
+            ))
+        }
+    }
+
     /// Checks the size; the error says what to give.
     pub fn check_evaluations(n: u32) -> Result<(), String> {
         match n {
@@ -97,18 +172,20 @@ impl Begun {
     }
 }
 
-/// The evaluations a side and the baseline point a finished run of `config` is judged
-/// with: `evaluations` where the caller gives them (`resume --verdict N`), else what
-/// the run was started with, else the default for its budget.
-pub fn planned<A>(
-    config: &super::RunConfig<A>,
-    evaluations: Option<u32>,
-) -> (u32, Option<Vec<f64>>) {
+/// How a finished run of `config` is judged: `evaluations` where the caller gives them
+/// (`resume --verdict N`), else what the run was started with, else the fixed default
+/// for its budget (a run started before verdicts played until they decide).
+pub fn planned<A>(config: &super::RunConfig<A>, evaluations: Option<u32>) -> Plan {
     let kept = config.verdict.as_ref();
+    let margin = kept.and_then(|v| v.margin);
     let n = evaluations
         .or(kept.map(|v| v.evaluations))
         .unwrap_or_else(|| default_evaluations(config.budget));
-    (n, kept.and_then(|v| v.baseline.clone()))
+    Plan {
+        evaluations: n,
+        margin,
+        baseline: kept.and_then(|v| v.baseline.clone()),
+    }
 }
 
 /// A feature's mean over one side's evaluations.
@@ -153,8 +230,28 @@ pub enum Outcome {
     Better,
     /// Worse with confidence.
     Worse,
-    /// Neither: not shown better than the baseline at this budget.
+    /// Equal within the margin, with confidence (a verdict that plays until it
+    /// decides).
+    Equal,
+    /// Neither: not shown better than the baseline at this budget (undecided at the
+    /// cap, for a verdict that plays until it decides).
     NoBetter,
+}
+
+/// How a verdict that plays until it decides went.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sequential {
+    /// The smallest difference it tells from none.
+    pub margin: f64,
+    /// Its chance of calling equal sides different, each way.
+    pub alpha: f64,
+    /// Its chance of missing a difference of the margin.
+    pub beta: f64,
+    /// The most pairs it could play.
+    pub cap: u32,
+    /// Where it stopped undecided: the pairs in all that would decide the difference
+    /// seen, at its spread; `None` when decided, or when no count would.
+    pub pairs_to_decide: Option<u64>,
 }
 
 /// A recommendation judged against a baseline.
@@ -162,8 +259,11 @@ pub enum Outcome {
 pub struct Verdict {
     /// What the fitness is ("skill depth", "win rate").
     pub fitness: String,
-    /// Evaluations of each side.
+    /// Evaluations of each side played.
     pub evaluations: u32,
+    /// How it played until it decided; absent for a fixed-size verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequential: Option<Sequential>,
     /// The trial's recommendation.
     pub recommendation: Side,
     /// What it is judged against.
@@ -205,8 +305,11 @@ pub struct Judge<'a> {
     pub retries: u32,
     /// The run's seed; the verdict's seeds derive from it.
     pub seed: u64,
-    /// Evaluations of each side.
+    /// Evaluations of each side: the most, where `margin` is given.
     pub evaluations: u32,
+    /// Plays pairs until the sides are shown to differ by this, or to be equal within
+    /// it, or `evaluations` is reached; `None`: `evaluations` pairs.
+    pub margin: Option<f64>,
 }
 
 impl Judge<'_> {
@@ -271,91 +374,139 @@ impl Judge<'_> {
         let seeds: Vec<u64> = (0..u64::from(self.evaluations))
             .map(|k| derive_seed(self.seed, &[VERDICT_STREAM, trial, k]))
             .collect();
-        // Both sides' evaluations at once: (side, k), side 0 the recommendation; one
-        // side when they are one point (the same seed plays the same games).
-        let sides = if same_point { 1 } else { 2 };
-        let jobs: Vec<(usize, usize)> = (0..sides)
-            .flat_map(|side| (0..seeds.len()).map(move |k| (side, k)))
-            .collect();
-        let outcomes: Vec<Result<Result<Evaluation, String>, RunError>> = jobs
-            .par_iter()
-            .map(|&(side, k)| {
-                let point = match side {
-                    0 => Some(rec_point.as_slice()),
-                    _ => base_point.as_deref(),
-                };
-                let logged = log.and_then(|l| l.get(trial, k as u64, self.seed, point));
-                let out = match (logged, point) {
-                    (Some(out), _) => out,
-                    (None, point) => {
-                        let out = match point {
-                            Some(p) => {
-                                evaluate_with_retries(self.problem, p, seeds[k], self.retries).0
-                            }
-                            None => {
-                                with_retries(self.retries, || {
-                                    self.problem.evaluate_baseline(seeds[k])
-                                })
-                                .0
-                            }
-                        };
-                        if let Some(l) = log {
-                            l.append(trial, k as u64, self.seed, point, &out)?;
-                        }
-                        out
-                    }
-                };
-                for _ in sides..=2 {
-                    progress();
-                }
-                Ok(out)
-            })
-            .collect();
-        let outcomes: Vec<Result<Evaluation, String>> =
-            outcomes.into_iter().collect::<Result<_, _>>()?;
-        let (rec, base) = if same_point {
-            (&outcomes[..], &outcomes[..])
-        } else {
-            outcomes.split_at(seeds.len())
+        let plan = match self.margin {
+            Some(m) => Some(SequentialPlan::new(m, ALPHA, BETA).ok_or_else(|| {
+                RunError::Config(format!("verdict margin {m}: give a positive number"))
+            })?),
+            None => None,
         };
+        // A fixed verdict looks once, at its size; one that plays until it decides
+        // looks at fixed counts, so that it stops at the same pair on any number of
+        // threads and after any interruption.
+        let looks = match plan {
+            Some(_) => sequential::looks(u64::from(self.evaluations)),
+            None => vec![u64::from(self.evaluations)],
+        };
+        let mut sequence = plan.map(Sequence::new);
+        // Both sides' evaluations, side 0 the recommendation; one side when they are
+        // one point (the same seed plays the same games).
+        let sides = if same_point { 1 } else { 2 };
+        let mut played: [Vec<Result<Evaluation, String>>; 2] = [Vec::new(), Vec::new()];
         let names = self.problem.feature_names();
         let checks = Check::resolve(&self.space.constraints, &names, |n| {
             self.problem.feature_range(n)
         })
         .map_err(RunError::Optimizer)?;
-        let recommendation = side(
-            "the recommendation".into(),
-            self.space.render(values),
-            rec,
-            &names,
-            &checks,
-            self.problem,
-        );
-        let baseline = side(
-            base_label,
-            base_settings,
-            base,
-            &names,
-            &checks,
-            self.problem,
-        );
-        let diffs: Vec<f64> = recommendation
-            .fitness
-            .iter()
-            .zip(&baseline.fitness)
-            .filter_map(|(a, b)| Some((*a)? - (*b)?))
-            .collect();
-        let d = Summary::of(&diffs);
+        let mut judged = None;
+        for n in looks {
+            let have = played[0].len();
+            let jobs: Vec<(usize, usize)> = (0..sides)
+                .flat_map(|side| (have..n as usize).map(move |k| (side, k)))
+                .collect();
+            let outcomes: Vec<Result<Result<Evaluation, String>, RunError>> = jobs
+                .par_iter()
+                .map(|&(side, k)| {
+                    let point = match side {
+                        0 => Some(rec_point.as_slice()),
+                        _ => base_point.as_deref(),
+                    };
+                    let logged = log.and_then(|l| l.get(trial, k as u64, self.seed, point));
+                    let out = match (logged, point) {
+                        (Some(out), _) => out,
+                        (None, point) => {
+                            let out = match point {
+                                Some(p) => {
+                                    evaluate_with_retries(self.problem, p, seeds[k], self.retries)
+                                        .0
+                                }
+                                None => {
+                                    with_retries(self.retries, || {
+                                        self.problem.evaluate_baseline(seeds[k])
+                                    })
+                                    .0
+                                }
+                            };
+                            if let Some(l) = log {
+                                l.append(trial, k as u64, self.seed, point, &out)?;
+                            }
+                            out
+                        }
+                    };
+                    for _ in sides..=2 {
+                        progress();
+                    }
+                    Ok(out)
+                })
+                .collect();
+            let mut outcomes = outcomes.into_iter();
+            for side in played.iter_mut().take(sides) {
+                for _ in have..n as usize {
+                    side.push(outcomes.next().expect("one outcome a job")?);
+                }
+            }
+            let (rec, base) = if same_point {
+                (&played[0], &played[0])
+            } else {
+                (&played[0], &played[1])
+            };
+            let recommendation = side(
+                "the recommendation".into(),
+                self.space.render(values),
+                rec,
+                &names,
+                &checks,
+                self.problem,
+            );
+            let baseline = side(
+                base_label.clone(),
+                base_settings.clone(),
+                base,
+                &names,
+                &checks,
+                self.problem,
+            );
+            let diffs: Vec<f64> = recommendation
+                .fitness
+                .iter()
+                .zip(&baseline.fitness)
+                .filter_map(|(a, b)| Some((*a)? - (*b)?))
+                .collect();
+            let d = Summary::of(&diffs);
+            let decision = sequence.as_mut().map(|q| q.look(&d).decision);
+            judged = Some((recommendation, baseline, diffs.len(), d, n));
+            if decision.is_some_and(|x| x != Decision::Undecided) {
+                break;
+            }
+        }
+        let (recommendation, baseline, pairs, d, n) =
+            judged.expect("a verdict looks at least once");
         let p = paired_t_p(&d);
-        let outcome = match p {
-            Some(p) if p < LEVEL && d.mean > 0.0 => Outcome::Better,
-            Some(p) if p < LEVEL && d.mean < 0.0 => Outcome::Worse,
+        let outcome = match (&sequence, p) {
+            (Some(q), _) => match q.decision() {
+                Decision::Better => Outcome::Better,
+                Decision::Worse => Outcome::Worse,
+                Decision::Equal => Outcome::Equal,
+                Decision::Undecided => Outcome::NoBetter,
+            },
+            (None, Some(p)) if p < LEVEL && d.mean > 0.0 => Outcome::Better,
+            (None, Some(p)) if p < LEVEL && d.mean < 0.0 => Outcome::Worse,
             _ => Outcome::NoBetter,
+        };
+        let sequential = match (plan, &sequence) {
+            (Some(plan), Some(q)) => Some(Sequential {
+                margin: plan.margin,
+                alpha: plan.alpha,
+                beta: plan.beta,
+                cap: self.evaluations,
+                pairs_to_decide: q.pairs_to_decide(&d),
+            }),
+            _ => None,
         };
         let mut verdict = Verdict {
             fitness: self.problem.fitness_name().to_string(),
-            evaluations: self.evaluations,
-            pairs: diffs.len() as u32,
+            evaluations: n as u32,
+            sequential,
+            pairs: pairs as u32,
             difference: d.mean,
             difference_se: d.se(),
             p,
@@ -412,15 +563,29 @@ pub(crate) fn judge_run_as<A: super::Algorithm>(
     {
         return Ok(false);
     }
-    let judge = Judge {
-        space: &config.space,
-        problem,
-        retries: config.faults.retries,
-        seed: config.seed,
-        evaluations,
-    };
+    let margin = config.verdict.as_ref().and_then(|v| v.margin);
     let log = VerdictLog::open(dir)?;
     for t in result.trials.iter_mut() {
+        // A race that ended early (one survivor left) leaves evaluations of the
+        // budget: a verdict that plays until it decides gets them, a pair for two.
+        let left = config
+            .race
+            .as_ref()
+            .map_or(0, |r| r.race_budget(config.budget))
+            .saturating_sub(t.spent.race);
+        let judge = Judge {
+            space: &config.space,
+            problem,
+            retries: config.faults.retries,
+            seed: config.seed,
+            evaluations: match margin {
+                Some(_) => evaluations
+                    .saturating_add(u32::try_from(left / 2).unwrap_or(u32::MAX))
+                    .min(MAX_EVALUATIONS),
+                None => evaluations,
+            },
+            margin,
+        };
         let source = match baseline {
             Some(p) => BaselineSource::Point(p),
             None => BaselineSource::Own,
@@ -527,10 +692,26 @@ fn sentence(v: &Verdict) -> String {
         v.baseline.se,
         v.difference,
         v.difference_se,
-        v.p.map(|p| format!(", p = {}", p_text(p)))
-            .unwrap_or_default(),
+        match &v.sequential {
+            // A sequential test's p is no t-test's: its error rates are the plan's.
+            Some(_) => String::new(),
+            None => v
+                .p
+                .map(|p| format!(", p = {}", p_text(p)))
+                .unwrap_or_default(),
+        },
         v.pairs
     );
+    // What a sequential verdict's answer rests on: its margin and error rates.
+    let rates = v.sequential.as_ref().map(|q| {
+        format!(
+            "a sequential test with margin {}: at most {:.0}% of equal rules are called {better} or {worse}, at most {:.0}% of rules {} by the margin are missed",
+            q.margin,
+            q.alpha * 100.0,
+            q.beta * 100.0,
+            better
+        )
+    });
     let mut out = if v.pairs == 0 {
         format!(
             "No verdict: no evaluation of both the recommendation and {base} succeeded ({}).",
@@ -546,21 +727,47 @@ fn sentence(v: &Verdict) -> String {
                 "The recommendation is {base}: the search measured nothing better at this budget ({} {:.3} ± {:.3} over {} evaluations on fresh seeds).",
                 v.fitness, v.recommendation.mean, v.recommendation.se, v.pairs
             ),
-            Outcome::Better => format!(
-                "The recommendation is {better} than {base} by {:.3} ± {:.3} ({figures}).",
-                v.difference, v.difference_se
-            ),
+            Outcome::Better => match &rates {
+                Some(r) => format!(
+                    "The recommendation is {better} than {base} by {:.3} ± {:.3} ({figures}; {r}).",
+                    v.difference, v.difference_se
+                ),
+                None => format!(
+                    "The recommendation is {better} than {base} by {:.3} ± {:.3} ({figures}).",
+                    v.difference, v.difference_se
+                ),
+            },
             Outcome::Worse => format!(
-                "The recommendation is {worse} than {base} by {:.3} ± {:.3} ({figures}): keep {base}, or search longer.",
-                -v.difference, v.difference_se
+                "The recommendation is {worse} than {base} by {:.3} ± {:.3} ({figures}{}): keep {base}, or search longer.",
+                -v.difference,
+                v.difference_se,
+                rates.as_ref().map(|r| format!("; {r}")).unwrap_or_default()
             ),
-            Outcome::NoBetter => {
+            Outcome::Equal => format!(
+                "The recommendation is as {} as {base} within {} ({figures}; {}): what the search found differs from {base} by less than the margin.",
+                as_much(&v.fitness),
+                v.sequential.as_ref().map_or(0.0, |q| q.margin),
+                rates.as_deref().unwrap_or_default()
+            ),
+            Outcome::NoBetter => match &v.sequential {
+                Some(q) => format!(
+                    "Undecided at the cap of {} pairs: the recommendation is not shown {better} than {base}, nor equal within {} ({figures}){}.",
+                    q.cap,
+                    q.margin,
+                    match q.pairs_to_decide {
+                        Some(n) => format!(
+                            "; about {} more paired evaluations would decide a difference of this size (`playtune resume RUN --verdict {n}` plays them, keeping those played)",
+                            n.saturating_sub(u64::from(v.pairs))
+                        ),
+                        None => "; the difference seen sits at half the margin, where no count of pairs decides: a finer margin (--margin) would".into(),
+                    }
+                ),
                 // What the test shows: no difference at LEVEL, which is not "no better"
                 // (+0.06 at p = 0.11 may well be better, unshown at this budget).
-                format!(
+                None => format!(
                     "The recommendation is not shown {better} than {base} at this budget ({figures}); more evaluations measure more finely."
-                )
-            }
+                ),
+            },
         }
     };
     if !v.recommendation.broken.is_empty() {
@@ -570,6 +777,15 @@ fn sentence(v: &Verdict) -> String {
         );
     }
     out
+}
+
+/// The adjective "as ... as" takes for a fitness.
+fn as_much(fitness: &str) -> &'static str {
+    match fitness {
+        "skill depth" => "deep",
+        "win rate" => "strong",
+        _ => "good",
+    }
 }
 
 fn p_text(p: f64) -> String {

@@ -49,7 +49,7 @@ impl Paces {
 /// Times the baseline and a few points of `problem` and prints what the run of
 /// `config`, with `verdict` evaluations a side a trial, will take. Prints nothing for a
 /// problem without a baseline; says so where the baseline's evaluation fails.
-pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32) {
+pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, up_to: bool) {
     if problem.baseline().is_none() {
         return;
     }
@@ -67,11 +67,12 @@ pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32) 
     };
     let search = config.budget * config.trials;
     let judged = 2 * u64::from(verdict) * config.trials;
-    eprintln!("{}", cost_line(&paces, search, judged));
+    eprintln!("{}", cost_line(&paces, search, judged, up_to));
 }
 
 /// The cost, in one line: the paces measured, then the run's time with its range.
-pub(super) fn cost_line(paces: &Paces, search: u64, judged: u64) -> String {
+/// `up_to`: the verdict plays until it decides, `judged` at most.
+pub(super) fn cost_line(paces: &Paces, search: u64, judged: u64, up_to: bool) -> String {
     let (mid, lo, hi) = paces.estimate(search, judged);
     let points = if paces.points.is_empty() {
         "no point of the space could be timed".to_string()
@@ -86,8 +87,10 @@ pub(super) fn cost_line(paces: &Paces, search: u64, judged: u64) -> String {
         )
     };
     format!(
-        "cost: an evaluation took {} at the baseline and {points}; the run's {search} evaluations and the verdict's {judged} come to about {} ({} to {} at those paces)",
+        "cost: an evaluation took {} at the baseline and {points}; the run's {search} evaluations and the verdict's {}{judged} come to {}about {} ({} to {} at those paces)",
         pace_text(paces.baseline),
+        if up_to { "at most " } else { "" },
+        if up_to { "at most " } else { "" },
         pace_text(mid),
         pace_text(lo),
         pace_text(hi),
@@ -153,7 +156,7 @@ mod tests {
         assert!((lo - (100.0 * 0.01 + 10.0 * 0.02)).abs() < 1e-12);
         assert!((hi - (100.0 * 0.04 + 10.0 * 0.05)).abs() < 1e-12);
         assert!(lo < mid && mid < hi);
-        let line = cost_line(&p, 100, 20);
+        let line = cost_line(&p, 100, 20, false);
         assert!(line.contains("10.0 ms to 40.0 ms at 2 point(s)"), "{line}");
     }
 
@@ -167,6 +170,6 @@ mod tests {
         for v in [mid, lo, hi] {
             assert!((v - 0.28).abs() < 1e-12, "{v}");
         }
-        assert!(cost_line(&p, 10, 4).contains("no point of the space could be timed"));
+        assert!(cost_line(&p, 10, 4, true).contains("no point of the space could be timed"));
     }
 }

@@ -271,18 +271,29 @@ fn start(
             config
         }
     };
-    // What the user said of the verdict is kept, so that `resume` judges alike.
+    // How the run is judged is kept, so that `resume` judges alike: what the user
+    // said, and the problem's own margin, so that the verdict plays until it decides.
     let verdict_settings = match verdict {
-        Some(v) if v.verdict.is_some() || !v.baseline.is_empty() => {
-            let n = v
-                .verdict
-                .unwrap_or_else(|| run::verdict::default_evaluations(budget));
-            run::verdict::VerdictSettings::check_evaluations(n)
-                .map_err(|m| anyhow!("--verdict {m}"))?;
-            Some(run::verdict::VerdictSettings {
-                evaluations: n,
-                baseline: super::verdict::baseline_point(&v.baseline, &space)?,
-            })
+        Some(v)
+            if v.verdict.is_some()
+                || v.margin.is_some()
+                || !v.baseline.is_empty()
+                || problem.baseline().is_some() =>
+        {
+            if let Some(m) = v.margin {
+                run::verdict::VerdictSettings::check_margin(m)
+                    .map_err(|e| anyhow!("--margin {e}"))?;
+            }
+            Some(
+                run::verdict::VerdictSettings::for_new_run(
+                    problem.as_ref(),
+                    budget,
+                    v.verdict,
+                    v.margin,
+                    super::verdict::baseline_point(&v.baseline, &space)?,
+                )
+                .map_err(|m| anyhow!("--verdict {m}"))?,
+            )
         }
         _ => None,
     };
@@ -334,12 +345,15 @@ fn start(
     if !common.quiet
         && !common.json
         && common.cluster.executor == super::Executor::Local
-        && let Some(v) = verdict
+        && verdict.is_some()
     {
-        let n = v
-            .verdict
-            .unwrap_or_else(|| run::verdict::default_evaluations(budget));
-        super::cost::announce(problem.as_ref(), &config, n);
+        let plan = run::verdict::planned(&config, None);
+        super::cost::announce(
+            problem.as_ref(),
+            &config,
+            plan.evaluations,
+            plan.margin.is_some(),
+        );
     }
     // A verdict larger than the search is worth a word before it is played: at a
     // small budget its default size (at least 10 a side) dwarfs the search.
@@ -348,10 +362,12 @@ fn start(
         && let Some(v) = verdict
         && (problem.baseline().is_some() || !v.baseline.is_empty())
     {
-        let (n, _) = run::verdict::planned(&config, None);
+        let plan = run::verdict::planned(&config, None);
+        let n = plan.evaluations;
         if u64::from(n) > budget {
+            let up_to = if plan.margin.is_some() { "up to " } else { "" };
             eprintln!(
-                "note: the verdict plays {n} evaluations of the recommendation and {n} of the baseline a trial, more than the search's {budget} (--verdict N sets the number, --verdict 0 skips it)"
+                "note: the verdict plays {up_to}{n} evaluations of the recommendation and {up_to}{n} of the baseline a trial, more than the search's {budget} (--verdict N sets the number, --verdict 0 skips it)"
             );
         }
     }

@@ -38,6 +38,10 @@ pub(super) struct ReevaluateArgs {
     /// agent for `tune-agent`; none for a benchmark].
     #[arg(long = "baseline", value_name = "NAME=VALUE")]
     baseline: Vec<String>,
+    /// A verdict of exactly --n pairs with a paired t-test at 0.01, as runs were judged
+    /// before 2026-11-29, rather than one that plays until it decides.
+    #[arg(long)]
+    fixed: bool,
     /// No verdict: only the fresh evaluations of each point.
     #[arg(long)]
     no_verdict: bool,
@@ -95,6 +99,13 @@ pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
         retries: config.faults.retries,
         seed,
         evaluations: a.n,
+        // As the run was judged: until it decides, --n at most, where it has a margin;
+        // --fixed plays --n pairs and tests them as runs before 2026-11-29 were.
+        margin: config
+            .verdict
+            .as_ref()
+            .and_then(|v| v.margin)
+            .filter(|_| !a.fixed),
     });
     for t in targets.iter_mut() {
         if t.true_fitness.is_none() {

@@ -13,11 +13,19 @@ use std::path::Path;
 #[derive(Args, Clone, Default)]
 #[command(next_help_heading = "Verdict")]
 pub(super) struct VerdictArgs {
-    /// Evaluations of the recommendation and of the baseline each, on fresh seeds
-    /// common to both, at the end of the run; 0 skips the verdict [default: an eighth
-    /// of the budget, 10 to 200].
+    /// The most evaluations of the recommendation and of the baseline each, on fresh
+    /// seeds common to both, at the end of the run: the verdict plays pairs until it
+    /// decides (better or worse by the margin, or equal within it) or reaches N; 0
+    /// skips it. Without a margin, exactly N [default: the budget, 40 to 1,000;
+    /// without a margin an eighth of the budget, 10 to 200].
     #[arg(long, value_name = "N")]
     pub verdict: Option<u32>,
+    /// The smallest difference of the fitness the verdict tells from none (a skill
+    /// depth or a win rate: 0.05 by default); it stops once the sides differ by it, or
+    /// are equal within it, at error rates of 1% (a difference called where there is
+    /// none) and 5% (a difference of the margin missed).
+    #[arg(long, value_name = "M")]
+    pub margin: Option<f64>,
     /// The baseline to judge against, NAME=VALUE (repeatable; names not given keep
     /// the space's default) [default: the problem's own: the game's own rules for
     /// `design`, the untuned agent for `tune-agent`].
@@ -93,7 +101,11 @@ pub(super) fn judge_run(
     args: &VerdictArgs,
     progress: bool,
 ) -> Result<bool> {
-    let (n, kept) = run::verdict::planned(config, args.verdict);
+    let run::verdict::Plan {
+        evaluations: n,
+        baseline: kept,
+        ..
+    } = run::verdict::planned(config, args.verdict);
     run::verdict::VerdictSettings::check_evaluations(n).map_err(|m| anyhow!("--verdict {m}"))?;
     let point = baseline_point(&args.baseline, &config.space)?.or(kept);
     let bar = crate::progress::counting_bar(

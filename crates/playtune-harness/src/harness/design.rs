@@ -64,6 +64,9 @@ pub struct DesignProblem {
     known: Vec<bool>,
 }
 
+/// The setting that counts a game's players, by convention.
+const PLAYERS: &str = "players";
+
 /// The feature holding an evaluation's skill depth's standard error.
 pub const DEPTH_SE: &str = "skill_depth_se";
 
@@ -170,6 +173,20 @@ impl DesignProblem {
         // not the 4-player one with `players=2`): the baseline, and the defaults of
         // the game's own design space. The settings given are read once, for these and
         // the playability constraints.
+        // Skill depth's ceiling depends on the player count (`(1 - 1/P) / 2`: 0.25 at two,
+        // 0.375 at four), and so do the playability bounds: points of different counts
+        // are not compared like for like. So the game's own space holds the count at
+        // its smallest unless the user fixes another (`players=4`); a space file that
+        // names `players` searches it, as asked.
+        if own_space
+            && !config.settings.iter().any(|(k, _)| k == PLAYERS)
+            && let Some(d) = space.dims.iter().find(|d| d.name == PLAYERS)
+        {
+            let (fewest, _) = d.domain.bounds();
+            config
+                .settings
+                .push((PLAYERS.to_string(), format!("{}", fewest.round() as i64)));
+        }
         let given = game.settings_values(&config.settings)?;
         let own = game.own_rules(&given)?;
         if own_space {
@@ -510,6 +527,10 @@ impl Problem for DesignProblem {
                 .cloned()
                 .collect(),
         })
+    }
+
+    fn verdict_margin(&self) -> Option<f64> {
+        Some(playtune_optim::eval::RATE_MARGIN)
     }
 
     fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {

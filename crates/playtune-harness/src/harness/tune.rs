@@ -243,6 +243,10 @@ impl Problem for TuneProblem {
         })
     }
 
+    fn verdict_margin(&self) -> Option<f64> {
+        Some(playtune_optim::eval::RATE_MARGIN)
+    }
+
     fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
         self.evaluate_agent(&self.base.to_string(), seed)
     }

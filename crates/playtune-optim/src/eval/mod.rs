@@ -168,6 +168,13 @@ impl GameIdentity {
     }
 }
 
+/// The verdict's default margin for a fitness that is a rate or a gap between rates
+/// (a skill depth, a win rate): 0.05, a twentieth of a game's score. Rules that differ
+/// from a game's own by less are hard to tell apart at any budget a designer runs (one
+/// evaluation's depth has a spread near 0.12), and those worth finding differ by 0.03
+/// to 0.1 (docs/design.md#the-verdict-the-answer-against-what-you-had).
+pub const RATE_MARGIN: f64 = 0.05;
+
 /// Something to optimise.
 pub trait Problem: Send + Sync {
     /// The problem's parameters, with their domains and defaults. A user space may
@@ -241,6 +248,14 @@ pub trait Problem: Send + Sync {
     /// [`Problem::evaluate_baseline`]. `None`: the verdict needs a baseline point from
     /// the user.
     fn baseline(&self) -> Option<Baseline> {
+        None
+    }
+
+    /// The smallest difference of the fitness worth telling from none, where the
+    /// problem knows one: a verdict then plays pairs until it shows the sides differ
+    /// by it or are equal within it (`playtune_run::verdict`). `None`: a verdict
+    /// plays a fixed number of pairs unless its user gives a margin.
+    fn verdict_margin(&self) -> Option<f64> {
         None
     }
 

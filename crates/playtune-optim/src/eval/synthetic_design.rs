@@ -77,6 +77,10 @@ impl Problem for SyntheticDesign {
         })
     }
 
+    fn verdict_margin(&self) -> Option<f64> {
+        Some(crate::eval::RATE_MARGIN)
+    }
+
     fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
         self.evaluate(&self.space.decode(&self.space.default_indices()), seed)
     }

@@ -51,7 +51,13 @@ pub(in crate::cli) fn report(
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
-        let mut line = if t.history.is_empty() {
+        let mut line = if t.history.is_empty() && t.spent.race > 0 {
+            // A raced trial's estimate is the race's measurement of its winner.
+            format!(
+                "trial {}: race mean {:.4} ± {:.4} over {} evaluation(s) on the race's common seeds (the best of the race's entrants, so lucky by a little: the verdict measures it afresh)",
+                t.trial, t.estimate, t.estimate_se, t.estimate_samples
+            )
+        } else if t.history.is_empty() {
             format!(
                 "trial {}: estimate {:.4} (the optimiser's model value)",
                 t.trial, t.estimate
@@ -93,7 +99,12 @@ pub(in crate::cli) fn report(
     if let Some(s) = r.success_rate {
         println!("optimal in {:.1}% of trials", 100.0 * s);
     }
-    if r.trials.iter().any(|t| t.true_fitness.is_none()) && !run::is_manual(config) {
+    if r
+        .trials
+        .iter()
+        .any(|t| t.true_fitness.is_none() && t.spent.race == 0 && t.history.is_empty())
+        && !run::is_manual(config)
+    {
         println!(
             "an estimate is the optimiser's model, not a measurement: `playtune reevaluate {}` plays each recommendation again with fresh seeds",
             dir.display()
