@@ -115,9 +115,10 @@ class Run:
 
         A design or tuning run then ends with its verdict, as the command line's does:
         each recommendation and the problem's own baseline (the game's own rules, the
-        untuned agent) played ``verdict`` times on fresh seeds common to both (by
-        default the command line's number, an eighth of the budget, 10 to 200; 0 skips
-        it), kept in the result's trials (``trials[i]["verdict"]``) and in
+        untuned agent) played in pairs on fresh seeds common to both until one answer
+        is shown (better or worse by the problem's margin, or equal within it), at
+        most ``verdict`` pairs (by default the command line's cap, the budget, 40 to
+        1,000; 0 skips it), kept in the result's trials (``trials[i]["verdict"]``) and in
         ``result.ron``. Every evaluation the verdict plays is kept in the run's
         ``verdict.jsonl``: a run stopped during its verdict goes on where it stopped,
         and a finished run judged again gets the same verdict without playing.

@@ -83,6 +83,10 @@ pub struct TrialResult {
     /// where the run was judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verdict: Option<super::verdict::Verdict>,
+    /// Where the recommendation is the problem's baseline (a race kept it), the
+    /// search's best other point, in the space's order: the verdict judges it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alternative: Option<Vec<f64>>,
 }
 
 impl TrialResult {
@@ -114,6 +118,7 @@ impl TrialResult {
             trace,
             feasibility: opt.feasibility(),
             verdict: None,
+            alternative: opt.alternative(),
         }
     }
 

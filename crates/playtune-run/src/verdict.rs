@@ -281,6 +281,11 @@ pub struct Verdict {
     /// file reads as before otherwise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub same_point: bool,
+    /// The recommendation was the baseline (a race kept it), and the verdict judged
+    /// the search's best other point against it instead: how far the search's best
+    /// alternative stands. Written only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alternative: bool,
     /// How the recommendation compares.
     pub outcome: Outcome,
     /// The verdict in one plain sentence.
@@ -507,6 +512,7 @@ impl Judge<'_> {
             evaluations: n as u32,
             sequential,
             pairs: pairs as u32,
+            alternative: false,
             difference: d.mean,
             difference_se: d.se(),
             p,
@@ -590,7 +596,21 @@ pub(crate) fn judge_run_as<A: super::Algorithm>(
             Some(p) => BaselineSource::Point(p),
             None => BaselineSource::Own,
         };
-        t.verdict = Some(judge.judge_with(&t.values, t.trial, source, progress, Some(&log))?);
+        // A race that kept the baseline leaves nothing to compare: judge the search's
+        // best other point against it, so that the designer learns whether it is
+        // shallower or as deep within the margin, not only that the race kept theirs.
+        let alternative = t
+            .alternative
+            .as_ref()
+            .filter(|_| margin.is_some() && baseline.is_none());
+        let values = alternative.unwrap_or(&t.values);
+        let mut v = judge.judge_with(values, t.trial, source, progress, Some(&log))?;
+        if alternative.is_some() && !v.same_point {
+            v.alternative = true;
+            v.recommendation.label = "the search's best other answer".into();
+            v.sentence = sentence(&v);
+        }
+        t.verdict = Some(v);
     }
     result.refresh_final_value();
     let path = dir.join(super::RESULT_FILE);
@@ -774,6 +794,17 @@ fn sentence(v: &Verdict) -> String {
         out += &format!(
             " On fresh seeds it breaks {}.",
             v.recommendation.broken.join(", ")
+        );
+    }
+    if v.alternative {
+        // Judged was the search's best other answer: the recommendation is the
+        // baseline, which the race kept.
+        out = format!(
+            "The recommendation is {base}: the race kept it over the search's answers. {}",
+            out.replacen("The recommendation is", "The search's best other answer is", 1)
+                .replacen("Undecided at the cap", "The search's best other answer is undecided at the cap", 1)
+                .replacen(": the recommendation is not shown", ": it is not shown", 1)
+                .replacen("On fresh seeds it breaks", "On fresh seeds that answer breaks", 1)
         );
     }
     out

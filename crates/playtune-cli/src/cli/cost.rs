@@ -56,10 +56,13 @@ pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, 
     eprintln!("timing evaluations of the baseline and of {POINTS} points across the space ...");
     let seed = config.seed.wrapping_add(TIMING_SEED);
     let paces = match time_baseline(problem, seed) {
-        Ok(baseline) => Paces {
-            baseline,
-            points: time_points(problem, &config.space, seed),
-        },
+        Ok((baseline, features)) => {
+            warn_if_unplayable(problem, config, &features);
+            Paces {
+                baseline,
+                points: time_points(problem, &config.space, seed),
+            }
+        }
         Err(e) => {
             eprintln!("cost: the baseline's evaluation failed, so no estimate: {e}");
             return;
@@ -106,16 +109,50 @@ fn pace_text(seconds: f64) -> String {
 }
 
 /// Seconds an evaluation of the baseline takes once warm: a first one starts what
-/// the game needs (its processes), then up to [`TIMED`] more, until half a second.
-fn time_baseline(problem: &dyn Problem, seed: u64) -> Result<f64, crate::eval::EvalError> {
-    problem.evaluate_baseline(seed)?;
+/// the game needs (its processes), then up to [`TIMED`] more, until half a second;
+/// with the mean of every feature over all of them.
+fn time_baseline(
+    problem: &dyn Problem,
+    seed: u64,
+) -> Result<(f64, Vec<f64>), crate::eval::EvalError> {
+    let first = problem.evaluate_baseline(seed)?;
+    let mut sums = first.features.clone();
     let start = Instant::now();
     let mut n = 0u64;
     while n < TIMED && (n == 0 || start.elapsed().as_secs_f64() < 0.5) {
         n += 1;
-        problem.evaluate_baseline(seed.wrapping_add(n))?;
+        let e = problem.evaluate_baseline(seed.wrapping_add(n))?;
+        sums.iter_mut().zip(&e.features).for_each(|(s, f)| *s += f);
     }
-    Ok(start.elapsed().as_secs_f64() / n as f64)
+    let means = sums.iter().map(|s| s / (n + 1) as f64).collect();
+    Ok((start.elapsed().as_secs_f64() / n as f64, means))
+}
+
+/// Says, before the search, where the baseline itself breaks the run's constraints on
+/// the timing's evaluations: the verdict would judge the answer against rules that
+/// are not playable by the run's own measure (4-player Splendor's stalemates broke the
+/// default `stalemate_rate <= 0.05` until the design problem held 2 players).
+fn warn_if_unplayable(problem: &dyn Problem, config: &RunConfig, features: &[f64]) {
+    use crate::optim::constrained::{Check, violation};
+    let names = problem.feature_names();
+    let Ok(checks) = Check::resolve(&config.space.constraints, &names, |n| {
+        problem.feature_range(n)
+    }) else {
+        return;
+    };
+    let broken: Vec<String> = checks
+        .iter()
+        .filter(|c| violation(std::slice::from_ref(c), features) > 0.0)
+        .map(|c| c.constraint.to_string())
+        .collect();
+    if let Some(label) = problem.baseline().map(|b| b.label)
+        && !broken.is_empty()
+    {
+        eprintln!(
+            "note: {label} break {} over the timing's few evaluations: the search holds its answers to constraints the baseline may not meet itself; the verdict says whether each side meets them on its fresh seeds",
+            broken.join(", ")
+        );
+    }
 }
 
 /// Seconds of one evaluation at each of up to [`POINTS`] points drawn from the space

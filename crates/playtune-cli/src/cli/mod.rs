@@ -2,6 +2,7 @@
 //! chain of causes and exits with status 2.
 
 mod asktell;
+mod build_ladder;
 mod cluster;
 mod compare;
 mod cost;
@@ -113,6 +114,11 @@ enum Command {
     /// set of them proposed where it is not (design runs check their ladder so
     /// before the search).
     CheckLadder(ladder_check::CheckLadderArgs),
+    /// Build a ladder that is ordered by construction: from `random`, each next rung
+    /// (more search of the rung below's kind, else a stronger kind) shown by a
+    /// sequential test to score at least the target against the one below; printed as
+    /// `--set ladder="..."` for the design problem, and kept in a cache.
+    BuildLadder(build_ladder::BuildLadderArgs),
     /// Record self-play games of a game with a state encoding (the strategy game): one
     /// sample per turn (the state's counts, the player to move) and the winner, for
     /// `train-eval`. Resumable: games already in the file are kept.
@@ -408,6 +414,7 @@ where
         Command::Validate(a) => timed(|| validate::run(a)),
         Command::Ladder(a) => timed(|| ladder::ladder_cmd(a)),
         Command::CheckLadder(a) => timed(|| ladder_check::check_ladder_cmd(a)),
+        Command::BuildLadder(a) => build_ladder::build_ladder_cmd(a),
         Command::Selfplay(a) => learn::selfplay_cmd(a),
         Command::TrainEval(a) => timed(|| learn::train_eval_cmd(a)),
         Command::Status(a) => cluster::status(a),

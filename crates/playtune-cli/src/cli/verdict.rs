@@ -178,6 +178,15 @@ pub(super) fn print(v: &Verdict, heading: &str, constrained: bool) {
             constraints(&v.baseline.broken)
         );
     }
+    if v.alternative {
+        let s: Vec<String> = v
+            .recommendation
+            .settings
+            .iter()
+            .map(|(k, x)| format!("{k}={x}"))
+            .collect();
+        println!("  the search's best other answer: {}", s.join(" "));
+    }
     if !v.baseline.settings.is_empty() {
         let s: Vec<String> = v
             .baseline

@@ -6,6 +6,7 @@ mod common;
 
 mod asktell;
 mod bounded_and_finite;
+mod build_ladder;
 mod cli;
 mod cli_games;
 mod cli_input;

@@ -187,6 +187,16 @@ impl DesignProblem {
                 .settings
                 .push((PLAYERS.to_string(), format!("{}", fewest.round() as i64)));
         }
+        // A dimension the space holds fixed (a run's space rebuilt from its
+        // `config.ron`, a space file's fix) is a setting held fixed like one given: the
+        // game's own rules and its playability are those for it, so that a run read
+        // back judges against the baseline it was run with.
+        let held = space.render(&space.decode(&space.default_indices()));
+        for (d, (name, value)) in space.dims.iter().zip(held) {
+            if d.fixed && !config.settings.iter().any(|(k, _)| *k == name) {
+                config.settings.push((name, value));
+            }
+        }
         let given = game.settings_values(&config.settings)?;
         let own = game.own_rules(&given)?;
         if own_space {

@@ -11,6 +11,7 @@ pub mod agents;
 pub mod design;
 pub mod error;
 pub mod ladder;
+pub mod ladder_build;
 pub mod ladder_check;
 pub mod metrics;
 pub mod play;
@@ -21,6 +22,7 @@ pub mod tune;
 
 pub use agents::{AgentEntry, AgentSpec, Generic, split_agents};
 pub use error::Error;
+pub use ladder_build::{BuildConfig, BuildError, BuiltLadder, LadderBuilder, LadderCache};
 pub use play::Record;
 pub use settings::{Setting, SettingError, Values};
 pub use tournament::{TournamentResult, Watch};

@@ -263,6 +263,10 @@ impl Optimizer for Constrained {
         self.inner.metrics_history()
     }
 
+    fn alternative(&self) -> Option<Vec<f64>> {
+        self.inner.alternative()
+    }
+
     fn feasibility(&self) -> Option<Feasibility> {
         let r = self.recommend();
         Some(Feasibility {

@@ -152,6 +152,14 @@ pub trait Optimizer: Send {
     fn feasibility(&self) -> Option<constrained::Feasibility> {
         None
     }
+
+    /// Where the recommendation is the problem's baseline (a race kept the game's own
+    /// rules), the best other point the optimiser measured, so that a verdict can say
+    /// how far the search's best alternative stands from the baseline. `None`
+    /// elsewhere.
+    fn alternative(&self) -> Option<Vec<f64>> {
+        None
+    }
 }
 
 /// Every optimiser and its settings: this is what `config.ron` records and what

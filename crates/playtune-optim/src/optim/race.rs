@@ -461,6 +461,26 @@ impl Optimizer for Raced {
     fn feasibility(&self) -> Option<super::constrained::Feasibility> {
         self.inner.feasibility()
     }
+
+    /// Where the race kept the baseline: the other raced point with the best race
+    /// mean, survivor or not (one dropped late is still the search's best other
+    /// answer).
+    fn alternative(&self) -> Option<Vec<f64>> {
+        let base = key(self.baseline.as_ref()?);
+        if self.chosen()? != &base {
+            return None;
+        }
+        // In the order first seen, the first of equal means: the same on every run.
+        let mut best: Option<(f64, &Entry)> = None;
+        for k in self.order.iter().filter(|k| **k != base) {
+            let e = &self.points[k];
+            let m = race_mean(&e.race);
+            if m.is_finite() && best.is_none_or(|(b, _)| m > b) {
+                best = Some((m, e));
+            }
+        }
+        best.map(|(_, e)| e.values.clone())
+    }
 }
 
 #[cfg(test)]

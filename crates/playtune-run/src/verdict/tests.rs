@@ -45,7 +45,7 @@ impl Problem for Noisy {
     }
 }
 
-/// A judge of `problem` with `evaluations` a side and the run seed `seed`.
+/// A fixed-size judge of `problem` with `evaluations` a side and the run seed `seed`.
 fn judge_of(problem: &Noisy, seed: u64, evaluations: u32) -> Judge<'_> {
     Judge {
         space: problem.space(),
@@ -53,7 +53,109 @@ fn judge_of(problem: &Noisy, seed: u64, evaluations: u32) -> Judge<'_> {
         retries: 0,
         seed,
         evaluations,
+        margin: None,
     }
+}
+
+/// A judge that plays until it decides, at most `cap` pairs, with margin `margin`
+/// (in the noise's standard deviations: the fitness's noise is 1).
+fn sequential_judge(problem: &Noisy, seed: u64, cap: u32, margin: f64) -> Judge<'_> {
+    Judge {
+        margin: Some(margin),
+        ..judge_of(problem, seed, cap)
+    }
+}
+
+/// The outcomes and pairs of sequential verdicts of `x` against `against` over `seeds`
+/// run seeds, margin 0.5 (half the noise), cap 400.
+fn sequential(x: f64, against: f64, seeds: u64) -> Vec<(Outcome, u32)> {
+    let problem = Noisy::new();
+    (0..seeds)
+        .map(|seed| {
+            let v = sequential_judge(&problem, seed, 400, 0.5)
+                .judge(&[x], 0, BaselineSource::Point(&[against]), &|| {})
+                .unwrap();
+            (v.outcome, v.pairs)
+        })
+        .collect()
+}
+
+/// Equal sides (x = 0 and x = 1 score alike) are called equal, and rarely different
+/// (1% a side asked: at most 6 of 200); a gain of the margin's double (x = 3 against
+/// 1: +1) is called better every time, in fewer pairs; a loss worse. A broken test
+/// (no variance, a flipped sign, stopping on the first look) fails one of these.
+#[test]
+fn a_sequential_verdict_decides_each_way_at_its_error_rates() {
+    let same = sequential(0.0, 1.0, 200);
+    let called = same
+        .iter()
+        .filter(|(o, _)| matches!(o, Outcome::Better | Outcome::Worse))
+        .count();
+    assert!(called <= 6, "{called} of 200 equal pairs called different");
+    let equal = same.iter().filter(|(o, _)| *o == Outcome::Equal).count();
+    assert!(equal >= 185, "{equal} of 200 equal pairs called equal");
+    let gain = sequential(3.0, 1.0, 100);
+    assert!(gain.iter().all(|(o, _)| *o == Outcome::Better), "{gain:?}");
+    let mean = |v: &[(Outcome, u32)]| v.iter().map(|(_, n)| f64::from(*n)).sum::<f64>() / v.len() as f64;
+    assert!(mean(&gain) < mean(&same), "{} {}", mean(&gain), mean(&same));
+    let loss = sequential(1.0, 3.0, 100);
+    assert!(loss.iter().all(|(o, _)| *o == Outcome::Worse));
+}
+
+/// Stopped undecided at its cap, a verdict says how many pairs would decide; played
+/// on with a larger cap from its log, it is the verdict a larger cap gives at once.
+#[test]
+fn an_undecided_verdict_says_what_would_decide_and_carries_on() {
+    let problem = Noisy::new();
+    // A gain of half the margin is the slowest to decide: at 10 pairs, undecided.
+    let short = sequential_judge(&problem, 3, 10, 0.5)
+        .judge(&[2.0], 0, BaselineSource::Point(&[1.0]), &|| {})
+        .unwrap();
+    assert_eq!(short.outcome, Outcome::NoBetter);
+    let q = short.sequential.as_ref().unwrap();
+    assert_eq!(q.cap, 10);
+    assert!(q.pairs_to_decide.is_some_and(|n| n > 10), "{q:?}");
+    assert!(short.sentence.starts_with("Undecided at the cap of 10 pairs"), "{}", short.sentence);
+    assert!(short.sentence.contains("more paired evaluations would decide"), "{}", short.sentence);
+    // Carried on through the log, it replays the first pairs and plays the rest.
+    let dir = tempfile::tempdir().unwrap();
+    let log = VerdictLog::open(dir.path()).unwrap();
+    let judge = sequential_judge(&problem, 3, 10, 0.5);
+    judge
+        .judge_with(&[2.0], 0, BaselineSource::Point(&[1.0]), &|| {}, Some(&log))
+        .unwrap();
+    let longer = sequential_judge(&problem, 3, 400, 0.5);
+    let played = std::sync::atomic::AtomicUsize::new(0);
+    let resumed = longer
+        .judge_with(&[2.0], 0, BaselineSource::Point(&[1.0]), &|| {
+            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }, Some(&VerdictLog::open(dir.path()).unwrap()))
+        .unwrap();
+    let at_once = longer
+        .judge(&[2.0], 0, BaselineSource::Point(&[1.0]), &|| {})
+        .unwrap();
+    assert_eq!(resumed, at_once);
+    assert_ne!(resumed.outcome, Outcome::NoBetter, "{}", resumed.sentence);
+    assert!(resumed.pairs > 10);
+}
+
+/// The pair a verdict stops at is the same on 1 thread and on 4.
+#[test]
+fn a_sequential_verdict_stops_at_the_same_pair_on_any_number_of_threads() {
+    let problem = Noisy::new();
+    let judge = sequential_judge(&problem, 5, 400, 0.5);
+    let on = |threads| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                judge
+                    .judge(&[2.0], 0, BaselineSource::Point(&[1.0]), &|| {})
+                    .unwrap()
+            })
+    };
+    assert_eq!(on(1), on(4));
 }
 
 fn outcomes(x: f64, against: Option<f64>, n: u32, seeds: u64) -> Vec<Outcome> {
@@ -100,6 +202,7 @@ fn a_verdict_is_reproducible_and_names_both_sides() {
         judge.judge(&[3.0], 0, BaselineSource::Own, &|| {}).unwrap()
     );
     assert_eq!(a.pairs, 12);
+    assert!(a.sequential.is_none(), "a judge with no margin plays a fixed size");
     assert_eq!(a.baseline.label, "x at 1");
     assert_eq!(a.recommendation.features[0].mean, 3.0);
     assert_eq!(a.baseline.features[0].mean, 1.0);
