@@ -456,6 +456,7 @@ mod tests {
             verdict: Some(verdict::VerdictSettings {
                 evaluations: 10,
                 baseline: Some(baseline.to_vec()),
+                margin: None,
             }),
             game: None,
         };

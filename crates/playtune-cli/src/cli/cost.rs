@@ -73,6 +73,44 @@ pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, 
     eprintln!("{}", cost_line(&paces, search, judged, up_to));
 }
 
+/// The evaluations a trial whose search, and a verdict played to its cap (as many pairs
+/// as the budget, where `judged`), fit in `seconds` at the paces measured on this
+/// machine: `seconds / (2 p + b)` with `p` the mean pace across the space and `b` the
+/// baseline's (search `B p`, verdict `B (p + b)`); without a verdict `seconds / p`.
+/// The error says why no budget fits.
+pub(super) fn budget_for(
+    problem: &dyn Problem,
+    space: &Space,
+    seed: u64,
+    seconds: f64,
+    judged: bool,
+) -> Result<u64, String> {
+    let seed = seed.wrapping_add(TIMING_SEED);
+    let points = time_points(problem, space, seed);
+    let baseline = if judged {
+        Some(time_baseline(problem, seed).map_err(|e| format!("the baseline's evaluation failed: {e}"))?.0)
+    } else {
+        None
+    };
+    let p = if points.is_empty() {
+        baseline.ok_or("no point of the space could be evaluated to time it")?
+    } else {
+        points.iter().sum::<f64>() / points.len() as f64
+    };
+    let per = match baseline {
+        Some(b) => 2.0 * p + b,
+        None => p,
+    };
+    let n = (seconds / per.max(1e-9)).floor();
+    if n < 5.0 {
+        return Err(format!(
+            "an evaluation takes about {} here, so it holds fewer than 5 evaluations a trial: give more time or --budget",
+            pace_text(p)
+        ));
+    }
+    Ok(n.min(1e9) as u64)
+}
+
 /// The cost, in one line: the paces measured, then the run's time with its range.
 /// `up_to`: the verdict plays until it decides, `judged` at most.
 pub(super) fn cost_line(paces: &Paces, search: u64, judged: u64, up_to: bool) -> String {

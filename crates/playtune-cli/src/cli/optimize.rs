@@ -26,6 +26,12 @@ pub(super) struct OptimizeArgs {
     /// Evaluations per trial (B-RMHC's pre-processing included unless --free-preprocessing).
     #[arg(long, default_value_t = 200, help_heading = "Optimiser")]
     budget: u64,
+    /// A time budget instead (`90s`, `5m`, `1h30m`): the budget is set from the
+    /// paces measured on this machine before the search, so that each trial's search
+    /// and a verdict played to its cap fit in it, and is kept in `config.ron` as
+    /// `--budget` would be (the run replays from it on any machine).
+    #[arg(long, value_name = "DURATION", conflicts_with = "budget", value_parser = parse_duration, help_heading = "Optimiser")]
+    time: Option<f64>,
     #[command(flatten)]
     settings: super::declared::OptimizerFlags,
     #[command(flatten)]
@@ -225,11 +231,39 @@ fn start(
     common: &CommonRunArgs,
     default_problem: &str,
     algorithm: AlgoConfig,
-    budget: u64,
+    budget: Budget,
     verdict: Option<&super::verdict::VerdictArgs>,
     race: Option<&RaceArgs>,
 ) -> Result<()> {
     let (spec, problem, space, space_file) = problem_and_space(common, default_problem)?;
+    let budget = match budget {
+        Budget::Evaluations(n) => n,
+        Budget::Time(seconds) => {
+            let judged = verdict.is_some_and(|v| v.verdict != Some(0))
+                && problem.baseline().is_some()
+                && problem.verdict_margin().is_some();
+            let n = super::cost::budget_for(
+                problem.as_ref(),
+                &space,
+                common.seed,
+                seconds / common.trials.max(1) as f64,
+                judged,
+            )
+            .map_err(|m| anyhow!("--time {}: {m}", crate::run::duration_text(seconds)))?;
+            if !common.quiet && !common.json {
+                eprintln!(
+                    "--time {}: a budget of {n} evaluations a trial{} (`--budget {n}` replays it)",
+                    crate::run::duration_text(seconds),
+                    if judged {
+                        ", the search and a verdict played to its cap fitting in it"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            n
+        }
+    };
     // The default race is the library's (optim::race::by_default), as Python's.
     let race = match race {
         None => None,
@@ -659,10 +693,52 @@ pub(super) fn optimize(a: OptimizeArgs) -> Result<()> {
         &a.common,
         "noisy-onemax",
         algorithm,
-        a.budget,
+        match a.time {
+            Some(seconds) => Budget::Time(seconds),
+            None => Budget::Evaluations(a.budget),
+        },
         Some(&a.verdict),
         Some(&a.race),
     )
+}
+
+/// Seconds in a duration written `90s`, `5m`, `1h30m` or `2.5m` (a bare number is
+/// seconds).
+fn parse_duration(text: &str) -> Result<f64, String> {
+    let bad = || format!("`{text}`: write a duration such as 90s, 5m or 1h30m");
+    let mut total = 0.0;
+    let mut number = String::new();
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() || c == '.' {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1.0,
+            'm' => 60.0,
+            'h' => 3600.0,
+            _ => return Err(bad()),
+        };
+        total += number.parse::<f64>().map_err(|_| bad())? * unit;
+        number.clear();
+    }
+    if !number.is_empty() {
+        total += number.parse::<f64>().map_err(|_| bad())?;
+    }
+    if total.is_finite() && total > 0.0 && total <= 365.0 * 86400.0 {
+        Ok(total)
+    } else {
+        Err(bad())
+    }
+}
+
+/// A run's budget as its user gave it.
+#[derive(Clone, Copy)]
+enum Budget {
+    /// Evaluations a trial.
+    Evaluations(u64),
+    /// Seconds in all, turned into evaluations from the paces measured.
+    Time(f64),
 }
 
 pub(super) fn map_elites(a: MapElitesArgs) -> Result<()> {
@@ -690,7 +766,14 @@ pub(super) fn map_elites(a: MapElitesArgs) -> Result<()> {
     if a.evaluations == 0 {
         bail!("--evaluations 0: give at least one evaluation");
     }
-    start(common, "sphere", config, a.evaluations, None, None)
+    start(
+        common,
+        "sphere",
+        config,
+        Budget::Evaluations(a.evaluations),
+        None,
+        None,
+    )
 }
 
 pub(super) fn resume(a: ResumeArgs) -> Result<()> {

@@ -113,12 +113,36 @@ pub(super) fn judge_run(
         2 * u64::from(n) * result.trials.len() as u64,
         "verdict evaluations (the recommendation and the baseline on fresh seeds)",
     );
+    let started = std::time::Instant::now();
     let judged =
         run::verdict::judge_run(dir, config, problem, result, n, point.as_deref(), &|| {
             bar.inc(1)
         })
         .map_err(|e| anyhow!("{}: verdict: {e}", dir.display()))?;
     bar.finish_and_clear();
+    // Undecided at the cap: what the pairs that would decide cost at this pace. Pairs
+    // taken from the log cost nothing here, so the pace is a guess only when some
+    // were played now.
+    let verdicts: Vec<&Verdict> = result.trials.iter().filter_map(|t| t.verdict.as_ref()).collect();
+    let pairs: u32 = verdicts.iter().map(|v| v.pairs).sum();
+    let pace = started.elapsed().as_secs_f64() / f64::from(pairs.max(1));
+    for (t, v) in result.trials.iter().zip(&verdicts) {
+        if let Some(more) = v
+            .sequential
+            .as_ref()
+            .and_then(|q| q.pairs_to_decide)
+            .map(|n| n.saturating_sub(u64::from(v.pairs)))
+            .filter(|_| progress && pace > 0.001)
+        {
+            eprintln!(
+                "note: trial {}: about {more} more pairs would decide, about {} at this verdict's pace (`playtune resume {} --verdict {}`)",
+                t.trial,
+                crate::run::duration_text(pace * more as f64),
+                dir.display(),
+                u64::from(v.pairs) + more
+            );
+        }
+    }
     Ok(judged)
 }
 

@@ -554,6 +554,17 @@ mod tests {
         noise: f64,
         race_budget: u64,
     ) -> (Vec<Vec<f64>>, Vec<f64>) {
+        let raced = raced(how, baseline, noise, race_budget);
+        let played = raced
+            .points
+            .values()
+            .flat_map(|e| std::iter::repeat_n(e.values.clone(), e.race.len()))
+            .collect();
+        (played, raced.recommend().values)
+    }
+
+    /// The race [`race_with_baseline`] runs, to ask it more than its answer.
+    fn raced(how: RaceBaseline, baseline: &[f64], noise: f64, race_budget: u64) -> Raced {
         use crate::rng::{derive_seed, rng_from_seed};
         use rand_distr::{Distribution, Normal};
         let space = crate::eval::int_space("rules", 3, 4);
@@ -567,7 +578,6 @@ mod tests {
         };
         let mut raced = Raced::new(inner, config, race_budget, Vec::new())
             .with_baseline(Some(baseline.to_vec()));
-        let mut raced_points = Vec::new();
         for round in 0u64.. {
             let asked = raced.ask();
             if asked.is_empty() {
@@ -577,16 +587,35 @@ mod tests {
             let results: Vec<Option<Evaluation>> = asked
                 .iter()
                 .map(|c| {
-                    if c.phase == Phase::Race {
-                        raced_points.push(c.values.clone());
-                    }
                     let e: f64 = Normal::new(0.0, noise).unwrap().sample(&mut rng);
                     Some(Evaluation::fitness(c.values.iter().sum::<f64>() / 9.0 + e))
                 })
                 .collect();
             raced.tell(&asked, &results);
         }
-        (raced_points, raced.recommend().values)
+        raced
+    }
+
+    /// Where the race keeps the baseline, its best other raced point is the
+    /// alternative a verdict judges; where another point wins, there is none.
+    #[test]
+    fn a_race_that_keeps_the_baseline_names_its_best_other_point() {
+        let best = [3.0, 3.0, 3.0];
+        let kept = raced(RaceBaseline::Entrant, &best, 0.01, 12);
+        assert_eq!(kept.recommend().values, best);
+        let other = kept.alternative().expect("an alternative");
+        assert_ne!(other, best);
+        // It is the raced point with the best race mean other than the baseline.
+        let mean = |v: &[f64]| race_mean(&kept.points[&key(v)].race);
+        for (k, e) in &kept.points {
+            if *k != key(&best) && !e.race.is_empty() {
+                assert!(mean(&other) >= race_mean(&e.race));
+            }
+        }
+        let weak = [0.0, 0.0, 0.0];
+        let beaten = raced(RaceBaseline::Entrant, &weak, 0.01, 12);
+        assert_ne!(beaten.recommend().values, weak);
+        assert_eq!(beaten.alternative(), None);
     }
 
     #[test]
