@@ -230,6 +230,7 @@ fn sweep_config(space: &Space, sweeping: &Sweeping) -> RunConfig<OwnOptimizer> {
         verdict: Some(VerdictSettings {
             evaluations: 12,
             baseline: Some(vec![0.0; space.dims.len()]),
+            margin: None,
         }),
         game: None,
     }

@@ -330,6 +330,45 @@ impl Judge<'_> {
         self.judge_with(values, trial, baseline, progress, None)
     }
 
+    /// The verdict on trial `trial`'s recommendation `values`, as a run's end gives it:
+    /// where the race kept the problem's own baseline and left the search's best
+    /// other point, `alternative`, that point is judged against the baseline instead
+    /// (by a verdict that plays until it decides).
+    pub fn recommendation(
+        &self,
+        values: &[f64],
+        alternative: Option<&[f64]>,
+        trial: u64,
+        baseline: BaselineSource,
+        progress: &(dyn Fn() + Sync),
+    ) -> Result<Verdict, RunError> {
+        self.recommendation_with(values, alternative, trial, baseline, progress, None)
+    }
+
+    /// [`Judge::recommendation`] through `log`, as [`Judge::judge_with`].
+    fn recommendation_with(
+        &self,
+        values: &[f64],
+        alternative: Option<&[f64]>,
+        trial: u64,
+        baseline: BaselineSource,
+        progress: &(dyn Fn() + Sync),
+        log: Option<&VerdictLog>,
+    ) -> Result<Verdict, RunError> {
+        // A race that kept the baseline leaves nothing to compare: judge the search's
+        // best other point against it, so that the designer learns whether it is
+        // shallower or as deep within the margin, not only that the race kept theirs.
+        let alternative =
+            alternative.filter(|_| self.margin.is_some() && matches!(baseline, BaselineSource::Own));
+        let mut v = self.judge_with(alternative.unwrap_or(values), trial, baseline, progress, log)?;
+        if alternative.is_some() && !v.same_point {
+            v.alternative = true;
+            v.recommendation.label = "the search's best other answer".into();
+            v.sentence = sentence(&v);
+        }
+        Ok(v)
+    }
+
     /// [`Judge::judge`], taking every evaluation `log` holds from it and appending
     /// every other to it as it finishes.
     fn judge_with(
@@ -596,21 +635,14 @@ pub(crate) fn judge_run_as<A: super::Algorithm>(
             Some(p) => BaselineSource::Point(p),
             None => BaselineSource::Own,
         };
-        // A race that kept the baseline leaves nothing to compare: judge the search's
-        // best other point against it, so that the designer learns whether it is
-        // shallower or as deep within the margin, not only that the race kept theirs.
-        let alternative = t
-            .alternative
-            .as_ref()
-            .filter(|_| margin.is_some() && baseline.is_none());
-        let values = alternative.unwrap_or(&t.values);
-        let mut v = judge.judge_with(values, t.trial, source, progress, Some(&log))?;
-        if alternative.is_some() && !v.same_point {
-            v.alternative = true;
-            v.recommendation.label = "the search's best other answer".into();
-            v.sentence = sentence(&v);
-        }
-        t.verdict = Some(v);
+        t.verdict = Some(judge.recommendation_with(
+            &t.values,
+            t.alternative.as_deref(),
+            t.trial,
+            source,
+            progress,
+            Some(&log),
+        )?);
     }
     result.refresh_final_value();
     let path = dir.join(super::RESULT_FILE);

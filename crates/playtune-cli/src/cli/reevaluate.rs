@@ -54,6 +54,9 @@ struct Target {
     label: String,
     trial: u64,
     values: Vec<f64>,
+    /// The search's best other point, where the race kept the baseline: the verdict
+    /// judges it, as the run's did.
+    alternative: Option<Vec<f64>>,
     estimate: Option<(f64, f64, u64)>,
     true_fitness: Option<f64>,
 }
@@ -136,7 +139,13 @@ pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
                     "verdict evaluations (the point and the baseline on fresh seeds)",
                 );
                 let v = judge
-                    .judge(&t.values, t.trial, baseline, &|| bar.inc(1))
+                    .recommendation(
+                        &t.values,
+                        t.alternative.as_deref(),
+                        t.trial,
+                        baseline,
+                        &|| bar.inc(1),
+                    )
                     .map_err(|e| anyhow!("{}: verdict: {e}", a.run.display()))?;
                 bar.finish_and_clear();
                 super::verdict::print(&v, "  verdict", !config.space.constraints.is_empty());
@@ -207,6 +216,7 @@ fn targets(a: &ReevaluateArgs, config: &RunConfig) -> Result<Vec<Target>> {
                 label: format!("trial {} recommendation", t.trial),
                 trial: t.trial,
                 values: t.values.clone(),
+                alternative: t.alternative.clone(),
                 estimate: Some((t.estimate, t.estimate_se, t.estimate_samples)),
                 true_fitness: t.true_fitness,
             })
@@ -222,6 +232,7 @@ fn targets(a: &ReevaluateArgs, config: &RunConfig) -> Result<Vec<Target>> {
         label: "point".into(),
         trial: a.trial.unwrap_or(0),
         values,
+        alternative: None,
         estimate: None,
         true_fitness: None,
     }])

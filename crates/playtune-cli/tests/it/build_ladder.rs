@@ -84,7 +84,10 @@ fn a_ladder_is_built_once_then_read_from_the_cache_until_rebuilt() {
             .arg("--json"),
     );
     assert_eq!(code, Some(0), "{err}");
-    assert!(err.contains("is not used") && !err.contains("panicked"), "{err}");
+    assert!(
+        err.contains("is not used") && !err.contains("panicked"),
+        "{err}"
+    );
     let again = last_json(out.as_bytes());
     assert!(!again["from_cache"].as_bool().unwrap());
     assert_eq!(decided(&again), decided(&first));
@@ -107,7 +110,10 @@ fn the_report_ends_with_the_ladder_as_the_design_problem_takes_it() {
     );
     assert!(out.contains("an ordered ladder of 3 rungs"), "{out}");
     assert!(out.contains(" against random: scores "), "{out}");
-    assert!(out.contains("cost: ") && out.contains(" games in "), "{out}");
+    assert!(
+        out.contains("cost: ") && out.contains(" games in "),
+        "{out}"
+    );
 }
 
 /// Where no candidate beats the rung below (here the only kind climbed is `random`
@@ -140,15 +146,21 @@ fn bad_inputs_are_refused_naming_the_flag() {
             needles,
         );
     };
-    refused(&["--game", "chess"], &["--game chess", "unknown game `chess`"]);
+    refused(
+        &["--game", "chess"],
+        &["--game chess", "unknown game `chess`"],
+    );
     refused(&["--game", "strategy", "--games", "0"], &["--games 0"]);
     refused(
         &["--game", "strategy", "--games", "100001"],
         &["--games 100001", "at most 100000"],
     );
-    refused(&["--game", "strategy", "--games", "-3"], &["--games"]);
+    refused(&["--game", "strategy", "--games=-3"], &["--games <CAP>"]);
     refused(&["--game", "strategy", "--rungs", "1"], &["--rungs 1"]);
-    refused(&["--game", "strategy", "--target", "0.5"], &["--target 0.5"]);
+    refused(
+        &["--game", "strategy", "--target", "0.5"],
+        &["--target 0.5"],
+    );
     refused(&["--game", "strategy", "--factor", "1"], &["--factor 1"]);
     refused(
         &["--game", "strategy", "--kinds", "osla,alphazero"],

@@ -245,13 +245,13 @@ fn unbounded_or_unusable_settings_are_refused_up_front() {
     assert!(out.contains("no standard error"), "{out}");
     assert!(out.contains("no verdict"), "{out}");
 
-    // At budget 2 the default verdict (10 a side) is said before it is played.
+    // At budget 2 the default verdict (up to 40 a side) is said before it is played.
     let (code, _, err) = run(playtune()
         .args(["optimize", "--problem", "synthetic-design", "--budget", "2"])
         .args(["--name", "small", "--runs-dir"])
         .arg(dir.path()));
     assert_eq!(code, Some(0), "{err}");
-    assert!(err.contains("the verdict plays 10 evaluations"), "{err}");
+    assert!(err.contains("the verdict plays up to 40 evaluations"), "{err}");
 }
 
 /// Processes whose command line holds `marker` (read from /proc).

@@ -14,7 +14,7 @@ use super::agents::{AgentSpec, Generic};
 use super::{DynGame, Error, GameRequest, PreparedGame, Setting};
 use playtune_optim::rng::derive_seed;
 use playtune_optim::stats::Summary;
-use playtune_optim::stats::sequential::{self, Decision, SequentialPlan, Sequence};
+use playtune_optim::stats::sequential::{self, Decision, Sequence, SequentialPlan};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -150,14 +150,20 @@ pub enum BuildError {
         spec: String,
         /// Why it does not build.
         #[source]
-        source: Error,
+        source: Box<Error>,
     },
     /// The game has no `random` player to start from.
     #[error("the first rung, `random`, does not play this game: {0}")]
-    Weakest(#[source] Error),
+    Weakest(#[source] Box<Error>),
     /// The game's settings are refused, or a game failed.
     #[error(transparent)]
-    Game(#[from] Error),
+    Game(Box<Error>),
+}
+
+impl From<Error> for BuildError {
+    fn from(e: Error) -> Self {
+        BuildError::Game(Box::new(e))
+    }
 }
 
 /// One candidate played against the rung below it.
@@ -478,7 +484,7 @@ impl<'g> LadderBuilder<'g> {
             seed: config.seed,
         };
         game.check(&request(vec![WEAKEST.into(), WEAKEST.into()]))
-            .map_err(BuildError::Weakest)?;
+            .map_err(|e| BuildError::Weakest(Box::new(e)))?;
         let given = config.kinds.is_some();
         let texts: Vec<String> = match &config.kinds {
             Some(k) => k.clone(),
@@ -489,7 +495,7 @@ impl<'g> LadderBuilder<'g> {
         for text in &texts {
             let refused = |source: Error| BuildError::Kind {
                 spec: text.clone(),
-                source,
+                source: Box::new(source),
             };
             let spec = AgentSpec::parse(text).map_err(refused)?;
             match game.check(&request(vec![spec.to_string(), WEAKEST.into()])) {
@@ -703,7 +709,12 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     if let Some(dir) = set("XDG_CACHE_HOME") {
         return Some(PathBuf::from(dir).join("playtune").join("ladders"));
     }
-    set("HOME").map(|h| PathBuf::from(h).join(".cache").join("playtune").join("ladders"))
+    set("HOME").map(|h| {
+        PathBuf::from(h)
+            .join(".cache")
+            .join("playtune")
+            .join("ladders")
+    })
 }
 
 /// A cache file: the key it answers, so that a file of another build is never taken
@@ -837,7 +848,9 @@ impl LadderCache {
         .map_err(std::io::Error::other)?;
         let tmp = self.dir.join(format!(
             ".{}.{}-{}.tmp",
-            file.file_name().and_then(|n| n.to_str()).unwrap_or("ladder"),
+            file.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("ladder"),
             std::process::id(),
             WRITES.fetch_add(1, Ordering::Relaxed)
         ));

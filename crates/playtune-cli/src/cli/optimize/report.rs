@@ -54,7 +54,7 @@ pub(in crate::cli) fn report(
         let mut line = if t.history.is_empty() && t.spent.race > 0 {
             // A raced trial's estimate is the race's measurement of its winner.
             format!(
-                "trial {}: race mean {:.4} ± {:.4} over {} evaluation(s) on the race's common seeds (the best of the race's entrants, so lucky by a little: the verdict measures it afresh)",
+                "trial {}: race mean {:.4} ± {:.4} over {} evaluation(s) on the race's common seeds (the best of the race's entrants, so a little lucky)",
                 t.trial, t.estimate, t.estimate_se, t.estimate_samples
             )
         } else if t.history.is_empty() {

@@ -486,7 +486,17 @@ fn design_and_tuning_runs_end_with_a_verdict() {
     assert!(v["recommendation"]["mean"].is_f64(), "{v}");
     assert!(v["baseline"]["mean"].is_f64(), "{v}");
     let sentence = v["sentence"].as_str().unwrap();
-    assert!(sentence.starts_with("The recommendation is "), "{sentence}");
+    // Six pairs of four games a rung decide nothing: the verdict says so, with its
+    // margin and how many pairs would.
+    assert!(
+        sentence.starts_with("Undecided at the cap of 6 pairs")
+            && sentence.contains("nor equal within 0.05")
+            && sentence.contains("more paired evaluations would decide"),
+        "{sentence}"
+    );
+    assert_eq!(v["outcome"], "NoBetter");
+    assert_eq!(v["sequential"]["margin"], 0.05);
+    assert_eq!(v["sequential"]["cap"], 6);
     assert!(text.contains(sentence), "the sentence is printed");
     let result = std::fs::read_to_string(dir.path().join("d/result.ron")).unwrap();
     assert!(result.contains("verdict"), "{result}");

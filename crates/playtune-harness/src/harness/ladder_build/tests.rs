@@ -191,7 +191,12 @@ fn config(kinds: Option<&[&str]>, games: usize) -> BuildConfig {
 fn where_search_buys_strength_the_ladder_is_ordered_at_every_step() {
     let builder = LadderBuilder::new(&TicTacToe, config(None, 200)).unwrap();
     let built = builder.build(&Unwatched).unwrap();
-    assert_eq!(built.ladder, ["random", "osla", "mcts"], "{:#?}", built.steps);
+    assert_eq!(
+        built.ladder,
+        ["random", "osla", "mcts"],
+        "{:#?}",
+        built.steps
+    );
     assert!(built.ordered() && built.complete());
     // Every kept step was shown stronger, and the look-ahead's more search (all nine
     // moves are tried at once already) was tried and passed over before MCTS.
@@ -424,7 +429,11 @@ fn a_kept_ladder_reads_back_and_a_damaged_file_is_ignored() {
         cache.read("coin-test", "k2"),
         CacheLookup::Ignored { why, .. } if why.contains("another build")
     ));
-    for text in ["(format: 1, key: \"k\", built: (game: 3))", "", "\u{0}\u{1}"] {
+    for text in [
+        "(format: 1, key: \"k\", built: (game: 3))",
+        "",
+        "\u{0}\u{1}",
+    ] {
         std::fs::write(&file, text).unwrap();
         assert!(
             matches!(cache.read("coin-test", "k"), CacheLookup::Ignored { .. }),
