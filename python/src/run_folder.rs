@@ -98,11 +98,13 @@ pub(crate) fn create_run(
             // The problem's own margin, as the command line gives a run: the verdict
             // plays until it decides.
             verdict: built.baseline().and_then(|_| {
-                built.verdict_margin().map(|m| playtune::run::verdict::VerdictSettings {
-                    evaluations: playtune::run::verdict::default_cap(budget),
-                    baseline: None,
-                    margin: Some(m),
-                })
+                built
+                    .verdict_margin()
+                    .map(|m| playtune::run::verdict::VerdictSettings {
+                        evaluations: playtune::run::verdict::default_cap(budget),
+                        baseline: None,
+                        margin: Some(m),
+                    })
             }),
             game: built.game_identity(),
         };
@@ -375,7 +377,11 @@ impl PyRunFolder {
         // line's `--verdict N` does: resume judges as the run was started.
         if let Some(n) = verdict
             && !manual
-            && self.config.verdict.as_ref().is_none_or(|v| v.evaluations != n)
+            && self
+                .config
+                .verdict
+                .as_ref()
+                .is_none_or(|v| v.evaluations != n)
             && !self.dir.join(playtune::run::log::LOG_FILE).exists()
         {
             playtune::run::verdict::VerdictSettings::check_evaluations(n)

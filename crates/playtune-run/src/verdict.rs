@@ -26,7 +26,7 @@ use playtune_optim::optim::constrained::{Check, violation};
 use playtune_optim::rng::derive_seed;
 use playtune_optim::space::Space;
 use playtune_optim::stats::Summary;
-use playtune_optim::stats::sequential::{self, Decision, SequentialPlan, Sequence};
+use playtune_optim::stats::sequential::{self, Decision, Sequence, SequentialPlan};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -41,7 +41,7 @@ pub(crate) const VERDICT_STREAM: u64 = u64::MAX - 2;
 pub(crate) const LEVEL: f64 = 0.01;
 
 /// The chance that a verdict that plays until it decides calls equal sides different,
-/// each way: strict, as [`LEVEL`] is.
+/// each way: strict, as the fixed verdict's level (0.01) is.
 pub const ALPHA: f64 = 0.01;
 
 /// The chance that it misses a difference of the margin, or calls it equal.
@@ -50,7 +50,7 @@ pub const BETA: f64 = 0.05;
 /// A fixed-size verdict's evaluations of each side when the user gives none (a run
 /// started before verdicts played until they decide): an eighth of the search budget,
 /// at least 10 and at most 200.
-pub fn default_evaluations(budget: u64) -> u32 {
+pub(crate) fn default_evaluations(budget: u64) -> u32 {
     (budget / 8).clamp(10, 200) as u32
 }
 
@@ -358,9 +358,15 @@ impl Judge<'_> {
         // A race that kept the baseline leaves nothing to compare: judge the search's
         // best other point against it, so that the designer learns whether it is
         // shallower or as deep within the margin, not only that the race kept theirs.
-        let alternative =
-            alternative.filter(|_| self.margin.is_some() && matches!(baseline, BaselineSource::Own));
-        let mut v = self.judge_with(alternative.unwrap_or(values), trial, baseline, progress, log)?;
+        let alternative = alternative
+            .filter(|_| self.margin.is_some() && matches!(baseline, BaselineSource::Own));
+        let mut v = self.judge_with(
+            alternative.unwrap_or(values),
+            trial,
+            baseline,
+            progress,
+            log,
+        )?;
         if alternative.is_some() && !v.same_point {
             v.alternative = true;
             v.recommendation.label = "the search's best other answer".into();
@@ -460,8 +466,7 @@ impl Judge<'_> {
                         (None, point) => {
                             let out = match point {
                                 Some(p) => {
-                                    evaluate_with_retries(self.problem, p, seeds[k], self.retries)
-                                        .0
+                                    evaluate_with_retries(self.problem, p, seeds[k], self.retries).0
                                 }
                                 None => {
                                     with_retries(self.retries, || {
@@ -747,10 +752,9 @@ fn sentence(v: &Verdict) -> String {
         match &v.sequential {
             // A sequential test's p is no t-test's: its error rates are the plan's.
             Some(_) => String::new(),
-            None => v
-                .p
-                .map(|p| format!(", p = {}", p_text(p)))
-                .unwrap_or_default(),
+            None =>
+                v.p.map(|p| format!(", p = {}", p_text(p)))
+                    .unwrap_or_default(),
         },
         v.pairs
     );
@@ -833,10 +837,22 @@ fn sentence(v: &Verdict) -> String {
         // baseline, which the race kept.
         out = format!(
             "The recommendation is {base}: the race kept it over the search's answers. {}",
-            out.replacen("The recommendation is", "The search's best other answer is", 1)
-                .replacen("Undecided at the cap", "The search's best other answer is undecided at the cap", 1)
-                .replacen(": the recommendation is not shown", ": it is not shown", 1)
-                .replacen("On fresh seeds it breaks", "On fresh seeds that answer breaks", 1)
+            out.replacen(
+                "The recommendation is",
+                "The search's best other answer is",
+                1
+            )
+            .replacen(
+                "Undecided at the cap",
+                "The search's best other answer is undecided at the cap",
+                1
+            )
+            .replacen(": the recommendation is not shown", ": it is not shown", 1)
+            .replacen(
+                "On fresh seeds it breaks",
+                "On fresh seeds that answer breaks",
+                1
+            )
         );
     }
     out

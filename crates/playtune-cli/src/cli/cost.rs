@@ -88,7 +88,11 @@ pub(super) fn budget_for(
     let seed = seed.wrapping_add(TIMING_SEED);
     let points = time_points(problem, space, seed);
     let baseline = if judged {
-        Some(time_baseline(problem, seed).map_err(|e| format!("the baseline's evaluation failed: {e}"))?.0)
+        Some(
+            time_baseline(problem, seed)
+                .map_err(|e| format!("the baseline's evaluation failed: {e}"))?
+                .0,
+        )
     } else {
         None
     };

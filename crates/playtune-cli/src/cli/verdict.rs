@@ -123,7 +123,11 @@ pub(super) fn judge_run(
     // Undecided at the cap: what the pairs that would decide cost at this pace. Pairs
     // taken from the log cost nothing here, so the pace is a guess only when some
     // were played now.
-    let verdicts: Vec<&Verdict> = result.trials.iter().filter_map(|t| t.verdict.as_ref()).collect();
+    let verdicts: Vec<&Verdict> = result
+        .trials
+        .iter()
+        .filter_map(|t| t.verdict.as_ref())
+        .collect();
     let pairs: u32 = verdicts.iter().map(|v| v.pairs).sum();
     let pace = started.elapsed().as_secs_f64() / f64::from(pairs.max(1));
     for (t, v) in result.trials.iter().zip(&verdicts) {
@@ -146,12 +150,25 @@ pub(super) fn judge_run(
     Ok(judged)
 }
 
+/// How a verdict that played until it decided was asked to play, for its heading.
+fn plan_text(q: &run::verdict::Sequential) -> String {
+    format!(
+        " (until decided, at most {}: margin {}, error rates {:.0}% and {:.0}%)",
+        q.cap,
+        q.margin,
+        100.0 * q.alpha,
+        100.0 * q.beta
+    )
+}
+
 /// Prints a verdict as a table, the sentence last; `constrained`: the run is held to
 /// constraints, whose row it then shows.
 pub(super) fn print(v: &Verdict, heading: &str, constrained: bool) {
     println!(
-        "{heading}: the recommendation and {} each evaluated {} times on fresh seeds, common to both",
-        v.baseline.label, v.evaluations
+        "{heading}: the recommendation and {} each evaluated {} times on fresh seeds, common to both{}",
+        v.baseline.label,
+        v.evaluations,
+        v.sequential.as_ref().map(plan_text).unwrap_or_default()
     );
     let width = v
         .recommendation

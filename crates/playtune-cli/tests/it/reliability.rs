@@ -251,7 +251,10 @@ fn unbounded_or_unusable_settings_are_refused_up_front() {
         .args(["--name", "small", "--runs-dir"])
         .arg(dir.path()));
     assert_eq!(code, Some(0), "{err}");
-    assert!(err.contains("the verdict plays up to 40 evaluations"), "{err}");
+    assert!(
+        err.contains("the verdict plays up to 40 evaluations"),
+        "{err}"
+    );
 }
 
 /// Processes whose command line holds `marker` (read from /proc).

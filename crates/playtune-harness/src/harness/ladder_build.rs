@@ -23,11 +23,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The ladder's first rung: every game's uniformly random player.
-pub const WEAKEST: &str = "random";
+pub(crate) const WEAKEST: &str = "random";
 /// The kinds of bot climbed when none are given, weakest first: one-step look-ahead,
 /// then tree search, then tree search over re-sampled worlds (what a game that
 /// hides information needs; elsewhere it is MCTS again, so rarely a rung).
-pub const DEFAULT_KINDS: &[&str] = &["osla", "mcts", "ismcts"];
+pub(crate) const DEFAULT_KINDS: &[&str] = &["osla", "mcts", "ismcts"];
 /// Rungs built when the user names no number, `random` counted.
 pub const DEFAULT_RUNGS: usize = 3;
 /// The most games a candidate plays against the rung below when none is given.
@@ -37,9 +37,9 @@ pub const DEFAULT_TARGET: f64 = 0.6;
 /// How much more search each candidate of a kind gets than the rung below.
 pub const DEFAULT_FACTOR: f64 = 4.0;
 /// The most games a candidate may be given: beyond it a build takes days.
-pub const MAX_GAMES: usize = 100_000;
+pub(crate) const MAX_GAMES: usize = 100_000;
 /// The most rungs a ladder may be asked for.
-pub const MAX_RUNGS: usize = 16;
+pub(crate) const MAX_RUNGS: usize = 16;
 /// The chance of keeping a candidate no stronger than the rung below.
 pub const ALPHA: f64 = 0.01;
 /// The chance of passing over a candidate that does reach the target.
@@ -71,7 +71,7 @@ pub struct BuildConfig {
     /// How much more search a candidate of the same kind gets than the rung below.
     pub factor: f64,
     /// The kinds of bot to climb, weakest first, each an agent spec at its starting
-    /// settings; `None`: [`DEFAULT_KINDS`], those the game does not offer left out.
+    /// settings; `None`: `osla`, `mcts`, `ismcts`, those the game does not offer left out.
     pub kinds: Option<Vec<String>>,
     /// The seed every game is drawn from.
     pub seed: u64,
@@ -106,7 +106,7 @@ pub enum BuildError {
         /// The most allowed.
         max: usize,
     },
-    /// Fewer than two rungs, or more than [`MAX_RUNGS`].
+    /// Fewer than two rungs, or more than 16.
     #[error("rungs {rungs}: give 2 to {max} rungs, `random` counted")]
     Rungs {
         /// The rungs asked for.
@@ -254,11 +254,6 @@ impl BuiltLadder {
         self.ladder.join(",")
     }
 
-    /// The rules as `NAME=VALUE NAME=VALUE`.
-    pub fn rules_text(&self) -> String {
-        rules_text(&self.rules)
-    }
-
     /// Every step in a line, in the order tried.
     pub fn lines(&self) -> Vec<String> {
         self.steps.iter().map(|s| s.line(self.target)).collect()
@@ -314,10 +309,12 @@ pub trait BuildProgress: Sync {
     }
 }
 
-/// A build watched by nobody.
+/// A build watched by nobody (the tests').
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Unwatched;
+pub(crate) struct Unwatched;
 
+#[cfg(test)]
 impl BuildProgress for Unwatched {}
 
 /// A kind of bot the ladder may climb: its spec and the settings that bound its
@@ -464,7 +461,7 @@ pub fn check_config(config: &BuildConfig) -> Result<SequentialPlan, BuildError> 
 impl<'g> LadderBuilder<'g> {
     /// A build of `game` as `config` asks: the numbers checked, the game's own rules
     /// read under its settings, its seats counted (two), `random` and every kind of
-    /// bot built once. A kind of [`DEFAULT_KINDS`] the game does not offer is left out
+    /// bot built once. A kind of the default ones the game does not offer is left out
     /// with a note; a kind the user gave that does not build is refused.
     pub fn new(game: &'g dyn DynGame, config: BuildConfig) -> Result<Self, BuildError> {
         let plan = check_config(&config)?;

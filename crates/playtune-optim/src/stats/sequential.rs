@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 /// The pairs seen before the first look: a variance estimated from fewer is too easily
 /// small by chance, and the test would stop on it.
-pub const FIRST_LOOK: u64 = 10;
+pub(crate) const FIRST_LOOK: u64 = 10;
 
 /// What a sequential comparison is told.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -215,7 +215,7 @@ fn finite_count(n: f64, seen: u64) -> Option<u64> {
 }
 
 /// The pair counts at which a comparison capped at `cap` pairs looks: the first at
-/// [`FIRST_LOOK`] (or the cap, if smaller), then a quarter more each time (at least 5),
+/// 10 pairs (or the cap, if smaller), then a quarter more each time (at least 5),
 /// the last at the cap. Fixed counts, so that a comparison replays exactly.
 pub fn looks(cap: u64) -> Vec<u64> {
     let mut out = Vec::new();

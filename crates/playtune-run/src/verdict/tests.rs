@@ -96,7 +96,8 @@ fn a_sequential_verdict_decides_each_way_at_its_error_rates() {
     assert!(equal >= 185, "{equal} of 200 equal pairs called equal");
     let gain = sequential(3.0, 1.0, 100);
     assert!(gain.iter().all(|(o, _)| *o == Outcome::Better), "{gain:?}");
-    let mean = |v: &[(Outcome, u32)]| v.iter().map(|(_, n)| f64::from(*n)).sum::<f64>() / v.len() as f64;
+    let mean =
+        |v: &[(Outcome, u32)]| v.iter().map(|(_, n)| f64::from(*n)).sum::<f64>() / v.len() as f64;
     assert!(mean(&gain) < mean(&same), "{} {}", mean(&gain), mean(&same));
     let loss = sequential(1.0, 3.0, 100);
     assert!(loss.iter().all(|(o, _)| *o == Outcome::Worse));
@@ -115,8 +116,20 @@ fn an_undecided_verdict_says_what_would_decide_and_carries_on() {
     let q = short.sequential.as_ref().unwrap();
     assert_eq!(q.cap, 10);
     assert!(q.pairs_to_decide.is_some_and(|n| n > 10), "{q:?}");
-    assert!(short.sentence.starts_with("Undecided at the cap of 10 pairs"), "{}", short.sentence);
-    assert!(short.sentence.contains("more paired evaluations would decide"), "{}", short.sentence);
+    assert!(
+        short
+            .sentence
+            .starts_with("Undecided at the cap of 10 pairs"),
+        "{}",
+        short.sentence
+    );
+    assert!(
+        short
+            .sentence
+            .contains("more paired evaluations would decide"),
+        "{}",
+        short.sentence
+    );
     // Carried on through the log, it replays the first pairs and plays the rest.
     let dir = tempfile::tempdir().unwrap();
     let log = VerdictLog::open(dir.path()).unwrap();
@@ -127,9 +140,15 @@ fn an_undecided_verdict_says_what_would_decide_and_carries_on() {
     let longer = sequential_judge(&problem, 3, 400, 0.5);
     let played = std::sync::atomic::AtomicUsize::new(0);
     let resumed = longer
-        .judge_with(&[2.0], 0, BaselineSource::Point(&[1.0]), &|| {
-            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }, Some(&VerdictLog::open(dir.path()).unwrap()))
+        .judge_with(
+            &[2.0],
+            0,
+            BaselineSource::Point(&[1.0]),
+            &|| {
+                played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            },
+            Some(&VerdictLog::open(dir.path()).unwrap()),
+        )
         .unwrap();
     let at_once = longer
         .judge(&[2.0], 0, BaselineSource::Point(&[1.0]), &|| {})
@@ -202,7 +221,10 @@ fn a_verdict_is_reproducible_and_names_both_sides() {
         judge.judge(&[3.0], 0, BaselineSource::Own, &|| {}).unwrap()
     );
     assert_eq!(a.pairs, 12);
-    assert!(a.sequential.is_none(), "a judge with no margin plays a fixed size");
+    assert!(
+        a.sequential.is_none(),
+        "a judge with no margin plays a fixed size"
+    );
     assert_eq!(a.baseline.label, "x at 1");
     assert_eq!(a.recommendation.features[0].mean, 3.0);
     assert_eq!(a.baseline.features[0].mean, 1.0);

@@ -99,8 +99,7 @@ pub(in crate::cli) fn report(
     if let Some(s) = r.success_rate {
         println!("optimal in {:.1}% of trials", 100.0 * s);
     }
-    if r
-        .trials
+    if r.trials
         .iter()
         .any(|t| t.true_fitness.is_none() && t.spent.race == 0 && t.history.is_empty())
         && !run::is_manual(config)

@@ -118,7 +118,11 @@ fn pairs_to_decide_reach_the_boundary_the_difference_seen_heads_for() {
         let n = open.pairs_to_decide(&seen).unwrap();
         // The same mean and spread over n pairs decide; over n - 1 they do not.
         let mut at = open;
-        assert_eq!(at.look(&summary(n, mean, 0.0144)).decision, decided, "{mean}");
+        assert_eq!(
+            at.look(&summary(n, mean, 0.0144)).decision,
+            decided,
+            "{mean}"
+        );
         let mut before = open;
         assert_eq!(
             before.look(&summary(n - 1, mean, 0.0144)).decision,
