@@ -219,23 +219,22 @@ pub(super) fn print(v: &Verdict, heading: &str, constrained: bool) {
             constraints(&v.baseline.broken)
         );
     }
-    if v.alternative {
-        let s: Vec<String> = v
-            .recommendation
+    let settings = |side: &run::verdict::Side| {
+        let s: Vec<String> = side
             .settings
             .iter()
             .map(|(k, x)| format!("{k}={x}"))
             .collect();
-        println!("  the search's best other answer: {}", s.join(" "));
+        s.join(" ")
+    };
+    if v.alternative {
+        println!(
+            "  the search's best other answer: {}",
+            settings(&v.recommendation)
+        );
     }
     if !v.baseline.settings.is_empty() {
-        let s: Vec<String> = v
-            .baseline
-            .settings
-            .iter()
-            .map(|(k, x)| format!("{k}={x}"))
-            .collect();
-        println!("  the baseline: {}", s.join(" "));
+        println!("  the baseline: {}", settings(&v.baseline));
     }
     for side in [&v.recommendation, &v.baseline] {
         let failed = side.fitness.iter().filter(|f| f.is_none()).count();
