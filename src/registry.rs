@@ -362,7 +362,21 @@ pub fn run_problem(
 }
 
 /// The ladder of `design` for a game without one of its own.
+/// The ladder of a game that declares none and has no generic one of its own (the
+/// built-in games).
 const DEFAULT_LADDER: &str = "random,osla,mcts";
+
+/// The ladder a design run plays: the one given (`ladder`), else the game's own (a
+/// described game's bots, a forward-model game's generic ladder), else
+/// [`DEFAULT_LADDER`]. An empty `ladder` is none given, so that a ladder given equal
+/// to the default is played as given.
+fn design_rungs(game: &dyn DynGame, given: &str) -> Vec<String> {
+    if !given.trim().is_empty() {
+        return crate::harness::split_agents(given);
+    }
+    game.default_ladder()
+        .unwrap_or_else(|| crate::harness::split_agents(DEFAULT_LADDER))
+}
 
 /// `design`: any game's skill depth over its settings ([`crate::harness::design`]).
 pub(crate) const DESIGN: ProblemDef = ProblemDef {
@@ -376,8 +390,8 @@ pub(crate) const DESIGN: ProblemDef = ProblemDef {
         ),
         (
             "ladder",
-            DEFAULT_LADDER,
-            "agent specs, weakest first (a described game: its bots in order unless given)",
+            "",
+            "agent specs, weakest first (empty: the game's own ladder, or one built to be ordered where it declares none; the built-in games: random,osla,mcts)",
         ),
         ("games", "20", "games each rung plays at every point"),
         (
@@ -409,10 +423,7 @@ fn design_over(
     use crate::harness::design::{DesignConfig, DesignProblem};
     // A game with a ladder of its own (a described game's bots) plays it unless the
     // user names one.
-    let ladder = match game.default_ladder() {
-        Some(own) if v.get("ladder") == DEFAULT_LADDER => own,
-        _ => crate::harness::split_agents(v.get("ladder")),
-    };
+    let ladder = design_rungs(game, v.get("ladder"));
     Ok(Box::new(DesignProblem::new(
         game,
         DesignConfig {
@@ -456,10 +467,7 @@ pub fn design_ladder(spec: &ProblemSpec) -> Result<Option<DesignLadder>, Error> 
     let build = |e: String| Error::Build(e.into());
     let v = DESIGN.values(&given).map_err(|e| build(e.to_string()))?;
     let game = game(v.get("game"))?;
-    let ladder = match game.default_ladder() {
-        Some(own) if v.get("ladder") == DEFAULT_LADDER => own,
-        _ => crate::harness::split_agents(v.get("ladder")),
-    };
+    let ladder = design_rungs(game, v.get("ladder"));
     let fixed = game_settings(&v, "game_settings").map_err(|e| build(e.to_string()))?;
     let own_rules = game
         .settings_values(&fixed)

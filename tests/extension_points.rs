@@ -70,6 +70,7 @@ fn a_problem_of_ones_own_is_searched_into_a_run_folder() {
         log: true,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };
@@ -104,6 +105,7 @@ impl Optimizer for Sweep {
         vec![Candidate {
             values,
             phase: Phase::Search,
+            common: None,
         }]
     }
     fn tell(&mut self, asked: &[Candidate], results: &[Option<Evaluation>]) {
@@ -227,6 +229,7 @@ fn sweep_config(space: &Space, sweeping: &Sweeping) -> RunConfig<OwnOptimizer> {
         log: true,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: Some(VerdictSettings {
             evaluations: 12,
             baseline: Some(vec![0.0; space.dims.len()]),
@@ -357,6 +360,7 @@ fn an_optimiser_of_ones_own_drives_a_run_folder_and_resumes_it() {
         log: true,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };

@@ -96,6 +96,7 @@ def create_run(
     space_file: Optional[str] = None,
     race: Optional[float] = None,
     race_baseline: str = "entrant",
+    intensify: bool = True,
 ) -> str: ...
 def evaluate(
     problem: str,

@@ -207,6 +207,7 @@ def create_run(
     max_failures: float = 0.2,
     race: Optional[float] = None,
     race_baseline: str = "entrant",
+    intensify: bool = True,
     **algorithm_settings: Any,
 ) -> Run:
     """Creates a run folder as ``playtune optimize`` (``map-elites``) does and opens it.
@@ -217,7 +218,10 @@ def create_run(
     ``design`` and ``tune-agent``). ``race_baseline`` (``--race-baseline``): how the
     problem's own baseline takes part in the race: ``"entrant"`` (the default), one
     candidate like the others; ``"incumbent"``, recommended unless a candidate beats it
-    with confidence; ``"none"``, left out.
+    with confidence; ``"none"``, left out. ``intensify`` (``--no-intensify`` when
+    false): NTBEA's points that could still beat the best so far are measured again
+    during the search, on its seeds, on problems judged against a baseline of their
+    own.
 
     ``problem`` is a built-in problem (``settings`` as ``--set``) or ``"manual"`` (the
     default): points evaluated in Python, over ``space``, reporting ``features``.
@@ -255,7 +259,7 @@ def create_run(
     space_file = os.fspath(space) if isinstance(space, (str, os.PathLike)) else None
     path = _playtune.create_run(
         os.fspath(runs_dir), name, problem, sets, sp, ron, budget, trials, seed,
-        retries, max_failures, True, space_file, race, race_baseline,
+        retries, max_failures, True, space_file, race, race_baseline, intensify,
     )
     return Run(path)
 

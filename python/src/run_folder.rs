@@ -29,7 +29,7 @@ pub(crate) fn problem_and_space(
 /// Creates a run folder as `playtune optimize` (or `map-elites`) does and returns its
 /// path: `config.ron` written, nothing evaluated.
 #[pyfunction]
-#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None, race = None, race_baseline = "entrant"))]
+#[pyo3(signature = (runs_dir, name, problem, settings, space, algorithm, budget, trials, seed, retries = 2, max_failures = 0.2, log = true, space_file = None, race = None, race_baseline = "entrant", intensify = true))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn create_run(
     runs_dir: PathBuf,
@@ -47,6 +47,7 @@ pub(crate) fn create_run(
     space_file: Option<String>,
     race: Option<f64>,
     race_baseline: &str,
+    intensify: bool,
 ) -> PyResult<String> {
     guard(|| {
         let (spec, built, space) =
@@ -80,6 +81,9 @@ pub(crate) fn create_run(
             }
         }
         .map(|c| RaceConfig { baseline, ..c });
+        let intensify = intensify
+            .then(|| playtune::optim::intensify::by_default(built.baseline().is_some(), &algorithm))
+            .flatten();
         let config = RunConfig {
             playtune_version: playtune_version(),
             problem: spec,
@@ -95,6 +99,7 @@ pub(crate) fn create_run(
                 max_failures,
             },
             race,
+            intensify,
             // The problem's own margin, as the command line gives a run: the verdict
             // plays until it decides.
             verdict: built.baseline().and_then(|_| {

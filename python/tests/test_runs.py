@@ -337,6 +337,22 @@ def test_a_raced_python_run_writes_the_command_lines_files_with_its_baseline(cli
                             race_baseline="sideways")
 
 
+def test_an_intensified_python_run_writes_the_command_lines_files(cli, tmp_path):
+    """NTBEA intensifies by default on a problem judged against its baseline, from
+    Python as from the command line, to the same files; `intensify=False` is
+    `--no-intensify`."""
+    cli("optimize", "--problem", "synthetic-design", "--budget", 60, "--seed", 4,
+        "--verdict", 0, "--runs-dir", tmp_path, "--name", "cli", "-q")
+    with playtune.create_run("synthetic-design", budget=60, seed=4, runs_dir=tmp_path,
+                             name="py") as run:
+        assert run.config()["intensify"]["max_evaluations"] == 8
+        run.run(progress=False, verdict=0)
+    same_files(tmp_path / "cli", tmp_path / "py")
+    with playtune.create_run("synthetic-design", budget=60, runs_dir=tmp_path,
+                             intensify=False) as run:
+        assert "intensify" not in run.config()
+
+
 def test_a_resumed_runs_progress_counts_the_evaluations_its_log_holds(tmp_path, monkeypatch):
     # Issue 58, class 12: the bar stopped at 124 of 200, reused evaluations uncounted.
     run = playtune.create_run("noisy-onemax", settings={"dims": 4}, budget=200, seed=1, runs_dir=tmp_path)

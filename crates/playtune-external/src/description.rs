@@ -143,6 +143,9 @@ pub struct Description {
     /// Agent specs, weakest first: the design ladder unless a run names one (by
     /// default every bot, in order).
     pub ladder: Vec<String>,
+    /// Whether `ladder` is playtune's generic one ([`crate::forward::default_ladder`]):
+    /// the game declares neither a ladder nor bots of its own.
+    pub generic_ladder: bool,
     /// Per-seat figures a match may report beside its scores.
     pub features: Vec<String>,
     /// What a playable game is, as constraints on the design metrics.
@@ -660,6 +663,7 @@ impl Description {
             });
         }
         let searchable = !raw.hidden || raw.resample;
+        let generic_ladder = raw.ladder.is_empty() && bots.is_empty();
         let ladder = if raw.ladder.is_empty() && bots.is_empty() {
             crate::forward::default_ladder(raw.hidden, searchable)
         } else if raw.ladder.is_empty() {
@@ -756,6 +760,7 @@ impl Description {
             settings,
             bots,
             ladder,
+            generic_ladder,
             features: raw.features,
             playable: raw.playable,
             timeout: Duration::from_secs_f64(raw.timeout),

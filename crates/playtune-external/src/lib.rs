@@ -666,6 +666,10 @@ impl DynGame for ExternalGame {
         Some(self.description.ladder.clone())
     }
 
+    fn generic_ladder(&self) -> bool {
+        self.description.generic_ladder
+    }
+
     fn settings_values(&self, given: &[(String, String)]) -> Result<Values, Error> {
         // Every setting is declared and checked here, so the harness's reading of
         // them refuses nothing.

@@ -53,6 +53,11 @@ pub struct RunConfig<A = AlgoConfig> {
     /// ([`playtune_optim::optim::race`]); absent: no race (every run before racing existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub race: Option<playtune_optim::optim::race::RaceConfig>,
+    /// Measuring again, during the search, the points that could beat the best so far
+    /// ([`playtune_optim::optim::intensify`]); absent: every point asked is evaluated
+    /// once (every run before 2026-11-29).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intensify: Option<playtune_optim::optim::intensify::IntensifyConfig>,
     /// How the run is judged at its end, where its user said (`--verdict`,
     /// `--baseline`); absent: the default size against the problem's own baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -453,6 +458,7 @@ mod tests {
             log: true,
             faults: FaultPolicy::default(),
             race: None,
+            intensify: None,
             verdict: Some(verdict::VerdictSettings {
                 evaluations: 10,
                 baseline: Some(baseline.to_vec()),

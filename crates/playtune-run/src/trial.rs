@@ -6,6 +6,9 @@ use super::*;
 /// The second coordinate of a race round's seed path, `[trial, RACE_STREAM, first
 /// index of the round]`: a search evaluation's is its index, which never comes near.
 pub(crate) const RACE_STREAM: u64 = u64::MAX - 3;
+/// The second coordinate of a common seed's path, `[trial, COMMON_STREAM, k]`
+/// ([`playtune_optim::optim::Candidate::common`]).
+pub(crate) const COMMON_STREAM: u64 = u64::MAX - 4;
 
 pub(crate) struct TrialContext<'a, A> {
     pub(super) config: &'a RunConfig<A>,
@@ -108,6 +111,16 @@ impl<A: Sync> TrialContext<'_, A> {
             let floor = self.problem.fitness_range().map(|(low, _)| low);
             optimizer = Box::new(Constrained::new(optimizer, checks.clone(), floor));
         }
+        if let Some(intensify) = &c.intensify {
+            intensify.check()?;
+            optimizer = Box::new(playtune_optim::optim::intensify::Intensified::new(
+                optimizer,
+                intensify.clone(),
+                c.budget - race_budget,
+                checks.clone(),
+                playtune_optim::eval::own_baseline_point(self.problem, &c.space, self.binding),
+            ));
+        }
         if let Some(race) = &c.race
             && race_budget > 0
         {
@@ -145,10 +158,12 @@ impl<A: Sync> TrialContext<'_, A> {
                 let i = index + j as u64;
                 // A race round's candidates share one seed (common random numbers),
                 // from a stream no search evaluation uses.
-                let seed = if cand.phase == Phase::Race {
-                    derive_seed(c.seed, &[trial, RACE_STREAM, index])
-                } else {
-                    derive_seed(c.seed, &[trial, i])
+                let seed = match cand.common {
+                    Some(k) => derive_seed(c.seed, &[trial, COMMON_STREAM, k]),
+                    None if cand.phase == Phase::Race => {
+                        derive_seed(c.seed, &[trial, RACE_STREAM, index])
+                    }
+                    None => derive_seed(c.seed, &[trial, i]),
                 };
                 (seed, self.evaluate(trial, i, seed, &cand.values))
             };

@@ -63,6 +63,7 @@ fn config(algorithm: AlgoConfig, space: &Space, budget: u64, seed: u64) -> RunCo
             max_failures: 1.0,
         },
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     }

@@ -130,7 +130,7 @@ fn watched(builder: &LadderBuilder<'_>, cap: usize) -> Result<BuiltLadder> {
 }
 
 /// Where the ladder came from: played now (and kept where), or read from the cache.
-enum Source {
+pub(super) enum Source {
     Played { kept: Option<PathBuf> },
     Cached { file: PathBuf },
 }
@@ -229,6 +229,54 @@ fn json(built: &BuiltLadder, source: &Source) -> serde_json::Value {
     })
 }
 
+/// The ladder `builder` builds for `game` (`cap` games a candidate at most): read from the cache where it holds it
+/// (unless `rebuild`), else played now, with a progress bar on a terminal, and kept.
+pub(super) fn built_or_cached(
+    game: &dyn crate::harness::DynGame,
+    builder: &LadderBuilder<'_>,
+    cap: usize,
+    rebuild: bool,
+) -> Result<(BuiltLadder, Source)> {
+    let key = builder.key();
+    let cache = ladder_build::default_cache_dir().map(LadderCache::at);
+    if let Some(c) = cache.as_ref().filter(|_| !rebuild) {
+        match c.read(game.name(), &key) {
+            CacheLookup::Hit(built) => {
+                let file = c.file(game.name(), &key);
+                return Ok((*built, Source::Cached { file }));
+            }
+            CacheLookup::Miss => {}
+            CacheLookup::Ignored { file, why } => eprintln!(
+                "warning: the cached ladder {} is not used ({why}): building it again",
+                file.display()
+            ),
+        }
+    }
+    super::interrupt::on_interrupt(
+        "the ladder was not finished, and nothing was kept: run the command again",
+    );
+    let built = watched(builder, cap)?;
+    let kept = match &cache {
+        Some(c) => match c.write(&key, &built) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                eprintln!(
+                    "warning: the ladder is not kept in the cache {}: {e}",
+                    c.dir().display()
+                );
+                None
+            }
+        },
+        None => {
+            eprintln!(
+                "warning: no cache folder (set PLAYTUNE_CACHE, XDG_CACHE_HOME or HOME): the ladder is not kept"
+            );
+            None
+        }
+    };
+    Ok((built, Source::Played { kept }))
+}
+
 pub(super) fn build_ladder_cmd(a: BuildLadderArgs) -> Result<()> {
     let given = game_settings(&a.settings)?;
     let kinds = match &a.kinds {
@@ -254,47 +302,7 @@ pub(super) fn build_ladder_cmd(a: BuildLadderArgs) -> Result<()> {
     ladder_build::check_config(&config).map_err(|e| flagged(e, &a.game))?;
     let game = crate::registry::game(&a.game).map_err(|e| anyhow!("--game {}: {e}", a.game))?;
     let builder = LadderBuilder::new(game, config).map_err(|e| flagged(e, &a.game))?;
-    let key = builder.key();
-    let cache = ladder_build::default_cache_dir().map(LadderCache::at);
-    let mut cached = None;
-    if let Some(c) = cache.as_ref().filter(|_| !a.rebuild) {
-        match c.read(game.name(), &key) {
-            CacheLookup::Hit(built) => cached = Some((*built, c.file(game.name(), &key))),
-            CacheLookup::Miss => {}
-            CacheLookup::Ignored { file, why } => eprintln!(
-                "warning: the cached ladder {} is not used ({why}): building it again",
-                file.display()
-            ),
-        }
-    }
-    let (built, source) = match cached {
-        Some((built, file)) => (built, Source::Cached { file }),
-        None => {
-            super::interrupt::on_interrupt(
-                "the ladder was not finished, and nothing was kept: run the command again",
-            );
-            let built = watched(&builder, a.games)?;
-            let kept = match &cache {
-                Some(c) => match c.write(&key, &built) {
-                    Ok(file) => Some(file),
-                    Err(e) => {
-                        eprintln!(
-                            "warning: the ladder is not kept in the cache {}: {e}",
-                            c.dir().display()
-                        );
-                        None
-                    }
-                },
-                None => {
-                    eprintln!(
-                        "warning: no cache folder (set PLAYTUNE_CACHE, XDG_CACHE_HOME or HOME): the ladder is not kept"
-                    );
-                    None
-                }
-            };
-            (built, Source::Played { kept })
-        }
-    };
+    let (built, source) = built_or_cached(game, &builder, a.games, a.rebuild)?;
     if a.json {
         println!("{}", json(&built, &source));
     } else {

@@ -24,6 +24,8 @@ pub(super) struct Paces {
     pub baseline: f64,
     /// One entry a point whose evaluation succeeded.
     pub points: Vec<f64>,
+    /// Points whose evaluation failed.
+    pub failed: usize,
 }
 
 impl Paces {
@@ -53,14 +55,18 @@ pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, 
     if problem.baseline().is_none() {
         return;
     }
-    eprintln!("timing evaluations of the baseline and of {POINTS} points across the space ...");
+    eprintln!(
+        "timing evaluations of the baseline and of up to {POINTS} points across the space ..."
+    );
     let seed = config.seed.wrapping_add(TIMING_SEED);
     let paces = match time_baseline(problem, seed) {
         Ok((baseline, features)) => {
             warn_if_unplayable(problem, config, &features);
+            let (points, failed) = time_points(problem, &config.space, seed);
             Paces {
                 baseline,
-                points: time_points(problem, &config.space, seed),
+                points,
+                failed,
             }
         }
         Err(e) => {
@@ -86,7 +92,7 @@ pub(super) fn budget_for(
     judged: bool,
 ) -> Result<u64, String> {
     let seed = seed.wrapping_add(TIMING_SEED);
-    let points = time_points(problem, space, seed);
+    let (points, _) = time_points(problem, space, seed);
     let baseline = if judged {
         Some(
             time_baseline(problem, seed)
@@ -124,11 +130,16 @@ pub(super) fn cost_line(paces: &Paces, search: u64, judged: u64, up_to: bool) ->
     } else {
         let lo = paces.points.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = paces.points.iter().copied().fold(0.0, f64::max);
+        let n = paces.points.len();
+        let failed = match paces.failed {
+            0 => String::new(),
+            f => format!(" ({f} more failed to evaluate)"),
+        };
         format!(
-            "{} to {} at {} point(s) across the space",
+            "{} to {} at {n} point{} across the space{failed}",
             pace_text(lo),
             pace_text(hi),
-            paces.points.len()
+            if n == 1 { "" } else { "s" }
         )
     };
     format!(
@@ -200,10 +211,12 @@ fn warn_if_unplayable(problem: &dyn Problem, config: &RunConfig, features: &[f64
 /// Seconds of one evaluation at each of up to [`POINTS`] points drawn from the space
 /// with `seed` (the same points for the same run). A point whose evaluation fails (an
 /// unplayable corner) is left out: the search's own evaluations there fail too.
-fn time_points(problem: &dyn Problem, space: &Space, seed: u64) -> Vec<f64> {
+/// Seconds each point's evaluation took (those that succeeded), and how many failed.
+fn time_points(problem: &dyn Problem, space: &Space, seed: u64) -> (Vec<f64>, usize) {
     let mut rng = crate::rng::rng_from_seed(seed);
     let start = Instant::now();
     let mut paces = Vec::new();
+    let mut failed = 0;
     for i in 0..POINTS {
         if i > 0 && start.elapsed().as_secs_f64() > POINTS_TIME {
             break;
@@ -215,9 +228,11 @@ fn time_points(problem: &dyn Problem, space: &Space, seed: u64) -> Vec<f64> {
             .is_ok()
         {
             paces.push(at.elapsed().as_secs_f64());
+        } else {
+            failed += 1;
         }
     }
-    paces
+    (paces, failed)
 }
 
 #[cfg(test)]
@@ -229,6 +244,7 @@ mod tests {
         let p = Paces {
             baseline: 0.01,
             points: vec![0.01, 0.04],
+            failed: 2,
         };
         // 100 search evaluations and 20 of the verdict (10 a side).
         let (mid, lo, hi) = p.estimate(100, 20);
@@ -236,7 +252,12 @@ mod tests {
         assert!((hi - (100.0 * 0.04 + 10.0 * 0.05)).abs() < 1e-12);
         assert!(lo < mid && mid < hi);
         let line = cost_line(&p, 100, 20, false);
-        assert!(line.contains("10.0 ms to 40.0 ms at 2 point(s)"), "{line}");
+        assert!(
+            line.contains(
+                "10.0 ms to 40.0 ms at 2 points across the space (2 more failed to evaluate)"
+            ),
+            "{line}"
+        );
     }
 
     #[test]
@@ -244,6 +265,7 @@ mod tests {
         let p = Paces {
             baseline: 0.02,
             points: vec![],
+            failed: 0,
         };
         let (mid, lo, hi) = p.estimate(10, 4);
         for v in [mid, lo, hi] {

@@ -331,8 +331,9 @@ pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         budget: a.run.budget,
         seed: a.run.seed,
     };
-    if a.games == 0 {
-        bail!("--games 0: play at least one game");
+    let max = crate::harness::tournament::MAX_GAMES;
+    if !(1..=max).contains(&a.games) {
+        bail!("--games {}: give 1 to {max} games a pairing", a.games);
     }
     let started = std::time::Instant::now();
     let (r, values, players) = watched_tournament(game, &req, a.games)?;

@@ -4,7 +4,7 @@
 //! them where the ladder as given is not ordered.
 
 use crate::harness::DynGame;
-use crate::harness::ladder_check::{LadderCheck, check_ladder};
+use crate::harness::ladder_check::{LadderCheck, MIN_GAMES, check_ladder};
 use crate::run::ProblemSpec;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
@@ -52,8 +52,8 @@ pub(super) struct CheckLadderArgs {
     /// A game setting, NAME=VALUE (repeatable) [default: the game's own rules].
     #[arg(long = "set", value_name = "NAME=VALUE")]
     settings: Vec<String>,
-    /// Games each pair of rungs plays.
-    #[arg(long, default_value_t = 100)]
+    /// Games each pair of rungs plays (10 to 1,000,000).
+    #[arg(long, default_value_t = FULL_CHECK_GAMES)]
     games: usize,
     /// Seed of the round robin.
     #[arg(long, default_value_t = 1)]
@@ -86,6 +86,11 @@ fn report(game: &str, check: &LadderCheck) -> String {
     }
     if check.ordered() {
         out += "  the ladder is ordered: every rung beats the one below by more than 2 standard errors\n";
+    } else if check.games < FULL_CHECK_GAMES {
+        out += &format!(
+            "  the ladder is not shown ordered at {} games a pair, which is inconclusive: `playtune check-ladder --game {game} --games {FULL_CHECK_GAMES}` plays enough to tell\n",
+            check.games
+        );
     } else {
         out += "  the ladder is NOT shown ordered: skill depth measured on it measures a step that may not exist\n";
         match &check.proposal {
@@ -97,17 +102,31 @@ fn report(game: &str, check: &LadderCheck) -> String {
                 );
             }
             None => {
-                out += "  no two of its rungs are separated: give stronger rungs (more iterations), or more games\n"
+                out += "  no two of its rungs are separated: give stronger rungs (more search: their iterations, simulations or budget), or more games\n"
             }
         }
     }
     out
 }
 
-pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
-    if a.games == 0 {
-        anyhow::bail!("--games 0: give the games each pair of rungs plays (at least 1)");
+/// Games a pair of rungs plays in a check that can tell (`check-ladder`'s default):
+/// fewer leave a step that is there unshown too often to call the ladder unordered.
+const FULL_CHECK_GAMES: usize = 100;
+
+/// The games a pair of rungs plays, given as `flag`: enough to show a step, and no
+/// more than a tournament's lineup plays.
+fn check_games(flag: &str, games: usize) -> Result<()> {
+    let max = crate::harness::tournament::MAX_GAMES;
+    if !(MIN_GAMES..=max).contains(&games) {
+        anyhow::bail!(
+            "{flag} {games}: give {MIN_GAMES} to {max} games a pair of rungs (fewer than {MIN_GAMES} cannot show a step)"
+        );
     }
+    Ok(())
+}
+
+pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
+    check_games("--games", a.games)?;
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let given = super::name_value_pairs("--set", &a.settings)?;
     let settings = game
@@ -123,6 +142,17 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
     if ladder.len() < 2 {
         anyhow::bail!("--ladder: give at least two rungs, weakest first");
     }
+    if let Some((i, rung)) = ladder
+        .iter()
+        .enumerate()
+        .find(|(i, r)| ladder[..*i].contains(r))
+    {
+        anyhow::bail!(
+            "--ladder: `{rung}` is given twice (rungs {} and {}): each rung must be another bot",
+            ladder.iter().position(|r| r == rung).unwrap_or(0) + 1,
+            i + 1
+        );
+    }
     match watched(game, &settings, &ladder, None, a.games, a.seed)? {
         Some(check) => print!("{}", report(game.name(), &check)),
         None => println!(
@@ -133,9 +163,55 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
     Ok(())
 }
 
-/// Before a design run: checks `spec`'s ladder as `args` says, reports on standard
-/// error (unless `quiet`), and under [`LadderCheckMode::Use`] puts the proposed
-/// ladder in `spec`. Returns whether `spec` changed.
+/// The ladder built for `design`'s game at its own rules (with the settings the run
+/// holds), from the cache or played now, as `--set ladder=` takes it; `None`, with
+/// the reason on standard error, where no rung beats `random`.
+fn built_ladder(design: &crate::registry::DesignLadder, quiet: bool) -> Result<Option<String>> {
+    use crate::harness::ladder_build::{BuildConfig, LadderBuilder};
+    let config = BuildConfig {
+        settings: design.own_rules.clone(),
+        ..BuildConfig::default()
+    };
+    let cap = config.games;
+    let builder = LadderBuilder::new(design.game, config).map_err(anyhow::Error::msg)?;
+    let (built, source) = super::build_ladder::built_or_cached(design.game, &builder, cap, false)?;
+    let cost = match &source {
+        super::build_ladder::Source::Cached { file } => {
+            format!("read from the cache {}", file.display())
+        }
+        super::build_ladder::Source::Played { .. } => format!(
+            "built now: {} games in {}",
+            built.games_played,
+            crate::run::duration_text(built.seconds)
+        ),
+    };
+    if !built.ordered() {
+        if !quiet {
+            eprintln!(
+                "ladder: {} declares no ladder, and none could be built at its own rules ({}; {cost}): the run plays the generic ladder {}, whose steps are not shown, so its skill depth may measure noise",
+                design.game.name(),
+                built.verdict(),
+                design.ladder.join(",")
+            );
+        }
+        return Ok(None);
+    }
+    if !quiet {
+        eprintln!(
+            "ladder: {} declares no ladder; the run plays one built to be ordered at its own rules, each rung shown to score at least {} against the one below: {} ({cost}; `playtune build-ladder` shows the steps)",
+            design.game.name(),
+            built.target,
+            built.spec()
+        );
+    }
+    Ok(Some(built.spec()))
+}
+
+/// Before a design run: where the user names no ladder and the game declares none,
+/// puts a ladder built to be ordered in `spec`; otherwise checks `spec`'s ladder as
+/// `args` says, reports on standard error (unless `quiet`), and under
+/// [`LadderCheckMode::Use`] puts the proposed ladder in `spec`. Returns whether
+/// `spec` changed.
 pub(super) fn before_design(
     spec: &mut ProblemSpec,
     args: &LadderCheckArgs,
@@ -143,19 +219,28 @@ pub(super) fn before_design(
     seed: u64,
     quiet: bool,
 ) -> Result<bool> {
-    if args.ladder_check == LadderCheckMode::Off {
-        return Ok(false);
-    }
     let Some(design) = crate::registry::design_ladder(spec).map_err(anyhow::Error::msg)? else {
         return Ok(false);
     };
+    // A game that declares no ladder of its own plays one built to be ordered, each
+    // step shown by the builder's sequential test (and kept, so built once).
+    if !spec.settings.contains_key("ladder") && design.game.generic_ladder() {
+        if let Some(built) = built_ladder(&design, quiet)? {
+            spec.settings.insert("ladder".into(), built);
+            return Ok(true);
+        }
+    }
+    if args.ladder_check == LadderCheckMode::Off {
+        return Ok(false);
+    }
     let rungs = design.ladder.len();
     let pairs = (rungs * rungs.saturating_sub(1) / 2).max(1) as u64;
     let games = match args.ladder_check_games {
-        Some(0) => anyhow::bail!(
-            "--ladder-check-games 0: give at least 1 (--ladder-check off skips the check)"
-        ),
-        Some(n) => n,
+        Some(n) => {
+            check_games("--ladder-check-games", n)
+                .map_err(|e| anyhow::anyhow!("{e} (--ladder-check off skips the check)"))?;
+            n
+        }
         None => {
             let search = budget
                 .saturating_mul(rungs as u64)

@@ -64,6 +64,15 @@ struct RaceArgs {
     /// No race: the optimiser's own recommendation, on the whole budget.
     #[arg(long)]
     no_race: bool,
+    /// Evaluate every point the optimiser asks once, instead of measuring again, on
+    /// the best point's seeds, those that could still beat it [default: measured
+    /// again with NTBEA on problems judged against a baseline of their own (design,
+    /// tune-agent, synthetic-design)].
+    #[arg(long)]
+    no_intensify: bool,
+    /// Most evaluations of the best point so far, and so of any point measured again.
+    #[arg(long, value_name = "N", conflicts_with = "no_intensify")]
+    intensify_max: Option<u64>,
 }
 
 /// `--race-baseline`'s values.
@@ -264,6 +273,31 @@ fn start(
             n
         }
     };
+    // Intensification's default is the library's, as Python's.
+    let intensify = match race {
+        Some(r) if !r.no_intensify => {
+            let default =
+                crate::optim::intensify::by_default(problem.baseline().is_some(), &algorithm);
+            match (r.intensify_max, default) {
+                (None, default) => default,
+                (Some(max), default) => Some(crate::optim::intensify::IntensifyConfig {
+                    max_evaluations: max,
+                    ..default.unwrap_or_default()
+                }),
+            }
+        }
+        _ => None,
+    };
+    if let Some(c) = &intensify {
+        c.check().map_err(|e| match e {
+            crate::optim::Error::Setting {
+                setting,
+                value,
+                expected,
+            } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+            other => anyhow!(other),
+        })?;
+    }
     // The default race is the library's (optim::race::by_default), as Python's.
     let race = match race {
         None => None,
@@ -346,6 +380,7 @@ fn start(
             max_failures: common.max_failures,
         },
         race,
+        intensify,
         verdict: verdict_settings,
         game: problem.game_identity(),
     };
@@ -376,6 +411,26 @@ fn start(
             &problem.default_axes(),
         )
         .map_err(optim_error)?;
+    // A design run's ladder is chosen (built where the game declares none) and checked
+    // at the game's own rules once every flag is known good, before the cost is timed.
+    let mut config = config;
+    let mut problem = problem;
+    if super::ladder_check::before_design(
+        &mut config.problem,
+        &common.ladder,
+        budget,
+        common.seed,
+        common.quiet || common.json,
+    )? {
+        let user_space = config.space_file.as_ref().map(|_| &config.space);
+        problem = build_problem(&config.problem, user_space)
+            .map_err(|e| anyhow!("--problem {} --set: {e}", config.problem.name))?;
+        let features = problem.feature_names();
+        Check::resolve(&config.space.constraints, &features, |n| {
+            problem.feature_range(n)
+        })
+        .map_err(|e| anyhow!("the ladder's features: {e}"))?;
+    }
     if !common.quiet
         && !common.json
         && common.cluster.executor == super::Executor::Local
@@ -404,26 +459,6 @@ fn start(
                 "note: the verdict plays {up_to}{n} evaluations of the recommendation and {up_to}{n} of the baseline a trial, more than the search's {budget} (--verdict N sets the number, --verdict 0 skips it)"
             );
         }
-    }
-    // A design run's ladder is checked at the game's own rules before the search, once
-    // every flag is known good.
-    let mut config = config;
-    let mut problem = problem;
-    if super::ladder_check::before_design(
-        &mut config.problem,
-        &common.ladder,
-        budget,
-        common.seed,
-        common.quiet || common.json,
-    )? {
-        let user_space = config.space_file.as_ref().map(|_| &config.space);
-        problem = build_problem(&config.problem, user_space)
-            .map_err(|e| anyhow!("--problem {} --set: {e}", config.problem.name))?;
-        let features = problem.feature_names();
-        Check::resolve(&config.space.constraints, &features, |n| {
-            problem.feature_range(n)
-        })
-        .map_err(|e| anyhow!("--ladder-check use: the ordered ladder's features: {e}"))?;
     }
     let name = common
         .name

@@ -273,6 +273,7 @@ pub(crate) fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, Ru
         log: true,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };

@@ -237,6 +237,7 @@ pub(crate) fn run(
         log: true,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };

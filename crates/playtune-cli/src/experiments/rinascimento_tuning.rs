@@ -222,6 +222,7 @@ fn plan_runs(
                 log: true,
                 faults: Default::default(),
                 race: None,
+                intensify: None,
                 verdict: None,
                 game: None,
             };

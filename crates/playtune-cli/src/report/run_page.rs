@@ -205,6 +205,8 @@ fn run_summary(dir: &Path, config: &RunConfig, result: &RunResult) -> Result<Sec
         "the verdict's fresh mean where a trial was judged, else the optimiser's estimate"
     } else if result.trials.iter().all(|t| t.spent.race > 0) {
         "the recommendation's mean over its race, on the race's common seeds (the best of the race's entrants, so lucky by a little)"
+    } else if config.intensify.is_some() {
+        "the best point's mean over its search evaluations, on the run's common seeds (the best so far, so lucky by a little)"
     } else {
         "the optimiser's estimate of its recommendation, a model value, not a measurement"
     };

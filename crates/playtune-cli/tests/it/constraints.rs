@@ -40,6 +40,7 @@ fn run(algorithm: AlgoConfig, budget: u64, constrained: bool, extra: &[&str]) ->
         log: false,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };

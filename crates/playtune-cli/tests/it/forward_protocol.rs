@@ -129,9 +129,65 @@ fn a_design_run_over_the_protocol_gives_a_verdict() {
     assert!(out.contains("verdict, trial 0:"), "{out}");
     let sentence = out
         .lines()
-        .find(|l| l.trim_start().starts_with("The recommendation"))
+        .find(|l| {
+            let l = l.trim_start();
+            l.starts_with("The recommendation") || l.starts_with("Undecided")
+        })
         .unwrap_or_else(|| panic!("no verdict sentence: {out}"));
     assert!(sentence.contains("tictactoe-js's own rules"), "{sentence}");
+}
+
+/// A design run of a game that declares no ladder plays one built to be ordered,
+/// built once and then read from the cache; a ladder given plays as given, even one
+/// equal to the built-in games' default.
+#[test]
+fn a_design_run_of_a_game_without_a_ladder_plays_a_built_one() {
+    if !node("a_design_run_of_a_game_without_a_ladder_plays_a_built_one") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let design = |name: &str, extra: &[&str]| {
+        let out = playtune()
+            .env("PLAYTUNE_CACHE", cache.path())
+            .args(["optimize", "--problem", "design", "--set"])
+            .arg(format!("game={}", tictactoe().display()))
+            .args(["--set", "games=2", "--budget", "2", "--verdict", "0"])
+            .args(["--ladder-check", "off", "--name", name])
+            .args(extra)
+            .arg("--runs-dir")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let header = std::fs::read_to_string(dir.path().join(name).join("evals.csv"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        (String::from_utf8_lossy(&out.stderr).into_owned(), header)
+    };
+    let (first, header) = design("a", &[]);
+    assert!(
+        first.contains("tictactoe-js declares no ladder; the run plays one built to be ordered"),
+        "{first}"
+    );
+    assert!(first.contains("built now:"), "{first}");
+    // The generic ladder's rungs (mcts at 16 and 128 iterations) are not played.
+    assert!(!header.contains("iterations_16"), "{header}");
+    let config = std::fs::read_to_string(dir.path().join("a/config.ron")).unwrap();
+    assert!(config.contains("\"ladder\": \"random,"), "{config}");
+    let (second, _) = design("b", &[]);
+    assert!(second.contains("read from the cache"), "{second}");
+    // Given, the built-in games' default ladder is played as given.
+    let (given, header) = design("c", &["--set", "ladder=random,osla,mcts"]);
+    assert!(!given.contains("declares no ladder"), "{given}");
+    assert!(header.contains("win_rate_2_mcts,"), "{header}");
 }
 
 /// A game whose replies do not fit the protocol, in the way `fault` (its command's

@@ -179,6 +179,7 @@ fn base_config() -> String {
         log: true,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };

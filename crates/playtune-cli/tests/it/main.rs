@@ -21,6 +21,7 @@ mod folder_names;
 mod forward_protocol;
 mod fuzz;
 mod games;
+mod ladder_inputs;
 mod learned_eval;
 mod newcomer;
 mod play_styles_published;

@@ -40,6 +40,7 @@ fn run(
         log: false,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };
@@ -477,6 +478,7 @@ fn racing_recommends_better_rules_than_the_luckiest_evaluation() {
             log: false,
             faults: Default::default(),
             race,
+            intensify: None,
             verdict: None,
             game: None,
         };
@@ -586,6 +588,7 @@ fn racing_the_baseline_keeps_the_best_rules_when_they_are_the_games_own() {
                 baseline,
                 ..RaceConfig::default()
             }),
+            intensify: None,
             verdict: None,
             game: None,
         };

@@ -221,7 +221,7 @@ fn the_cost_before_a_run_is_timed_across_the_space_and_given_as_a_range() {
         .find(|l| l.starts_with("cost:"))
         .unwrap_or_else(|| panic!("no cost line in:\n{err}"));
     assert!(
-        line.contains("at 4 point(s) across the space") && line.contains(" at those paces)"),
+        line.contains("at 4 points across the space") && line.contains(" at those paces)"),
         "{line}"
     );
 }

@@ -205,6 +205,14 @@ pub enum Error {
     /// A tournament of no games.
     #[error("0 games: play at least one game")]
     NoGames,
+    /// A tournament of more games a lineup than could ever be played.
+    #[error("{games} games: give at most {max} a lineup")]
+    TooManyGames {
+        /// The games asked for.
+        games: usize,
+        /// The most a lineup plays ([`super::tournament::MAX_GAMES`]).
+        max: usize,
+    },
     /// A tournament stopped before its last game ([`super::tournament::Watch::stop`]).
     #[error("interrupted: the tournament stopped after {played} of its games")]
     Interrupted {

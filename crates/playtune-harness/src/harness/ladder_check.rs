@@ -21,11 +21,25 @@ pub(crate) struct RungStep {
     pub(crate) games: usize,
 }
 
+/// The fewest games a pair of rungs plays in a check: fewer cannot show a step (all
+/// of 9 games won is p = 0.002; one game won of one is nothing).
+pub const MIN_GAMES: usize = 10;
+
 impl RungStep {
-    /// Whether the upper rung wins the step by more than two standard errors.
+    /// Whether the upper rung wins the step by more than two standard errors. A
+    /// standard error of 0 (every game won) is taken as that of one game fewer won, so
+    /// that a handful of games claims nothing it has not shown.
     pub(crate) fn ordered(&self) -> bool {
-        self.score - 0.5 > 2.0 * self.se
+        self.score - 0.5 > 2.0 * self.se.max(floor_se(self.games))
     }
+}
+
+/// The standard error of a score one game short of all or nothing over `games`: the
+/// least a step's can be taken to be.
+fn floor_se(games: usize) -> f64 {
+    let g = games.max(1) as f64;
+    let p = (g - 0.5) / g;
+    (p * (1.0 - p) / g).sqrt()
 }
 
 /// What a ladder check found.
@@ -101,7 +115,7 @@ fn pair_matrix(pairs: &[PairResult], n: usize) -> Vec<Vec<Option<PairScore>>> {
 /// head to head by more than two standard errors. Among sets of that size, the one
 /// whose weakest step is largest in standard errors. `None` when no two separate.
 /// Every subset is tried: ladders have a handful of rungs.
-fn ordered_steps(m: &[Vec<Option<PairScore>>]) -> Option<Vec<usize>> {
+fn ordered_steps(m: &[Vec<Option<PairScore>>], games: usize) -> Option<Vec<usize>> {
     let n = m.len().min(16);
     let mut best: Option<(usize, f64, Vec<usize>)> = None;
     for mask in 1u32..(1 << n) {
@@ -121,7 +135,7 @@ fn ordered_steps(m: &[Vec<Option<PairScore>>]) -> Option<Vec<usize>> {
                 weakest = f64::NEG_INFINITY;
                 break;
             };
-            let se = c.variance_of_mean.sqrt();
+            let se = c.variance_of_mean.sqrt().max(floor_se(games));
             let z = if se > 0.0 {
                 (c.mean - 0.5) / se
             } else if c.mean > 0.5 {
@@ -155,6 +169,26 @@ pub fn check_ladder(
     seed: u64,
     watch: &Watch,
 ) -> Result<Option<LadderCheck>, Error> {
+    if let Some((i, rung)) = ladder
+        .iter()
+        .enumerate()
+        .find(|(i, r)| ladder[..*i].contains(r))
+    {
+        return Err(Error::field(
+            "ladder",
+            format!(
+                "`{rung}` is given twice (rungs {} and {}): each rung must be another bot",
+                ladder.iter().position(|r| r == rung).unwrap_or(0) + 1,
+                i + 1
+            ),
+        ));
+    }
+    if games < MIN_GAMES {
+        return Err(Error::field(
+            "games",
+            format!("{games}: give at least {MIN_GAMES} games a pair of rungs"),
+        ));
+    }
     // Rungs meet alone only in a two-seat game's round robin.
     if ladder.len() < 2 || game.players(&game.settings_values(settings)?)? != 2 {
         return Ok(None);
@@ -189,8 +223,8 @@ pub fn check_ladder(
         games,
     };
     if !check.ordered() {
-        check.proposal =
-            ordered_steps(&m).map(|rungs| rungs.iter().map(|&i| ladder[i].clone()).collect());
+        check.proposal = ordered_steps(&m, games)
+            .map(|rungs| rungs.iter().map(|&i| ladder[i].clone()).collect());
     }
     Ok(Some(check))
 }
@@ -217,6 +251,20 @@ mod tests {
         assert!((m[0][1].unwrap().mean - 0.2).abs() < 1e-12);
         let se = up.variance_of_mean.sqrt();
         assert!(se > 0.05 && se < 0.07, "{se}");
+    }
+
+    /// Two games won of two is no step shown: a standard error of 0 claims nothing.
+    #[test]
+    fn every_game_won_of_a_few_shows_no_step() {
+        let step = |games, score| RungStep {
+            from: 0,
+            score,
+            se: 0.0,
+            games,
+        };
+        assert!(!step(2, 1.0).ordered());
+        assert!(step(10, 1.0).ordered(), "10 of 10: p = 0.001");
+        assert!(!step(100, 0.5).ordered());
     }
 
     /// A table of head-to-head scores `s[i][j]` (row against column), each mean's
@@ -249,11 +297,11 @@ mod tests {
             ],
             0.0025,
         );
-        let p = ordered_steps(&m).unwrap();
+        let p = ordered_steps(&m, 100).unwrap();
         assert_eq!(p.len(), 3);
         assert_eq!((p[0], p[2]), (0, 3));
         // Nothing separates: no proposal.
         let flat = table(&[&[0.0, 0.5], &[0.5, 0.0]], 0.0025);
-        assert_eq!(ordered_steps(&flat), None);
+        assert_eq!(ordered_steps(&flat, 100), None);
     }
 }

@@ -231,6 +231,12 @@ pub trait DynGame: Sync {
     fn default_ladder(&self) -> Option<Vec<String>> {
         None
     }
+    /// Whether the ladder a design run plays when the user names none is playtune's
+    /// generic one, not one the game declares: a design run then builds one shown to
+    /// be ordered ([`ladder_build`]) where it can.
+    fn generic_ladder(&self) -> bool {
+        false
+    }
     /// Plays the self-play games `games` in parallel (game `g` seeded by
     /// `derive_seed(seed, [g])`, seats rotating with `g`) and hands each to `sink` as
     /// it finishes: one sample at the start of every turn (whenever the player to move

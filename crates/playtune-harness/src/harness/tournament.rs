@@ -33,6 +33,10 @@ impl Watch {
     }
 }
 
+/// The most games one lineup of a tournament plays: a million games' records fit in
+/// memory; 10^11 once asked for a 1.6 TB allocation.
+pub const MAX_GAMES: usize = 1_000_000;
+
 /// The lineups for `agents` agents in `players`-player games: all of them together
 /// when there is one per seat, else (2 players, more agents) every pair once.
 pub fn lineups(agents: usize, players: usize) -> Result<Vec<Vec<usize>>, Error> {
@@ -62,6 +66,14 @@ pub fn run<T: Sync>(
 ) -> Result<TournamentResult, Error> {
     if games == 0 {
         return Err(Error::NoGames);
+    }
+    // Records are held in memory, a lineup's games at once: refuse a count no machine
+    // could hold before anything is sized.
+    if games > MAX_GAMES {
+        return Err(Error::TooManyGames {
+            games,
+            max: MAX_GAMES,
+        });
     }
     let (names, players, ready) = setup()?;
     let lineups = lineups(names.len(), players)?;
@@ -167,7 +179,9 @@ pub(crate) fn standings(
                 }
             }
         }
-        if lineups.len() > 1 {
+        // Every two-seat lineup is a pair that met alone, the only one of a
+        // two-agent tournament too.
+        if lineup.len() == 2 {
             pairs.push(PairResult {
                 a: lineup[0],
                 b: lineup[1],

@@ -161,6 +161,7 @@ fn plan(space: &Space, rng: &mut Rng) -> (Vec<Probe>, Vec<Candidate>) {
             batch.push(Candidate {
                 values: space.decode(&point),
                 phase: Phase::Preprocess,
+                common: None,
             });
         }
         probes.push(Probe::Sweep {
@@ -180,12 +181,14 @@ fn plan(space: &Space, rng: &mut Rng) -> (Vec<Probe>, Vec<Candidate>) {
         batch.push(Candidate {
             values: space.decode(&base),
             phase: Phase::Preprocess,
+            common: None,
         });
         for &c in &cells {
             base[c] = 1;
             batch.push(Candidate {
                 values: space.decode(&base),
                 phase: Phase::Preprocess,
+                common: None,
             });
             base[c] = 0;
         }

@@ -8,6 +8,7 @@ pub mod constrained;
 mod declaration;
 pub mod def;
 mod error;
+pub mod intensify;
 pub mod map_elites;
 pub mod ntbea;
 pub mod race;
@@ -75,6 +76,10 @@ pub struct Candidate {
     pub values: Vec<f64>,
     /// What the evaluation is for.
     pub phase: Phase,
+    /// `Some(k)`: evaluate on the run's `k`-th common seed, the one every candidate
+    /// asked with `k` shares (common random numbers, [`intensify`]); `None`: on the
+    /// evaluation's own seed.
+    pub common: Option<u64>,
 }
 
 /// An optimiser's current answer.

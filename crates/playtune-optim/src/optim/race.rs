@@ -396,6 +396,7 @@ impl Optimizer for Raced {
             .map(|k| Candidate {
                 values: self.points[k].values.clone(),
                 phase: Phase::Race,
+                common: None,
             })
             .collect()
     }

@@ -68,6 +68,7 @@ impl Optimizer for RandomSearch {
             .map(|_| Candidate {
                 values: self.space.decode(&random_point(&self.space, &mut self.rng)),
                 phase: Phase::Search,
+                common: None,
             })
             .collect()
     }

@@ -153,7 +153,8 @@ impl Optimizer for HillClimber {
         let mut batch = vec![
             Candidate {
                 values: parent,
-                phase: Phase::Search
+                phase: Phase::Search,
+                common: None,
             };
             r
         ];
@@ -161,6 +162,7 @@ impl Optimizer for HillClimber {
             Candidate {
                 values: child,
                 phase: Phase::Search,
+                common: None,
             },
             r,
         ));

@@ -57,6 +57,13 @@ pub(in crate::cli) fn report(
                 "trial {}: race mean {:.4} ± {:.4} over {} evaluation(s) on the race's common seeds (the best of the race's entrants, so a little lucky)",
                 t.trial, t.estimate, t.estimate_se, t.estimate_samples
             )
+        } else if t.history.is_empty() && config.intensify.is_some() && t.estimate_samples > 0 {
+            // Intensified, the recommendation is the best point so far, measured on
+            // the run's common seeds.
+            format!(
+                "trial {}: mean {:.4} ± {:.4} over {} search evaluation(s) on the run's common seeds (the best point so far, so a little lucky)",
+                t.trial, t.estimate, t.estimate_se, t.estimate_samples
+            )
         } else if t.history.is_empty() {
             format!(
                 "trial {}: estimate {:.4} (the optimiser's model value)",
@@ -102,6 +109,7 @@ pub(in crate::cli) fn report(
     if r.trials
         .iter()
         .any(|t| t.true_fitness.is_none() && t.spent.race == 0 && t.history.is_empty())
+        && config.intensify.is_none()
         && !run::is_manual(config)
     {
         println!(

@@ -185,6 +185,7 @@ fn a_game_defined_outside_the_crate_is_designed_through_the_generic_problem() {
         log: false,
         faults: Default::default(),
         race: None,
+        intensify: None,
         verdict: None,
         game: None,
     };

@@ -185,6 +185,7 @@ impl Scheduler {
                     Candidate {
                         values: e.values.clone(),
                         phase: Phase::Reevaluate,
+                        common: None,
                     },
                     r,
                 )
@@ -225,6 +226,7 @@ impl Optimizer for Scheduler {
                 Some(values) => batch.push(Candidate {
                     values,
                     phase: Phase::Search,
+                    common: None,
                 }),
                 None => break,
             }
@@ -238,6 +240,7 @@ impl Optimizer for Scheduler {
         batch.extend(self.proposed.drain(..).map(|values| Candidate {
             values,
             phase: Phase::Search,
+            common: None,
         }));
         self.pending = Some((e, from_init));
         batch

@@ -792,6 +792,7 @@ impl Optimizer for Ntbea {
                 batch.push(Candidate {
                     values: self.space.decode(point),
                     phase: Phase::Search,
+                    common: None,
                 });
             }
         }
@@ -815,6 +816,7 @@ impl Optimizer for Ntbea {
                 Candidate {
                     values: self.space.decode(&self.finalists[i].0),
                     phase: Phase::Select,
+                    common: None,
                 }
             })
             .collect()
