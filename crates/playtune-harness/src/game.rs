@@ -86,6 +86,14 @@ pub trait Game: Clone + Send + Sync {
         self.clone()
     }
 
+    /// Why this state can no longer be played, where its rules failed (a forward
+    /// model's operation answered an error, crashed or timed out); `None` for a
+    /// state that plays. A match fails with it rather than hand the state to an agent,
+    /// which would find no move in it.
+    fn failure(&self) -> Option<String> {
+        None
+    }
+
     /// Plays up to `max_steps` steps in which every player (and chance) moves
     /// uniformly at random, as a search's rollout does, and returns the steps played;
     /// `None` (the default) where the game leaves that to the caller, one

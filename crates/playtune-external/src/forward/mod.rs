@@ -178,6 +178,9 @@ impl<R: Rules> FmState<R> {
             return;
         };
         match self.rules.apply(state, action) {
+            Ok(Node::Player { player, legal }) if legal.is_empty() => self.fail(format!(
+                "apply {action}: the game offers seat {player} to move with no legal move"
+            )),
             Ok(node) => self.node = node,
             Err(why) => self.fail(why),
         }
@@ -321,11 +324,36 @@ impl<R: Rules> Game for FmState<R> {
                     view.state = Some(state);
                     view.node = node;
                     view.resolve_chance();
+                    // The world drawn must be the one the seat is to move in.
+                    let wrong = match &view.node {
+                        Node::Player { player: p, legal } if *p == player && !legal.is_empty() => {
+                            None
+                        }
+                        Node::Player { player: p, .. } if *p == player => {
+                            Some(format!("no legal move for seat {player}"))
+                        }
+                        Node::Player { player: p, .. } => {
+                            Some(format!("seat {p} to move, where seat {player} moves"))
+                        }
+                        Node::Over(_) => Some("a finished game".to_string()),
+                        Node::Chance(_) => Some("a chance node".to_string()),
+                    };
+                    if let Some(what) = wrong
+                        && view.shared.failure().is_none()
+                    {
+                        view.fail(format!(
+                            "resample gave {what}: a resampled world must be the seat's own turn"
+                        ));
+                    }
                 }
                 Err(why) => view.fail(why),
             }
         }
         view
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.shared.failure()
     }
 
     fn playout(&mut self, max_steps: u32, rng: &mut Rng) -> Option<u32> {
@@ -607,6 +635,9 @@ impl<R: Rules> ForwardBot<R> {
         );
         let action = if self.agent.simulates() {
             let view = root.observe(self.seat, &mut self.observe);
+            if let Some(why) = view.failure() {
+                return Err(why);
+            }
             self.agent.act(&view, self.seat, &mut self.rng)
         } else {
             self.agent.act(&root, self.seat, &mut self.rng)

@@ -73,6 +73,7 @@ impl<G: Game> Agent<G> for Osla<G> {
     fn act(&mut self, state: &G, player: usize, rng: &mut Rng) -> G::Action {
         // A game may precompute what every one-step simulation would redo (Space
         // Battle plans its objects' paths); the root plays exactly as `state`.
+        let view = state;
         let root = state.search_root(1);
         let state = &root;
         // One assumed action per other player for simultaneous games.
@@ -80,6 +81,7 @@ impl<G: Game> Agent<G> for Osla<G> {
         if state.acting() == crate::game::Acting::All {
             for p in (0..state.num_players()).filter(|&p| p != player) {
                 let a = any_action(state, p, rng, &mut self.buf)
+                    .or_else(|| any_action(view, p, rng, &mut self.buf))
                     .unwrap_or_else(|| panic!("OSLA: player {p} has no action"));
                 self.opponents.push(a);
             }
@@ -112,9 +114,12 @@ impl<G: Game> Agent<G> for Osla<G> {
             }
         }
         self.actions = actions;
+        // A root the game could not copy (a forward model's clone failed: the match
+        // fails with the reason) offers nothing; the view it was made from still does.
         match best {
             Some((_, a)) => a,
-            None => panic!("OSLA: the game offers player {player} no action"),
+            None => any_action(view, player, rng, &mut self.buf)
+                .unwrap_or_else(|| panic!("OSLA: the game offers player {player} no action")),
         }
     }
 

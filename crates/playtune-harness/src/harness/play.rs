@@ -85,6 +85,11 @@ pub fn play<G: Game>(
             let a = agent_at_seat[seat];
             let action = if agents[a].simulates() {
                 let view = state.observe(seat, &mut observe_rng);
+                // A view the rules could not make (a failed clone or resample) has
+                // no move for any agent to choose: the match fails with the reason.
+                if let Some(why) = view.failure() {
+                    return Err(Error::Game(why.into()));
+                }
                 agents[a].act(&view, seat, &mut rngs[a])
             } else {
                 agents[a].act(&state, seat, &mut rngs[a])

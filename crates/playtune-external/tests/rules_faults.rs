@@ -1,0 +1,213 @@
+//! The forward model from Rust: a small game written to the `Rules` trait, played by
+//! every bot, then the same game failing each operation a search bot's view needs.
+//! A match with a failing operation fails naming it; no bot panics (issue 72, item 1).
+
+use playtune_external::forward::{Lineup, Node, Rules, Setup, play};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Nim with a hidden card: a pile of 7, each move takes 1 or 2, who takes the last
+/// wins. Seat 0 also holds a card (0 or 1) seat 1 cannot see, which changes nothing:
+/// it makes the game one that hides information, so search bots resample.
+#[derive(Clone, Debug)]
+struct Pile {
+    left: i64,
+    to_move: usize,
+    card: i64,
+}
+
+/// What goes wrong, and after how many calls of its operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Fault {
+    None,
+    /// `copy` answers an error.
+    CopyErrors,
+    /// `resample` answers an error.
+    ResampleErrors,
+    /// `resample` gives a finished game.
+    ResampleFinished,
+    /// `resample` gives the other seat's turn.
+    ResampleOtherSeat,
+    /// `resample` gives the seat's turn with no move.
+    ResampleNoMove,
+}
+
+struct Nim {
+    fault: Fault,
+    /// Calls of the faulty operation before it fails.
+    after: u64,
+    calls: AtomicU64,
+}
+
+impl Nim {
+    fn new(fault: Fault, after: u64) -> Nim {
+        Nim {
+            fault,
+            after,
+            calls: AtomicU64::new(0),
+        }
+    }
+
+    fn node(s: &Pile) -> Node {
+        if s.left == 0 {
+            // The seat that took the last stone moved before `to_move`.
+            let winner = 1 - s.to_move;
+            let mut r = vec![0.0, 0.0];
+            r[winner] = 1.0;
+            return Node::Over(r);
+        }
+        Node::Player {
+            player: s.to_move,
+            legal: (1..=s.left.min(2)).collect(),
+        }
+    }
+
+    /// Whether the faulty operation `f` fails on this call.
+    fn fails(&self, f: Fault) -> bool {
+        self.fault == f && self.calls.fetch_add(1, Ordering::SeqCst) >= self.after
+    }
+}
+
+impl Rules for Nim {
+    type State = Pile;
+
+    fn node(&self, s: &Pile) -> Result<Node, String> {
+        Ok(Nim::node(s))
+    }
+
+    fn copy(&self, s: &Pile) -> Result<Pile, String> {
+        if self.fails(Fault::CopyErrors) {
+            return Err("clone: the game raised ValueError('no copy')".into());
+        }
+        Ok(s.clone())
+    }
+
+    fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, String> {
+        if !(1..=s.left.min(2)).contains(&action) {
+            return Err(format!("apply: {action} is not a legal move"));
+        }
+        s.left -= action;
+        s.to_move = 1 - s.to_move;
+        Ok(Nim::node(s))
+    }
+
+    fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), String> {
+        let mut world = s.clone();
+        if player != 0 {
+            world.card = (seed % 2) as i64;
+        }
+        let faulty = [
+            Fault::ResampleErrors,
+            Fault::ResampleFinished,
+            Fault::ResampleOtherSeat,
+            Fault::ResampleNoMove,
+        ];
+        if faulty.contains(&self.fault) && self.fails(self.fault) {
+            return match self.fault {
+                Fault::ResampleErrors => Err("resample: the game raised KeyError".into()),
+                Fault::ResampleFinished => {
+                    world.left = 0;
+                    let node = Nim::node(&world);
+                    Ok((world, node))
+                }
+                Fault::ResampleOtherSeat => {
+                    world.to_move = 1 - world.to_move;
+                    let node = Nim::node(&world);
+                    Ok((world, node))
+                }
+                _ => Ok((
+                    world,
+                    Node::Player {
+                        player,
+                        legal: Vec::new(),
+                    },
+                )),
+            };
+        }
+        let node = Nim::node(&world);
+        Ok((world, node))
+    }
+}
+
+const BOTS: [&str; 7] = [
+    "random",
+    "osla",
+    "mcts(iterations=30)",
+    "ismcts(iterations=30)",
+    "bmrh",
+    "srh",
+    "microbial",
+];
+
+fn setup() -> Setup {
+    Setup {
+        players: 2,
+        hidden: true,
+        searchable: true,
+        max_steps: 100,
+    }
+}
+
+fn one_match(rules: Nim, bot: &str, seed: u64) -> Result<playtune_external::MatchReport, String> {
+    let start = Pile {
+        left: 7,
+        to_move: 0,
+        card: 1,
+    };
+    let node = Nim::node(&start);
+    let seats = vec![bot.to_string(), "random".to_string()];
+    play(
+        "nim",
+        Arc::new(rules),
+        (start, node),
+        &setup(),
+        &Lineup {
+            seats: &seats,
+            seed,
+        },
+    )
+}
+
+/// Every bot plays the game to its end, and the winner took the last stone.
+#[test]
+fn every_bot_plays_a_game_written_in_rust() {
+    for bot in BOTS {
+        for seed in 0..3 {
+            let r = one_match(Nim::new(Fault::None, 0), bot, seed)
+                .unwrap_or_else(|e| panic!("{bot}: {e}"));
+            assert!(r.by_rules, "{bot}");
+            assert_eq!(r.winners.len(), 1, "{bot}: {r:?}");
+            assert!((4..=7).contains(&r.length), "{bot}: {r:?}");
+        }
+    }
+}
+
+/// Each operation a search bot's view needs, failing: the match fails naming it, for
+/// every bot that searches; none panics.
+#[test]
+fn a_failing_view_fails_the_match_and_never_panics_a_bot() {
+    let faults = [
+        (Fault::CopyErrors, "clone: the game raised ValueError"),
+        (Fault::ResampleErrors, "resample: the game raised KeyError"),
+        (Fault::ResampleFinished, "resample gave a finished game"),
+        (
+            Fault::ResampleOtherSeat,
+            "resample gave seat 1 to move, where seat 0 moves",
+        ),
+        (
+            Fault::ResampleNoMove,
+            "resample gave no legal move for seat 0",
+        ),
+    ];
+    for (fault, reason) in faults {
+        for bot in &BOTS[1..] {
+            // The fault from its first call, and from its second (a later decision).
+            for after in [0, 1] {
+                let result = std::panic::catch_unwind(|| one_match(Nim::new(fault, after), bot, 1));
+                let result = result.unwrap_or_else(|_| panic!("{bot} panicked on {fault:?}"));
+                let e = result.expect_err(&format!("{bot} on {fault:?} after {after}: no error"));
+                assert!(e.contains(reason), "{bot} on {fault:?}: {e}");
+            }
+        }
+    }
+}
