@@ -47,8 +47,16 @@ pub const PROBLEMS: &[&ProblemDef] = &[
 /// problem that does not build.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A Python file named without the game it defines.
+    #[error(
+        "`{name}` is a Python file: name the game it defines as `{name}:NAME` (NAME the module-level variable or class holding it, e.g. `{name}:GAME`)"
+    )]
+    PythonFileWithoutName {
+        /// The file as given.
+        name: String,
+    },
     /// A game neither built in nor a description file playtune can find.
-    #[error("unknown game `{name}` (built in: {}; or a game description: PATH.ron, or NAME.ron in $PLAYTUNE_GAMES or ./games)", known.join(", "))]
+    #[error("unknown game `{name}` (built in: {}; or a game description: PATH.ron, or NAME.ron in $PLAYTUNE_GAMES or ./games; or a Python game: FILE.py:NAME)", known.join(", "))]
     UnknownGame {
         /// The name asked for.
         name: String,
@@ -127,6 +135,12 @@ pub fn game(name: &str) -> Result<&'static dyn DynGame, Error> {
     }
     if let Some(g) = crate::games::external::registered(name) {
         return Ok(g);
+    }
+    // A Python file is a game only with the name of what it defines.
+    if name.trim().ends_with(".py") {
+        return Err(Error::PythonFileWithoutName {
+            name: name.trim().to_string(),
+        });
     }
     if crate::games::external::python::is_reference(name) {
         return crate::games::external::load_python(name)

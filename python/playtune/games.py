@@ -108,9 +108,16 @@ class Game(ServedGame):
         it leaves as it was). The same seed and states give the same moves."""
         if not is_forward(self):
             raise PlaytuneError(f"game {self.name!r} gives no rules (new_initial_state): playtune's bots cannot play it")
+        if not isinstance(spec, str):
+            raise PlaytuneError(f"spec={spec!r}: give a bot spec as text, such as \"mcts(iterations=200)\"")
+        players = _players(self)
+        # The checks register_game makes: 1.5, True and "0" are no seats.
+        seat = whole_number(seat, "seat", 0, players - 1)
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise PlaytuneError(f"seed={seed!r}: give a whole number (an int), not a {type(seed).__name__}")
         info = _forward_info(self)
         return _playtune.ForwardBot(
-            str(self.name), str(spec), int(seat), int(seed) % (1 << 64), _players(self),
+            str(self.name), spec, seat, int(seed) % (1 << 64), players,
             hidden=info["hidden"], searchable=info["searchable"], heuristic=info["heuristic"],
         )
 

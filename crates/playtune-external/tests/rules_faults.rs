@@ -7,8 +7,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Nim with a hidden card: a pile of 7, each move takes 1 or 2, who takes the last
-/// wins. Seat 0 also holds a card (0 or 1) seat 1 cannot see, which changes nothing:
-/// it makes the game one that hides information, so search bots resample.
+/// wins. Seat 0 is first dealt a card (0 or 1, a chance node) that seat 1 cannot see,
+/// which changes nothing: it makes the game one that hides information, so search
+/// bots resample.
 #[derive(Clone, Debug)]
 struct Pile {
     left: i64,
@@ -30,6 +31,10 @@ enum Fault {
     ResampleOtherSeat,
     /// `resample` gives the seat's turn with no move.
     ResampleNoMove,
+    /// The deal's probabilities are all 0.
+    ChanceZero,
+    /// The deal's probabilities sum past the largest number.
+    ChanceOverflow,
 }
 
 struct Nim {
@@ -48,7 +53,15 @@ impl Nim {
         }
     }
 
-    fn node(s: &Pile) -> Node {
+    fn node_of(&self, s: &Pile) -> Node {
+        if s.card < 0 {
+            let p = match self.fault {
+                Fault::ChanceZero => 0.0,
+                Fault::ChanceOverflow => f64::MAX,
+                _ => 0.5,
+            };
+            return Node::Chance(vec![(0, p), (1, p)]);
+        }
         if s.left == 0 {
             // The seat that took the last stone moved before `to_move`.
             let winner = 1 - s.to_move;
@@ -72,7 +85,7 @@ impl Rules for Nim {
     type State = Pile;
 
     fn node(&self, s: &Pile) -> Result<Node, String> {
-        Ok(Nim::node(s))
+        Ok(self.node_of(s))
     }
 
     fn copy(&self, s: &Pile) -> Result<Pile, String> {
@@ -83,17 +96,21 @@ impl Rules for Nim {
     }
 
     fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, String> {
+        if s.card < 0 {
+            s.card = action;
+            return Ok(self.node_of(s));
+        }
         if !(1..=s.left.min(2)).contains(&action) {
             return Err(format!("apply: {action} is not a legal move"));
         }
         s.left -= action;
         s.to_move = 1 - s.to_move;
-        Ok(Nim::node(s))
+        Ok(self.node_of(s))
     }
 
     fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), String> {
         let mut world = s.clone();
-        if player != 0 {
+        if player != 0 && world.card >= 0 {
             world.card = (seed % 2) as i64;
         }
         let faulty = [
@@ -107,12 +124,12 @@ impl Rules for Nim {
                 Fault::ResampleErrors => Err("resample: the game raised KeyError".into()),
                 Fault::ResampleFinished => {
                     world.left = 0;
-                    let node = Nim::node(&world);
+                    let node = self.node_of(&world);
                     Ok((world, node))
                 }
                 Fault::ResampleOtherSeat => {
                     world.to_move = 1 - world.to_move;
-                    let node = Nim::node(&world);
+                    let node = self.node_of(&world);
                     Ok((world, node))
                 }
                 _ => Ok((
@@ -124,7 +141,7 @@ impl Rules for Nim {
                 )),
             };
         }
-        let node = Nim::node(&world);
+        let node = self.node_of(&world);
         Ok((world, node))
     }
 }
@@ -152,9 +169,9 @@ fn one_match(rules: Nim, bot: &str, seed: u64) -> Result<playtune_external::Matc
     let start = Pile {
         left: 7,
         to_move: 0,
-        card: 1,
+        card: -1,
     };
-    let node = Nim::node(&start);
+    let node = rules.node_of(&start);
     let seats = vec![bot.to_string(), "random".to_string()];
     play(
         "nim",
@@ -209,5 +226,19 @@ fn a_failing_view_fails_the_match_and_never_panics_a_bot() {
                 assert!(e.contains(reason), "{bot} on {fault:?}: {e}");
             }
         }
+    }
+}
+
+/// A chance node that cannot be sampled (every probability 0, or a sum past the
+/// largest number) fails the match naming it: it was once played as its last outcome.
+#[test]
+fn chance_that_cannot_be_sampled_is_refused() {
+    for fault in [Fault::ChanceZero, Fault::ChanceOverflow] {
+        let e =
+            one_match(Nim::new(fault, 0), "random", 1).expect_err(&format!("{fault:?}: no error"));
+        assert!(
+            e.contains("a chance node whose probabilities sum to"),
+            "{fault:?}: {e}"
+        );
     }
 }

@@ -178,7 +178,7 @@ pub fn read_config(dir: &Path) -> Result<RunConfig, RunError> {
 /// The text of a run folder's `config.ron`, and its path.
 fn config_text(dir: &Path) -> Result<(String, PathBuf), RunError> {
     let path = dir.join(CONFIG_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+    let text = super::files::read_plain_text(&path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound && dir.is_dir() {
             RunError::NeverStarted(path.clone())
         } else {

@@ -189,7 +189,7 @@ fn not_of_run(r: &FailureRow, trials: u64, space: &Space) -> Option<String> {
 type Numbered = HashMap<(u64, u64), (usize, FailureRow)>;
 
 fn read_failures_numbered(path: &Path) -> Result<(Numbered, Vec<(usize, String)>), RunError> {
-    let text = match std::fs::read(path) {
+    let text = match super::files::read_plain(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Ok((HashMap::new(), Vec::new()));

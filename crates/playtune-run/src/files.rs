@@ -197,6 +197,59 @@ pub(crate) fn open_in_place(path: &Path, create: bool) -> io::Result<File> {
     )
 }
 
+/// The most a reader takes of one run file: far more than any run writes (a million
+/// evaluations' log is a few hundred megabytes), far less than a machine's memory.
+pub const MAX_READ: u64 = 2 << 30;
+
+/// Reads a run file for a command that only reads (`status`, `report`, `plot`,
+/// `compare`): a plain file, through a link or not, of at most [`MAX_READ`] bytes.
+/// A pipe, a device or a socket is refused before it is read, so that none can hold
+/// the reader (a pipe blocks it for ever, `/dev/zero` fills its memory); the open
+/// does not wait on a pipe put there meanwhile. The caller names the file.
+pub fn read_plain(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = open_plain_read(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_READ + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_READ {
+        return Err(io::Error::other(format!(
+            "over {MAX_READ} bytes, more than any run writes: playtune does not read it"
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Opens a plain file (through a link or not) to read it, refusing a pipe, a device
+/// or a socket without waiting on it.
+pub(crate) fn open_plain_read(path: &Path) -> io::Result<File> {
+    let refuse = || {
+        io::Error::other(
+            "not a plain file (a pipe, a device or a socket): a run's files are plain files, and playtune does not read this one",
+        )
+    };
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(refuse());
+    }
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(refuse());
+    }
+    Ok(file)
+}
+
+/// [`read_plain`] as text; bytes that are not UTF-8 are an error naming the file.
+pub fn read_plain_text(path: &Path) -> io::Result<String> {
+    String::from_utf8(read_plain(path)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// Reads a file that is to be repaired or extended: `None` when it does not exist.
 /// A link or anything but a plain file is refused before it is read.
 pub fn read(path: &Path) -> io::Result<Option<Vec<u8>>> {

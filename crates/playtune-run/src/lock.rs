@@ -254,7 +254,8 @@ fn probe(path: &Path) -> Option<String> {
     {
         return None;
     }
-    let file = File::open(path).ok()?;
+    // A pipe put there would hold a reader that opened it for ever.
+    let file = super::files::open_plain_read(path).ok()?;
     match try_lock(&file, false) {
         Ok(false) => Some(holder(path)),
         // Unlocked when the file closes.
@@ -318,7 +319,8 @@ fn holder(path: &Path) -> String {
     let started = Instant::now();
     loop {
         let mut text = String::new();
-        let _ = File::open(path).and_then(|mut f| f.read_to_string(&mut text));
+        let _ = super::files::open_plain_read(path)
+            .and_then(|f| f.take(1 << 16).read_to_string(&mut text));
         let field = |name: &str| {
             text.lines()
                 .find_map(|l| l.strip_prefix(name)?.strip_prefix(": "))

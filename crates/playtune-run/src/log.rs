@@ -277,7 +277,8 @@ impl LogContents {
 /// [`LogContents::dropped`]. Of two copies of one (trial, index), the later is kept:
 /// a resumed run appends the rows it evaluated again.
 pub fn read_log(path: &Path, space: &Space, features: &[String]) -> Result<LogContents, RunError> {
-    let text = std::fs::read(path).map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
+    let text = super::files::read_plain(path)
+        .map_err(|e| RunError::Io(format!("{}: {e}", path.display())))?;
     let text = String::from_utf8_lossy(&text);
     read_log_text(&text, space, features)
         .map_err(|(line, m)| RunError::Io(format!("{}:{line}: {m}", path.display())))

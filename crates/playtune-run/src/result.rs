@@ -226,7 +226,7 @@ impl RunResult {
 /// wrong.
 pub fn read_result(dir: &Path) -> Result<RunResult, RunError> {
     let path = dir.join(super::RESULT_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|e| {
+    let text = super::files::read_plain_text(&path).map_err(|e| {
         RunError::Io(format!(
             "{}: {e} (did the run finish? {})",
             path.display(),

@@ -84,9 +84,11 @@ fn run_line(dir: &Path) -> Result<String> {
     let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     let log = dir.join(crate::run::log::LOG_FILE);
     // Whole lines only: a writer may be halfway through the last one.
-    let rows = std::fs::read_to_string(&log)
-        .map(|t| t.matches('\n').count().saturating_sub(1))
-        .unwrap_or(0);
+    let rows = match crate::run::files::read_plain_text(&log) {
+        Ok(t) => t.matches('\n').count().saturating_sub(1),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => anyhow::bail!("{}: {e}", log.display()),
+    };
     // Failures as the run reads them: damaged lines are named, not counted.
     let failed = crate::run::failures::read_failures(
         &dir.join(crate::run::failures::FAILURES_FILE),

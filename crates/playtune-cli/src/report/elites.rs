@@ -120,7 +120,7 @@ pub(crate) fn elites_section(
 
 /// The run's `validation.md` (`playtune validate`), if it has one.
 pub(crate) fn validation_section(dir: &Path) -> Option<Section> {
-    let text = std::fs::read_to_string(dir.join("validation.md")).ok()?;
+    let text = crate::run::files::read_plain_text(&dir.join("validation.md")).ok()?;
     if text.trim().is_empty() {
         return None;
     }

@@ -71,7 +71,7 @@ pub(super) fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<Stri
     // The summary first.
     md.sort_by_key(|p| p.file_name().is_none_or(|n| n != "summary.md"));
     for f in &md {
-        let text = std::fs::read_to_string(f).map_err(|source| Error::Io {
+        let text = crate::run::files::read_plain_text(f).map_err(|source| Error::Io {
             what: format!("cannot read {}", f.display()),
             source,
         })?;
@@ -86,7 +86,7 @@ pub(super) fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<Stri
         ));
     }
     for f in files_with(dir, "txt") {
-        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        let text = crate::run::files::read_plain_text(&f).unwrap_or_default();
         if text.trim().is_empty() {
             continue;
         }

@@ -412,7 +412,7 @@ fn verdict(result: &RunResult) -> Option<Section> {
 
 fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<Section>> {
     let log = dir.join(LOG_FILE);
-    let Ok(text) = std::fs::read_to_string(&log) else {
+    let Ok(text) = crate::run::files::read_plain_text(&log) else {
         return Ok(None);
     };
     // The features as the log's header names them (any name: `check`, a quote).

@@ -23,6 +23,7 @@ mod fuzz;
 mod games;
 mod ladder_inputs;
 mod learned_eval;
+mod messages;
 mod newcomer;
 mod play_styles_published;
 mod readme;
@@ -33,6 +34,7 @@ mod safe_to_open;
 #[cfg(unix)]
 mod signals;
 mod slurm;
+mod special_files;
 mod statistical;
 mod tune;
 mod typed_settings;

@@ -160,6 +160,14 @@ impl<R: Rules> FmState<R> {
                 return;
             }
             let total: f64 = outcomes.iter().map(|(_, p)| p.max(0.0)).sum();
+            // Probabilities that are all 0 or sum past the largest number cannot be
+            // sampled: drawn anyway, the last outcome would always be played.
+            if !(total.is_finite() && total > 0.0) {
+                self.fail(format!(
+                    "a chance node whose probabilities sum to {total}: give outcomes whose probabilities are > 0 and sum to a finite number ({outcomes:?})"
+                ));
+                return;
+            }
             let mut x = self.chance.random::<f64>() * total;
             let mut pick = outcomes[outcomes.len() - 1].0;
             for (a, p) in outcomes {
