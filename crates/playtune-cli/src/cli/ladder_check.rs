@@ -129,10 +129,6 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
     check_games("--games", a.games)?;
     let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let given = super::name_value_pairs("--set", &a.settings)?;
-    let settings = game
-        .settings_values(&given)
-        .and_then(|v| game.own_rules(&v))
-        .map_err(anyhow::Error::msg)?;
     let ladder = match &a.ladder {
         Some(l) => crate::harness::split_agents(l),
         None => game
@@ -140,7 +136,17 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
             .unwrap_or_else(|| crate::harness::split_agents("random,osla,mcts")),
     };
     if ladder.len() < 2 {
-        anyhow::bail!("--ladder: give at least two rungs, weakest first");
+        match &a.ladder {
+            Some(_) => anyhow::bail!("--ladder: give at least two rungs, weakest first"),
+            // No ladder given: the game's own has one rung, and the user did nothing
+            // wrong.
+            None => anyhow::bail!(
+                "{}: its ladder is only `{}`, and a check needs two rungs; a game that hides information and gives no resampler (`resample_from_infostate`, or the `resample` operation) is played by `random` alone, since a search bot would read the true state (`playtune games {}` lists its bots)",
+                game.name(),
+                ladder.join(","),
+                a.game
+            ),
+        }
     }
     if let Some((i, rung)) = ladder
         .iter()
@@ -153,6 +159,12 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
             i + 1
         );
     }
+    // The ladder is refused before the game's rules are asked for (a game process
+    // started for nothing).
+    let settings = game
+        .settings_values(&given)
+        .and_then(|v| game.own_rules(&v))
+        .map_err(anyhow::Error::msg)?;
     match watched(game, &settings, &ladder, None, a.games, a.seed)? {
         Some(check) => print!("{}", report(game.name(), &check)),
         None => println!(

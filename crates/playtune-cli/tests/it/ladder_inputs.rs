@@ -136,3 +136,27 @@ fn a_check_of_few_games_is_inconclusive_not_a_verdict() {
     assert!(text.contains("--games 100"), "{text}");
     assert!(!text.contains("NOT shown ordered"), "{text}");
 }
+
+/// A game that hides information and gives no resampler has a ladder of `random`
+/// alone: with no `--ladder` given, the check says why, not "--ladder: give at least
+/// two rungs".
+#[test]
+fn a_hidden_game_without_a_resampler_says_only_random_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("secret.ron");
+    std::fs::write(
+        &file,
+        r#"(name: "secret", command: "node secret.js", players: 2, forward_model: true, hidden: true, resample: false)"#,
+    )
+    .unwrap();
+    let out = playtune()
+        .args(["check-ladder", "--game"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(!e.contains("--ladder: give at least two rungs"), "{e}");
+    assert!(e.contains("its ladder is only `random`"), "{e}");
+    assert!(e.contains("no resampler"), "{e}");
+}
