@@ -4,28 +4,72 @@
 
 use crate::run::{self, RunConfig};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::time::Duration;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-/// A run's progress bar: evaluations done of all its trials' budgets, with the
-/// algorithm and the problem beside them.
-pub(crate) struct SearchBar(ProgressBar);
-
-impl SearchBar {
-    /// A bar drawn once the run starts.
-    pub(crate) fn new() -> SearchBar {
-        SearchBar(ProgressBar::hidden())
-    }
+/// A run's progress on standard error: its folder first, then on a terminal a bar of
+/// evaluations done of all its trials' budgets, with the algorithm and the problem
+/// beside it; elsewhere (a log, a pipe) a plain line at every tenth done and at least
+/// once a minute, which a log can follow.
+pub(crate) struct SearchBar {
+    bar: ProgressBar,
+    dir: PathBuf,
+    /// Where standard error is not a terminal: the plain lines' count.
+    plain: Option<Mutex<Plain>>,
 }
 
-impl Default for SearchBar {
-    fn default() -> Self {
-        SearchBar::new()
+/// What the plain lines have said so far.
+struct Plain {
+    start: Instant,
+    last: Instant,
+    done: u64,
+    total: u64,
+    tenths: u64,
+}
+
+/// The longest a log waits for a plain line while evaluations go on.
+const PLAIN_EVERY: Duration = Duration::from_secs(60);
+
+impl SearchBar {
+    /// The progress of the run in `dir`, drawn once the run starts.
+    pub(crate) fn new(dir: &Path) -> SearchBar {
+        let plain = (!std::io::stderr().is_terminal()).then(|| {
+            Mutex::new(Plain {
+                start: Instant::now(),
+                last: Instant::now(),
+                done: 0,
+                total: 0,
+                tenths: 0,
+            })
+        });
+        SearchBar {
+            bar: ProgressBar::hidden(),
+            dir: dir.to_path_buf(),
+            plain,
+        }
     }
 }
 
 impl run::Progress for SearchBar {
     fn start(&self, total: u64, config: &RunConfig) {
-        let bar = &self.0;
+        // The folder first, so that a log names it before minutes of search.
+        eprintln!(
+            "run {}: {total} evaluations ({} on {})",
+            self.dir.display(),
+            config.algorithm.name(),
+            config.problem.name
+        );
+        if let Some(p) = &self.plain {
+            if let Ok(mut p) = p.lock() {
+                p.total = total;
+                p.start = Instant::now();
+                p.last = p.start;
+            }
+            return;
+        }
+        let bar = &self.bar;
         bar.set_length(total);
         bar.set_style(style("evaluations", " {msg}"));
         // Drawn at once and kept ticking: a first batch can take minutes (MAP-Elites'
@@ -40,11 +84,40 @@ impl run::Progress for SearchBar {
     }
 
     fn advance(&self, n: u64) {
-        self.0.inc(n);
+        let Some(p) = &self.plain else {
+            self.bar.inc(n);
+            return;
+        };
+        let Ok(mut p) = p.lock() else {
+            return;
+        };
+        p.done += n;
+        let tenths = p.done * 10 / p.total.max(1);
+        let now = Instant::now();
+        if tenths > p.tenths || now - p.last >= PLAIN_EVERY {
+            let elapsed = (now - p.start).as_secs_f64();
+            let left = if p.done > 0 && p.done < p.total {
+                format!(
+                    ", about {} left",
+                    run::duration_text(elapsed * (p.total - p.done) as f64 / p.done as f64)
+                )
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "progress: {} of {} evaluations ({}%) in {}{left}",
+                p.done,
+                p.total,
+                p.done * 100 / p.total.max(1),
+                run::duration_text(elapsed)
+            );
+            p.tenths = tenths;
+            p.last = now;
+        }
     }
 
     fn finish(&self) {
-        self.0.finish_and_clear();
+        self.bar.finish_and_clear();
     }
 }
 

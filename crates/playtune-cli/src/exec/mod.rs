@@ -207,7 +207,9 @@ impl Executor for Local {
         searches
             .iter()
             .map(|s| {
-                let bar = options.progress.then(crate::progress::SearchBar::new);
+                let bar = options
+                    .progress
+                    .then(|| crate::progress::SearchBar::new(&s.dir));
                 run::execute_with(
                     Some(&s.dir),
                     &s.config,

@@ -23,6 +23,7 @@ mod fuzz;
 mod games;
 mod ladder_inputs;
 mod learned_eval;
+mod log_output;
 mod messages;
 mod newcomer;
 mod play_styles_published;
