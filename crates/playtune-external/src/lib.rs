@@ -127,8 +127,14 @@ impl MatchPlayer for ProcessPlayer {
                     seats,
                     seed: m.seed,
                 },
-            )?;
-            rules.flush()?;
+            );
+            // Every state the match made is dropped, a failed match's too: the game
+            // process lives on for the next match. Where the failure was the process
+            // itself (it died or was killed), the flush fails at once and the match's
+            // own error is the one told.
+            let flushed = rules.flush();
+            let report = report?;
+            flushed?;
             Ok(report)
         })();
         Some(played)

@@ -253,6 +253,62 @@ fn a_malformed_reply_fails_the_match_with_the_reason() {
     }
 }
 
+/// A match that fails on the game's error reply still tells the game to drop every
+/// state it made (issue 72, item 9: a design run left a game holding 160 to 255).
+#[test]
+fn a_failed_match_drops_its_states() {
+    if !node("a_failed_match_drops_its_states") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("leaky.js"),
+        r#"const fs = require("fs");
+const live = new Map();
+let next = 0;
+const keep = (s) => { live.set(next, s); return next++; };
+const where = (id) => ({ state: id, player: live.get(id).turn, legal: [0, 1] });
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const r = JSON.parse(line);
+  for (const id of r.drop || []) live.delete(id);
+  let reply = {};
+  if (r.op === "new") reply = where(keep({ turn: 0, steps: 0 }));
+  if (r.op === "clone") reply = where(keep({ ...live.get(r.state) }));
+  if (r.op === "apply" || r.op === "playout") {
+    const s = live.get(r.state);
+    s.steps += 1;
+    s.turn = 1 - s.turn;
+    reply = s.steps >= 3 ? { error: "the rules broke at move 3" } : where(r.state);
+    if (r.op === "playout" && !reply.error) reply.steps = 1;
+  }
+  process.stdout.write(JSON.stringify({ id: r.id, ...reply }) + "\n");
+  fs.writeFileSync("held.txt", String(live.size));
+});
+"#,
+    )
+    .unwrap();
+    let game = dir.path().join("leaky.ron");
+    std::fs::write(
+        &game,
+        r#"(name: "leaky", command: "node leaky.js", players: 2, forward_model: true, timeout: 10)"#,
+    )
+    .unwrap();
+    common::refused(
+        playtune().args(["tournament", "--game"]).arg(&game).args([
+            "--agents",
+            "mcts(iterations=8),random",
+            "--games",
+            "1",
+        ]),
+        &["the rules broke at move 3"],
+    );
+    let held = std::fs::read_to_string(dir.path().join("held.txt")).unwrap();
+    assert_eq!(
+        held, "0",
+        "states the game still holds after the failed match"
+    );
+}
+
 /// A game with a bot of its own that also answers the forward-model operations plays
 /// its own bots' matches itself and playtune's bots' over the operations; a match
 /// seating one of each is refused, saying why.
