@@ -501,14 +501,26 @@ fn print_game(game: &dyn crate::harness::DynGame) {
         );
     }
     if let Some(ladder) = game.default_ladder() {
-        println!("  its design ladder, weakest first: {}", ladder.join(", "));
+        if game.generic_ladder() {
+            println!(
+                "  playtune's generic ladder, weakest first: {} (a design run plays one built to be ordered instead: `playtune build-ladder`)",
+                ladder.join(", ")
+            );
+        } else {
+            println!("  its design ladder, weakest first: {}", ladder.join(", "));
+        }
     }
     if !game.traced() {
         println!(
             "  lead metrics (lead_changes, decided_at): unavailable, its matches report no trace"
         );
     }
-    println!("  its own agents and presets:");
+    // A game of rules only has no agents of its own: playtune's bots play it.
+    if game.generic_ladder() {
+        println!("  playtune's bots for it:");
+    } else {
+        println!("  its own agents and presets:");
+    }
     for a in game.own_agents() {
         println!("    {}  {}", a.names.join(" | "), a.about);
         print_settings("      ", &a.settings);

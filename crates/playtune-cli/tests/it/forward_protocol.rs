@@ -53,8 +53,16 @@ fn a_forward_model_game_lists_playtunes_bots_and_the_default_ladder() {
     assert!(out.starts_with("tictactoe-js  n x n board"), "{out}");
     assert!(
         out.contains(
-            "its design ladder, weakest first: random, osla, mcts(iterations=16), mcts(iterations=128)"
+            "playtune's generic ladder, weakest first: random, osla, mcts(iterations=16), mcts(iterations=128) (a design run plays one built to be ordered instead"
         ),
+        "{out}"
+    );
+    // Rules only: the bots are playtune's, not "its own" (issue 72, item 16), and
+    // MCTS's depth of 200 is a value tune-agent may keep.
+    assert!(out.contains("  playtune's bots for it:"), "{out}");
+    assert!(!out.contains("its own agents"), "{out}");
+    assert!(
+        out.contains("depth=200  steps per iteration, tree steps included [tune-agent: one of [1.0, 2.0, 5.0, 10.0, 20.0, 200.0]]"),
         "{out}"
     );
     for bot in [

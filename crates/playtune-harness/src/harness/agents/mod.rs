@@ -263,7 +263,19 @@ impl<S: Game + 'static> AgentEntry<S> {
         let mut settings = base.settings();
         for (k, v) in defaults {
             match settings.iter_mut().find(|s| s.name == *k) {
-                Some(s) => s.default = v.to_string(),
+                Some(s) => {
+                    s.default = v.to_string();
+                    // The preset's default is a value tuning may keep: the untuned
+                    // agent is a point of its own space (a forward-model game's MCTS
+                    // searches to depth 200, past the generic grid's 20).
+                    if let (Some(playtune_optim::space::Domain::List(values)), Ok(x)) =
+                        (&mut s.tune, v.parse::<f64>())
+                        && !values.contains(&x)
+                    {
+                        values.push(x);
+                        values.sort_by(f64::total_cmp);
+                    }
+                }
                 None => panic!("preset {names:?}: {base:?} has no setting `{k}`"),
             }
         }
