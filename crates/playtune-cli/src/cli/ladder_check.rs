@@ -148,17 +148,6 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
             ),
         }
     }
-    if let Some((i, rung)) = ladder
-        .iter()
-        .enumerate()
-        .find(|(i, r)| ladder[..*i].contains(r))
-    {
-        anyhow::bail!(
-            "--ladder: `{rung}` is given twice (rungs {} and {}): each rung must be another bot",
-            ladder.iter().position(|r| r == rung).unwrap_or(0) + 1,
-            i + 1
-        );
-    }
     // The ladder is refused before the game's rules are asked for (a game process
     // started for nothing).
     let settings = game

@@ -236,6 +236,18 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
     ))
 }
 
+/// A setting refused, named by its flag (`intensify_max` is `--intensify-max`).
+fn setting_flag(e: crate::optim::Error) -> anyhow::Error {
+    match e {
+        crate::optim::Error::Setting {
+            setting,
+            value,
+            expected,
+        } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
+        other => anyhow!(other),
+    }
+}
+
 fn start(
     common: &CommonRunArgs,
     default_problem: &str,
@@ -289,14 +301,7 @@ fn start(
         _ => None,
     };
     if let Some(c) = &intensify {
-        c.check().map_err(|e| match e {
-            crate::optim::Error::Setting {
-                setting,
-                value,
-                expected,
-            } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
-            other => anyhow!(other),
-        })?;
+        c.check().map_err(setting_flag)?;
     }
     // The default race is the library's (optim::race::by_default), as Python's.
     let race = match race {
@@ -322,12 +327,7 @@ fn start(
                     } if setting == "race_share" => {
                         anyhow!("--race {value}: {expected} (--no-race runs none)")
                     }
-                    crate::optim::Error::Setting {
-                        setting,
-                        value,
-                        expected,
-                    } => anyhow!("--{} {value}: {expected}", setting.replace('_', "-")),
-                    other => anyhow!(other),
+                    other => setting_flag(other),
                 };
                 c.check().map_err(flag)?;
                 // A share given that the budget cannot honour is refused; the default
