@@ -97,6 +97,9 @@ def create_run(
     race: Optional[float] = None,
     race_baseline: str = "entrant",
     intensify: bool = True,
+    ladder_check: str = "warn",
+    ladder_check_games: Optional[int] = None,
+    quiet: bool = False,
 ) -> str: ...
 def evaluate(
     problem: str,

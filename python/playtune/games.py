@@ -186,6 +186,7 @@ def _forward_info(game: Any) -> Dict[str, bool]:
     info = getattr(game, "_playtune_forward", None)
     if info is None:
         state = initial_state(game, _defaults(game))
+        _check_clone(game, state)
         hidden = bool(getattr(game, "hidden_information", False))
         resamples = callable(getattr(state, "resample_from_infostate", None))
         info = {
@@ -198,6 +199,44 @@ def _forward_info(game: Any) -> Dict[str, bool]:
         except AttributeError:  # a game object that takes no attributes
             pass
     return info
+
+
+def _where(state: Any) -> Any:
+    """What a search reads of ``state``: whose turn, and the moves or outcomes."""
+    player = state.current_player()
+    if player == -4 or state.is_terminal():
+        return (player, "over")
+    if player == -1:  # a chance node, as OpenSpiel numbers it
+        return (player, [a for a, _ in state.chance_outcomes()])
+    return (player, list(state.legal_actions()))
+
+
+def _check_clone(game: Any, state: Any) -> None:
+    """Refuses a ``clone()`` that is no copy, found on the initial state: one that
+    returns the state itself, or shares what a move changes (a list assigned, not
+    copied). A search plays its moves on clones: such a clone would play them on the
+    match's own state, and the match would end in a few moves, quietly wrong. A
+    ``clone`` or rule that raises here is left to the matches, which say so."""
+    where = f"{type(game).__name__}: clone()"
+    try:
+        copy = state.clone()
+        if copy is state:
+            raise PlaytuneError(f"{where} returned the state itself: give an independent copy (a new object, every mutable part copied)")
+        before = _where(state)
+        if before[1] == "over" or not before[1]:
+            return
+        move = before[1][0]
+        copy.apply_action(move)
+        after = _where(state)
+    except PlaytuneError:
+        raise
+    except Exception:  # noqa: BLE001 (a rule that fails here fails its matches, saying so)
+        return
+    if after != before:
+        raise PlaytuneError(
+            f"{where}: applying move {move} to a clone of the initial state changed the state it was cloned from "
+            f"({before} became {after}): copy every mutable part (`list(self.cells)`, `copy.deepcopy`), do not share it"
+        )
 
 
 def seat_spec(seat: Mapping[str, Any]) -> str:

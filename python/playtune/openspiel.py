@@ -33,10 +33,16 @@ information state string) has no ``mcts`` bot: the random bot and the user's bot
 play it. Chance nodes are sampled from the match's seed. A match that reaches
 ``max_steps`` ends by the cap. The winners are the seats with the highest return (all
 of them on a draw).
+
+:meth:`OpenSpielGame.bot` is a bot outside a match: one of the game's bots, or one of
+playtune's (``osla``, ``mcts(iterations=N)``, ``ismcts(iterations=N)``, the
+rolling-horizon agents) searched in Rust over the game's states as the
+``playtune-*`` kinds above search them.
 """
 from __future__ import annotations
 
 import math
+import numbers
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -369,25 +375,45 @@ class _Determinized:
 _PLAYTUNE_DEPTH = 1000
 
 
-def _playtune_bot(game: Any, seat: int, settings: Dict[str, Any], rng: Any, kind: str) -> Any:
-    """playtune's MCTS (``playtune-mcts``) or ISMCTS, in Rust, over the game's states."""
+def _playtune_kind(search: Optional[str]) -> Optional[str]:
+    """How playtune's bots search a game whose MCTS is of kind ``search``
+    (:func:`search_kind`): ``playtune-mcts`` over the true state where nothing is
+    hidden, ``playtune-ismcts`` over OpenSpiel's resampler, ``playtune-ismcts-sampled``
+    over worlds drawn by :func:`sample_world`; None where no MCTS plays the game."""
+    if search in ("mcts", "playtune-mcts"):
+        return "playtune-mcts"
+    if search in ("determinized", "playtune-ismcts-sampled"):
+        return "playtune-ismcts-sampled"
+    return search
+
+
+def _sampled_world(state: Any, player: int, seed: int) -> Any:
+    """The resampler playtune's bots get for a game that gives none of its own."""
+    import numpy as np
+
+    return sample_world(state, player, np.random.RandomState(seed % (1 << 32)))
+
+
+def _forward_bot(label: str, players: int, kind: str, spec: str, seat: int, seed: int) -> Any:
+    """playtune's bot ``spec`` for ``seat``, searched in Rust over the game's states;
+    ``kind`` (:func:`_playtune_kind`) says how it sees what the game hides. ``label``
+    names the game in its errors."""
     from . import _playtune
 
-    hidden = kind != "playtune-mcts"
-    resampler = None
-    if kind == "playtune-ismcts-sampled":
-        import numpy as np
-
-        def resampler(state: Any, player: int, seed: int) -> Any:
-            return sample_world(state, player, np.random.RandomState(seed % (1 << 32)))
-
-    spec = "{}(iterations={},c={},depth={})".format(
-        "ismcts" if hidden else "mcts", int(settings["simulations"]), float(settings["uct_c"]), _PLAYTUNE_DEPTH
-    )
     return _playtune.ForwardBot(
-        game.get_type().short_name, spec, seat, _seed(rng), game.num_players(),
-        hidden=hidden, resampler=resampler,
+        label, spec, seat, seed, players,
+        hidden=kind != "playtune-mcts",
+        resampler=_sampled_world if kind == "playtune-ismcts-sampled" else None,
     )
+
+
+def _playtune_bot(game: Any, seat: int, settings: Dict[str, Any], rng: Any, kind: str) -> Any:
+    """playtune's MCTS (``playtune-mcts``) or ISMCTS, in Rust, over the game's states."""
+    spec = "{}(iterations={},c={},depth={})".format(
+        "mcts" if kind == "playtune-mcts" else "ismcts",
+        int(settings["simulations"]), float(settings["uct_c"]), _PLAYTUNE_DEPTH,
+    )
+    return _forward_bot(game.get_type().short_name, game.num_players(), kind, spec, seat, _seed(rng))
 
 
 def _mcts_factory(kind: str) -> BotFactory:
@@ -439,6 +465,86 @@ def _check_domain(game: str, name: str, kind: type, dim: Mapping[str, Any]) -> N
             )
     elif kind is bool and not ("bool" in dim):
         raise PlaytuneError(f"OpenSpiel game {game}: parameter `{name}` is a bool: give it a bool domain")
+
+
+def _parse_spec(spec: str) -> Tuple[str, Dict[str, str]]:
+    """``NAME`` or ``NAME(KEY=VALUE,...)`` as its name and settings as written, read
+    as the command line reads an agent spec."""
+    text = spec.strip()
+    name, paren, rest = text.partition("(")
+    name = name.strip()
+    if paren and not rest.endswith(")"):
+        raise PlaytuneError(f"bot spec {spec!r}: expected NAME(KEY=VALUE,...) with a closing `)`")
+    if not name or any(c in name for c in "),="):
+        raise PlaytuneError(f"bot spec {spec!r}: expected NAME or NAME(KEY=VALUE,...), such as mcts(simulations=50)")
+    given: Dict[str, str] = {}
+    inner = rest[:-1] if paren else ""
+    for pair in inner.split(",") if inner.strip() else []:
+        key, eq, value = (x.strip() for x in pair.partition("="))
+        if not pair.strip():
+            raise PlaytuneError(f"bot spec {spec!r}: an empty setting (two commas in a row, or one at an end)")
+        if not (key and eq and value):
+            raise PlaytuneError(f"bot spec {spec!r}: `{pair.strip()}` is not KEY=VALUE")
+        if key in given:
+            raise PlaytuneError(f"bot spec {spec!r}: setting `{key}` is given twice; give each setting once")
+        given[key] = value
+    return name, given
+
+
+def _is_playtune_bot(name: str) -> bool:
+    """Whether ``name`` is one of playtune's bots for games that bring their rules."""
+    from . import _playtune
+
+    bots, _ = _playtune.forward_bots(hidden=True, searchable=True)
+    return name.lower() in {b[0].lower() for b in bots}
+
+
+def _dims(dims: Any) -> Dict[str, Mapping[str, Any]]:
+    """A bot's settings dims by name, written either way a space dict takes them."""
+    if not dims:
+        return {}
+    if isinstance(dims, Mapping):
+        return dict(dims)
+    return {d["name"]: d for d in dims}
+
+
+def _bot_settings(label: str, dims: Any, given: Mapping[str, str]) -> Dict[str, Any]:
+    """The settings a match would hand the bot whose settings are ``dims`` for a spec
+    that gives ``given``: every setting, the rest at their defaults, each checked
+    against its domain and typed as its kind is."""
+    from .spaces import space_from_dict
+
+    by_name = _dims(dims)
+    if not by_name:
+        return {}
+    space = space_from_dict({"name": "bot", "dims": by_name})
+    values = space.default()
+    for key, text in given.items():
+        dim = by_name[key]
+        try:
+            if "categories" in dim:
+                values[key] = text
+            elif "bool" in dim:
+                values[key] = {"true": True, "1": True, "false": False, "0": False}[text.lower()]
+            else:
+                values[key] = float(text)
+        except (KeyError, ValueError):
+            kind = "true or false" if "bool" in dim else "a number"
+            raise PlaytuneError(f"{label}: {key}={text}: give {kind}") from None
+    try:
+        point = space.point(values)
+    except PlaytuneError as e:
+        raise PlaytuneError(f"{label}: {e}") from None
+    typed: Dict[str, Any] = {}
+    for key, value in point.items():
+        dim = by_name[key]
+        # As a match's request types them: whole numbers as ints, not 20.0.
+        if "int" in dim or ("list" in dim and float(value).is_integer()):
+            value = int(value)
+        elif "float" in dim or "list" in dim:
+            value = float(value)
+        typed[key] = value
+    return typed
 
 
 class OpenSpielGame(Game):
@@ -506,6 +612,7 @@ class OpenSpielGame(Game):
         self.players = probe.num_players()
         self.settings = params
         self.search, self.search_about = search_kind(probe)
+        self._forward = _playtune_kind(self.search)
         self._bots: Dict[str, Any] = {"random": ("OpenSpiel's uniform random bot", {}, _random_bot)}
         if self.search is not None:
             self._bots["mcts"] = (
@@ -536,6 +643,68 @@ class OpenSpielGame(Game):
         self.about = f"OpenSpiel's {t.long_name}; mcts: {self.search or 'none'}; {lead}"
         self._loaded: "OrderedDict[tuple, Any]" = OrderedDict()
 
+    def _own_bot(self, game: Any, seat: int, name: str, settings: Dict[str, Any], rng: Any) -> Any:
+        """The game's bot ``name`` (one of :attr:`bots`) for ``seat``, every setting
+        given: in a match and outside one (:meth:`bot`) alike."""
+        _, _, factory = self._bots[name]
+        return factory(game, seat, settings, rng)
+
+    def bot(self, spec: str, seat: int, seed: int = 0) -> Any:
+        """A bot for ``seat`` of this game at its own rules (every parameter at its
+        default), outside a match: ``bot.step(state)`` returns its move in a pyspiel
+        state where ``seat`` is to move, and leaves the state as it was. The same seed
+        and states give the same moves.
+
+        ``spec`` names one of the game's bots, the ones its matches play (``random``,
+        ``mcts(simulations=50)``: OpenSpiel's random bot and the MCTS of the game's
+        kind, plus yours), or one of playtune's bots (``osla``,
+        ``mcts(iterations=200)``, ``ismcts(iterations=200)``, the rolling-horizon
+        agents; docs/own-rules.md), searched in Rust over the game's
+        states as its ``playtune-*`` MCTS is: on worlds re-sampled from what the seat
+        has seen where the game hides information. A name both have (``random``,
+        ``mcts``) is the game's bot when the spec gives only that bot's settings."""
+        import numpy as np
+
+        if not isinstance(spec, str):
+            raise PlaytuneError(f"spec={spec!r}: give a bot spec as text, such as \"mcts(simulations=50)\"")
+        # The checks Game.bot makes: 1.5, True and "0" are no seats.
+        seat = whole_number(seat, "seat", 0, self.players - 1)
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise PlaytuneError(f"seed={seed!r}: give a whole number (an int), not a {type(seed).__name__}")
+        name, given = _parse_spec(spec)
+        label = f"{self.name} bot {spec!r}"
+        own = self._bots.get(name)
+        if own is not None:
+            dims = _dims(own[1])
+            unknown = [k for k in given if k not in dims]
+            if not unknown:
+                settings = _bot_settings(label, own[1], given)
+                rng = np.random.RandomState(int(seed) % (1 << 32))
+                return self._own_bot(self._own_rules(), seat, name, settings, rng)
+            if not _is_playtune_bot(name):
+                raise PlaytuneError(
+                    f"{label}: bot `{name}` has no setting `{unknown[0]}` (its settings: {', '.join(dims) or 'none'})"
+                )
+        owns = "; ".join(
+            n + (f" (settings: {', '.join(_dims(dims))})" if dims else "") for n, (_, dims, _) in self._bots.items()
+        )
+        if self._forward is None:
+            why = self.search_about.partition("no MCTS bot: ")[2] or self.search_about
+            if not _is_playtune_bot(name):
+                raise PlaytuneError(f"{label}: {self.name} has no bot `{name}`: its bots are {owns}")
+            raise PlaytuneError(f"{label}: playtune's bots do not play {self.game_name}: {why}; its own bots: {owns}")
+        try:
+            return _forward_bot(self.name, self.players, self._forward, spec, seat, int(seed) % (1 << 64))
+        except PlaytuneError as e:
+            # playtune's refusal names playtune's bots only: the game's are the others
+            # a spec may name (one that mixes the settings of both is neither).
+            raise PlaytuneError(f"{e}; {self.name}'s own bots: {owns}") from None
+
+    def _own_rules(self) -> Any:
+        """The game at its own rules: the parameters' defaults, the fixed ones held."""
+        defaults = {p: d["default"] for p, d in self.settings.items() if isinstance(d, Mapping) and "default" in d}
+        return self._load(defaults)
+
     def _load(self, settings: Mapping[str, Any]) -> Any:
         params = dict(self.fixed)
         for k, v in settings.items():
@@ -563,10 +732,10 @@ class OpenSpielGame(Game):
 
         game = self._load(match["settings"])
         rng = np.random.RandomState(match["seed"] % (1 << 32))
-        bots: List[Any] = []
-        for seat, s in enumerate(match["seats"]):
-            _, _, factory = self._bots[s["bot"]]
-            bots.append(factory(game, seat, s["settings"], np.random.RandomState(rng.randint(1 << 31))))
+        bots = [
+            self._own_bot(game, seat, s["bot"], s["settings"], np.random.RandomState(rng.randint(1 << 31)))
+            for seat, s in enumerate(match["seats"])
+        ]
         state = game.new_initial_state()
         players = len(bots)
         standing = [0.0] * players

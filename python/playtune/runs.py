@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import os
 import sys
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -208,6 +209,9 @@ def create_run(
     race: Optional[float] = None,
     race_baseline: str = "entrant",
     intensify: bool = True,
+    ladder_check: str = "warn",
+    ladder_check_games: Optional[int] = None,
+    quiet: bool = False,
     **algorithm_settings: Any,
 ) -> Run:
     """Creates a run folder as ``playtune optimize`` (``map-elites``) does and opens it.
@@ -222,6 +226,14 @@ def create_run(
     false): NTBEA's points that could still beat the best so far are measured again
     during the search, on its seeds, on problems judged against a baseline of their
     own.
+
+    Before the folder is made, as ``playtune optimize`` does, on standard error: a
+    ``design`` run's ladder is built where the game declares none, or else checked at
+    the game's own rules (``ladder_check`` as ``--ladder-check``: ``"warn"`` says where
+    a rung is not shown stronger than the one below, ``"use"`` searches on the ordered
+    ladder proposed, ``"off"`` skips the check; ``ladder_check_games`` as
+    ``--ladder-check-games``), and a run judged against a baseline says what it will
+    cost. ``quiet=True`` says nothing (as ``-q``).
 
     ``problem`` is a built-in problem (``settings`` as ``--set``) or ``"manual"`` (the
     default): points evaluated in Python, over ``space``, reporting ``features``.
@@ -257,9 +269,12 @@ def create_run(
     ron = algorithm_config(algorithm, info_space, algorithm_settings, tie_break)
     # A space file is recorded by its path, as `--space PATH` records it.
     space_file = os.fspath(space) if isinstance(space, (str, os.PathLike)) else None
+    if ladder_check_games is not None and (isinstance(ladder_check_games, bool) or not isinstance(ladder_check_games, numbers.Integral) or ladder_check_games < 0):
+        raise PlaytuneError(f"ladder_check_games={ladder_check_games!r}: give a whole number of games a pair of rungs")
     path = _playtune.create_run(
         os.fspath(runs_dir), name, problem, sets, sp, ron, budget, trials, seed,
         retries, max_failures, True, space_file, race, race_baseline, intensify,
+        ladder_check, ladder_check_games, quiet,
     )
     return Run(path)
 

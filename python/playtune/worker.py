@@ -97,12 +97,18 @@ def _where(module: Any) -> Optional[str]:
 
 def reference_of(game: Any) -> Optional[str]:
     """A reference that names ``game`` from another process, or None: a module
-    attribute that holds it (the script run, then every module imported), else its
+    attribute that holds it (the module of its class, every other module imported,
+    then the script run), else its
     class where the class is made with no arguments. A game made inside a function
     (or in a notebook) has none."""
-    modules = [sys.modules.get("__main__")] + [
-        m for k, m in list(sys.modules.items()) if k != "__main__" and not k.startswith(("playtune", "_"))
+    # The module that defines the game's class first, the script run last: a script
+    # that imports its game (`from tictactoe import GAME`) records the module, which a
+    # game process imports without running the script.
+    home = type(game).__module__
+    others = [
+        m for k, m in list(sys.modules.items()) if k not in ("__main__", home) and not k.startswith(("playtune", "_"))
     ]
+    modules = [sys.modules.get(home) if home != "__main__" else None, *others, sys.modules.get("__main__")]
     for m in modules:
         if m is None or _where(m) is None:
             continue
@@ -210,5 +216,18 @@ def main(argv: Optional[list] = None) -> int:
     return 0
 
 
+def _end(code: int) -> None:
+    """Ends the game process at once, its output flushed: the game's own exit work
+    (``atexit`` handlers, ``multiprocessing`` joining its children) would hold the
+    command waiting on it, and what the game started is killed with its process group
+    by playtune, as a game in any other language is."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _end(main())

@@ -117,24 +117,37 @@ impl PyRules {
     }
 }
 
+/// Why the match must end now (see `game::cut_short`): asked before each call into
+/// the game.
+fn go_on() -> Result<(), String> {
+    crate::game::cut_short().map_or(Ok(()), Err)
+}
+
 impl Rules for PyRules {
     type State = Py<PyAny>;
 
     fn node(&self, state: &Py<PyAny>) -> Result<Node, String> {
+        go_on()?;
         Python::attach(|py| self.node_of(state.bind(py)))
     }
 
     fn copy(&self, state: &Py<PyAny>) -> Result<Py<PyAny>, String> {
+        go_on()?;
         Python::attach(|py| {
-            state
-                .bind(py)
+            let s = state.bind(py);
+            let copy = s
                 .call_method0(pyo3::intern!(py, "clone"))
-                .map(Bound::unbind)
-                .map_err(|e| failed(py, "clone()", e))
+                .map_err(|e| failed(py, "clone()", e))?;
+            if copy.is(s) {
+                // A search would play its moves on the match's own state.
+                return Err("clone() returned the state itself: give an independent copy (a new object, every mutable part copied)".into());
+            }
+            Ok(copy.unbind())
         })
     }
 
     fn apply(&self, state: &mut Py<PyAny>, action: i64) -> Result<Node, String> {
+        go_on()?;
         Python::attach(|py| {
             let s = state.bind(py);
             s.call_method1(pyo3::intern!(py, "apply_action"), (action,))
@@ -149,6 +162,7 @@ impl Rules for PyRules {
         player: usize,
         seed: u64,
     ) -> Result<(Py<PyAny>, Node), String> {
+        go_on()?;
         Python::attach(|py| {
             let s = state.bind(py);
             let fresh = match &self.resampler {
@@ -186,17 +200,28 @@ impl Rules for PyRules {
         })
     }
 
-    fn heuristic(&self, state: &Py<PyAny>, player: usize) -> Option<f64> {
+    fn heuristic(&self, state: &Py<PyAny>, player: usize) -> Result<Option<f64>, String> {
         if !self.heuristic {
-            return None;
+            return Ok(None);
         }
+        go_on()?;
         Python::attach(|py| {
-            state
+            let v = state
                 .bind(py)
                 .call_method1(pyo3::intern!(py, "heuristic_value"), (player,))
-                .and_then(|v| v.extract::<f64>())
-                .ok()
-                .filter(|v| v.is_finite())
+                .map_err(|e| failed(py, "heuristic_value()", e))?;
+            // A bool is a number to Python, and no standing.
+            let number = if v.is_instance_of::<pyo3::types::PyBool>() {
+                None
+            } else {
+                v.extract::<f64>().ok().filter(|x| x.is_finite())
+            };
+            number.map(Some).ok_or_else(|| {
+                let shown = v
+                    .repr()
+                    .map_or_else(|_| "a value".into(), |r| r.to_string());
+                format!("heuristic_value({player}) returned {shown}: give a finite number")
+            })
         })
     }
 }

@@ -36,6 +36,7 @@ struct Playing {
     key: u64,
     thread: std::os::raw::c_long,
     deadline: Instant,
+    timeout: Duration,
     cut: Option<Cut>,
 }
 
@@ -50,6 +51,27 @@ static RAISED: Mutex<Option<PyErr>> = Mutex::new(None);
 thread_local! {
     /// Whether this thread is inside a game's `play`.
     static IN_PLAY: Cell<bool> = const { Cell::new(false) };
+    /// The key in `PLAYING` of the match this thread plays.
+    static MATCH: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// Why the match this thread plays must end now (its timeout ran out, or a stop is
+/// under way), if it must. Asked before each call into a game's rules: the exception
+/// the watcher raises in the thread may be caught by the game's own code, and a
+/// search would then go on asking the game to the end of the match.
+pub(crate) fn cut_short() -> Option<String> {
+    let key = MATCH.with(Cell::get)?;
+    if stopping() {
+        return Some("interrupted".into());
+    }
+    let playing = PLAYING.lock().unwrap_or_else(|p| p.into_inner());
+    let p = playing.iter().find(|p| p.key == key)?;
+    (p.cut == Some(Cut::Timeout) || Instant::now() >= p.deadline).then(|| {
+        format!(
+            "the match's timeout of {} s ran out (the `timeout` of register_game bounds a whole match)",
+            p.timeout.as_secs_f64()
+        )
+    })
 }
 
 /// Whether this thread is inside a game's `play`: playtune called from there would
@@ -135,14 +157,17 @@ impl PythonPlayer {
                 key,
                 thread,
                 deadline: Instant::now() + self.timeout,
+                timeout: self.timeout,
                 cut: None,
             });
         watch();
         IN_PLAY.with(|f| f.set(true));
+        MATCH.with(|m| m.set(Some(key)));
         let reply = self
             .play
             .call1(py, (line,))
             .and_then(|r| r.extract::<String>(py));
+        MATCH.with(|m| m.set(None));
         IN_PLAY.with(|f| f.set(false));
         let cut = {
             let mut playing = PLAYING.lock().unwrap_or_else(|p| p.into_inner());

@@ -1,13 +1,14 @@
-"""Every fenced Python and shell example of README.md and docs/*.md runs, as written.
+"""Every fenced Python and shell example of README.md and docs/*.md runs, as written,
+as a new user runs it: from a folder outside the repository, with only the wheel.
 
-A page's examples run in order, in one fresh folder laid out as a checkout of this
-repository (its `examples/`, `spaces/`, `scripts/`, `benches/` copied there, the
-published runs and plots linked at `runs/published` and `plots/published`), so that a
-later example reads what an earlier one wrote. Shell examples run with `bash -e`,
-`playtune` on the PATH being the command line the other tests run (conftest's), the
-package's interpreter first on the PATH and in `PLAYTUNE_PYTHON`, and `.venv` its
-environment. Python examples run with the package's interpreter: with tqdm (where it
-is installed), then again, in a fresh folder, with tqdm hidden.
+A page's examples run in order, in one fresh, empty folder outside the repository, so
+that a later example reads what an earlier one wrote, and an example that needs the
+repository's files gets them as the page tells its reader to (`playtune examples`).
+Shell examples run with `bash -e`, `playtune` on the PATH being the wheel's command
+(where the tests' interpreter has it; else the command line the other tests run), the
+package's interpreter first on the PATH. Python examples run with the package's
+interpreter: with tqdm (where it is installed), then again, in a fresh folder, with
+tqdm hidden.
 
 An HTML comment just above a block, unseen by a reader, says what the check does with
 a block that cannot run as written (docs/layout.md, "The docs' examples"):
@@ -20,6 +21,10 @@ a block that cannot run as written (docs/layout.md, "The docs' examples"):
     <!-- doc-check: replace "OLD" "NEW" -->    the block runs with OLD replaced by NEW
     <!-- doc-check: file NAME -->              the block is the file NAME, written to the
                                                page's folder before its examples run
+    <!-- doc-check: checkout — REASON -->      the block is about the repository (its
+                                               scripts, its published runs): it runs in a
+                                               folder laid out as a checkout, the page's
+                                               other blocks do not see it
 
 `with` and `replace` make a run smaller, and only where the page tells the reader that
 the smaller run will do. A block of a runnable language (python, sh, bash, shell,
@@ -69,7 +74,7 @@ REASON_SEP = re.compile(r"\s*(?:—|–|:)\s*")
 
 @dataclass
 class Marker:
-    kind: str  # skip, with, replace, file
+    kind: str  # skip, with, replace, file, checkout
     line: int
     reason: str = ""
     text: Optional[str] = None  # skip "TEXT"
@@ -102,6 +107,10 @@ class Block:
     def skipped(self) -> Optional[Marker]:
         whole = [m for m in self.marked("skip") if m.text is None]
         return whole[0] if whole else None
+
+    @property
+    def in_checkout(self) -> bool:
+        return bool(self.marked("checkout"))
 
     @property
     def file(self) -> Optional[Marker]:
@@ -139,10 +148,15 @@ def parse_marker(body: str, line: int, where: str) -> Marker:
         parts = shlex.split(rest)
         assert len(parts) == 2 and parts[0], f'{where}: `doc-check: replace` takes "OLD" "NEW" (quoted as the shell quotes), got {rest!r}'
         return Marker("replace", line, old=parts[0], new=parts[1])
+    if kind == "checkout":
+        m = REASON_SEP.match(rest)
+        reason = rest[m.end() :].strip() if m else ""
+        assert m and reason, f"{where}: `doc-check: checkout` needs its reason: <!-- doc-check: checkout — REASON -->"
+        return Marker("checkout", line, reason=reason)
     if kind == "file":
         assert rest and " " not in rest, f"{where}: `doc-check: file` takes one NAME, got {rest!r}"
         return Marker("file", line, name=rest)
-    raise AssertionError(f"{where}: unknown doc-check marker {body!r} (skip, with, replace or file)")
+    raise AssertionError(f"{where}: unknown doc-check marker {body!r} (skip, with, replace, file or checkout)")
 
 
 def page_blocks(page: Path, rel: Optional[str] = None) -> Tuple[List[Block], List[str]]:
@@ -299,8 +313,32 @@ def missing(block: Block) -> Optional[str]:
     return None
 
 
-def checkout(folder: Path, exe: Optional[str]) -> dict:
-    """`folder` laid out as a checkout; the environment the examples run in."""
+def wheel_command() -> Optional[str]:
+    """The `playtune` command the wheel installed beside the tests' interpreter."""
+    exe = Path(sys.executable).parent / "playtune"
+    return str(exe) if exe.is_file() and os.access(exe, os.X_OK) else None
+
+
+def environment(folder: Path, exe: Optional[str]) -> dict:
+    """The environment a page's examples run in: `playtune` on the PATH is `exe`, the
+    package's interpreter next; nothing of the repository."""
+    bindir = folder.parent / f"{folder.name}-bin"
+    bindir.mkdir()
+    if exe:
+        (bindir / "playtune").symlink_to(exe)
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(bindir), os.path.dirname(sys.executable), env.get("PATH", "")])
+    for name in ("PLAYTUNE_BIN", "PLAYTUNE_PYTHON", "PYTHONPATH"):
+        env.pop(name, None)
+    if exe and Path(exe).resolve() != Path(sys.executable).parent.joinpath("playtune").resolve():
+        # The cargo-built command: Python games run in the tests' interpreter, as
+        # the wheel's command has them run in its own.
+        env["PLAYTUNE_PYTHON"] = sys.executable
+    return env
+
+
+def checkout(folder: Path) -> None:
+    """`folder` laid out as a checkout of the repository, for the blocks about it."""
     for name in COPIED:
         if (ROOT / name).exists():
             shutil.copytree(ROOT / name, folder / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "target"))
@@ -308,21 +346,6 @@ def checkout(folder: Path, exe: Optional[str]) -> dict:
         (folder / parent).mkdir(exist_ok=True)
         if (ROOT / parent / child).exists():
             (folder / parent / child).symlink_to(ROOT / parent / child)
-    # `.venv`: the environment of the interpreter running the tests.
-    if sys.prefix != sys.base_prefix:
-        (folder / ".venv").symlink_to(sys.prefix)
-    else:
-        (folder / ".venv" / "bin").mkdir(parents=True)
-        (folder / ".venv" / "bin" / "python").symlink_to(sys.executable)
-    bindir = folder.parent / f"{folder.name}-bin"
-    bindir.mkdir()
-    if exe:
-        (bindir / "playtune").symlink_to(exe)
-    env = dict(os.environ)
-    env["PATH"] = os.pathsep.join([str(bindir), os.path.dirname(sys.executable), env.get("PATH", "")])
-    env["PLAYTUNE_PYTHON"] = sys.executable
-    env.pop("PLAYTUNE_BIN", None)
-    return env
 
 
 def run_block(block: Block, folder: Path, env: dict, hide_tqdm: bool = False) -> Optional[str]:
@@ -371,25 +394,35 @@ def pages_to_run():
 
 @pytest.mark.parametrize("page,hide_tqdm", pages_to_run())
 def test_page_examples_run(page, hide_tqdm, tmp_path):
-    """A page's examples, in order, in one fresh checkout; with tqdm hidden, only its
-    Python examples (and the files they read)."""
+    """A page's examples, in order, in one fresh folder outside the repository; with
+    tqdm hidden, only its Python examples (and the files they read: the page's
+    `playtune examples` then runs first)."""
     if hide_tqdm and not tqdm_installed():
         pytest.skip("tqdm is not installed: the Python examples already ran without it")
     blocks = [b for b in page_blocks(ROOT / page)[0] if b.runnable and not b.skipped]
+    fetches = any(b.lang in SHELL and "playtune examples" in b.text for b in blocks)
     if hide_tqdm:
         blocks = [b for b in blocks if b.lang == "python" or b.file]
-    exe = _binary()
+    exe = wheel_command() or _binary()
     shell = [b for b in blocks if b.lang in SHELL and not b.file]
     if shell and exe is None:
         if os.environ.get("PLAYTUNE_REQUIRE_CLI"):
-            pytest.fail("no playtune binary: build it with cargo build --release")
-        pytest.skip(f"no playtune binary for {page}'s shell examples (cargo build --release makes one)")
-    folder = tmp_path / "checkout"
+            pytest.fail("no playtune command: install the wheel, or build the binary with cargo build --release")
+        pytest.skip(f"no playtune command for {page}'s shell examples (the wheel installs one)")
+    # Outside the repository: the tests' temporary folder is elsewhere.
+    assert ROOT not in tmp_path.resolve().parents, f"{tmp_path} is inside the repository"
+    folder = tmp_path / "page"
     folder.mkdir()
-    env = checkout(folder, exe)
+    env = environment(folder, exe)
+    repository = tmp_path / "checkout"
+    if any(b.in_checkout for b in blocks):
+        repository.mkdir()
+        checkout(repository)
     for b in blocks:
         if b.file:
             (folder / b.file.name).write_text(b.text, encoding="utf-8")
+    if hide_tqdm and fetches:
+        subprocess.run(["playtune", "examples"], cwd=folder, env=env, check=True, capture_output=True)
     not_run = []
     for b in blocks:
         if b.file:
@@ -399,7 +432,7 @@ def test_page_examples_run(page, hide_tqdm, tmp_path):
             not_run.append(f"{b.where} (needs {lacking})")
             continue
         start = time.monotonic()
-        failure = run_block(b, folder, env, hide_tqdm)
+        failure = run_block(b, repository if b.in_checkout else folder, env, hide_tqdm)
         print(f"{b.where}: {b.lang} block, {time.monotonic() - start:.1f} s")  # shown by pytest -rA
         if failure:
             pytest.fail(failure, pytrace=False)
@@ -423,6 +456,8 @@ def test_every_runnable_block_is_run_or_marked():
                 if b.markers:
                     problems.append(f"{b.where}: a doc-check marker above a {b.lang or 'plain'} block, which is not run")
                 continue
+            if b.in_checkout and len(b.marked("checkout")) > 1:
+                problems.append(f"{b.where}: one `doc-check: checkout` a block")
             if b.skipped or b.file:
                 if len(b.markers) > 1:
                     problems.append(f"{b.where}: a block skipped or a file takes no other marker")

@@ -195,3 +195,80 @@ def test_every_two_player_openspiel_game_plays_or_is_refused_with_a_reason():
     assert len(played) + len(refused) == sum(
         gt.min_num_players <= 2 <= gt.max_num_players for gt in pyspiel.registered_games()
     )
+
+
+#: OpenSpiel games that hide information, by how their bots see it: dark hex gives no
+#: resampler (worlds are sampled from what the seat has seen), leduc poker resamples
+#: from an information state, Kuhn poker is written in Python.
+BOT_GAMES = [
+    ("dark_hex", {"num_rows": 3, "num_cols": 3}),
+    ("leduc_poker", {}),
+    ("python_kuhn_poker", {}),
+]
+#: playtune's bots (iterations=) and the game's own MCTS, the one its matches play
+#: (simulations=).
+BOT_SPECS = ["random", "osla", "mcts(iterations=20)", "ismcts(iterations=20)", "mcts(simulations=20)"]
+
+
+def _decisions(adapter, count, seed):
+    """Up to ``count`` states of a random playout (the game at its own rules) where the
+    seat to move has a choice: chance outcomes and moves drawn from ``seed``."""
+    import numpy as np
+
+    rng = np.random.RandomState(seed)
+    state, found = adapter._load({}).new_initial_state(), []
+    while not state.is_terminal() and len(found) < count:
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(outcomes[rng.choice(len(outcomes), p=probs)]))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            found.append(state.clone())
+        state.apply_action(legal[rng.randint(len(legal))])
+    return found
+
+
+@pytest.mark.parametrize("name,fixed", BOT_GAMES, ids=[g for g, _ in BOT_GAMES])
+def test_an_openspiel_game_gives_bots_outside_a_match(name, fixed):
+    """``OpenSpielGame(...).bot(spec, seat, seed)``, playtune's bots and the game's own
+    MCTS: at each of a playout's decisions, the bot for the seat to move returns one of
+    its legal actions, leaves the state as it was, and a second bot from the same seed
+    fed the same states returns the same moves."""
+    pytest.importorskip("open_spiel.python.games")  # registers pyspiel's Python games
+    adapter = OpenSpielGame(name, fixed=fixed)
+    states = _decisions(adapter, 3, seed=5)
+    assert states, name
+    for spec in BOT_SPECS:
+        moves = []
+        for _ in range(2):
+            bots = [adapter.bot(spec, seat, seed=7) for seat in range(adapter.players)]
+            played = []
+            for state in states:
+                seat = state.current_player()
+                before = (str(state), list(state.history()))
+                action = bots[seat].step(state)
+                assert (str(state), list(state.history())) == before, (spec, before)
+                assert action in state.legal_actions(seat), (spec, action, state.legal_actions(seat))
+                played.append(int(action))
+            moves.append(played)
+        assert moves[0] == moves[1], (spec, moves)
+
+
+def test_an_openspiel_bot_refuses_what_is_not_a_seat_a_spec_or_a_seed():
+    game = OpenSpielGame("leduc_poker")
+    for seat in (1.5, True, "0", 2, -1):
+        with pytest.raises(playtune.PlaytuneError, match="seat"):
+            game.bot("random", seat)
+    with pytest.raises(playtune.PlaytuneError, match="spec"):
+        game.bot(3, 0)
+    for seed in (1.5, True, "1"):
+        with pytest.raises(playtune.PlaytuneError, match="seed"):
+            game.bot("random", 0, seed=seed)
+    # A name neither the game's bots nor playtune's: both are named.
+    with pytest.raises(playtune.PlaytuneError, match="simulations") as refused:
+        game.bot("alphazero", 0)
+    assert "ismcts" in str(refused.value)
+    # The game's own MCTS checks its settings as a match does.
+    with pytest.raises(playtune.PlaytuneError, match="simulations"):
+        game.bot("mcts(simulations=0)", 0)

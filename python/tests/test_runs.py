@@ -1,6 +1,7 @@
 """Run folders: the files the command line writes, resumed across languages."""
 
 import filecmp
+import os
 import json
 import shutil
 from pathlib import Path
@@ -400,3 +401,29 @@ def test_the_progress_bar_reaches_the_last_evaluation(tmp_path, monkeypatch, cap
     err = capsys.readouterr().err
     counts = [int(p.split("/")[0]) for p in err.replace("\r", "\n").split() if f"/{budget}" in p]
     assert counts and counts[-1] == budget, err
+
+
+DUEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples", "duel", "duel.ron")
+
+
+def test_a_design_run_from_python_checks_its_ladder_and_says_its_cost(tmp_path, capfd):
+    """create_run does what `playtune optimize --problem design` does before the search
+    (issue 72, item 14): the ladder checked at the game's own rules, and the run's cost
+    said; `ladder_check="off"` skips the check, `quiet=True` says nothing."""
+    playtune.create_run("design", settings={"game": DUEL, "games": 4}, budget=10, runs_dir=tmp_path, name="told")
+    err = capfd.readouterr().err
+    assert "ladder check: novice, club, expert is ordered at duel's own rules" in err, err
+    assert "timing evaluations of the baseline" in err, err
+    playtune.create_run("design", settings={"game": DUEL, "games": 4}, budget=10, runs_dir=tmp_path, name="off",
+                        ladder_check="off")
+    err = capfd.readouterr().err
+    assert "ladder check" not in err and "timing evaluations" in err, err
+    playtune.create_run("design", settings={"game": DUEL, "games": 4}, budget=10, runs_dir=tmp_path, name="quiet",
+                        quiet=True)
+    assert capfd.readouterr().err == ""
+    with pytest.raises(playtune.PlaytuneError, match="ladder_check_games=3: give 10 to"):
+        playtune.create_run("design", settings={"game": DUEL}, budget=10, runs_dir=tmp_path, name="few",
+                            ladder_check_games=3)
+    with pytest.raises(playtune.PlaytuneError, match='ladder_check="maybe": one of "warn", "use", "off"'):
+        playtune.create_run("design", settings={"game": DUEL}, budget=10, runs_dir=tmp_path, name="bad",
+                            ladder_check="maybe")

@@ -11,6 +11,7 @@ mod cli;
 mod exec;
 mod experiments;
 mod plot;
+pub mod prepare;
 mod progress;
 mod report;
 

@@ -141,3 +141,26 @@ fn style(what: &str, after: &str) -> ProgressStyle {
     ))
     .unwrap_or_else(|_| ProgressStyle::default_bar())
 }
+
+/// Runs `play` on a thread of its own while a progress bar on a terminal counts the
+/// games its `Watch` has seen played, of `total`.
+pub(crate) fn with_games_bar<T: Send>(
+    total: u64,
+    play: impl FnOnce(&crate::harness::Watch) -> Result<T, crate::harness::Error> + Send,
+) -> anyhow::Result<T> {
+    let watch = crate::harness::Watch::default();
+    let bar = crate::progress::counting_bar(true, total, "games");
+    let r = std::thread::scope(|s| {
+        let playing = s.spawn(|| play(&watch));
+        while !playing.is_finished() {
+            bar.set_position(watch.played() as u64);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        playing.join()
+    });
+    bar.finish_and_clear();
+    match r {
+        Ok(r) => r.map_err(anyhow::Error::msg),
+        Err(p) => std::panic::resume_unwind(p),
+    }
+}

@@ -35,6 +35,10 @@ enum Fault {
     ChanceZero,
     /// The deal's probabilities sum past the largest number.
     ChanceOverflow,
+    /// `copy` answers an error once, then copies again.
+    CopyErrorsOnce,
+    /// `heuristic` answers an error.
+    HeuristicErrors,
 }
 
 struct Nim {
@@ -42,6 +46,9 @@ struct Nim {
     /// Calls of the faulty operation before it fails.
     after: u64,
     calls: AtomicU64,
+    /// Calls of any operation after the first that failed.
+    after_failure: AtomicU64,
+    failed: std::sync::atomic::AtomicBool,
 }
 
 impl Nim {
@@ -50,6 +57,8 @@ impl Nim {
             fault,
             after,
             calls: AtomicU64::new(0),
+            after_failure: AtomicU64::new(0),
+            failed: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -77,7 +86,22 @@ impl Nim {
 
     /// Whether the faulty operation `f` fails on this call.
     fn fails(&self, f: Fault) -> bool {
-        self.fault == f && self.calls.fetch_add(1, Ordering::SeqCst) >= self.after
+        self.count();
+        if self.fault != f || self.calls.fetch_add(1, Ordering::SeqCst) < self.after {
+            return false;
+        }
+        if f == Fault::CopyErrorsOnce && self.failed.load(Ordering::SeqCst) {
+            return false;
+        }
+        self.failed.store(true, Ordering::SeqCst);
+        true
+    }
+
+    /// Counts a call made after the fault struck.
+    fn count(&self) {
+        if self.failed.load(Ordering::SeqCst) {
+            self.after_failure.fetch_add(1, Ordering::SeqCst);
+        }
     }
 }
 
@@ -89,13 +113,22 @@ impl Rules for Nim {
     }
 
     fn copy(&self, s: &Pile) -> Result<Pile, String> {
-        if self.fails(Fault::CopyErrors) {
+        if self.fails(Fault::CopyErrors) || self.fails(Fault::CopyErrorsOnce) {
             return Err("clone: the game raised ValueError('no copy')".into());
         }
         Ok(s.clone())
     }
 
+    fn heuristic(&self, s: &Pile, player: usize) -> Result<Option<f64>, String> {
+        if self.fails(Fault::HeuristicErrors) {
+            return Err("heuristic_value() returned nan: give a finite number".into());
+        }
+        // Stones left on one's own turn: a poor guess, but a number.
+        Ok(Some(if s.to_move == player { 0.5 } else { -0.5 }))
+    }
+
     fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, String> {
+        self.count();
         if s.card < 0 {
             s.card = action;
             return Ok(self.node_of(s));
@@ -109,6 +142,7 @@ impl Rules for Nim {
     }
 
     fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), String> {
+        self.count();
         let mut world = s.clone();
         if player != 0 && world.card >= 0 {
             world.card = (seed % 2) as i64;
@@ -240,5 +274,58 @@ fn chance_that_cannot_be_sampled_is_refused() {
             e.contains("a chance node whose probabilities sum to"),
             "{fault:?}: {e}"
         );
+    }
+}
+
+/// Once a call to the rules has failed, the match asks the rules nothing more: a game
+/// past its timeout, or stopped, is not searched on to the end of the match (issue 72,
+/// item 3: a match whose timeout struck went on for 40 s). The fault here answers
+/// once, then the game would answer again.
+#[test]
+fn after_a_failure_no_call_reaches_the_rules() {
+    for bot in &BOTS[1..] {
+        let nim = Arc::new(Nim::new(Fault::CopyErrorsOnce, 3));
+        let start = Pile {
+            left: 7,
+            to_move: 0,
+            card: -1,
+        };
+        let node = nim.node_of(&start);
+        let seats = vec![bot.to_string(), bot.to_string()];
+        let e = play(
+            "nim",
+            nim.clone(),
+            (start, node),
+            &setup(),
+            &Lineup {
+                seats: &seats,
+                seed: 5,
+            },
+        )
+        .expect_err(bot);
+        assert!(e.contains("clone: the game raised"), "{bot}: {e}");
+        assert_eq!(
+            nim.after_failure.load(Ordering::SeqCst),
+            0,
+            "{bot}: calls to the rules after the failure"
+        );
+    }
+}
+
+/// A heuristic that fails (raises, or gives no finite number) fails the match naming
+/// it, for every bot that reads it: it was once taken silently as "no heuristic"
+/// (issue 72, item 8).
+#[test]
+fn a_failing_heuristic_fails_the_match() {
+    for bot in [
+        "osla",
+        "bmrh",
+        "srh",
+        "microbial",
+        "mcts(iterations=30,depth=2)",
+    ] {
+        let e = one_match(Nim::new(Fault::HeuristicErrors, 0), bot, 1)
+            .expect_err(&format!("{bot}: no error"));
+        assert!(e.contains("heuristic_value() returned nan"), "{bot}: {e}");
     }
 }

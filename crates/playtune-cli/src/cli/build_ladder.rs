@@ -3,14 +3,10 @@
 //! printed as the design problem takes it, and kept in a cache so that it is built
 //! once ([`crate::harness::ladder_build`]).
 
-use crate::harness::ladder_build::{
-    self, BuildConfig, BuildError, BuildProgress, BuiltLadder, CacheLookup, LadderBuilder,
-    LadderCache, LadderStep,
-};
+use crate::harness::ladder_build::{self, BuildConfig, BuildError, BuiltLadder, LadderBuilder};
+use crate::prepare::ladder::{Source, built_or_cached};
 use anyhow::{Result, anyhow};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
 
 #[derive(Args)]
 pub(super) struct BuildLadderArgs {
@@ -93,46 +89,6 @@ fn flagged(e: BuildError, game: &str) -> anyhow::Error {
         BuildError::Game(e) => anyhow!("--set: {e}"),
         e => anyhow!(e),
     }
-}
-
-/// A progress bar on a terminal: the candidate's games of its cap, each step's
-/// result printed above it as it is decided.
-struct Bar(ProgressBar);
-
-impl BuildProgress for Bar {
-    fn candidate(&self, candidate: &str, below: &str, cap: usize) {
-        self.0.set_length(cap as u64);
-        self.0.set_position(0);
-        self.0.set_message(format!("{candidate} against {below}"));
-    }
-
-    fn game(&self) {
-        self.0.inc(1);
-    }
-
-    fn step(&self, step: &LadderStep, target: f64) {
-        self.0.println(format!("  {}", step.line(target)));
-    }
-}
-
-/// Builds with a progress bar on standard error where it is a terminal (imitating
-/// `check-ladder`'s), the games of the candidate playing counted.
-fn watched(builder: &LadderBuilder<'_>, cap: usize) -> Result<BuiltLadder> {
-    let bar = crate::progress::counting_bar(true, cap as u64, "games");
-    if let Ok(style) =
-        ProgressStyle::with_template("{spinner} {pos}/{len} games [{elapsed_precise}] {msg}")
-    {
-        bar.set_style(style);
-    }
-    let built = builder.build(&Bar(bar.clone()));
-    bar.finish_and_clear();
-    built.map_err(anyhow::Error::msg)
-}
-
-/// Where the ladder came from: played now (and kept where), or read from the cache.
-pub(super) enum Source {
-    Played { kept: Option<PathBuf> },
-    Cached { file: PathBuf },
 }
 
 /// The report: the steps, the verdict, the cost, then the ladder as `--set ladder=`.
@@ -229,54 +185,6 @@ fn json(built: &BuiltLadder, source: &Source) -> serde_json::Value {
     })
 }
 
-/// The ladder `builder` builds for `game` (`cap` games a candidate at most): read from the cache where it holds it
-/// (unless `rebuild`), else played now, with a progress bar on a terminal, and kept.
-pub(super) fn built_or_cached(
-    game: &dyn crate::harness::DynGame,
-    builder: &LadderBuilder<'_>,
-    cap: usize,
-    rebuild: bool,
-) -> Result<(BuiltLadder, Source)> {
-    let key = builder.key();
-    let cache = ladder_build::default_cache_dir().map(LadderCache::at);
-    if let Some(c) = cache.as_ref().filter(|_| !rebuild) {
-        match c.read(game.name(), &key) {
-            CacheLookup::Hit(built) => {
-                let file = c.file(game.name(), &key);
-                return Ok((*built, Source::Cached { file }));
-            }
-            CacheLookup::Miss => {}
-            CacheLookup::Ignored { file, why } => eprintln!(
-                "warning: the cached ladder {} is not used ({why}): building it again",
-                file.display()
-            ),
-        }
-    }
-    super::interrupt::on_interrupt(
-        "the ladder was not finished, and nothing was kept: run the command again",
-    );
-    let built = watched(builder, cap)?;
-    let kept = match &cache {
-        Some(c) => match c.write(&key, &built) {
-            Ok(file) => Some(file),
-            Err(e) => {
-                eprintln!(
-                    "warning: the ladder is not kept in the cache {}: {e}",
-                    c.dir().display()
-                );
-                None
-            }
-        },
-        None => {
-            eprintln!(
-                "warning: no cache folder (set PLAYTUNE_CACHE, XDG_CACHE_HOME or HOME): the ladder is not kept"
-            );
-            None
-        }
-    };
-    Ok((built, Source::Played { kept }))
-}
-
 pub(super) fn build_ladder_cmd(a: BuildLadderArgs) -> Result<()> {
     let given = game_settings(&a.settings)?;
     let kinds = match &a.kinds {
@@ -302,6 +210,9 @@ pub(super) fn build_ladder_cmd(a: BuildLadderArgs) -> Result<()> {
     ladder_build::check_config(&config).map_err(|e| flagged(e, &a.game))?;
     let game = crate::registry::game(&a.game).map_err(|e| anyhow!("--game {}: {e}", a.game))?;
     let builder = LadderBuilder::new(game, config).map_err(|e| flagged(e, &a.game))?;
+    super::interrupt::on_interrupt(
+        "the ladder was not finished, and nothing was kept: run the command again",
+    );
     let (built, source) = built_or_cached(game, &builder, a.games, a.rebuild)?;
     if a.json {
         println!("{}", json(&built, &source));

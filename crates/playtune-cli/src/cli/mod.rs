@@ -5,8 +5,8 @@ mod asktell;
 mod build_ladder;
 mod cluster;
 mod compare;
-mod cost;
 mod declared;
+mod examples;
 mod experiment;
 mod games;
 mod interrupt;
@@ -86,6 +86,10 @@ enum Command {
     /// One self-contained HTML page of a finished run (configuration, convergence,
     /// recommendation, parameter importance; MAP-Elites' archive) or an experiment.
     Report(report::ReportArgs),
+    /// Write the docs' examples (games, evaluators, spaces) into this folder, at their
+    /// paths in the repository (examples/NAME/..., spaces/...): the docs' commands
+    /// then run as written without a checkout.
+    Examples(examples::ExamplesArgs),
     /// List the built-in problems: their settings, the features each evaluation
     /// reports, and the MAP-Elites grid they suggest (FEATURE=LOW:HIGH:BINS, as --axis
     /// takes it).
@@ -421,6 +425,7 @@ where
         Command::Cancel(a) => cluster::cancel(a),
         Command::Task(a) => cluster::task(a),
         Command::Problems => problems::run(),
+        Command::Examples(a) => examples::examples_cmd(a),
     };
     // Game processes are pooled for the whole command: a game that does not exit at
     // the end of its input, or a child it left in its group, would outlive playtune.

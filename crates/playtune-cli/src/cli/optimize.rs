@@ -263,7 +263,7 @@ fn start(
             let judged = verdict.is_some_and(|v| v.verdict != Some(0))
                 && problem.baseline().is_some()
                 && problem.verdict_margin().is_some();
-            let n = super::cost::budget_for(
+            let n = crate::prepare::cost::budget_for(
                 problem.as_ref(),
                 &space,
                 common.seed,
@@ -415,9 +415,12 @@ fn start(
     // at the game's own rules once every flag is known good, before the cost is timed.
     let mut config = config;
     let mut problem = problem;
-    if super::ladder_check::before_design(
+    super::interrupt::on_interrupt(
+        "interrupted before the search began (choosing or checking its ladder, or timing its cost): no run folder was made; run the command again",
+    );
+    if crate::prepare::ladder::before_design(
         &mut config.problem,
-        &common.ladder,
+        &common.ladder.settings()?,
         budget,
         common.seed,
         common.quiet || common.json,
@@ -437,7 +440,7 @@ fn start(
         && verdict.is_some()
     {
         let plan = run::verdict::planned(&config, None);
-        super::cost::announce(
+        crate::prepare::cost::announce(
             problem.as_ref(),
             &config,
             plan.evaluations,

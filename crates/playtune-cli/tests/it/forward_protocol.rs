@@ -205,10 +205,11 @@ fn faulty(dir: &Path, fault: &str) -> PathBuf {
     std::fs::write(
         dir.join("faulty.js"),
         r#"const fault = process.argv[2];
+let next = 1;
 require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
   const r = JSON.parse(line);
   let reply = { state: 0, player: 0, legal: [0, 1] };
-  if (r.op === "clone") reply = { state: 1, player: 0, legal: [0, 1] };
+  if (r.op === "clone") reply = { state: next++, player: 0, legal: [0, 1] };
   if (r.op === "apply") {
     if (fault === "legal") reply = { state: r.state, player: 1 };
     if (fault === "seat") reply = { state: r.state, player: 7, legal: [0] };
@@ -330,12 +331,13 @@ fn a_match_mixing_the_games_bot_with_playtunes_is_refused() {
     // operations: one move, then the game is over.
     std::fs::write(
         dir.path().join("both.js"),
-        r#"require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+        r#"let next = 1;
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
   const r = JSON.parse(line);
   let reply;
   if (r.seats) reply = { scores: [0, 0], winners: [], length: 1, ended_by: "rules" };
   else if (r.op === "new") reply = { state: 0, player: 0, legal: [0] };
-  else if (r.op === "clone") reply = { state: 1, player: 0, legal: [0] };
+  else if (r.op === "clone") reply = { state: next++, player: 0, legal: [0] };
   else if (r.op === "drop") reply = {};
   else reply = { state: r.state, player: "over", returns: [0, 0] };
   process.stdout.write(JSON.stringify({ id: r.id, ...reply }) + "\n");
@@ -365,6 +367,144 @@ fn a_match_mixing_the_games_bot_with_playtunes_is_refused() {
             "game `both-js`: a match failed: ",
             "beside the game's own",
             "played by playtune's bots only",
+        ],
+    );
+}
+
+/// A forward-model game in `dir` named `name`: `script` (Node.js) answers `new`,
+/// `apply`, `clone` and `playout` on a game of two seats that never ends by its rules
+/// (a match ends by the cap of 40 moves); `timeout` seconds a match.
+fn endless(dir: &Path, name: &str, script: &str, timeout: u32) -> PathBuf {
+    std::fs::write(dir.join(format!("{name}.js")), script).unwrap();
+    let path = dir.join(format!("{name}.ron"));
+    std::fs::write(
+        &path,
+        format!(
+            r#"(name: "{name}", command: "node {name}.js", players: 2, forward_model: true,
+               timeout: {timeout}, max_steps: 40)"#
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// The state keeping of a game that never ends: `where(id)` says where state `id`
+/// stands, `keep(s)` holds a new state. `SLOW` ms spent on each clone.
+const ENDLESS: &str = r#"const live = new Map();
+let next = 0;
+const keep = (s) => { live.set(next, s); return next++; };
+const where = (id) => ({ state: id, player: live.get(id).turn, legal: [0, 1] });
+const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  const r = JSON.parse(line);
+  for (const id of r.drop || []) live.delete(id);
+  let reply = {};
+  if (r.op === "new") reply = where(keep({ turn: 0 }));
+  if (r.op === "clone") { sleep(SLOW); reply = CLONE; }
+  if (r.op === "apply") { live.get(r.state).turn ^= 1; reply = APPLY; }
+  if (r.op === "playout") { reply = { ...where(r.state), steps: 0 }; }
+  process.stdout.write(JSON.stringify({ id: r.id, ...reply }) + "\n");
+});
+"#;
+
+fn endless_script(slow_ms: u32, clone: &str, apply: &str) -> String {
+    ENDLESS
+        .replace("SLOW", &slow_ms.to_string())
+        .replace("CLONE", clone)
+        .replace("APPLY", apply)
+}
+
+/// A match's `timeout` bounds the whole match over the protocol, not each operation:
+/// a game whose every clone takes 50 ms, searched by MCTS, plays for longer than its
+/// 1 s and fails saying so (issue 72, item 3: such a match played for 30 s under a
+/// timeout of 2 s, and exited 0).
+#[test]
+fn the_timeout_bounds_the_whole_match_over_the_protocol() {
+    if !node("the_timeout_bounds_the_whole_match_over_the_protocol") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let game = endless(
+        dir.path(),
+        "slowclone",
+        &endless_script(
+            50,
+            "where(keep({ ...live.get(r.state) }))",
+            "where(r.state)",
+        ),
+        1,
+    );
+    common::refused(
+        playtune().args(["tournament", "--game"]).arg(&game).args([
+            "--agents",
+            "mcts(iterations=40),mcts(iterations=40)",
+            "--games",
+            "1",
+        ]),
+        &[
+            "game `slowclone`: a match failed: ",
+            "the match's timeout of 1 s",
+        ],
+    );
+}
+
+/// A clone that is not a copy is refused with the reason: a `clone` reply naming the
+/// state cloned, or another live state, would let the search play on the match's own
+/// state (issue 72, item 5).
+#[test]
+fn a_clone_that_names_a_live_state_is_refused() {
+    if !node("a_clone_that_names_a_live_state_is_refused") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let game = endless(
+        dir.path(),
+        "sameclone",
+        &endless_script(0, "where(r.state)", "where(r.state)"),
+        10,
+    );
+    common::refused(
+        playtune().args(["tournament", "--game"]).arg(&game).args([
+            "--agents",
+            "mcts(iterations=8),random",
+            "--games",
+            "1",
+        ]),
+        &[
+            "game `sameclone`: a match failed: ",
+            "its reply to `clone` names state 0, which playtune holds already: a clone is a new state",
+        ],
+    );
+}
+
+/// A `heuristic` list that does not give one number a seat fails the match (issue 72,
+/// item 8: it was taken).
+#[test]
+fn a_heuristic_of_the_wrong_length_is_refused() {
+    if !node("a_heuristic_of_the_wrong_length_is_refused") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let game = endless(
+        dir.path(),
+        "shortheuristic",
+        &endless_script(
+            0,
+            "where(keep({ ...live.get(r.state) }))",
+            "{ ...where(r.state), heuristic: [0.5] }",
+        ),
+        10,
+    );
+    common::refused(
+        playtune().args(["tournament", "--game"]).arg(&game).args([
+            "--agents",
+            "osla,random",
+            "--games",
+            "1",
+        ]),
+        &[
+            "game `shortheuristic`: a match failed: ",
+            "`heuristic` has 1 value(s) for a game of 2 players",
         ],
     );
 }

@@ -60,10 +60,10 @@ pub trait Rules: Send + Sync + 'static {
         seed: u64,
     ) -> Result<(Self::State, Node), String>;
     /// The game's own estimate of `player`'s standing in an unfinished state, if it
-    /// gives one.
-    fn heuristic(&self, state: &Self::State, player: usize) -> Option<f64> {
+    /// gives one; an estimate it gives that is no finite number is an error.
+    fn heuristic(&self, state: &Self::State, player: usize) -> Result<Option<f64>, String> {
         let _ = (state, player);
-        None
+        Ok(None)
     }
     /// Plays up to `max_steps` uniformly random moves (chance by its probabilities)
     /// in place, from `seed`: the steps played and where it stands, or `None` where the
@@ -100,6 +100,13 @@ impl Shared {
 
     fn failure(&self) -> Option<String> {
         self.error.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn failed(&self) -> bool {
+        self.error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
     }
 }
 
@@ -142,6 +149,13 @@ impl<R: Rules> FmState<R> {
         s
     }
 
+    /// The rules' state, while the match has not failed: after a failure no call
+    /// reaches the rules, so that a game past its timeout, or stopped, is not searched
+    /// on to the end of the match by the copies a search still holds.
+    fn live(&self) -> Option<&R::State> {
+        self.state.as_ref().filter(|_| !self.shared.failed())
+    }
+
     fn fail(&mut self, why: String) {
         self.shared.fail(why);
         self.state = None;
@@ -182,6 +196,10 @@ impl<R: Rules> FmState<R> {
     }
 
     fn apply_raw(&mut self, action: i64) {
+        if self.shared.failed() {
+            self.fail(String::new());
+            return;
+        }
         let Some(state) = self.state.as_mut() else {
             return;
         };
@@ -227,11 +245,14 @@ impl<R: Rules> Clone for FmState<R> {
             chance,
             streams: self.streams.clone(),
         };
-        if let Some(s) = &self.state {
-            match self.rules.copy(s) {
+        match self.live() {
+            Some(s) => match self.rules.copy(s) {
                 Ok(s) => copy.state = Some(s),
                 Err(why) => copy.fail(why),
-            }
+            },
+            // The first failure is the match's: this one adds nothing to it.
+            None if self.state.is_some() => copy.fail(String::new()),
+            None => {}
         }
         copy
     }
@@ -290,10 +311,16 @@ impl<R: Rules> Game for FmState<R> {
         if let Some(r) = self.returns() {
             return r.get(player).copied().unwrap_or(0.0);
         }
-        self.state
-            .as_ref()
-            .and_then(|s| self.rules.heuristic(s, player))
-            .unwrap_or(0.0)
+        let Some(s) = self.live() else {
+            return 0.0;
+        };
+        match self.rules.heuristic(s, player) {
+            Ok(h) => h.unwrap_or(0.0),
+            Err(why) => {
+                self.shared.fail(why);
+                0.0
+            }
+        }
     }
 
     fn winners(&self) -> Vec<bool> {
@@ -326,7 +353,7 @@ impl<R: Rules> Game for FmState<R> {
             return self.searched(seed);
         }
         let mut view = self.searched(seed);
-        if let Some(s) = &self.state {
+        if let Some(s) = self.live() {
             match self.rules.resample(s, player, seed) {
                 Ok((state, node)) => {
                     view.state = Some(state);
@@ -366,6 +393,9 @@ impl<R: Rules> Game for FmState<R> {
 
     fn playout(&mut self, max_steps: u32, rng: &mut Rng) -> Option<u32> {
         let seed: u64 = rng.random();
+        if self.shared.failed() {
+            return None;
+        }
         let state = self.state.as_mut()?;
         let cap = max_steps.min(self.shared.max_steps.saturating_sub(self.steps));
         match self.rules.playout(state, cap, seed) {

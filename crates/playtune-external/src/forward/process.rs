@@ -23,22 +23,30 @@
 use super::{Node, Rules};
 use playtune_optim::eval::{WorkerSession, reply_object};
 use serde_json::{Map, Value, json};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
+
+/// The states playtune holds in one game process: those it holds now, and those it
+/// let go of that the process is yet to be told of.
+#[derive(Default)]
+struct Held {
+    live: HashSet<u64>,
+    dropped: Vec<u64>,
+}
 
 /// A state held by the game process: its number there. Dropping it tells the process
 /// to forget it, with the next request.
 pub(crate) struct Handle {
     id: u64,
     heuristic: Option<Vec<f64>>,
-    dropped: Arc<Mutex<Vec<u64>>>,
+    held: Arc<Mutex<Held>>,
 }
 
 impl Drop for Handle {
     fn drop(&mut self) {
-        self.dropped
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(self.id);
+        let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        held.live.remove(&self.id);
+        held.dropped.push(self.id);
     }
 }
 
@@ -46,7 +54,7 @@ impl Drop for Handle {
 pub(crate) struct ProcessRules {
     session: Mutex<WorkerSession>,
     players: usize,
-    dropped: Arc<Mutex<Vec<u64>>>,
+    held: Arc<Mutex<Held>>,
 }
 
 /// One reply to an operation: the state it names, where that stands, and the rest.
@@ -144,13 +152,13 @@ impl ProcessRules {
         ProcessRules {
             session: Mutex::new(session),
             players,
-            dropped: Arc::new(Mutex::new(Vec::new())),
+            held: Arc::new(Mutex::new(Held::default())),
         }
     }
 
     fn ask(&self, op: &str, mut fields: Map<String, Value>) -> Result<Reply, String> {
         let dropped: Vec<u64> =
-            std::mem::take(&mut *self.dropped.lock().unwrap_or_else(|e| e.into_inner()));
+            std::mem::take(&mut self.held.lock().unwrap_or_else(|e| e.into_inner()).dropped);
         fields.insert("op".into(), json!(op));
         if !dropped.is_empty() {
             fields.insert("drop".into(), json!(dropped));
@@ -201,7 +209,16 @@ impl ProcessRules {
                     };
                     let heuristic = match obj.get("heuristic") {
                         None | Some(Value::Null) => None,
-                        Some(v) => Some(number_list(v, "heuristic").map_err(bad)?),
+                        Some(v) => {
+                            let h = number_list(v, "heuristic").map_err(&bad)?;
+                            if h.len() != players {
+                                return Err(bad(format!(
+                                    "`heuristic` has {} value(s) for a game of {players} players: give one a seat",
+                                    h.len()
+                                )));
+                            }
+                            Some(h)
+                        }
                     };
                     Ok(Ok(Reply {
                         state,
@@ -218,9 +235,10 @@ impl ProcessRules {
     /// of a match, so that a long-lived game process holds none of its states).
     pub(crate) fn flush(&self) -> Result<(), String> {
         if self
-            .dropped
+            .held
             .lock()
             .unwrap_or_else(|e| e.into_inner())
+            .dropped
             .is_empty()
         {
             return Ok(());
@@ -236,11 +254,23 @@ impl ProcessRules {
             .node
             .clone()
             .ok_or_else(|| format!("its reply to `{op}` has no `player`"))?;
+        if !self
+            .held
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .live
+            .insert(id)
+        {
+            // Two handles on one state: a search would play on the match's own.
+            return Err(format!(
+                "its reply to `{op}` names state {id}, which playtune holds already: a {op} is a new state, with a number of its own"
+            ));
+        }
         Ok((
             Handle {
                 id,
                 heuristic: reply.heuristic.clone(),
-                dropped: self.dropped.clone(),
+                held: self.held.clone(),
             },
             node,
         ))
@@ -300,8 +330,12 @@ impl Rules for ProcessRules {
         self.handle(&reply, "resample")
     }
 
-    fn heuristic(&self, state: &Handle, player: usize) -> Option<f64> {
-        state.heuristic.as_ref()?.get(player).copied()
+    fn heuristic(&self, state: &Handle, player: usize) -> Result<Option<f64>, String> {
+        // Its length was checked with the reply.
+        Ok(state
+            .heuristic
+            .as_ref()
+            .and_then(|h| h.get(player).copied()))
     }
 
     fn playout(

@@ -355,7 +355,9 @@ impl WorkerPool {
     /// The next free worker, held for a run of exchanges (a match whose every move is
     /// asked of one game process that holds its states) until the session is dropped.
     /// Each exchange is [`WorkerPool::call`]'s; a failed one kills the worker, and the
-    /// session's later calls fail at once.
+    /// session's later calls fail at once. `timeout` bounds the whole session, from
+    /// the worker's first reply (a fresh worker's start is not the session's time): an
+    /// exchange still waited on when it runs out kills the worker.
     pub fn session(
         self: &Arc<WorkerPool>,
         timeout: Duration,
@@ -364,6 +366,7 @@ impl WorkerPool {
             pool: self.clone(),
             worker: Some(self.take()?),
             timeout,
+            deadline: None,
             failed: None,
         })
     }
@@ -412,6 +415,8 @@ pub struct WorkerSession {
     pool: Arc<WorkerPool>,
     worker: Option<Worker>,
     timeout: Duration,
+    /// When the session's time runs out, counted from the worker's first reply.
+    deadline: Option<Instant>,
     /// Why the worker was lost, for the calls after.
     failed: Option<String>,
 }
@@ -431,14 +436,30 @@ impl WorkerSession {
             ));
         };
         let id = next_id();
+        if self.deadline.is_none() && worker.answered {
+            self.deadline = Instant::now().checked_add(self.timeout);
+        }
+        let left = self.deadline.map_or(self.timeout, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
         let outcome = worker
-            .exchange(request(id), self.timeout, self.pool.startup)
+            .exchange(request(id), left, self.pool.startup)
             .and_then(|line| read(id, &line).map_err(Fault::Reply));
+        if self.deadline.is_none() && worker.answered {
+            self.deadline = Instant::now().checked_add(self.timeout);
+        }
         match outcome {
             Ok(Ok(answer)) => Ok(answer),
             Ok(Err(why)) => Err(WorkerError::Refused(why)),
             Err(fault) => {
                 let worker = self.worker.take().expect("held above");
+                let fault = match fault {
+                    Fault::TimedOut if left < self.timeout => Fault::Protocol(format!(
+                        "the match's timeout of {} s ran out while it was still to reply (the `timeout` setting bounds a whole match)",
+                        self.timeout.as_secs_f64()
+                    )),
+                    other => other,
+                };
                 let why = worker.fail(fault, self.timeout, self.pool.startup);
                 self.pool.lost();
                 self.failed = Some(why.clone());

@@ -20,7 +20,7 @@ const POINTS_TIME: f64 = 3.0;
 
 /// Seconds an evaluation took at the baseline and at points across the space.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Paces {
+pub(crate) struct Paces {
     pub baseline: f64,
     /// One entry a point whose evaluation succeeded.
     pub points: Vec<f64>,
@@ -31,7 +31,7 @@ pub(super) struct Paces {
 impl Paces {
     /// Seconds the run's `search` evaluations and the verdict's `judged` ones (half of
     /// them the baseline) take: the middle estimate, then the lowest and highest.
-    pub(super) fn estimate(&self, search: u64, judged: u64) -> (f64, f64, f64) {
+    pub(crate) fn estimate(&self, search: u64, judged: u64) -> (f64, f64, f64) {
         let mut paces = self.points.clone();
         if paces.is_empty() {
             paces.push(self.baseline);
@@ -51,7 +51,7 @@ impl Paces {
 /// Times the baseline and a few points of `problem` and prints what the run of
 /// `config`, with `verdict` evaluations a side a trial, will take. Prints nothing for a
 /// problem without a baseline; says so where the baseline's evaluation fails.
-pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, up_to: bool) {
+pub fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, up_to: bool) {
     if problem.baseline().is_none() {
         return;
     }
@@ -84,7 +84,7 @@ pub(super) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, 
 /// machine: `seconds / (2 p + b)` with `p` the mean pace across the space and `b` the
 /// baseline's (search `B p`, verdict `B (p + b)`); without a verdict `seconds / p`.
 /// The error says why no budget fits.
-pub(super) fn budget_for(
+pub(crate) fn budget_for(
     problem: &dyn Problem,
     space: &Space,
     seed: u64,
@@ -123,7 +123,7 @@ pub(super) fn budget_for(
 
 /// The cost, in one line: the paces measured, then the run's time with its range.
 /// `up_to`: the verdict plays until it decides, `judged` at most.
-pub(super) fn cost_line(paces: &Paces, search: u64, judged: u64, up_to: bool) -> String {
+pub(crate) fn cost_line(paces: &Paces, search: u64, judged: u64, up_to: bool) -> String {
     let (mid, lo, hi) = paces.estimate(search, judged);
     let points = if paces.points.is_empty() {
         "no point of the space could be timed".to_string()
