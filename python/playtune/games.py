@@ -168,7 +168,17 @@ def initial_state(game: Any, settings: Mapping[str, Any]) -> Any:
         takes = len(inspect.signature(game.new_initial_state).parameters) > 0
     except (TypeError, ValueError):
         takes = True
-    return game.new_initial_state(dict(settings)) if takes else game.new_initial_state()
+    where = f"{type(game).__name__}.new_initial_state()"
+    try:
+        state = game.new_initial_state(dict(settings)) if takes else game.new_initial_state()
+    except Exception as e:
+        raise PlaytuneError(f"{where} raised {type(e).__name__}: {e}") from e
+    # Named here: a None played on would fail as `current_player()`, a rule it never had.
+    if not callable(getattr(state, "current_player", None)):
+        raise PlaytuneError(
+            f"{where} returned {state!r}: give a state, an object with current_player(), legal_actions(), apply_action(), ..."
+        )
+    return state
 
 
 def _defaults(game: Any) -> Dict[str, Any]:

@@ -75,12 +75,9 @@ impl PyRules {
                 .call_method0(pyo3::intern!(py, "legal_actions"))
                 .and_then(|l| l.extract())
                 .map_err(|e| failed(py, "legal_actions()", e))?;
-            if legal.is_empty() {
-                return Err(format!(
-                    "legal_actions() is empty where seat {player} moves (a finished game's current_player() is -4, and is_terminal() true)"
-                ));
-            }
-            return Ok(Node::Player { player, legal });
+            return Node::Player { player, legal }
+                .checked()
+                .map_err(|why| format!("legal_actions(): {why}: a finished game's current_player() is -4, and is_terminal() true"));
         }
         let terminal = player == TERMINAL
             || s.call_method0(pyo3::intern!(py, "is_terminal"))
@@ -91,25 +88,24 @@ impl PyRules {
                 .call_method0(pyo3::intern!(py, "returns"))
                 .and_then(|r| r.extract())
                 .map_err(|e| failed(py, "returns()", e))?;
-            if returns.len() != self.players || returns.iter().any(|r| !r.is_finite()) {
+            if returns.len() != self.players {
                 return Err(format!(
                     "returns() is {returns:?}: give one finite number a seat ({} seats)",
                     self.players
                 ));
             }
-            return Ok(Node::Over(returns));
+            return Node::Over(returns)
+                .checked()
+                .map_err(|why| format!("returns(): {why}"));
         }
         if player == CHANCE {
             let outcomes: Vec<(i64, f64)> = s
                 .call_method0(pyo3::intern!(py, "chance_outcomes"))
                 .and_then(|o| o.extract())
                 .map_err(|e| failed(py, "chance_outcomes()", e))?;
-            if outcomes.is_empty() || outcomes.iter().any(|(_, p)| !(p.is_finite() && *p >= 0.0)) {
-                return Err(format!(
-                    "chance_outcomes() is {outcomes:?}: give [(outcome, probability), ...], probabilities finite and >= 0"
-                ));
-            }
-            return Ok(Node::Chance(outcomes));
+            return Node::Chance(outcomes)
+                .checked()
+                .map_err(|why| format!("chance_outcomes(): {why}"));
         }
         Err(format!(
             "current_player() is {player}: give a seat, -1 for a chance node or -4 once the game is over (simultaneous moves are not searched)"
@@ -195,9 +191,27 @@ impl Rules for PyRules {
                     "the resampler found no state consistent with what the seat has seen".into(),
                 );
             }
+            if fresh.is(s) {
+                return Err("the resampler returned the state it was given: give a new state (a clone, what the seat cannot see drawn again)".into());
+            }
+            if !fresh
+                .hasattr(pyo3::intern!(py, "current_player"))
+                .unwrap_or(false)
+            {
+                let shown = fresh
+                    .repr()
+                    .map_or_else(|_| "a value".into(), |r| r.to_string());
+                return Err(format!(
+                    "the resampler returned {shown}, not a state (an object with current_player(), legal_actions(), ...)"
+                ));
+            }
             let node = self.node_of(&fresh)?;
             Ok((fresh.unbind(), node))
         })
+    }
+
+    fn copies_may_share(&self) -> bool {
+        true
     }
 
     fn heuristic(&self, state: &Py<PyAny>, player: usize) -> Result<Option<f64>, String> {
@@ -333,8 +347,14 @@ impl PyForwardBot {
         })
     }
 
-    /// The bot's move in `state`.
-    fn step(&self, state: Py<PyAny>) -> PyResult<i64> {
+    /// The bot's move in `state`, which is left as it was: the search starts from a
+    /// deep copy where the state has one, so that a `clone` sharing what a move
+    /// changes cannot move the caller's state (the step then fails saying why).
+    fn step(&self, py: Python<'_>, state: Py<PyAny>) -> PyResult<i64> {
+        let state = py
+            .import("copy")
+            .and_then(|c| c.call_method1("deepcopy", (&state,)))
+            .map_or(state, Bound::unbind);
         let moved = self
             .bot
             .lock()

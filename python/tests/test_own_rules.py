@@ -222,7 +222,7 @@ def test_the_pages_commands_run_as_written(cli, beside_examples):
     for line in commands:
         if "tictactoe.ron" in line and not __import__("shutil").which("node"):
             continue
-        out = cli(*shlex.split(line)[1:])
+        out = cli(*shlex.split(line, comments=True)[1:])
         assert out.stdout.strip(), line
 
 

@@ -209,6 +209,13 @@ pub const MAX_READ: u64 = 2 << 30;
 pub fn read_plain(path: &Path) -> io::Result<Vec<u8>> {
     use std::io::Read;
     let file = open_plain_read(path)?;
+    // Refused by its size before a byte is read: a file of gigabytes (sparse, or
+    // grown) must not be loaded into memory to be refused.
+    if file.metadata()?.len() > MAX_READ {
+        return Err(io::Error::other(format!(
+            "over {MAX_READ} bytes, more than any run writes: playtune does not read it"
+        )));
+    }
     let mut bytes = Vec::new();
     file.take(MAX_READ + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_READ {
@@ -219,6 +226,20 @@ pub fn read_plain(path: &Path) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Why a link to nothing is refused.
+const DANGLING: &str = "a link to nothing (its target is gone): a run's files are plain files, and this one is missing";
+
+/// Whether `path` is there to read: `false` where nothing is, an error where a link
+/// to nothing stands in its place.
+pub fn present(path: &Path) -> io::Result<bool> {
+    match std::fs::symlink_metadata(path) {
+        Ok(_) if std::fs::metadata(path).is_err() => Err(io::Error::other(DANGLING)),
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 /// Opens a plain file (through a link or not) to read it, refusing a pipe, a device
 /// or a socket without waiting on it.
 pub(crate) fn open_plain_read(path: &Path) -> io::Result<File> {
@@ -227,7 +248,17 @@ pub(crate) fn open_plain_read(path: &Path) -> io::Result<File> {
             "not a plain file (a pipe, a device or a socket): a run's files are plain files, and playtune does not read this one",
         )
     };
-    if !std::fs::metadata(path)?.is_file() {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        // A link whose target is gone is a damaged folder, not a file not yet written.
+        Err(e)
+            if e.kind() == io::ErrorKind::NotFound && std::fs::symlink_metadata(path).is_ok() =>
+        {
+            return Err(io::Error::other(DANGLING));
+        }
+        Err(e) => return Err(e),
+    };
+    if !meta.is_file() {
         return Err(refuse());
     }
     let mut options = OpenOptions::new();

@@ -96,7 +96,9 @@ fn run_line(dir: &Path) -> Result<String> {
     )
     .map_err(anyhow::Error::msg)?
     .len();
-    let finished = dir.join(crate::run::RESULT_FILE).exists();
+    let result = dir.join(crate::run::RESULT_FILE);
+    let finished = crate::run::files::present(&result)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", result.display()))?;
     Ok(format!(
         "{}: {rows} evaluations logged (budget {} = {} trial(s) x {}; pre-processing, selection and re-evaluation phases add to it){}, {}",
         dir.display(),

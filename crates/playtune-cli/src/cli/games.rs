@@ -350,6 +350,12 @@ pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         }
         println!("{line}");
     }
+    if r.no_winner > 0 || r.design.draw_rate > 0.0 {
+        // One rule, the ladder check's too.
+        println!(
+            "  (win rate: 1 a game won alone, 1/k a win shared by k seats, 1/n each of n seats where none won)"
+        );
+    }
     // The mean length of each kind of game only where there are games of that kind:
     // "stalemated 0.0" read as stalemates of no length.
     let finished = r.games - r.no_winner;

@@ -412,8 +412,21 @@ fn verdict(result: &RunResult) -> Option<Section> {
 
 fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<Section>> {
     let log = dir.join(LOG_FILE);
-    let Ok(text) = crate::run::files::read_plain_text(&log) else {
-        return Ok(None);
+    let text = match crate::run::files::read_plain_text(&log) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        // Named, not dropped: a page without the section would not say why.
+        Err(e) => {
+            return Ok(Some(Section::new(
+                "importance",
+                "Parameter importance",
+                format!(
+                    "<p class=\"note\">{} was not read ({}): no parameter importance.</p>\n",
+                    escape(&log.display().to_string()),
+                    escape(&e.to_string())
+                ),
+            )));
+        }
     };
     // The features as the log's header names them (any name: `check`, a quote).
     let head = text.lines().next().unwrap_or("");

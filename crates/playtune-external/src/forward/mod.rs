@@ -40,6 +40,36 @@ pub enum Node {
     Over(Vec<f64>),
 }
 
+impl Node {
+    /// The node where a search can stand on it, else why not, as every place that
+    /// holds states says it: a player with moves, chance outcomes that can be drawn
+    /// (probabilities finite, at least 0, summing to a finite number above 0), finite
+    /// returns.
+    pub fn checked(self) -> Result<Node, String> {
+        match &self {
+            Node::Player { player, legal } if legal.is_empty() => Err(format!(
+                "seat {player} moves and has no legal move (a finished game is over, not a turn without moves)"
+            )),
+            Node::Chance(outcomes) => {
+                let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+                if outcomes.is_empty()
+                    || outcomes.iter().any(|(_, p)| !(p.is_finite() && *p >= 0.0))
+                    || !(total.is_finite() && total > 0.0)
+                {
+                    return Err(format!(
+                        "a chance node whose outcomes cannot be drawn ({outcomes:?}): give [(outcome, probability), ...], probabilities finite, at least 0, summing to a finite number above 0"
+                    ));
+                }
+                Ok(self)
+            }
+            Node::Over(returns) if returns.iter().any(|r| !r.is_finite()) => Err(format!(
+                "returns {returns:?}: give one finite number a seat"
+            )),
+            _ => Ok(self),
+        }
+    }
+}
+
 /// A place that holds a game's states and applies its rules to them. Every call may
 /// fail (a Python exception, a game process that died): the reason is a message.
 pub trait Rules: Send + Sync + 'static {
@@ -64,6 +94,12 @@ pub trait Rules: Send + Sync + 'static {
     fn heuristic(&self, state: &Self::State, player: usize) -> Result<Option<f64>, String> {
         let _ = (state, player);
         Ok(None)
+    }
+    /// Whether a copy may share what a move changes with its original (a Python
+    /// object's `clone` can; a game process's numbered states cannot): then a match
+    /// checks, before each move, that the search left its state where it stood.
+    fn copies_may_share(&self) -> bool {
+        false
     }
     /// Plays up to `max_steps` uniformly random moves (chance by its probabilities)
     /// in place, from `seed`: the steps played and where it stands, or `None` where the
@@ -212,6 +248,20 @@ impl<R: Rules> FmState<R> {
         }
     }
 
+    /// Why this state no longer stands where it did, if it does not: a search's moves,
+    /// played on copies that share the original's parts, moved it.
+    fn moved_by_search(&self) -> Option<String> {
+        let state = self.state.as_ref()?;
+        match self.rules.node(state) {
+            Ok(now) if now == self.node => None,
+            Ok(now) => Some(format!(
+                "the search's moves changed the state it searched from (it stood at {:?}, now at {now:?}): clone() must copy every part a move changes, not share it",
+                self.node
+            )),
+            Err(why) => Some(why),
+        }
+    }
+
     /// A copy for a search: its chance outcomes drawn from streams of its own.
     fn searched(&self, seed: u64) -> FmState<R> {
         let mut copy = self.clone();
@@ -300,6 +350,16 @@ impl<R: Rules> Game for FmState<R> {
     }
 
     fn advance(&mut self, actions: &[i64]) {
+        // The match's own state (not a search's copy): where copies may share what a
+        // move changes, the search's moves must have left it where it stood.
+        if self.streams.is_none()
+            && self.rules.copies_may_share()
+            && self.live().is_some()
+            && let Some(why) = self.moved_by_search()
+        {
+            self.fail(why);
+            return;
+        }
         if let Some(&a) = actions.first() {
             self.apply_raw(a);
             self.steps += 1;
@@ -376,9 +436,18 @@ impl<R: Rules> Game for FmState<R> {
                     if let Some(what) = wrong
                         && view.shared.failure().is_none()
                     {
-                        view.fail(format!(
-                            "resample gave {what}: a resampled world must be the seat's own turn"
-                        ));
+                        // A world drawn from a state that a search moved, through a
+                        // clone sharing its parts, is wrong for that reason.
+                        let moved = self
+                            .rules
+                            .copies_may_share()
+                            .then(|| self.moved_by_search())
+                            .flatten();
+                        view.fail(moved.unwrap_or_else(|| {
+                            format!(
+                                "resample gave {what}: a resampled world must be the seat's own turn"
+                            )
+                        }));
                     }
                 }
                 Err(why) => view.fail(why),
@@ -663,6 +732,7 @@ impl<R: Rules> ForwardBot<R> {
             Node::Over(_) => return Err("the game is over".into()),
         }
         *self.shared.error.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let node_before = node.clone();
         let copy = self.rules.copy(state)?;
         let root = FmState::new(
             self.rules.clone(),
@@ -680,10 +750,19 @@ impl<R: Rules> ForwardBot<R> {
         } else {
             self.agent.act(&root, self.seat, &mut self.rng)
         };
-        match self.shared.failure() {
-            Some(why) => Err(why),
-            None => Ok(action),
+        if let Some(why) = self.shared.failure() {
+            return Err(why);
         }
+        // The caller's state is left as it was, or the reason it was not.
+        if self.rules.copies_may_share() {
+            let now = self.rules.node(state)?;
+            if now != node_before {
+                return Err(format!(
+                    "the search changed the state it was given (it stood at {node_before:?}, now at {now:?}): clone() must copy every part a move changes, not share it"
+                ));
+            }
+        }
+        Ok(action)
     }
 }
 

@@ -198,7 +198,9 @@ impl ProcessRules {
                                 bad(format!("`state` is {v}, not a state number"))
                             })?),
                         };
-                    let node = node(&obj, players).map_err(bad)?;
+                    let node = node(&obj, players)
+                        .and_then(|n| n.map(Node::checked).transpose())
+                        .map_err(bad)?;
                     let steps = match obj.get("steps") {
                         None => None,
                         Some(v) => Some(

@@ -233,6 +233,49 @@ pub fn check_ladder(
 mod tests {
     use super::*;
 
+    /// One rule for a draw (issue 72, item 16): a tournament's win rate and the ladder
+    /// check's score give a game won alone 1, a draw (a win shared by both seats) 1/2
+    /// and a game neither won 1/2. Here `a` wins one game of four, two are drawn and
+    /// one has no winner: 0.625 both ways, where the table once said 0.75.
+    #[test]
+    fn a_tournament_and_the_ladder_check_score_a_draw_alike() {
+        let game = |winners: [bool; 2]| crate::harness::play::Record {
+            seats: vec![0, 1],
+            scores: vec![0.0, 0.0],
+            winners: winners.to_vec(),
+            length: 1,
+            extra: Vec::new(),
+            lead: crate::harness::metrics::Lead {
+                traced: false,
+                changes: 0,
+                decided_at: None,
+            },
+            by_rules: true,
+        };
+        let records = [
+            game([true, false]),
+            game([true, true]),
+            game([true, true]),
+            game([false, false]),
+        ];
+        let names = ["a".to_string(), "b".to_string()];
+        let (agents, pairs) =
+            crate::harness::tournament::standings(&names, &[vec![0, 1]], 4, &records);
+        let m = pair_matrix(&pairs, 2);
+        for (agent, expected) in [(0, 0.625), (1, 0.375)] {
+            assert!(
+                (agents[agent].win_rate - expected).abs() < 1e-12,
+                "{:?}",
+                agents[agent]
+            );
+            let ladder = m[agent][1 - agent].unwrap().mean;
+            assert!(
+                (ladder - expected).abs() < 1e-12,
+                "the ladder check's {ladder}"
+            );
+        }
+    }
+
     #[test]
     fn a_step_counts_sole_wins_and_halves_the_rest() {
         // b wins 30 of 40 outright, a 6, 4 drawn: b scores (30 + 2) / 40 = 0.8.

@@ -134,6 +134,17 @@ impl Record {
         }
     }
 
+    /// Agent `agent`'s share of this game's win, as a tournament's win rate and the
+    /// ladder check count it: 1 for a game won alone, 1/k for a win shared by k
+    /// seats (a draw), 1/n for each of n seats where none won.
+    pub(crate) fn points(&self, agent: usize) -> f64 {
+        if self.winners.iter().any(|w| *w) {
+            self.shared_win(agent)
+        } else {
+            1.0 / self.winners.len().max(1) as f64
+        }
+    }
+
     /// The record of a finished `state` whose seats were `seats`, with the game's own
     /// statistics, how its lead moved and whether its rules ended it.
     pub fn new<G: Game>(

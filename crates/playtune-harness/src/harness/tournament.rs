@@ -118,11 +118,13 @@ pub struct AgentResult {
     pub name: String,
     /// Games it played.
     pub games: usize,
-    /// Games won (a tie counts as a win for every tied leader).
+    /// Games won, alone or shared with the other tied leaders.
     pub wins: usize,
-    /// Its share of games won.
+    /// Its mean share of a game's win: 1 for a game won alone, 1/k for a win shared
+    /// by k seats (a draw), 1/n for each of n seats where none won; the ladder check
+    /// scores a pair's games by the same rule.
     pub win_rate: f64,
-    /// Standard error of the win rate, `sqrt(p (1 - p) / games)`.
+    /// Standard error of the win rate over its games.
     pub win_rate_se: f64,
     /// Mean final score ([`crate::game::Game::score`]).
     pub mean_points: f64,
@@ -158,6 +160,8 @@ pub(crate) fn standings(
 ) -> (Vec<AgentResult>, Vec<PairResult>) {
     let n = names.len();
     let (mut wins, mut played, mut points) = (vec![0usize; n], vec![0usize; n], vec![0f64; n]);
+    // Each agent's sum of shares of a game's win, and of their squares.
+    let (mut share, mut share_sq) = (vec![0f64; n], vec![0f64; n]);
     let mut pairs = Vec::new();
     for (k, lineup) in lineups.iter().enumerate() {
         let mut pair_wins = vec![0usize; lineup.len()];
@@ -173,6 +177,9 @@ pub(crate) fn standings(
             for (i, &a) in lineup.iter().enumerate() {
                 played[a] += 1;
                 points[a] += r.scores[i];
+                let x = r.points(i);
+                share[a] += x;
+                share_sq[a] += x * x;
                 if r.winners[i] {
                     wins[a] += 1;
                     pair_wins[i] += 1;
@@ -198,13 +205,14 @@ pub(crate) fn standings(
         .enumerate()
         .map(|(a, name)| {
             let g = played[a].max(1) as f64;
-            let p = wins[a] as f64 / g;
+            let p = share[a] / g;
             AgentResult {
                 name: name.clone(),
                 games: played[a],
                 wins: wins[a],
                 win_rate: p,
-                win_rate_se: (p * (1.0 - p) / g).sqrt(),
+                // Of games scored 0 or 1 alone, sqrt(p (1 - p) / games).
+                win_rate_se: ((share_sq[a] / g - p * p).max(0.0) / g).sqrt(),
                 mean_points: points[a] / g,
             }
         })

@@ -139,6 +139,11 @@ impl AgentSpec {
             }
         };
         let name = name.trim();
+        if text.is_empty() {
+            return Err(bad(
+                "an empty agent: two commas in a row, or a comma at an end of the list".into(),
+            ));
+        }
         if name.is_empty() {
             return Err(bad("the name is missing".into()));
         }
@@ -216,7 +221,11 @@ pub fn split_agents(text: &str) -> Vec<String> {
         }
     }
     out.push(text[start..].trim().to_string());
-    out.retain(|s| !s.is_empty());
+    // An empty place between commas stays, for the spec's parse to refuse: dropped,
+    // `random,,osla` would quietly be a ladder of two.
+    if out.iter().all(String::is_empty) {
+        out.clear();
+    }
     out
 }
 
@@ -425,6 +434,15 @@ mod tests {
         assert_eq!(
             split_agents("mcts(iterations=9,depth=3), random,osla(budget=5)"),
             ["mcts(iterations=9,depth=3)", "random", "osla(budget=5)"]
+        );
+        // An empty place is kept, and refused by name (issue 72's probe: a ladder
+        // `random,,osla` was checked as two rungs).
+        assert_eq!(split_agents("random,,osla"), ["random", "", "osla"]);
+        assert!(split_agents("  ").is_empty());
+        let empty = AgentSpec::parse("").unwrap_err().to_string();
+        assert!(
+            empty.contains("an empty agent: two commas in a row"),
+            "{empty}"
         );
         let s = AgentSpec::parse("mcts(iterations=9, depth=3)").unwrap();
         assert_eq!(s.name, "mcts");
