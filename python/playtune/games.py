@@ -315,14 +315,15 @@ def description(game: Game) -> str:
     if game.traced:
         fields["traced"] = True
     if is_forward(game):
+        max_steps = _max_steps(game)  # the class's own fields before its states
         info = _forward_info(game)
         fields["forward_model"] = True
         if info["hidden"]:
             fields["hidden"] = True
             if not info["searchable"]:
                 fields["resample"] = False
-        if _max_steps(game) != 10_000:
-            fields["max_steps"] = _max_steps(game)
+        if max_steps != 10_000:
+            fields["max_steps"] = max_steps
     for field in ("ladder", "playable", "features"):
         values = [str(x) for x in getattr(game, field) or ()]
         if values:

@@ -67,115 +67,136 @@ pub(crate) fn create_run(
     if let Some(n) = ladder_check_games {
         check_games("ladder_check_games=", n).map_err(|e| err(format!("{e}")))?;
     }
-    // Unlocked: the ladder check and the cost's timing play games, and a game played
-    // in this process takes the interpreter's lock for each match.
-    py.detach(|| {
-        guard(|| {
-            let user_space = space.as_ref().map(|s| &s.inner);
-            let (mut spec, mut built, space) = problem_and_space(problem, settings, user_space)?;
-            // Before the search, as the command line does it: a design run's ladder built
-            // where the game declares none, else checked at the game's own rules.
-            let check = LadderCheckSettings {
-                mode,
-                games: ladder_check_games,
-            };
-            if playtune_cli::prepare::ladder::before_design(&mut spec, &check, budget, seed, quiet)
-                .map_err(|e| format!("{e:#}"))?
-            {
-                (spec, built, _) = problem_and_space(problem, spec.settings.clone(), user_space)?;
-            }
-            let algorithm = parse_algorithm(algorithm)?;
-            use playtune::optim::race::{RaceBaseline, RaceConfig, by_default};
-            let baseline = match race_baseline {
-                "entrant" => RaceBaseline::Entrant,
-                "incumbent" => RaceBaseline::Incumbent,
-                "none" => RaceBaseline::Absent,
-                other => {
-                    return Err(format!(
-                        "race_baseline {other:?}: one of \"entrant\", \"incumbent\", \"none\""
-                    ));
-                }
-            };
-            // None: the library's default race, as the command line's; 0: none.
-            let race = match race {
-                None => by_default(built.baseline().is_some(), &algorithm),
-                Some(0.0) => None,
-                Some(share) => {
-                    let c = RaceConfig {
-                        share,
-                        ..Default::default()
-                    };
-                    c.check().map_err(|e| e.to_string())?;
-                    // A share the budget cannot honour is refused, never dropped.
-                    c.check_budget(budget)
-                        .map_err(|e| e.to_string().replacen("race_share", "race", 1))?;
-                    Some(c)
-                }
-            }
-            .map(|c| RaceConfig { baseline, ..c });
-            let intensify = intensify
-                .then(|| {
-                    playtune::optim::intensify::by_default(built.baseline().is_some(), &algorithm)
-                })
-                .flatten();
-            let config = RunConfig {
-                playtune_version: playtune_version(),
-                problem: spec,
-                space,
-                space_file,
-                algorithm,
-                budget,
-                trials,
-                seed,
-                log,
-                faults: FaultPolicy {
-                    retries,
-                    max_failures,
-                },
-                race,
-                intensify,
-                // The problem's own margin, as the command line gives a run: the verdict
-                // plays until it decides.
-                verdict: built.baseline().and_then(|_| {
-                    built
-                        .verdict_margin()
-                        .map(|m| playtune::run::verdict::VerdictSettings {
-                            evaluations: playtune::run::verdict::default_cap(budget),
-                            baseline: None,
-                            margin: Some(m),
-                        })
-                }),
-                game: built.game_identity(),
-            };
-            config.faults.check().map_err(|e| e.to_string())?;
-            run::check_size(budget, trials, "budget", "trials")
-                .map_err(|(w, m)| format!("{w} {m}"))?;
-            config
-                .algorithm
-                .build(
-                    &config.space,
-                    budget,
-                    0,
-                    &built.feature_names(),
-                    &built.default_axes(),
+    // Unlocked and interruptible: the ladder check and the cost's timing play games, a
+    // game played in this process takes the interpreter's lock for each match, and
+    // Ctrl-C, or a KeyboardInterrupt its play raises, stops them and is raised here.
+    let space = space.map(|s| s.inner);
+    let (problem, algorithm, race_baseline) = (
+        problem.to_string(),
+        algorithm.to_string(),
+        race_baseline.to_string(),
+    );
+    crate::problems::interruptible(
+        py,
+        || {},
+        move || {
+            guard(|| {
+                let (problem, algorithm, race_baseline) =
+                    (problem.as_str(), algorithm.as_str(), race_baseline.as_str());
+                let user_space = space.as_ref();
+                let (mut spec, mut built, space) =
+                    problem_and_space(problem, settings, user_space)?;
+                // Before the search, as the command line does it: a design run's ladder built
+                // where the game declares none, else checked at the game's own rules.
+                let check = LadderCheckSettings {
+                    mode,
+                    games: ladder_check_games,
+                };
+                if playtune_cli::prepare::ladder::before_design(
+                    &mut spec, &check, budget, seed, quiet,
                 )
-                .map_err(|e| e.to_string())?;
-            let name = name.unwrap_or_else(|| playtune::registry::default_run_name(&config));
-            run::check_run_name(&name).map_err(|e| e.to_string())?;
-            if !quiet {
-                let plan = playtune::run::verdict::planned(&config, None);
-                playtune_cli::prepare::cost::announce(
-                    built.as_ref(),
-                    &config,
-                    plan.evaluations,
-                    plan.margin.is_some(),
-                );
-            }
-            let (dir, _lock) = run::claim_fresh_dir(&runs_dir, &name).map_err(|e| e.to_string())?;
-            run::create_run_dir(&dir, &config).map_err(|e| e.to_string())?;
-            Ok(dir.display().to_string())
-        })
-    })
+                .map_err(|e| format!("{e:#}"))?
+                {
+                    (spec, built, _) =
+                        problem_and_space(problem, spec.settings.clone(), user_space)?;
+                }
+                let algorithm = parse_algorithm(algorithm)?;
+                use playtune::optim::race::{RaceBaseline, RaceConfig, by_default};
+                let baseline = match race_baseline {
+                    "entrant" => RaceBaseline::Entrant,
+                    "incumbent" => RaceBaseline::Incumbent,
+                    "none" => RaceBaseline::Absent,
+                    other => {
+                        return Err(format!(
+                            "race_baseline {other:?}: one of \"entrant\", \"incumbent\", \"none\""
+                        ));
+                    }
+                };
+                // None: the library's default race, as the command line's; 0: none.
+                let race = match race {
+                    None => by_default(built.baseline().is_some(), &algorithm),
+                    Some(0.0) => None,
+                    Some(share) => {
+                        let c = RaceConfig {
+                            share,
+                            ..Default::default()
+                        };
+                        c.check().map_err(|e| e.to_string())?;
+                        // A share the budget cannot honour is refused, never dropped.
+                        c.check_budget(budget)
+                            .map_err(|e| e.to_string().replacen("race_share", "race", 1))?;
+                        Some(c)
+                    }
+                }
+                .map(|c| RaceConfig { baseline, ..c });
+                let intensify = intensify
+                    .then(|| {
+                        playtune::optim::intensify::by_default(
+                            built.baseline().is_some(),
+                            &algorithm,
+                        )
+                    })
+                    .flatten();
+                let config = RunConfig {
+                    playtune_version: playtune_version(),
+                    problem: spec,
+                    space,
+                    space_file,
+                    algorithm,
+                    budget,
+                    trials,
+                    seed,
+                    log,
+                    faults: FaultPolicy {
+                        retries,
+                        max_failures,
+                    },
+                    race,
+                    intensify,
+                    // The problem's own margin, as the command line gives a run: the verdict
+                    // plays until it decides.
+                    verdict: built.baseline().and_then(|_| {
+                        built
+                            .verdict_margin()
+                            .map(|m| playtune::run::verdict::VerdictSettings {
+                                evaluations: playtune::run::verdict::default_cap(budget),
+                                baseline: None,
+                                margin: Some(m),
+                            })
+                    }),
+                    game: built.game_identity(),
+                };
+                config.faults.check().map_err(|e| e.to_string())?;
+                run::check_size(budget, trials, "budget", "trials")
+                    .map_err(|(w, m)| format!("{w} {m}"))?;
+                config
+                    .algorithm
+                    .build(
+                        &config.space,
+                        budget,
+                        0,
+                        &built.feature_names(),
+                        &built.default_axes(),
+                    )
+                    .map_err(|e| e.to_string())?;
+                let name = name.unwrap_or_else(|| playtune::registry::default_run_name(&config));
+                run::check_run_name(&name).map_err(|e| e.to_string())?;
+                if !quiet {
+                    let plan = playtune::run::verdict::planned(&config, None);
+                    playtune_cli::prepare::cost::announce(
+                        built.as_ref(),
+                        &config,
+                        plan.evaluations,
+                        plan.margin.is_some(),
+                    );
+                }
+                let (dir, _lock) =
+                    run::claim_fresh_dir(&runs_dir, &name).map_err(|e| e.to_string())?;
+                run::create_run_dir(&dir, &config).map_err(|e| e.to_string())?;
+                Ok(dir.display().to_string())
+            })
+        },
+    )
 }
 
 /// The version `config.ron` records: the crate's, as the command line writes it.

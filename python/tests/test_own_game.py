@@ -109,8 +109,14 @@ def test_keyboard_interrupt_or_system_exit_in_play_stops_and_is_raised(raised, t
     playtune.register_game(Quitting(), in_process=True)
     with pytest.raises(raised):
         playtune.tournament("quitting", ["novice", "expert"], games=20)
+    # The games create_run plays before the search (the ladder check, the cost's
+    # timing) stop alike, and no folder is made.
+    with pytest.raises(raised):
+        playtune.create_run("design", settings={"game": "quitting", "games": 4}, budget=40,
+                            seed=1, runs_dir=tmp_path / "checked")
+    assert not (tmp_path / "checked").exists() or not any((tmp_path / "checked").iterdir())
     run = playtune.create_run("design", settings={"game": "quitting", "games": 4}, budget=40,
-                              seed=1, runs_dir=tmp_path)
+                              seed=1, runs_dir=tmp_path, ladder_check="off", quiet=True)
     with pytest.raises(raised):
         run.run(progress=False, verdict=0)
     run.close()

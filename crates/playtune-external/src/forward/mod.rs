@@ -702,7 +702,7 @@ impl<R: Rules> ForwardBot<R> {
             shared: Arc::new(Shared {
                 players: setup.players,
                 hidden: setup.hidden,
-                max_steps: u32::MAX,
+                max_steps: setup.max_steps,
                 error: Mutex::new(None),
             }),
             agent,

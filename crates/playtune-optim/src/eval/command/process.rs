@@ -95,6 +95,10 @@ pub(crate) fn wait_exit(child: &Child, timeout: Duration) -> bool {
     if has_exited(pid, false) {
         return true;
     }
+    // No wait asked: no thread left blocked on a process that lives on.
+    if timeout.is_zero() {
+        return false;
+    }
     let (tx, rx) = mpsc::channel();
     // A blocking wait on a thread rather than polling: the evaluation ends the moment
     // the evaluator does. The thread ends when the process does, which the caller

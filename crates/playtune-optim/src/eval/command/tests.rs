@@ -243,6 +243,59 @@ fn a_worker_serves_many_requests_and_its_error_replies_keep_it() {
     );
 }
 
+/// A worker killed while idle (a stop kills every evaluator's group) is let go when
+/// the next evaluation comes, which a fresh worker serves: it was once handed the
+/// dead worker, and the evaluation failed with "killed by signal 9".
+#[test]
+fn a_worker_killed_while_idle_is_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = worker(dir.path(), "reply", 1, 5.0);
+    ok(&p, 1);
+    let pids = p.pool.as_ref().unwrap().idle_pids();
+    assert_eq!(pids.len(), 1);
+    // SAFETY: a plain kill of a process this test started.
+    unsafe {
+        libc::kill(pids[0] as i32, libc::SIGKILL);
+    }
+    assert!(gone(pids[0] as i32), "the worker outlived its kill");
+    ok(&p, 2);
+    let now = p.pool.as_ref().unwrap().idle_pids();
+    assert!(now.len() == 1 && now != pids, "{now:?} after {pids:?}");
+}
+
+/// This process's threads, as Linux counts them.
+fn threads() -> usize {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|n| n.trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+/// Taking an idle worker leaves no thread behind: the look for a worker that died
+/// while idle once left a thread blocked on each live one, and a long run ran out of
+/// threads.
+#[test]
+fn taking_an_idle_worker_leaves_no_thread_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = worker(dir.path(), "reply", 1, 5.0);
+    ok(&p, 0);
+    let before = threads();
+    for seed in 1..=200 {
+        ok(&p, seed);
+    }
+    // Other tests run in this process meanwhile: a margin for their threads, far
+    // below one a take.
+    assert!(
+        threads() < before + 100,
+        "{before} threads, then {}",
+        threads()
+    );
+}
+
 #[test]
 fn a_worker_that_exits_is_replaced() {
     let dir = tempfile::tempdir().unwrap();

@@ -375,6 +375,13 @@ impl WorkerPool {
         let mut s = process::lock(&self.state);
         loop {
             if let Some(w) = s.idle.pop() {
+                // A worker that died while idle (killed with its group by a stop, or
+                // ended on its own) is let go, not handed a match it cannot play.
+                if process::wait_exit(&w.child, Duration::ZERO) {
+                    s.live -= 1;
+                    drop(w);
+                    continue;
+                }
                 return Ok(w);
             }
             if s.live < self.size {
