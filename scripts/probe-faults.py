@@ -1090,9 +1090,18 @@ def judge_ladder(case: Case, res: Result) -> Tuple[str, str]:
     return "ok", "exit 0" + (", steps over %s games" % sorted(set(games)) if games else "")
 
 
+def tictactoe_game() -> str:
+    """The docs' tic-tac-toe as `--game` takes it: the JavaScript one where node is
+    installed, else the Python one (the same rules), so that the probe runs on a
+    machine without node."""
+    if shutil.which("node"):
+        return os.path.join(ROOT, "examples", "tictactoe", "tictactoe.ron")
+    return os.path.join(ROOT, "examples", "tictactoe", "tictactoe.py") + ":GAME"
+
+
 def ladder_cases(args, work: str, protocol_game: str) -> List[Case]:
     P = args.playtune
-    ttt = os.path.join(ROOT, "examples", "tictactoe", "tictactoe.ron")
+    ttt = tictactoe_game()
     ldir = os.path.join(work, "ladder")
     os.makedirs(ldir, exist_ok=True)
     hidden_py = os.path.join(ldir, "hidden_no_resampler.py")
@@ -1235,7 +1244,7 @@ def judge_runfile(case: Case, res: Result) -> Tuple[str, str]:
 def make_base_run(args, work: str) -> str:
     rdir = os.path.join(work, "runfiles")
     os.makedirs(rdir, exist_ok=True)
-    ttt = os.path.join(ROOT, "examples", "tictactoe", "tictactoe.ron")
+    ttt = tictactoe_game()
     argv = [args.playtune, "optimize", "--problem", "design", "--set", "game=" + ttt, "--set",
             "ladder=random,osla", "--set", "games=2", "--budget", "2", "--verdict", "2", "--ladder-check", "off",
             "--runs-dir", rdir, "--name", "base"]
