@@ -303,12 +303,7 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
     )
     .unwrap();
     common::refused(
-        playtune().args(["tournament", "--game"]).arg(&game).args([
-            "--agents",
-            "mcts(iterations=8),random",
-            "--games",
-            "1",
-        ]),
+        &mut one_game(&game, "mcts(iterations=8),random"),
         &["the rules broke at move 3"],
     );
     let held = std::fs::read_to_string(dir.path().join("held.txt")).unwrap();
@@ -407,6 +402,15 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
 });
 "#;
 
+/// `playtune tournament` of one game of `game` between `agents`.
+fn one_game(game: &Path, agents: &str) -> Command {
+    let mut c = playtune();
+    c.args(["tournament", "--game"])
+        .arg(game)
+        .args(["--agents", agents, "--games", "1"]);
+    c
+}
+
 fn endless_script(slow_ms: u32, clone: &str, apply: &str) -> String {
     ENDLESS
         .replace("SLOW", &slow_ms.to_string())
@@ -435,12 +439,7 @@ fn the_timeout_bounds_the_whole_match_over_the_protocol() {
         1,
     );
     common::refused(
-        playtune().args(["tournament", "--game"]).arg(&game).args([
-            "--agents",
-            "mcts(iterations=40),mcts(iterations=40)",
-            "--games",
-            "1",
-        ]),
+        &mut one_game(&game, "mcts(iterations=40),mcts(iterations=40)"),
         &[
             "game `slowclone`: a match failed: ",
             "the match's timeout of 1 s",
@@ -464,12 +463,7 @@ fn a_clone_that_names_a_live_state_is_refused() {
         10,
     );
     common::refused(
-        playtune().args(["tournament", "--game"]).arg(&game).args([
-            "--agents",
-            "mcts(iterations=8),random",
-            "--games",
-            "1",
-        ]),
+        &mut one_game(&game, "mcts(iterations=8),random"),
         &[
             "game `sameclone`: a match failed: ",
             "its reply to `clone` names state 0, which playtune holds already: a clone is a new state",
@@ -496,12 +490,7 @@ fn a_heuristic_of_the_wrong_length_is_refused() {
         10,
     );
     common::refused(
-        playtune().args(["tournament", "--game"]).arg(&game).args([
-            "--agents",
-            "osla,random",
-            "--games",
-            "1",
-        ]),
+        &mut one_game(&game, "osla,random"),
         &[
             "game `shortheuristic`: a match failed: ",
             "`heuristic` has 1 value(s) for a game of 2 players",

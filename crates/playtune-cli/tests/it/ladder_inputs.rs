@@ -165,21 +165,16 @@ fn a_hidden_game_without_a_resampler_says_only_random_plays_it() {
 /// checked as a ladder of two (found by issue 72's fault probe).
 #[test]
 fn an_empty_rung_is_refused() {
-    let out = playtune()
-        .args([
-            "check-ladder",
-            "--game",
-            "rinascimento",
-            "--set",
-            "players=2",
-        ])
-        .args(["--ladder", "random,,osla", "--games", "10"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("an empty agent: two commas in a row"),
-        "{}",
-        stderr(&out)
+    common::refused(
+        playtune()
+            .args([
+                "check-ladder",
+                "--game",
+                "rinascimento",
+                "--set",
+                "players=2",
+            ])
+            .args(["--ladder", "random,,osla", "--games", "10"]),
+        &["an empty agent: two commas in a row"],
     );
 }
