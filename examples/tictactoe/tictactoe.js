@@ -8,8 +8,11 @@
 //   {"id": 3, "op": "clone", "state": 0}
 //   {"id": 4, "op": "playout", "state": 1, "seed": 9, "max_steps": 200}   (in place)
 //   {"id": 5, "op": "drop", "drop": [1]}   (any request may carry "drop")
+//   {"id": 6, "op": "show", "state": 0}     (optional: the board as text, for play --show)
 // A reply says where its state stands: {"id", "state", "player": 0, "legal": [...]}
-// or {"id", "state", "player": "over", "returns": [1, -1]}; a failure is {"id", "error"}.
+// or {"id", "state", "player": "over", "returns": [1, -1], "features": {"corners": [2, 1]}}
+// (a feature of its own: the corners each seat holds at the end); a failure is
+// {"id", "error"}.
 "use strict";
 const readline = require("readline");
 
@@ -64,7 +67,23 @@ function where(id) {
   const b = states.get(id);
   if (!isOver(b)) return { state: id, player: b.turn, legal: legal(b) };
   const returns = b.winner < 0 ? [0, 0] : b.winner === 0 ? [1, -1] : [-1, 1];
-  return { state: id, player: "over", returns };
+  return { state: id, player: "over", returns, features: { corners: corners(b) } };
+}
+
+// The corners each seat holds: a feature of the game's own, for play-style archives.
+function corners(b) {
+  const n = b.n, held = [0, 0];
+  for (const i of [0, n - 1, n * (n - 1), n * n - 1]) if (b.cells[i] >= 0) held[b.cells[i]] += 1;
+  return held;
+}
+
+// The board as text: X moves first, "." is empty.
+function text(b) {
+  const rows = [];
+  for (let r = 0; r < b.n; r++) {
+    rows.push(b.cells.slice(r * b.n, (r + 1) * b.n).map((c) => (c < 0 ? "." : "XO"[c])).join(" "));
+  }
+  return rows.join("\n");
 }
 
 function board(id) {
@@ -110,6 +129,7 @@ const ops = {
     return { ...where(r.state), steps };
   },
   drop: () => ({}),
+  show: (r) => ({ text: text(board(r.state)) }),
 };
 
 // The seed is a 64-bit number, beyond a double's exact range: its low 32 bits, read

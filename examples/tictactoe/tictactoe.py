@@ -47,12 +47,26 @@ class Board:
         copy.cells, copy.turn, copy.winner = list(self.cells), self.turn, self.winner
         return copy
 
+    def features(self):
+        # A feature of the game's own, per seat, of the final state: the corners held.
+        n, held = self.n, [0, 0]
+        for i in (0, n - 1, n * (n - 1), n * n - 1):
+            if self.cells[i] >= 0:
+                held[self.cells[i]] += 1
+        return {"corners": held}
+
+    def __str__(self):
+        # The board as `playtune play --show` prints it: X moves first, "." is empty.
+        rows = (self.cells[r * self.n:(r + 1) * self.n] for r in range(self.n))
+        return "\n".join(" ".join(".XO"[c + 1] for c in row) for row in rows)
+
 
 class TicTacToe(playtune.Game):
     name = "tictactoe"
     about = "n x n board, k in a row wins"
     settings = {"n": {"int": [3, 5], "default": 3}, "k": {"int": [3, 5], "default": 3}}
     playable = ["stalemate_rate <= 0.9"]
+    features = ["corners"]  # reported by Board.features() at the end of each match
 
     def new_initial_state(self, settings):
         return Board(int(settings["n"]), min(int(settings["k"]), int(settings["n"])))

@@ -272,6 +272,7 @@ def _play_forward(game: Any, match: Mapping[str, Any]) -> Dict[str, Any]:
         str(game.name), state, [seat_spec(s) for s in seats], int(match["seed"]) % (1 << 64),
         _players(game), hidden=info["hidden"], searchable=info["searchable"],
         max_steps=_max_steps(game), heuristic=info["heuristic"],
+        features=[str(f) for f in getattr(game, "features", ())], show=bool(match.get("show", False)),
     )
 
 

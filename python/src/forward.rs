@@ -214,6 +214,68 @@ impl Rules for PyRules {
         true
     }
 
+    fn features(&self, state: &Py<PyAny>) -> Result<Vec<(String, Vec<f64>)>, String> {
+        go_on()?;
+        Python::attach(|py| {
+            let s = state.bind(py);
+            let name = pyo3::intern!(py, "features");
+            // A state without the method reports none.
+            if !s.hasattr(name).unwrap_or(false) {
+                return Ok(Vec::new());
+            }
+            let reported = s
+                .call_method0(name)
+                .map_err(|e| failed(py, "features()", e))?;
+            let shown = || {
+                reported
+                    .repr()
+                    .map_or_else(|_| "a value".into(), |r| r.to_string())
+            };
+            let dict = reported.cast::<PyDict>().map_err(|_| {
+                format!(
+                    "features() returned {}: give a dict of one number a seat by name, {{\"name\": [seat 0's, seat 1's, ...]}}",
+                    shown()
+                )
+            })?;
+            dict.iter()
+                .map(|(k, v)| {
+                    let k: String = k.extract().map_err(|_| {
+                        format!("features() returned {}: its keys are names", shown())
+                    })?;
+                    let v: Vec<f64> = v.extract().map_err(|_| {
+                        format!(
+                            "features() returned {}: `{k}` is not a list of numbers, one a seat",
+                            shown()
+                        )
+                    })?;
+                    Ok((k, v))
+                })
+                .collect()
+        })
+    }
+
+    fn show(&self, state: &Py<PyAny>) -> Result<Option<String>, String> {
+        go_on()?;
+        Python::attach(|py| {
+            let s = state.bind(py);
+            // `object`'s own text says only where the state lies in memory.
+            let object = py.get_type::<pyo3::types::PyAny>();
+            let own = |method: &Bound<'_, pyo3::types::PyString>| match (
+                s.get_type().getattr(method),
+                object.getattr(method),
+            ) {
+                (Ok(mine), Ok(base)) => !mine.is(&base),
+                _ => false,
+            };
+            if !own(pyo3::intern!(py, "__str__")) && !own(pyo3::intern!(py, "__repr__")) {
+                return Ok(None);
+            }
+            s.str()
+                .map(|t| Some(t.to_string()))
+                .map_err(|e| failed(py, "str(state)", e))
+        })
+    }
+
     fn heuristic(&self, state: &Py<PyAny>, player: usize) -> Result<Option<f64>, String> {
         if !self.heuristic {
             return Ok(None);
@@ -252,12 +314,19 @@ fn rules(players: usize, resampler: Option<Py<PyAny>>, heuristic: bool) -> PyRes
     }))
 }
 
-fn setup(players: usize, hidden: bool, searchable: bool, max_steps: u32) -> Setup {
+fn setup(
+    players: usize,
+    hidden: bool,
+    searchable: bool,
+    max_steps: u32,
+    features: Vec<String>,
+) -> Setup {
     Setup {
         players,
         hidden,
         searchable,
         max_steps,
+        features,
     }
 }
 
@@ -265,7 +334,7 @@ fn setup(players: usize, hidden: bool, searchable: bool, max_steps: u32) -> Setu
 /// initial state (it is played on), `seats` the bots' specs, seat 0 first. The match
 /// protocol's answer, as a dict.
 #[pyfunction]
-#[pyo3(signature = (game, state, seats, seed, players, hidden=false, searchable=true, max_steps=10_000, resampler=None, heuristic=false))]
+#[pyo3(signature = (game, state, seats, seed, players, hidden=false, searchable=true, max_steps=10_000, resampler=None, heuristic=false, features=Vec::new(), show=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn play_forward(
     py: Python<'_>,
@@ -279,6 +348,8 @@ pub(crate) fn play_forward(
     max_steps: u32,
     resampler: Option<Py<PyAny>>,
     heuristic: bool,
+    features: Vec<String>,
+    show: bool,
 ) -> PyResult<Py<PyAny>> {
     let rules = rules(players, resampler, heuristic)?;
     let node = rules
@@ -288,10 +359,11 @@ pub(crate) fn play_forward(
         game,
         rules,
         (state, node),
-        &setup(players, hidden, searchable, max_steps),
+        &setup(players, hidden, searchable, max_steps, features),
         &Lineup {
             seats: &seats,
             seed,
+            show,
         },
     );
     if let Some(e) = raised() {
@@ -303,6 +375,15 @@ pub(crate) fn play_forward(
     reply.set_item("winners", report.winners)?;
     reply.set_item("length", report.length)?;
     reply.set_item("ended_by", if report.by_rules { "rules" } else { "cap" })?;
+    reply.set_item("trace", report.trace)?;
+    let figures = PyDict::new(py);
+    for (name, values) in report.features {
+        figures.set_item(name, values)?;
+    }
+    reply.set_item("features", figures)?;
+    if show {
+        reply.set_item("frames", report.frames)?;
+    }
     Ok(reply.into_any().unbind())
 }
 
@@ -335,7 +416,7 @@ impl PyForwardBot {
         let bot = ForwardBot::new(
             game,
             rules,
-            &setup(players, hidden, searchable, u32::MAX),
+            &setup(players, hidden, searchable, u32::MAX, Vec::new()),
             spec,
             seat,
             seed,

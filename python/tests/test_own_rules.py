@@ -336,3 +336,58 @@ def test_playtune_s_bots_are_tuned_and_searched_by_map_elites(cli, beside_exampl
     out = cli("map-elites", "--problem", "tune-agent", *common, "--evaluations", "12",
               "--axes", "mean_length=5:9:4", "--name", "archive")
     assert "as an agent: mcts(iterations=30," in out.stdout, out.stdout
+
+
+def test_a_python_match_reports_a_trace_its_own_feature_and_its_frames():
+    """Issue 73, items 3 to 5: a match over a Python game's rules reports each seat's
+    score before every move and at the end, the feature its final state reports
+    (``Board.features()``: the corners each seat holds), and, asked, each board as
+    ``str(state)`` writes it with the move made."""
+    match = dict(_match(["mcts(iterations=30)", "random"], 3, {"n": 3, "k": 3}), show=True)
+    reply = tictactoe.GAME.play(match)
+    trace = reply["trace"]
+    assert len(trace) == reply["length"] + 1 and trace[-1] == reply["scores"], reply
+    corners = reply["features"]["corners"]
+    assert len(corners) == 2 and 0 <= sum(corners) <= 4, reply
+    frames = reply["frames"]
+    assert frames[0].startswith("move 1: seat 0 to move\n. . .\n. . .\n. . .\nseat 0 plays "), frames
+    assert frames[-1].startswith("the end, after"), frames
+    # Not asked, no frames, and the same match.
+    quiet = tictactoe.GAME.play(_match(["mcts(iterations=30)", "random"], 3, {"n": 3, "k": 3}))
+    assert "frames" not in quiet and quiet["scores"] == reply["scores"]
+
+
+def test_a_feature_the_game_does_not_declare_fails_the_match():
+    class Undeclared(tictactoe.TicTacToe):
+        name = "tictactoe-undeclared"
+        features = ()
+
+    with pytest.raises(PlaytuneError, match="`corners`, which it does not declare"):
+        Undeclared().play(_match(["random", "random"], 1, {"n": 3, "k": 3}))
+
+
+def test_play_show_watches_a_python_game_from_the_command_line(cli, beside_examples):
+    out = cli("play", "--game", "examples/tictactoe/tictactoe.py:GAME", "--agents", "mcts(iterations=40),random",
+              "--show").stdout
+    assert out.startswith("move 1: seat 0 to move\n. . .\n. . .\n. . .\nseat 0 plays "), out
+    assert "\nthe end, after " in out and "corners_0=" in out, out
+
+
+def test_the_own_feature_is_an_archive_axis_drawn_as_a_heatmap(cli, beside_examples):
+    common = ["--set", "game=examples/tictactoe/tictactoe.py:GAME", "--set", "agent=mcts(iterations=20)",
+              "--set", "opponents=random", "--set", "games=4"]
+    cli("map-elites", "--problem", "tune-agent", *common, "--evaluations", "8", "--axes", "corners=0:3:3",
+        "--name", "corners")
+    cli("plot", "runs/corners", "--heatmap", "fitness", "--format", "svg", "--out", "plots")
+    assert "corners" in (beside_examples / "plots" / "heatmap_fitness.svg").read_text()
+
+
+def test_a_three_seat_game_s_ladder_is_checked_against_copies_of_the_rung_below(cli, beside_examples):
+    """Issue 73, item 6: Nim for three seats (examples/nim3/nim3.py). Each rung plays
+    two copies of the one below and must take more than its even share, a third."""
+    out = cli("check-ladder", "--game", "examples/nim3/nim3.py:GAME", "--ladder", "random,osla,mcts(iterations=200)",
+              "--games", "100").stdout
+    assert "3 seats: each rung against 2 copies of the one below, 100 games a step" in out, out
+    first = next(line for line in out.splitlines() if "osla against 2 copies of random" in line)
+    assert "(even share 0.333)" in first and "stronger by more than 2 standard errors" in first, out
+    assert "mcts(iterations=200) against 2 copies of osla" in out, out

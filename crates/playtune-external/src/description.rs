@@ -717,8 +717,9 @@ impl Description {
             let Ok(c) = text.parse::<playtune_optim::space::Constraint>() else {
                 continue; // refused with its position by `embedded_space` above
             };
-            let metrics = playtune_harness::design::metric_names(raw.traced);
+            let metrics = playtune_harness::design::metric_names(raw.traced || raw.forward_model);
             let known = metrics.contains(&c.feature.as_str())
+                || raw.features.contains(&c.feature)
                 || c.feature == playtune_harness::design::DEPTH_SE
                 || c.feature.starts_with("win_rate_");
             if !known {

@@ -72,6 +72,7 @@ impl MatchPlayer for Duel {
             by_rules: true,
             trace: Some(trace),
             features: Vec::new(),
+            frames: Vec::new(),
         })
     }
 }

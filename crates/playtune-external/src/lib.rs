@@ -115,8 +115,11 @@ impl MatchPlayer for ProcessPlayer {
                 .pool
                 .session(self.timeout)
                 .map_err(|e| worker_failure(e, "it"))?;
-            let rules =
-                std::sync::Arc::new(forward::process::ProcessRules::new(session, setup.players));
+            let rules = std::sync::Arc::new(forward::process::ProcessRules::new(
+                session,
+                setup.players,
+                &setup.features,
+            ));
             let initial = rules.new_state(&m.settings, m.seed)?;
             let report = forward::play(
                 game,
@@ -126,6 +129,7 @@ impl MatchPlayer for ProcessPlayer {
                 &forward::Lineup {
                     seats,
                     seed: m.seed,
+                    show: m.show,
                 },
             );
             // Every state the match made is dropped, a failed match's too: the game
@@ -407,14 +411,16 @@ impl ExternalGame {
             .collect()
     }
 
-    /// One match, agent `i` (a bot in `bots`) in seat `seats[i]`, and its record.
+    /// One match, agent `i` (a bot in `bots`) in seat `seats[i]`: its record, and
+    /// where `show` asks, each state and move as text.
     fn play_match(
         &self,
         settings: &[(String, String)],
         bots: &[&SeatBot],
         seats: &[usize],
         seed: u64,
-    ) -> Result<Record, Error> {
+        show: bool,
+    ) -> Result<(Record, Vec<String>), Error> {
         let players = self.description.players;
         if bots.len() != players {
             return Err(Error::Seats {
@@ -436,6 +442,7 @@ impl ExternalGame {
             settings: protocol::settings_json(&self.description.settings.dims, settings),
             seats: by_seat.into_iter().flatten().collect(),
             seed,
+            show,
         };
         let failed = |why: String| {
             Error::Game(Box::new(MatchError {
@@ -458,6 +465,7 @@ impl ExternalGame {
                 hidden: self.description.hidden,
                 searchable: self.description.searchable(),
                 max_steps: self.description.max_steps,
+                features: self.description.features.clone(),
             };
             if self.player.answers_forward() && !forward.iter().all(|&f| f) {
                 return Err(failed(format!(
@@ -478,7 +486,8 @@ impl ExternalGame {
                 "the game declares `traced: true` and this reply has no `trace` (each seat's score after every step): send one, or leave `traced` out".into(),
             ));
         }
-        Ok(record(&report, seats))
+        let record = record(&report, seats);
+        Ok((record, report.frames))
     }
 
     fn play_request(
@@ -486,7 +495,8 @@ impl ExternalGame {
         req: &GameRequest,
         lineup: &[usize],
         rotation: usize,
-    ) -> Result<Record, Error> {
+        show: bool,
+    ) -> Result<(Record, Vec<String>), Error> {
         let settings = self.values(&req.settings)?;
         let agents = self.agents(req)?;
         if let Some(&bad) = lineup.iter().find(|&&a| a >= agents.len()) {
@@ -497,7 +507,18 @@ impl ExternalGame {
         }
         let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
         let seats = playtune_harness::play::rotated_seats(lineup.len(), rotation);
-        self.play_match(&settings, &bots, &seats, req.seed)
+        self.play_match(&settings, &bots, &seats, req.seed, show)
+    }
+
+    /// One match of `req`'s agents, seat `i` agent `i`, and where `show`, its frames.
+    fn play_in_order(&self, req: &GameRequest, show: bool) -> Result<(Record, Vec<String>), Error> {
+        let n = if req.agents.is_empty() {
+            self.description.players
+        } else {
+            req.agents.len()
+        };
+        let lineup: Vec<usize> = (0..n).collect();
+        self.play_request(req, &lineup, 0, show)
     }
 }
 
@@ -702,13 +723,18 @@ impl DynGame for ExternalGame {
     }
 
     fn play(&self, req: &GameRequest) -> Result<Record, Error> {
-        let n = if req.agents.is_empty() {
-            self.description.players
-        } else {
-            req.agents.len()
-        };
-        let lineup: Vec<usize> = (0..n).collect();
-        self.play_request(req, &lineup, 0)
+        Ok(self.play_in_order(req, false)?.0)
+    }
+
+    fn play_shown(&self, req: &GameRequest) -> Result<(Record, Vec<String>), Error> {
+        let (record, frames) = self.play_in_order(req, true)?;
+        if frames.is_empty() {
+            return Err(Error::NoText {
+                game: self.name.to_string(),
+                why: "it plays whole matches with its own bots and its reply gave no `frames` (each state and move as text)".into(),
+            });
+        }
+        Ok((record, frames))
     }
 
     fn check(&self, req: &GameRequest) -> Result<(), Error> {
@@ -734,7 +760,7 @@ impl DynGame for ExternalGame {
             },
             |(settings, agents), lineup, seats, seed| {
                 let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
-                self.play_match(settings, &bots, seats, seed)
+                Ok(self.play_match(settings, &bots, seats, seed, false)?.0)
             },
         )
     }
@@ -745,7 +771,7 @@ impl DynGame for ExternalGame {
         lineup: &[usize],
         index: usize,
     ) -> Result<Record, Error> {
-        self.play_request(req, lineup, index)
+        Ok(self.play_request(req, lineup, index, false)?.0)
     }
 
     fn agent_names(&self, req: &GameRequest) -> Result<Vec<String>, Error> {
@@ -816,8 +842,13 @@ impl DynGame for ExternalGame {
         None
     }
 
+    fn own_features(&self) -> Vec<String> {
+        self.description.features.clone()
+    }
+
     fn traced(&self) -> bool {
-        self.description.traced
+        // Every match playtune's bots play over the rules reports a trace.
+        self.description.traced || self.description.forward_model
     }
 
     fn selfplay(

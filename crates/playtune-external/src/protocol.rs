@@ -26,6 +26,9 @@ pub struct Match {
     pub seats: Vec<SeatBot>,
     /// The match's seed: the game draws its randomness from it.
     pub seed: u64,
+    /// Whether the reply keeps each state and move as text (`"show": true` in the
+    /// request, `"frames"` in the reply): a match to watch.
+    pub show: bool,
 }
 
 /// A bot and its settings (every one, defaults filled in).
@@ -52,6 +55,9 @@ pub struct MatchReport {
     pub trace: Option<Vec<Vec<f64>>>,
     /// Declared per-seat figures, by name.
     pub features: Vec<(String, Vec<f64>)>,
+    /// Each state and the move made in it, as text, then the final state, where the
+    /// match was asked to show them ([`Match::show`]).
+    pub frames: Vec<String>,
 }
 
 /// A setting's value as the game reads it: a number (a whole number where the domain
@@ -92,8 +98,11 @@ impl Match {
             "settings": self.settings,
             "seats": seats,
             "seed": self.seed,
-        })
-        .to_string();
+        });
+        if self.show {
+            line["show"] = json!(true);
+        }
+        let mut line = line.to_string();
         line.push('\n');
         line
     }
@@ -262,6 +271,18 @@ pub fn read_reply(
             ));
         }
     }
+    let frames = match v.get("frames") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|f| {
+                f.as_str().map(printable_lines).ok_or_else(|| {
+                    format!("\"frames\" in {shown} holds {f}, not a text: give each state and move as a string")
+                })
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(format!("\"frames\" in {shown} is not a list of texts")),
+    };
     Ok(Ok(MatchReport {
         scores,
         winners,
@@ -269,7 +290,13 @@ pub fn read_reply(
         by_rules,
         trace,
         features: figures,
+        frames,
     }))
+}
+
+/// A game's text as printed: its lines kept, a terminal's other controls dropped.
+pub(crate) fn printable_lines(text: &str) -> String {
+    text.lines().map(printable).collect::<Vec<_>>().join("\n")
 }
 
 #[cfg(test)]

@@ -127,6 +127,17 @@ impl Rules for Nim {
         Ok(Some(if s.to_move == player { 0.5 } else { -0.5 }))
     }
 
+    fn features(&self, s: &Pile) -> Result<Vec<(String, Vec<f64>)>, String> {
+        match self.node_of(s) {
+            Node::Over(r) => Ok(vec![("took_last".into(), r)]),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    fn show(&self, s: &Pile) -> Result<Option<String>, String> {
+        Ok(Some(format!("{} stones, card {}", s.left, s.card)))
+    }
+
     fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, String> {
         self.count();
         if s.card < 0 {
@@ -196,6 +207,7 @@ fn setup() -> Setup {
         hidden: true,
         searchable: true,
         max_steps: 100,
+        features: vec!["took_last".into()],
     }
 }
 
@@ -215,6 +227,7 @@ fn one_match(rules: Nim, bot: &str, seed: u64) -> Result<playtune_external::Matc
         &Lineup {
             seats: &seats,
             seed,
+            show: false,
         },
     )
 }
@@ -300,6 +313,7 @@ fn after_a_failure_no_call_reaches_the_rules() {
             &Lineup {
                 seats: &seats,
                 seed: 5,
+                show: false,
             },
         )
         .expect_err(bot);
@@ -328,4 +342,89 @@ fn a_failing_heuristic_fails_the_match() {
             .expect_err(&format!("{bot}: no error"));
         assert!(e.contains("heuristic_value() returned nan"), "{bot}: {e}");
     }
+}
+
+/// Issue 73, items 3 to 5: a forward-model match reports a trace (each seat's score
+/// before every move and at the end: the heuristic, then the returns), the game's own
+/// features of the final state, and, asked, each state and move in the game's text.
+#[test]
+fn a_match_reports_its_trace_its_features_and_its_frames() {
+    let start = Pile {
+        left: 7,
+        to_move: 0,
+        card: -1,
+    };
+    let rules = Nim::new(Fault::None, 0);
+    let node = rules.node_of(&start);
+    let seats = vec!["mcts(iterations=30)".to_string(), "random".to_string()];
+    let lineup = |show| Lineup {
+        seats: &seats,
+        seed: 3,
+        show,
+    };
+    let rules = Arc::new(rules);
+    let r = play(
+        "nim",
+        rules.clone(),
+        (start.clone(), node.clone()),
+        &setup(),
+        &lineup(true),
+    )
+    .unwrap();
+    let trace = r.trace.as_ref().expect("a trace");
+    assert_eq!(trace.len(), r.length as usize + 1, "{trace:?}");
+    assert_eq!(
+        trace[0],
+        vec![0.5, -0.5],
+        "seat 0 moves first: the heuristic"
+    );
+    assert_eq!(trace.last().unwrap(), &r.scores);
+    let winner = r.winners[0];
+    let mut took = vec![0.0, 0.0];
+    took[winner] = 1.0;
+    assert_eq!(r.features, vec![("took_last".to_string(), took)]);
+    assert_eq!(r.frames.len(), r.length as usize + 1, "{:#?}", r.frames);
+    assert!(
+        r.frames[0].starts_with("move 1: seat 0 to move\n7 stones, card "),
+        "{}",
+        r.frames[0]
+    );
+    // The move shown is the one played: the next frame's pile is that much smaller.
+    let left: i64 = r.frames[1]
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        r.frames[0].ends_with(&format!("seat 0 plays {}", 7 - left)),
+        "{:#?}",
+        r.frames
+    );
+    assert!(
+        r.frames.last().unwrap().starts_with("the end, after"),
+        "{:#?}",
+        r.frames
+    );
+    // Not asked, no frames, and the same match.
+    let quiet = play(
+        "nim",
+        rules.clone(),
+        (start.clone(), node.clone()),
+        &setup(),
+        &lineup(false),
+    )
+    .unwrap();
+    assert!(quiet.frames.is_empty());
+    assert_eq!((quiet.scores, quiet.length), (r.scores.clone(), r.length));
+    // A feature the game does not declare fails the match, naming it.
+    let undeclared = Setup {
+        features: Vec::new(),
+        ..setup()
+    };
+    let e = play("nim", rules, (start, node), &undeclared, &lineup(false)).unwrap_err();
+    assert!(e.contains("`took_last`, which it does not declare"), "{e}");
 }

@@ -76,6 +76,14 @@ const EXAMPLES: &[Example] = &[
         ],
     },
     Example {
+        name: "nim3",
+        about: "Nim for three seats, rules only: a ladder checked against copies of the rung below",
+        files: &[(
+            "examples/nim3/nim3.py",
+            include_str!("../../../../examples/nim3/nim3.py"),
+        )],
+    },
+    Example {
         name: "kuhn",
         about: "Kuhn poker's rules only, with hidden cards and a resampler",
         files: &[(

@@ -55,6 +55,17 @@ pub(super) struct GameArgs {
 }
 
 #[derive(Args)]
+pub(super) struct PlayArgs {
+    #[command(flatten)]
+    game: GameArgs,
+    /// Print each state and the move made in it, then the final state, in the game's
+    /// own text form (a game that brings its rules: Python's `str(state)`, or the
+    /// protocol's `show` operation; else the moves it offers).
+    #[arg(long)]
+    show: bool,
+}
+
+#[derive(Args)]
 pub(super) struct RenderArgs {
     #[command(flatten)]
     game: GameArgs,
@@ -232,11 +243,20 @@ fn record_json(names: &[String], r: &Record, secs: f64) -> serde_json::Value {
     j
 }
 
-pub(super) fn play_cmd(a: GameArgs) -> Result<()> {
+pub(super) fn play_cmd(p: PlayArgs) -> Result<()> {
+    let a = p.game;
     let (game, req) = request(&a)?;
     let names = lineup(game, &req)?;
     let started = std::time::Instant::now();
-    let r = game.play(&req).map_err(anyhow::Error::msg)?;
+    let r = if p.show {
+        let (r, frames) = game.play_shown(&req).map_err(anyhow::Error::msg)?;
+        for frame in frames {
+            println!("{frame}\n");
+        }
+        r
+    } else {
+        game.play(&req).map_err(anyhow::Error::msg)?
+    };
     let secs = started.elapsed().as_secs_f64();
     print_record(&names, &r, a.run.seed);
     println!("{secs:.2} s");

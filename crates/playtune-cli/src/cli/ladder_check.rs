@@ -86,7 +86,7 @@ pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
     match watched(game, &settings, &ladder, None, a.games, a.seed)? {
         Some(check) => print!("{}", report(game.name(), &check)),
         None => println!(
-            "{}: its tournaments seat every rung in every game, so no pair of rungs meets alone: nothing to check",
+            "{}: a game of one seat has no rung to beat: nothing to check",
             game.name()
         ),
     }

@@ -62,8 +62,9 @@ enum Command {
     },
     /// Compare runs: mean, standard error and two-tailed Mann-Whitney U per pair.
     Compare(compare::CompareArgs),
-    /// Play one game of any game (see `games`) between named agents; print the record.
-    Play(games::GameArgs),
+    /// Play one game of any game (see `games`) between named agents; print the record
+    /// (with --show, each state and move as the game writes them).
+    Play(games::PlayArgs),
     /// Draw one game of a game that has a picture, at chosen turns and its end, with a
     /// legend: space-battle (map, black holes, trails, missiles) and strategy (terrain,
     /// resources, cities, units by tribe). Rinascimento has no picture.

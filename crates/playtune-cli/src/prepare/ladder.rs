@@ -52,18 +52,36 @@ pub(crate) fn watched(
     games: usize,
     seed: u64,
 ) -> Result<Option<LadderCheck>> {
-    let pairs = ladder.len() * ladder.len().saturating_sub(1) / 2;
-    crate::progress::with_games_bar(pairs.saturating_mul(games) as u64, |watch| {
+    // A two-seat game plays every pair of rungs; a game of more seats each step once.
+    let seats = game
+        .settings_values(settings)
+        .and_then(|v| game.players(&v))
+        .unwrap_or(2);
+    let steps = if seats > 2 {
+        ladder.len().saturating_sub(1)
+    } else {
+        ladder.len() * ladder.len().saturating_sub(1) / 2
+    };
+    crate::progress::with_games_bar(steps.saturating_mul(games) as u64, |watch| {
         check_ladder(game, settings, ladder, budget, games, seed, watch)
     })
 }
 
 /// The check's report: a line a step, then the verdict and the proposal.
 pub(crate) fn report(game: &str, check: &LadderCheck) -> String {
-    let mut out = format!(
-        "ladder check of {game} at its own rules ({} games a pair of rungs):\n",
-        check.games
-    );
+    let mut out = if check.seats > 2 {
+        format!(
+            "ladder check of {game} at its own rules ({} seats: each rung against {} copies of the one below, {} games a step):\n",
+            check.seats,
+            check.seats - 1,
+            check.games
+        )
+    } else {
+        format!(
+            "ladder check of {game} at its own rules ({} games a pair of rungs):\n",
+            check.games
+        )
+    };
     for line in check.lines() {
         out += &format!("  {line}\n");
     }
@@ -77,6 +95,10 @@ pub(crate) fn report(game: &str, check: &LadderCheck) -> String {
     } else {
         out += "  the ladder is NOT shown ordered: skill depth measured on it measures a step that may not exist\n";
         match &check.proposal {
+            // No round robin of pairs: the steps above say which rungs to drop.
+            None if check.seats > 2 => {
+                out += "  drop or strengthen each rung NOT shown stronger than the one below (more search: its iterations, simulations or budget), or play more games\n"
+            }
             Some(p) => {
                 out += &format!(
                     "  an ordered ladder of these rungs: {} (--set ladder=\"{}\", or --ladder-check use)\n",

@@ -409,6 +409,10 @@ fn duel_in_javascript_plays_as_duel_in_python() {
         .output()
         .is_err()
     {
+        assert!(
+            std::env::var_os("PLAYTUNE_REQUIRE_NODE").is_none(),
+            "PLAYTUNE_REQUIRE_NODE is set and node does not run"
+        );
         eprintln!("skipped: node (JavaScript) is not installed");
         return;
     }

@@ -25,16 +25,123 @@ fn playtune() -> Command {
     c
 }
 
-/// Whether node runs here; if not, says the test is skipped.
+/// Whether node runs here; if not, says the test is skipped. Where CI installed node
+/// (`PLAYTUNE_REQUIRE_NODE` set) a missing node fails the test instead.
 fn node(test: &str) -> bool {
     let found = std::process::Command::new("node")
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
+        assert!(
+            std::env::var_os("PLAYTUNE_REQUIRE_NODE").is_none(),
+            "{test}: PLAYTUNE_REQUIRE_NODE is set and node does not run"
+        );
         eprintln!("skipped {test}: node (JavaScript) is not installed");
     }
     found
+}
+
+/// Issue 73, item 5: `play --show` prints each board the game's `show` operation
+/// writes, the move made in it, and the final board; the record carries the game's
+/// own feature.
+#[test]
+fn play_show_prints_each_state_and_move_in_the_game_s_own_text() {
+    if !node("play_show_prints_each_state_and_move_in_the_game_s_own_text") {
+        return;
+    }
+    let out = common::succeeded(playtune().args(["play", "--game"]).arg(tictactoe()).args([
+        "--agents",
+        "mcts(iterations=60),random",
+        "--show",
+    ]));
+    assert!(
+        out.starts_with("move 1: seat 0 to move\n. . .\n. . .\n. . .\nseat 0 plays "),
+        "{out}"
+    );
+    assert!(out.contains("move 2: seat 1 to move\n"), "{out}");
+    assert!(out.contains("\nthe end, after "), "{out}");
+    assert!(out.contains("corners_0="), "{out}");
+    // Without --show, the same match and no boards.
+    let quiet = common::succeeded(
+        playtune()
+            .args(["play", "--game"])
+            .arg(tictactoe())
+            .args(["--agents", "mcts(iterations=60),random"]),
+    );
+    assert!(!quiet.contains("seat 0 plays"), "{quiet}");
+    let record = |o: &str| {
+        o[o.find("mcts(iterations=60) vs random").unwrap()..o.rfind('\n').unwrap()]
+            .rsplit_once('\n')
+            .unwrap()
+            .0
+            .to_string()
+    };
+    assert_eq!(record(&out), record(&quiet));
+    // A built-in game has no text form: it says so, and what draws it.
+    common::refused(
+        playtune().args(["play", "--game", "rinascimento", "--show"]),
+        &["cannot show a match as text", "playtune render"],
+    );
+}
+
+/// Issue 73, items 3 and 4: a forward-model match reports a trace, so a design run
+/// measures the lead metrics, and the game's own feature (`corners`) is a design
+/// metric and an axis of a MAP-Elites archive of playtune's bots, drawn as a heatmap.
+#[test]
+fn the_game_s_own_feature_is_an_archive_axis_and_the_lead_metrics_are_measured() {
+    if !node("the_game_s_own_feature_is_an_archive_axis_and_the_lead_metrics_are_measured") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    common::succeeded(
+        playtune()
+            .args(["optimize", "--problem", "design", "--set"])
+            .arg(format!("game={}", tictactoe().display()))
+            .args(["--set", "games=2", "--budget", "2", "--verdict", "0"])
+            .args(["--set", "ladder=random,osla", "--ladder-check", "off"])
+            .args(["--name", "design", "--runs-dir"])
+            .arg(dir.path()),
+    );
+    let evals = std::fs::read_to_string(dir.path().join("design/evals.csv")).unwrap();
+    let mut lines = evals.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for column in ["lead_changes", "decided_at", "corners"] {
+        let i = header
+            .iter()
+            .position(|h| *h == column)
+            .unwrap_or_else(|| panic!("no {column} in {header:?}"));
+        let v: f64 = row[i].parse().unwrap_or(f64::NAN);
+        assert!(v.is_finite() && v >= 0.0, "{column} = {}", row[i]);
+    }
+    common::succeeded(
+        playtune()
+            .args(["map-elites", "--problem", "tune-agent", "--set"])
+            .arg(format!("game={}", tictactoe().display()))
+            .args([
+                "--set",
+                "agent=mcts(iterations=20)",
+                "--set",
+                "opponents=random",
+            ])
+            .args(["--set", "games=4", "--evaluations", "8"])
+            .args(["--axes", "corners=0:3:3", "--name", "archive", "--runs-dir"])
+            .arg(dir.path()),
+    );
+    let plots = dir.path().join("plots");
+    common::succeeded(
+        playtune()
+            .arg("plot")
+            .arg(dir.path().join("archive"))
+            .args(["--heatmap", "fitness", "--format", "svg", "--out"])
+            .arg(&plots),
+    );
+    let svg = std::fs::read_to_string(plots.join("heatmap_fitness.svg")).unwrap();
+    assert!(
+        svg.contains("corners"),
+        "the heatmap's axis is the game's own feature"
+    );
 }
 
 /// A tournament's JSON line, its timings taken out: what the seed decides.

@@ -101,6 +101,18 @@ pub trait Rules: Send + Sync + 'static {
     fn copies_may_share(&self) -> bool {
         false
     }
+    /// The game's own figures of a finished match, by name, one number a seat:
+    /// numbers it computes from the final state, or counts it kept along the way.
+    /// None by default.
+    fn features(&self, state: &Self::State) -> Result<Vec<(String, Vec<f64>)>, String> {
+        let _ = state;
+        Ok(Vec::new())
+    }
+    /// The state in the game's own text form, if it gives one (a match to watch).
+    fn show(&self, state: &Self::State) -> Result<Option<String>, String> {
+        let _ = state;
+        Ok(None)
+    }
     /// Plays up to `max_steps` uniformly random moves (chance by its probabilities)
     /// in place, from `seed`: the steps played and where it stands, or `None` where the
     /// game does not play playouts itself.
@@ -269,6 +281,36 @@ impl<R: Rules> FmState<R> {
         copy.chance = rng_from_seed(derive_seed(seed, &[u64::MAX]));
         copy.streams = Some((seed, counter));
         copy
+    }
+
+    /// This state and the move chosen in it (`joint`; none at the end) as text: the
+    /// game's own form where it gives one, else the moves it offers.
+    fn frame(&self, joint: &[i64]) -> String {
+        let text = match self.live().map(|s| self.rules.show(s)) {
+            Some(Ok(Some(text))) => text,
+            Some(Err(why)) => {
+                self.shared.fail(why);
+                String::new()
+            }
+            _ => match &self.node {
+                Node::Player { legal, .. } => format!("moves: {legal:?}"),
+                _ => String::new(),
+            },
+        };
+        let text = crate::protocol::printable_lines(text.trim_end());
+        match (&self.node, joint.first()) {
+            (Node::Player { player, .. }, Some(a)) if !self.is_over() => format!(
+                "move {}: seat {player} to move\n{text}\nseat {player} plays {a}",
+                self.steps + 1
+            ),
+            (Node::Over(returns), _) => {
+                format!(
+                    "the end, after {} moves: returns {returns:?}\n{text}",
+                    self.steps
+                )
+            }
+            _ => format!("the end, by the cap of {} moves\n{text}", self.steps),
+        }
     }
 
     fn returns(&self) -> Option<&[f64]> {
@@ -571,6 +613,8 @@ pub struct Lineup<'a> {
     pub seats: &'a [String],
     /// The match's seed: each bot's generator comes from it.
     pub seed: u64,
+    /// Whether the report keeps each state and move as text ([`MatchReport::frames`]).
+    pub show: bool,
 }
 
 /// How a forward-model game is set up for one match.
@@ -583,12 +627,18 @@ pub struct Setup {
     pub searchable: bool,
     /// A match that reaches this many moves ends by the cap.
     pub max_steps: u32,
+    /// The names of the figures the game declares ([`Rules::features`]): a match
+    /// that reports another is refused.
+    pub features: Vec<String>,
 }
 
 /// Plays one match of `rules` from `initial` (where it stands: `node`), the agents
 /// in `lineup`'s seats built by the registry, and reports it as the match protocol
 /// does: scores are the returns, winners the seats with the highest return (none when
-/// the cap ended it), length the moves played (chance outcomes not counted).
+/// the cap ended it), length the moves played (chance outcomes not counted), the
+/// trace every seat's score before each move and at the end (the game's heuristic
+/// where it gives one, else 0, until the returns), the features the game reports of
+/// the final state, and where `lineup.show`, each state and move as text.
 pub fn play<R: Rules>(
     game: &str,
     rules: Arc<R>,
@@ -620,24 +670,43 @@ pub fn play<R: Rules>(
         );
     }
     let chance = rng_from_seed(derive_seed(lineup.seed, &[STATE]));
-    let state = FmState::new(rules, shared.clone(), initial.0, initial.1, chance);
+    let state = FmState::new(rules.clone(), shared.clone(), initial.0, initial.1, chance);
     let mut refs: Vec<&mut dyn Agent<FmState<R>>> =
         agents.iter_mut().map(|a| a.as_mut() as _).collect();
     let seats: Vec<usize> = (0..setup.players).collect();
+    let row = |s: &FmState<R>| -> Vec<f64> { (0..setup.players).map(|p| s.score(p)).collect() };
+    let mut trace = Vec::new();
+    let mut frames = Vec::new();
     let end = playtune_harness::play::play(
         state,
         &mut refs,
         &seats,
         AGENTS,
         lineup.seed,
-        &mut |_, _| {},
+        &mut |s, joint| {
+            trace.push(row(s));
+            if lineup.show {
+                frames.push(s.frame(joint));
+            }
+        },
     )
     .map_err(|e| e.to_string())?;
     if let Some(why) = shared.failure() {
         return Err(why);
     }
     let by_rules = matches!(end.node, Node::Over(_));
-    let scores: Vec<f64> = (0..setup.players).map(|s| end.score(s)).collect();
+    let scores: Vec<f64> = row(&end);
+    trace.push(scores.clone());
+    if lineup.show {
+        frames.push(end.frame(&[]));
+    }
+    let features = match end.live() {
+        Some(s) => declared(rules.features(s)?, &setup.features, setup.players)?,
+        None => Vec::new(),
+    };
+    if let Some(why) = shared.failure() {
+        return Err(why);
+    }
     let winners = if by_rules {
         end.winners()
             .iter()
@@ -653,9 +722,41 @@ pub fn play<R: Rules>(
         winners,
         length: end.steps,
         by_rules,
-        trace: None,
-        features: Vec::new(),
+        trace: Some(trace),
+        features,
+        frames,
     })
+}
+
+/// The features a game reported, checked against those it declares: each a declared
+/// name, once, with one finite number a seat.
+pub(crate) fn declared(
+    reported: Vec<(String, Vec<f64>)>,
+    declared: &[String],
+    players: usize,
+) -> Result<Vec<(String, Vec<f64>)>, String> {
+    for (i, (name, values)) in reported.iter().enumerate() {
+        if !declared.contains(name) {
+            return Err(format!(
+                "features: the game reports `{}`, which it does not declare (it declares: {})",
+                playtune_optim::eval::printable(name),
+                if declared.is_empty() {
+                    "none".to_string()
+                } else {
+                    declared.join(", ")
+                }
+            ));
+        }
+        if reported[..i].iter().any(|(n, _)| n == name) {
+            return Err(format!("features: `{name}` is reported twice"));
+        }
+        if values.len() != players || values.iter().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "features: `{name}` is {values:?}: give one finite number a seat ({players})"
+            ));
+        }
+    }
+    Ok(reported)
 }
 
 /// One seat's playtune bot outside a match: give it a state, it gives a move. Its

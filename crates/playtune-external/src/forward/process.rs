@@ -18,10 +18,16 @@
 //! `{"id": 2, "state": 0, "player": "chance", "outcomes": [[1, 0.5], [2, 0.5]]}`, or
 //! `{"id": 2, "state": 0, "player": "over", "returns": [1, -1]}`; `playout` adds
 //! `"steps"`, and an optional `"heuristic": [...]` gives each seat's standing in an
-//! unfinished state. `{"id": 2, "error": "why"}` fails the match.
+//! unfinished state. A finished state's reply may carry `"features": {"name": [...]}`,
+//! the game's own per-seat figures of the match (declared in its description).
+//! `{"id": 2, "error": "why"}` fails the match.
+//!
+//! One optional operation shows a match: `{"id": 7, "op": "show", "state": 0}` is
+//! answered `{"id": 7, "text": "..."}`, the state in the game's own text form; a game
+//! that answers it with an error shows the moves it offers instead.
 
 use super::{Node, Rules};
-use playtune_optim::eval::{WorkerSession, reply_object};
+use playtune_optim::eval::{WorkerError, WorkerSession, reply_object};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -39,6 +45,8 @@ struct Held {
 pub(crate) struct Handle {
     id: u64,
     heuristic: Option<Vec<f64>>,
+    /// The figures its last reply gave (a finished state's).
+    features: Vec<(String, Vec<f64>)>,
     held: Arc<Mutex<Held>>,
 }
 
@@ -54,7 +62,11 @@ impl Drop for Handle {
 pub(crate) struct ProcessRules {
     session: Mutex<WorkerSession>,
     players: usize,
+    /// The features the description declares.
+    features: Vec<String>,
     held: Arc<Mutex<Held>>,
+    /// Whether the game answered `show` with an error: it is not asked again.
+    no_show: std::sync::atomic::AtomicBool,
 }
 
 /// One reply to an operation: the state it names, where that stands, and the rest.
@@ -63,6 +75,8 @@ struct Reply {
     node: Option<Node>,
     steps: Option<u32>,
     heuristic: Option<Vec<f64>>,
+    features: Vec<(String, Vec<f64>)>,
+    text: Option<String>,
 }
 
 fn number_list(v: &Value, what: &str) -> Result<Vec<f64>, String> {
@@ -148,15 +162,23 @@ fn node(obj: &Map<String, Value>, players: usize) -> Result<Option<Node>, String
 
 impl ProcessRules {
     /// Rules asked of the worker `session` holds, for a game of `players` seats.
-    pub(crate) fn new(session: WorkerSession, players: usize) -> ProcessRules {
+    pub(crate) fn new(session: WorkerSession, players: usize, features: &[String]) -> ProcessRules {
         ProcessRules {
             session: Mutex::new(session),
             players,
+            features: features.to_vec(),
             held: Arc::new(Mutex::new(Held::default())),
+            no_show: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
-    fn ask(&self, op: &str, mut fields: Map<String, Value>) -> Result<Reply, String> {
+    fn ask(&self, op: &str, fields: Map<String, Value>) -> Result<Reply, String> {
+        self.exchange(op, fields)
+            .map_err(|e| crate::worker_failure(e, &format!("`{op}`")))
+    }
+
+    /// One operation; a reply with an error is [`WorkerError::Refused`].
+    fn exchange(&self, op: &str, mut fields: Map<String, Value>) -> Result<Reply, WorkerError> {
         let dropped: Vec<u64> =
             std::mem::take(&mut self.held.lock().unwrap_or_else(|e| e.into_inner()).dropped);
         fields.insert("op".into(), json!(op));
@@ -164,6 +186,7 @@ impl ProcessRules {
             fields.insert("drop".into(), json!(dropped));
         }
         let players = self.players;
+        let declared = &self.features;
         let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
         session
             .call(
@@ -222,15 +245,37 @@ impl ProcessRules {
                             Some(h)
                         }
                     };
+                    let features = match obj.get("features") {
+                        None | Some(Value::Null) => Vec::new(),
+                        Some(Value::Object(m)) => {
+                            let reported = m
+                                .iter()
+                                .map(|(name, v)| Ok((name.clone(), number_list(v, name)?)))
+                                .collect::<Result<Vec<_>, String>>()
+                                .map_err(&bad)?;
+                            super::declared(reported, declared, players).map_err(&bad)?
+                        }
+                        Some(v) => {
+                            return Err(bad(format!(
+                                "`features` is {v}: give an object of per-seat lists"
+                            )));
+                        }
+                    };
+                    let text = match obj.get("text") {
+                        None | Some(Value::Null) => None,
+                        Some(Value::String(t)) => Some(t.clone()),
+                        Some(v) => return Err(bad(format!("`text` is {v}, not a text"))),
+                    };
                     Ok(Ok(Reply {
                         state,
                         node,
                         steps,
                         heuristic,
+                        features,
+                        text,
                     }))
                 },
             )
-            .map_err(|e| crate::worker_failure(e, &format!("`{op}`")))
     }
 
     /// Tells the game to forget the states dropped since the last request (at the end
@@ -272,6 +317,7 @@ impl ProcessRules {
             Handle {
                 id,
                 heuristic: reply.heuristic.clone(),
+                features: reply.features.clone(),
                 held: self.held.clone(),
             },
             node,
@@ -311,6 +357,7 @@ impl Rules for ProcessRules {
         let reply = self.ask("clone", Self::state_field(state))?;
         let mut h = self.handle(&reply, "clone")?.0;
         h.heuristic = state.heuristic.clone();
+        h.features = state.features.clone();
         Ok(h)
     }
 
@@ -319,6 +366,7 @@ impl Rules for ProcessRules {
         f.insert("action".into(), json!(action));
         let reply = self.ask("apply", f)?;
         state.heuristic = reply.heuristic.clone();
+        state.features = reply.features.clone();
         reply
             .node
             .ok_or_else(|| "its reply to `apply` has no `player`".into())
@@ -340,6 +388,28 @@ impl Rules for ProcessRules {
             .and_then(|h| h.get(player).copied()))
     }
 
+    fn features(&self, state: &Handle) -> Result<Vec<(String, Vec<f64>)>, String> {
+        // Checked against the declared names with the reply.
+        Ok(state.features.clone())
+    }
+
+    fn show(&self, state: &Handle) -> Result<Option<String>, String> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.no_show.load(Relaxed) {
+            return Ok(None);
+        }
+        match self.exchange("show", Self::state_field(state)) {
+            Ok(reply) => Ok(reply.text),
+            // The operation is optional: a game that does not know it says so, and
+            // its match is shown by the moves it offers.
+            Err(WorkerError::Refused(_)) => {
+                self.no_show.store(true, Relaxed);
+                Ok(None)
+            }
+            Err(e) => Err(crate::worker_failure(e, "`show`")),
+        }
+    }
+
     fn playout(
         &self,
         state: &mut Handle,
@@ -351,6 +421,7 @@ impl Rules for ProcessRules {
         f.insert("max_steps".into(), json!(max_steps));
         let reply = self.ask("playout", f)?;
         state.heuristic = reply.heuristic.clone();
+        state.features = reply.features.clone();
         let node = reply.node.ok_or("its reply to `playout` has no `player`")?;
         let steps = reply.steps.ok_or("its reply to `playout` has no `steps`")?;
         if steps > max_steps {

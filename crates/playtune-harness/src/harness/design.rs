@@ -87,12 +87,29 @@ const METRICS: [&str; 8] = [
 pub const LEAD_METRICS: [&str; 2] = ["lead_changes", "decided_at"];
 
 /// The design metrics `game` reports: every one of [`METRICS`], the lead metrics only
-/// where its matches are traced.
-fn metrics_of(game: &dyn DynGame) -> impl Iterator<Item = &'static str> + '_ {
-    METRICS
+/// where its matches are traced, then the game's own features
+/// ([`DynGame::own_features`]).
+fn metrics_of(game: &dyn DynGame) -> Vec<String> {
+    let mut names: Vec<String> = METRICS
         .iter()
-        .copied()
-        .filter(move |m| game.traced() || !LEAD_METRICS.contains(m))
+        .filter(|m| game.traced() || !LEAD_METRICS.contains(m))
+        .map(|m| m.to_string())
+        .collect();
+    names.extend(game.own_features());
+    names
+}
+
+/// The mean of the game's own figure `name` over every seat of every game (NaN where
+/// no match reported it).
+fn own_feature_mean(records: &[super::Record], name: &str) -> f64 {
+    let values: Vec<f64> = records
+        .iter()
+        .flat_map(|r| (0..r.seats.len()).filter_map(|seat| r.seat_feature(name, seat)))
+        .collect();
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    values.iter().sum::<f64>() / values.len() as f64
 }
 
 /// The names of the design metrics a game reports: the lead metrics only where its
@@ -270,7 +287,7 @@ impl DesignProblem {
             }
         }
         if config.metrics {
-            features.extend(metrics_of(game).map(|m| m.to_string()));
+            features.extend(metrics_of(game));
         }
         let known = config
             .ladder
@@ -413,7 +430,11 @@ impl DesignProblem {
         if self.config.metrics {
             let records: Vec<_> = played.into_iter().map(|(r, _)| r).collect();
             let metrics = DesignMetrics::of(&records, players).features();
-            features.extend(metrics_of(self.game).map(|m| {
+            let own = self.game.own_features();
+            features.extend(metrics_of(self.game).iter().map(|m| {
+                if own.contains(m) {
+                    return own_feature_mean(&records, m);
+                }
                 metrics
                     .iter()
                     .find(|(k, _)| k == m)

@@ -233,6 +233,14 @@ pub enum Error {
         /// The game's name.
         game: String,
     },
+    /// A game without a text form, asked to show a match.
+    #[error("game `{game}` cannot show a match as text: {why}")]
+    NoText {
+        /// The game's name.
+        game: String,
+        /// Why not, and what would.
+        why: String,
+    },
     /// A game without a state encoding, asked for self-play samples.
     #[error("game `{game}` has no state encoding, so it cannot record self-play samples")]
     NoEncoding {

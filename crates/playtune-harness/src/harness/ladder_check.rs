@@ -1,20 +1,25 @@
 //! Is a ladder a ladder? Before skill depth is measured on it, each rung should beat
-//! the one below: a round robin of the rungs at the game's own rules says whether
-//! every step is won by more than two standard errors, and which largest set of them
-//! is ordered where the ladder as given is not.
+//! the one below. In a two-seat game a round robin of the rungs at the game's own
+//! rules says whether every step is won by more than two standard errors, and which
+//! largest set of them is ordered where the ladder as given is not. In a game of more
+//! seats each rung plays against copies of the one below, as a design run seats a
+//! rung, and must take more than its even share.
 
 use super::ladder::{PairScore, subset_averages};
-use super::tournament::{PairResult, Watch};
+use super::tournament::{PairResult, Watch, play_lineups};
 use super::{DynGame, Error, GameRequest};
 
-/// One step of a ladder: rung `from + 1` against rung `from`, head to head.
+/// One step of a ladder: rung `from + 1` against rung `from`: head to head in a
+/// two-seat game, else against copies of it in every other seat.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct RungStep {
     /// The lower rung's index in the ladder.
     pub(crate) from: usize,
-    /// Rung `from + 1`'s mean score against rung `from` (a win 1, a draw or a game
-    /// neither won 1/2).
+    /// Rung `from + 1`'s mean score against rung `from` (a win 1, a win shared by k
+    /// seats 1/k, a game no seat won 1/seats).
     pub(crate) score: f64,
+    /// The score of a rung no stronger than the one below: 1/seats.
+    pub(crate) even: f64,
     /// Its standard error.
     pub(crate) se: f64,
     /// Games the two rungs played.
@@ -26,11 +31,11 @@ pub(crate) struct RungStep {
 pub const MIN_GAMES: usize = 10;
 
 impl RungStep {
-    /// Whether the upper rung wins the step by more than two standard errors. A
-    /// standard error of 0 (every game won) is taken as that of one game fewer won, so
-    /// that a handful of games claims nothing it has not shown.
+    /// Whether the upper rung scores above its even share by more than two standard
+    /// errors. A standard error of 0 (every game won) is taken as that of one game
+    /// fewer won, so that a handful of games claims nothing it has not shown.
     pub(crate) fn ordered(&self) -> bool {
-        self.score - 0.5 > 2.0 * self.se.max(floor_se(self.games))
+        self.score - self.even > 2.0 * self.se.max(floor_se(self.games))
     }
 }
 
@@ -54,6 +59,8 @@ pub struct LadderCheck {
     pub proposal: Option<Vec<String>>,
     /// Games each pair of rungs played.
     pub games: usize,
+    /// The game's seats: above two, each rung met copies of the one below.
+    pub seats: usize,
 }
 
 impl LadderCheck {
@@ -67,10 +74,19 @@ impl LadderCheck {
         self.steps
             .iter()
             .map(|s| {
+                let against = if self.seats > 2 {
+                    format!(
+                        "{} copies of {} (even share {:.3})",
+                        self.seats - 1,
+                        self.ladder[s.from],
+                        s.even
+                    )
+                } else {
+                    self.ladder[s.from].clone()
+                };
                 format!(
-                    "{} against {}: scores {:.3} ± {:.3} over {} games ({})",
+                    "{} against {against}: scores {:.3} ± {:.3} over {} games ({})",
                     self.ladder[s.from + 1],
-                    self.ladder[s.from],
                     s.score,
                     s.se,
                     s.games,
@@ -156,10 +172,11 @@ fn ordered_steps(m: &[Vec<Option<PairScore>>], games: usize) -> Option<Vec<usize
     best.map(|b| b.2)
 }
 
-/// Plays a round robin of `ladder`'s rungs, `games` a pair, under `settings` (the
-/// game's own rules, as a design run's check plays them) from `seed`, and says
-/// whether each rung beats the one below. `Ok(None)` for a game of other than two
-/// seats, where rungs never meet alone.
+/// Plays `ladder`'s rungs under `settings` (the game's own rules, as a design run's
+/// check plays them) from `seed`, `games` a step, and says whether each rung beats
+/// the one below: a round robin in a two-seat game; in a game of more seats, each
+/// rung against copies of the one below ([`seat_steps`]). `Ok(None)` for a ladder of
+/// one rung or a game of one seat.
 pub fn check_ladder(
     game: &dyn DynGame,
     settings: &[(String, String)],
@@ -189,9 +206,21 @@ pub fn check_ladder(
             format!("{games}: give at least {MIN_GAMES} games a pair of rungs"),
         ));
     }
-    // Rungs meet alone only in a two-seat game's round robin.
-    if ladder.len() < 2 || game.players(&game.settings_values(settings)?)? != 2 {
+    let seats = game.players(&game.settings_values(settings)?)?;
+    if ladder.len() < 2 || seats < 2 {
         return Ok(None);
+    }
+    if seats > 2 {
+        let steps = seat_steps(game, settings, ladder, budget, games, seed, seats, watch)?;
+        return Ok(Some(LadderCheck {
+            ladder: ladder.to_vec(),
+            steps,
+            // A proposal reads a round robin of pairs, which a game of more seats
+            // does not play.
+            proposal: None,
+            games,
+            seats,
+        }));
     }
     let request = GameRequest {
         settings: settings.to_vec(),
@@ -211,6 +240,7 @@ pub fn check_ladder(
             Some(RungStep {
                 from: r,
                 score: c.mean,
+                even: 0.5,
                 se: c.variance_of_mean.sqrt(),
                 games,
             })
@@ -221,12 +251,79 @@ pub fn check_ladder(
         steps,
         proposal: None,
         games,
+        seats,
     };
     if !check.ordered() {
         check.proposal = ordered_steps(&m, games)
             .map(|rungs| rungs.iter().map(|&i| ladder[i].clone()).collect());
     }
     Ok(Some(check))
+}
+
+/// The steps of a game of `seats` seats (more than two): game `g` of step `r` seats
+/// rung `r + 1` at seat `g % seats` (the seats rotating as a tournament's do) and
+/// copies of rung `r` in the others, seeded by `derive_seed(seed, [r, g])`. Rung
+/// `r + 1` scores 1 for a game it won alone, 1/k for a win shared by k seats and
+/// 1/seats for a game no seat won: a rung no stronger than the one below scores
+/// 1/seats on average.
+#[allow(clippy::too_many_arguments)]
+fn seat_steps(
+    game: &dyn DynGame,
+    settings: &[(String, String)],
+    ladder: &[String],
+    budget: Option<usize>,
+    games: usize,
+    seed: u64,
+    seats: usize,
+    watch: &Watch,
+) -> Result<Vec<RungStep>, Error> {
+    let request = GameRequest {
+        settings: settings.to_vec(),
+        agents: ladder.to_vec(),
+        budget,
+        seed,
+    };
+    let lineups: Vec<Vec<usize>> = (0..ladder.len() - 1)
+        .map(|r| {
+            std::iter::once(r + 1)
+                .chain(std::iter::repeat_n(r, seats - 1))
+                .collect()
+        })
+        .collect();
+    let even = 1.0 / seats as f64;
+    let scores = play_lineups(&lineups, games, seed, watch, |lineup, g, seed| {
+        let record = game.play_lineup(
+            &GameRequest {
+                seed,
+                ..request.clone()
+            },
+            lineup,
+            g,
+        )?;
+        let shared = record.winners.iter().filter(|&&w| w).count();
+        Ok(match (record.winners.first(), shared) {
+            (_, 0) => even,
+            (Some(true), k) => 1.0 / k as f64,
+            _ => 0.0,
+        })
+    })?;
+    Ok(scores
+        .chunks(games)
+        .enumerate()
+        .map(|(from, s)| {
+            let g = s.len() as f64;
+            let mean = s.iter().sum::<f64>() / g;
+            let variance =
+                s.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (g - 1.0).max(1.0);
+            RungStep {
+                from,
+                score: mean,
+                even,
+                se: (variance / g).sqrt(),
+                games,
+            }
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -276,6 +373,121 @@ mod tests {
         }
     }
 
+    /// Three seats pick a number from 0 to 4 in turn; the highest wins, a tie shares.
+    /// A look-ahead picks 4; `random` picks any.
+    #[derive(Clone, Debug)]
+    struct Pick {
+        picked: Vec<u8>,
+    }
+
+    impl crate::game::Game for Pick {
+        type Action = u8;
+        fn num_players(&self) -> usize {
+            3
+        }
+        fn acting(&self) -> crate::game::Acting {
+            crate::game::Acting::Player(self.picked.len().min(2))
+        }
+        fn is_over(&self) -> bool {
+            self.picked.len() >= 3
+        }
+        fn step_count(&self) -> u32 {
+            self.picked.len() as u32
+        }
+        fn random_action(&self, _: usize, rng: &mut playtune_optim::rng::Rng) -> Option<u8> {
+            use rand::RngExt;
+            Some(rng.random_range(0..5))
+        }
+        fn legal_actions(&self, _: usize, out: &mut Vec<u8>) -> bool {
+            out.clear();
+            out.extend(0..5);
+            true
+        }
+        fn advance(&mut self, actions: &[u8]) {
+            self.picked.push(actions[0]);
+        }
+        fn score(&self, player: usize) -> f64 {
+            self.picked.get(player).map_or(0.0, |&p| f64::from(p))
+        }
+        fn winners(&self) -> Vec<bool> {
+            let best = self.picked.iter().copied().max();
+            (0..3)
+                .map(|p| self.picked.get(p).copied() == best)
+                .collect()
+        }
+    }
+
+    struct PickGame;
+
+    impl crate::harness::GameDef for PickGame {
+        type State = Pick;
+        fn name(&self) -> &'static str {
+            "pick-test"
+        }
+        fn title(&self) -> &'static str {
+            "Pick"
+        }
+        fn about(&self) -> &'static str {
+            "three seats pick, the highest wins"
+        }
+        fn settings(&self) -> Vec<crate::harness::Setting> {
+            Vec::new()
+        }
+        fn new_state(&self, _: &crate::harness::Values, _: u64) -> Result<Pick, Error> {
+            Ok(Pick { picked: Vec::new() })
+        }
+        fn default_agents(&self, _: &crate::harness::Values) -> Result<Vec<String>, Error> {
+            Ok(vec!["random".into(); 3])
+        }
+    }
+
+    fn check3(ladder: &[&str], seed: u64) -> LadderCheck {
+        let ladder: Vec<String> = ladder.iter().map(|s| s.to_string()).collect();
+        check_ladder(&PickGame, &[], &ladder, None, 100, seed, &Watch::default())
+            .unwrap()
+            .expect("three seats are checked")
+    }
+
+    /// Issue 73, item 6: a game of three seats is checked, each rung against two
+    /// copies of the one below. A look-ahead against two random copies scores about
+    /// 0.81 (it picks 4; a random seat ties it one time in five); random against two
+    /// look-aheads about 0.07. Over 20 seeds the first step is always shown and the
+    /// second never.
+    #[test]
+    fn a_three_seat_ladder_is_checked_against_copies_of_the_rung_below() {
+        for seed in 0..20 {
+            let up = check3(&["random", "osla"], seed);
+            assert_eq!((up.seats, up.steps.len()), (3, 1));
+            let s = &up.steps[0];
+            assert!((s.even - 1.0 / 3.0).abs() < 1e-12);
+            assert!((s.score - 0.813).abs() < 0.1, "seed {seed}: {s:?}");
+            assert!(up.ordered(), "seed {seed}: {:?}", up.lines());
+            assert!(
+                up.lines()[0].contains("2 copies of random"),
+                "{:?}",
+                up.lines()
+            );
+            let down = check3(&["osla", "random"], seed);
+            assert!(down.steps[0].score < 0.2, "seed {seed}: {:?}", down.steps);
+            assert!(!down.ordered() && down.proposal.is_none());
+        }
+    }
+
+    /// Above two seats the even share is 1/seats, not 1/2: 0.45 ± 0.03 over 100 games
+    /// is a step among three seats and none between two.
+    #[test]
+    fn a_step_among_three_seats_is_measured_from_a_third() {
+        let step = |even| RungStep {
+            from: 0,
+            score: 0.45,
+            even,
+            se: 0.03,
+            games: 100,
+        };
+        assert!(step(1.0 / 3.0).ordered());
+        assert!(!step(0.5).ordered());
+    }
+
     #[test]
     fn a_step_counts_sole_wins_and_halves_the_rest() {
         // b wins 30 of 40 outright, a 6, 4 drawn: b scores (30 + 2) / 40 = 0.8.
@@ -302,6 +514,7 @@ mod tests {
         let step = |games, score| RungStep {
             from: 0,
             score,
+            even: 0.5,
             se: 0.0,
             games,
         };

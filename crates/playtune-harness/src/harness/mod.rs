@@ -203,6 +203,16 @@ pub trait DynGame: Sync {
     fn agent_names(&self, game: &GameRequest) -> Result<Vec<String>, Error>;
     /// One game, drawn into `out` after the turns `at` (see [`GameDef::render`]).
     fn render(&self, game: &GameRequest, at: &[u32], out: &Path) -> Result<Record, Error>;
+    /// One game as [`DynGame::play`] plays it, with each state and the move made in it
+    /// as text, then the final state: a match to watch. Only a game that gives a text
+    /// form does (one that brings its rules, or whose matches reply with frames).
+    fn play_shown(&self, game: &GameRequest) -> Result<(Record, Vec<String>), Error> {
+        let _ = game;
+        Err(Error::NoText {
+            game: self.name().to_string(),
+            why: "a built-in game draws its matches instead (`playtune render`)".into(),
+        })
+    }
     /// The game's default state encoding, if it has one.
     fn encoding(&self) -> Option<Encoding>;
     /// The game's state encoding named `name` (its default when `None`).
@@ -225,6 +235,12 @@ pub trait DynGame: Sync {
     /// unavailable, left out of its design evaluations.
     fn traced(&self) -> bool {
         true
+    }
+    /// The per-seat figures a game declares of its own matches (a game that brings its
+    /// rules reports them from its final state): design runs report each as a metric,
+    /// the mean over seats and games, and tune-agent runs each for the tuned agent.
+    fn own_features(&self) -> Vec<String> {
+        Vec::new()
     }
     /// The ladder a design run plays when the user names none, weakest first, where
     /// the game has its own (a described game's bots); `None`: the generic one.

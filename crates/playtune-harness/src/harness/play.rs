@@ -123,6 +123,13 @@ pub struct Record {
 }
 
 impl Record {
+    /// The game's own per-seat figure `name` for `seat` (kept as `NAME_SEAT` in
+    /// [`Record::extra`]), if the match reported it.
+    pub fn seat_feature(&self, name: &str, seat: usize) -> Option<f64> {
+        let key = format!("{name}_{seat}");
+        self.extra.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+    }
+
     /// Agent `agent`'s score in this game: 1 for a win, 1/k for a win shared by k
     /// players, 0 otherwise.
     pub(crate) fn shared_win(&self, agent: usize) -> f64 {

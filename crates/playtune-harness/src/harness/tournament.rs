@@ -87,7 +87,7 @@ pub fn run<T: Sync>(
 /// `play(lineup, g, derive_seed(seed, [k, g]))`, which rotates the seats by `g`. The
 /// results come lineup by lineup, `games` each. `watch` counts the games played and
 /// may stop the rest.
-fn play_lineups<R: Send>(
+pub(crate) fn play_lineups<R: Send>(
     lineups: &[Vec<usize>],
     games: usize,
     seed: u64,

@@ -175,6 +175,8 @@ impl TuneProblem {
             ));
         }
         features.push("mean_length".into());
+        // The game's own figures, of the tuned agent's seat.
+        features.extend(game.own_features());
         // The default point must play before a search starts.
         let players = game.players(&game.settings_values(&config.settings)?)?;
         let problem = TuneProblem {
@@ -285,23 +287,34 @@ impl TuneProblem {
             })
             .collect::<Result<Vec<_>, Error>>()
             .map_err(|e| EvalError(e.to_string()))?;
-        let played: Vec<(f64, u32)> = jobs
+        let own = self.game.own_features();
+        let played: Vec<(f64, u32, Vec<Option<f64>>)> = jobs
             .par_iter()
             .map(|&(o, g)| {
                 let seat = g % players;
                 let record =
                     prepared[o][g % lineups].play(derive_seed(seed, &[o as u64, g as u64]))?;
                 let score = record.shared_win(seat);
-                Ok((score, record.length))
+                // Agent `seat` of the lineup sits in game seat `seat`.
+                let figures = own.iter().map(|f| record.seat_feature(f, seat)).collect();
+                Ok((score, record.length, figures))
             })
             .collect::<Result<_, Error>>()
             .map_err(|e| EvalError(e.to_string()))?;
         let mut features: Vec<f64> = played
             .chunks(games)
-            .map(|c| c.iter().map(|(s, _)| s).sum::<f64>() / games as f64)
+            .map(|c| c.iter().map(|(s, _, _)| s).sum::<f64>() / games as f64)
             .collect();
         let fitness = features.iter().sum::<f64>() / features.len() as f64;
-        features.push(played.iter().map(|(_, l)| *l as f64).sum::<f64>() / played.len() as f64);
+        features.push(played.iter().map(|(_, l, _)| *l as f64).sum::<f64>() / played.len() as f64);
+        for i in 0..own.len() {
+            let values: Vec<f64> = played.iter().filter_map(|(_, _, f)| f[i]).collect();
+            features.push(if values.is_empty() {
+                f64::NAN
+            } else {
+                values.iter().sum::<f64>() / values.len() as f64
+            });
+        }
         Ok(Evaluation { fitness, features })
     }
 }
