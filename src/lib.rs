@@ -138,10 +138,13 @@ pub mod games {
     pub use playtune_strategy as strategy;
 }
 
-/// Learned state evaluation ([`playtune_harness::learn`]) with its training
-/// (`train`, the crate `playtune-train`, the one that depends on candle).
+/// Learned state evaluation ([`playtune_harness::learn`]) with, behind the `train`
+/// feature, its training (`train`, the crate `playtune-train`, the one that depends on
+/// candle).
 pub mod learn {
     pub use playtune_harness::learn::*;
+    #[cfg(feature = "train")]
     pub use playtune_train as train;
+    #[cfg(feature = "train")]
     pub use playtune_train::{EpochRecord, TrainConfig, Trained};
 }
