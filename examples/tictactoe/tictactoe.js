@@ -9,6 +9,8 @@
 //   {"id": 4, "op": "playout", "state": 1, "seed": 9, "max_steps": 200}   (in place)
 //   {"id": 5, "op": "drop", "drop": [1]}   (any request may carry "drop")
 //   {"id": 6, "op": "show", "state": 0}     (optional: the board as text, for play --show)
+//   {"id": 7, "op": "expand", "items": [{"state": 0, "action": 4, "seed": 9, "max_steps": 200}]}
+//     (optional: a batch of a search's expansions, each a new state and its playout)
 // A reply says where its state stands: {"id", "state", "player": 0, "legal": [...]}
 // or {"id", "state", "player": "over", "returns": [1, -1], "features": {"corners": [2, 1]}}
 // (a feature of its own: the corners each seat holds at the end); a failure is
@@ -62,13 +64,31 @@ function move(b, a) {
   b.turn = 1 - b.turn;
 }
 
-// Where state `id` stands, as every state reply says it.
-function where(id) {
-  const b = states.get(id);
-  if (!isOver(b)) return { state: id, player: b.turn, legal: legal(b) };
+// Where board `b` stands, as every state reply says it.
+function standing(b) {
+  if (!isOver(b)) return { player: b.turn, legal: legal(b) };
   const returns = b.winner < 0 ? [0, 0] : b.winner === 0 ? [1, -1] : [-1, 1];
-  return { state: id, player: "over", returns, features: { corners: corners(b) } };
+  return { player: "over", returns, features: { corners: corners(b) } };
 }
+
+// Where state `id` stands.
+function where(id) {
+  return { state: id, ...standing(states.get(id)) };
+}
+
+// Uniformly random moves on `b`, in place, from `seed`, until the end or `maxSteps`.
+function playout(b, seed, maxSteps) {
+  const random = mulberry32(seed);
+  let steps = 0;
+  while (!isOver(b) && steps < maxSteps) {
+    const moves = legal(b);
+    move(b, moves[Math.floor(random() * moves.length)]);
+    steps += 1;
+  }
+  return { ...standing(b), steps };
+}
+
+const copy = (b) => ({ ...b, cells: b.cells.slice() });
 
 // The corners each seat holds: a feature of the game's own, for play-style archives.
 function corners(b) {
@@ -114,30 +134,30 @@ const ops = {
     move(board(r.state), r.action);
     return where(r.state);
   },
-  clone: (r) => {
-    const b = board(r.state);
-    return where(keep({ ...b, cells: b.cells.slice() }));
-  },
-  playout: (r) => {
-    const b = board(r.state), random = mulberry32(r.seed);
-    let steps = 0;
-    while (!isOver(b) && steps < r.max_steps) {
-      const moves = legal(b);
-      move(b, moves[Math.floor(random() * moves.length)]);
-      steps += 1;
-    }
-    return { ...where(r.state), steps };
-  },
+  clone: (r) => where(keep(copy(board(r.state)))),
+  playout: (r) => ({ state: r.state, ...playout(board(r.state), r.seed, r.max_steps) }),
+  // A batch of a search's expansions in one request: each a new state (a copy with
+  // the move applied) and a random playout of a copy of it.
+  expand: (r) => ({
+    items: r.items.map((it) => {
+      const child = copy(board(it.state));
+      move(child, it.action);
+      const reply = where(keep(child));
+      if (!isOver(child)) reply.playout = playout(copy(child), it.seed, it.max_steps);
+      return reply;
+    }),
+  }),
   drop: () => ({}),
   show: (r) => ({ text: text(board(r.state)) }),
 };
 
-// The seed is a 64-bit number, beyond a double's exact range: its low 32 bits, read
-// from the text.
+// A seed is a 64-bit number, beyond a double's exact range: each is read from the text
+// (as a string, before JSON.parse could round it) and kept as its low 32 bits.
 function parse(line) {
-  const request = JSON.parse(line);
-  const seed = line.match(/"seed"\s*:\s*(\d+)/);
-  if (seed) request.seed = Number(BigInt(seed[1]) & 0xffffffffn);
+  const low32 = (text) => Number(BigInt(text) & 0xffffffffn);
+  const request = JSON.parse(line.replace(/"seed"\s*:\s*(\d+)/g, '"seed":"$1"'));
+  if (request.seed !== undefined) request.seed = low32(request.seed);
+  for (const it of request.items ?? []) it.seed = low32(it.seed);
   return request;
 }
 

@@ -604,3 +604,64 @@ fn a_heuristic_of_the_wrong_length_is_refused() {
         ],
     );
 }
+
+/// Issue 73, item 1: `uct` over the protocol asks its expansions in batches, one
+/// `expand` request each; a game written to the first version of the operations (no
+/// `expand`) plays the same matches, asked one `clone`, `apply` and `playout` at a time.
+#[test]
+fn uct_batches_its_expansions_and_a_game_without_expand_plays_the_same_matches() {
+    if !node("uct_batches_its_expansions_and_a_game_without_expand_plays_the_same_matches") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let js = std::fs::read_to_string(root().join("examples/tictactoe/tictactoe.js")).unwrap();
+    let ron = std::fs::read_to_string(tictactoe()).unwrap();
+    let old = js.replace("  expand: (r) => ({", "  not_an_operation: (r) => ({");
+    assert_ne!(old, js, "the example answers `expand`");
+    let mut runs = Vec::new();
+    for (name, source) in [("new", &js), ("old", &old)] {
+        let folder = dir.path().join(name);
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("tictactoe.js"), source).unwrap();
+        // Every request the game reads is logged, to count the operations.
+        std::fs::write(
+            folder.join("tictactoe.ron"),
+            ron.replace(
+                "command: \"node tictactoe.js\"",
+                "command: \"tee -a requests.log | node tictactoe.js\"",
+            ),
+        )
+        .unwrap();
+        let out = common::succeeded(
+            playtune()
+                .args(["tournament", "--game"])
+                .arg(folder.join("tictactoe.ron"))
+                .args([
+                    "--agents",
+                    "uct(iterations=60),random",
+                    "--games",
+                    "20",
+                    "--json",
+                ]),
+        );
+        let log = std::fs::read_to_string(folder.join("requests.log")).unwrap();
+        let count = |op: &str| log.matches(&format!("\"op\":\"{op}\"")).count();
+        runs.push((
+            figures(&out),
+            count("expand"),
+            count("clone"),
+            count("playout"),
+        ));
+    }
+    let (new, old) = (&runs[0], &runs[1]);
+    assert_eq!(new.0, old.0, "the same matches both ways");
+    assert!(
+        new.0["agents"][0]["win_rate"].as_f64().unwrap() > 0.8,
+        "{}",
+        new.0
+    );
+    // The new game: batches, and no clone or playout of the search's.
+    assert!(new.1 > 0 && new.2 == 0 && new.3 == 0, "{new:?}");
+    // The old: one refused `expand` a match, then one operation at a time.
+    assert!(old.2 > 10 * old.1 && old.3 > 0, "{old:?}");
+}

@@ -10,6 +10,7 @@
 //! moves outside a match.
 
 pub(crate) mod process;
+mod uct;
 
 use crate::protocol::MatchReport;
 use playtune_harness::game::{Acting, Agent, Game};
@@ -70,6 +71,76 @@ impl Node {
     }
 }
 
+/// One expansion of a search's tree: a copy of `parent` with `action` applied, and a
+/// uniformly random playout of a further copy, from `seed`, of up to `max_steps` moves.
+pub struct Expansion<'a, S> {
+    /// The state expanded (not changed).
+    pub parent: &'a S,
+    /// The move, or chance outcome, applied to its copy.
+    pub action: i64,
+    /// The playout's seed.
+    pub seed: u64,
+    /// The playout's most moves.
+    pub max_steps: u32,
+}
+
+/// What an [`Expansion`] made: the new state, where it stands, and its playout's end
+/// (`None` where the new state is over).
+pub struct Expanded<S> {
+    /// The copy with the move applied.
+    pub state: S,
+    /// Where it stands.
+    pub node: Node,
+    /// Its playout's end.
+    pub playout: Option<Playout>,
+}
+
+/// Where a playout ended.
+pub struct Playout {
+    /// Moves played.
+    pub steps: u32,
+    /// Where it stands at its end.
+    pub end: Node,
+    /// Each seat's heuristic at an unfinished end, where the game gives one.
+    pub heuristic: Option<Vec<f64>>,
+}
+
+/// [`Rules::expand`] one operation at a time: a copy, the move, a copy, the playout
+/// (played by the search itself where the rules play none).
+pub fn expand_each<R: Rules + ?Sized>(
+    rules: &R,
+    batch: &[Expansion<'_, R::State>],
+) -> Result<Vec<Expanded<R::State>>, String> {
+    batch
+        .iter()
+        .map(|e| {
+            let mut child = rules.copy(e.parent)?;
+            let node = rules.apply(&mut child, e.action)?.checked()?;
+            let playout = if matches!(node, Node::Over(_)) {
+                None
+            } else {
+                let mut sim = rules.copy(&child)?;
+                let (steps, end) = match rules.playout(&mut sim, e.max_steps, e.seed)? {
+                    Some(p) => p,
+                    None => {
+                        uct::random_playout(rules, &mut sim, node.clone(), e.max_steps, e.seed)?
+                    }
+                };
+                Some(Playout {
+                    steps,
+                    end,
+                    heuristic: None,
+                })
+            };
+            Ok(Expanded {
+                state: child,
+                node,
+                playout,
+            })
+        })
+        .collect()
+}
+
 /// A place that holds a game's states and applies its rules to them. Every call may
 /// fail (a Python exception, a game process that died): the reason is a message.
 pub trait Rules: Send + Sync + 'static {
@@ -112,6 +183,19 @@ pub trait Rules: Send + Sync + 'static {
     fn show(&self, state: &Self::State) -> Result<Option<String>, String> {
         let _ = state;
         Ok(None)
+    }
+    /// Whether the states live in another process, where a batch of expansions is
+    /// one request instead of many (so `uct` batches them by default).
+    fn remote(&self) -> bool {
+        false
+    }
+    /// A batch of a search's expansions, in order ([`expand_each`] by default; a game
+    /// process answers a batch in one request).
+    fn expand(
+        &self,
+        batch: &[Expansion<'_, Self::State>],
+    ) -> Result<Vec<Expanded<Self::State>>, String> {
+        expand_each(self, batch)
     }
     /// Plays up to `max_steps` uniformly random moves (chance by its probabilities)
     /// in place, from `seed`: the steps played and where it stands, or `None` where the
@@ -539,6 +623,35 @@ fn entries<R: Rules>(searchable: bool) -> Vec<AgentEntry<FmState<R>>> {
     let all = all_agents::<FmState<R>>(vec![
         AgentEntry::preset(&["mcts"], Generic::Mcts.about(), Generic::Mcts, DEEP),
         AgentEntry::preset(&["ismcts"], Generic::Ismcts.about(), Generic::Ismcts, DEEP),
+        AgentEntry::own(
+            &["uct"],
+            "UCT over every seat's moves on the game's own states, kept where the rules keep them: no path is played twice, and a batch of expansions is one request to a game process (a world drawn once a move where information is hidden)",
+            vec![
+                Setting::new("iterations", "100", "expansions and playouts a decision"),
+                Setting::new("c", "1.4142135623730951", "UCB1's exploration constant"),
+                Setting::new(
+                    "batch",
+                    "0",
+                    "expansions asked of the rules at once, virtual losses keeping them apart; 0: 32 where the game is another process (one request a batch), 1 where it is this one (no batch is stronger)",
+                ),
+            ],
+            |s, _| {
+                let iterations = s.count("iterations")?;
+                let batch = s.whole("batch")?;
+                let c = s.real("c")?;
+                if iterations == 0 || !(c.is_finite() && c >= 0.0) {
+                    return Err(Error::field(
+                        "uct",
+                        "iterations is at least 1, c a number at least 0",
+                    ));
+                }
+                Ok(Box::new(uct::Uct::<R>::new(uct::UctConfig {
+                    iterations,
+                    c,
+                    batch,
+                })))
+            },
+        ),
     ]);
     all.into_iter()
         .filter(|e| searchable || e.names[0] == "random")
@@ -556,9 +669,10 @@ pub fn bots(searchable: bool) -> Vec<(&'static str, &'static str, Vec<Setting>)>
 
 /// Whether `name` is one of the forward-model bots.
 pub(crate) fn is_bot(name: &str) -> bool {
-    Generic::ALL
-        .iter()
-        .any(|g| g.name().eq_ignore_ascii_case(name))
+    name.eq_ignore_ascii_case("uct")
+        || Generic::ALL
+            .iter()
+            .any(|g| g.name().eq_ignore_ascii_case(name))
 }
 
 /// The ladder playtune builds for a forward-model game with none of its own: random,

@@ -22,7 +22,16 @@
 //! the game's own per-seat figures of the match (declared in its description).
 //! `{"id": 2, "error": "why"}` fails the match.
 //!
-//! One optional operation shows a match: `{"id": 7, "op": "show", "state": 0}` is
+//! Version 2 (`"protocol": 2` in `new`) adds two optional operations. `{"id": 8, "op":
+//! "expand", "items": [{"state": 3, "action": 4, "seed": 9, "max_steps": 200}, ...]}`
+//! asks a batch of a search's expansions at once: for each item, a new state, a copy of
+//! `state` with `action` applied, and a uniformly random playout of a further copy of
+//! it; the reply `{"id": 8, "items": [{"state": 12, "player": 1, "legal": [...],
+//! "playout": {"player": "over", "returns": [1, -1], "steps": 3}}, ...]}` says where
+//! each new state stands and where its playout ended (none where it is over). A game
+//! that answers `expand` with an error is asked one operation at a time.
+//!
+//! The other optional operation shows a match: `{"id": 7, "op": "show", "state": 0}` is
 //! answered `{"id": 7, "text": "..."}`, the state in the game's own text form; a game
 //! that answers it with an error shows the moves it offers instead.
 
@@ -67,6 +76,9 @@ pub(crate) struct ProcessRules {
     held: Arc<Mutex<Held>>,
     /// Whether the game answered `show` with an error: it is not asked again.
     no_show: std::sync::atomic::AtomicBool,
+    /// Whether the game answered `expand` with an error (a game written to the first
+    /// version of the operations): its expansions are asked one operation at a time.
+    no_expand: std::sync::atomic::AtomicBool,
 }
 
 /// One reply to an operation: the state it names, where that stands, and the rest.
@@ -77,6 +89,8 @@ struct Reply {
     heuristic: Option<Vec<f64>>,
     features: Vec<(String, Vec<f64>)>,
     text: Option<String>,
+    /// An `expand` reply's items, each with its playout's end.
+    items: Vec<(Reply, Option<Reply>)>,
 }
 
 fn number_list(v: &Value, what: &str) -> Result<Vec<f64>, String> {
@@ -160,6 +174,103 @@ fn node(obj: &Map<String, Value>, players: usize) -> Result<Option<Node>, String
     }
 }
 
+/// The fields of a reply that name a state and where it stands (`id` and `error` read
+/// already): every reply's, and each of an `expand` reply's `items` and its `playout`.
+fn parse_reply(
+    obj: &Map<String, Value>,
+    players: usize,
+    declared: &[String],
+) -> Result<Reply, String> {
+    let state = match obj.get("state") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .ok_or_else(|| format!("`state` is {v}, not a state number"))?,
+        ),
+    };
+    let node = node(obj, players).and_then(|n| n.map(Node::checked).transpose())?;
+    let steps = match obj.get("steps") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|x| u32::try_from(x).ok())
+                .ok_or_else(|| format!("`steps` is {v}, not a count"))?,
+        ),
+    };
+    let heuristic = match obj.get("heuristic") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let h = number_list(v, "heuristic")?;
+            if h.len() != players {
+                return Err(format!(
+                    "`heuristic` has {} value(s) for a game of {players} players: give one a seat",
+                    h.len()
+                ));
+            }
+            Some(h)
+        }
+    };
+    let features = match obj.get("features") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Object(m)) => {
+            let reported = m
+                .iter()
+                .map(|(name, v)| Ok((name.clone(), number_list(v, name)?)))
+                .collect::<Result<Vec<_>, String>>()?;
+            super::declared(reported, declared, players)?
+        }
+        Some(v) => {
+            return Err(format!(
+                "`features` is {v}: give an object of per-seat lists"
+            ));
+        }
+    };
+    let text = match obj.get("text") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(t)) => Some(t.clone()),
+        Some(v) => return Err(format!("`text` is {v}, not a text")),
+    };
+    Ok(Reply {
+        state,
+        node,
+        steps,
+        heuristic,
+        features,
+        text,
+        items: Vec::new(),
+    })
+}
+
+/// An `expand` reply's `items`: each a state reply with its `playout`'s end.
+fn parse_items(
+    items: &Value,
+    players: usize,
+    declared: &[String],
+) -> Result<Vec<(Reply, Option<Reply>)>, String> {
+    let list = items
+        .as_array()
+        .ok_or_else(|| format!("`items` is {items}, not a list"))?;
+    list.iter()
+        .enumerate()
+        .map(|(k, item)| {
+            let obj = item
+                .as_object()
+                .ok_or_else(|| format!("items[{k}] is {item}, not an object"))?;
+            let reply =
+                parse_reply(obj, players, declared).map_err(|e| format!("items[{k}]: {e}"))?;
+            let playout = match obj.get("playout") {
+                None | Some(Value::Null) => None,
+                Some(Value::Object(p)) => Some(
+                    parse_reply(p, players, declared)
+                        .map_err(|e| format!("items[{k}].playout: {e}"))?,
+                ),
+                Some(v) => return Err(format!("items[{k}].playout is {v}, not an object")),
+            };
+            Ok((reply, playout))
+        })
+        .collect()
+}
+
 impl ProcessRules {
     /// Rules asked of the worker `session` holds, for a game of `players` seats.
     pub(crate) fn new(session: WorkerSession, players: usize, features: &[String]) -> ProcessRules {
@@ -169,6 +280,7 @@ impl ProcessRules {
             features: features.to_vec(),
             held: Arc::new(Mutex::new(Held::default())),
             no_show: std::sync::atomic::AtomicBool::new(false),
+            no_expand: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -188,94 +300,38 @@ impl ProcessRules {
         let players = self.players;
         let declared = &self.features;
         let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
-        session
-            .call(
-                |id| {
-                    let mut line = Map::new();
-                    line.insert("id".into(), json!(id));
-                    line.extend(fields);
-                    // One request a line: the game reads up to the newline.
-                    let mut text = Value::Object(line).to_string();
-                    text.push('\n');
-                    text
-                },
-                |id, line| {
-                    let obj = reply_object(line, "reply")
-                        .map_err(|e| format!("its reply to `{op}`: {e}"))?;
-                    if obj.get("id").and_then(Value::as_u64) != Some(id) {
-                        return Err(format!(
-                            "its reply to `{op}` carries id {}, not {id}",
-                            obj.get("id").unwrap_or(&Value::Null)
-                        ));
-                    }
-                    if let Some(e) = obj.get("error") {
-                        let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
-                        // The game's own words, printed: without a terminal's controls.
-                        return Ok(Err(playtune_optim::eval::printable(&why)));
-                    }
-                    let bad = |why: String| format!("its reply to `{op}`: {why}");
-                    let state =
-                        match obj.get("state") {
-                            None => None,
-                            Some(v) => Some(v.as_u64().ok_or_else(|| {
-                                bad(format!("`state` is {v}, not a state number"))
-                            })?),
-                        };
-                    let node = node(&obj, players)
-                        .and_then(|n| n.map(Node::checked).transpose())
-                        .map_err(bad)?;
-                    let steps = match obj.get("steps") {
-                        None => None,
-                        Some(v) => Some(
-                            v.as_u64()
-                                .and_then(|x| u32::try_from(x).ok())
-                                .ok_or_else(|| bad(format!("`steps` is {v}, not a count")))?,
-                        ),
-                    };
-                    let heuristic = match obj.get("heuristic") {
-                        None | Some(Value::Null) => None,
-                        Some(v) => {
-                            let h = number_list(v, "heuristic").map_err(&bad)?;
-                            if h.len() != players {
-                                return Err(bad(format!(
-                                    "`heuristic` has {} value(s) for a game of {players} players: give one a seat",
-                                    h.len()
-                                )));
-                            }
-                            Some(h)
-                        }
-                    };
-                    let features = match obj.get("features") {
-                        None | Some(Value::Null) => Vec::new(),
-                        Some(Value::Object(m)) => {
-                            let reported = m
-                                .iter()
-                                .map(|(name, v)| Ok((name.clone(), number_list(v, name)?)))
-                                .collect::<Result<Vec<_>, String>>()
-                                .map_err(&bad)?;
-                            super::declared(reported, declared, players).map_err(&bad)?
-                        }
-                        Some(v) => {
-                            return Err(bad(format!(
-                                "`features` is {v}: give an object of per-seat lists"
-                            )));
-                        }
-                    };
-                    let text = match obj.get("text") {
-                        None | Some(Value::Null) => None,
-                        Some(Value::String(t)) => Some(t.clone()),
-                        Some(v) => return Err(bad(format!("`text` is {v}, not a text"))),
-                    };
-                    Ok(Ok(Reply {
-                        state,
-                        node,
-                        steps,
-                        heuristic,
-                        features,
-                        text,
-                    }))
-                },
-            )
+        session.call(
+            |id| {
+                let mut line = Map::new();
+                line.insert("id".into(), json!(id));
+                line.extend(fields);
+                // One request a line: the game reads up to the newline.
+                let mut text = Value::Object(line).to_string();
+                text.push('\n');
+                text
+            },
+            |id, line| {
+                let obj =
+                    reply_object(line, "reply").map_err(|e| format!("its reply to `{op}`: {e}"))?;
+                if obj.get("id").and_then(Value::as_u64) != Some(id) {
+                    return Err(format!(
+                        "its reply to `{op}` carries id {}, not {id}",
+                        obj.get("id").unwrap_or(&Value::Null)
+                    ));
+                }
+                if let Some(e) = obj.get("error") {
+                    let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
+                    // The game's own words, printed: without a terminal's controls.
+                    return Ok(Err(playtune_optim::eval::printable(&why)));
+                }
+                let bad = |why: String| format!("its reply to `{op}`: {why}");
+                let mut reply = parse_reply(&obj, players, declared).map_err(&bad)?;
+                if let Some(items) = obj.get("items") {
+                    reply.items = parse_items(items, players, declared).map_err(&bad)?;
+                }
+                Ok(Ok(reply))
+            },
+        )
     }
 
     /// Tells the game to forget the states dropped since the last request (at the end
@@ -333,6 +389,8 @@ impl ProcessRules {
         let mut f = Map::new();
         f.insert("settings".into(), Value::Object(settings.clone()));
         f.insert("seed".into(), json!(seed));
+        // The operations' version: 2 adds `expand` and `show`, each optional.
+        f.insert("protocol".into(), json!(2));
         let reply = self.ask("new", f)?;
         self.handle(&reply, "new")
     }
@@ -386,6 +444,85 @@ impl Rules for ProcessRules {
             .heuristic
             .as_ref()
             .and_then(|h| h.get(player).copied()))
+    }
+
+    fn remote(&self) -> bool {
+        true
+    }
+
+    fn expand(
+        &self,
+        batch: &[super::Expansion<'_, Handle>],
+    ) -> Result<Vec<super::Expanded<Handle>>, String> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.no_expand.load(Relaxed) {
+            return super::expand_each(self, batch);
+        }
+        let items: Vec<Value> = batch
+            .iter()
+            .map(|e| {
+                json!({"state": e.parent.id, "action": e.action, "seed": e.seed, "max_steps": e.max_steps})
+            })
+            .collect();
+        let mut f = Map::new();
+        f.insert("items".into(), Value::Array(items));
+        let reply = match self.exchange("expand", f) {
+            Ok(r) => r,
+            // A game that does not know the operation: one at a time from now on.
+            Err(WorkerError::Refused(_)) => {
+                self.no_expand.store(true, Relaxed);
+                return super::expand_each(self, batch);
+            }
+            Err(e) => return Err(crate::worker_failure(e, "`expand`")),
+        };
+        if reply.items.len() != batch.len() {
+            return Err(format!(
+                "its reply to `expand` has {} items for {} expansions",
+                reply.items.len(),
+                batch.len()
+            ));
+        }
+        reply
+            .items
+            .into_iter()
+            .zip(batch)
+            .map(|((item, playout), e)| {
+                let (state, node) = self.handle(&item, "expand")?;
+                let playout = match playout {
+                    _ if matches!(node, Node::Over(_)) => None,
+                    None => {
+                        return Err(format!(
+                            "its reply to `expand`: state {} is not over and has no `playout`",
+                            state.id
+                        ));
+                    }
+                    Some(p) => {
+                        let end = p
+                            .node
+                            .ok_or("its reply to `expand`: a `playout` has no `player`")?;
+                        let steps = p
+                            .steps
+                            .ok_or("its reply to `expand`: a `playout` has no `steps`")?;
+                        if steps > e.max_steps {
+                            return Err(format!(
+                                "its reply to `expand`: a playout of {steps} steps, more than max_steps {}",
+                                e.max_steps
+                            ));
+                        }
+                        Some(super::Playout {
+                            steps,
+                            end,
+                            heuristic: p.heuristic,
+                        })
+                    }
+                };
+                Ok(super::Expanded {
+                    state,
+                    node,
+                    playout,
+                })
+            })
+            .collect()
     }
 
     fn features(&self, state: &Handle) -> Result<Vec<(String, Vec<f64>)>, String> {
