@@ -55,6 +55,9 @@ import tictactoe  # noqa: E402
 
 SIMS = 100
 SPEC = f"mcts(iterations={SIMS},c=2)"
+# UCT on the game's own states, as OpenSpiel's MCTSBot searches (a closed tree over
+# both players): no path played twice.
+UCT = f"uct(iterations={SIMS},c=2)"
 ALL_CPUS = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
 
 
@@ -192,6 +195,8 @@ def bench_decisions(seeds, rounds, profile):
                           random_state=np.random.RandomState(8), solve=False)
     pt_bots = [_playtune.ForwardBot("python_tic_tac_toe", SPEC, seat, 9 + seat, 2) for seat in (0, 1)]
     own_bots = [tictactoe.GAME.bot(SPEC, seat, 9 + seat) for seat in (0, 1)]
+    pt_uct = [_playtune.ForwardBot("python_tic_tac_toe", UCT, seat, 9 + seat, 2) for seat in (0, 1)]
+    own_uct = [tictactoe.GAME.bot(UCT, seat, 9 + seat) for seat in (0, 1)]
     own_evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(7))
     own_os_bot = mcts.MCTSBot(_GameShim(), uct_c=2.0, max_simulations=SIMS, evaluator=own_evaluator,
                               random_state=np.random.RandomState(8), solve=False)
@@ -200,8 +205,10 @@ def bench_decisions(seeds, rounds, profile):
     contenders = [
         ("openspiel", lambda: decide(lambda s: os_bot.step, os_states)),
         ("playtune", lambda: decide(lambda s: pt_bots[s.current_player()].step, os_states)),
+        ("playtune-uct", lambda: decide(lambda s: pt_uct[s.current_player()].step, os_states)),
         ("rules", lambda: playouts(os_states, SIMS, rng)),
         ("own", lambda: decide(lambda s: own_bots[s.current_player()].step, own_states)),
+        ("own-uct", lambda: decide(lambda s: own_uct[s.current_player()].step, own_states)),
         ("own-openspiel", lambda: decide(lambda s: own_os_bot.step, own_states)),
         ("own-rules", lambda: playouts(own_states, SIMS, rng)),
     ]
@@ -301,11 +308,15 @@ def main():
     print(f"| A. python_tic_tac_toe, OpenSpiel's Python MCTSBot | {rate['openspiel']:.1f} | 1.00x |")
     print(f"| A. python_tic_tac_toe, playtune's ForwardBot `{SPEC}` | {rate['playtune']:.1f} | "
           f"**{rate['playtune'] / rate['openspiel']:.2f}x** |")
+    print(f"| A. python_tic_tac_toe, playtune's ForwardBot `{UCT}` | {rate['playtune-uct']:.1f} | "
+          f"**{rate['playtune-uct'] / rate['openspiel']:.2f}x** |")
     print(f"| A. python_tic_tac_toe, its rules alone: {SIMS} random playouts in a Python loop | {rate['rules']:.1f} | "
           f"{rate['rules'] / rate['openspiel']:.2f}x |")
     print(f"| B. examples/tictactoe (plain Python), OpenSpiel's Python MCTSBot | {rate['own-openspiel']:.1f} | 1.00x |")
     print(f"| B. examples/tictactoe (plain Python), playtune's `GAME.bot(\"{SPEC}\")` | {rate['own']:.1f} | "
           f"**{rate['own'] / rate['own-openspiel']:.2f}x** |")
+    print(f"| B. examples/tictactoe (plain Python), playtune's `GAME.bot(\"{UCT}\")` | {rate['own-uct']:.1f} | "
+          f"**{rate['own-uct'] / rate['own-openspiel']:.2f}x** |")
     print(f"| B. examples/tictactoe, its rules alone: {SIMS} random playouts in a Python loop | {rate['own-rules']:.1f} | |")
     if workers:
         print()

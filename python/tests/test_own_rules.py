@@ -26,6 +26,7 @@ BOTS = [
     "bmrh(evaluations=20,budget=200)",
     "srh(evaluations=20,budget=200)",
     "microbial(budget=200)",
+    "uct(iterations=40)",
 ]
 
 
@@ -144,7 +145,7 @@ class _SeeingKuhn(kuhn.Kuhn):
     hidden_information = False
 
 
-@pytest.mark.parametrize("spec", ["osla(budget=40)", "mcts(iterations=60)", "ismcts(iterations=60)",
+@pytest.mark.parametrize("spec", ["osla(budget=40)", "mcts(iterations=60)", "ismcts(iterations=60)", "uct(iterations=60)",
                                   "microbial(budget=200)"])
 def test_no_bot_move_depends_on_the_card_its_seat_cannot_see(spec):
     pairs = _kuhn_pairs()

@@ -76,6 +76,9 @@ impl Node {
 pub struct Expansion<'a, S> {
     /// The state expanded (not changed).
     pub parent: &'a S,
+    /// Whether the new state is kept (else the playout may play on it and none is
+    /// returned: the search makes it again where it needs it).
+    pub keep: bool,
     /// The move, or chance outcome, applied to its copy.
     pub action: i64,
     /// The playout's seed.
@@ -87,8 +90,8 @@ pub struct Expansion<'a, S> {
 /// What an [`Expansion`] made: the new state, where it stands, and its playout's end
 /// (`None` where the new state is over).
 pub struct Expanded<S> {
-    /// The copy with the move applied.
-    pub state: S,
+    /// The copy with the move applied, where it was kept.
+    pub state: Option<S>,
     /// Where it stands.
     pub node: Node,
     /// Its playout's end.
@@ -119,12 +122,18 @@ pub fn expand_each<R: Rules + ?Sized>(
             let playout = if matches!(node, Node::Over(_)) {
                 None
             } else {
-                let mut sim = rules.copy(&child)?;
-                let (steps, end) = match rules.playout(&mut sim, e.max_steps, e.seed)? {
+                let mut copy;
+                let sim = if e.keep {
+                    copy = rules.copy(&child)?;
+                    &mut copy
+                } else {
+                    &mut child
+                };
+                let (steps, end) = match rules.playout(sim, e.max_steps, e.seed)? {
                     Some(p) => p,
-                    None => {
-                        uct::random_playout(rules, &mut sim, node.clone(), e.max_steps, e.seed)?
-                    }
+                    None => random_playout(node.clone(), e.max_steps, e.seed, |a| {
+                        rules.apply(sim, a)?.checked()
+                    })?,
                 };
                 Some(Playout {
                     steps,
@@ -133,12 +142,53 @@ pub fn expand_each<R: Rules + ?Sized>(
                 })
             };
             Ok(Expanded {
-                state: child,
+                state: e.keep.then_some(child),
                 node,
                 playout,
             })
         })
         .collect()
+}
+
+/// A uniformly random playout played by the search itself (for rules that play none),
+/// from where a state stands (`node`), each move given to `apply` (which plays it and
+/// says where the state stands then), chance by its probabilities, up to `max_steps`
+/// moves, from `seed`: the moves played and where it ended.
+pub fn random_playout(
+    mut node: Node,
+    max_steps: u32,
+    seed: u64,
+    mut apply: impl FnMut(i64) -> Result<Node, String>,
+) -> Result<(u32, Node), String> {
+    let mut rng = rng_from_seed(seed);
+    let mut steps = 0;
+    loop {
+        let action = match &node {
+            Node::Over(_) => break,
+            Node::Player { legal, .. } => {
+                if steps >= max_steps {
+                    break;
+                }
+                steps += 1;
+                legal[rng.random_range(0..legal.len())]
+            }
+            Node::Chance(outcomes) => {
+                let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+                let mut x = rng.random::<f64>() * total;
+                let mut pick = outcomes[outcomes.len() - 1].0;
+                for (a, p) in outcomes {
+                    x -= p;
+                    if x < 0.0 {
+                        pick = *a;
+                        break;
+                    }
+                }
+                pick
+            }
+        };
+        node = apply(action)?;
+    }
+    Ok((steps, node))
 }
 
 /// A place that holds a game's states and applies its rules to them. Every call may

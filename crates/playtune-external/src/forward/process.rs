@@ -516,8 +516,10 @@ impl Rules for ProcessRules {
                         })
                     }
                 };
+                // A game process keeps every new state: it costs it a copy, not a
+                // request.
                 Ok(super::Expanded {
-                    state,
+                    state: Some(state),
                     node,
                     playout,
                 })

@@ -7,7 +7,7 @@
 
 use super::{Expansion, FmState, Node, Rules};
 use playtune_harness::game::{Agent, Game};
-use playtune_optim::rng::{Rng, derive_seed, rng_from_seed};
+use playtune_optim::rng::{Rng, derive_seed};
 use rand::RngExt;
 
 /// UCT's settings.
@@ -23,8 +23,11 @@ pub(crate) struct UctConfig {
 
 /// One node of the tree.
 struct TreeNode<S> {
-    /// `None` while its expansion is asked for, or where the rules failed.
+    /// `None` while its expansion is asked for, and until it is needed as a parent
+    /// where the rules keep no state they were not asked to.
     state: Option<S>,
+    /// Whether its expansion is asked for and not yet answered.
+    asked: bool,
     node: Node,
     parent: usize,
     action: i64,
@@ -104,7 +107,7 @@ impl<R: Rules> Uct<R> {
     fn descend(&mut self, max_steps: u32, players: usize, rng: &mut Rng) -> Option<Leaf> {
         let mut i = 0;
         loop {
-            if self.tree[i].state.is_none() && i != 0 {
+            if self.tree[i].asked {
                 // Its expansion is in this batch: the descent is taken back.
                 let parent = self.tree[i].parent;
                 self.unwind(parent);
@@ -147,6 +150,24 @@ impl<R: Rules> Uct<R> {
                 }
             }
         }
+    }
+
+    /// Makes node `i`'s state where it has none (a leaf expanded without keeping it,
+    /// now a parent): its parent's, made first, copied, its move applied.
+    fn materialize(&mut self, i: usize, root: &R::State, rules: &R) -> Result<(), String> {
+        if i == 0 || self.tree[i].state.is_some() {
+            return Ok(());
+        }
+        let parent = self.tree[i].parent;
+        self.materialize(parent, root, rules)?;
+        let from = match parent {
+            0 => root,
+            p => self.tree[p].state.as_ref().expect("made above"),
+        };
+        let mut state = rules.copy(from)?;
+        rules.apply(&mut state, self.tree[i].action)?;
+        self.tree[i].state = Some(state);
+        Ok(())
     }
 
     /// Takes back a pending iteration from `i` up to the root.
@@ -196,6 +217,7 @@ fn tree_node<S>(
     };
     TreeNode {
         state,
+        asked: false,
         node,
         parent,
         action,
@@ -234,6 +256,10 @@ impl<R: Rules> Uct<R> {
             0 => 1,
             b => b,
         };
+        // A game process keeps every new state (a copy there is cheap, a request is
+        // not); in this process a leaf's state is made again only if it becomes a
+        // parent, which most leaves never do: one copy an iteration saved.
+        let keep = rules.remote();
         while done < self.config.iterations {
             let want = batch.min(self.config.iterations - done);
             let mut asked: Vec<(usize, i64)> = Vec::with_capacity(want);
@@ -269,7 +295,12 @@ impl<R: Rules> Uct<R> {
                         ));
                         self.tree[i].children.push(child);
                         self.tree[child].pending = 1.0;
+                        self.tree[child].asked = true;
                         asked.push((child, a));
+                        if let Err(why) = self.materialize(i, root_state, &*rules) {
+                            root.shared.fail(why);
+                            return false;
+                        }
                     }
                 }
                 if done + asked.len() >= self.config.iterations {
@@ -286,6 +317,7 @@ impl<R: Rules> Uct<R> {
                 .map(|(k, &(child, action))| {
                     let parent = self.tree[child].parent;
                     Expansion {
+                        keep,
                         parent: match parent {
                             0 => root_state,
                             p => self.tree[p]
@@ -332,7 +364,7 @@ impl<R: Rules> Uct<R> {
                     return false;
                 }
                 let fresh = tree_node(
-                    Some(e.state),
+                    e.state,
                     e.node,
                     self.tree[child].parent,
                     self.tree[child].action,
@@ -340,6 +372,7 @@ impl<R: Rules> Uct<R> {
                     players,
                 );
                 let n = &mut self.tree[child];
+                n.asked = false;
                 n.state = fresh.state;
                 n.node = fresh.node;
                 n.untried = fresh.untried;
@@ -407,45 +440,4 @@ impl<R: Rules> Agent<FmState<R>> for Uct<R> {
     fn reset(&mut self) {
         self.tree.clear();
     }
-}
-
-/// A uniformly random playout of `state` in place by the search itself (for rules
-/// that play none), chance by its probabilities: the steps played and where it
-/// stands.
-pub(crate) fn random_playout<R: Rules + ?Sized>(
-    rules: &R,
-    state: &mut R::State,
-    mut node: Node,
-    max_steps: u32,
-    seed: u64,
-) -> Result<(u32, Node), String> {
-    let mut rng = rng_from_seed(seed);
-    let mut steps = 0;
-    loop {
-        let action = match &node {
-            Node::Over(_) => break,
-            Node::Player { legal, .. } => {
-                if steps >= max_steps {
-                    break;
-                }
-                steps += 1;
-                legal[rng.random_range(0..legal.len())]
-            }
-            Node::Chance(outcomes) => {
-                let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-                let mut x = rng.random::<f64>() * total;
-                let mut pick = outcomes[outcomes.len() - 1].0;
-                for (a, p) in outcomes {
-                    x -= p;
-                    if x < 0.0 {
-                        pick = *a;
-                        break;
-                    }
-                }
-                pick
-            }
-        };
-        node = rules.apply(state, action)?.checked()?;
-    }
-    Ok((steps, node))
 }

@@ -175,7 +175,7 @@ fn ordered_steps(m: &[Vec<Option<PairScore>>], games: usize) -> Option<Vec<usize
 /// Plays `ladder`'s rungs under `settings` (the game's own rules, as a design run's
 /// check plays them) from `seed`, `games` a step, and says whether each rung beats
 /// the one below: a round robin in a two-seat game; in a game of more seats, each
-/// rung against copies of the one below ([`seat_steps`]). `Ok(None)` for a ladder of
+/// rung against copies of the one below, game `g` seating it at seat `g % seats`. `Ok(None)` for a ladder of
 /// one rung or a game of one seat.
 pub fn check_ladder(
     game: &dyn DynGame,

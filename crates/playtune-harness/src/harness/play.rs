@@ -125,7 +125,7 @@ pub struct Record {
 impl Record {
     /// The game's own per-seat figure `name` for `seat` (kept as `NAME_SEAT` in
     /// [`Record::extra`]), if the match reported it.
-    pub fn seat_feature(&self, name: &str, seat: usize) -> Option<f64> {
+    pub(crate) fn seat_feature(&self, name: &str, seat: usize) -> Option<f64> {
         let key = format!("{name}_{seat}");
         self.extra.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
     }
