@@ -66,9 +66,13 @@ impl PyRules {
         if player >= 0 {
             let player = usize::try_from(player).unwrap_or(usize::MAX);
             if player >= self.players {
+                // Its legal moves are not asked for: the seat is wrong already.
                 return Err(format!(
-                    "current_player() is {player}, and the game has seats 0 to {}",
-                    self.players - 1
+                    "current_player(): {}",
+                    forward::NodeError::NoSuchSeat {
+                        player,
+                        last: self.players.saturating_sub(1)
+                    }
                 ));
             }
             let legal: Vec<i64> = s
@@ -76,7 +80,7 @@ impl PyRules {
                 .and_then(|l| l.extract())
                 .map_err(|e| failed(py, "legal_actions()", e))?;
             return Node::Player { player, legal }
-                .checked()
+                .checked(self.players)
                 .map_err(|why| format!("legal_actions(): {why}: a finished game's current_player() is -4, and is_terminal() true"));
         }
         let terminal = player == TERMINAL
@@ -88,14 +92,8 @@ impl PyRules {
                 .call_method0(pyo3::intern!(py, "returns"))
                 .and_then(|r| r.extract())
                 .map_err(|e| failed(py, "returns()", e))?;
-            if returns.len() != self.players {
-                return Err(format!(
-                    "returns() is {returns:?}: give one finite number a seat ({} seats)",
-                    self.players
-                ));
-            }
             return Node::Over(returns)
-                .checked()
+                .checked(self.players)
                 .map_err(|why| format!("returns(): {why}"));
         }
         if player == CHANCE {
@@ -104,7 +102,7 @@ impl PyRules {
                 .and_then(|o| o.extract())
                 .map_err(|e| failed(py, "chance_outcomes()", e))?;
             return Node::Chance(outcomes)
-                .checked()
+                .checked(self.players)
                 .map_err(|why| format!("chance_outcomes(): {why}"));
         }
         Err(format!(
@@ -121,6 +119,10 @@ fn go_on() -> Result<(), String> {
 
 impl Rules for PyRules {
     type State = Py<PyAny>;
+
+    fn players(&self) -> usize {
+        self.players
+    }
 
     fn node(&self, state: &Py<PyAny>) -> Result<Node, String> {
         go_on()?;

@@ -137,7 +137,8 @@ impl MatchPlayer for ProcessPlayer {
             // itself (it died or was killed), the flush fails at once and the match's
             // own error is the one told.
             let flushed = rules.flush();
-            let report = report?;
+            // The match's failure, as every failed match is told: in words.
+            let report = report.map_err(|e| e.to_string())?;
             flushed?;
             Ok(report)
         })();

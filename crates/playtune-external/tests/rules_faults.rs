@@ -2,7 +2,7 @@
 //! every bot, then the same game failing each operation a search bot's view needs.
 //! A match with a failing operation fails naming it; no bot panics (issue 72, item 1).
 
-use playtune_external::forward::{Lineup, Node, Rules, Setup, play};
+use playtune_external::forward::{ForwardError, Lineup, Node, Rules, Setup, play};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -107,6 +107,10 @@ impl Nim {
 
 impl Rules for Nim {
     type State = Pile;
+
+    fn players(&self) -> usize {
+        2
+    }
 
     fn node(&self, s: &Pile) -> Result<Node, String> {
         Ok(self.node_of(s))
@@ -213,7 +217,11 @@ fn setup() -> Setup {
     }
 }
 
-fn one_match(rules: Nim, bot: &str, seed: u64) -> Result<playtune_external::MatchReport, String> {
+fn one_match(
+    rules: Nim,
+    bot: &str,
+    seed: u64,
+) -> Result<playtune_external::MatchReport, ForwardError> {
     let start = Pile {
         left: 7,
         to_move: 0,
@@ -271,7 +279,9 @@ fn a_failing_view_fails_the_match_and_never_panics_a_bot() {
             for after in [0, 1] {
                 let result = std::panic::catch_unwind(|| one_match(Nim::new(fault, after), bot, 1));
                 let result = result.unwrap_or_else(|_| panic!("{bot} panicked on {fault:?}"));
-                let e = result.expect_err(&format!("{bot} on {fault:?} after {after}: no error"));
+                let e = result
+                    .expect_err(&format!("{bot} on {fault:?} after {after}: no error"))
+                    .to_string();
                 assert!(e.contains(reason), "{bot} on {fault:?}: {e}");
             }
         }
@@ -283,8 +293,9 @@ fn a_failing_view_fails_the_match_and_never_panics_a_bot() {
 #[test]
 fn chance_that_cannot_be_sampled_is_refused() {
     for fault in [Fault::ChanceZero, Fault::ChanceOverflow] {
-        let e =
-            one_match(Nim::new(fault, 0), "random", 1).expect_err(&format!("{fault:?}: no error"));
+        let e = one_match(Nim::new(fault, 0), "random", 1)
+            .expect_err(&format!("{fault:?}: no error"))
+            .to_string();
         assert!(
             e.contains("a chance node whose probabilities sum to"),
             "{fault:?}: {e}"
@@ -318,7 +329,8 @@ fn after_a_failure_no_call_reaches_the_rules() {
                 show: false,
             },
         )
-        .expect_err(bot);
+        .expect_err(bot)
+        .to_string();
         assert!(e.contains("clone: the game raised"), "{bot}: {e}");
         assert_eq!(
             nim.after_failure.load(Ordering::SeqCst),
@@ -341,7 +353,8 @@ fn a_failing_heuristic_fails_the_match() {
         "mcts(iterations=30,depth=2)",
     ] {
         let e = one_match(Nim::new(Fault::HeuristicErrors, 0), bot, 1)
-            .expect_err(&format!("{bot}: no error"));
+            .expect_err(&format!("{bot}: no error"))
+            .to_string();
         assert!(e.contains("heuristic_value() returned nan"), "{bot}: {e}");
     }
 }
@@ -427,7 +440,9 @@ fn a_match_reports_its_trace_its_features_and_its_frames() {
         features: Vec::new(),
         ..setup()
     };
-    let e = play("nim", rules, (start, node), &undeclared, &lineup(false)).unwrap_err();
+    let e = play("nim", rules, (start, node), &undeclared, &lineup(false))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("`took_last`, which it does not declare"), "{e}");
 }
 

@@ -354,7 +354,7 @@ fn a_malformed_reply_fails_the_match_with_the_reason() {
         ),
         (
             "seat",
-            "its reply to `apply`: `player` 7 is not a seat (0 to 1)",
+            "its reply to `apply`: seat 7 is to move, and the game has seats 0 to 1",
         ),
         ("refuse", "the game refused `apply`: the rules broke"),
     ] {

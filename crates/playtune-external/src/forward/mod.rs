@@ -41,31 +41,79 @@ pub enum Node {
     Over(Vec<f64>),
 }
 
+/// Why where a state stands, as its rules say, is no place a search can stand: the one
+/// check of every place that holds states (a Python object, a game process, a Rust
+/// [`Rules`]), each naming what it asked in front of it.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum NodeError {
+    /// A seat the game does not have is to move.
+    #[error("seat {player} is to move, and the game has seats 0 to {last}")]
+    NoSuchSeat {
+        /// The seat said to move.
+        player: usize,
+        /// The game's last seat.
+        last: usize,
+    },
+    /// A player's turn without a move.
+    #[error(
+        "seat {player} moves and has no legal move (a finished game is over, not a turn without moves)"
+    )]
+    NoMove {
+        /// The seat to move.
+        player: usize,
+    },
+    /// Chance outcomes that cannot be drawn.
+    #[error(
+        "a chance node whose outcomes cannot be drawn ({outcomes:?}): give [(outcome, probability), ...], probabilities finite, at least 0, summing to a finite number above 0"
+    )]
+    Chance {
+        /// The outcomes given.
+        outcomes: Vec<(i64, f64)>,
+    },
+    /// Returns of the wrong length, or not finite.
+    #[error("returns {returns:?}: give one finite number a seat ({players} seats)")]
+    Returns {
+        /// The returns given.
+        returns: Vec<f64>,
+        /// The game's seats.
+        players: usize,
+    },
+}
+
 impl Node {
-    /// The node where a search can stand on it, else why not, as every place that
-    /// holds states says it: a player with moves, chance outcomes that can be drawn
-    /// (probabilities finite, at least 0, summing to a finite number above 0), finite
-    /// returns.
-    pub fn checked(self) -> Result<Node, String> {
+    /// The node where a search can stand on it in a game of `players` seats, else
+    /// why not: a seat of the game with moves, chance outcomes that can be drawn
+    /// (probabilities finite, at least 0, summing to a finite number above 0), one
+    /// finite return a seat.
+    pub fn checked(self, players: usize) -> Result<Node, NodeError> {
         match &self {
-            Node::Player { player, legal } if legal.is_empty() => Err(format!(
-                "seat {player} moves and has no legal move (a finished game is over, not a turn without moves)"
-            )),
+            Node::Player { player, .. } if *player >= players => Err(NodeError::NoSuchSeat {
+                player: *player,
+                last: players.saturating_sub(1),
+            }),
+            Node::Player { player, legal } if legal.is_empty() => {
+                Err(NodeError::NoMove { player: *player })
+            }
             Node::Chance(outcomes) => {
                 let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
                 if outcomes.is_empty()
                     || outcomes.iter().any(|(_, p)| !(p.is_finite() && *p >= 0.0))
                     || !(total.is_finite() && total > 0.0)
                 {
-                    return Err(format!(
-                        "a chance node whose outcomes cannot be drawn ({outcomes:?}): give [(outcome, probability), ...], probabilities finite, at least 0, summing to a finite number above 0"
-                    ));
+                    return Err(NodeError::Chance {
+                        outcomes: outcomes.clone(),
+                    });
                 }
                 Ok(self)
             }
-            Node::Over(returns) if returns.iter().any(|r| !r.is_finite()) => Err(format!(
-                "returns {returns:?}: give one finite number a seat"
-            )),
+            Node::Over(returns)
+                if returns.len() != players || returns.iter().any(|r| !r.is_finite()) =>
+            {
+                Err(NodeError::Returns {
+                    returns: returns.clone(),
+                    players,
+                })
+            }
             _ => Ok(self),
         }
     }
@@ -118,7 +166,10 @@ pub fn expand_each<R: Rules + ?Sized>(
         .iter()
         .map(|e| {
             let mut child = rules.copy(e.parent)?;
-            let node = rules.apply(&mut child, e.action)?.checked()?;
+            let node = rules
+                .apply(&mut child, e.action)?
+                .checked(rules.players())
+                .map_err(|e| e.to_string())?;
             let playout = if matches!(node, Node::Over(_)) {
                 None
             } else {
@@ -132,7 +183,10 @@ pub fn expand_each<R: Rules + ?Sized>(
                 let (steps, end) = match rules.playout(sim, e.max_steps, e.seed)? {
                     Some(p) => p,
                     None => random_playout(node.clone(), e.max_steps, e.seed, |a| {
-                        rules.apply(sim, a)?.checked()
+                        rules
+                            .apply(sim, a)?
+                            .checked(rules.players())
+                            .map_err(|e| e.to_string())
                     })?,
                 };
                 Some(Playout {
@@ -196,6 +250,8 @@ pub fn random_playout(
 pub trait Rules: Send + Sync + 'static {
     /// A state as the place holds it.
     type State: Send + Sync;
+    /// The game's seats.
+    fn players(&self) -> usize;
     /// Where `state` stands.
     fn node(&self, state: &Self::State) -> Result<Node, String>;
     /// An independent copy.
@@ -385,11 +441,13 @@ impl<R: Rules> FmState<R> {
         let Some(state) = self.state.as_mut() else {
             return;
         };
-        match self.rules.apply(state, action) {
-            Ok(Node::Player { player, legal }) if legal.is_empty() => self.fail(format!(
-                "apply {action}: the game offers seat {player} to move with no legal move"
-            )),
-            Ok(node) => self.node = node,
+        match self
+            .rules
+            .apply(state, action)
+            .map(|n| n.checked(self.shared.players))
+        {
+            Ok(Ok(node)) => self.node = node,
+            Ok(Err(e)) => self.fail(format!("apply {action}: {e}")),
             Err(why) => self.fail(why),
         }
     }
@@ -771,6 +829,43 @@ pub(crate) fn check_spec(game: &str, spec: &str, searchable: bool) -> Result<Age
     Ok(parsed)
 }
 
+/// Why a match over a game's rules, or a bot's move outside one, could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum ForwardError {
+    /// A bot spec that does not build for this game: an unknown bot or setting, or a
+    /// search bot for a game it cannot search fairly.
+    #[error(transparent)]
+    Bot(#[from] Error),
+    /// A lineup that does not fill the game's seats.
+    #[error("{given} seats given for a game of {players} players")]
+    Seats {
+        /// The bots given.
+        given: usize,
+        /// The game's seats.
+        players: usize,
+    },
+    /// A bot for a seat the game does not have.
+    #[error("seat {seat}: the game has seats 0 to {last}")]
+    NoSuchSeat {
+        /// The seat asked for.
+        seat: usize,
+        /// The game's last seat.
+        last: usize,
+    },
+    /// The rules failed: the game's own words, or what was wrong with its answer.
+    #[error("{0}")]
+    Rules(String),
+    /// A state given to a bot outside a match that is not its seat's move.
+    #[error("{0}")]
+    NotItsTurn(String),
+}
+
+impl From<String> for ForwardError {
+    fn from(why: String) -> Self {
+        ForwardError::Rules(why)
+    }
+}
+
 /// One match's seats and seed, for [`play`].
 pub struct Lineup<'a> {
     /// The agent spec in each seat, seat 0 first.
@@ -809,13 +904,12 @@ pub fn play<R: Rules>(
     initial: (R::State, Node),
     setup: &Setup,
     lineup: &Lineup,
-) -> Result<MatchReport, String> {
+) -> Result<MatchReport, ForwardError> {
     if lineup.seats.len() != setup.players {
-        return Err(format!(
-            "{} seats given for a game of {} players",
-            lineup.seats.len(),
-            setup.players
-        ));
+        return Err(ForwardError::Seats {
+            given: lineup.seats.len(),
+            players: setup.players,
+        });
     }
     let shared = Arc::new(Shared {
         players: setup.players,
@@ -826,12 +920,9 @@ pub fn play<R: Rules>(
     let entries = entries::<R>(setup.searchable);
     let mut agents: Vec<Box<dyn Agent<FmState<R>>>> = Vec::new();
     for spec in lineup.seats {
-        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
-        refuse_unsearchable(game, &parsed, setup.searchable).map_err(|e| e.to_string())?;
-        agents.push(
-            build_agent(game, &entries, &parsed, None, &no_settings())
-                .map_err(|e| e.to_string())?,
-        );
+        let parsed = AgentSpec::parse(spec)?;
+        refuse_unsearchable(game, &parsed, setup.searchable)?;
+        agents.push(build_agent(game, &entries, &parsed, None, &no_settings())?);
     }
     let chance = rng_from_seed(derive_seed(lineup.seed, &[STATE]));
     let state = FmState::new(rules.clone(), shared.clone(), initial.0, initial.1, chance);
@@ -854,9 +945,9 @@ pub fn play<R: Rules>(
             }
         },
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| ForwardError::Rules(e.to_string()))?;
     if let Some(why) = shared.failure() {
-        return Err(why);
+        return Err(why.into());
     }
     let by_rules = matches!(end.node, Node::Over(_));
     let scores: Vec<f64> = row(&end);
@@ -869,7 +960,7 @@ pub fn play<R: Rules>(
         None => Vec::new(),
     };
     if let Some(why) = shared.failure() {
-        return Err(why);
+        return Err(why.into());
     }
     let winners = if by_rules {
         end.winners()
@@ -945,23 +1036,22 @@ impl<R: Rules> ForwardBot<R> {
         spec: &str,
         seat: usize,
         seed: u64,
-    ) -> Result<ForwardBot<R>, String> {
+    ) -> Result<ForwardBot<R>, ForwardError> {
         if seat >= setup.players {
-            return Err(format!(
-                "seat {seat}: the game has seats 0 to {}",
-                setup.players - 1
-            ));
+            return Err(ForwardError::NoSuchSeat {
+                seat,
+                last: setup.players.saturating_sub(1),
+            });
         }
-        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
-        refuse_unsearchable(game, &parsed, setup.searchable).map_err(|e| e.to_string())?;
+        let parsed = AgentSpec::parse(spec)?;
+        refuse_unsearchable(game, &parsed, setup.searchable)?;
         let agent = build_agent(
             game,
             &entries::<R>(setup.searchable),
             &parsed,
             None,
             &no_settings(),
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         Ok(ForwardBot {
             rules,
             shared: Arc::new(Shared {
@@ -979,22 +1069,30 @@ impl<R: Rules> ForwardBot<R> {
     }
 
     /// The bot's move in `state` (a copy is searched; `state` is not changed).
-    pub fn step(&mut self, state: &R::State) -> Result<i64, String> {
+    pub fn step(&mut self, state: &R::State) -> Result<i64, ForwardError> {
         let node = self.rules.node(state)?;
         match &node {
             Node::Player { player, legal } => {
                 if *player != self.seat {
-                    return Err(format!(
+                    return Err(ForwardError::NotItsTurn(format!(
                         "it is seat {player}'s move, and this bot plays seat {}",
                         self.seat
-                    ));
+                    )));
                 }
                 if legal.is_empty() {
-                    return Err("the state offers no legal move".into());
+                    return Err(ForwardError::NotItsTurn(
+                        "the state offers no legal move".into(),
+                    ));
                 }
             }
-            Node::Chance(_) => return Err("the state is a chance node".into()),
-            Node::Over(_) => return Err("the game is over".into()),
+            Node::Chance(_) => {
+                return Err(ForwardError::NotItsTurn(
+                    "the state is a chance node".into(),
+                ));
+            }
+            Node::Over(_) => {
+                return Err(ForwardError::NotItsTurn("the game is over".into()));
+            }
         }
         *self.shared.error.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let node_before = node.clone();
@@ -1009,22 +1107,22 @@ impl<R: Rules> ForwardBot<R> {
         let action = if self.agent.simulates() {
             let view = root.observe(self.seat, &mut self.observe);
             if let Some(why) = view.failure() {
-                return Err(why);
+                return Err(why.into());
             }
             self.agent.act(&view, self.seat, &mut self.rng)
         } else {
             self.agent.act(&root, self.seat, &mut self.rng)
         };
         if let Some(why) = self.shared.failure() {
-            return Err(why);
+            return Err(why.into());
         }
         // The caller's state is left as it was, or the reason it was not.
         if self.rules.copies_may_share() {
             let now = self.rules.node(state)?;
             if now != node_before {
-                return Err(format!(
+                return Err(ForwardError::Rules(format!(
                     "the search changed the state it was given (it stood at {node_before:?}, now at {now:?}): clone() must copy every part a move changes, not share it"
-                ));
+                )));
             }
         }
         Ok(action)
@@ -1041,6 +1139,9 @@ struct Never;
 
 impl Rules for Never {
     type State = ();
+    fn players(&self) -> usize {
+        0
+    }
     fn node(&self, _: &()) -> Result<Node, String> {
         Err("no game".into())
     }
@@ -1052,5 +1153,62 @@ impl Rules for Never {
     }
     fn resample(&self, _: &(), _: usize, _: u64) -> Result<((), Node), String> {
         Err("no game".into())
+    }
+}
+
+#[cfg(test)]
+mod node_tests {
+    use super::*;
+
+    /// One check of where a state stands, for every place that holds states (issue 74,
+    /// item 4): each way of being no place to search is its own error.
+    #[test]
+    fn where_a_state_stands_is_checked_in_one_place() {
+        let ok = Node::Player {
+            player: 1,
+            legal: vec![3],
+        };
+        assert_eq!(ok.clone().checked(2), Ok(ok));
+        let cases = [
+            (
+                Node::Player {
+                    player: 2,
+                    legal: vec![0],
+                },
+                NodeError::NoSuchSeat { player: 2, last: 1 },
+            ),
+            (
+                Node::Player {
+                    player: 0,
+                    legal: vec![],
+                },
+                NodeError::NoMove { player: 0 },
+            ),
+            (
+                Node::Chance(vec![(0, 0.0)]),
+                NodeError::Chance {
+                    outcomes: vec![(0, 0.0)],
+                },
+            ),
+            (
+                Node::Over(vec![1.0]),
+                NodeError::Returns {
+                    returns: vec![1.0],
+                    players: 2,
+                },
+            ),
+            (
+                Node::Over(vec![f64::NAN, 0.0]),
+                NodeError::Returns {
+                    returns: vec![f64::NAN, 0.0],
+                    players: 2,
+                },
+            ),
+        ];
+        for (node, expected) in cases {
+            let got = node.clone().checked(2).unwrap_err();
+            // NaN is not equal to itself: compare the words.
+            assert_eq!(got.to_string(), expected.to_string(), "{node:?}");
+        }
     }
 }

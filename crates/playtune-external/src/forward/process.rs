@@ -110,20 +110,15 @@ fn action(x: &Value, what: &str) -> Result<i64, String> {
         .ok_or_else(|| format!("`{what}` holds {x}, not a whole number (a move is an integer)"))
 }
 
-/// Where a state stands, from a reply's `player` and what goes with it.
-fn node(obj: &Map<String, Value>, players: usize) -> Result<Option<Node>, String> {
+/// Where a state stands, from a reply's `player` and what goes with it, as read: the
+/// checks of what it says are [`Node::checked`]'s.
+fn node(obj: &Map<String, Value>) -> Result<Option<Node>, String> {
     let Some(p) = obj.get("player") else {
         return Ok(None);
     };
     match p {
         Value::String(s) if s == "over" => {
             let returns = number_list(obj.get("returns").unwrap_or(&Value::Null), "returns")?;
-            if returns.len() != players {
-                return Err(format!(
-                    "`returns` has {} values for a game of {players} players",
-                    returns.len()
-                ));
-            }
             Ok(Some(Node::Over(returns)))
         }
         Value::String(s) if s == "chance" => {
@@ -143,17 +138,15 @@ fn node(obj: &Map<String, Value>, players: usize) -> Result<Option<Node>, String
                     .ok_or_else(|| format!("outcome {o}: the probability is not a number >= 0"))?;
                 out.push((action(&pair[0], "outcomes")?, prob));
             }
-            if out.is_empty() {
-                return Err("a chance node with no outcomes".into());
-            }
             Ok(Some(Node::Chance(out)))
         }
         Value::Number(n) => {
             let player = n
                 .as_u64()
-                .filter(|&x| (x as usize) < players)
-                .ok_or_else(|| format!("`player` {n} is not a seat (0 to {})", players - 1))?
-                as usize;
+                .and_then(|x| usize::try_from(x).ok())
+                .ok_or_else(|| {
+                    format!("`player` is {n}: give a seat number, \"chance\" or \"over\"")
+                })?;
             let legal = obj
                 .get("legal")
                 .and_then(Value::as_array)
@@ -161,11 +154,6 @@ fn node(obj: &Map<String, Value>, players: usize) -> Result<Option<Node>, String
                 .iter()
                 .map(|x| action(x, "legal"))
                 .collect::<Result<Vec<i64>, String>>()?;
-            if legal.is_empty() {
-                return Err(format!(
-                    "player {player} moves and `legal` is empty: a finished game replies \"player\": \"over\""
-                ));
-            }
             Ok(Some(Node::Player { player, legal }))
         }
         other => Err(format!(
@@ -188,7 +176,10 @@ fn parse_reply(
                 .ok_or_else(|| format!("`state` is {v}, not a state number"))?,
         ),
     };
-    let node = node(obj, players).and_then(|n| n.map(Node::checked).transpose())?;
+    let node = node(obj)?
+        .map(|n| n.checked(players))
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let steps = match obj.get("steps") {
         None => None,
         Some(v) => Some(
@@ -404,6 +395,10 @@ impl ProcessRules {
 
 impl Rules for ProcessRules {
     type State = Handle;
+
+    fn players(&self) -> usize {
+        self.players
+    }
 
     fn node(&self, state: &Handle) -> Result<Node, String> {
         // Asked only of a bot outside a match; a copy says where its state stands.

@@ -348,7 +348,21 @@ impl<R: Rules> Uct<R> {
                 }
             };
             drop(batch);
-            for ((child, _), e) in asked.into_iter().zip(expanded) {
+            for ((child, _), mut e) in asked.into_iter().zip(expanded) {
+                // Where each stands is checked here too: the search indexes by seat.
+                let checked = e.node.clone().checked(players).and_then(|n| {
+                    if let Some(p) = &e.playout {
+                        p.end.clone().checked(players)?;
+                    }
+                    Ok(n)
+                });
+                match checked {
+                    Ok(n) => e.node = n,
+                    Err(why) => {
+                        root.shared.fail(format!("expand: {why}"));
+                        return false;
+                    }
+                }
                 let values = match (&e.node, e.playout) {
                     (Node::Over(r), _) => r.clone(),
                     (_, Some(p)) => match p.end {
