@@ -129,7 +129,7 @@ function mulberry32(seed) {
 }
 
 const ops = {
-  new: (r) => where(keep(newBoard(r.settings.n ?? 3, r.settings.k ?? 3))),
+  new: (r) => where(keep(newBoard(r.settings.n || 3, r.settings.k || 3))),
   apply: (r) => {
     move(board(r.state), r.action);
     return where(r.state);
@@ -157,7 +157,7 @@ function parse(line) {
   const low32 = (text) => Number(BigInt(text) & 0xffffffffn);
   const request = JSON.parse(line.replace(/"seed"\s*:\s*(\d+)/g, '"seed":"$1"'));
   if (request.seed !== undefined) request.seed = low32(request.seed);
-  for (const it of request.items ?? []) it.seed = low32(it.seed);
+  for (const it of request.items || []) it.seed = low32(it.seed);
   return request;
 }
 
@@ -166,7 +166,7 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
   let request = {}, reply;
   try {
     request = parse(line);
-    for (const id of request.drop ?? []) states.delete(id);
+    for (const id of request.drop || []) states.delete(id);
     const op = ops[request.op];
     if (!op) throw new Error(`unknown op ${JSON.stringify(request.op)}`);
     reply = op(request);
