@@ -202,7 +202,8 @@ const SBE_EXPECTED: (u64, usize) = (10459151759792873778, 150);
 const RIN_EXPECTED: (u64, usize) = (7880834537887682175, 40);
 
 /// MCTS decisions per second on Space Battle at the default 175 iterations, depth
-/// 10, macro 5. Run with `cargo test --release --lib mcts_speed -- --ignored --nocapture`.
+/// 10, macro 5. Run with `cargo test --release --test agents_on_games mcts_speed -- --ignored
+/// --nocapture`.
 #[test]
 #[ignore]
 fn mcts_speed() {

@@ -2,7 +2,7 @@ use crate::helpers::rin_decisions_per_second;
 use playtune_harness::agents::{Bmrh, BmrhConfig, MicrobialConfig, MicrobialEa, Srh, SrhConfig};
 
 #[test]
-#[ignore = "timing report: cargo test --release --lib agents::common -- --ignored --nocapture"]
+#[ignore = "timing report: cargo test --release --test agents_on_games decisions_per_second -- --ignored --nocapture"]
 fn decisions_per_second_at_budget_1000() {
     let budget = 1000;
     let bmrh = rin_decisions_per_second(&mut Bmrh::new(BmrhConfig {

@@ -14,9 +14,10 @@
 //!   game implements. Its names are re-exported here, `playtune_harness::DynGame`.
 //! - [`draw`]: PNG and SVG files with the bundled font, for games' maps and charts.
 //!
-//! It depends on `playtune-optim` (spaces, problems, random numbers) and plotters, never
-//! on a game: the games are crates above it (`playtune-rinascimento`, ...), and the
-//! generic agents are tested on them from `tests/agents_on_games.rs`.
+//! It depends on `playtune-optim` (spaces, problems, random numbers), on plotters only
+//! with the `draw` feature, and never on a game: the games are crates above it
+//! (`playtune-rinascimento`, ...), and the generic agents are tested on them from the
+//! root crate's `tests/agents_on_games/`.
 
 pub mod agents;
 pub mod draw;

@@ -438,7 +438,7 @@ mod tests {
     #[test]
     #[ignore]
     fn export_rinascimento_spaces() {
-        let header = "// Generated from the built-in space (src/games/rinascimento); a test checks they agree.\n";
+        let header = "// Generated from the built-in space (crates/playtune-rinascimento); a test checks they agree.\n";
         for (name, space, note) in shipped() {
             let text = format!(
                 "{header}{note}{}",

@@ -75,8 +75,7 @@ fn a_tell_that_could_not_finish_is_completed_by_resume_or_the_same_tell() {
     let Some(fs) = Tmpfs::mount("256k", "a_tell_that_could_not_finish") else {
         return;
     };
-    let space =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("spaces/noisy_onemax_10.ron");
+    let space = common::root("").join("spaces/noisy_onemax_10.ron");
     for (name, finish_with_tell) in [("by-resume", false), ("by-tell", true)] {
         playtune()
             .args([

@@ -13,8 +13,8 @@ use playtune::harness::{DynGame, GameRequest};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+fn root() -> std::path::PathBuf {
+    common::root("")
 }
 
 fn duel_file() -> PathBuf {

@@ -10,8 +10,8 @@ use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+fn root() -> std::path::PathBuf {
+    common::root("")
 }
 
 fn tictactoe() -> PathBuf {

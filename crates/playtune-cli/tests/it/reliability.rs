@@ -112,7 +112,7 @@ fn a_verdict_on_a_full_disk_leaves_result_ron_whole() {
 #[test]
 fn a_resumed_run_refuses_another_game() {
     let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let root = common::root("");
     let duel = read(&root.join("examples/duel/duel.ron"));
     for (folder, text) in [
         ("a", duel.clone()),
@@ -277,7 +277,7 @@ fn processes_with(marker: &str) -> usize {
 #[test]
 fn game_processes_end_with_the_command() {
     let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let root = common::root("");
     let duel = read(&root.join("examples/duel/duel.ron"));
     std::fs::copy(
         root.join("examples/duel/duel.py"),

@@ -433,7 +433,7 @@ fn report_of_an_experiment_folder_has_its_tables_figures_and_runs() {
 
 #[test]
 fn report_of_a_published_experiment() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
+    let root = common::root("");
     let exp = root.join("runs/published/space-battle-medium");
     let dir = TempDir::new().unwrap();
     let out = dir.path().join("sb.html");

@@ -198,8 +198,7 @@ fn every_corner_of_every_tuning_grid_builds() {
 #[test]
 fn the_cost_before_a_run_is_timed_across_the_space_and_given_as_a_range() {
     let dir = tempfile::tempdir().unwrap();
-    let duel = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join("examples/duel/duel.ron");
+    let duel = common::root("").join("examples/duel/duel.ron");
     let out = playtune()
         .args(["optimize", "--problem", "tune-agent", "--set"])
         .arg(format!("game={}", duel.display()))

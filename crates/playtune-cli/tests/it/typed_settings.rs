@@ -10,7 +10,6 @@ use crate::common;
 
 use common::playtune;
 
-use std::path::Path;
 use std::time::Duration;
 use tempfile::TempDir;
 
@@ -164,8 +163,7 @@ fn fixes_tuples_and_feature_names_given_twice_or_empty_are_refused() {
     ] {
         refused(&with(extra), fragments);
     }
-    let space =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("spaces/noisy_onemax_10.ron");
+    let space = common::root("").join("spaces/noisy_onemax_10.ron");
     let space = space.to_str().unwrap();
     for features in ["features=a,,b", "features=a,b,", "features=a,a"] {
         for problem in [
@@ -257,8 +255,7 @@ fn a_run_in_which_nothing_succeeded_exits_2_and_can_be_retried() {
         "cmd=if [ -e {} ]; then echo broken >&2; exit 1; fi; cat >/dev/null; echo 1.5",
         flag.display()
     );
-    let space =
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("spaces/noisy_onemax_10.ron");
+    let space = common::root("").join("spaces/noisy_onemax_10.ron");
     for (algo, name) in [("ntbea", "n"), ("random", "r")] {
         let err = refused(
             &[

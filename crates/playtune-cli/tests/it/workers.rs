@@ -18,8 +18,8 @@ fn sigpipe_default() {
     });
 }
 
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+fn root() -> std::path::PathBuf {
+    crate::common::root("")
 }
 
 fn space(file: &str) -> Space {

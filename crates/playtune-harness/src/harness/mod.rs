@@ -3,9 +3,9 @@
 //! ([`agents`]) and the game descriptor [`GameDef`] that a game implements to get all
 //! of them, and the command line, for free.
 //!
-//! Layer: above `game`, `agents`, `stats` and `rng`, below `games`, which implement
-//! [`GameDef`]. A new game is one folder under `src/games/` whose descriptor is listed
-//! once in `crate::registry::GAMES`.
+//! Layer: above `game` and `agents`, below the game crates (`playtune-rinascimento`,
+//! ...), which implement [`GameDef`]. A new game is a crate whose descriptor is listed
+//! once in the `playtune` library's `registry::GAMES`.
 
 pub mod agents;
 pub mod design;

@@ -1,6 +1,6 @@
 use super::*;
 
-const HPS_HEADER: &str = "// HPS's tuning grid in the strategy game (src/games/strategy/def.rs), what\n// --problem strategy-hps and --problem tune-agent --set game=strategy --set agent=hps\n// search. With --set model=FILE, strategy-hps adds the category learned:FILE to leaf.\n";
+const HPS_HEADER: &str = "// HPS's tuning grid in the strategy game (crates/playtune-strategy/src/def.rs), what\n// --problem strategy-hps and --problem tune-agent --set game=strategy --set agent=hps\n// search. With --set model=FILE, strategy-hps adds the category learned:FILE to leaf.\n";
 
 fn hps_space() -> playtune_optim::space::Space {
     let spec = playtune_harness::AgentSpec::parse("hps").unwrap();

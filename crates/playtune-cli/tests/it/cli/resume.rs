@@ -163,8 +163,7 @@ fn a_run_killed_at_any_moment_resumes_to_the_uninterrupted_files() {
 #[test]
 fn a_published_run_resumes_with_no_new_evaluation() {
     let dir = TempDir::new().unwrap();
-    let published = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .join("runs/published/space-battle-medium/ntbea");
+    let published = common::root("").join("runs/published/space-battle-medium/ntbea");
     let run = dir.path().join("ntbea");
     std::fs::create_dir_all(&run).unwrap();
     for f in ["config.ron", "evals.csv"] {

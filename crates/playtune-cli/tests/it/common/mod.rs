@@ -1,6 +1,5 @@
 //! What the integration tests share: the command line as a command, what it did, and
 //! the checks of a refusal. Each test module takes its share (`use crate::common;`).
-#![allow(dead_code)]
 
 use assert_cmd::Command;
 use std::path::Path;
