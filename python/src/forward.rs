@@ -216,64 +216,6 @@ impl Rules for PyRules {
         true
     }
 
-    /// A search's batch in one hold of the interpreter: the same calls as one operation
-    /// at a time (`forward::expand_each`), and the same playouts, with less between them.
-    fn expand(
-        &self,
-        batch: &[forward::Expansion<'_, Py<PyAny>>],
-    ) -> Result<Vec<forward::Expanded<Py<PyAny>>>, String> {
-        Python::attach(|py| {
-            let apply = |s: &Bound<'_, PyAny>, a: i64| -> Result<Node, String> {
-                go_on()?;
-                s.call_method1(pyo3::intern!(py, "apply_action"), (a,))
-                    .map_err(|e| failed(py, "apply_action()", e))?;
-                self.node_of(s)
-            };
-            let copy = |s: &Bound<'_, PyAny>| -> Result<Py<PyAny>, String> {
-                go_on()?;
-                let copy = s
-                    .call_method0(pyo3::intern!(py, "clone"))
-                    .map_err(|e| failed(py, "clone()", e))?;
-                if copy.is(s) {
-                    return Err("clone() returned the state itself: give an independent copy (a new object, every mutable part copied)".into());
-                }
-                Ok(copy.unbind())
-            };
-            batch
-                .iter()
-                .map(|e| {
-                    let child = copy(e.parent.bind(py))?;
-                    let node = apply(child.bind(py), e.action)?;
-                    let playout = if matches!(node, Node::Over(_)) {
-                        None
-                    } else {
-                        // Where the state is not kept, the playout plays on it.
-                        let sim = if e.keep {
-                            copy(child.bind(py))?
-                        } else {
-                            child.clone_ref(py)
-                        };
-                        let sim = sim.bind(py);
-                        let (steps, end) =
-                            forward::random_playout(node.clone(), e.max_steps, e.seed, |a| {
-                                apply(sim, a)
-                            })?;
-                        Some(forward::Playout {
-                            steps,
-                            end,
-                            heuristic: None,
-                        })
-                    };
-                    Ok(forward::Expanded {
-                        state: e.keep.then_some(child),
-                        node,
-                        playout,
-                    })
-                })
-                .collect()
-        })
-    }
-
     fn features(&self, state: &Py<PyAny>) -> Result<Vec<(String, Vec<f64>)>, String> {
         go_on()?;
         Python::attach(|py| {

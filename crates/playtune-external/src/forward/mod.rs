@@ -158,7 +158,7 @@ pub struct Playout {
 
 /// [`Rules::expand`] one operation at a time: a copy, the move, a copy, the playout
 /// (played by the search itself where the rules play none).
-pub fn expand_each<R: Rules + ?Sized>(
+pub(crate) fn expand_each<R: Rules + ?Sized>(
     rules: &R,
     batch: &[Expansion<'_, R::State>],
 ) -> Result<Vec<Expanded<R::State>>, String> {
@@ -208,7 +208,7 @@ pub fn expand_each<R: Rules + ?Sized>(
 /// from where a state stands (`node`), each move given to `apply` (which plays it and
 /// says where the state stands then), chance by its probabilities, up to `max_steps`
 /// moves, from `seed`: the moves played and where it ended.
-pub fn random_playout(
+fn random_playout(
     mut node: Node,
     max_steps: u32,
     seed: u64,
@@ -226,23 +226,25 @@ pub fn random_playout(
                 steps += 1;
                 legal[rng.random_range(0..legal.len())]
             }
-            Node::Chance(outcomes) => {
-                let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-                let mut x = rng.random::<f64>() * total;
-                let mut pick = outcomes[outcomes.len() - 1].0;
-                for (a, p) in outcomes {
-                    x -= p;
-                    if x < 0.0 {
-                        pick = *a;
-                        break;
-                    }
-                }
-                pick
-            }
+            Node::Chance(outcomes) => draw_chance(outcomes, &mut rng),
         };
         node = apply(action)?;
     }
     Ok((steps, node))
+}
+
+/// One outcome of a chance node, drawn by its probabilities (a negative one as 0): the
+/// one draw of the match's chance nodes, the search's and the playouts'.
+pub(crate) fn draw_chance(outcomes: &[(i64, f64)], rng: &mut Rng) -> i64 {
+    let total: f64 = outcomes.iter().map(|(_, p)| p.max(0.0)).sum();
+    let mut x = rng.random::<f64>() * total;
+    for (a, p) in outcomes {
+        x -= p.max(0.0);
+        if x < 0.0 {
+            return *a;
+        }
+    }
+    outcomes[outcomes.len() - 1].0
 }
 
 /// A place that holds a game's states and applies its rules to them. Every call may
@@ -420,15 +422,7 @@ impl<R: Rules> FmState<R> {
                 ));
                 return;
             }
-            let mut x = self.chance.random::<f64>() * total;
-            let mut pick = outcomes[outcomes.len() - 1].0;
-            for (a, p) in outcomes {
-                x -= p.max(0.0);
-                if x < 0.0 {
-                    pick = *a;
-                    break;
-                }
-            }
+            let pick = draw_chance(outcomes, &mut self.chance);
             self.apply_raw(pick);
         }
     }

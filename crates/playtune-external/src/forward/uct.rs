@@ -129,16 +129,7 @@ impl<R: Rules> Uct<R> {
                     i = self.best_child(i, seat, rng);
                 }
                 Node::Chance(outcomes) => {
-                    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-                    let mut x = rng.random::<f64>() * total;
-                    let mut pick = outcomes[outcomes.len() - 1].0;
-                    for (a, p) in outcomes {
-                        x -= p;
-                        if x < 0.0 {
-                            pick = *a;
-                            break;
-                        }
-                    }
+                    let pick = super::draw_chance(outcomes, rng);
                     match self.tree[i]
                         .children
                         .iter()
@@ -202,6 +193,15 @@ impl<R: Rules> Uct<R> {
     }
 }
 
+/// The moves a node's expansions may take: a player's legal moves (a chance node's
+/// outcomes are drawn as it is passed).
+fn untried(node: &Node) -> Vec<i64> {
+    match node {
+        Node::Player { legal, .. } => legal.clone(),
+        _ => Vec::new(),
+    }
+}
+
 /// A node as the tree holds it, its legal moves untried.
 fn tree_node<S>(
     state: Option<S>,
@@ -211,10 +211,7 @@ fn tree_node<S>(
     steps: u32,
     players: usize,
 ) -> TreeNode<S> {
-    let untried = match &node {
-        Node::Player { legal, .. } => legal.clone(),
-        _ => Vec::new(),
-    };
+    let untried = untried(&node);
     TreeNode {
         state,
         asked: false,
@@ -377,19 +374,11 @@ impl<R: Rules> Uct<R> {
                     ));
                     return false;
                 }
-                let fresh = tree_node(
-                    e.state,
-                    e.node,
-                    self.tree[child].parent,
-                    self.tree[child].action,
-                    self.tree[child].steps,
-                    players,
-                );
                 let n = &mut self.tree[child];
                 n.asked = false;
-                n.state = fresh.state;
-                n.node = fresh.node;
-                n.untried = fresh.untried;
+                n.untried = untried(&e.node);
+                n.state = e.state;
+                n.node = e.node;
                 self.backup(child, &values);
                 done += 1;
             }

@@ -210,8 +210,14 @@ pub fn check_ladder(
     if ladder.len() < 2 || seats < 2 {
         return Ok(None);
     }
+    let request = GameRequest {
+        settings: settings.to_vec(),
+        agents: ladder.to_vec(),
+        budget,
+        seed,
+    };
     if seats > 2 {
-        let steps = seat_steps(game, settings, ladder, budget, games, seed, seats, watch)?;
+        let steps = seat_steps(game, &request, games, seats, watch)?;
         return Ok(Some(LadderCheck {
             ladder: ladder.to_vec(),
             steps,
@@ -222,12 +228,6 @@ pub fn check_ladder(
             seats,
         }));
     }
-    let request = GameRequest {
-        settings: settings.to_vec(),
-        agents: ladder.to_vec(),
-        budget,
-        seed,
-    };
     let result = game.tournament_watched(&request, games, watch)?;
     if result.pairs.is_empty() {
         return Ok(None);
@@ -260,29 +260,21 @@ pub fn check_ladder(
     Ok(Some(check))
 }
 
-/// The steps of a game of `seats` seats (more than two): game `g` of step `r` seats
+/// The steps of `request`'s ladder (its agents) in a game of `seats` seats (more than
+/// two): game `g` of step `r` seats
 /// rung `r + 1` at seat `g % seats` (the seats rotating as a tournament's do) and
 /// copies of rung `r` in the others, seeded by `derive_seed(seed, [r, g])`. Rung
 /// `r + 1` scores 1 for a game it won alone, 1/k for a win shared by k seats and
 /// 1/seats for a game no seat won: a rung no stronger than the one below scores
 /// 1/seats on average.
-#[allow(clippy::too_many_arguments)]
 fn seat_steps(
     game: &dyn DynGame,
-    settings: &[(String, String)],
-    ladder: &[String],
-    budget: Option<usize>,
+    request: &GameRequest,
     games: usize,
-    seed: u64,
     seats: usize,
     watch: &Watch,
 ) -> Result<Vec<RungStep>, Error> {
-    let request = GameRequest {
-        settings: settings.to_vec(),
-        agents: ladder.to_vec(),
-        budget,
-        seed,
-    };
+    let ladder = &request.agents;
     let lineups: Vec<Vec<usize>> = (0..ladder.len() - 1)
         .map(|r| {
             std::iter::once(r + 1)
@@ -291,7 +283,7 @@ fn seat_steps(
         })
         .collect();
     let even = 1.0 / seats as f64;
-    let scores = play_lineups(&lineups, games, seed, watch, |lineup, g, seed| {
+    let scores = play_lineups(&lineups, games, request.seed, watch, |lineup, g, seed| {
         let record = game.play_lineup(
             &GameRequest {
                 seed,
