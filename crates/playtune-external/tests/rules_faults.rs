@@ -2,7 +2,9 @@
 //! every bot, then the same game failing each operation a search bot's view needs.
 //! A match with a failing operation fails naming it; no bot panics (issue 72, item 1).
 
-use playtune_external::forward::{ForwardError, Lineup, Node, Rules, Setup, play};
+use playtune_external::forward::{
+    Expanded, Expansion, ForwardError, Lineup, Node, Rules, Setup, expand_each, play,
+};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -486,5 +488,102 @@ fn uct_plays_nim_perfectly_from_the_winning_seat() {
             let least = if opponent == "random" { 20 } else { 18 };
             assert!(won >= least, "{spec} against {opponent}: {won} of 20");
         }
+    }
+}
+
+/// The same Nim as a place that answers a batch of expansions itself, as a game
+/// process does: it counts its batches and makes each with `expand_each`.
+struct Batched {
+    nim: Nim,
+    batches: AtomicU64,
+}
+
+impl Rules for Batched {
+    type State = Pile;
+
+    fn players(&self) -> usize {
+        self.nim.players()
+    }
+    fn node(&self, s: &Pile) -> Result<Node, String> {
+        self.nim.node(s)
+    }
+    fn copy(&self, s: &Pile) -> Result<Pile, String> {
+        self.nim.copy(s)
+    }
+    fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, String> {
+        self.nim.apply(s, action)
+    }
+    fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), String> {
+        self.nim.resample(s, player, seed)
+    }
+    fn heuristic(&self, s: &Pile, player: usize) -> Result<Option<f64>, String> {
+        self.nim.heuristic(s, player)
+    }
+    fn remote(&self) -> bool {
+        true
+    }
+    fn expand(&self, batch: &[Expansion<'_, Pile>]) -> Result<Vec<Expanded<Pile>>, String> {
+        self.batches.fetch_add(1, Ordering::SeqCst);
+        expand_each(self, batch)
+    }
+}
+
+/// `uct` asks a place whose states live elsewhere (`remote`) for its expansions in
+/// batches of 32 by default, through `Rules::expand`, and plays the same matches as
+/// `uct(batch=32)` on the plain rules.
+#[test]
+fn uct_batches_where_the_rules_are_remote_and_plays_the_same_matches() {
+    for seed in 0..5 {
+        let start = Pile {
+            left: 7,
+            to_move: 0,
+            card: -1,
+        };
+        let node = Nim::new(Fault::None, 0).node_of(&start);
+        let setup = Setup {
+            hidden: false,
+            ..setup()
+        };
+        let mut reports = Vec::new();
+        let batched = Arc::new(Batched {
+            nim: Nim::new(Fault::None, 0),
+            batches: AtomicU64::new(0),
+        });
+        for (rules, spec) in [
+            (None, "uct(iterations=64,batch=32)"),
+            (Some(&batched), "uct(iterations=64)"),
+        ] {
+            let seats = vec![spec.to_string(), "random".to_string()];
+            let lineup = Lineup {
+                seats: &seats,
+                seed,
+                show: false,
+            };
+            let r = match rules {
+                None => play(
+                    "nim",
+                    Arc::new(Nim::new(Fault::None, 0)),
+                    (start.clone(), node.clone()),
+                    &setup,
+                    &lineup,
+                ),
+                Some(b) => play(
+                    "nim",
+                    b.clone(),
+                    (start.clone(), node.clone()),
+                    &setup,
+                    &lineup,
+                ),
+            }
+            .unwrap();
+            reports.push((r.scores, r.length, r.trace));
+        }
+        assert_eq!(reports[0], reports[1], "seed {seed}");
+        // Seat 0 decides at most 4 times: 64 iterations a decision in 2 batches or more.
+        let batches = batched.batches.load(Ordering::SeqCst);
+        assert!(
+            (2..=40).contains(&batches),
+            "seed {seed}: {batches} batches"
+        );
     }
 }

@@ -158,7 +158,7 @@ pub struct Playout {
 
 /// [`Rules::expand`] one operation at a time: a copy, the move, a copy, the playout
 /// (played by the search itself where the rules play none).
-pub(crate) fn expand_each<R: Rules + ?Sized>(
+pub fn expand_each<R: Rules + ?Sized>(
     rules: &R,
     batch: &[Expansion<'_, R::State>],
 ) -> Result<Vec<Expanded<R::State>>, String> {
