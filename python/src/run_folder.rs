@@ -2,9 +2,10 @@
 //! evaluating in process), and what a run's files say.
 
 use crate::*;
+use playtune_cli::prepare::start::{self, StartError, UserSpace};
 
-/// The problem of a run and the space searched, checked against each other (as
-/// `playtune optimize` checks them).
+/// The problem of a run and the space searched, checked against each other by the
+/// sequence that creates a run.
 pub(crate) fn problem_and_space(
     problem: &str,
     settings: BTreeMap<String, String>,
@@ -14,16 +15,25 @@ pub(crate) fn problem_and_space(
         name: problem.into(),
         settings,
     };
-    let built = build_problem(&spec, space).map_err(|e| format!("problem {}: {e}", spec.name))?;
-    let space = match space {
-        Some(s) => {
-            Binding::new(s, built.space())
-                .map_err(|e| format!("space: {}: {}", e.dim, e.message))?;
-            s.clone()
-        }
-        None => built.space().clone(),
-    };
+    let user = space.map(|s| UserSpace {
+        space: s.clone(),
+        file: None,
+        text: None,
+    });
+    let (built, space) = start::problem_and_space(&spec, user.as_ref(), &[])
+        .map_err(|e| start_error(e, &spec.name))?;
     Ok((spec, built, space))
+}
+
+/// Why a run was not created, by the argument of `create_run` that sets what is wrong.
+fn start_error(e: StartError, problem: &str) -> String {
+    match e {
+        StartError::Problem(e) => format!("problem {problem}: {e}"),
+        StartError::Race(e) => e.to_string().replacen("race_share", "race", 1),
+        StartError::Margin(m) => format!("margin {m}"),
+        StartError::Verdict(m) => format!("verdict {m}"),
+        e => e.to_string(),
+    }
 }
 
 /// Creates a run folder as `playtune optimize` (or `map-elites`) does and returns its
@@ -54,6 +64,7 @@ pub(crate) fn create_run(
     quiet: bool,
 ) -> PyResult<String> {
     use playtune_cli::prepare::ladder::{LadderCheckMode, LadderCheckSettings, check_games};
+    use playtune_cli::prepare::start::{CreatedRun, Judging, Racing, RunRequest};
     let mode = match ladder_check {
         "warn" => LadderCheckMode::Warn,
         "use" => LadderCheckMode::Use,
@@ -81,28 +92,10 @@ pub(crate) fn create_run(
         || {},
         move || {
             guard(|| {
-                let (problem, algorithm, race_baseline) =
-                    (problem.as_str(), algorithm.as_str(), race_baseline.as_str());
-                let user_space = space.as_ref();
-                let (mut spec, mut built, space) =
-                    problem_and_space(problem, settings, user_space)?;
-                // Before the search, as the command line does it: a design run's ladder built
-                // where the game declares none, else checked at the game's own rules.
-                let check = LadderCheckSettings {
-                    mode,
-                    games: ladder_check_games,
-                };
-                if playtune_cli::prepare::ladder::before_design(
-                    &mut spec, &check, budget, seed, quiet,
-                )
-                .map_err(|e| format!("{e:#}"))?
-                {
-                    (spec, built, _) =
-                        problem_and_space(problem, spec.settings.clone(), user_space)?;
-                }
-                let algorithm = parse_algorithm(algorithm)?;
-                use playtune::optim::race::{RaceBaseline, RaceConfig, by_default};
-                let baseline = match race_baseline {
+                let (spec, built, space) = problem_and_space(&problem, settings, space.as_ref())?;
+                let algorithm = parse_algorithm(&algorithm)?;
+                use playtune::optim::race::RaceBaseline;
+                let baseline = match race_baseline.as_str() {
                     "entrant" => RaceBaseline::Entrant,
                     "incumbent" => RaceBaseline::Incumbent,
                     "none" => RaceBaseline::Absent,
@@ -113,33 +106,20 @@ pub(crate) fn create_run(
                     }
                 };
                 // None: the library's default race, as the command line's; 0: none.
-                let race = match race {
-                    None => by_default(built.baseline().is_some(), &algorithm),
-                    Some(0.0) => None,
-                    Some(share) => {
-                        let c = RaceConfig {
-                            share,
-                            ..Default::default()
-                        };
-                        c.check().map_err(|e| e.to_string())?;
-                        // A share the budget cannot honour is refused, never dropped.
-                        c.check_budget(budget)
-                            .map_err(|e| e.to_string().replacen("race_share", "race", 1))?;
-                        Some(c)
-                    }
-                }
-                .map(|c| RaceConfig { baseline, ..c });
-                let intensify = intensify
-                    .then(|| {
-                        playtune::optim::intensify::by_default(
-                            built.baseline().is_some(),
-                            &algorithm,
-                        )
-                    })
-                    .flatten();
-                let config = RunConfig {
-                    playtune_version: playtune_version(),
+                let racing = Racing {
+                    off: race == Some(0.0),
+                    share: race.filter(|&s| s != 0.0),
+                    baseline,
+                    intensify,
+                    ..Racing::default()
+                };
+                // An archive is neither raced nor judged, as `playtune map-elites`'s.
+                let archive = matches!(algorithm, playtune::AlgoConfig::MapElites(_));
+                let CreatedRun { dir, .. } = start::create_run(RunRequest {
+                    runs_dir,
+                    name,
                     problem: spec,
+                    built,
                     space,
                     space_file,
                     algorithm,
@@ -151,59 +131,20 @@ pub(crate) fn create_run(
                         retries,
                         max_failures,
                     },
-                    race,
-                    intensify,
-                    // The problem's own margin, as the command line gives a run: the verdict
-                    // plays until it decides.
-                    verdict: built.baseline().and_then(|_| {
-                        built
-                            .verdict_margin()
-                            .map(|m| playtune::run::verdict::VerdictSettings {
-                                evaluations: playtune::run::verdict::default_cap(budget),
-                                baseline: None,
-                                margin: Some(m),
-                            })
-                    }),
-                    game: built.game_identity(),
-                };
-                config.faults.check().map_err(|e| e.to_string())?;
-                run::check_size(budget, trials, "budget", "trials")
-                    .map_err(|(w, m)| format!("{w} {m}"))?;
-                config
-                    .algorithm
-                    .build(
-                        &config.space,
-                        budget,
-                        0,
-                        &built.feature_names(),
-                        &built.default_axes(),
-                    )
-                    .map_err(|e| e.to_string())?;
-                let name = name.unwrap_or_else(|| playtune::registry::default_run_name(&config));
-                run::check_run_name(&name).map_err(|e| e.to_string())?;
-                if !quiet {
-                    let plan = playtune::run::verdict::planned(&config, None);
-                    playtune_cli::prepare::cost::announce(
-                        built.as_ref(),
-                        &config,
-                        plan.evaluations,
-                        plan.margin.is_some(),
-                    );
-                }
-                let (dir, _lock) =
-                    run::claim_fresh_dir(&runs_dir, &name).map_err(|e| e.to_string())?;
-                run::create_run_dir(&dir, &config).map_err(|e| e.to_string())?;
+                    racing: (!archive).then_some(racing),
+                    judging: (!archive).then(Judging::default),
+                    ladder: LadderCheckSettings {
+                        mode,
+                        games: ladder_check_games,
+                    },
+                    quiet,
+                    remote: false,
+                })
+                .map_err(|e| start_error(e, &problem))?;
                 Ok(dir.display().to_string())
             })
         },
     )
-}
-
-/// The version `config.ron` records: the crate's, as the command line writes it.
-pub(crate) fn playtune_version() -> String {
-    // The binding's version follows the crate's (both 0.1.0 now); the command line
-    // writes its own package version, which is the crate's.
-    env!("CARGO_PKG_VERSION").into()
 }
 
 /// An open run folder, locked while open (as a command holds it): replayed from its

@@ -406,6 +406,26 @@ def test_the_progress_bar_reaches_the_last_evaluation(tmp_path, monkeypatch, cap
 DUEL = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "examples", "duel", "duel.ron")
 
 
+def test_python_and_the_command_line_make_the_same_run_folder(tmp_path, capfd, cli):
+    """One sequence creates a run (issue 74, item 1): `playtune optimize` and
+    `create_run` make the same `config.ron` from the same arguments (race, intensify
+    and verdict chosen alike), and both check the ladder and say the cost first."""
+    made = cli("optimize", "--problem", "design", "--set", f"game={DUEL}", "--set", "games=4",
+               "--budget", "10", "--seed", "5", "--runs-dir", tmp_path, "--name", "cli")
+    assert "ladder check: novice, club, expert is ordered at duel's own rules" in made.stderr, made.stderr
+    assert "timing evaluations of the baseline" in made.stderr, made.stderr
+    with playtune.create_run("design", settings={"game": DUEL, "games": 4}, budget=10, seed=5,
+                             runs_dir=tmp_path, name="py"):
+        pass
+    err = capfd.readouterr().err
+    assert "ladder check: novice, club, expert is ordered at duel's own rules" in err, err
+    assert "timing evaluations of the baseline" in err, err
+    by_cli = (tmp_path / "cli" / "config.ron").read_text()
+    by_python = (tmp_path / "py" / "config.ron").read_text()
+    assert by_python == by_cli, f"command line:\n{by_cli}\nPython:\n{by_python}"
+    assert "race: Some(" in by_cli and "verdict: Some(" in by_cli and "intensify: Some(" in by_cli, by_cli
+
+
 def test_a_design_run_from_python_checks_its_ladder_and_says_its_cost(tmp_path, capfd):
     """create_run does what `playtune optimize --problem design` does before the search
     (issue 72, item 14): the ladder checked at the game's own rules, and the run's cost

@@ -58,7 +58,7 @@ pub(crate) fn default_evaluations(budget: u64) -> u32 {
 /// cap: as many as the search's budget, at least 40 and at most 1,000, so that the
 /// verdict at most doubles a run's games. Most verdicts decide well before it
 /// (docs/design.md#the-verdict-the-answer-against-what-you-had).
-pub fn default_cap(budget: u64) -> u32 {
+pub(crate) fn default_cap(budget: u64) -> u32 {
     budget.clamp(40, 1000) as u32
 }
 

@@ -164,7 +164,7 @@ pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
     if let Some(name) = &c.name {
         super::folder_name(name)?;
     }
-    if c.cluster.executor == super::Executor::Local && c.detach {
+    if c.cluster.executor == super::ExecutorKind::Local && c.detach {
         bail!("--detach goes with --executor slurm");
     }
     let given = def.values(&given).map_err(flag_error)?;
@@ -178,9 +178,11 @@ pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
     let exec = c.cluster.executor(
         &folder,
         crate::exec::SearchUnit::Trials,
-        !c.detach,
-        !c.quiet,
-        true,
+        super::Following {
+            wait: !c.detach,
+            progress: !c.quiet,
+            report: true,
+        },
     )?;
     super::interrupt::on_interrupt(&format!(
         "what finished is in {}; the same command again goes on from there",

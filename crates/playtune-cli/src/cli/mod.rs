@@ -145,7 +145,7 @@ pub(crate) struct ClusterArgs {
     /// or `playtune resume RUN --executor slurm` (a search) resubmits only what is
     /// missing.
     #[arg(long, value_enum, default_value = "local")]
-    pub executor: Executor,
+    pub executor: ExecutorKind,
     /// Extra sbatch options for --executor slurm, as one string, e.g.
     /// "--partition=cpu --time=02:00:00 --account=game-ai".
     #[arg(
@@ -167,17 +167,29 @@ pub(crate) struct ClusterArgs {
 }
 
 #[derive(Clone, Copy, clap::ValueEnum, PartialEq, Debug)]
-pub(crate) enum Executor {
+pub(crate) enum ExecutorKind {
     /// Every evaluation on this machine, in parallel over its cores.
     Local,
     /// Work items as tasks of Slurm arrays (sbatch, squeue, scancel).
     Slurm,
 }
 
+/// How a command follows the work it sends to a cluster.
+#[derive(Clone, Copy)]
+pub(crate) struct Following {
+    /// Waits for it to finish (else leaves it queued and says how to collect it).
+    pub wait: bool,
+    /// Shows its progress.
+    pub progress: bool,
+    /// Prints the report once it is done.
+    pub report: bool,
+}
+
 impl ClusterArgs {
     /// Refuses cluster settings without the cluster, and bad numbers.
     pub(crate) fn check(&self) -> anyhow::Result<()> {
-        if self.executor == Executor::Local && (!self.slurm_args.is_empty() || self.tasks.is_some())
+        if self.executor == ExecutorKind::Local
+            && (!self.slurm_args.is_empty() || self.tasks.is_some())
         {
             anyhow::bail!("--slurm-args and --tasks go with --executor slurm");
         }
@@ -192,27 +204,25 @@ impl ClusterArgs {
     }
 
     /// The executor these settings pick, its cluster state (if any) under `home`;
-    /// a search's array task is `unit`. Slurm's tools are checked here, before any
-    /// folder is made.
+    /// a search's array task is `unit`; the command follows cluster work as `follow`
+    /// says. Slurm's tools are checked here, before any folder is made.
     pub(crate) fn executor(
         &self,
         home: &std::path::Path,
         unit: crate::exec::SearchUnit,
-        wait: bool,
-        progress: bool,
-        report: bool,
+        follow: Following,
     ) -> anyhow::Result<Box<dyn crate::exec::Executor>> {
         Ok(match self.executor {
-            Executor::Local => Box::new(crate::exec::Local),
-            Executor::Slurm => {
+            ExecutorKind::Local => Box::new(crate::exec::Local),
+            ExecutorKind::Slurm => {
                 crate::exec::slurm::sbatch::check_tools().map_err(slurm_error)?;
                 let mut s = crate::exec::Slurm::new(
                     home.to_path_buf(),
-                    self.options(wait, progress)?,
+                    self.options(follow.wait, follow.progress)?,
                     self.tasks.unwrap_or(16),
                     unit,
                 );
-                s.report = report;
+                s.report = follow.report;
                 Box::new(s)
             }
         })

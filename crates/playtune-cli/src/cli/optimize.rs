@@ -3,13 +3,12 @@
 mod report;
 
 use super::CommonRunArgs;
-use crate::eval::{Binding, Problem};
+use crate::eval::Problem;
 use crate::optim::AlgoConfig;
-use crate::optim::constrained::Check;
 use crate::optim::map_elites::{Mutation, unmoved_dims};
-use crate::registry::build_problem;
+use crate::prepare::start::{self, CreatedRun, Judging, Racing, RunRequest, StartError, UserSpace};
 use crate::run::{self, ProblemSpec, RunConfig};
-use crate::space::{Space, constraint, dim_error, parse_space};
+use crate::space::{Space, constraint, parse_space};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -172,68 +171,48 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
             let text = crate::space::read_space_text(path)?;
             let file = path.display().to_string();
             let space = parse_space(&text, &file)?;
-            Some((space, text, file))
+            Some(UserSpace {
+                space,
+                file: Some(file),
+                text: Some(text),
+            })
         }
         None => None,
     };
-    let problem = build_problem(&spec, user.as_ref().map(|u| &u.0)).map_err(|e| {
-        // A dimension the game refuses is the space file's error: name its line.
-        if let (Some((_, text, file)), crate::registry::Error::Build(b)) = (&user, &e)
-            && let Some(
-                crate::harness::Error::OutsideRange { dimension, .. }
-                | crate::harness::Error::OutsideDomain { dimension, .. },
-            ) = b.downcast_ref::<crate::harness::Error>()
-        {
-            return anyhow!(dim_error(text, file, dimension, "kind", b.to_string()));
-        }
-        anyhow!("--problem {} --set: {e}", spec.name)
-    })?;
-    let mut space = match &user {
-        Some((space, text, file)) => {
-            Binding::new(space, problem.space())
-                .map_err(|e| dim_error(text, file, &e.dim, "name", e.message))?;
-            space.clone()
-        }
-        None => problem.space().clone(),
-    };
-    super::fix_dims(&mut space, &common.fix)?;
-    // The problem's own constraints (a game's playability) hold a user's space too.
-    for c in &problem.space().constraints {
-        if !space.constraints.contains(c) {
-            space.constraints.push(c.clone());
-        }
-    }
-    let features = problem.feature_names();
-    let range = |name: &str| problem.feature_range(name);
-    if let Some((given, text, file)) = &user {
-        // Each of the file's own constraints, so that a refusal names its line.
-        for (i, c) in given.constraints.iter().enumerate() {
-            Check::resolve(std::slice::from_ref(c), &features, range).map_err(|e| {
-                anyhow!(crate::space::constraint_error(
-                    text,
-                    file,
-                    i,
-                    &c.to_string(),
-                    e.to_string()
-                ))
-            })?;
-        }
-    }
+    let mut constraints = Vec::new();
     for text in &common.constraints {
-        let more = constraint::parse_list(text).map_err(|e| anyhow!("--constraint: {e}"))?;
-        Check::resolve(&more, &features, range).map_err(|e| anyhow!("--constraint: {e}"))?;
-        for c in more {
-            if !space.constraints.contains(&c) {
-                space.constraints.push(c);
-            }
-        }
+        constraints.extend(constraint::parse_list(text).map_err(|e| anyhow!("--constraint: {e}"))?);
     }
-    Ok((
-        spec,
-        problem,
-        space,
-        common.space.as_ref().map(|p| p.display().to_string()),
-    ))
+    let (problem, mut space) = start::problem_and_space(&spec, user.as_ref(), &constraints)
+        .map_err(|e| start_error(e, &spec.name))?;
+    super::fix_dims(&mut space, &common.fix)?;
+    Ok((spec, problem, space, user.and_then(|u| u.file)))
+}
+
+/// Why a run was not created, by the flag that sets what is wrong.
+fn start_error(e: StartError, problem: &str) -> anyhow::Error {
+    match e {
+        StartError::Problem(e) => anyhow!("--problem {problem} --set: {e}"),
+        StartError::Constraint(m) => anyhow!("--constraint: {m}"),
+        StartError::Race(crate::optim::Error::Setting {
+            setting,
+            value,
+            expected,
+        }) if setting == "race_share" => {
+            anyhow!("--race {value}: {expected} (--no-race runs none)")
+        }
+        StartError::Race(e) | StartError::Intensify(e) => setting_flag(e),
+        StartError::Margin(m) => anyhow!("--margin {m}"),
+        StartError::Verdict(m) => anyhow!("--verdict {m}"),
+        StartError::Faults(e) | StartError::Name(e) => run_error(e),
+        StartError::Size { which, message } => anyhow!("--{which} {message}"),
+        StartError::Algorithm(e) => optim_error(e),
+        StartError::Ladder(e) => e,
+        StartError::Folder(e) => anyhow!("{e}"),
+        e @ (StartError::SpaceFile(_)
+        | StartError::Dimension { .. }
+        | StartError::LadderFeatures(_)) => anyhow!(e),
+    }
 }
 
 /// A setting refused, named by its flag (`intensify_max` is `--intensify-max`).
@@ -285,89 +264,48 @@ fn start(
             n
         }
     };
-    // Intensification's default is the library's, as Python's.
-    let intensify = match race {
-        Some(r) if !r.no_intensify => {
-            let default =
-                crate::optim::intensify::by_default(problem.baseline().is_some(), &algorithm);
-            match (r.intensify_max, default) {
-                (None, default) => default,
-                (Some(max), default) => Some(crate::optim::intensify::IntensifyConfig {
-                    max_evaluations: max,
-                    ..default.unwrap_or_default()
-                }),
-            }
-        }
-        _ => None,
-    };
-    if let Some(c) = &intensify {
-        c.check().map_err(setting_flag)?;
+    common.cluster.check()?;
+    if let Some(v) = verdict {
+        super::verdict::check(v, &space)?;
     }
-    // The default race is the library's (optim::race::by_default), as Python's.
-    let race = match race {
+    if common.cluster.executor == super::ExecutorKind::Slurm
+        && (common.no_log || spec.name == "manual")
+    {
+        bail!(
+            "--executor slurm records every result in the run's log: it goes without --no-log and --problem manual"
+        );
+    }
+    let judging = match verdict {
+        Some(v) => Some(Judging {
+            evaluations: v.verdict,
+            margin: v.margin,
+            baseline: super::verdict::baseline_point(&v.baseline, &space)?,
+        }),
         None => None,
-        Some(r) if r.no_race => None,
-        Some(r) => {
-            let default = crate::optim::race::by_default(problem.baseline().is_some(), &algorithm);
-            let config = match (r.race, default) {
-                (None, None) => None,
-                (share, default) => Some(crate::optim::race::RaceConfig {
-                    share: share.unwrap_or(crate::optim::race::RaceConfig::default().share),
-                    candidates: r.race_candidates,
-                    baseline: r.race_baseline.into(),
-                    ..default.unwrap_or_default()
-                }),
-            };
-            if let Some(c) = &config {
-                let flag = |e: crate::optim::Error| match e {
-                    crate::optim::Error::Setting {
-                        setting,
-                        value,
-                        expected,
-                    } if setting == "race_share" => {
-                        anyhow!("--race {value}: {expected} (--no-race runs none)")
-                    }
-                    other => setting_flag(other),
-                };
-                c.check().map_err(flag)?;
-                // A share given that the budget cannot honour is refused; the default
-                // race simply does not run on a budget too small for it.
-                if r.race.is_some() {
-                    c.check_budget(budget).map_err(flag)?;
-                }
-            }
-            config
-        }
     };
-    // How the run is judged is kept, so that `resume` judges alike: what the user
-    // said, and the problem's own margin, so that the verdict plays until it decides.
-    let verdict_settings = match verdict {
-        Some(v)
-            if v.verdict.is_some()
-                || v.margin.is_some()
-                || !v.baseline.is_empty()
-                || problem.baseline().is_some() =>
-        {
-            if let Some(m) = v.margin {
-                run::verdict::VerdictSettings::check_margin(m)
-                    .map_err(|e| anyhow!("--margin {e}"))?;
-            }
-            Some(
-                run::verdict::VerdictSettings::for_new_run(
-                    problem.as_ref(),
-                    budget,
-                    v.verdict,
-                    v.margin,
-                    super::verdict::baseline_point(&v.baseline, &space)?,
-                )
-                .map_err(|m| anyhow!("--verdict {m}"))?,
-            )
-        }
-        _ => None,
-    };
-    let config = RunConfig {
-        playtune_version: env!("CARGO_PKG_VERSION").into(),
+    let racing = race.map(|r| Racing {
+        off: r.no_race,
+        share: r.race,
+        candidates: r.race_candidates,
+        baseline: r.race_baseline.into(),
+        intensify: !r.no_intensify,
+        intensify_max: r.intensify_max,
+    });
+    super::interrupt::on_interrupt(
+        "interrupted before the search began (choosing or checking its ladder, or timing its cost): no run folder was made; run the command again",
+    );
+    let name = spec.name.clone();
+    // Locked from its creation: a `resume` or `ask` started meanwhile is refused.
+    let CreatedRun {
+        dir,
+        lock: _lock,
+        config,
+        problem,
+    } = start::create_run(RunRequest {
+        runs_dir: common.runs_dir.clone(),
+        name: common.name.clone(),
         problem: spec,
+        built: problem,
         space,
         space_file,
         algorithm,
@@ -379,98 +317,13 @@ fn start(
             retries: common.retries,
             max_failures: common.max_failures,
         },
-        race,
-        intensify,
-        verdict: verdict_settings,
-        game: problem.game_identity(),
-    };
-    config.faults.check().map_err(run_error)?;
-    common.cluster.check()?;
-    if let Some(v) = verdict {
-        super::verdict::check(v, &config.space)?;
-    }
-    if common.cluster.executor == super::Executor::Slurm
-        && (common.no_log || config.problem.name == "manual")
-    {
-        bail!(
-            "--executor slurm records every result in the run's log: it goes without --no-log and --problem manual"
-        );
-    }
-    // Check the whole configuration before creating a folder for it.
-    // The limits `config.ron` is read with, before anything is sized by them.
-    if let Err((flag, m)) = run::check_size(budget, common.trials, "--budget", "--trials") {
-        bail!("{flag} {m}");
-    }
-    config
-        .algorithm
-        .build(
-            &config.space,
-            budget,
-            0,
-            &problem.feature_names(),
-            &problem.default_axes(),
-        )
-        .map_err(optim_error)?;
-    // A design run's ladder is chosen (built where the game declares none) and checked
-    // at the game's own rules once every flag is known good, before the cost is timed.
-    let mut config = config;
-    let mut problem = problem;
-    super::interrupt::on_interrupt(
-        "interrupted before the search began (choosing or checking its ladder, or timing its cost): no run folder was made; run the command again",
-    );
-    if crate::prepare::ladder::before_design(
-        &mut config.problem,
-        &common.ladder.settings()?,
-        budget,
-        common.seed,
-        common.quiet || common.json,
-    )? {
-        let user_space = config.space_file.as_ref().map(|_| &config.space);
-        problem = build_problem(&config.problem, user_space)
-            .map_err(|e| anyhow!("--problem {} --set: {e}", config.problem.name))?;
-        let features = problem.feature_names();
-        Check::resolve(&config.space.constraints, &features, |n| {
-            problem.feature_range(n)
-        })
-        .map_err(|e| anyhow!("the ladder's features: {e}"))?;
-    }
-    if !common.quiet
-        && !common.json
-        && common.cluster.executor == super::Executor::Local
-        && verdict.is_some()
-    {
-        let plan = run::verdict::planned(&config, None);
-        crate::prepare::cost::announce(
-            problem.as_ref(),
-            &config,
-            plan.evaluations,
-            plan.margin.is_some(),
-        );
-    }
-    // A verdict larger than the search is worth a word before it is played: at a
-    // small budget its default size (at least 10 a side) dwarfs the search.
-    if !common.quiet
-        && !common.json
-        && let Some(v) = verdict
-        && (problem.baseline().is_some() || !v.baseline.is_empty())
-    {
-        let plan = run::verdict::planned(&config, None);
-        let n = plan.evaluations;
-        if u64::from(n) > budget {
-            let up_to = if plan.margin.is_some() { "up to " } else { "" };
-            eprintln!(
-                "note: the verdict plays {up_to}{n} evaluations of the recommendation and {up_to}{n} of the baseline a trial, more than the search's {budget} (--verdict N sets the number, --verdict 0 skips it)"
-            );
-        }
-    }
-    let name = common
-        .name
-        .clone()
-        .unwrap_or_else(|| crate::registry::default_run_name(&config));
-    run::check_run_name(&name).map_err(run_error)?;
-    // Locked from its creation: a `resume` or `ask` started meanwhile is refused.
-    let (dir, _lock) = run::claim_fresh_dir(&common.runs_dir, &name).map_err(anyhow::Error::msg)?;
-    run::create_run_dir(&dir, &config)?;
+        racing,
+        judging,
+        ladder: common.ladder.settings()?,
+        quiet: common.quiet || common.json,
+        remote: common.cluster.executor != super::ExecutorKind::Local,
+    })
+    .map_err(|e| start_error(e, &name))?;
     if config.problem.name == "manual" {
         println!(
             "run {d} created: `playtune ask {d} --n K` prints candidates to evaluate, `playtune tell {d} < results.jsonl` takes their results",
@@ -623,14 +476,14 @@ fn finish(
     let begun = run::verdict::Begun::of(dir);
     super::interrupt::on_interrupt(&format!(
         "every evaluation done is in {d}; `playtune resume {d}{}` goes on from there",
-        if cluster.executor == super::Executor::Slurm {
+        if cluster.executor == super::ExecutorKind::Slurm {
             " --executor slurm"
         } else {
             ""
         },
         d = dir.display()
     ));
-    if cluster.executor == super::Executor::Slurm && retry_failed {
+    if cluster.executor == super::ExecutorKind::Slurm && retry_failed {
         bail!(
             "--retry-failed goes with the local executor: `playtune resume RUN --retry-failed` evaluates the failures here"
         );
@@ -638,9 +491,11 @@ fn finish(
     let exec = cluster.executor(
         dir,
         crate::exec::SearchUnit::Batches(cluster.tasks.unwrap_or(16)),
-        true,
-        !quiet && !json,
-        !json,
+        super::Following {
+            wait: true,
+            progress: !quiet && !json,
+            report: !json,
+        },
     )?;
     let search = crate::exec::Search {
         name: dir.display().to_string(),

@@ -51,7 +51,7 @@ impl Paces {
 /// Times the baseline and a few points of `problem` and prints what the run of
 /// `config`, with `verdict` evaluations a side a trial, will take. Prints nothing for a
 /// problem without a baseline; says so where the baseline's evaluation fails.
-pub fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, up_to: bool) {
+pub(crate) fn announce(problem: &dyn Problem, config: &RunConfig, verdict: u32, up_to: bool) {
     if problem.baseline().is_none() {
         return;
     }

@@ -264,7 +264,7 @@ fn built_ladder(design: &crate::registry::DesignLadder, quiet: bool) -> Result<O
 /// `args` says, reports on standard error (unless `quiet`), and under
 /// [`LadderCheckMode::Use`] puts the proposed ladder in `spec`. Returns whether
 /// `spec` changed.
-pub fn before_design(
+pub(crate) fn before_design(
     spec: &mut ProblemSpec,
     args: &LadderCheckSettings,
     budget: u64,

@@ -19,6 +19,7 @@
 pub mod groups;
 mod guard;
 mod once;
+mod pipe;
 mod process;
 pub use once::{ProcessEnded, run_to_end};
 pub use process::{exit_text, tail as process_tail};

@@ -1,12 +1,12 @@
-//! Evaluator processes: started in process groups of their own, read on threads, waited
+//! Evaluator processes: started in process groups of their own, read without blocking, waited
 //! for with deadlines and killed group and all, so that no evaluator (nor anything it
 //! leaves running in the background) can make playtune wait forever.
 
 use std::collections::VecDeque;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -298,7 +298,7 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// What a persistent worker's output thread reports.
+/// What a persistent worker's pipes give (see `pipe::LinePipe`).
 pub(crate) enum Event {
     Line(String),
     /// A line longer than the limit, by its first characters.
@@ -311,92 +311,7 @@ pub(crate) enum Event {
 }
 
 /// The most a worker's reply line may take: more is a runaway, not a reply.
-const MAX_LINE: usize = 1 << 20;
-
-/// Reads `from` line by line on a thread, sending each line as an [`Event`].
-pub(crate) fn read_lines(from: impl Read + Send + 'static, to: Sender<Event>) -> io::Result<()> {
-    std::thread::Builder::new()
-        .name("playtune-worker-read".into())
-        .spawn(move || {
-            let mut from = from;
-            let mut pending: Vec<u8> = Vec::new();
-            let mut buf = [0u8; 8192];
-            let end = loop {
-                let n = match from.read(&mut buf) {
-                    Ok(0) => break Event::End,
-                    Ok(n) => n,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) => break Event::ReadFailed(e),
-                };
-                let scanned = pending.len();
-                pending.extend_from_slice(&buf[..n]);
-                let mut start = 0;
-                for i in scanned..pending.len() {
-                    if pending[i] == b'\n' {
-                        let line = String::from_utf8_lossy(&pending[start..i]).into_owned();
-                        start = i + 1;
-                        if to.send(Event::Line(line)).is_err() {
-                            return;
-                        }
-                    }
-                }
-                pending.drain(..start);
-                if pending.len() > MAX_LINE {
-                    let head = String::from_utf8_lossy(&pending[..200]).into_owned();
-                    break Event::TooLong(head);
-                }
-            };
-            if !pending.is_empty() && matches!(end, Event::End) {
-                let line = String::from_utf8_lossy(&pending).into_owned();
-                let _ = to.send(Event::Line(line));
-            }
-            let _ = to.send(end);
-        })?;
-    Ok(())
-}
-
-/// Writes each line sent to the returned channel to `stdin`, on a thread of its own
-/// that blocks SIGPIPE: a worker that has gone then makes the write fail with EPIPE
-/// (reported to `errors`) instead of killing playtune, which keeps SIGPIPE's default
-/// action. The signal a failed write raises is directed at the writing thread, so
-/// blocking it there leaves it pending on that thread alone, discarded when it ends.
-pub(crate) fn write_lines(
-    mut stdin: ChildStdin,
-    errors: Sender<Event>,
-) -> io::Result<Sender<String>> {
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::Builder::new()
-        .name("playtune-worker-write".into())
-        .spawn(move || {
-            block_sigpipe();
-            for line in rx {
-                if let Err(e) = stdin
-                    .write_all(line.as_bytes())
-                    .and_then(|()| stdin.flush())
-                {
-                    let _ = errors.send(Event::WriteFailed(e));
-                    return;
-                }
-            }
-        })?;
-    Ok(tx)
-}
-
-fn block_sigpipe() {
-    // SAFETY: the set is initialised by sigemptyset before use; pthread_sigmask only
-    // changes the calling thread's mask.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGPIPE);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-    }
-}
-
-/// A channel for [`Event`]s.
-pub(crate) fn events() -> (Sender<Event>, Receiver<Event>) {
-    mpsc::channel()
-}
+pub(super) const MAX_LINE: usize = 1 << 20;
 
 #[cfg(test)]
 mod tests {

@@ -1,12 +1,12 @@
 //! Persistent mode: a pool of long-lived evaluator processes, each answering one JSON
 //! request line with one JSON reply line.
 
+use super::pipe::{LinePipe, Unsent};
 use super::process::{self, Capture, Event};
 use super::reply::{self, Reply};
 use crate::eval::Evaluation;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -40,9 +40,7 @@ fn next_id() -> u64 {
 /// One running worker process.
 struct Worker {
     child: Child,
-    /// To the writer thread; dropping it closes the worker's input.
-    requests: Option<Sender<String>>,
-    events: Receiver<Event>,
+    pipe: LinePipe,
     stderr: Arc<Capture>,
     stopped: bool,
     /// Whether it has replied once: until then its start-up is allowed for too.
@@ -87,17 +85,17 @@ impl Worker {
             Stdio::piped(),
         )?;
         let started = (|| {
-            let (tx, events) = process::events();
             let stderr = Capture::start(child.stderr.take().expect("piped"), STDERR_LIMIT)?;
-            process::read_lines(child.stdout.take().expect("piped"), tx.clone())?;
-            let requests = process::write_lines(child.stdin.take().expect("piped"), tx)?;
-            Ok((events, stderr, requests))
+            let pipe = LinePipe::new(
+                child.stdin.take().expect("piped"),
+                child.stdout.take().expect("piped"),
+            )?;
+            Ok((pipe, stderr))
         })();
         match started {
-            Ok((events, stderr, requests)) => Ok(Worker {
+            Ok((pipe, stderr)) => Ok(Worker {
                 child,
-                requests: Some(requests),
-                events,
+                pipe,
                 stderr,
                 stopped: false,
                 answered: false,
@@ -126,8 +124,12 @@ impl Worker {
         };
         let deadline = allowed.and_then(|t| Instant::now().checked_add(t));
         // What came while it was idle: a death is best found before writing to it, and
-        // a stray line must not be taken for the next reply.
-        while let Ok(event) = self.events.try_recv() {
+        // a stray line must not be taken for the next reply. Not before its first reply:
+        // what a fresh worker printed first (a banner) is read as the reply would be, and
+        // the reply's reader says why it is not one.
+        while self.answered
+            && let Some(event) = self.pipe.idle_event()
+        {
             match Self::reply(event) {
                 Ok(None) => {}
                 Ok(Some(line)) => {
@@ -139,32 +141,21 @@ impl Worker {
                 Err(fault) => return Err(fault),
             }
         }
-        let sent = self
-            .requests
-            .as_ref()
-            .is_some_and(|r| r.send(request).is_ok());
-        if !sent {
-            return Err(Fault::Ended);
+        match self.pipe.send(request.as_bytes(), deadline) {
+            Ok(()) => {}
+            Err(Unsent::TimedOut) => return Err(Fault::TimedOut),
+            Err(Unsent::Failed(event)) => {
+                return Err(Self::reply(event).err().unwrap_or(Fault::Ended));
+            }
         }
         loop {
-            let event = match deadline {
-                Some(d) => self
-                    .events
-                    .recv_timeout(d.saturating_duration_since(Instant::now())),
-                None => self
-                    .events
-                    .recv()
-                    .map_err(|_| RecvTimeoutError::Disconnected),
-            };
-            match event {
-                Ok(event) => {
-                    if let Some(line) = Self::reply(event)? {
-                        self.answered = true;
-                        return Ok(line);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(Fault::Ended),
-                Err(RecvTimeoutError::Timeout) => return Err(Fault::TimedOut),
+            let event = self
+                .pipe
+                .next_event(deadline)
+                .map_err(|_| Fault::TimedOut)?;
+            if let Some(line) = Self::reply(event)? {
+                self.answered = true;
+                return Ok(line);
             }
         }
     }
@@ -232,7 +223,7 @@ impl Worker {
 
     /// Kills the worker's process group and reaps it, once; its exit status.
     fn stop(&mut self) -> Option<std::process::ExitStatus> {
-        self.requests = None;
+        self.pipe.close_input();
         if self.stopped {
             return None;
         }
