@@ -4,7 +4,9 @@
 //! `resample_from_infostate`), searched by playtune's bots in Rust. An OpenSpiel game
 //! written in Python plugs in unchanged, and so does a plain class with those methods.
 
-use playtune::games::external::forward::{self, ForwardBot, Lineup, Node, Rules, Setup};
+use playtune::games::external::forward::{
+    self, ForwardBot, Lineup, Node, Rules, RulesError, Setup,
+};
 use playtune::rng::rng_from_seed;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -25,7 +27,7 @@ thread_local! {
 
 /// A Python exception as the reason a match failed; a `BaseException` that is not an
 /// `Exception` is kept to raise again.
-fn failed(py: Python<'_>, what: &str, e: PyErr) -> String {
+fn failed(py: Python<'_>, what: &str, e: PyErr) -> RulesError {
     let why = format!(
         "{what} raised {}",
         e.value(py)
@@ -37,7 +39,12 @@ fn failed(py: Python<'_>, what: &str, e: PyErr) -> String {
             r.borrow_mut().get_or_insert(e);
         });
     }
-    why
+    RulesError::Game(why)
+}
+
+/// A return value that breaks the rules' contract, as a [`RulesError`].
+fn answer(why: impl Into<String>) -> RulesError {
+    RulesError::Answer(why.into())
 }
 
 /// The exception to raise instead of a failed match's message, if one was kept.
@@ -57,7 +64,7 @@ pub(crate) struct PyRules {
 }
 
 impl PyRules {
-    fn node_of(&self, s: &Bound<'_, PyAny>) -> Result<Node, String> {
+    fn node_of(&self, s: &Bound<'_, PyAny>) -> Result<Node, RulesError> {
         let py = s.py();
         let player: i64 = s
             .call_method0(pyo3::intern!(py, "current_player"))
@@ -67,13 +74,13 @@ impl PyRules {
             let player = usize::try_from(player).unwrap_or(usize::MAX);
             if player >= self.players {
                 // Its legal moves are not asked for: the seat is wrong already.
-                return Err(format!(
+                return Err(answer(format!(
                     "current_player(): {}",
                     forward::NodeError::NoSuchSeat {
                         player,
                         last: self.players.saturating_sub(1)
                     }
-                ));
+                )));
             }
             let legal: Vec<i64> = s
                 .call_method0(pyo3::intern!(py, "legal_actions"))
@@ -81,7 +88,7 @@ impl PyRules {
                 .map_err(|e| failed(py, "legal_actions()", e))?;
             return Node::Player { player, legal }
                 .checked(self.players)
-                .map_err(|why| format!("legal_actions(): {why}: a finished game's current_player() is -4, and is_terminal() true"));
+                .map_err(|why| answer(format!("legal_actions(): {why}: a finished game's current_player() is -4, and is_terminal() true")));
         }
         let terminal = player == TERMINAL
             || s.call_method0(pyo3::intern!(py, "is_terminal"))
@@ -94,7 +101,7 @@ impl PyRules {
                 .map_err(|e| failed(py, "returns()", e))?;
             return Node::Over(returns)
                 .checked(self.players)
-                .map_err(|why| format!("returns(): {why}"));
+                .map_err(|why| answer(format!("returns(): {why}")));
         }
         if player == CHANCE {
             let outcomes: Vec<(i64, f64)> = s
@@ -103,18 +110,18 @@ impl PyRules {
                 .map_err(|e| failed(py, "chance_outcomes()", e))?;
             return Node::Chance(outcomes)
                 .checked(self.players)
-                .map_err(|why| format!("chance_outcomes(): {why}"));
+                .map_err(|why| answer(format!("chance_outcomes(): {why}")));
         }
-        Err(format!(
+        Err(answer(format!(
             "current_player() is {player}: give a seat, -1 for a chance node or -4 once the game is over (simultaneous moves are not searched)"
-        ))
+        )))
     }
 }
 
 /// Why the match must end now (see `game::cut_short`): asked before each call into
 /// the game.
-fn go_on() -> Result<(), String> {
-    crate::game::cut_short().map_or(Ok(()), Err)
+fn go_on() -> Result<(), RulesError> {
+    crate::game::cut_short().map_or(Ok(()), |why| Err(RulesError::Lost(why)))
 }
 
 impl Rules for PyRules {
@@ -124,12 +131,12 @@ impl Rules for PyRules {
         self.players
     }
 
-    fn node(&self, state: &Py<PyAny>) -> Result<Node, String> {
+    fn node(&self, state: &Py<PyAny>) -> Result<Node, RulesError> {
         go_on()?;
         Python::attach(|py| self.node_of(state.bind(py)))
     }
 
-    fn copy(&self, state: &Py<PyAny>) -> Result<Py<PyAny>, String> {
+    fn copy(&self, state: &Py<PyAny>) -> Result<Py<PyAny>, RulesError> {
         go_on()?;
         Python::attach(|py| {
             let s = state.bind(py);
@@ -138,13 +145,15 @@ impl Rules for PyRules {
                 .map_err(|e| failed(py, "clone()", e))?;
             if copy.is(s) {
                 // A search would play its moves on the match's own state.
-                return Err("clone() returned the state itself: give an independent copy (a new object, every mutable part copied)".into());
+                return Err(answer(
+                    "clone() returned the state itself: give an independent copy (a new object, every mutable part copied)",
+                ));
             }
             Ok(copy.unbind())
         })
     }
 
-    fn apply(&self, state: &mut Py<PyAny>, action: i64) -> Result<Node, String> {
+    fn apply(&self, state: &mut Py<PyAny>, action: i64) -> Result<Node, RulesError> {
         go_on()?;
         Python::attach(|py| {
             let s = state.bind(py);
@@ -159,7 +168,7 @@ impl Rules for PyRules {
         state: &Py<PyAny>,
         player: usize,
         seed: u64,
-    ) -> Result<(Py<PyAny>, Node), String> {
+    ) -> Result<(Py<PyAny>, Node), RulesError> {
         go_on()?;
         Python::attach(|py| {
             let s = state.bind(py);
@@ -189,12 +198,14 @@ impl Rules for PyRules {
                 }
             };
             if fresh.is_none() {
-                return Err(
-                    "the resampler found no state consistent with what the seat has seen".into(),
-                );
+                return Err(answer(
+                    "the resampler found no state consistent with what the seat has seen",
+                ));
             }
             if fresh.is(s) {
-                return Err("the resampler returned the state it was given: give a new state (a clone, what the seat cannot see drawn again)".into());
+                return Err(answer(
+                    "the resampler returned the state it was given: give a new state (a clone, what the seat cannot see drawn again)",
+                ));
             }
             if !fresh
                 .hasattr(pyo3::intern!(py, "current_player"))
@@ -203,9 +214,9 @@ impl Rules for PyRules {
                 let shown = fresh
                     .repr()
                     .map_or_else(|_| "a value".into(), |r| r.to_string());
-                return Err(format!(
+                return Err(answer(format!(
                     "the resampler returned {shown}, not a state (an object with current_player(), legal_actions(), ...)"
-                ));
+                )));
             }
             let node = self.node_of(&fresh)?;
             Ok((fresh.unbind(), node))
@@ -216,7 +227,7 @@ impl Rules for PyRules {
         true
     }
 
-    fn features(&self, state: &Py<PyAny>) -> Result<Vec<(String, Vec<f64>)>, String> {
+    fn features(&self, state: &Py<PyAny>) -> Result<Vec<(String, Vec<f64>)>, RulesError> {
         go_on()?;
         Python::attach(|py| {
             let s = state.bind(py);
@@ -234,21 +245,24 @@ impl Rules for PyRules {
                     .map_or_else(|_| "a value".into(), |r| r.to_string())
             };
             let dict = reported.cast::<PyDict>().map_err(|_| {
-                format!(
+                answer(format!(
                     "features() returned {}: give a dict of one number a seat by name, {{\"name\": [seat 0's, seat 1's, ...]}}",
                     shown()
-                )
+                ))
             })?;
             dict.iter()
                 .map(|(k, v)| {
                     let k: String = k.extract().map_err(|_| {
-                        format!("features() returned {}: its keys are names", shown())
+                        answer(format!(
+                            "features() returned {}: its keys are names",
+                            shown()
+                        ))
                     })?;
                     let v: Vec<f64> = v.extract().map_err(|_| {
-                        format!(
+                        answer(format!(
                             "features() returned {}: `{k}` is not a list of numbers, one a seat",
                             shown()
-                        )
+                        ))
                     })?;
                     Ok((k, v))
                 })
@@ -256,7 +270,7 @@ impl Rules for PyRules {
         })
     }
 
-    fn show(&self, state: &Py<PyAny>) -> Result<Option<String>, String> {
+    fn show(&self, state: &Py<PyAny>) -> Result<Option<String>, RulesError> {
         go_on()?;
         Python::attach(|py| {
             let s = state.bind(py);
@@ -278,7 +292,7 @@ impl Rules for PyRules {
         })
     }
 
-    fn heuristic(&self, state: &Py<PyAny>, player: usize) -> Result<Option<f64>, String> {
+    fn heuristic(&self, state: &Py<PyAny>, player: usize) -> Result<Option<f64>, RulesError> {
         if !self.heuristic {
             return Ok(None);
         }
@@ -298,7 +312,9 @@ impl Rules for PyRules {
                 let shown = v
                     .repr()
                     .map_or_else(|_| "a value".into(), |r| r.to_string());
-                format!("heuristic_value({player}) returned {shown}: give a finite number")
+                answer(format!(
+                    "heuristic_value({player}) returned {shown}: give a finite number"
+                ))
             })
         })
     }

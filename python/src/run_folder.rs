@@ -2,6 +2,7 @@
 //! evaluating in process), and what a run's files say.
 
 use crate::*;
+use playtune::run::files::FAILURES_FILE;
 use playtune_cli::prepare::start::{self, StartError, UserSpace};
 
 /// The problem of a run and the space searched, checked against each other by the
@@ -252,7 +253,7 @@ impl PyRunFolder {
     /// failure's reason; None when they hold none.
     fn recorded(&self, trial: u64, id: u64) -> Option<Result<Evaluation, String>> {
         let features = self.problem.feature_names();
-        let path = self.dir.join(run::log::LOG_FILE);
+        let path = self.dir.join(run::files::LOG_FILE);
         if let Ok(log) = run::log::read_log(&path, &self.config.space, &features)
             && let Some((_, r)) = log
                 .rows
@@ -394,7 +395,7 @@ impl PyRunFolder {
                 .verdict
                 .as_ref()
                 .is_none_or(|v| v.evaluations != n)
-            && !self.dir.join(playtune::run::log::LOG_FILE).exists()
+            && !self.dir.join(playtune::run::files::LOG_FILE).exists()
         {
             playtune::run::verdict::VerdictSettings::check_evaluations(n)
                 .map_err(|m| err(format!("verdict {m}")))?;
@@ -872,7 +873,7 @@ pub(crate) fn logged(
     features: &[String],
     then: &str,
 ) -> Result<(Vec<Value>, Option<String>), String> {
-    let path = dir.join(run::log::LOG_FILE);
+    let path = dir.join(run::files::LOG_FILE);
     if !path.exists() {
         return Ok((Vec::new(), None));
     }
@@ -907,9 +908,6 @@ pub(crate) fn damage_warning(
     playtune::damage::message(path, damaged, then)
         .map(|m| m.strip_prefix("warning: ").map(str::to_string).unwrap_or(m))
 }
-
-/// The failures' file of a run folder (`run::failures` keeps its name to the crate).
-pub(crate) const FAILURES_FILE: &str = "failures.jsonl";
 
 /// A run's failures in (trial, index) order and the lines left out, read and checked
 /// as the run loop reads them (`run::failures::read_run_failures`).

@@ -120,7 +120,9 @@ impl MatchPlayer for ProcessPlayer {
                 setup.players,
                 &setup.features,
             ));
-            let initial = rules.new_state(&m.settings, m.seed)?;
+            let initial = rules
+                .new_state(&m.settings, m.seed)
+                .map_err(|e| e.to_string())?;
             let report = forward::play(
                 game,
                 rules.clone(),
@@ -139,7 +141,7 @@ impl MatchPlayer for ProcessPlayer {
             let flushed = rules.flush();
             // The match's failure, as every failed match is told: in words.
             let report = report.map_err(|e| e.to_string())?;
-            flushed?;
+            flushed.map_err(|e| e.to_string())?;
             Ok(report)
         })();
         Some(played)

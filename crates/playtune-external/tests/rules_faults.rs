@@ -3,7 +3,7 @@
 //! A match with a failing operation fails naming it; no bot panics (issue 72, item 1).
 
 use playtune_external::forward::{
-    Expanded, Expansion, ForwardError, Lineup, Node, Rules, Setup, expand_each, play,
+    Expanded, Expansion, ForwardError, Lineup, Node, Rules, RulesError, Setup, expand_each, play,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -114,51 +114,57 @@ impl Rules for Nim {
         2
     }
 
-    fn node(&self, s: &Pile) -> Result<Node, String> {
+    fn node(&self, s: &Pile) -> Result<Node, RulesError> {
         Ok(self.node_of(s))
     }
 
-    fn copy(&self, s: &Pile) -> Result<Pile, String> {
+    fn copy(&self, s: &Pile) -> Result<Pile, RulesError> {
         if self.fails(Fault::CopyErrors) || self.fails(Fault::CopyErrorsOnce) {
-            return Err("clone: the game raised ValueError('no copy')".into());
+            return Err(RulesError::Game(
+                "clone: the game raised ValueError('no copy')".into(),
+            ));
         }
         Ok(s.clone())
     }
 
-    fn heuristic(&self, s: &Pile, player: usize) -> Result<Option<f64>, String> {
+    fn heuristic(&self, s: &Pile, player: usize) -> Result<Option<f64>, RulesError> {
         if self.fails(Fault::HeuristicErrors) {
-            return Err("heuristic_value() returned nan: give a finite number".into());
+            return Err(RulesError::Answer(
+                "heuristic_value() returned nan: give a finite number".into(),
+            ));
         }
         // Stones left on one's own turn: a poor guess, but a number.
         Ok(Some(if s.to_move == player { 0.5 } else { -0.5 }))
     }
 
-    fn features(&self, s: &Pile) -> Result<Vec<(String, Vec<f64>)>, String> {
+    fn features(&self, s: &Pile) -> Result<Vec<(String, Vec<f64>)>, RulesError> {
         match self.node_of(s) {
             Node::Over(r) => Ok(vec![("took_last".into(), r)]),
             _ => Ok(Vec::new()),
         }
     }
 
-    fn show(&self, s: &Pile) -> Result<Option<String>, String> {
+    fn show(&self, s: &Pile) -> Result<Option<String>, RulesError> {
         Ok(Some(format!("{} stones, card {}", s.left, s.card)))
     }
 
-    fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, String> {
+    fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, RulesError> {
         self.count();
         if s.card < 0 {
             s.card = action;
             return Ok(self.node_of(s));
         }
         if !(1..=s.left.min(2)).contains(&action) {
-            return Err(format!("apply: {action} is not a legal move"));
+            return Err(RulesError::Game(format!(
+                "apply: {action} is not a legal move"
+            )));
         }
         s.left -= action;
         s.to_move = 1 - s.to_move;
         Ok(self.node_of(s))
     }
 
-    fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), String> {
+    fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), RulesError> {
         self.count();
         let mut world = s.clone();
         if player != 0 && world.card >= 0 {
@@ -172,7 +178,9 @@ impl Rules for Nim {
         ];
         if faulty.contains(&self.fault) && self.fails(self.fault) {
             return match self.fault {
-                Fault::ResampleErrors => Err("resample: the game raised KeyError".into()),
+                Fault::ResampleErrors => Err(RulesError::Game(
+                    "resample: the game raised KeyError".into(),
+                )),
                 Fault::ResampleFinished => {
                     world.left = 0;
                     let node = self.node_of(&world);
@@ -504,25 +512,25 @@ impl Rules for Batched {
     fn players(&self) -> usize {
         self.nim.players()
     }
-    fn node(&self, s: &Pile) -> Result<Node, String> {
+    fn node(&self, s: &Pile) -> Result<Node, RulesError> {
         self.nim.node(s)
     }
-    fn copy(&self, s: &Pile) -> Result<Pile, String> {
+    fn copy(&self, s: &Pile) -> Result<Pile, RulesError> {
         self.nim.copy(s)
     }
-    fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, String> {
+    fn apply(&self, s: &mut Pile, action: i64) -> Result<Node, RulesError> {
         self.nim.apply(s, action)
     }
-    fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), String> {
+    fn resample(&self, s: &Pile, player: usize, seed: u64) -> Result<(Pile, Node), RulesError> {
         self.nim.resample(s, player, seed)
     }
-    fn heuristic(&self, s: &Pile, player: usize) -> Result<Option<f64>, String> {
+    fn heuristic(&self, s: &Pile, player: usize) -> Result<Option<f64>, RulesError> {
         self.nim.heuristic(s, player)
     }
     fn remote(&self) -> bool {
         true
     }
-    fn expand(&self, batch: &[Expansion<'_, Pile>]) -> Result<Vec<Expanded<Pile>>, String> {
+    fn expand(&self, batch: &[Expansion<'_, Pile>]) -> Result<Vec<Expanded<Pile>>, RulesError> {
         self.batches.fetch_add(1, Ordering::SeqCst);
         expand_each(self, batch)
     }

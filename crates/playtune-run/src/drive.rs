@@ -157,7 +157,7 @@ pub fn logged_evaluations(
     config: &RunConfig,
     features: &[String],
 ) -> Result<u64, RunError> {
-    let log_path = dir.join(log::LOG_FILE);
+    let log_path = dir.join(files::LOG_FILE);
     let rows = if log_path.exists() {
         log::read_log(&log_path, &config.space, features)?
             .rows
@@ -167,7 +167,7 @@ pub fn logged_evaluations(
     } else {
         0
     };
-    let failed = failures::read_failures(&dir.join(failures::FAILURES_FILE), Some(config))?
+    let failed = failures::read_failures(&dir.join(files::FAILURES_FILE), Some(config))?
         .values()
         .filter(|f| f.phase != Phase::Reevaluate)
         .count();
@@ -240,9 +240,9 @@ pub(crate) fn drive<A: Algorithm>(
     let axes = problem.default_axes();
     let trial_ids = trials_to_run(config, build, problem, &options, &features, &axes)?;
     let logging = config.log && dir.is_some();
-    let log_path = dir.map(|d| d.join(log::LOG_FILE)).unwrap_or_default();
+    let log_path = dir.map(|d| d.join(files::LOG_FILE)).unwrap_or_default();
     let failures_path = dir
-        .map(|d| d.join(failures::FAILURES_FILE))
+        .map(|d| d.join(files::FAILURES_FILE))
         .unwrap_or_default();
     // Whether a log is there to resume from (then it is rewritten at the end, without
     // the rows its reading left out).
@@ -418,8 +418,8 @@ fn failures_verdict<A>(
                 format!(
                     "see {}",
                     dir.map_or_else(
-                        || failures::FAILURES_FILE.to_string(),
-                        |d| d.join(failures::FAILURES_FILE).display().to_string()
+                        || files::FAILURES_FILE.to_string(),
+                        |d| d.join(files::FAILURES_FILE).display().to_string()
                     )
                 ),
             ),

@@ -16,9 +16,6 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-/// A run folder's failed evaluations, one JSON object a line.
-pub const FAILURES_FILE: &str = "failures.jsonl";
-
 /// One failed evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FailureRow {
@@ -264,6 +261,7 @@ pub(crate) fn canonicalise(path: &Path, keep: &dyn Fn(u64, u64) -> bool) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::files::FAILURES_FILE;
 
     fn row(trial: u64, index: u64, reason: &str) -> FailureRow {
         FailureRow {

@@ -15,15 +15,25 @@ use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
 
+/// A run folder's log of every evaluation (`evals.csv`).
+pub const LOG_FILE: &str = "evals.csv";
+/// A run folder's failed evaluations, one JSON object a line.
+pub const FAILURES_FILE: &str = "failures.jsonl";
+/// A run folder's verdict: each pair of evaluations it played, one JSON object a line.
+pub(crate) const VERDICT_LOG_FILE: &str = "verdict.jsonl";
+/// The lock file inside a locked folder.
+pub const LOCK_FILE: &str = ".playtune.lock";
+
 /// The files of a run folder that a command writing the folder writes or repairs:
-/// each must be a plain file of the folder where it exists.
+/// each must be a plain file of the folder where it exists. Their names are all here,
+/// so that the modules that write them import this one and never each other.
 pub(crate) const RUN_FILES: &[&str] = &[
     super::CONFIG_FILE,
-    super::log::LOG_FILE,
-    super::failures::FAILURES_FILE,
-    super::verdict_log::VERDICT_LOG_FILE,
+    LOG_FILE,
+    FAILURES_FILE,
+    VERDICT_LOG_FILE,
     super::RESULT_FILE,
-    super::lock::LOCK_FILE,
+    LOCK_FILE,
     ASKED_FILE,
 ];
 

@@ -143,12 +143,12 @@ pub fn append_results(
             why,
         })?;
     }
-    let log_path = dir.join(log::LOG_FILE);
+    let log_path = dir.join(files::LOG_FILE);
     let mut w = LogWriter::open(&log_path, space, features)
         .map_err(|e| write_error("write", &log_path, e))?;
     // Its errors name the log already.
     w.append(space, rows).map_err(io)?;
-    let failures_path = dir.join(failures::FAILURES_FILE);
+    let failures_path = dir.join(files::FAILURES_FILE);
     FailureWriter::new(&failures_path)
         .append(failed)
         .map_err(|e| write_error("write", &failures_path, e))

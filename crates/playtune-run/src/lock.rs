@@ -21,8 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// The lock file inside a locked folder.
-pub const LOCK_FILE: &str = ".playtune.lock";
+use super::files::LOCK_FILE;
 
 /// How long a second writer looks again before it gives up: long enough to let a
 /// moment's probe by another command pass (see [`lock`]), short enough to be "at once".

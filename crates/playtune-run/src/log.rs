@@ -19,9 +19,6 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// A run folder's log of every evaluation (`evals.csv`).
-pub const LOG_FILE: &str = "evals.csv";
-
 /// One logged evaluation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogRow {

@@ -155,7 +155,7 @@ pub struct Begun(bool);
 impl Begun {
     /// Reads `dir` (before its search is resumed).
     pub fn of(dir: &std::path::Path) -> Begun {
-        let logged = dir.join(super::verdict_log::VERDICT_LOG_FILE).exists();
+        let logged = dir.join(super::files::VERDICT_LOG_FILE).exists();
         let judged = super::read_result(dir)
             .map(|r| r.trials.iter().any(|t| t.verdict.is_some()))
             .unwrap_or(false);

@@ -33,7 +33,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-pub(crate) const VERDICT_LOG_FILE: &str = "verdict.jsonl";
+use super::files::VERDICT_LOG_FILE;
 
 /// What comes before a line's check, and the check's length: the line ends in
 /// `,"check":"` 16 hex digits `"}`.

@@ -183,7 +183,7 @@ struct Recorded {
 
 impl Recorded {
     fn read(dir: &Path, config: &RunConfig, features: &[String]) -> Result<Recorded> {
-        let log = dir.join(run::log::LOG_FILE);
+        let log = dir.join(run::files::LOG_FILE);
         let rows = if log.exists() {
             run::log::read_log(&log, &config.space, features)
                 .map_err(anyhow::Error::msg)?
@@ -195,7 +195,7 @@ impl Recorded {
             BTreeMap::new()
         };
         let failures =
-            run::failures::read_failures(&dir.join(run::failures::FAILURES_FILE), Some(config))
+            run::failures::read_failures(&dir.join(run::files::FAILURES_FILE), Some(config))
                 .map_err(anyhow::Error::msg)?
                 .into_iter()
                 .filter(|(k, _)| !rows.contains_key(k))

@@ -82,7 +82,7 @@ fn map_status(dir: &Path) -> Result<()> {
 /// finished or not.
 fn run_line(dir: &Path) -> Result<String> {
     let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
-    let log = dir.join(crate::run::log::LOG_FILE);
+    let log = dir.join(crate::run::files::LOG_FILE);
     // Whole lines only: a writer may be halfway through the last one.
     let rows = match crate::run::files::read_plain_text(&log) {
         Ok(t) => t.matches('\n').count().saturating_sub(1),
@@ -91,7 +91,7 @@ fn run_line(dir: &Path) -> Result<String> {
     };
     // Failures as the run reads them: damaged lines are named, not counted.
     let failed = crate::run::failures::read_failures(
-        &dir.join(crate::run::failures::FAILURES_FILE),
+        &dir.join(crate::run::files::FAILURES_FILE),
         Some(&config),
     )
     .map_err(anyhow::Error::msg)?

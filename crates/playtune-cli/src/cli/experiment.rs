@@ -4,7 +4,8 @@
 //! (preset, seed, folders, where the work runs) are here.
 
 use super::declared::flag;
-use crate::experiments::def::{EXPERIMENTS, ExperimentDef, Request, find};
+use crate::experiments::declaration::{ExperimentDef, Request};
+use crate::experiments::def::{EXPERIMENTS, find};
 use crate::space::Domain;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::builder::PossibleValuesParser;
@@ -241,7 +242,7 @@ pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
         }
         Err(e) => {
             if !made.is_empty() {
-                let _ = std::fs::remove_file(folder.join(crate::run::lock::LOCK_FILE));
+                let _ = std::fs::remove_file(folder.join(crate::run::files::LOCK_FILE));
                 // Only folders left empty go (remove_dir refuses any other).
                 for d in &made {
                     let _ = std::fs::remove_dir(d);

@@ -518,7 +518,7 @@ fn finish(
                 let how = match source {
                     run::RunError::TooManyFailures { .. } | run::RunError::NothingSucceeded { .. } => format!(
                         "every failure is in {}; fix the evaluator, then `playtune resume {} --retry-failed` evaluates them again and goes on",
-                        dir.join(run::failures::FAILURES_FILE).display(),
+                        dir.join(run::files::FAILURES_FILE).display(),
                         dir.display()
                     ),
                     _ => format!("`playtune resume {}` goes on from there", dir.display()),

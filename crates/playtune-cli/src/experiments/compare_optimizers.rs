@@ -578,15 +578,16 @@ pub(crate) fn summary_markdown(r: &ExperimentResult) -> String {
 }
 
 /// The NTBEA paper's Section V on Space Battle Evolved's rules (Figure 2, Table II).
-pub(crate) static SPACE_BATTLE: super::def::ExperimentDef = super::def::ExperimentDef {
-    name: "space-battle",
-    about: "The NTBEA paper's Section V: RMHC, B-RMHC and NTBEA tune Space Battle's rules, each trial's final game re-evaluated (Figure 2, Table II)",
-    details: "Each algorithm's search is a run folder under the experiment's (resumable); the summary gives the sorted re-evaluated fitnesses, Mann-Whitney U tests and the best and worst games' parameters.",
-    presets: super::def::presets_from!(SPACE_BATTLE_SIZES),
-    settings: space_battle_settings,
-    folder_carries: None,
-    run: space_battle,
-};
+pub(crate) static SPACE_BATTLE: super::declaration::ExperimentDef =
+    super::declaration::ExperimentDef {
+        name: "space-battle",
+        about: "The NTBEA paper's Section V: RMHC, B-RMHC and NTBEA tune Space Battle's rules, each trial's final game re-evaluated (Figure 2, Table II)",
+        details: "Each algorithm's search is a run folder under the experiment's (resumable); the summary gives the sorted re-evaluated fitnesses, Mann-Whitney U tests and the best and worst games' parameters.",
+        presets: super::declaration::presets_from!(SPACE_BATTLE_SIZES),
+        settings: space_battle_settings,
+        folder_carries: None,
+        run: space_battle,
+    };
 
 /// A preset's name, meaning, trials, evaluations, re-evaluations and problem settings.
 type SpaceBattleSizes = (
@@ -627,22 +628,22 @@ const SPACE_BATTLE_SIZES: [SpaceBattleSizes; 4] = [
 ];
 
 fn space_battle_settings() -> Vec<crate::settings::Setting> {
-    use super::def::{ntbea_setting, size_setting};
+    use super::declaration::{ntbea_setting, size_setting};
     use crate::settings::Setting;
     vec![
         size_setting("trials", "Trials per algorithm"),
         size_setting("budget", "Evaluations per trial"),
         size_setting("reevaluations", "Re-evaluations of each trial's final game"),
         ntbea_setting(),
-        super::def::set_setting("problem", ""),
+        super::declaration::set_setting("problem", ""),
         Setting::new("fix", "", "Fix a parameter, NAME=VALUE").repeatable(),
     ]
 }
 
 fn space_battle(
-    request: &super::def::Request<'_>,
+    request: &super::declaration::Request<'_>,
     exec: &dyn Executor,
-) -> Result<super::def::Outcome, Error> {
+) -> Result<super::declaration::Outcome, Error> {
     let (_, _, trials, budget, reevaluations, preset_settings) = SPACE_BATTLE_SIZES
         .iter()
         .find(|p| p.0 == request.preset)
@@ -664,7 +665,7 @@ fn space_battle(
         name: request.name.clone(),
         problem: spec,
         space,
-        algorithms: paper_algorithms(super::def::ntbea_config(request)?),
+        algorithms: paper_algorithms(super::declaration::ntbea_config(request)?),
         trials: request.size("trials", trials)?,
         budget: request.size("budget", budget)?,
         reevaluations: request.size("reevaluations", reevaluations)?,
@@ -678,7 +679,7 @@ fn space_battle(
         request.plots_dir,
         request.progress,
     )?;
-    Ok(super::def::Outcome {
+    Ok(super::declaration::Outcome {
         summary: summary_markdown(&result),
         wrote: vec![
             request.runs_dir.join(&config.name).join("summary.md"),

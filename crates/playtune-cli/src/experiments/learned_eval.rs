@@ -907,27 +907,27 @@ pub(crate) fn summary(
 }
 
 /// The Prismata paper's learned evaluation, declared for the command line.
-pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::declaration::ExperimentDef = super::declaration::ExperimentDef {
     name: "learned-eval",
     about: "Self-play, a trained state evaluator and the Prismata paper's Tables II and III",
     details: "Self-play of HPS with playouts, a network trained on its samples, evaluations per second, and the learned HPS player against the heuristic and playout ones at equal thinking time and equal forward-model budget.",
     presets: || {
         vec![
-            super::def::Preset {
+            super::declaration::Preset {
                 name: "quick",
                 about: "small self-play, a 64-64 network and small tables (a couple of minutes on 2 cores)",
             },
-            super::def::Preset {
+            super::declaration::Preset {
                 name: "paper",
                 about: "8000 self-play games, the paper's 512-512 network, Table III from 300 games a pairing at 25 ms a turn and 500 at 20,000 calls (about 90 minutes on 2 cores)",
             },
-            super::def::Preset {
+            super::declaration::Preset {
                 name: "full",
                 about: "the same as paper (the published run)",
             },
         ]
     },
-    settings: || vec![super::def::set_setting("game", ", e.g. turns=20")],
+    settings: || vec![super::declaration::set_setting("game", ", e.g. turns=20")],
     folder_carries: None,
     run: |request, exec| {
         let mut x = match request.preset {
@@ -938,7 +938,7 @@ pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
             x.settings.retain(|(name, _)| *name != k);
             x.settings.push((k, v));
         }
-        super::def::Outcome::after(request, |runs, plots, progress| {
+        super::declaration::Outcome::after(request, |runs, plots, progress| {
             run(&x, exec, runs, plots, progress)
         })
     },

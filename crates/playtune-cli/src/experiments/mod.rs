@@ -2,6 +2,7 @@
 //! re-evaluation of what they found, statistics, tables and pictures.
 
 pub(crate) mod compare_optimizers;
+pub(crate) mod declaration;
 pub(crate) mod def;
 mod error;
 pub(crate) mod learned_eval;

@@ -423,13 +423,13 @@ const SIZES: [(&str, &str, u64, u64, u64, u64); 2] = [
 ];
 
 /// How NTBEA's defaults were chosen, declared for the command line.
-pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::declaration::ExperimentDef = super::declaration::ExperimentDef {
     name: "ntbea-defaults",
     about: "NTBEA tunes NTBEA's own defaults over benchmark problems, then validates them",
     details: "The problem `ntbea-suite` has NTBEA's settings as its space and the mean score over nine noisy benchmarks as fitness; the recommendations and the usual alternatives are then validated with many runs.",
-    presets: super::def::presets_from!(SIZES),
+    presets: super::declaration::presets_from!(SIZES),
     settings: || {
-        use super::def::size_setting;
+        use super::declaration::size_setting;
         vec![
             size_setting("trials", "Tuning runs"),
             size_setting("budget", "Evaluations per tuning run"),
@@ -451,7 +451,7 @@ pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
             seed: request.seed,
         };
         let result = run(&config, exec, request.runs_dir, request.progress)?;
-        Ok(super::def::Outcome {
+        Ok(super::declaration::Outcome {
             summary: summary_markdown(&result),
             wrote: vec![request.runs_dir.join(&config.name).join("summary.md")],
         })

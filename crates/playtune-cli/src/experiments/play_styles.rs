@@ -325,15 +325,15 @@ const SIZES: [(
 ];
 
 /// The play-styles paper's archives, declared for the command line.
-pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::declaration::ExperimentDef = super::declaration::ExperimentDef {
     name: "play-styles",
     about: "MAP-Elites archives of P-MCTS(PU) script weights, their corners validated",
     details: "Three archives over pairs of behaviour features, their heatmaps (PNG and SVG) and the validation of their corner elites.",
-    presets: super::def::presets_from!(SIZES),
+    presets: super::declaration::presets_from!(SIZES),
     settings: || {
         vec![
-            super::def::size_setting("budget", "Evaluations per archive"),
-            super::def::set_setting("strategy-styles search", ""),
+            super::declaration::size_setting("budget", "Evaluations per archive"),
+            super::declaration::set_setting("strategy-styles search", ""),
         ]
     },
     folder_carries: None,
@@ -380,7 +380,7 @@ pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
                 )?);
             }
         }
-        let mut outcome = super::def::Outcome::from_summary(request)?;
+        let mut outcome = super::declaration::Outcome::from_summary(request)?;
         outcome.wrote.extend(wrote);
         Ok(outcome)
     },

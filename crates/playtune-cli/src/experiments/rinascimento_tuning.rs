@@ -597,13 +597,13 @@ const SIZES: [Sizes; 4] = [
 ];
 
 /// The Rinascimento paper's agent tuning, declared for the command line.
-pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::declaration::ExperimentDef = super::declaration::ExperimentDef {
     name: "rinascimento",
     about: "The Rinascimento paper's agent tuning (Figure 5 and Table VIII)",
     details: "NTBEA tunes BMRH, SRH and MCTS at each budget; the best configurations play OSLA, and each agent's tuned and default settings meet in Table VIII.",
-    presets: super::def::presets_from!(SIZES),
+    presets: super::declaration::presets_from!(SIZES),
     settings: || {
-        use super::def::{ntbea_setting, size_setting};
+        use super::declaration::{ntbea_setting, size_setting};
         vec![
             size_setting("trials", "NTBEA runs per agent and budget"),
             crate::settings::Setting::new(
@@ -632,9 +632,9 @@ pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
             decision_budget: crate::games::rinascimento::agents::DEFAULT_BUDGET,
             table_games,
             seed: request.seed,
-            ntbea: super::def::ntbea_config(request)?,
+            ntbea: super::declaration::ntbea_config(request)?,
         };
-        super::def::Outcome::after(request, |runs, plots, progress| {
+        super::declaration::Outcome::after(request, |runs, plots, progress| {
             run(&config, exec, runs, plots, progress)
         })
     },

@@ -329,7 +329,7 @@ pub(crate) fn run(
 
     // Importance from random search's evaluations.
     let random_dir = home.join(compare_optimizers::algorithm_folder("Random"));
-    let log = run::log::read_log(&random_dir.join(run::log::LOG_FILE), &space, &features)?;
+    let log = run::log::read_log(&random_dir.join(run::files::LOG_FILE), &space, &features)?;
     let rows: Vec<_> = log.rows.into_iter().map(|(_, r)| r).collect();
     let importance = crate::report::importance::one_tuple_stats(&space, &rows)
         .into_iter()
@@ -509,13 +509,13 @@ fn fresh_markdown(r: &RuleDesignResult) -> String {
 }
 
 /// The rule-design study, declared for the command line.
-pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
+pub(crate) static DEF: super::declaration::ExperimentDef = super::declaration::ExperimentDef {
     name: "rule-design",
     about: "The rule-design study (docs/design.md): NTBEA, random search and RMHC over a game's rules, the best rule sets played again on fresh games",
     details: "Games with a study preset: rinascimento (against 2-player Splendor) and strategy; `playtune optimize --problem design --set game=GAME` designs any game.",
-    presets: super::def::presets_from!(SIZES),
+    presets: super::declaration::presets_from!(SIZES),
     settings: || {
-        use super::def::size_setting;
+        use super::declaration::size_setting;
         vec![
             size_setting("trials", "Runs per algorithm"),
             size_setting("budget", "Evaluations per run"),
@@ -538,7 +538,7 @@ pub(crate) static DEF: super::def::ExperimentDef = super::def::ExperimentDef {
         config.trials = request.size("trials", config.trials)?;
         config.budget = request.size("budget", config.budget)?;
         config.reevaluations = request.size("reevaluations", config.reevaluations)?;
-        super::def::Outcome::after(request, |runs, plots, progress| {
+        super::declaration::Outcome::after(request, |runs, plots, progress| {
             run(&config, exec, runs, plots, progress)
         })
     },

@@ -904,15 +904,15 @@ const SIZES: [(&str, &str, &str, usize, usize); 4] = [
 ];
 
 fn game_settings() -> Vec<crate::settings::Setting> {
-    vec![super::def::set_setting("game", ", e.g. turns=20")]
+    vec![super::declaration::set_setting("game", ", e.g. turns=20")]
 }
 
 /// Either table at the request's preset.
 fn declared(
-    request: &super::def::Request<'_>,
+    request: &super::declaration::Request<'_>,
     exec: &dyn Executor,
     portfolio: bool,
-) -> Result<super::def::Outcome, Error> {
+) -> Result<super::declaration::Outcome, Error> {
     let &(_, _, _, levels, games) = SIZES
         .iter()
         .find(|p| p.0 == request.preset)
@@ -922,37 +922,39 @@ fn declared(
         false => StrategyExperiment::difficulty(&request.name, levels, games, request.seed),
     };
     x.settings.extend(request.pairs("set")?);
-    super::def::Outcome::after(request, |runs, plots, progress| {
+    super::declaration::Outcome::after(request, |runs, plots, progress| {
         run(&x, exec, runs, plots, progress)
     })
 }
 
 /// The Tribes paper's Table I, declared for the command line.
-pub(crate) static PORTFOLIO: super::def::ExperimentDef = super::def::ExperimentDef {
-    name: "strategy-portfolio",
-    about: "Portfolio MCTS against MCTS and RHEA in the strategy game (the Tribes paper's Table I)",
-    details: "P-MCTS, P-MCTS(B) and P-MCTS(PU) against MCTS; MCTS and the three against RHEA, on the training levels.",
-    presets: super::def::presets_from!(SIZES),
-    settings: game_settings,
-    folder_carries: None,
-    run: |request, exec| declared(request, exec, true),
-};
+pub(crate) static PORTFOLIO: super::declaration::ExperimentDef =
+    super::declaration::ExperimentDef {
+        name: "strategy-portfolio",
+        about: "Portfolio MCTS against MCTS and RHEA in the strategy game (the Tribes paper's Table I)",
+        details: "P-MCTS, P-MCTS(B) and P-MCTS(PU) against MCTS; MCTS and the three against RHEA, on the training levels.",
+        presets: super::declaration::presets_from!(SIZES),
+        settings: game_settings,
+        folder_carries: None,
+        run: |request, exec| declared(request, exec, true),
+    };
 
 /// The round robin of bots made by configuration, declared for the command line.
-pub(crate) static DIFFICULTY: super::def::ExperimentDef = super::def::ExperimentDef {
-    name: "strategy-difficulty",
-    about: "A round robin of strategy-game bots made by configuration alone",
-    details: "Six bots, weakest first as intended, on the validation levels; each step of the ladder is checked against two standard errors.",
-    presets: || {
-        SIZES
-            .iter()
-            .map(|&(name, _, about, ..)| super::def::Preset { name, about })
-            .collect()
-    },
-    settings: game_settings,
-    folder_carries: None,
-    run: |request, exec| declared(request, exec, false),
-};
+pub(crate) static DIFFICULTY: super::declaration::ExperimentDef =
+    super::declaration::ExperimentDef {
+        name: "strategy-difficulty",
+        about: "A round robin of strategy-game bots made by configuration alone",
+        details: "Six bots, weakest first as intended, on the validation levels; each step of the ladder is checked against two standard errors.",
+        presets: || {
+            SIZES
+                .iter()
+                .map(|&(name, _, about, ..)| super::declaration::Preset { name, about })
+                .collect()
+        },
+        settings: game_settings,
+        folder_carries: None,
+        run: |request, exec| declared(request, exec, false),
+    };
 
 #[cfg(test)]
 mod tests;

@@ -18,8 +18,9 @@ pub(crate) use importance::{ValueStats, one_tuple_stats};
 pub(crate) use settings::algorithm_flags;
 
 use crate::eval::Problem;
-use crate::run::failures::{FAILURES_FILE, read_failures};
-use crate::run::log::{LOG_FILE, read_log};
+use crate::run::failures::read_failures;
+use crate::run::files::{FAILURES_FILE, LOG_FILE};
+use crate::run::log::read_log;
 use crate::run::{CONFIG_FILE, RESULT_FILE, RunConfig, RunResult, TrialResult};
 use experiment_page::experiment_report;
 use html::{Section, escape, figure, key_values, num, table};

@@ -119,6 +119,27 @@ impl Node {
     }
 }
 
+/// Why a call to a game's rules failed: each [`Rules`] says which kind, in the words of
+/// what failed, and a match adds what it asked.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RulesError {
+    /// The game's own error, in its words: a Python exception, a game process's error
+    /// reply.
+    #[error("{0}")]
+    Game(String),
+    /// An answer that breaks the rules' contract: a return value or a reply that does
+    /// not read, or a state number that is not new.
+    #[error("{0}")]
+    Answer(String),
+    /// Where a state stands, as the rules said it, is no place a search can stand.
+    #[error(transparent)]
+    Node(#[from] NodeError),
+    /// The place that holds the states is gone: a game process that died, timed out or
+    /// could not start, with its last words.
+    #[error("{0}")]
+    Lost(String),
+}
+
 /// One expansion of a search's tree: a copy of `parent` with `action` applied, and a
 /// uniformly random playout of a further copy, from `seed`, of up to `max_steps` moves.
 pub struct Expansion<'a, S> {
@@ -161,15 +182,14 @@ pub struct Playout {
 pub fn expand_each<R: Rules + ?Sized>(
     rules: &R,
     batch: &[Expansion<'_, R::State>],
-) -> Result<Vec<Expanded<R::State>>, String> {
+) -> Result<Vec<Expanded<R::State>>, RulesError> {
     batch
         .iter()
         .map(|e| {
             let mut child = rules.copy(e.parent)?;
             let node = rules
                 .apply(&mut child, e.action)?
-                .checked(rules.players())
-                .map_err(|e| e.to_string())?;
+                .checked(rules.players())?;
             let playout = if matches!(node, Node::Over(_)) {
                 None
             } else {
@@ -183,10 +203,7 @@ pub fn expand_each<R: Rules + ?Sized>(
                 let (steps, end) = match rules.playout(sim, e.max_steps, e.seed)? {
                     Some(p) => p,
                     None => random_playout(node.clone(), e.max_steps, e.seed, |a| {
-                        rules
-                            .apply(sim, a)?
-                            .checked(rules.players())
-                            .map_err(|e| e.to_string())
+                        Ok(rules.apply(sim, a)?.checked(rules.players())?)
                     })?,
                 };
                 Some(Playout {
@@ -212,8 +229,8 @@ fn random_playout(
     mut node: Node,
     max_steps: u32,
     seed: u64,
-    mut apply: impl FnMut(i64) -> Result<Node, String>,
-) -> Result<(u32, Node), String> {
+    mut apply: impl FnMut(i64) -> Result<Node, RulesError>,
+) -> Result<(u32, Node), RulesError> {
     let mut rng = rng_from_seed(seed);
     let mut steps = 0;
     loop {
@@ -248,18 +265,18 @@ pub(crate) fn draw_chance(outcomes: &[(i64, f64)], rng: &mut Rng) -> i64 {
 }
 
 /// A place that holds a game's states and applies its rules to them. Every call may
-/// fail (a Python exception, a game process that died): the reason is a message.
+/// fail (a Python exception, a game process that died): a [`RulesError`] says how.
 pub trait Rules: Send + Sync + 'static {
     /// A state as the place holds it.
     type State: Send + Sync;
     /// The game's seats.
     fn players(&self) -> usize;
     /// Where `state` stands.
-    fn node(&self, state: &Self::State) -> Result<Node, String>;
+    fn node(&self, state: &Self::State) -> Result<Node, RulesError>;
     /// An independent copy.
-    fn copy(&self, state: &Self::State) -> Result<Self::State, String>;
+    fn copy(&self, state: &Self::State) -> Result<Self::State, RulesError>;
     /// Applies `action` (a legal move, or a chance outcome) in place; where it stands now.
-    fn apply(&self, state: &mut Self::State, action: i64) -> Result<Node, String>;
+    fn apply(&self, state: &mut Self::State, action: i64) -> Result<Node, RulesError>;
     /// A state `player` cannot tell from `state`, hidden information drawn from `seed`
     /// (the game's resampler), and where it stands.
     fn resample(
@@ -267,10 +284,10 @@ pub trait Rules: Send + Sync + 'static {
         state: &Self::State,
         player: usize,
         seed: u64,
-    ) -> Result<(Self::State, Node), String>;
+    ) -> Result<(Self::State, Node), RulesError>;
     /// The game's own estimate of `player`'s standing in an unfinished state, if it
     /// gives one; an estimate it gives that is no finite number is an error.
-    fn heuristic(&self, state: &Self::State, player: usize) -> Result<Option<f64>, String> {
+    fn heuristic(&self, state: &Self::State, player: usize) -> Result<Option<f64>, RulesError> {
         let _ = (state, player);
         Ok(None)
     }
@@ -283,12 +300,12 @@ pub trait Rules: Send + Sync + 'static {
     /// The game's own figures of a finished match, by name, one number a seat:
     /// numbers it computes from the final state, or counts it kept along the way.
     /// None by default.
-    fn features(&self, state: &Self::State) -> Result<Vec<(String, Vec<f64>)>, String> {
+    fn features(&self, state: &Self::State) -> Result<Vec<(String, Vec<f64>)>, RulesError> {
         let _ = state;
         Ok(Vec::new())
     }
     /// The state in the game's own text form, if it gives one (a match to watch).
-    fn show(&self, state: &Self::State) -> Result<Option<String>, String> {
+    fn show(&self, state: &Self::State) -> Result<Option<String>, RulesError> {
         let _ = state;
         Ok(None)
     }
@@ -302,7 +319,7 @@ pub trait Rules: Send + Sync + 'static {
     fn expand(
         &self,
         batch: &[Expansion<'_, Self::State>],
-    ) -> Result<Vec<Expanded<Self::State>>, String> {
+    ) -> Result<Vec<Expanded<Self::State>>, RulesError> {
         expand_each(self, batch)
     }
     /// Plays up to `max_steps` uniformly random moves (chance by its probabilities)
@@ -313,7 +330,7 @@ pub trait Rules: Send + Sync + 'static {
         state: &mut Self::State,
         max_steps: u32,
         seed: u64,
-    ) -> Result<Option<(u32, Node)>, String> {
+    ) -> Result<Option<(u32, Node)>, RulesError> {
         let _ = (state, max_steps, seed);
         Ok(None)
     }
@@ -442,7 +459,7 @@ impl<R: Rules> FmState<R> {
         {
             Ok(Ok(node)) => self.node = node,
             Ok(Err(e)) => self.fail(format!("apply {action}: {e}")),
-            Err(why) => self.fail(why),
+            Err(why) => self.fail(why.to_string()),
         }
     }
 
@@ -456,7 +473,7 @@ impl<R: Rules> FmState<R> {
                 "the search's moves changed the state it searched from (it stood at {:?}, now at {now:?}): clone() must copy every part a move changes, not share it",
                 self.node
             )),
-            Err(why) => Some(why),
+            Err(why) => Some(why.to_string()),
         }
     }
 
@@ -475,7 +492,7 @@ impl<R: Rules> FmState<R> {
         let text = match self.live().map(|s| self.rules.show(s)) {
             Some(Ok(Some(text))) => text,
             Some(Err(why)) => {
-                self.shared.fail(why);
+                self.shared.fail(why.to_string());
                 String::new()
             }
             _ => match &self.node {
@@ -526,7 +543,7 @@ impl<R: Rules> Clone for FmState<R> {
         match self.live() {
             Some(s) => match self.rules.copy(s) {
                 Ok(s) => copy.state = Some(s),
-                Err(why) => copy.fail(why),
+                Err(why) => copy.fail(why.to_string()),
             },
             // The first failure is the match's: this one adds nothing to it.
             None if self.state.is_some() => copy.fail(String::new()),
@@ -605,7 +622,7 @@ impl<R: Rules> Game for FmState<R> {
         match self.rules.heuristic(s, player) {
             Ok(h) => h.unwrap_or(0.0),
             Err(why) => {
-                self.shared.fail(why);
+                self.shared.fail(why.to_string());
                 0.0
             }
         }
@@ -678,7 +695,7 @@ impl<R: Rules> Game for FmState<R> {
                         }));
                     }
                 }
-                Err(why) => view.fail(why),
+                Err(why) => view.fail(why.to_string()),
             }
         }
         view
@@ -705,7 +722,7 @@ impl<R: Rules> Game for FmState<R> {
             }
             Ok(None) => None,
             Err(why) => {
-                self.fail(why);
+                self.fail(why.to_string());
                 Some(0)
             }
         }
@@ -846,9 +863,16 @@ pub enum ForwardError {
         /// The game's last seat.
         last: usize,
     },
-    /// The rules failed: the game's own words, or what was wrong with its answer.
+    /// A call to the rules failed, outside a match's play.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// The match failed: its first failure (a call to the rules, with what was asked,
+    /// or a search that moved the state it was given).
     #[error("{0}")]
-    Rules(String),
+    Failed(String),
+    /// The play loop refused a move or a game: the harness's reason.
+    #[error(transparent)]
+    Play(Error),
     /// A state given to a bot outside a match that is not its seat's move.
     #[error("{0}")]
     NotItsTurn(String),
@@ -856,7 +880,7 @@ pub enum ForwardError {
 
 impl From<String> for ForwardError {
     fn from(why: String) -> Self {
-        ForwardError::Rules(why)
+        ForwardError::Failed(why)
     }
 }
 
@@ -939,7 +963,7 @@ pub fn play<R: Rules>(
             }
         },
     )
-    .map_err(|e| ForwardError::Rules(e.to_string()))?;
+    .map_err(ForwardError::Play)?;
     if let Some(why) = shared.failure() {
         return Err(why.into());
     }
@@ -1114,7 +1138,7 @@ impl<R: Rules> ForwardBot<R> {
         if self.rules.copies_may_share() {
             let now = self.rules.node(state)?;
             if now != node_before {
-                return Err(ForwardError::Rules(format!(
+                return Err(ForwardError::Failed(format!(
                     "the search changed the state it was given (it stood at {node_before:?}, now at {now:?}): clone() must copy every part a move changes, not share it"
                 )));
             }
@@ -1136,17 +1160,17 @@ impl Rules for Never {
     fn players(&self) -> usize {
         0
     }
-    fn node(&self, _: &()) -> Result<Node, String> {
-        Err("no game".into())
+    fn node(&self, _: &()) -> Result<Node, RulesError> {
+        Err(RulesError::Game("no game".into()))
     }
-    fn copy(&self, _: &()) -> Result<(), String> {
+    fn copy(&self, _: &()) -> Result<(), RulesError> {
         Ok(())
     }
-    fn apply(&self, _: &mut (), _: i64) -> Result<Node, String> {
-        Err("no game".into())
+    fn apply(&self, _: &mut (), _: i64) -> Result<Node, RulesError> {
+        Err(RulesError::Game("no game".into()))
     }
-    fn resample(&self, _: &(), _: usize, _: u64) -> Result<((), Node), String> {
-        Err("no game".into())
+    fn resample(&self, _: &(), _: usize, _: u64) -> Result<((), Node), RulesError> {
+        Err(RulesError::Game("no game".into()))
     }
 }
 

@@ -35,7 +35,7 @@
 //! answered `{"id": 7, "text": "..."}`, the state in the game's own text form; a game
 //! that answers it with an error shows the moves it offers instead.
 
-use super::{Node, Rules};
+use super::{Node, Rules, RulesError};
 use playtune_optim::eval::{WorkerError, WorkerSession, reply_object};
 use serde_json::{Map, Value, json};
 use std::collections::HashSet;
@@ -262,6 +262,20 @@ fn parse_items(
         .collect()
 }
 
+/// A reply that breaks the protocol, as a [`RulesError`].
+fn answer(why: impl Into<String>) -> RulesError {
+    RulesError::Answer(why.into())
+}
+
+/// A failed exchange, as a [`RulesError`]: the game's own error reply, or the process
+/// lost (it died, timed out, broke the protocol or could not start).
+fn failure(e: WorkerError, what: &str) -> RulesError {
+    match e {
+        WorkerError::Refused(_) => RulesError::Game(crate::worker_failure(e, what)),
+        e => RulesError::Lost(crate::worker_failure(e, what)),
+    }
+}
+
 impl ProcessRules {
     /// Rules asked of the worker `session` holds, for a game of `players` seats.
     pub(crate) fn new(session: WorkerSession, players: usize, features: &[String]) -> ProcessRules {
@@ -275,9 +289,9 @@ impl ProcessRules {
         }
     }
 
-    fn ask(&self, op: &str, fields: Map<String, Value>) -> Result<Reply, String> {
+    fn ask(&self, op: &str, fields: Map<String, Value>) -> Result<Reply, RulesError> {
         self.exchange(op, fields)
-            .map_err(|e| crate::worker_failure(e, &format!("`{op}`")))
+            .map_err(|e| failure(e, &format!("`{op}`")))
     }
 
     /// One operation; a reply with an error is [`WorkerError::Refused`].
@@ -327,7 +341,7 @@ impl ProcessRules {
 
     /// Tells the game to forget the states dropped since the last request (at the end
     /// of a match, so that a long-lived game process holds none of its states).
-    pub(crate) fn flush(&self) -> Result<(), String> {
+    pub(crate) fn flush(&self) -> Result<(), RulesError> {
         if self
             .held
             .lock()
@@ -340,14 +354,14 @@ impl ProcessRules {
         self.ask("drop", Map::new()).map(|_| ())
     }
 
-    fn handle(&self, reply: &Reply, op: &str) -> Result<(Handle, Node), String> {
+    fn handle(&self, reply: &Reply, op: &str) -> Result<(Handle, Node), RulesError> {
         let id = reply
             .state
-            .ok_or_else(|| format!("its reply to `{op}` names no `state`"))?;
+            .ok_or_else(|| answer(format!("its reply to `{op}` names no `state`")))?;
         let node = reply
             .node
             .clone()
-            .ok_or_else(|| format!("its reply to `{op}` has no `player`"))?;
+            .ok_or_else(|| answer(format!("its reply to `{op}` has no `player`")))?;
         if !self
             .held
             .lock()
@@ -356,9 +370,9 @@ impl ProcessRules {
             .insert(id)
         {
             // Two handles on one state: a search would play on the match's own.
-            return Err(format!(
+            return Err(answer(format!(
                 "its reply to `{op}` names state {id}, which playtune holds already: a {op} is a new state, with a number of its own"
-            ));
+            )));
         }
         Ok((
             Handle {
@@ -376,7 +390,7 @@ impl ProcessRules {
         &self,
         settings: &Map<String, Value>,
         seed: u64,
-    ) -> Result<(Handle, Node), String> {
+    ) -> Result<(Handle, Node), RulesError> {
         let mut f = Map::new();
         f.insert("settings".into(), Value::Object(settings.clone()));
         f.insert("seed".into(), json!(seed));
@@ -400,13 +414,13 @@ impl Rules for ProcessRules {
         self.players
     }
 
-    fn node(&self, state: &Handle) -> Result<Node, String> {
+    fn node(&self, state: &Handle) -> Result<Node, RulesError> {
         // Asked only of a bot outside a match; a copy says where its state stands.
         let reply = self.ask("clone", Self::state_field(state))?;
         Ok(self.handle(&reply, "clone")?.1)
     }
 
-    fn copy(&self, state: &Handle) -> Result<Handle, String> {
+    fn copy(&self, state: &Handle) -> Result<Handle, RulesError> {
         let reply = self.ask("clone", Self::state_field(state))?;
         let mut h = self.handle(&reply, "clone")?.0;
         h.heuristic = state.heuristic.clone();
@@ -414,7 +428,7 @@ impl Rules for ProcessRules {
         Ok(h)
     }
 
-    fn apply(&self, state: &mut Handle, action: i64) -> Result<Node, String> {
+    fn apply(&self, state: &mut Handle, action: i64) -> Result<Node, RulesError> {
         let mut f = Self::state_field(state);
         f.insert("action".into(), json!(action));
         let reply = self.ask("apply", f)?;
@@ -422,10 +436,15 @@ impl Rules for ProcessRules {
         state.features = reply.features.clone();
         reply
             .node
-            .ok_or_else(|| "its reply to `apply` has no `player`".into())
+            .ok_or_else(|| answer("its reply to `apply` has no `player`"))
     }
 
-    fn resample(&self, state: &Handle, player: usize, seed: u64) -> Result<(Handle, Node), String> {
+    fn resample(
+        &self,
+        state: &Handle,
+        player: usize,
+        seed: u64,
+    ) -> Result<(Handle, Node), RulesError> {
         let mut f = Self::state_field(state);
         f.insert("player".into(), json!(player));
         f.insert("seed".into(), json!(seed));
@@ -433,7 +452,7 @@ impl Rules for ProcessRules {
         self.handle(&reply, "resample")
     }
 
-    fn heuristic(&self, state: &Handle, player: usize) -> Result<Option<f64>, String> {
+    fn heuristic(&self, state: &Handle, player: usize) -> Result<Option<f64>, RulesError> {
         // Its length was checked with the reply.
         Ok(state
             .heuristic
@@ -448,7 +467,7 @@ impl Rules for ProcessRules {
     fn expand(
         &self,
         batch: &[super::Expansion<'_, Handle>],
-    ) -> Result<Vec<super::Expanded<Handle>>, String> {
+    ) -> Result<Vec<super::Expanded<Handle>>, RulesError> {
         use std::sync::atomic::Ordering::Relaxed;
         if self.no_expand.load(Relaxed) {
             return super::expand_each(self, batch);
@@ -468,14 +487,14 @@ impl Rules for ProcessRules {
                 self.no_expand.store(true, Relaxed);
                 return super::expand_each(self, batch);
             }
-            Err(e) => return Err(crate::worker_failure(e, "`expand`")),
+            Err(e) => return Err(failure(e, "`expand`")),
         };
         if reply.items.len() != batch.len() {
-            return Err(format!(
+            return Err(answer(format!(
                 "its reply to `expand` has {} items for {} expansions",
                 reply.items.len(),
                 batch.len()
-            ));
+            )));
         }
         reply
             .items
@@ -486,23 +505,23 @@ impl Rules for ProcessRules {
                 let playout = match playout {
                     _ if matches!(node, Node::Over(_)) => None,
                     None => {
-                        return Err(format!(
+                        return Err(answer(format!(
                             "its reply to `expand`: state {} is not over and has no `playout`",
                             state.id
-                        ));
+                        )));
                     }
                     Some(p) => {
-                        let end = p
-                            .node
-                            .ok_or("its reply to `expand`: a `playout` has no `player`")?;
-                        let steps = p
-                            .steps
-                            .ok_or("its reply to `expand`: a `playout` has no `steps`")?;
+                        let end = p.node.ok_or_else(|| {
+                            answer("its reply to `expand`: a `playout` has no `player`")
+                        })?;
+                        let steps = p.steps.ok_or_else(|| {
+                            answer("its reply to `expand`: a `playout` has no `steps`")
+                        })?;
                         if steps > e.max_steps {
-                            return Err(format!(
+                            return Err(answer(format!(
                                 "its reply to `expand`: a playout of {steps} steps, more than max_steps {}",
                                 e.max_steps
-                            ));
+                            )));
                         }
                         Some(super::Playout {
                             steps,
@@ -522,12 +541,12 @@ impl Rules for ProcessRules {
             .collect()
     }
 
-    fn features(&self, state: &Handle) -> Result<Vec<(String, Vec<f64>)>, String> {
+    fn features(&self, state: &Handle) -> Result<Vec<(String, Vec<f64>)>, RulesError> {
         // Checked against the declared names with the reply.
         Ok(state.features.clone())
     }
 
-    fn show(&self, state: &Handle) -> Result<Option<String>, String> {
+    fn show(&self, state: &Handle) -> Result<Option<String>, RulesError> {
         use std::sync::atomic::Ordering::Relaxed;
         if self.no_show.load(Relaxed) {
             return Ok(None);
@@ -540,7 +559,7 @@ impl Rules for ProcessRules {
                 self.no_show.store(true, Relaxed);
                 Ok(None)
             }
-            Err(e) => Err(crate::worker_failure(e, "`show`")),
+            Err(e) => Err(failure(e, "`show`")),
         }
     }
 
@@ -549,19 +568,23 @@ impl Rules for ProcessRules {
         state: &mut Handle,
         max_steps: u32,
         seed: u64,
-    ) -> Result<Option<(u32, Node)>, String> {
+    ) -> Result<Option<(u32, Node)>, RulesError> {
         let mut f = Self::state_field(state);
         f.insert("seed".into(), json!(seed));
         f.insert("max_steps".into(), json!(max_steps));
         let reply = self.ask("playout", f)?;
         state.heuristic = reply.heuristic.clone();
         state.features = reply.features.clone();
-        let node = reply.node.ok_or("its reply to `playout` has no `player`")?;
-        let steps = reply.steps.ok_or("its reply to `playout` has no `steps`")?;
+        let node = reply
+            .node
+            .ok_or_else(|| answer("its reply to `playout` has no `player`"))?;
+        let steps = reply
+            .steps
+            .ok_or_else(|| answer("its reply to `playout` has no `steps`"))?;
         if steps > max_steps {
-            return Err(format!(
+            return Err(answer(format!(
                 "its reply to `playout` played {steps} steps, more than max_steps {max_steps}"
-            ));
+            )));
         }
         Ok(Some((steps, node)))
     }

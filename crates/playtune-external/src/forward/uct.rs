@@ -145,7 +145,12 @@ impl<R: Rules> Uct<R> {
 
     /// Makes node `i`'s state where it has none (a leaf expanded without keeping it,
     /// now a parent): its parent's, made first, copied, its move applied.
-    fn materialize(&mut self, i: usize, root: &R::State, rules: &R) -> Result<(), String> {
+    fn materialize(
+        &mut self,
+        i: usize,
+        root: &R::State,
+        rules: &R,
+    ) -> Result<(), super::RulesError> {
         if i == 0 || self.tree[i].state.is_some() {
             return Ok(());
         }
@@ -295,7 +300,7 @@ impl<R: Rules> Uct<R> {
                         self.tree[child].asked = true;
                         asked.push((child, a));
                         if let Err(why) = self.materialize(i, root_state, &*rules) {
-                            root.shared.fail(why);
+                            root.shared.fail(why.to_string());
                             return false;
                         }
                     }
@@ -340,7 +345,7 @@ impl<R: Rules> Uct<R> {
                     return false;
                 }
                 Err(why) => {
-                    root.shared.fail(why);
+                    root.shared.fail(why.to_string());
                     return false;
                 }
             };

@@ -42,7 +42,7 @@ pub(in crate::cli) fn report(
         println!(
             "failed: {} evaluation(s), each with its reason in {}",
             r.spent.failed,
-            dir.join(run::failures::FAILURES_FILE).display()
+            dir.join(run::files::FAILURES_FILE).display()
         );
     }
     for t in r.trials.iter().take(5) {

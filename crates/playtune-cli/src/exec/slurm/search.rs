@@ -17,8 +17,9 @@ use super::{
 };
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::Phase;
-use crate::run::failures::{FAILURES_FILE, FailureRow};
-use crate::run::log::{LOG_FILE, LogRow};
+use crate::run::failures::FailureRow;
+use crate::run::files::{FAILURES_FILE, LOG_FILE};
+use crate::run::log::LogRow;
 use crate::run::{self, Driven, RunConfig, RunResult};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

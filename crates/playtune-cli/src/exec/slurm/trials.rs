@@ -25,9 +25,9 @@ use super::{
     write_atomic,
 };
 use crate::eval::Problem;
-use crate::run::failures;
 use crate::run::log::{self, LogWriter};
 use crate::run::{self, Driven, RunConfig, RunResult};
+use crate::run::{failures, files};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write as _;
@@ -204,7 +204,7 @@ fn progress(
             Driven::Finished(r) => r.trials,
             Driven::Waiting { finished, .. } => finished,
         };
-        let log_path = dir.join(log::LOG_FILE);
+        let log_path = dir.join(files::LOG_FILE);
         if log_path.exists() {
             p.evaluations += log::read_log(&log_path, &rc.space, &problem.feature_names())?
                 .rows
@@ -228,7 +228,7 @@ fn progress(
             };
             let rc = &set.searches[si].config;
             if let Ok(l) = log::read_log(
-                &dir.join(log::LOG_FILE),
+                &dir.join(files::LOG_FILE),
                 &rc.space,
                 &problems[si].feature_names(),
             ) {
@@ -270,12 +270,12 @@ fn collect(folder: &Folder, set: &SearchSet, problems: &[&dyn Problem]) -> Resul
         let rc = &set.searches[si].config;
         let features = problems[si].feature_names();
         let main = folder.run_dir(set, si);
-        let rows: Vec<_> = log::read_log(&dir.join(log::LOG_FILE), &rc.space, &features)?
+        let rows: Vec<_> = log::read_log(&dir.join(files::LOG_FILE), &rc.space, &features)?
             .rows
             .into_iter()
             .map(|(_, r)| r)
             .collect();
-        let mut failed: Vec<_> = failures::read_failures(&dir.join(failures::FAILURES_FILE), None)?
+        let mut failed: Vec<_> = failures::read_failures(&dir.join(files::FAILURES_FILE), None)?
             .into_values()
             .collect();
         failed.sort_by_key(|f| (f.trial, f.index));
@@ -706,19 +706,19 @@ pub(crate) fn run_task(cluster: &Path, k: usize, index: usize) -> Result<String,
         let _ = std::fs::remove_dir_all(&partial);
         return Ok(format!("{}: already done", item.describe(&set)));
     }
-    let fresh = !partial.join(log::LOG_FILE).exists();
+    let fresh = !partial.join(files::LOG_FILE).exists();
     run::reuse_or_create_run_dir(&partial, rc)?;
     if fresh {
         // Start from what the search's log already holds for this trial (a trial
         // begun by a local run, or an earlier cluster call): nothing is redone.
-        if let Ok(l) = log::read_log(&main.join(log::LOG_FILE), &rc.space, &features) {
+        if let Ok(l) = log::read_log(&main.join(files::LOG_FILE), &rc.space, &features) {
             let rows: Vec<_> = l
                 .rows
                 .into_iter()
                 .map(|(_, r)| r)
                 .filter(|r| r.trial == item.trial)
                 .collect();
-            LogWriter::open(&partial.join(log::LOG_FILE), &rc.space, &features)
+            LogWriter::open(&partial.join(files::LOG_FILE), &rc.space, &features)
                 .and_then(|mut w| w.append(&rc.space, &rows))
                 .map_err(|e| Error::file(&partial, e))?;
         }

@@ -126,9 +126,9 @@ fn a_partial_task_resumes_from_its_log() {
         .tasks()
         .join(format!("{}{PARTIAL}", item.folder(&set)));
     std::fs::rename(&done, &partial).unwrap();
-    let text = std::fs::read_to_string(partial.join(log::LOG_FILE)).unwrap();
+    let text = std::fs::read_to_string(partial.join(files::LOG_FILE)).unwrap();
     let kept: Vec<&str> = text.lines().take(4).collect();
-    std::fs::write(partial.join(log::LOG_FILE), kept.join("\n") + "\n").unwrap();
+    std::fs::write(partial.join(files::LOG_FILE), kept.join("\n") + "\n").unwrap();
     let line = run_task(&folder.cluster(), 0, 0).unwrap();
     assert!(line.contains("1 evaluations"), "{line}");
 }
