@@ -47,6 +47,16 @@ class Board:
         copy.cells, copy.turn, copy.winner = list(self.cells), self.turn, self.winner
         return copy
 
+    def playout(self, seed, max_steps):
+        # Optional: the search's random playouts played here, in one call, uniformly
+        # random moves drawn from `seed` by a small generator; the moves played returned.
+        x, steps, free = seed, 0, [i for i, c in enumerate(self.cells) if c < 0]
+        while steps < max_steps and self.winner is None and free:
+            x = (x * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+            self.apply_action(free.pop((x >> 33) % len(free)))
+            steps += 1
+        return steps
+
     def features(self):
         # A feature of the game's own, per seat, of the final state: the corners held.
         n, held = self.n, [0, 0]

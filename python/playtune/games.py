@@ -33,7 +33,10 @@ A game may bring only its rules instead of bots: a method
 ``legal_actions()``, ``apply_action(a)``, ``is_terminal()``, ``returns()``,
 ``is_chance_node()`` and ``chance_outcomes()``, ``clone()``; where a seat may not see
 everything, ``hidden_information = True`` and ``resample_from_infostate(player,
-sampler)``; optionally ``heuristic_value(player)``). playtune's own bots (``random``,
+sampler)``; optionally ``heuristic_value(player)``, and ``playout(seed, max_steps)``,
+which plays up to ``max_steps`` uniformly random moves on the state from ``seed`` and
+returns how many it played: one call a playout for the search, instead of three a
+move). playtune's own bots (``random``,
 ``osla``, ``mcts``, ``ismcts``, the rolling-horizon agents) then play it, searched in
 Rust, and a design run gets a ladder of them (docs/own-rules.md)::
 
@@ -119,6 +122,7 @@ class Game(ServedGame):
         return _playtune.ForwardBot(
             str(self.name), spec, seat, int(seed) % (1 << 64), players,
             hidden=info["hidden"], searchable=info["searchable"], heuristic=info["heuristic"],
+            playout=info["playout"],
         )
 
     # What a game process asks of its game (playtune.worker, which knows a game by
@@ -203,6 +207,7 @@ def _forward_info(game: Any) -> Dict[str, bool]:
             "hidden": hidden,
             "searchable": (not hidden) or resamples,
             "heuristic": callable(getattr(state, "heuristic_value", None)),
+            "playout": callable(getattr(state, "playout", None)),
         }
         try:
             game._playtune_forward = info
@@ -273,6 +278,7 @@ def _play_forward(game: Any, match: Mapping[str, Any]) -> Dict[str, Any]:
         _players(game), hidden=info["hidden"], searchable=info["searchable"],
         max_steps=_max_steps(game), heuristic=info["heuristic"],
         features=[str(f) for f in getattr(game, "features", ())], show=bool(match.get("show", False)),
+        playout=info["playout"],
     )
 
 

@@ -24,7 +24,8 @@ import uuid
 import warnings
 from typing import Any, Dict, List, Optional, Union
 
-from . import Space, _playtune
+from . import _playtune
+from ._playtune import Space
 
 __all__ = ["export_journal", "distributions"]
 

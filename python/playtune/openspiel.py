@@ -46,7 +46,7 @@ import numbers
 from collections import OrderedDict
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import PlaytuneError
+from ._playtune import PlaytuneError
 from .games import Game, whole_number
 
 #: A bot factory: (OpenSpiel game, seat, the bot's settings, numpy RandomState) -> an

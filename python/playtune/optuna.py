@@ -49,7 +49,9 @@ from optuna.search_space import IntersectionSearchSpace
 from optuna.study import Study, StudyDirection
 from optuna.trial import FrozenTrial, TrialState
 
-from . import _playtune, algorithm_config, space_from_dict
+from . import _playtune
+from .optimizers import algorithm_config
+from .spaces import space_from_dict
 
 __all__ = ["NtbeaSampler"]
 

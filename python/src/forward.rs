@@ -61,6 +61,9 @@ pub(crate) struct PyRules {
     resampler: Option<Py<PyAny>>,
     /// Whether states have `heuristic_value(player)`.
     heuristic: bool,
+    /// Whether states play their own playouts, `playout(seed, max_steps)`: one call a
+    /// playout instead of three a move.
+    playout: bool,
 }
 
 impl PyRules {
@@ -318,10 +321,47 @@ impl Rules for PyRules {
             })
         })
     }
+
+    fn playout(
+        &self,
+        state: &mut Py<PyAny>,
+        max_steps: u32,
+        seed: u64,
+    ) -> Result<Option<(u32, Node)>, RulesError> {
+        if !self.playout {
+            return Ok(None);
+        }
+        go_on()?;
+        Python::attach(|py| {
+            let s = state.bind(py);
+            let played = s
+                .call_method1(pyo3::intern!(py, "playout"), (seed, max_steps))
+                .map_err(|e| failed(py, "playout()", e))?;
+            // A bool is a number to Python, and no count of moves.
+            let steps = (!played.is_instance_of::<pyo3::types::PyBool>())
+                .then(|| played.extract::<u32>().ok())
+                .flatten()
+                .filter(|&n| n <= max_steps)
+                .ok_or_else(|| {
+                    let shown = played
+                        .repr()
+                        .map_or_else(|_| "a value".into(), |r| r.to_string());
+                    answer(format!(
+                        "playout({seed}, {max_steps}) returned {shown}: give the moves it played, 0 to {max_steps}"
+                    ))
+                })?;
+            Ok(Some((steps, self.node_of(s)?)))
+        })
+    }
 }
 
 /// How a Python game is searched, as the Python layer says.
-fn rules(players: usize, resampler: Option<Py<PyAny>>, heuristic: bool) -> PyResult<Arc<PyRules>> {
+fn rules(
+    players: usize,
+    resampler: Option<Py<PyAny>>,
+    heuristic: bool,
+    playout: bool,
+) -> PyResult<Arc<PyRules>> {
     if !(1..=64).contains(&players) {
         return Err(crate::err(format!("players is {players}: give 1 to 64")));
     }
@@ -329,6 +369,7 @@ fn rules(players: usize, resampler: Option<Py<PyAny>>, heuristic: bool) -> PyRes
         players,
         resampler,
         heuristic,
+        playout,
     }))
 }
 
@@ -352,7 +393,7 @@ fn setup(
 /// initial state (it is played on), `seats` the bots' specs, seat 0 first. The match
 /// protocol's answer, as a dict.
 #[pyfunction]
-#[pyo3(signature = (game, state, seats, seed, players, hidden=false, searchable=true, max_steps=10_000, resampler=None, heuristic=false, features=Vec::new(), show=false))]
+#[pyo3(signature = (game, state, seats, seed, players, hidden=false, searchable=true, max_steps=10_000, resampler=None, heuristic=false, features=Vec::new(), show=false, playout=false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn play_forward(
     py: Python<'_>,
@@ -368,8 +409,9 @@ pub(crate) fn play_forward(
     heuristic: bool,
     features: Vec<String>,
     show: bool,
+    playout: bool,
 ) -> PyResult<Py<PyAny>> {
-    let rules = rules(players, resampler, heuristic)?;
+    let rules = rules(players, resampler, heuristic, playout)?;
     let node = rules
         .node(&state)
         .map_err(|why| raised().unwrap_or_else(|| crate::err(why)))?;
@@ -417,7 +459,7 @@ pub(crate) struct PyForwardBot {
 #[pymethods]
 impl PyForwardBot {
     #[new]
-    #[pyo3(signature = (game, spec, seat, seed, players, hidden=false, searchable=true, resampler=None, heuristic=false))]
+    #[pyo3(signature = (game, spec, seat, seed, players, hidden=false, searchable=true, resampler=None, heuristic=false, playout=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         game: &str,
@@ -429,8 +471,9 @@ impl PyForwardBot {
         searchable: bool,
         resampler: Option<Py<PyAny>>,
         heuristic: bool,
+        playout: bool,
     ) -> PyResult<Self> {
-        let rules = rules(players, resampler, heuristic)?;
+        let rules = rules(players, resampler, heuristic, playout)?;
         let bot = ForwardBot::new(
             game,
             rules,

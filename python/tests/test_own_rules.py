@@ -392,3 +392,64 @@ def test_a_three_seat_game_s_ladder_is_checked_against_copies_of_the_rung_below(
     first = next(line for line in out.splitlines() if "osla against 2 copies of random" in line)
     assert "(even share 0.333)" in first and "stronger by more than 2 standard errors" in first, out
     assert "mcts(iterations=200) against 2 copies of osla" in out, out
+
+
+def _counted_game(name, playout):
+    """Tic-tac-toe whose states count the calls playtune makes; with its own playout
+    (``playout`` a function of the state, seed and max_steps) or none."""
+    calls = {"playout": 0, "apply": 0}
+
+    class Counted(tictactoe.Board):
+        def apply_action(self, a):
+            calls["apply"] += 1
+            super().apply_action(a)
+
+        def clone(self):
+            copy = Counted(self.n, self.k)
+            copy.cells, copy.turn, copy.winner = list(self.cells), self.turn, self.winner
+            return copy
+
+    if playout is None:
+        Counted.playout = None  # not callable: no playout of its own
+    else:
+        def own(self, seed, max_steps):
+            calls["playout"] += 1
+            return playout(self, seed, max_steps)
+        Counted.playout = own
+
+    class Game(tictactoe.TicTacToe):
+        def new_initial_state(self, settings):
+            return Counted(3, 3)
+
+    Game.name = name
+    return Game(), calls
+
+
+def _uncounted_playout(state, seed, max_steps):
+    rng, steps = __import__("random").Random(seed), 0
+    while steps < max_steps and not state.is_terminal():
+        moves = state.legal_actions()
+        tictactoe.Board.apply_action(state, moves[int(rng.random() * len(moves))])
+        steps += 1
+    return steps
+
+
+def test_a_state_s_own_playout_is_one_call_a_playout_and_is_checked():
+    """Issue 73: a Python state's optional ``playout(seed, max_steps)`` plays the search's
+    random playouts in one call each, where the search otherwise applies every move of
+    them itself; the bot still takes the win it is offered, and a playout that says it
+    played more moves than it may fails the move, naming it."""
+    own, with_calls = _counted_game("tictactoe-own-playout", _uncounted_playout)
+    plain, without_calls = _counted_game("tictactoe-no-playout", None)
+    for game in (own, plain):
+        game.bot("uct(iterations=100)", 0, seed=3).step(game.new_initial_state({}))
+    assert without_calls["playout"] == 0 and with_calls["playout"] > 50, (with_calls, without_calls)
+    assert without_calls["apply"] > 3 * with_calls["apply"], (with_calls, without_calls)
+    for spec in ("uct(iterations=200)", "mcts(iterations=200)"):
+        s = own.new_initial_state({})
+        for a in (0, 3, 1, 4):
+            tictactoe.Board.apply_action(s, a)
+        assert own.bot(spec, 0, seed=1).step(s) == 2, spec
+    liar, _ = _counted_game("tictactoe-long-playout", lambda state, seed, max_steps: max_steps + 1)
+    with pytest.raises(PlaytuneError, match=r"playout\(\d+, \d+\) returned \d+: give the moves it played"):
+        liar.bot("uct(iterations=20)", 0, seed=1).step(liar.new_initial_state({}))

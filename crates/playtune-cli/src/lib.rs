@@ -17,11 +17,12 @@ mod report;
 
 pub use cli::{main, run};
 
-// The floors below, under the names the modules here have always used (`crate::run`,
-// `crate::harness`, ...).
+// The floors below, under the names the modules here have always used (`crate::harness`,
+// `crate::optim`, ...); the run folders are written `playtune::run`, apart from this
+// crate's own `run()`.
 use playtune::{
-    AlgoConfig, agents, damage, eval, game, games, harness, learn, optim, registry, rng, run,
-    settings, space,
+    AlgoConfig, agents, damage, eval, game, games, harness, learn, optim, registry, rng, settings,
+    space,
 };
 use playtune_harness::draw;
 use playtune_optim::stats;

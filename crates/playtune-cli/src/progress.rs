@@ -2,8 +2,8 @@
 //! the observer a run is handed ([`run::Progress`]), and a bar counting games or
 //! evaluations. The floors below draw nothing.
 
-use crate::run::{self, RunConfig};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use playtune::run::{self, RunConfig};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -3,11 +3,11 @@
 //! it waits for and prints its candidates; `tell` appends results to the logs.
 
 use crate::eval::{Problem, Reply, parse_reply, point_json};
-use crate::run::failures::FailureRow;
-use crate::run::log::LogRow;
-use crate::run::{self, Driven, RunConfig, Waiting};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use playtune::run::failures::FailureRow;
+use playtune::run::log::LogRow;
+use playtune::run::{self, Driven, RunConfig, Waiting};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};

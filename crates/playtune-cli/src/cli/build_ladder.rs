@@ -113,7 +113,7 @@ fn report(built: &BuiltLadder, given: &[(String, String)], source: &Source) -> S
     let cost = format!(
         "{} games in {}",
         built.games_played,
-        crate::run::duration_text(built.seconds)
+        playtune::run::duration_text(built.seconds)
     );
     match source {
         Source::Played { kept: Some(file) } => {

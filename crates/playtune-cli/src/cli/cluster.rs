@@ -40,7 +40,7 @@ pub(super) fn status(a: StatusArgs) -> Result<()> {
         cluster_status(&a.dir)?;
         return map_status(&a.dir);
     }
-    if a.dir.join(crate::run::CONFIG_FILE).exists() {
+    if a.dir.join(playtune::run::CONFIG_FILE).exists() {
         println!("{}", run_line(&a.dir)?);
         if a.dir.join(CLUSTER_DIR).is_dir() {
             for line in cluster::search::status(&a.dir).map_err(anyhow::Error::msg)? {
@@ -52,7 +52,7 @@ pub(super) fn status(a: StatusArgs) -> Result<()> {
     let mut runs: Vec<PathBuf> = std::fs::read_dir(&a.dir)?
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.join(crate::run::CONFIG_FILE).exists())
+        .filter(|p| p.join(playtune::run::CONFIG_FILE).exists())
         .collect();
     if runs.is_empty() && exec::slurm::has_maps(&a.dir) {
         return map_status(&a.dir);
@@ -82,22 +82,22 @@ fn map_status(dir: &Path) -> Result<()> {
 /// finished or not.
 fn run_line(dir: &Path) -> Result<String> {
     let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
-    let log = dir.join(crate::run::files::LOG_FILE);
+    let log = dir.join(playtune::run::files::LOG_FILE);
     // Whole lines only: a writer may be halfway through the last one.
-    let rows = match crate::run::files::read_plain_text(&log) {
+    let rows = match playtune::run::files::read_plain_text(&log) {
         Ok(t) => t.matches('\n').count().saturating_sub(1),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
         Err(e) => anyhow::bail!("{}: {e}", log.display()),
     };
     // Failures as the run reads them: damaged lines are named, not counted.
-    let failed = crate::run::failures::read_failures(
-        &dir.join(crate::run::files::FAILURES_FILE),
+    let failed = playtune::run::failures::read_failures(
+        &dir.join(playtune::run::files::FAILURES_FILE),
         Some(&config),
     )
     .map_err(anyhow::Error::msg)?
     .len();
-    let result = dir.join(crate::run::RESULT_FILE);
-    let finished = crate::run::files::present(&result)
+    let result = dir.join(playtune::run::RESULT_FILE);
+    let finished = playtune::run::files::present(&result)
         .map_err(|e| anyhow::anyhow!("{}: {e}", result.display()))?;
     Ok(format!(
         "{}: {rows} evaluations logged (budget {} = {} trial(s) x {}; pre-processing, selection and re-evaluation phases add to it){}, {}",

@@ -198,7 +198,7 @@ pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
         .collect();
     std::fs::create_dir_all(&folder)
         .with_context(|| format!("cannot create {}", folder.display()))?;
-    let _lock = crate::run::lock::lock_experiment(&folder).map_err(anyhow::Error::msg)?;
+    let _lock = playtune::run::lock::lock_experiment(&folder).map_err(anyhow::Error::msg)?;
     let exec = exec.as_ref();
     let request = Request {
         preset: &c.preset,
@@ -242,7 +242,7 @@ pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
         }
         Err(e) => {
             if !made.is_empty() {
-                let _ = std::fs::remove_file(folder.join(crate::run::files::LOCK_FILE));
+                let _ = std::fs::remove_file(folder.join(playtune::run::files::LOCK_FILE));
                 // Only folders left empty go (remove_dir refuses any other).
                 for d in &made {
                     let _ = std::fs::remove_dir(d);

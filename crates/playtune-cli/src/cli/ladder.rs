@@ -99,7 +99,7 @@ pub(super) fn ladder_cmd(a: LadderArgs) -> Result<()> {
     let (folder, _lock) = locked_folder(&a.output.runs_dir, &x.name)?;
     if a.run.is_some() {
         // How the candidates' round robin chose the rungs, beside the ladder's summary.
-        crate::run::lock::write_whole(folder.join("candidates.md"), &heading)
+        playtune::run::lock::write_whole(folder.join("candidates.md"), &heading)
             .map_err(|e| anyhow!("{}: {e}", folder.join("candidates.md").display()))?;
     }
     let md = run(
@@ -123,11 +123,11 @@ pub(super) fn ladder_cmd(a: LadderArgs) -> Result<()> {
 fn locked_folder(
     runs_dir: &std::path::Path,
     name: &str,
-) -> Result<(PathBuf, crate::run::lock::FolderLock)> {
+) -> Result<(PathBuf, playtune::run::lock::FolderLock)> {
     let folder = runs_dir.join(super::folder_name(name)?);
     std::fs::create_dir_all(&folder)
         .map_err(|e| anyhow!("{}: cannot create: {e}", folder.display()))?;
-    let lock = crate::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
+    let lock = playtune::run::lock::lock(&folder).map_err(anyhow::Error::msg)?;
     Ok((folder, lock))
 }
 

@@ -59,7 +59,7 @@ pub(super) fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
     // One command at a time adds to a sample file.
     std::fs::create_dir_all(&a.out)
         .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", a.out.display()))?;
-    let _lock = crate::run::lock::lock(&a.out).map_err(anyhow::Error::msg)?;
+    let _lock = playtune::run::lock::lock(&a.out).map_err(anyhow::Error::msg)?;
     super::interrupt::on_interrupt(&format!(
         "the games finished are in {}; the same command again goes on from there",
         a.out.display()
@@ -177,8 +177,8 @@ pub(super) fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
     // One command at a time writes the training folder and the network.
     std::fs::create_dir_all(&out.run_dir)
         .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.run_dir.display()))?;
-    let _lock = crate::run::lock::lock(&out.run_dir).map_err(anyhow::Error::msg)?;
-    let _model_lock = crate::run::lock::lock_beside(&out.model).map_err(anyhow::Error::msg)?;
+    let _lock = playtune::run::lock::lock(&out.run_dir).map_err(anyhow::Error::msg)?;
+    let _model_lock = playtune::run::lock::lock_beside(&out.model).map_err(anyhow::Error::msg)?;
     let data: Vec<&std::path::Path> = a.data.iter().map(PathBuf::as_path).collect();
     let trained = train_eval(&data, &config, &out, !a.output.quiet)
         .map_err(|e| anyhow::anyhow!(training_hints(&e.to_string())))?;

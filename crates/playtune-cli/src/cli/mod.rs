@@ -316,11 +316,11 @@ pub(crate) struct CommonRunArgs {
     pub json: bool,
     /// Evaluations of a failed point again, with the same seed, before it is recorded
     /// as failed (in the run's failures.jsonl) and the run goes on.
-    #[arg(long, default_value_t = crate::run::FaultPolicy::default().retries)]
+    #[arg(long, default_value_t = playtune::run::FaultPolicy::default().retries)]
     pub retries: u32,
     /// Stop the run when more than this share of evaluations has failed (counted over
     /// at least 20 evaluations); 0 stops at the first failure, 1 never.
-    #[arg(long, value_name = "SHARE", default_value_t = crate::run::FaultPolicy::default().max_failures)]
+    #[arg(long, value_name = "SHARE", default_value_t = playtune::run::FaultPolicy::default().max_failures)]
     pub max_failures: f64,
     /// External evaluators (--problem command): seconds an evaluation may take before
     /// the evaluator is killed and the evaluation retried (the `timeout` setting).
@@ -354,12 +354,12 @@ impl RunGameArgs {
     /// way out of a refusal).
     pub(crate) fn problem(
         &self,
-        config: &crate::run::RunConfig,
+        config: &playtune::run::RunConfig,
         command: &str,
         dir: &std::path::Path,
     ) -> anyhow::Result<Box<dyn crate::eval::Problem>> {
         use crate::registry::Error;
-        let config_file = dir.join(crate::run::CONFIG_FILE);
+        let config_file = dir.join(playtune::run::CONFIG_FILE);
         crate::registry::run_problem(config, self.game.as_deref()).map_err(|e| match e {
             Error::GameGone { .. } | Error::OtherCode { .. } => anyhow::anyhow!(
                 "{}: {e}; if the game moved with the run, or you changed its code on purpose, name it again: `playtune {command} {} --game PATH` (its description file, or FILE.py:NAME)",
@@ -376,7 +376,7 @@ impl RunGameArgs {
 /// A folder's name from `--name` (or its default), checked as every command that writes
 /// a folder checks it: one plain name, so that the folder lands inside the runs folder.
 pub(crate) fn folder_name(name: &str) -> anyhow::Result<&str> {
-    crate::run::check_run_name(name).map_err(|_| {
+    playtune::run::check_run_name(name).map_err(|_| {
         anyhow::anyhow!(
             "--name {name:?}: a folder's name is one plain name, without `/`, `..` or control characters (--runs-dir chooses where it goes)"
         )
@@ -476,7 +476,7 @@ fn timed(command: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
     let outcome = command();
     let seconds = started.elapsed().as_secs_f64();
     if outcome.is_ok() && seconds >= 2.0 {
-        eprintln!("took {}", crate::run::duration_text(seconds));
+        eprintln!("took {}", playtune::run::duration_text(seconds));
     }
     outcome
 }
@@ -534,9 +534,9 @@ mod tests {
 
     #[test]
     fn durations_read_as_people_write_them() {
-        assert_eq!(crate::run::duration_text(4.31), "4.3 s");
-        assert_eq!(crate::run::duration_text(185.0), "3 min 05 s");
-        assert_eq!(crate::run::duration_text(7620.0), "2 h 07 min");
+        assert_eq!(playtune::run::duration_text(4.31), "4.3 s");
+        assert_eq!(playtune::run::duration_text(185.0), "3 min 05 s");
+        assert_eq!(playtune::run::duration_text(7620.0), "2 h 07 min");
     }
 
     /// Every option and argument of every command says what it does in `--help`.

@@ -7,10 +7,10 @@ use crate::eval::Problem;
 use crate::optim::AlgoConfig;
 use crate::optim::map_elites::{Mutation, unmoved_dims};
 use crate::prepare::start::{self, CreatedRun, Judging, Racing, RunRequest, StartError, UserSpace};
-use crate::run::{self, ProblemSpec, RunConfig};
 use crate::space::{Space, constraint, parse_space};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
+use playtune::run::{self, ProblemSpec, RunConfig};
 use std::path::{Path, PathBuf};
 
 pub(super) use report::report;
@@ -249,11 +249,11 @@ fn start(
                 seconds / common.trials.max(1) as f64,
                 judged,
             )
-            .map_err(|m| anyhow!("--time {}: {m}", crate::run::duration_text(seconds)))?;
+            .map_err(|m| anyhow!("--time {}: {m}", playtune::run::duration_text(seconds)))?;
             if !common.quiet && !common.json {
                 eprintln!(
                     "--time {}: a budget of {n} evaluations a trial{} (`--budget {n}` replays it)",
-                    crate::run::duration_text(seconds),
+                    playtune::run::duration_text(seconds),
                     if judged {
                         ", the search and a verdict played to its cap fitting in it"
                     } else {

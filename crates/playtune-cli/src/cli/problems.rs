@@ -2,7 +2,7 @@
 //! evaluation reports and the MAP-Elites grid they suggest.
 
 use crate::registry::{PROBLEMS, build_problem};
-use crate::run::ProblemSpec;
+use playtune::run::ProblemSpec;
 
 pub(super) fn run() -> anyhow::Result<()> {
     // One column for the names, as wide as the longest.

@@ -1,9 +1,9 @@
 //! `playtune reevaluate`: a run's recommendations, or any point, evaluated again with
 //! fresh seeds, to set the optimiser's estimate beside a measurement.
 
-use crate::run::reevaluate::{Beside, Reevaluation, reevaluate};
-use crate::run::verdict::{BaselineSource, Judge};
-use crate::run::{self, RunConfig};
+use playtune::run::reevaluate::{Beside, Reevaluation, reevaluate};
+use playtune::run::verdict::{BaselineSource, Judge};
+use playtune::run::{self, RunConfig};
 
 /// Most evaluations a point `reevaluate` plays (`--n`).
 const MAX_EVALUATIONS: u32 = 1_000_000;

@@ -28,7 +28,7 @@ pub(super) fn run(a: ReportArgs) -> Result<()> {
     let page = crate::report::report(&a.run, plots.as_deref())?;
     let out = a.out.unwrap_or_else(|| a.run.join("report.html"));
     check_out(&a.run, &out)?;
-    let _lock = crate::run::lock::lock_for_output(&a.run, &out).map_err(anyhow::Error::msg)?;
+    let _lock = playtune::run::lock::lock_for_output(&a.run, &out).map_err(anyhow::Error::msg)?;
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }

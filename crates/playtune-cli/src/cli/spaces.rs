@@ -26,7 +26,7 @@ pub(super) fn run(cmd: SpacesCommand) -> Result<()> {
     let files = match cmd {
         SpacesCommand::Check { files } => files,
         SpacesCommand::Export { problem, settings } => {
-            let mut spec = crate::run::ProblemSpec {
+            let mut spec = playtune::run::ProblemSpec {
                 name: problem,
                 settings: Default::default(),
             };

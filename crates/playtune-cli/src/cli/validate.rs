@@ -97,7 +97,7 @@ pub(super) fn run(a: ValidateArgs) -> Result<()> {
         markdown(&rows, &names, &shown)
     );
     let out = a.run.join("validation.md");
-    crate::run::lock::write_whole(&out, md.as_bytes())
+    playtune::run::lock::write_whole(&out, md.as_bytes())
         .map_err(|e| anyhow!("{}: {e}", out.display()))?;
     println!("{md}\nwrote {}", out.display());
     Ok(())

@@ -1,12 +1,12 @@
 //! The verdict on the command line: `--verdict` and `--baseline`, judging a finished
-//! run's recommendations ([`crate::run::verdict`]) and printing them.
+//! run's recommendations ([`playtune::run::verdict`]) and printing them.
 
 use crate::eval::Problem;
-use crate::run::verdict::Verdict;
-use crate::run::{self, RunConfig, RunResult};
 use crate::space::Space;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
+use playtune::run::verdict::Verdict;
+use playtune::run::{self, RunConfig, RunResult};
 use std::path::Path;
 
 /// How a design or tuning run is judged at its end.
@@ -141,7 +141,7 @@ pub(super) fn judge_run(
             eprintln!(
                 "note: trial {}: about {more} more pairs would decide, about {} at this verdict's pace (`playtune resume {} --verdict {}`)",
                 t.trial,
-                crate::run::duration_text(pace * more as f64),
+                playtune::run::duration_text(pace * more as f64),
                 dir.display(),
                 u64::from(v.pairs) + more
             );

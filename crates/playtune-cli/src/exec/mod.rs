@@ -23,7 +23,7 @@ pub(crate) use tasks::{Evaluate, TournamentGame, tournament};
 
 use crate::eval::Problem;
 pub(crate) use crate::harness::error::BoxError;
-use crate::run::{self, RunConfig, RunResult};
+use playtune::run::{self, RunConfig, RunResult};
 use rayon::prelude::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;

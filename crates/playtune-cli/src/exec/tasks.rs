@@ -5,8 +5,8 @@ use super::{BoxError, ExecError, Executor, Task, map};
 use crate::eval::{EvalError, Evaluation, Problem};
 use crate::harness::{GameRequest, Record, TournamentResult, tournament as games};
 use crate::rng::derive_seed;
-use crate::run::ProblemSpec;
 use crate::space::Space;
+use playtune::run::ProblemSpec;
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, Mutex};
 

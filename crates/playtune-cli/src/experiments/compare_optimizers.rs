@@ -18,9 +18,9 @@ use crate::optim::ntbea::NtbeaConfig;
 use crate::optim::rmhc::RmhcConfig;
 use crate::plot::sorted_error_bars;
 use crate::rng::derive_seed;
-use crate::run::{self, ProblemSpec, RunConfig, RunResult};
 use crate::space::Space;
 use crate::stats::{MannWhitney, Summary, mann_whitney};
+use playtune::run::{self, ProblemSpec, RunConfig, RunResult};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -245,9 +245,9 @@ pub(crate) fn run(
         "fitness",
         &groups,
     )?;
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))?;
+    playtune::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))?;
     let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
+    playtune::run::lock::write_whole(home.join("summary.ron"), ron)?;
     Ok(result)
 }
 
@@ -313,7 +313,7 @@ pub(crate) fn reevaluate(
     let mut files = Vec::new();
     for log_path in logs {
         // A line an interruption cut short (no newline) is dropped before appending.
-        crate::run::failures::cut_half_line(log_path).map_err(|e| Error::file(log_path, e))?;
+        playtune::run::failures::cut_half_line(log_path).map_err(|e| Error::file(log_path, e))?;
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)

@@ -3,7 +3,7 @@
 //! or a check the experiment makes itself. Messages name the setting (`games`,
 //! `cells`, `baseline`), never a command-line flag: the command line adds those.
 
-use crate::run::RunError;
+use playtune::run::RunError;
 use std::path::PathBuf;
 
 /// An error of an experiment.

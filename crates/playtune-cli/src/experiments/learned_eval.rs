@@ -619,7 +619,7 @@ pub(crate) fn matches(
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), Error> {
-    crate::run::lock::write_whole(path, text).map_err(|e| Error::write(path, e))
+    playtune::run::lock::write_whole(path, text).map_err(|e| Error::write(path, e))
 }
 
 fn write_csv<T: Serialize>(path: &Path, rows: &[T]) -> Result<(), Error> {
@@ -659,7 +659,7 @@ fn stage<T: Serialize + for<'de> serde::Deserialize<'de>>(
     let path = dir.join(format!("{name}.ron"));
     if !stale && let Ok(text) = std::fs::read_to_string(&path) {
         match ron::from_str::<Vec<T>>(&text)
-            .map_err(|e| crate::run::ron_error(&path, &e))
+            .map_err(|e| playtune::run::ron_error(&path, &e))
             .and_then(|rows| {
                 check(&rows).map_err(|m| format!("{}: {m}", path.display()))?;
                 Ok(rows)

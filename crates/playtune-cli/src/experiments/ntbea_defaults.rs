@@ -15,7 +15,7 @@ use crate::optim::ntbea::suite::{case_scores, config_of, settings_space, standar
 use crate::optim::ntbea::{FitnessScale, NtbeaConfig, RecommendFrom, TupleSet};
 use crate::registry::build_problem;
 use crate::rng::derive_seed;
-use crate::run::{self, ProblemSpec, RunConfig};
+use playtune::run::{self, ProblemSpec, RunConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
@@ -292,7 +292,7 @@ pub(crate) fn run(
                 key,
                 rows: cache.clone(),
             })?;
-            crate::run::lock::write_whole(&cache_file, text)?;
+            playtune::run::lock::write_whole(&cache_file, text)?;
             Ok(rows)
         };
 
@@ -332,9 +332,9 @@ pub(crate) fn run(
         rows,
         best,
     };
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))?;
+    playtune::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result))?;
     let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
+    playtune::run::lock::write_whole(home.join("summary.ron"), ron)?;
     Ok(result)
 }
 

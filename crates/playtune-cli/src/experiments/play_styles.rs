@@ -15,7 +15,7 @@ use crate::experiments::validation::{CellChoice, choose, markdown, validate};
 use crate::optim::AlgoConfig;
 use crate::optim::map_elites::{Archive, Better, MapElitesConfig, Mutation};
 use crate::registry::build_problem;
-use crate::run::{self, ProblemSpec, RunConfig};
+use playtune::run::{self, ProblemSpec, RunConfig};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -199,7 +199,7 @@ pub(crate) fn run(
             .filter_map(|a| names.iter().position(|n| *n == a.name))
             .collect();
         let table = markdown(&rows, &names, &shown);
-        crate::run::lock::write_whole(dir.join("validation.md"), &table)
+        playtune::run::lock::write_whole(dir.join("validation.md"), &table)
             .map_err(|e| Error::file(&dir, e))?;
         out.push(ArchiveOutcome {
             pair: pair.clone(),
@@ -211,7 +211,7 @@ pub(crate) fn run(
         });
     }
     let md = summary(x, &out);
-    crate::run::lock::write_whole(root.join("summary.md"), &md)
+    playtune::run::lock::write_whole(root.join("summary.md"), &md)
         .map_err(|e| Error::file("summary.md", e))?;
     Ok(out)
 }

@@ -16,8 +16,8 @@ use crate::optim::ntbea::NtbeaConfig;
 use crate::plot::box_plot;
 use crate::registry::build_problem;
 use crate::rng::derive_seed;
-use crate::run::{self, ProblemSpec, RunConfig};
 use crate::stats::Summary;
+use playtune::run::{self, ProblemSpec, RunConfig};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 use std::path::Path;
@@ -248,7 +248,7 @@ fn true_win_rates(
     c: &TuningConfig,
     exec: &dyn Executor,
     cell: &Cell,
-    r: &crate::run::RunResult,
+    r: &playtune::run::RunResult,
     dir: &Path,
     progress: bool,
 ) -> Result<Vec<f64>, Error> {
@@ -290,7 +290,7 @@ fn true_win_rates(
         true_win_rates: v.clone(),
     };
     let text = ron::ser::to_string(&cache)?;
-    crate::run::lock::write_whole(&truth_file, text)?;
+    playtune::run::lock::write_whole(&truth_file, text)?;
     Ok(v)
 }
 
@@ -368,9 +368,9 @@ pub(crate) fn run(
         stalemate_rate_4way,
     };
     std::fs::create_dir_all(&home)?;
-    crate::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))?;
+    playtune::run::lock::write_whole(home.join("summary.md"), summary_markdown(&result, &best))?;
     let ron = ron::ser::to_string_pretty(&result, ron::ser::PrettyConfig::default())?;
-    crate::run::lock::write_whole(home.join("summary.ron"), ron)?;
+    playtune::run::lock::write_whole(home.join("summary.ron"), ron)?;
     Ok(result)
 }
 

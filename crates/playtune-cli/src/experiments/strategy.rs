@@ -527,7 +527,7 @@ pub(crate) fn run(
     {
         return Err(Error::OtherGames(dir));
     }
-    crate::run::lock::write_whole(&described, describe(x)).map_err(|e| Error::file(&dir, e))?;
+    playtune::run::lock::write_whole(&described, describe(x)).map_err(|e| Error::file(&dir, e))?;
     let path = dir.join("games.csv");
     let Rows {
         mut rows,
@@ -592,7 +592,7 @@ pub(crate) fn run(
         Table::Portfolio => portfolio_table(x, &rows),
         Table::Difficulty => difficulty_table(x, &rows),
     };
-    crate::run::lock::write_whole(dir.join("summary.md"), &md)
+    playtune::run::lock::write_whole(dir.join("summary.md"), &md)
         .map_err(|e| Error::file("summary.md", e))?;
     let plots = plots_dir.join(&x.name);
     std::fs::create_dir_all(&plots).map_err(|e| Error::file(&plots, e))?;

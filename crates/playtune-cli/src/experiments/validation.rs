@@ -9,9 +9,9 @@ use super::Error;
 use crate::exec::{Evaluate, Executor, map};
 use crate::optim::map_elites::{AnyArchive, Archive, Elite};
 use crate::rng::derive_seed;
-use crate::run::ProblemSpec;
 use crate::space::Space;
 use crate::stats::Summary;
+use playtune::run::ProblemSpec;
 
 /// Which elites to validate.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,8 +6,8 @@ use super::{Heatmap, PlotError, Series, bucket_labels, heatmaps, line_chart};
 use crate::eval::Problem;
 use crate::optim::map_elites::{AnyArchive, Archive};
 use crate::registry::read_result;
-use crate::run;
 use crate::stats::Summary;
+use playtune::run;
 use std::path::PathBuf;
 
 /// A picture format.
@@ -40,7 +40,7 @@ pub(crate) struct RunPictures {
 pub(crate) enum RunPicturesError {
     /// The run's files do not read.
     #[error(transparent)]
-    Run(#[from] crate::run::RunError),
+    Run(#[from] playtune::run::RunError),
     #[error("the elites have no column `{column}` (columns: {columns})")]
     NoColumn { column: String, columns: String },
     #[error(
@@ -322,39 +322,40 @@ impl Picture<'_> {
         // Mean over trials of the recommendation's estimate (and true fitness, where the
         // problem knows it) at each checkpoint, with a band of one standard error.
         let trials = result.trials.len();
-        let curve =
-            |name: &str, pick: &dyn Fn(&crate::run::Checkpoint) -> Option<f64>| -> Option<Series> {
-                let len = result.trials.iter().map(|t| t.trace.len()).max()?;
-                let mut s = Series {
-                    name: if trials > 1 {
-                        format!("{name} (mean of {trials} trials)")
-                    } else {
-                        format!("{name} (one trial)")
-                    },
-                    band_name: band_name(name, trials),
-                    ..Default::default()
-                };
-                for i in 0..len {
-                    let at: Vec<&crate::run::Checkpoint> = result
-                        .trials
-                        .iter()
-                        .filter_map(|t| t.trace.get(i))
-                        .collect();
-                    let values: Vec<f64> = at
-                        .iter()
-                        .filter_map(|c| pick(c))
-                        .filter(|v| v.is_finite())
-                        .collect();
-                    if values.is_empty() {
-                        continue;
-                    }
-                    let x = at[0].evaluations as f64;
-                    let m = Summary::of(&values);
-                    s.points.push((x, m.mean));
-                    s.band.push((x, m.mean - m.se(), m.mean + m.se()));
-                }
-                (!s.points.is_empty()).then_some(s)
+        let curve = |name: &str,
+                     pick: &dyn Fn(&playtune::run::Checkpoint) -> Option<f64>|
+         -> Option<Series> {
+            let len = result.trials.iter().map(|t| t.trace.len()).max()?;
+            let mut s = Series {
+                name: if trials > 1 {
+                    format!("{name} (mean of {trials} trials)")
+                } else {
+                    format!("{name} (one trial)")
+                },
+                band_name: band_name(name, trials),
+                ..Default::default()
             };
+            for i in 0..len {
+                let at: Vec<&playtune::run::Checkpoint> = result
+                    .trials
+                    .iter()
+                    .filter_map(|t| t.trace.get(i))
+                    .collect();
+                let values: Vec<f64> = at
+                    .iter()
+                    .filter_map(|c| pick(c))
+                    .filter(|v| v.is_finite())
+                    .collect();
+                if values.is_empty() {
+                    continue;
+                }
+                let x = at[0].evaluations as f64;
+                let m = Summary::of(&values);
+                s.points.push((x, m.mean));
+                s.band.push((x, m.mean - m.se(), m.mean + m.se()));
+            }
+            (!s.points.is_empty()).then_some(s)
+        };
         let mut series: Vec<Series> = Vec::new();
         series.extend(curve("estimate of the recommendation", &|c| {
             Some(c.estimate)

@@ -5,8 +5,8 @@
 //! span.
 
 use crate::eval::Problem;
-use crate::run::RunConfig;
 use crate::space::{Space, random_point};
+use playtune::run::RunConfig;
 use std::time::Instant;
 
 /// Added to the run's seed for the timed evaluations: their games are not the run's.
@@ -157,7 +157,7 @@ fn pace_text(seconds: f64) -> String {
     if seconds < 0.1 {
         format!("{:.1} ms", 1000.0 * seconds)
     } else {
-        crate::run::duration_text(seconds)
+        playtune::run::duration_text(seconds)
     }
 }
 

@@ -10,10 +10,10 @@ use crate::harness::ladder_build::{
     self, BuildProgress, BuiltLadder, CacheLookup, LadderBuilder, LadderCache, LadderStep,
 };
 use crate::harness::ladder_check::{LadderCheck, MIN_GAMES, check_ladder};
-use crate::run::ProblemSpec;
 use anyhow::Result;
 use clap::ValueEnum;
 use indicatif::{ProgressBar, ProgressStyle};
+use playtune::run::ProblemSpec;
 use std::path::PathBuf;
 
 /// The ladder check's stream under the run's seed: its games are none of the search's.
@@ -234,7 +234,7 @@ fn built_ladder(design: &crate::registry::DesignLadder, quiet: bool) -> Result<O
         Source::Played { .. } => format!(
             "built now: {} games in {}",
             built.games_played,
-            crate::run::duration_text(built.seconds)
+            playtune::run::duration_text(built.seconds)
         ),
     };
     if !built.ordered() {

@@ -12,9 +12,9 @@ use crate::optim::constrained::Check;
 use crate::optim::intensify::IntensifyConfig;
 use crate::optim::race::{RaceBaseline, RaceConfig};
 use crate::registry::build_problem;
-use crate::run::verdict::VerdictSettings;
-use crate::run::{self, FaultPolicy, ProblemSpec, RunConfig, RunError};
 use crate::space::{Space, SpaceError, constraint::Constraint};
+use playtune::run::verdict::VerdictSettings;
+use playtune::run::{self, FaultPolicy, ProblemSpec, RunConfig, RunError};
 use std::path::PathBuf;
 
 /// A space the user gave, with where it came from: its file's name is kept in the

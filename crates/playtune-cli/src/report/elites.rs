@@ -4,7 +4,7 @@
 use super::html::{Section, escape, markdown, num, table};
 use crate::eval::Problem;
 use crate::optim::map_elites::{AnyArchive, Archive};
-use crate::run::{RunConfig, RunResult};
+use playtune::run::{RunConfig, RunResult};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -120,7 +120,7 @@ pub(crate) fn elites_section(
 
 /// The run's `validation.md` (`playtune validate`), if it has one.
 pub(crate) fn validation_section(dir: &Path) -> Option<Section> {
-    let text = crate::run::files::read_plain_text(&dir.join("validation.md")).ok()?;
+    let text = playtune::run::files::read_plain_text(&dir.join("validation.md")).ok()?;
     if text.trim().is_empty() {
         return None;
     }

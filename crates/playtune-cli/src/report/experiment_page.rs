@@ -71,7 +71,7 @@ pub(super) fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<Stri
     // The summary first.
     md.sort_by_key(|p| p.file_name().is_none_or(|n| n != "summary.md"));
     for f in &md {
-        let text = crate::run::files::read_plain_text(f).map_err(|source| Error::Io {
+        let text = playtune::run::files::read_plain_text(f).map_err(|source| Error::Io {
             what: format!("cannot read {}", f.display()),
             source,
         })?;
@@ -86,7 +86,7 @@ pub(super) fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<Stri
         ));
     }
     for f in files_with(dir, "txt") {
-        let text = crate::run::files::read_plain_text(&f).unwrap_or_default();
+        let text = playtune::run::files::read_plain_text(&f).unwrap_or_default();
         if text.trim().is_empty() {
             continue;
         }
@@ -122,7 +122,7 @@ pub(super) fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<Stri
             .map(|r| {
                 let rel = r.strip_prefix(dir).unwrap_or(r).display().to_string();
                 let mut row = vec![format!("<code>{}</code>", escape(&rel))];
-                match (crate::registry::read_config(r), crate::run::read_result(r)) {
+                match (crate::registry::read_config(r), playtune::run::read_result(r)) {
                     (Ok(c), Ok(res)) => {
                         let best = res
                             .trials
@@ -153,7 +153,7 @@ pub(super) fn experiment_report(dir: &Path, plots: Option<&Path>) -> Result<Stri
                         escape(&c.problem.name),
                         format!("{} × {}", c.trials, c.budget),
                         "unfinished".into(),
-                        if crate::run::is_manual(&c) {
+                        if playtune::run::is_manual(&c) {
                             format!(
                                 "not finished: <code>playtune ask {0}</code> / <code>playtune tell {0}</code>",
                                 escape(&r.display().to_string())

@@ -68,7 +68,7 @@ pub(crate) fn num(v: f64) -> String {
 
 /// An `<img>` holding a PNG file, embedded as a data URI.
 pub(crate) fn png_img(path: &Path, alt: &str) -> std::io::Result<String> {
-    let bytes = crate::run::files::read_plain(path)?;
+    let bytes = playtune::run::files::read_plain(path)?;
     if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         return Err(std::io::Error::other(format!(
             "{}: not a PNG file",

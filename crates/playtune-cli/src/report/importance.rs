@@ -3,9 +3,9 @@
 //! value, its standard error and count), and the spread of those means.
 
 use crate::optim::Phase;
-use crate::run::log::LogRow;
 use crate::space::{Domain, Space};
 use crate::stats::Summary;
+use playtune::run::log::LogRow;
 use std::collections::BTreeMap;
 
 /// One value of a dimension and the fitness of the evaluations that had it.

@@ -18,12 +18,12 @@ pub(crate) use importance::{ValueStats, one_tuple_stats};
 pub(crate) use settings::algorithm_flags;
 
 use crate::eval::Problem;
-use crate::run::failures::read_failures;
-use crate::run::files::{FAILURES_FILE, LOG_FILE};
-use crate::run::log::read_log;
-use crate::run::{CONFIG_FILE, RESULT_FILE, RunConfig, RunResult, TrialResult};
 use experiment_page::experiment_report;
 use html::{Section, escape, figure, key_values, num, table};
+use playtune::run::failures::read_failures;
+use playtune::run::files::{FAILURES_FILE, LOG_FILE};
+use playtune::run::log::read_log;
+use playtune::run::{CONFIG_FILE, RESULT_FILE, RunConfig, RunResult, TrialResult};
 use run_page::{estimate_html, point_text, run_report};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -45,7 +45,7 @@ pub(crate) enum Error {
     NotAReportFolder { dir: PathBuf, plots: PathBuf },
     /// The run's files do not read.
     #[error(transparent)]
-    Run(#[from] crate::run::RunError),
+    Run(#[from] playtune::run::RunError),
     /// A chart could not be drawn.
     #[error(transparent)]
     Plot(#[from] crate::draw::PlotError),

@@ -412,7 +412,7 @@ fn verdict(result: &RunResult) -> Option<Section> {
 
 fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<Section>> {
     let log = dir.join(LOG_FILE);
-    let text = match crate::run::files::read_plain_text(&log) {
+    let text = match playtune::run::files::read_plain_text(&log) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         // Named, not dropped: a page without the section would not say why.
@@ -430,7 +430,7 @@ fn importance(dir: &Path, config: &RunConfig, pictures: &Path) -> Result<Option<
     };
     // The features as the log's header names them (any name: `check`, a quote).
     let head = text.lines().next().unwrap_or("");
-    let Some(features) = crate::run::log::features_in_header(head, &config.space) else {
+    let Some(features) = playtune::run::log::features_in_header(head, &config.space) else {
         return Ok(None);
     };
     let contents = read_log(&log, &config.space, &features)?;
@@ -552,7 +552,7 @@ pub(super) fn run_report(dir: &Path) -> Result<String> {
     if !dir.join(RESULT_FILE).is_file() {
         return Err(Error::NotFinished {
             dir: dir.to_path_buf(),
-            how: crate::run::how_to_finish(dir),
+            how: playtune::run::how_to_finish(dir),
         });
     }
     let result = crate::registry::read_result(dir)?;

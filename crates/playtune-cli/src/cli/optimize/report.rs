@@ -2,7 +2,7 @@
 //! recommendation and its agent, the final values, feasibility and the verdict.
 
 use crate::eval::{Binding, Problem};
-use crate::run::{self, RunConfig, RunResult};
+use playtune::run::{self, RunConfig, RunResult};
 use std::path::Path;
 
 /// Prints the report of the finished run in `dir` (`json`: one JSON line instead).

@@ -3,7 +3,7 @@
 //! refusals, [`SlurmError`], still name `--slurm-args` and `--executor`).
 
 use super::sbatch::SlurmError;
-use crate::run::RunError;
+use playtune::run::RunError;
 use std::path::PathBuf;
 
 /// An error of the cluster layer.
@@ -30,7 +30,7 @@ pub(crate) enum Error {
     Io(#[from] std::io::Error),
     /// A file of ours that does not parse as RON.
     #[error(transparent)]
-    Parse(#[from] crate::run::ParseError),
+    Parse(#[from] playtune::run::ParseError),
     /// A line of a results file that is not an answer: `path:line: message`.
     #[error("{}:{line}: {source}", path.display())]
     Answer {
@@ -117,7 +117,7 @@ impl Error {
     }
 
     pub(crate) fn parse(path: impl Into<PathBuf>, source: ron::error::SpannedError) -> Error {
-        Error::Parse(crate::run::ParseError::new(path, source))
+        Error::Parse(playtune::run::ParseError::new(path, source))
     }
 
     pub(crate) fn search(name: impl Into<String>, source: RunError) -> Error {

@@ -12,7 +12,7 @@
 
 use super::{self as cluster, CLUSTER_DIR, SlurmOptions, indent, tail, write_atomic};
 use crate::exec::{ExecError, Executor, Search, SearchOptions, Task, Work};
-use crate::run::RunResult;
+use playtune::run::RunResult;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

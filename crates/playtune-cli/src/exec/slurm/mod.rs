@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 /// The folder under an experiment or a run that holds the cluster's state: named by
 /// `run`, whose lock walk passes over it, a floor below.
-pub(crate) use crate::run::CLUSTER_DIR;
+pub(crate) use playtune::run::CLUSTER_DIR;
 
 /// The folder of a cluster folder's task logs.
 pub(crate) const LOGS_DIR: &str = "logs";
@@ -133,7 +133,7 @@ pub(crate) struct SlurmOptions {
 /// Writes a file whole or not at all: a temporary file (of this process: two tasks
 /// of one chunk never share one) renamed into place.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    crate::run::lock::write_whole(path, bytes).map_err(|e| Error::file(path, e))
+    playtune::run::lock::write_whole(path, bytes).map_err(|e| Error::file(path, e))
 }
 
 /// The last lines of a file.

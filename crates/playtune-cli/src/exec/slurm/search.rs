@@ -17,10 +17,10 @@ use super::{
 };
 use crate::eval::{Binding, Evaluation, Problem};
 use crate::optim::Phase;
-use crate::run::failures::FailureRow;
-use crate::run::files::{FAILURES_FILE, LOG_FILE};
-use crate::run::log::LogRow;
-use crate::run::{self, Driven, RunConfig, RunResult};
+use playtune::run::failures::FailureRow;
+use playtune::run::files::{FAILURES_FILE, LOG_FILE};
+use playtune::run::log::LogRow;
+use playtune::run::{self, Driven, RunConfig, RunResult};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -121,14 +121,17 @@ pub(crate) fn status(dir: &Path) -> Result<Vec<String>, Error> {
         let config = crate::registry::read_config(dir)?;
         // Status only reads the run: its problem as the folder records it, no game code.
         let problem = crate::registry::recorded_problem(dir, &config)?;
-        let log =
-            crate::run::log::read_log(&dir.join(LOG_FILE), &config.space, &problem.feature_names())
-                .map(|l| l.rows)
-                .unwrap_or_default();
+        let log = playtune::run::log::read_log(
+            &dir.join(LOG_FILE),
+            &config.space,
+            &problem.feature_names(),
+        )
+        .map(|l| l.rows)
+        .unwrap_or_default();
         let mut recorded: std::collections::HashSet<(u64, u64)> =
             log.iter().map(|(_, r)| (r.trial, r.index)).collect();
         recorded.extend(
-            crate::run::failures::read_failures(&dir.join(FAILURES_FILE), Some(&config))?
+            playtune::run::failures::read_failures(&dir.join(FAILURES_FILE), Some(&config))?
                 .into_keys(),
         );
         for (i, chunk) in last.chunks.iter().enumerate() {

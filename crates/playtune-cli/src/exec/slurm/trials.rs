@@ -25,9 +25,9 @@ use super::{
     write_atomic,
 };
 use crate::eval::Problem;
-use crate::run::log::{self, LogWriter};
-use crate::run::{self, Driven, RunConfig, RunResult};
-use crate::run::{failures, files};
+use playtune::run::log::{self, LogWriter};
+use playtune::run::{self, Driven, RunConfig, RunResult};
+use playtune::run::{failures, files};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Write as _;

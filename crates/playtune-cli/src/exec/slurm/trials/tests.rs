@@ -1,7 +1,7 @@
 use super::*;
 use crate::experiments::compare_optimizers::{ExperimentConfig, algorithm_run, paper_algorithms};
 use crate::optim::ntbea::NtbeaConfig;
-use crate::run::ProblemSpec;
+use playtune::run::ProblemSpec;
 
 fn small() -> (SearchSet, Box<dyn Problem>) {
     let spec = ProblemSpec {
