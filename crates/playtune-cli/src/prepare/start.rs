@@ -259,27 +259,11 @@ pub struct CreatedRun {
 
 /// Creates the run `request` describes, once every part of it is known good.
 pub fn create_run(request: RunRequest) -> Result<CreatedRun, StartError> {
-    let RunRequest {
-        runs_dir,
-        name,
-        problem: spec,
-        built: mut problem,
-        space,
-        space_file,
-        algorithm,
-        budget,
-        trials,
-        seed,
-        log,
-        faults,
-        racing,
-        judging,
-        ladder,
-        quiet,
-        remote,
-    } = request;
+    let mut problem = request.built;
+    let (budget, seed, quiet) = (request.budget, request.seed, request.quiet);
+    let (algorithm, judging) = (request.algorithm, request.judging);
     let has_baseline = problem.baseline().is_some();
-    let (race, intensify) = match racing {
+    let (race, intensify) = match request.racing {
         Some(r) => (
             race(&r, has_baseline, &algorithm, budget)?,
             intensify(&r, has_baseline, &algorithm)?,
@@ -313,23 +297,23 @@ pub fn create_run(request: RunRequest) -> Result<CreatedRun, StartError> {
     };
     let mut config = RunConfig {
         playtune_version: env!("CARGO_PKG_VERSION").into(),
-        problem: spec,
-        space,
-        space_file,
+        game: problem.game_identity(),
+        problem: request.problem,
+        space: request.space,
+        space_file: request.space_file,
         algorithm,
         budget,
-        trials,
+        trials: request.trials,
         seed,
-        log,
-        faults,
+        log: request.log,
+        faults: request.faults,
         race,
         intensify,
         verdict,
-        game: problem.game_identity(),
     };
     config.faults.check().map_err(StartError::Faults)?;
     // The limits `config.ron` is read with, before anything is sized by them.
-    run::check_size(budget, trials, "budget", "trials").map_err(|(which, message)| {
+    run::check_size(budget, request.trials, "budget", "trials").map_err(|(which, message)| {
         StartError::Size {
             which: if which == "budget" {
                 "budget"
@@ -351,7 +335,7 @@ pub fn create_run(request: RunRequest) -> Result<CreatedRun, StartError> {
         .map_err(StartError::Algorithm)?;
     // A design run's ladder is chosen (built where the game declares none) and checked
     // at the game's own rules once every setting is known good, before the cost is timed.
-    if before_design(&mut config.problem, &ladder, budget, seed, quiet)
+    if before_design(&mut config.problem, &request.ladder, budget, seed, quiet)
         .map_err(StartError::Ladder)?
     {
         let user_space = config.space_file.as_ref().map(|_| &config.space);
@@ -364,7 +348,7 @@ pub fn create_run(request: RunRequest) -> Result<CreatedRun, StartError> {
     }
     if !quiet && judging.is_some() {
         let plan = run::verdict::planned(&config, None);
-        if !remote {
+        if !request.remote {
             super::cost::announce(
                 problem.as_ref(),
                 &config,
@@ -382,9 +366,11 @@ pub fn create_run(request: RunRequest) -> Result<CreatedRun, StartError> {
             );
         }
     }
-    let name = name.unwrap_or_else(|| crate::registry::default_run_name(&config));
+    let name = request
+        .name
+        .unwrap_or_else(|| crate::registry::default_run_name(&config));
     run::check_run_name(&name).map_err(StartError::Name)?;
-    let (dir, lock) = run::claim_fresh_dir(&runs_dir, &name).map_err(StartError::Folder)?;
+    let (dir, lock) = run::claim_fresh_dir(&request.runs_dir, &name).map_err(StartError::Folder)?;
     run::create_run_dir(&dir, &config).map_err(StartError::Folder)?;
     Ok(CreatedRun {
         dir,
