@@ -597,7 +597,7 @@ fn record(report: &MatchReport, seats: &[usize]) -> Record {
             lead.finish(&winners, report.length)
         }
         // Without a trace the lead's path is unknown: its figures are unavailable.
-        None => playtune_harness::metrics::Lead {
+        None => playtune_harness::play::Lead {
             traced: false,
             changes: 0,
             decided_at: None,

@@ -1,7 +1,8 @@
 //! Branching mutation rolling horizon (BMRH): a (1+1) evolutionary algorithm over
 //! explicit sequences of the agent's own actions.
 
-use super::common::{Budget, Rollouts, horizon_name, one_plus_one, start_from_best};
+use super::budget::Budget;
+use super::common::{Rollouts, horizon_name, one_plus_one, start_from_best};
 use super::opponents::OpponentModel;
 use super::{any_action, state_value};
 use crate::game::{Agent, Game};

@@ -13,7 +13,7 @@
 //! it is measured in the thread's CPU time, and a timed game is not reproducible.
 
 use super::WIN_BONUS;
-use super::common::{Budget, thread_cpu_time};
+use super::budget::{Budget, thread_cpu_time};
 use super::evaluator::StateEvaluator;
 use super::portfolio::PhasePlayers;
 use crate::game::{Acting, Agent, Game};

@@ -1,6 +1,7 @@
 //! Microbial genetic algorithm over open-loop plans (Space Battle's enemy 4).
 
-use super::common::{Budget, Rollouts};
+use super::budget::Budget;
+use super::common::Rollouts;
 use super::opponents::OpponentModel;
 use super::{any_action, state_value};
 use crate::game::{Agent, Game};

@@ -9,6 +9,7 @@
 //! choices.
 
 pub mod bmrh;
+mod budget;
 pub mod common;
 #[cfg(test)]
 pub(crate) mod duel;
@@ -23,7 +24,7 @@ pub mod random;
 pub mod srh;
 
 pub use bmrh::{Bmrh, BmrhConfig, MutationPoint};
-pub use common::{Budget, thread_cpu_time};
+pub use budget::{Budget, thread_cpu_time};
 pub use evaluator::StateEvaluator;
 pub use hps::{Hps, HpsConfig, HpsSearch, HpsWork, LeafEvaluation};
 pub use mcts::{Mcts, MctsConfig, Recommendation};

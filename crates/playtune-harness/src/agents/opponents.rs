@@ -1,7 +1,7 @@
 //! Opponent models used inside the simulations of rolling-horizon agents, and the
 //! step that plays one own action with them against a forward-model budget.
 
-use super::common::Budget;
+use super::budget::Budget;
 use super::{any_action, state_value};
 use crate::game::{Acting, Game};
 use playtune_optim::rng::Rng;

@@ -334,7 +334,7 @@ mod tests {
             winners: winners.to_vec(),
             length: 1,
             extra: Vec::new(),
-            lead: crate::harness::metrics::Lead {
+            lead: crate::harness::play::Lead {
                 traced: false,
                 changes: 0,
                 decided_at: None,

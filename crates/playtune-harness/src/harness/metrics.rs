@@ -5,7 +5,7 @@
 //! (games a cap ended), duration, lead changes and decisiveness (how early the eventual
 //! winner leads for good). Each is a number a designer can constrain or map.
 
-use super::play::Record;
+use super::play::{Lead, Record};
 use crate::game::Game;
 use serde::Serialize;
 
@@ -75,24 +75,6 @@ impl LeadTracker {
             decided_at,
         }
     }
-}
-
-/// How the lead moved in one game.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct Lead {
-    /// Whether the game's path was seen (each seat's score after every step): without
-    /// it the lead's figures are unavailable, not 0.
-    #[serde(default = "seen")]
-    pub traced: bool,
-    /// Times the sole leader on score changed.
-    pub changes: u32,
-    /// With a sole winner: the share of the game (0 to 1) after which the winner led on
-    /// score at every step to the end; 1 if it never did. `None` without a sole winner.
-    pub decided_at: Option<f64>,
-}
-
-fn seen() -> bool {
-    true
 }
 
 /// A set of games' design metrics.

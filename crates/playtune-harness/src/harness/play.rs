@@ -116,10 +116,28 @@ pub struct Record {
     /// The game's own statistics by name ([`super::GameDef::summary`]).
     pub extra: Vec<(String, f64)>,
     /// How the lead on score moved ([`super::metrics::LeadTracker`]).
-    pub lead: super::metrics::Lead,
+    pub lead: Lead,
     /// Whether the game's rules ended it, not a cap on its length
     /// ([`super::GameDef::ended_by_rules`]).
     pub by_rules: bool,
+}
+
+/// How the lead moved in one game.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Lead {
+    /// Whether the game's path was seen (each seat's score after every step): without
+    /// it the lead's figures are unavailable, not 0.
+    #[serde(default = "seen")]
+    pub traced: bool,
+    /// Times the sole leader on score changed.
+    pub changes: u32,
+    /// With a sole winner: the share of the game (0 to 1) after which the winner led on
+    /// score at every step to the end; 1 if it never did. `None` without a sole winner.
+    pub decided_at: Option<f64>,
+}
+
+fn seen() -> bool {
+    true
 }
 
 impl Record {
@@ -158,7 +176,7 @@ impl Record {
         state: &G,
         seats: &[usize],
         extra: Vec<(String, f64)>,
-        lead: super::metrics::Lead,
+        lead: Lead,
         by_rules: bool,
     ) -> Record {
         let flags = state.winners();

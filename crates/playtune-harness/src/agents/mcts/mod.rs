@@ -1,7 +1,7 @@
 //! Open-loop Monte Carlo tree search over the agent's own actions.
 
 use super::any_action;
-use super::common::Budget;
+use super::budget::Budget;
 use super::evaluator::{SharedEvaluator, StateEvaluator};
 use super::opponents::{OpponentModel, Simulator, opponent_calls};
 use super::portfolio::{PortfolioSearch, Suggestion, unpruned_children};
