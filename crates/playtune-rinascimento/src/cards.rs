@@ -6,12 +6,11 @@
 //! Each distinct (colours, decks, seed) content is built once and kept for the life of
 //! the process (a few kilobytes each).
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use super::generator;
-use super::rules::{CardColours, MAX_COLOURS, MAX_NOBLES, Rules};
+use super::rules::{CardColours, MAX_COLOURS, MAX_NOBLES};
 
 /// Most cards any content holds (real: 90; generated: at most 18 per colour).
 pub(crate) const MAX_CARDS: usize = 160;
@@ -182,35 +181,6 @@ pub(crate) fn reference_splendor_content() -> &'static Content {
     })
 }
 
-/// The content for a rule vector: the real cards for 5 colours and 3 decks (as the
-/// rules' [`CardColours`] pair bonuses with colours), otherwise cards generated for
-/// (token_types, decks, content_seed), built once and cached.
-pub(crate) fn content_for(rules: &Rules) -> &'static Content {
-    if rules.uses_real_cards() {
-        return match rules.card_colours {
-            CardColours::Own => splendor_content(),
-            CardColours::Reference => reference_splendor_content(),
-        };
-    }
-    type Cache = Mutex<Vec<((u32, u32, u64), &'static Content)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let key = (rules.token_types, rules.decks, rules.content_seed);
-    let mut cache = CACHE
-        .get_or_init(|| Mutex::new(Vec::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some((_, c)) = cache.iter().find(|(k, _)| *k == key) {
-        return c;
-    }
-    let content: &'static Content = Box::leak(Box::new(generator::generate(
-        rules.token_types as usize,
-        rules.decks as usize,
-        rules.content_seed,
-    )));
-    cache.push((key, content));
-    content
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,47 +223,5 @@ mod tests {
         // Ids of a deck are contiguous.
         let ids: Vec<u8> = c.deck_ids(1).collect();
         assert_eq!(ids, (40..70).collect::<Vec<u8>>());
-    }
-
-    #[test]
-    fn content_for_default_is_real_and_generated_is_cached() {
-        let r = Rules::default();
-        assert!(std::ptr::eq(content_for(&r), splendor_content()));
-        let g = Rules {
-            token_types: 6,
-            ..Rules::default()
-        };
-        assert!(std::ptr::eq(content_for(&g), content_for(&g)));
-        assert_eq!(content_for(&g).colours, 6);
-    }
-
-    #[test]
-    fn reference_card_colours_move_four_bonuses() {
-        let own = splendor_content();
-        let reference = content_for(&Rules {
-            card_colours: CardColours::Reference,
-            ..Rules::default()
-        });
-        assert!(std::ptr::eq(reference, reference_splendor_content()));
-        // White, blue, green, red, black count as green, blue, red, black, white.
-        let moved = [2, 1, 3, 4, 0];
-        for (a, b) in own.cards.iter().zip(&reference.cards) {
-            assert_eq!((a.level, a.points, a.cost), (b.level, b.points, b.cost));
-            assert_eq!(b.bonus, moved[a.bonus as usize]);
-        }
-        assert_eq!(own.nobles, reference.nobles);
-        // Generated content ignores the setting.
-        let g = Rules {
-            token_types: 6,
-            card_colours: CardColours::Reference,
-            ..Rules::default()
-        };
-        assert!(std::ptr::eq(
-            content_for(&g),
-            content_for(&Rules {
-                card_colours: CardColours::Own,
-                ..g
-            })
-        ));
     }
 }

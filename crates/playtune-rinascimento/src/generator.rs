@@ -1,4 +1,5 @@
-//! Procedural cards and nobles for rule vectors the real set does not cover: 3 to 8
+//! The content a rule vector plays with ([`content_for`]: the real cards where they fit),
+//! and procedural cards and nobles for rule vectors the real set does not cover: 3 to 8
 //! token colours (`MIN_COLOURS`..=`MAX_COLOURS`) and 1 to 5 decks (..=`MAX_DECKS`).
 //!
 //! How it scales, and why the default reproduces the real statistics:
@@ -28,9 +29,10 @@
 use rand::RngExt;
 use rand::seq::SliceRandom;
 
-use super::cards::{Card, Content, MAX_CARDS, Noble, splendor_content};
-use super::rules::{MAX_COLOURS, MAX_DECKS, MAX_NOBLES, MIN_COLOURS};
+use super::cards::{Card, Content, MAX_CARDS, Noble, reference_splendor_content, splendor_content};
+use super::rules::{CardColours, MAX_COLOURS, MAX_DECKS, MAX_NOBLES, MIN_COLOURS, Rules};
 use playtune_optim::rng::{Rng, derive_seed, rng_from_seed};
+use std::sync::{Mutex, OnceLock};
 
 /// A real card without colours.
 #[derive(Clone, Debug)]
@@ -174,9 +176,80 @@ pub(crate) fn generate(colours: usize, decks: usize, seed: u64) -> Content {
     }
 }
 
+/// The content for a rule vector: the real cards for 5 colours and 3 decks (as the
+/// rules' [`CardColours`] pair bonuses with colours), otherwise cards generated for
+/// (token_types, decks, content_seed), built once and cached.
+pub(crate) fn content_for(rules: &Rules) -> &'static Content {
+    if rules.uses_real_cards() {
+        return match rules.card_colours {
+            CardColours::Own => splendor_content(),
+            CardColours::Reference => reference_splendor_content(),
+        };
+    }
+    type Cache = Mutex<Vec<((u32, u32, u64), &'static Content)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = (rules.token_types, rules.decks, rules.content_seed);
+    let mut cache = CACHE
+        .get_or_init(|| Mutex::new(Vec::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some((_, c)) = cache.iter().find(|(k, _)| *k == key) {
+        return c;
+    }
+    let content: &'static Content = Box::leak(Box::new(generate(
+        rules.token_types as usize,
+        rules.decks as usize,
+        rules.content_seed,
+    )));
+    cache.push((key, content));
+    content
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reference_card_colours_move_four_bonuses() {
+        let own = splendor_content();
+        let reference = content_for(&Rules {
+            card_colours: CardColours::Reference,
+            ..Rules::default()
+        });
+        assert!(std::ptr::eq(reference, reference_splendor_content()));
+        // White, blue, green, red, black count as green, blue, red, black, white.
+        let moved = [2, 1, 3, 4, 0];
+        for (a, b) in own.cards.iter().zip(&reference.cards) {
+            assert_eq!((a.level, a.points, a.cost), (b.level, b.points, b.cost));
+            assert_eq!(b.bonus, moved[a.bonus as usize]);
+        }
+        assert_eq!(own.nobles, reference.nobles);
+        // Generated content ignores the setting.
+        let g = Rules {
+            token_types: 6,
+            card_colours: CardColours::Reference,
+            ..Rules::default()
+        };
+        assert!(std::ptr::eq(
+            content_for(&g),
+            content_for(&Rules {
+                card_colours: CardColours::Own,
+                ..g
+            })
+        ));
+    }
+
+    #[test]
+    fn content_for_default_is_real_and_generated_is_cached() {
+        let r = Rules::default();
+        assert!(std::ptr::eq(content_for(&r), splendor_content()));
+        let g = Rules {
+            token_types: 6,
+            ..Rules::default()
+        };
+        assert!(std::ptr::eq(content_for(&g), content_for(&g)));
+        assert_eq!(content_for(&g).colours, 6);
+    }
 
     fn total(c: &Card) -> u32 {
         c.cost.iter().map(|&x| x as u32).sum()

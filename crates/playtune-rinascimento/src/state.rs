@@ -7,7 +7,8 @@
 use rand::seq::SliceRandom;
 
 use super::actions::{Action, Tokens};
-use super::cards::{Content, MAX_CARDS, content_for};
+use super::cards::{Content, MAX_CARDS};
+use super::generator::content_for;
 use super::rules::{
     GameEnd, MAX_COLOURS, MAX_DECKS, MAX_FACE_UP, MAX_NOBLES, MAX_PLAYERS, MAX_RESERVED, Rules,
 };
