@@ -78,6 +78,11 @@ impl LinePipe {
                     if readable {
                         self.fill()
                             .map_err(|e| Unsent::Failed(Event::ReadFailed(e)))?;
+                        // Its output has ended and it reads no more: waiting on would
+                        // only see the ended output again, until the deadline.
+                        if self.ended {
+                            return Err(Unsent::Failed(Event::End));
+                        }
                     }
                 }
                 Err(e) => return Err(Unsent::Failed(Event::WriteFailed(e))),
