@@ -6,6 +6,8 @@ enum, trait, type, const, static or macro in the crate's src/ (methods included;
 `pub use`, `pub mod` and fields are left out). It is named outside when its name
 appears as a whole word in a .rs file anywhere outside the crate's src/: another
 crate, or the tests, benches and examples of any crate (those see only its public API).
+A type a caller gets without writing its name, as what a `pub fn` named outside takes
+or gives back, is API too: the words of such a function's signature count as named.
 
     python3 scripts/pub-names.py            # counts per crate, then the items
     python3 scripts/pub-names.py --max 20   # exit 1 when more than 20 are unnamed
@@ -37,6 +39,16 @@ def words(paths):
     return seen
 
 
+def signature(lines, start):
+    """A function's signature: from its `pub fn` line to its body's `{` (or `;`)."""
+    text = ""
+    for line in lines[start:]:
+        text += line + "\n"
+        if line.rstrip().endswith(("{", ";")):
+            break
+    return text
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--max", type=int, help="fail when more items than this are unnamed")
@@ -51,10 +63,13 @@ def main():
         named = words(outside)
         items = []
         for path in sources[folder]:
-            for lineno, line in enumerate(path.read_text().splitlines(), 1):
+            lines = path.read_text().splitlines()
+            for lineno, line in enumerate(lines, 1):
                 m = ITEM.match(line)
                 if m:
                     items.append((path.relative_to(ROOT), lineno, m.group(1)))
+                    if m.group(1) in named and re.match(r"^\s*pub\s+(?:const\s+)?fn\b", line):
+                        named |= set(WORD.findall(signature(lines, lineno - 1)))
         unnamed = [i for i in items if i[2] not in named]
         total_items += len(items)
         total_unnamed += len(unnamed)

@@ -77,6 +77,17 @@ class RunFolder:
         """("finished", result) or ("waiting", candidates)."""
     def tell(self, results: List[Tuple[Any, ...]]) -> None: ...
     def evaluate_waiting(self) -> int: ...
+    def drive_slurm(
+        self,
+        program: List[str],
+        slurm_args: str = "",
+        tasks: int = 16,
+        poll: float = 10.0,
+        progress: bool = False,
+        verdict: Optional[int] = None,
+        verdict_progress: Optional[Callable[[int], None]] = None,
+    ) -> Dict[str, Any]:
+        """Drives the run to its end on Slurm, each batch a job array running `program`."""
     def close(self) -> None: ...
 
 def algorithm_ron(name: str, settings: Mapping[str, Any], space: Space, tie_break: Optional[str] = None) -> str: ...

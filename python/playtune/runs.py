@@ -110,6 +110,10 @@ class Run:
         func: Optional[Callable[..., Result]] = None,
         progress: bool = True,
         verdict: Optional[int] = None,
+        executor: str = "local",
+        slurm_args: str = "",
+        tasks: int = 16,
+        poll: float = 10.0,
     ) -> Dict[str, Any]:
         """Drives the run to its end, in one pass as ``playtune optimize`` does, and
         returns its result.
@@ -134,7 +138,28 @@ class Run:
         (for a built-in problem at once: its external evaluators are killed and the
         batch in flight dropped): :func:`resume` or ``playtune resume`` goes on from
         there.
+
+        ``executor="slurm"`` evaluates on a Slurm cluster from this machine (its login
+        node), as ``playtune optimize --executor slurm`` does, with no ``playtune``
+        binary: each batch the search waits for is a job array of at most ``tasks``
+        tasks, each running this Python with the wheel (``python -m playtune task
+        ...``), so the nodes must see this Python and the run folder on a shared
+        filesystem. ``slurm_args`` are extra sbatch options (partition, time limit,
+        account); ``poll`` is the longest wait in seconds between two looks at the
+        queue. The run's files are, row for row, a local run's; the verdict is then
+        played here. Ctrl-C stops the wait (the tasks go on; the same call again
+        collects them). A ``manual`` run is evaluated by ``func`` here, never on
+        Slurm.
         """
+        if executor not in ("local", "slurm"):
+            raise PlaytuneError(f'executor={executor!r}: one of "local", "slurm"')
+        if executor == "slurm":
+            if func is not None:
+                raise PlaytuneError(
+                    "executor=\"slurm\" evaluates the run's own problem on the cluster: "
+                    "a Python function runs here (executor=\"local\")"
+                )
+            return self._run_on_slurm(progress, verdict, slurm_args, tasks, poll)
         call = None if func is None else _point_function(func, seeded=True)
         cfg = self.config()
         total = int(cfg["budget"]) * int(cfg["trials"])
@@ -162,17 +187,35 @@ class Run:
         finally:
             bar.close()
 
-    def _drive_with_verdict_bar(self, call: Any, bar: "_Progress", verdict: Optional[int]) -> Dict[str, Any]:
+    def _run_on_slurm(
+        self, progress: bool, verdict: Optional[int], slurm_args: str, tasks: int, poll: float
+    ) -> Dict[str, Any]:
         bars: Dict[str, Any] = {}
+        tick = self._verdict_tick(bars, verdict) if progress else None
+        program = [sys.executable, "-m", "playtune"]
+        try:
+            result = self._folder.drive_slurm(program, slurm_args, tasks, poll, progress, verdict, tick)
+            self._print_verdicts(result, progress)
+            return result
+        finally:
+            if "verdict" in bars:
+                bars["verdict"].close()
 
+    def _verdict_tick(self, bars: Dict[str, Any], verdict: Optional[int], before: Optional["_Progress"] = None) -> Callable[[int], None]:
         def tick(k: int) -> None:
             if "verdict" not in bars:
-                bar.close()
+                if before is not None:
+                    before.close()
                 n = self._folder.default_verdict() if verdict is None else verdict
                 trials = int(self.config()["trials"])
                 bars["verdict"] = _Progress(True, 2 * n * trials, "verdict evaluations")
             bars["verdict"].update(k)
 
+        return tick
+
+    def _drive_with_verdict_bar(self, call: Any, bar: "_Progress", verdict: Optional[int]) -> Dict[str, Any]:
+        bars: Dict[str, Any] = {}
+        tick = self._verdict_tick(bars, verdict, bar)
         try:
             return self._folder.drive(call, bar.update, verdict, tick)
         finally:

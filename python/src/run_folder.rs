@@ -3,7 +3,7 @@
 
 use crate::*;
 use playtune::run::files::FAILURES_FILE;
-use playtune_cli::prepare::start::{self, StartError, UserSpace};
+use playtune_exec::prepare::start::{self, StartError, UserSpace};
 
 /// The problem of a run and the space searched, checked against each other by the
 /// sequence that creates a run.
@@ -64,8 +64,8 @@ pub(crate) fn create_run(
     ladder_check_games: Option<usize>,
     quiet: bool,
 ) -> PyResult<String> {
-    use playtune_cli::prepare::ladder::{LadderCheckMode, LadderCheckSettings, check_games};
-    use playtune_cli::prepare::start::{CreatedRun, Judging, Racing, RunRequest};
+    use playtune_exec::prepare::ladder::{LadderCheckMode, LadderCheckSettings, check_games};
+    use playtune_exec::prepare::start::{CreatedRun, Judging, Racing, RunRequest};
     let mode = match ladder_check {
         "warn" => LadderCheckMode::Warn,
         "use" => LadderCheckMode::Use,
@@ -816,6 +816,125 @@ impl PyRunFolder {
             verdict,
             verdict_progress,
         )
+    }
+
+    /// Drives the run to its end on Slurm, as `playtune optimize --executor slurm`
+    /// does: each batch the search waits for is evaluated by a job array of at most
+    /// `tasks` tasks, each running `program` (command words, e.g. a Python with the
+    /// wheel and `-m playtune`) as `PROGRAM task DIR/slurm --submission K`;
+    /// `slurm_args` are extra sbatch options; `poll` the longest time in seconds
+    /// between two looks at the queue. The results land in the run's own files, row
+    /// for row those of a local run. Its verdict is then played here, as `drive`
+    /// judges. Ctrl-C stops the wait at the next look at the queue: the tasks go on,
+    /// and the same call again collects them.
+    #[pyo3(signature = (program, slurm_args = "", tasks = 16, poll = 10.0, progress = false, verdict = None, verdict_progress = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn drive_slurm<'py>(
+        slf: &Bound<'py, Self>,
+        program: Vec<String>,
+        slurm_args: &str,
+        tasks: usize,
+        poll: f64,
+        progress: bool,
+        verdict: Option<u32>,
+        verdict_progress: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Py<PyAny>> {
+        use playtune_exec::Executor;
+        use std::sync::atomic::AtomicBool;
+        let py = slf.py();
+        let busy = || {
+            err("this run is being driven already: run() cannot be called from inside its own run")
+        };
+        if program.is_empty() {
+            return Err(err("program: give the command a task runs, as words"));
+        }
+        if tasks == 0 {
+            return Err(err("tasks=0: give at least one task a batch"));
+        }
+        if !(poll > 0.0 && poll.is_finite()) {
+            return Err(err(format!(
+                "poll={poll}: give a positive number of seconds"
+            )));
+        }
+        if slf.try_borrow().map_err(|_| busy())?.manual() {
+            return Err(err(
+                "a manual run is evaluated by a Python function here: run it with run(func), not on Slurm",
+            ));
+        }
+        let args = playtune_exec::slurm::sbatch::split_args(slurm_args)
+            .map_err(|e| err(format!("slurm_args: {e}")))?;
+        playtune_exec::slurm::sbatch::check_tools().map_err(err)?;
+        let _prepared = slf
+            .try_borrow_mut()
+            .map_err(|_| busy())?
+            .prepare_drive(py, None, verdict)?;
+        let this = slf.try_borrow().map_err(|_| busy())?;
+        let begun = playtune::run::verdict::Begun::of(&this.dir);
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let slurm = playtune_exec::Slurm::new(
+            this.dir.clone(),
+            playtune_exec::slurm::SlurmOptions {
+                args,
+                wait: true,
+                poll: std::time::Duration::from_secs_f64(poll),
+                program,
+                progress,
+                stop: Some(stop.clone()),
+            },
+            tasks,
+            playtune_exec::SearchUnit::Batches(tasks),
+        );
+        let search = playtune_exec::Search {
+            name: this.dir.display().to_string(),
+            dir: this.dir.clone(),
+            config: this.config.clone(),
+            problem: this.problem.as_ref(),
+        };
+        let options = playtune_exec::SearchOptions {
+            progress,
+            retry_failed: false,
+        };
+        let (ended, raised) = std::thread::scope(|s| {
+            let driver = s.spawn(|| {
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    slurm.search(std::slice::from_ref(&search), options)
+                }))
+            });
+            let mut raised: Option<PyErr> = None;
+            while !driver.is_finished() {
+                py.detach(|| std::thread::sleep(WAIT));
+                if raised.is_none()
+                    && let Err(e) = py.check_signals()
+                {
+                    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+                    raised = Some(e);
+                }
+            }
+            (driver.join(), raised)
+        });
+        let mut result = match ended {
+            Ok(Ok(Ok(mut results))) if raised.is_none() => results
+                .pop()
+                .ok_or_else(|| err(format!("{}: the search gave no result", this.dir.display())))?,
+            Ok(Ok(Err(e))) if raised.is_none() => return Err(err(e)),
+            Ok(Err(p)) | Err(p) => return Err(panicked(p.as_ref())),
+            _ => {
+                return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(format!(
+                    "stopped waiting for the cluster: the tasks submitted go on, and run(executor=\"slurm\") again on {} collects them",
+                    this.dir.display()
+                )));
+            }
+        };
+        let evaluated_now = result.spent.reused < result.spent.total();
+        this.judge(
+            py,
+            &mut result,
+            verdict,
+            verdict_progress,
+            begun,
+            evaluated_now,
+        )?;
+        to_py(py, &guard(|| this.result_json(&result))?)
     }
 
     /// The search's evaluations the folder's logs hold already: where a resumed run's

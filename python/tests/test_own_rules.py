@@ -329,6 +329,44 @@ def test_a_design_run_of_a_python_game_by_reference_runs_through_slurm(cli, besi
     assert len(local.splitlines()) == 9, local
 
 
+def test_a_design_run_goes_to_slurm_from_python_without_the_binary(beside_examples, monkeypatch):
+    """Issue 74: a design run created and run from Python on the Slurm test cluster,
+    with no ``playtune`` binary on the PATH. Its array tasks run this Python with the
+    wheel (``python -m playtune task ...``), and its log is a local Python run's, row
+    for row."""
+    if not _sinfo_up():
+        if os.environ.get("PLAYTUNE_REQUIRE_SLURM"):
+            pytest.fail("PLAYTUNE_REQUIRE_SLURM is set but no Slurm cluster answers `sinfo`")
+        pytest.skip("no Slurm cluster here (bash scripts/slurm-test-cluster.sh start starts one)")
+    # No folder of the PATH holds a `playtune` (the venv's command included): the tasks
+    # (sbatch passes this environment on) can only run the wheel through Python.
+    path = [d for d in os.environ["PATH"].split(os.pathsep) if not os.path.exists(os.path.join(d, "playtune"))]
+    monkeypatch.setenv("PATH", os.pathsep.join(path))
+    # The game's own processes: this Python, which has the wheel.
+    monkeypatch.setenv("PLAYTUNE_PYTHON", sys.executable)
+    common = dict(problem="design", budget=8, seed=3, ladder_check="off", quiet=True, batch=4,
+                  settings={"game": "examples/tictactoe/tictactoe.py:GAME", "games": 4})
+    with playtune.create_run(name="local", **common) as run:
+        run.run(progress=False, verdict=0)
+    with playtune.create_run(name="cluster", **common) as run:
+        result = run.run(progress=False, verdict=0, executor="slurm", tasks=2, poll=0.5)
+    assert result["trials"], result
+    local = (beside_examples / "runs" / "local" / "evals.csv").read_text()
+    cluster = (beside_examples / "runs" / "cluster" / "evals.csv").read_text()
+    assert local == cluster
+    assert len(local.splitlines()) == 9, local
+    scripts = sorted((beside_examples / "runs" / "cluster" / "slurm").rglob("*.sh"))
+    assert scripts, "no batch script was submitted"
+    for script in scripts:
+        assert f"'{sys.executable}' '-m' 'playtune' task " in script.read_text(), script.read_text()
+    # Refused before anything is submitted: a Python function runs here, not on Slurm.
+    with playtune.create_run(name="refused", **common) as run:
+        with pytest.raises(PlaytuneError, match="a Python function runs here"):
+            run.run(lambda p: 0.0, executor="slurm")
+        with pytest.raises(PlaytuneError, match="executor='cloud'"):
+            run.run(executor="cloud")
+
+
 def test_playtune_s_bots_are_tuned_and_searched_by_map_elites(cli, beside_examples):
     game = "game=examples/tictactoe/tictactoe.py:GAME"
     common = ["--set", game, "--set", "agent=mcts(iterations=30)", "--set", "opponents=osla", "--set", "games=4"]

@@ -2,9 +2,9 @@
 //! folder is the whole state: `ask` replays the optimiser from the logs to the batch
 //! it waits for and prints its candidates; `tell` appends results to the logs.
 
-use crate::eval::{Problem, Reply, parse_reply, point_json};
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use playtune::eval::{Problem, Reply, parse_reply, point_json};
 use playtune::run::failures::FailureRow;
 use playtune::run::log::LogRow;
 use playtune::run::{self, Driven, RunConfig, Waiting};
@@ -43,10 +43,10 @@ pub(super) struct TellArgs {
 }
 
 fn load(dir: &Path) -> Result<(RunConfig, Box<dyn Problem>)> {
-    let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
+    let config = playtune::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     // `ask` and `tell` play nothing: a game named by a file is the game the run
     // recorded, never the code the folder names.
-    let problem = crate::registry::recorded_problem(dir, &config).map_err(anyhow::Error::msg)?;
+    let problem = playtune::registry::recorded_problem(dir, &config).map_err(anyhow::Error::msg)?;
     Ok((config, problem))
 }
 
@@ -141,7 +141,7 @@ pub(super) fn ask(a: AskArgs) -> Result<()> {
 
 /// One result line, checked against what the run waits for.
 enum Told {
-    Evaluation(crate::eval::Evaluation),
+    Evaluation(playtune::eval::Evaluation),
     Failure(String),
 }
 
@@ -177,7 +177,7 @@ fn parse_result(
 /// What a run's logs hold for the results told that it no longer waits for: `tell`
 /// of a result already recorded is a no-op, a different one is refused.
 struct Recorded {
-    rows: BTreeMap<(u64, u64), crate::eval::Evaluation>,
+    rows: BTreeMap<(u64, u64), playtune::eval::Evaluation>,
     failures: BTreeMap<(u64, u64), String>,
 }
 

@@ -1,12 +1,12 @@
 //! `playtune build-ladder`: a ladder built to be ordered (`random`, then each rung
 //! shown by a sequential test to score at least the target against the one below),
 //! printed as the design problem takes it, and kept in a cache so that it is built
-//! once ([`crate::harness::ladder_build`]).
+//! once ([`playtune::harness::ladder_build`]).
 
-use crate::harness::ladder_build::{self, BuildConfig, BuildError, BuiltLadder, LadderBuilder};
-use crate::prepare::ladder::{Source, built_or_cached};
 use anyhow::{Result, anyhow};
 use clap::Args;
+use playtune::harness::ladder_build::{self, BuildConfig, BuildError, BuiltLadder, LadderBuilder};
+use playtune_exec::prepare::ladder::{Source, built_or_cached};
 
 #[derive(Args)]
 pub(super) struct BuildLadderArgs {
@@ -189,7 +189,7 @@ pub(super) fn build_ladder_cmd(a: BuildLadderArgs) -> Result<()> {
     let given = game_settings(&a.settings)?;
     let kinds = match &a.kinds {
         Some(k) => {
-            let list = crate::harness::split_agents(k);
+            let list = playtune::harness::split_agents(k);
             if list.is_empty() {
                 anyhow::bail!("--kinds \"{k}\": give agent specs, weakest first");
             }
@@ -208,7 +208,7 @@ pub(super) fn build_ladder_cmd(a: BuildLadderArgs) -> Result<()> {
     };
     // The numbers first: a bad one is refused before a game is loaded or started.
     ladder_build::check_config(&config).map_err(|e| flagged(e, &a.game))?;
-    let game = crate::registry::game(&a.game).map_err(|e| anyhow!("--game {}: {e}", a.game))?;
+    let game = playtune::registry::game(&a.game).map_err(|e| anyhow!("--game {}: {e}", a.game))?;
     let builder = LadderBuilder::new(game, config).map_err(|e| flagged(e, &a.game))?;
     super::interrupt::on_interrupt(
         "the ladder was not finished, and nothing was kept: run the command again",

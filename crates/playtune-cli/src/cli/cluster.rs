@@ -1,11 +1,10 @@
 //! `playtune status`, `playtune cancel` and the hidden `playtune task` that each Slurm
 //! array task runs.
 
-use crate::exec::slurm::{self as cluster, CLUSTER_DIR};
-use crate::exec::{self, ExecError, Kind};
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, anyhow};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use playtune_exec::slurm as cluster;
+use std::path::PathBuf;
 
 #[derive(Args)]
 pub(super) struct StatusArgs {
@@ -33,124 +32,8 @@ pub(super) struct TaskArgs {
 }
 
 pub(super) fn status(a: StatusArgs) -> Result<()> {
-    if !a.dir.is_dir() {
-        bail!("{}: no such folder", a.dir.display());
-    }
-    if cluster::trials::is_home(&a.dir) {
-        cluster_status(&a.dir)?;
-        return map_status(&a.dir);
-    }
-    if a.dir.join(playtune::run::CONFIG_FILE).exists() {
-        println!("{}", run_line(&a.dir)?);
-        if a.dir.join(CLUSTER_DIR).is_dir() {
-            for line in cluster::search::status(&a.dir).map_err(anyhow::Error::msg)? {
-                println!("{line}");
-            }
-        }
-        return Ok(());
-    }
-    let mut runs: Vec<PathBuf> = std::fs::read_dir(&a.dir)?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join(playtune::run::CONFIG_FILE).exists())
-        .collect();
-    if runs.is_empty() && exec::slurm::has_maps(&a.dir) {
-        return map_status(&a.dir);
-    }
-    if runs.is_empty() {
-        bail!(
-            "{}: neither a run folder (no config.ron) nor an experiment folder (no run folders, no slurm/)",
-            a.dir.display()
-        );
-    }
-    runs.sort();
-    for r in runs {
-        println!("{}", run_line(&r)?);
-    }
-    map_status(&a.dir)
-}
-
-/// A line for each step of independent tasks run on the cluster.
-fn map_status(dir: &Path) -> Result<()> {
-    for line in exec::slurm::map_status(dir)? {
+    for line in playtune_exec::slurm::status_lines(&a.dir)? {
         println!("{line}");
-    }
-    Ok(())
-}
-
-/// One line for a run folder: evaluations logged against the budget, failures,
-/// finished or not.
-fn run_line(dir: &Path) -> Result<String> {
-    let config = crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
-    let log = dir.join(playtune::run::files::LOG_FILE);
-    // Whole lines only: a writer may be halfway through the last one.
-    let rows = match playtune::run::files::read_plain_text(&log) {
-        Ok(t) => t.matches('\n').count().saturating_sub(1),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
-        Err(e) => anyhow::bail!("{}: {e}", log.display()),
-    };
-    // Failures as the run reads them: damaged lines are named, not counted.
-    let failed = playtune::run::failures::read_failures(
-        &dir.join(playtune::run::files::FAILURES_FILE),
-        Some(&config),
-    )
-    .map_err(anyhow::Error::msg)?
-    .len();
-    let result = dir.join(playtune::run::RESULT_FILE);
-    let finished = playtune::run::files::present(&result)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", result.display()))?;
-    Ok(format!(
-        "{}: {rows} evaluations logged (budget {} = {} trial(s) x {}; pre-processing, selection and re-evaluation phases add to it){}, {}",
-        dir.display(),
-        config.budget * config.trials,
-        config.trials,
-        config.budget,
-        if failed > 0 {
-            format!(", {failed} failed")
-        } else {
-            String::new()
-        },
-        if finished { "finished" } else { "not finished" }
-    ))
-}
-
-fn cluster_status(dir: &Path) -> Result<()> {
-    let s = cluster::trials::status(dir).map_err(anyhow::Error::msg)?;
-    let c = &s.counts;
-    println!(
-        "{}: {} work items (one trial of one search each)",
-        dir.display(),
-        c.items
-    );
-    println!(
-        "tasks: {} done, {} running, {} pending, {} failed, {} not submitted",
-        c.done, c.running, c.pending, c.failed, c.not_submitted
-    );
-    println!(
-        "evaluations logged: {} (budget {}; B-RMHC's pre-processing adds to it)",
-        s.progress.evaluations, s.planned_evaluations,
-    );
-    for (item, q) in &s.queue {
-        println!(
-            "  {item}: job {} task {} {} ({})",
-            q.job, q.task, q.state, q.reason
-        );
-    }
-    if !s.failed.is_empty() {
-        println!(
-            "failed or cancelled (resubmitted by the next `playtune experiment ... --executor slurm`):"
-        );
-        for f in &s.failed {
-            println!("  {}", f.heading());
-            for l in f.tail.lines() {
-                println!("    | {l}");
-            }
-        }
-    }
-    if c.done == c.items {
-        println!(
-            "every item is done: the next `playtune experiment ... --executor slurm` collects them and writes the summary"
-        );
     }
     Ok(())
 }
@@ -188,31 +71,12 @@ pub(super) fn task(a: TaskArgs) -> Result<()> {
             .build_global()
             .map_err(|e| anyhow!("cannot start {cpus} threads: {e}"))?;
     }
-    let line = exec::run_worker(KINDS, &a.dir, a.submission, index)?;
+    let line = playtune_exec::run_worker(
+        playtune_experiments::WORKER_KINDS,
+        &a.dir,
+        a.submission,
+        index,
+    )?;
     println!("{line}");
     Ok(())
-}
-
-/// Every task kind a cluster's worker runs: one line a kind.
-const KINDS: &[Kind] = &[
-    Kind {
-        name: cluster::trials::KIND,
-        run: search_trial,
-    },
-    Kind {
-        name: cluster::search::KIND,
-        run: search_batch,
-    },
-    Kind::of::<exec::Evaluate>(),
-    Kind::of::<exec::TournamentGame>(),
-    Kind::of::<crate::experiments::strategy::StrategyGame>(),
-    Kind::of::<crate::experiments::ntbea_defaults::SuiteValidation>(),
-];
-
-fn search_trial(dir: &Path, k: usize, index: usize) -> Result<String, ExecError> {
-    cluster::trials::run_task(dir, k, index).map_err(ExecError::Cluster)
-}
-
-fn search_batch(dir: &Path, k: usize, index: usize) -> Result<String, ExecError> {
-    cluster::search::run_batch_task(dir, k, index).map_err(ExecError::Cluster)
 }

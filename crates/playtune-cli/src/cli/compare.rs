@@ -1,9 +1,9 @@
 //! `playtune compare`: final values of two or more runs side by side.
 
-use crate::registry::read_result;
-use crate::stats::{Summary, mann_whitney};
 use anyhow::{Result, bail};
 use clap::Args;
+use playtune::registry::read_result;
+use playtune_optim::stats::{Summary, mann_whitney};
 use std::path::PathBuf;
 
 #[derive(Args)]

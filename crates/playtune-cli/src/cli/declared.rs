@@ -1,16 +1,16 @@
-//! The optimisers' flags, made from their declarations ([`crate::optim::def`]): one
+//! The optimisers' flags, made from their declarations ([`playtune::optim::def`]): one
 //! flag per setting name (`selection_budget` is `--selection-budget`), its help the
 //! setting's meaning, its default the declared one, a category's values listed, a
 //! `Bool` setting a switch, a repeatable one a flag given as often as needed. A
 //! setting several optimisers declare (`batch`, `resample`) is one flag. No
 //! optimiser setting is spelled here.
 
-use crate::optim::def::{MAP_ELITES, OPTIMIZERS, OptimizerDef};
-use crate::space::Domain;
 use anyhow::{Result, bail};
 use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
+use playtune::optim::def::{MAP_ELITES, OPTIMIZERS, OptimizerDef};
+use playtune::space::Domain;
 
 /// The optimiser settings given on the command line, by setting name: of the
 /// scalar optimisers (`optimize`; `MAP` false) or of MAP-Elites (`map-elites`).
@@ -33,8 +33,8 @@ fn defs(map: bool) -> Vec<&'static OptimizerDef> {
 
 /// Every declared setting name, with the optimisers declaring it, in declaration
 /// order.
-fn settings_by_name(map: bool) -> Vec<(crate::settings::Setting, Vec<&'static OptimizerDef>)> {
-    let mut out: Vec<(crate::settings::Setting, Vec<&'static OptimizerDef>)> = Vec::new();
+fn settings_by_name(map: bool) -> Vec<(playtune::settings::Setting, Vec<&'static OptimizerDef>)> {
+    let mut out: Vec<(playtune::settings::Setting, Vec<&'static OptimizerDef>)> = Vec::new();
     for def in defs(map) {
         for s in (def.settings)() {
             match out.iter_mut().find(|(t, _)| t.name == s.name) {
@@ -54,7 +54,7 @@ pub(super) fn flag(name: &str) -> String {
 /// A declared setting's flag, without its help and default (which its owners decide):
 /// a `Bool` setting a switch, a repeatable one a flag given as often as needed, a
 /// category's values listed, its aliases visible.
-pub(super) fn setting_arg(s: &crate::settings::Setting) -> Arg {
+pub(super) fn setting_arg(s: &playtune::settings::Setting) -> Arg {
     let arg = Arg::new(s.name.clone())
         .long(flag(&s.name))
         .visible_aliases(s.aliases.clone());

@@ -1,16 +1,16 @@
 //! `playtune experiment`: the papers' experiments as presets. Every subcommand, its
 //! presets and its own flags come from the experiments' declarations
-//! ([`crate::experiments::def::EXPERIMENTS`]); the flags every experiment shares
+//! ([`playtune_experiments::def::EXPERIMENTS`]); the flags every experiment shares
 //! (preset, seed, folders, where the work runs) are here.
 
 use super::declared::flag;
-use crate::experiments::declaration::{ExperimentDef, Request};
-use crate::experiments::def::{EXPERIMENTS, find};
-use crate::space::Domain;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::builder::PossibleValuesParser;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
+use playtune::space::Domain;
+use playtune_experiments::declaration::{ExperimentDef, Request};
+use playtune_experiments::def::{EXPERIMENTS, find};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -178,7 +178,7 @@ pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
     // which it is. Slurm's tools are checked before any folder is made.
     let exec = c.cluster.executor(
         &folder,
-        crate::exec::SearchUnit::Trials,
+        playtune_exec::SearchUnit::Trials,
         super::Following {
             wait: !c.detach,
             progress: !c.quiet,
@@ -255,8 +255,8 @@ pub(super) fn experiment(a: ExperimentArgs) -> Result<()> {
 
 /// An experiment's error as the command line says it: a setting refused names its
 /// flag, and a game with no study preset says what designs it instead.
-fn flag_error(e: crate::experiments::Error) -> anyhow::Error {
-    use crate::experiments::Error;
+fn flag_error(e: playtune_experiments::Error) -> anyhow::Error {
+    use playtune_experiments::Error;
     match &e {
         Error::Setting(s) => anyhow!("--{}: {e}", flag(s.name())),
         Error::NoStudyPreset(game) => {

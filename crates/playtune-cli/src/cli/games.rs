@@ -1,11 +1,11 @@
 //! `playtune play`, `render`, `tournament` and `games`: any registered game
-//! ([`crate::registry::GAMES`]) between agents named with their settings.
+//! ([`playtune::registry::GAMES`]) between agents named with their settings.
 
-use crate::harness::settings::parse_pairs;
-use crate::harness::{DynGame, GameRequest, Generic, Record, Setting, Values, split_agents};
-use crate::registry::read_result;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use playtune::harness::settings::parse_pairs;
+use playtune::harness::{DynGame, GameRequest, Generic, Record, Setting, Values, split_agents};
+use playtune::registry::read_result;
 use std::path::{Path, PathBuf};
 
 /// How every game command plays: agents' budget, seed, output.
@@ -28,7 +28,7 @@ struct RunArgs {
 #[derive(Args)]
 pub(super) struct GameArgs {
     /// The game (see `playtune games`); every game command defaults to the same one.
-    #[arg(long, alias = "problem", default_value = crate::registry::DEFAULT_GAME)]
+    #[arg(long, alias = "problem", default_value = playtune::registry::DEFAULT_GAME)]
     game: String,
     /// Agents, one per seat, comma-separated, each NAME or NAME(KEY=VALUE,...), e.g.
     /// `mcts(iterations=200,depth=10),random` [default: the game's lineup].
@@ -93,7 +93,7 @@ fn parse_turn(text: &str) -> Result<u32, String> {
 #[derive(Args)]
 pub(super) struct TournamentArgs {
     /// The game (see `playtune games`).
-    #[arg(long, default_value = crate::registry::DEFAULT_GAME)]
+    #[arg(long, default_value = playtune::registry::DEFAULT_GAME)]
     game: String,
     /// Agents, comma-separated (NAME or NAME(KEY=VALUE,...)): one per seat, or more
     /// than two for a 2-player round robin [default: the game's lineup].
@@ -170,7 +170,7 @@ fn settings(game: &dyn DynGame, a: &GameArgs) -> Result<Vec<(String, String)>> {
 }
 
 fn request(a: &GameArgs) -> Result<(&'static dyn DynGame, GameRequest)> {
-    let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
+    let game = playtune::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let settings = settings(game, a)?;
     let mut agents = match &a.agents {
         Some(list) => split_agents(list),
@@ -271,7 +271,7 @@ pub(super) fn render_cmd(a: RenderArgs) -> Result<()> {
     let out = a
         .out
         .unwrap_or_else(|| PathBuf::from(format!("plots/{}.png", game.name().replace('-', "_"))));
-    if !crate::plot::is_picture(&out) {
+    if !playtune_report::plot::is_picture(&out) {
         bail!(
             "--out {}: the file name must end in .png or .svg",
             out.display()
@@ -279,7 +279,7 @@ pub(super) fn render_cmd(a: RenderArgs) -> Result<()> {
     }
     game.render(&req, &a.at, &out)
         .map_err(|e| match e {
-            crate::harness::Error::NoPicture { .. } => anyhow!(
+            playtune::harness::Error::NoPicture { .. } => anyhow!(
                 "{e}: name a game that draws one with --game (space-battle and strategy do)"
             ),
             e => anyhow::Error::msg(e),
@@ -295,23 +295,24 @@ fn watched_tournament(
     game: &dyn DynGame,
     req: &GameRequest,
     games: usize,
-) -> Result<(crate::harness::TournamentResult, Values, usize)> {
+) -> Result<(playtune::harness::TournamentResult, Values, usize)> {
     let agents = game.agent_names(req).map_err(anyhow::Error::msg)?.len();
     let values = game
         .settings_values(&req.settings)
         .map_err(anyhow::Error::msg)?;
     let players = game.players(&values).map_err(anyhow::Error::msg)?;
-    let lineups = crate::harness::tournament::lineups(agents, players)
+    let lineups = playtune::harness::tournament::lineups(agents, players)
         .map_err(anyhow::Error::msg)?
         .len();
     let total = lineups.saturating_mul(games) as u64;
-    let r =
-        crate::progress::with_games_bar(total, |watch| game.tournament_watched(req, games, watch))?;
+    let r = playtune_exec::progress::with_games_bar(total, |watch| {
+        game.tournament_watched(req, games, watch)
+    })?;
     Ok((r, values, players))
 }
 
 pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
-    let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
+    let game = playtune::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let mut settings = params_settings(game, a.params.as_deref(), a.trial)?;
     settings.extend(
         parse_pairs(a.settings.iter().map(String::as_str))
@@ -329,7 +330,7 @@ pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
         budget: a.run.budget,
         seed: a.run.seed,
     };
-    let max = crate::harness::tournament::MAX_GAMES;
+    let max = playtune::harness::tournament::MAX_GAMES;
     if !(1..=max).contains(&a.games) {
         bail!("--games {}: give 1 to {max} games a pairing", a.games);
     }
@@ -453,8 +454,8 @@ pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
 
 /// The values a setting takes, as a newcomer reads them: a list as its items, a
 /// stepped range with its step, categories by name.
-fn takes(domain: &crate::space::Domain) -> String {
-    use crate::space::Domain;
+fn takes(domain: &playtune::space::Domain) -> String {
+    use playtune::space::Domain;
     match domain {
         Domain::Int { min, max, step } if *step > 1 => {
             format!("{min} to {max} in steps of {step}")
@@ -490,7 +491,7 @@ fn print_settings(indent: &str, settings: &[Setting]) {
 }
 
 /// One game's settings, playability and own agents, as `playtune games` lists them.
-fn print_game(game: &dyn crate::harness::DynGame) {
+fn print_game(game: &dyn playtune::harness::DynGame) {
     println!("{}  {}", game.name(), game.about());
     println!("  settings:");
     print_settings("    ", &game.settings());
@@ -537,17 +538,17 @@ fn print_game(game: &dyn crate::harness::DynGame) {
 /// offers; `playtune games GAME`: that game alone.
 pub(super) fn games_cmd(only: Option<&str>) -> Result<()> {
     if let Some(name) = only {
-        print_game(crate::registry::game(name).map_err(anyhow::Error::msg)?);
+        print_game(playtune::registry::game(name).map_err(anyhow::Error::msg)?);
         return Ok(());
     }
-    for game in crate::registry::GAMES {
+    for game in playtune::registry::GAMES {
         print_game(*game);
     }
-    let described = crate::games::external::listed();
+    let described = playtune::games::external::listed();
     if !described.is_empty() {
         println!("described games (game descriptions on $PLAYTUNE_GAMES and ./games):");
         for path in described {
-            match crate::registry::game(&path.display().to_string()) {
+            match playtune::registry::game(&path.display().to_string()) {
                 Ok(game) => {
                     print!("{}: ", path.display());
                     print_game(game);

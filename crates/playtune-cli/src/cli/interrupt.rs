@@ -62,7 +62,7 @@ pub(super) fn install() {
 
 #[cfg(unix)]
 extern "C" fn handle(signal: libc::c_int) {
-    crate::eval::evaluator_groups::kill_all();
+    playtune::eval::evaluator_groups::kill_all();
     let hint = HINT.load(Ordering::SeqCst);
     let what: &[u8] = match signal {
         libc::SIGTERM => b"\nterminated: ",

@@ -8,17 +8,17 @@
 //!   a round robin among themselves on training levels first, and the rungs are the
 //!   largest set of them whose results against each other are an ordered ladder.
 
-use crate::experiments::strategy::{
-    DIFFICULTY_LADDER, StrategyExperiment, ladder, pair_scores, run,
-};
-use crate::games::strategy::{training_levels, validation_levels};
-use crate::harness::agents::{AgentSpec, split_agents};
-use crate::harness::ladder::{ordered_subset, subset_averages};
-use crate::optim::map_elites::Archive;
-use crate::registry::read_config;
-use crate::registry::read_result;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
+use playtune::games::strategy::{training_levels, validation_levels};
+use playtune::harness::agents::{AgentSpec, split_agents};
+use playtune::harness::ladder::{ordered_subset, subset_averages};
+use playtune::optim::map_elites::Archive;
+use playtune::registry::read_config;
+use playtune::registry::read_result;
+use playtune_experiments::strategy::{
+    DIFFICULTY_LADDER, StrategyExperiment, ladder, pair_scores, run,
+};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -104,7 +104,7 @@ pub(super) fn ladder_cmd(a: LadderArgs) -> Result<()> {
     }
     let md = run(
         &x,
-        &crate::exec::Local,
+        &playtune_exec::Local,
         &a.output.runs_dir,
         &a.output.plots_dir,
         !a.output.quiet,
@@ -247,7 +247,7 @@ fn from_archive(
         .ok_or_else(|| anyhow!("{}: trial {} has no archive", run_dir.display(), a.trial))?;
     let elites = archive.elites();
     let names: Vec<&str> = archive.axes().iter().map(|x| x.name.as_str()).collect();
-    let problem = crate::registry::build_problem(&config.problem, Some(&config.space))
+    let problem = playtune::registry::build_problem(&config.problem, Some(&config.space))
         .map_err(anyhow::Error::msg)?;
     // The column: None for the fitness, else a feature's index.
     let column = if a.by == "fitness" {
@@ -325,7 +325,7 @@ fn from_archive(
     }
     run(
         &pool,
-        &crate::exec::Local,
+        &playtune_exec::Local,
         &a.output.runs_dir,
         &a.output.plots_dir,
         !a.output.quiet,

@@ -1,9 +1,11 @@
 //! `playtune check-ladder`, and the flags of the same check before every design run
-//! ([`crate::prepare::ladder`]).
+//! ([`playtune_exec::prepare::ladder`]).
 
-use crate::prepare::ladder::{FULL_CHECK_GAMES, LadderCheckMode, check_games, report, watched};
 use anyhow::Result;
 use clap::Args;
+use playtune_exec::prepare::ladder::{
+    FULL_CHECK_GAMES, LadderCheckMode, check_games, report, watched,
+};
 
 /// The ladder check's options of a design run.
 #[derive(Args, Clone)]
@@ -13,7 +15,7 @@ pub(crate) struct LadderCheckArgs {
     /// the one below and proposes an ordered ladder; use searches on that proposal;
     /// off skips the check.
     #[arg(long, value_enum, default_value = "warn")]
-    pub ladder_check: LadderCheckMode,
+    pub ladder_check: LadderCheckFlag,
     /// Games each pair of rungs plays in the ladder check [default: 100, fewer where
     /// that would be over a tenth of the search's games, never under 10].
     #[arg(long, value_name = "N")]
@@ -22,22 +24,40 @@ pub(crate) struct LadderCheckArgs {
 
 impl LadderCheckArgs {
     /// The check as the run takes it, its count checked.
-    pub(crate) fn settings(&self) -> Result<crate::prepare::ladder::LadderCheckSettings> {
+    pub(crate) fn settings(&self) -> Result<playtune_exec::prepare::ladder::LadderCheckSettings> {
         if let Some(n) = self.ladder_check_games {
             check_games("--ladder-check-games ", n)
                 .map_err(|e| anyhow::anyhow!("{e} (--ladder-check off skips the check)"))?;
         }
-        Ok(crate::prepare::ladder::LadderCheckSettings {
-            mode: self.ladder_check,
+        Ok(playtune_exec::prepare::ladder::LadderCheckSettings {
+            mode: self.ladder_check.0,
             games: self.ladder_check_games,
         })
+    }
+}
+
+/// `--ladder-check`: a mode of the check, its names and help from the mode itself.
+#[derive(Clone, Copy)]
+pub(crate) struct LadderCheckFlag(LadderCheckMode);
+
+impl clap::ValueEnum for LadderCheckFlag {
+    fn value_variants<'a>() -> &'a [Self] {
+        const FLAGS: [LadderCheckFlag; 3] = [
+            LadderCheckFlag(LadderCheckMode::ALL[0]),
+            LadderCheckFlag(LadderCheckMode::ALL[1]),
+            LadderCheckFlag(LadderCheckMode::ALL[2]),
+        ];
+        &FLAGS
+    }
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()).help(self.0.about()))
     }
 }
 
 #[derive(Args)]
 pub(super) struct CheckLadderArgs {
     /// The game (see `playtune games`).
-    #[arg(long, default_value = crate::registry::DEFAULT_GAME)]
+    #[arg(long, default_value = playtune::registry::DEFAULT_GAME)]
     game: String,
     /// The rungs, weakest first, comma-separated (NAME or NAME(KEY=VALUE,...))
     /// [default: the game's design ladder].
@@ -56,13 +76,13 @@ pub(super) struct CheckLadderArgs {
 
 pub(super) fn check_ladder_cmd(a: CheckLadderArgs) -> Result<()> {
     check_games("--games ", a.games)?;
-    let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
+    let game = playtune::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let given = super::name_value_pairs("--set", &a.settings)?;
     let ladder = match &a.ladder {
-        Some(l) => crate::harness::split_agents(l),
+        Some(l) => playtune::harness::split_agents(l),
         None => game
             .default_ladder()
-            .unwrap_or_else(|| crate::harness::split_agents("random,osla,mcts")),
+            .unwrap_or_else(|| playtune::harness::split_agents("random,osla,mcts")),
     };
     if ladder.len() < 2 {
         match &a.ladder {

@@ -1,12 +1,12 @@
 //! `playtune selfplay` and `playtune train-eval`: the data and the network of a learned
 //! state evaluator.
 
-use crate::experiments::learned_eval::{TrainOutput, selfplay, train_eval};
-use crate::harness::settings::parse_pairs;
-use crate::harness::{GameRequest, split_agents};
-use crate::learn::TrainConfig;
 use anyhow::{Result, bail};
 use clap::Args;
+use playtune::harness::settings::parse_pairs;
+use playtune::harness::{GameRequest, split_agents};
+use playtune::learn::TrainConfig;
+use playtune_experiments::learned_eval::{TrainOutput, selfplay, train_eval};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -46,7 +46,7 @@ pub(super) fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
     if u32::try_from(a.games).is_err() {
         anyhow::bail!("--games {}: too many", a.games);
     }
-    let game = crate::registry::game(&a.game).map_err(anyhow::Error::msg)?;
+    let game = playtune::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let settings = parse_pairs(a.settings.iter().map(String::as_str))
         .map_err(|e| anyhow::anyhow!("--set {e}"))?;
     let req = GameRequest {
@@ -126,7 +126,7 @@ pub(super) struct TrainEvalArgs {
 
 /// Training's hints in the words of the command line: the setting a hint names
 /// (`lower the learning rate`) as the flag that sets it. `train_eval` reports its
-/// errors as text; once it passes [`crate::learn::Error`] through, this matches on
+/// errors as text; once it passes [`playtune::learn::Error`] through, this matches on
 /// the variants instead.
 fn training_hints(message: &str) -> String {
     message
@@ -151,7 +151,7 @@ pub(super) fn train_eval_cmd(a: TrainEvalArgs) -> Result<()> {
         seed: a.seed,
         mirror: a.mirror,
     };
-    if let Err(crate::learn::Error::Setting {
+    if let Err(playtune::learn::Error::Setting {
         setting,
         value,
         expected,

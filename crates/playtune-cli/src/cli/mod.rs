@@ -199,7 +199,7 @@ impl ClusterArgs {
         if self.tasks == Some(0) {
             anyhow::bail!("--tasks 0: give at least one task a batch");
         }
-        crate::exec::slurm::sbatch::split_args(&self.slurm_args).map_err(slurm_error)?;
+        playtune_exec::slurm::sbatch::split_args(&self.slurm_args).map_err(slurm_error)?;
         Ok(())
     }
 
@@ -209,14 +209,14 @@ impl ClusterArgs {
     pub(crate) fn executor(
         &self,
         home: &std::path::Path,
-        unit: crate::exec::SearchUnit,
+        unit: playtune_exec::SearchUnit,
         follow: Following,
-    ) -> anyhow::Result<Box<dyn crate::exec::Executor>> {
+    ) -> anyhow::Result<Box<dyn playtune_exec::Executor>> {
         Ok(match self.executor {
-            ExecutorKind::Local => Box::new(crate::exec::Local),
+            ExecutorKind::Local => Box::new(playtune_exec::Local),
             ExecutorKind::Slurm => {
-                crate::exec::slurm::sbatch::check_tools().map_err(slurm_error)?;
-                let mut s = crate::exec::Slurm::new(
+                playtune_exec::slurm::sbatch::check_tools().map_err(slurm_error)?;
+                let mut s = playtune_exec::Slurm::new(
                     home.to_path_buf(),
                     self.options(follow.wait, follow.progress)?,
                     self.tasks.unwrap_or(16),
@@ -233,14 +233,20 @@ impl ClusterArgs {
         &self,
         wait: bool,
         progress: bool,
-    ) -> anyhow::Result<crate::exec::slurm::SlurmOptions> {
-        Ok(crate::exec::slurm::SlurmOptions {
-            args: crate::exec::slurm::sbatch::split_args(&self.slurm_args).map_err(slurm_error)?,
+    ) -> anyhow::Result<playtune_exec::slurm::SlurmOptions> {
+        Ok(playtune_exec::slurm::SlurmOptions {
+            args: playtune_exec::slurm::sbatch::split_args(&self.slurm_args)
+                .map_err(slurm_error)?,
             wait,
             poll: std::time::Duration::from_secs_f64(self.poll),
-            program: std::env::current_exe()
-                .map_err(|e| anyhow::anyhow!("cannot find this playtune binary: {e}"))?,
+            program: vec![
+                std::env::current_exe()
+                    .map_err(|e| anyhow::anyhow!("cannot find this playtune binary: {e}"))?
+                    .display()
+                    .to_string(),
+            ],
             progress,
+            stop: None,
         })
     }
 }
@@ -357,10 +363,10 @@ impl RunGameArgs {
         config: &playtune::run::RunConfig,
         command: &str,
         dir: &std::path::Path,
-    ) -> anyhow::Result<Box<dyn crate::eval::Problem>> {
-        use crate::registry::Error;
+    ) -> anyhow::Result<Box<dyn playtune::eval::Problem>> {
+        use playtune::registry::Error;
         let config_file = dir.join(playtune::run::CONFIG_FILE);
-        crate::registry::run_problem(config, self.game.as_deref()).map_err(|e| match e {
+        playtune::registry::run_problem(config, self.game.as_deref()).map_err(|e| match e {
             Error::GameGone { .. } | Error::OtherCode { .. } => anyhow::anyhow!(
                 "{}: {e}; if the game moved with the run, or you changed its code on purpose, name it again: `playtune {command} {} --game PATH` (its description file, or FILE.py:NAME)",
                 config_file.display(),
@@ -441,7 +447,7 @@ where
     // Game processes are pooled for the whole command: a game that does not exit at
     // the end of its input, or a child it left in its group, would outlive playtune.
     // Their groups end with it, as on Ctrl-C.
-    crate::eval::evaluator_groups::kill_all();
+    playtune::eval::evaluator_groups::kill_all();
     match outcome {
         Ok(()) => 0,
         Err(e) => {
@@ -452,8 +458,8 @@ where
 }
 
 /// A refusal of `--executor slurm` or of `--slurm-args`, naming the flag.
-fn slurm_error(e: crate::exec::slurm::sbatch::SlurmError) -> anyhow::Error {
-    use crate::exec::slurm::sbatch::SlurmError;
+fn slurm_error(e: playtune_exec::slurm::sbatch::SlurmError) -> anyhow::Error {
+    use playtune_exec::slurm::sbatch::SlurmError;
     match e {
         SlurmError::Missing(tool) => anyhow::anyhow!(
             "`{tool}` is not on the PATH: --executor slurm needs Slurm's command-line tools (sbatch, squeue, scancel) on this machine, the cluster's login node; without a cluster, leave --executor at its default (local), or start the test cluster with scripts/slurm-test-cluster.sh"
@@ -494,7 +500,7 @@ fn restore_sigpipe() {
 
 /// Fixes the dimensions of `--fix NAME=VALUE` items in `space`; an error names the
 /// flag and the item (the space layer names neither).
-pub(crate) fn fix_dims(space: &mut crate::space::Space, items: &[String]) -> anyhow::Result<()> {
+pub(crate) fn fix_dims(space: &mut playtune::space::Space, items: &[String]) -> anyhow::Result<()> {
     space
         .fix_all(items)
         .map_err(|e| anyhow::anyhow!("--fix {e}"))

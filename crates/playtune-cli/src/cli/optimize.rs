@@ -3,14 +3,16 @@
 mod report;
 
 use super::CommonRunArgs;
-use crate::eval::Problem;
-use crate::optim::AlgoConfig;
-use crate::optim::map_elites::{Mutation, unmoved_dims};
-use crate::prepare::start::{self, CreatedRun, Judging, Racing, RunRequest, StartError, UserSpace};
-use crate::space::{Space, constraint, parse_space};
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
+use playtune::eval::Problem;
+use playtune::optim::AlgoConfig;
+use playtune::optim::map_elites::{Mutation, unmoved_dims};
 use playtune::run::{self, ProblemSpec, RunConfig};
+use playtune::space::{Space, constraint, parse_space};
+use playtune_exec::prepare::start::{
+    self, CreatedRun, Judging, Racing, RunRequest, StartError, UserSpace,
+};
 use std::path::{Path, PathBuf};
 
 pub(super) use report::report;
@@ -52,7 +54,7 @@ struct RaceArgs {
     race: Option<f64>,
     /// Candidates that enter the race: the optimiser's recommendation and the best
     /// measured points.
-    #[arg(long, value_name = "N", default_value_t = crate::optim::race::RaceConfig::default().candidates)]
+    #[arg(long, value_name = "N", default_value_t = playtune::optim::race::RaceConfig::default().candidates)]
     race_candidates: usize,
     /// How the problem's own baseline (the game's own rules on a design problem, where
     /// the run's space holds them) takes part: `entrant`, one candidate like the
@@ -82,9 +84,9 @@ enum RaceBaselineArg {
     Incumbent,
 }
 
-impl From<RaceBaselineArg> for crate::optim::race::RaceBaseline {
+impl From<RaceBaselineArg> for playtune::optim::race::RaceBaseline {
     fn from(a: RaceBaselineArg) -> Self {
-        use crate::optim::race::RaceBaseline;
+        use playtune::optim::race::RaceBaseline;
         match a {
             RaceBaselineArg::None => RaceBaseline::Absent,
             RaceBaselineArg::Entrant => RaceBaseline::Entrant,
@@ -168,7 +170,7 @@ fn problem_and_space(common: &CommonRunArgs, default_problem: &str) -> Result<Ru
     let spec = ProblemSpec { name, settings };
     let user = match &common.space {
         Some(path) => {
-            let text = crate::space::read_space_text(path)?;
+            let text = playtune::space::read_space_text(path)?;
             let file = path.display().to_string();
             let space = parse_space(&text, &file)?;
             Some(UserSpace {
@@ -194,7 +196,7 @@ fn start_error(e: StartError, problem: &str) -> anyhow::Error {
     match e {
         StartError::Problem(e) => anyhow!("--problem {problem} --set: {e}"),
         StartError::Constraint(m) => anyhow!("--constraint: {m}"),
-        StartError::Race(crate::optim::Error::Setting {
+        StartError::Race(playtune::optim::Error::Setting {
             setting,
             value,
             expected,
@@ -216,9 +218,9 @@ fn start_error(e: StartError, problem: &str) -> anyhow::Error {
 }
 
 /// A setting refused, named by its flag (`intensify_max` is `--intensify-max`).
-fn setting_flag(e: crate::optim::Error) -> anyhow::Error {
+fn setting_flag(e: playtune::optim::Error) -> anyhow::Error {
     match e {
-        crate::optim::Error::Setting {
+        playtune::optim::Error::Setting {
             setting,
             value,
             expected,
@@ -242,7 +244,7 @@ fn start(
             let judged = verdict.is_some_and(|v| v.verdict != Some(0))
                 && problem.baseline().is_some()
                 && problem.verdict_margin().is_some();
-            let n = crate::prepare::cost::budget_for(
+            let n = playtune_exec::prepare::cost::budget_for(
                 problem.as_ref(),
                 &space,
                 common.seed,
@@ -348,8 +350,8 @@ fn start(
 
 /// An optimiser's error as the command line says it: a setting by the flag that sets
 /// it (`--line-sigma 0: ...`), with the flag that would help where there is one.
-pub(super) fn optim_error(e: crate::optim::Error) -> anyhow::Error {
-    use crate::optim::Error;
+pub(super) fn optim_error(e: playtune::optim::Error) -> anyhow::Error {
+    use playtune::optim::Error;
     match &e {
         Error::Setting {
             setting,
@@ -490,31 +492,31 @@ fn finish(
     }
     let exec = cluster.executor(
         dir,
-        crate::exec::SearchUnit::Batches(cluster.tasks.unwrap_or(16)),
+        playtune_exec::SearchUnit::Batches(cluster.tasks.unwrap_or(16)),
         super::Following {
             wait: true,
             progress: !quiet && !json,
             report: !json,
         },
     )?;
-    let search = crate::exec::Search {
+    let search = playtune_exec::Search {
         name: dir.display().to_string(),
         dir: dir.to_path_buf(),
         config: config.clone(),
         problem,
     };
-    let options = crate::exec::SearchOptions {
+    let options = playtune_exec::SearchOptions {
         progress: !quiet && !json,
         retry_failed,
     };
     let result = exec
         .search(std::slice::from_ref(&search), options)
         .map_err(|e| match e {
-            crate::exec::ExecError::Run {
+            playtune_exec::ExecError::Run {
                 source: source @ run::RunError::OtherGame { .. },
                 ..
             } => anyhow!("{}: {source}", dir.join(run::CONFIG_FILE).display()),
-            crate::exec::ExecError::Run { source, .. } => {
+            playtune_exec::ExecError::Run { source, .. } => {
                 let how = match source {
                     run::RunError::TooManyFailures { .. } | run::RunError::NothingSucceeded { .. } => format!(
                         "every failure is in {}; fix the evaluator, then `playtune resume {} --retry-failed` evaluates them again and goes on",
@@ -557,7 +559,7 @@ fn finish(
                 println!("wrote {}", w.display());
             }
         }
-    } else if matches!(config.algorithm, crate::AlgoConfig::MapElites(_)) && !json {
+    } else if matches!(config.algorithm, playtune::AlgoConfig::MapElites(_)) && !json {
         // An archive is read as a picture: say where it comes from.
         println!(
             "the archive's heatmap: `playtune plot {}` draws it (or add --plots-dir plots to the run)",
@@ -569,7 +571,7 @@ fn finish(
 
 /// `--algo`'s values: the declared optimisers.
 fn algo_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(crate::optim::def::OPTIMIZERS.iter().map(|d| {
+    clap::builder::PossibleValuesParser::new(playtune::optim::def::OPTIMIZERS.iter().map(|d| {
         clap::builder::PossibleValue::new(d.name)
             .aliases(d.aliases.iter().copied())
             .help(d.about)
@@ -577,7 +579,7 @@ fn algo_names() -> clap::builder::PossibleValuesParser {
 }
 
 pub(super) fn optimize(a: OptimizeArgs) -> Result<()> {
-    let def = crate::optim::def::optimizer(&a.algo)
+    let def = playtune::optim::def::optimizer(&a.algo)
         .ok_or_else(|| anyhow!("--algo {}: no such optimiser", a.algo))?;
     let algorithm = def
         .configure(&a.settings.for_optimizer(def)?)
@@ -637,9 +639,9 @@ enum Budget {
 pub(super) fn map_elites(a: MapElitesArgs) -> Result<()> {
     let common = &a.common;
     let (_, problem, space, _) = problem_and_space(common, "sphere")?;
-    let def = crate::optim::def::MAP_ELITES;
+    let def = playtune::optim::def::MAP_ELITES;
     let tie_break = problem.tie_break();
-    let context = crate::optim::def::Context {
+    let context = playtune::optim::def::Context {
         space: Some(&space),
         tie_break: tie_break.as_deref(),
     };
@@ -672,7 +674,7 @@ pub(super) fn map_elites(a: MapElitesArgs) -> Result<()> {
 pub(super) fn resume(a: ResumeArgs) -> Result<()> {
     a.cluster.check()?;
     let _lock = lock_run(&a.run)?;
-    let config = crate::registry::read_config(&a.run).map_err(anyhow::Error::msg)?;
+    let config = playtune::registry::read_config(&a.run).map_err(anyhow::Error::msg)?;
     if run::is_manual(&config) {
         // Every result told, but the last `tell` could not finish (a full disk): the
         // replay writes what it left unwritten.
@@ -728,7 +730,7 @@ pub(super) fn lock_run(dir: &Path) -> Result<run::lock::FolderLock> {
         // No run here: reading its config.ron says so in the usual words. If that read
         // succeeds, the folder appeared in the meantime (an `optimize` creating it):
         // it is locked as any other, never read unlocked while its creator writes.
-        crate::registry::read_config(dir).map_err(anyhow::Error::msg)?;
+        playtune::registry::read_config(dir).map_err(anyhow::Error::msg)?;
     }
     run::lock::lock(dir).map_err(anyhow::Error::msg)
 }

@@ -1,8 +1,8 @@
 //! `playtune plot`: the pictures of a finished run.
 
-use crate::plot::run::{Format, RunPictures, RunPicturesError, run_pictures};
 use anyhow::{Result, bail};
 use clap::Args;
+use playtune_report::plot::run::{Format, RunPictures, RunPicturesError, run_pictures};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]

@@ -1,7 +1,7 @@
 //! `playtune problems`: the built-in problems, their settings, the features each
 //! evaluation reports and the MAP-Elites grid they suggest.
 
-use crate::registry::{PROBLEMS, build_problem};
+use playtune::registry::{PROBLEMS, build_problem};
 use playtune::run::ProblemSpec;
 
 pub(super) fn run() -> anyhow::Result<()> {

@@ -72,7 +72,7 @@ pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
             a.n
         );
     }
-    let config = crate::registry::read_config(&a.run).map_err(anyhow::Error::msg)?;
+    let config = playtune::registry::read_config(&a.run).map_err(anyhow::Error::msg)?;
     if config.problem.name == "manual" {
         bail!(
             "{}: problem `manual` is evaluated outside playtune, so playtune cannot evaluate its points again; `playtune ask` and `playtune tell` are the way to evaluate them",
@@ -85,7 +85,7 @@ pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
     let mut targets = targets(&a, &config)?;
     let seed = a.seed.unwrap_or(config.seed);
     let mut rows = Vec::new();
-    let binding = crate::eval::Binding::new(&config.space, problem.space())
+    let binding = playtune::eval::Binding::new(&config.space, problem.space())
         .map_err(|e| anyhow!("{}: {}", a.run.display(), e.message))?;
     let baseline = super::verdict::baseline_point(&a.baseline, &config.space)?;
     // The verdict: each point beside the baseline on the same fresh seeds.
@@ -133,7 +133,7 @@ pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
                     Some(p) => BaselineSource::Point(p),
                     None => BaselineSource::Own,
                 };
-                let bar = crate::progress::counting_bar(
+                let bar = playtune_exec::progress::counting_bar(
                     !a.json,
                     2 * u64::from(a.n),
                     "verdict evaluations (the point and the baseline on fresh seeds)",
@@ -156,7 +156,7 @@ pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
         rows.push(serde_json::json!({
             "verdict": verdict,
             "trial": t.trial,
-            "point": crate::eval::point_json(&config.space, &t.values),
+            "point": playtune::eval::point_json(&config.space, &t.values),
             "estimate": t.estimate.map(|e| e.0),
             "estimate_se": t.estimate.map(|e| e.1),
             "mean": r.summary.mean,
@@ -183,7 +183,7 @@ pub(super) fn run(a: ReevaluateArgs) -> Result<()> {
 
 fn targets(a: &ReevaluateArgs, config: &RunConfig) -> Result<Vec<Target>> {
     let result = if a.run.join(run::RESULT_FILE).is_file() {
-        Some(crate::registry::read_result(&a.run).map_err(anyhow::Error::msg)?)
+        Some(playtune::registry::read_result(&a.run).map_err(anyhow::Error::msg)?)
     } else {
         None
     };

@@ -25,7 +25,7 @@ pub(super) struct ReportArgs {
 pub(super) fn run(a: ReportArgs) -> Result<()> {
     let name = a.run.file_name().map(PathBuf::from).unwrap_or_default();
     let plots = a.plots.or_else(|| a.plots_dir.map(|d| d.join(name)));
-    let page = crate::report::report(&a.run, plots.as_deref())?;
+    let page = playtune_report::report(&a.run, plots.as_deref())?;
     let out = a.out.unwrap_or_else(|| a.run.join("report.html"));
     check_out(&a.run, &out)?;
     let _lock = playtune::run::lock::lock_for_output(&a.run, &out).map_err(anyhow::Error::msg)?;

@@ -32,13 +32,13 @@ pub(super) fn run(cmd: SpacesCommand) -> Result<()> {
             };
             spec.settings
                 .extend(super::name_value_pairs("--set", &settings)?);
-            let p = crate::registry::build_problem(&spec, None).map_err(anyhow::Error::msg)?;
-            print!("{}", crate::space::to_space_file(p.space()));
+            let p = playtune::registry::build_problem(&spec, None).map_err(anyhow::Error::msg)?;
+            print!("{}", playtune::space::to_space_file(p.space()));
             return Ok(());
         }
     };
     for f in files {
-        let space = crate::space::load_space(&f)?;
+        let space = playtune::space::load_space(&f)?;
         println!(
             "{}: space `{}`, {} dimensions, {} points",
             f.display(),

@@ -1,12 +1,12 @@
 //! `playtune validate`: chosen elites of a MAP-Elites run evaluated again, many times
 //! and under other settings of their problem (the play-styles paper's Table II).
 
-use crate::experiments::validation::{CellChoice, choose, markdown, validate};
-use crate::registry::build_problem;
-use crate::registry::read_config;
-use crate::registry::read_result;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
+use playtune::registry::build_problem;
+use playtune::registry::read_config;
+use playtune::registry::read_result;
+use playtune_experiments::validation::{CellChoice, choose, markdown, validate};
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -61,7 +61,7 @@ pub(super) fn run(a: ValidateArgs) -> Result<()> {
     let picked = choose(archive, &choice).map_err(anyhow::Error::msg)?;
     let elites: Vec<_> = picked.iter().map(|&i| &archive.elites()[i]).collect();
     let rows = validate(
-        &crate::exec::Local,
+        &playtune_exec::Local,
         "validation",
         &spec,
         Some(&config.space),
@@ -71,7 +71,7 @@ pub(super) fn run(a: ValidateArgs) -> Result<()> {
     )
     .map_err(anyhow::Error::msg)?;
     let names = problem.feature_names();
-    use crate::optim::map_elites::Archive;
+    use playtune::optim::map_elites::Archive;
     let shown: Vec<usize> = archive
         .axes()
         .iter()

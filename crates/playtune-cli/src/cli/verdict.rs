@@ -1,12 +1,12 @@
 //! The verdict on the command line: `--verdict` and `--baseline`, judging a finished
 //! run's recommendations ([`playtune::run::verdict`]) and printing them.
 
-use crate::eval::Problem;
-use crate::space::Space;
 use anyhow::{Result, anyhow, bail};
 use clap::Args;
+use playtune::eval::Problem;
 use playtune::run::verdict::Verdict;
 use playtune::run::{self, RunConfig, RunResult};
+use playtune::space::Space;
 use std::path::Path;
 
 /// How a design or tuning run is judged at its end.
@@ -108,7 +108,7 @@ pub(super) fn judge_run(
     } = run::verdict::planned(config, args.verdict);
     run::verdict::VerdictSettings::check_evaluations(n).map_err(|m| anyhow!("--verdict {m}"))?;
     let point = baseline_point(&args.baseline, &config.space)?.or(kept);
-    let bar = crate::progress::counting_bar(
+    let bar = playtune_exec::progress::counting_bar(
         progress && n > 0 && (point.is_some() || problem.baseline().is_some()),
         2 * u64::from(n) * result.trials.len() as u64,
         "verdict evaluations (the recommendation and the baseline on fresh seeds)",

@@ -1,7 +1,7 @@
 //! The report of a finished run, as text or as one line of JSON: what ran, the
 //! recommendation and its agent, the final values, feasibility and the verdict.
 
-use crate::eval::{Binding, Problem};
+use playtune::eval::{Binding, Problem};
 use playtune::run::{self, RunConfig, RunResult};
 use std::path::Path;
 
@@ -212,7 +212,7 @@ pub(in crate::cli) fn report(
             out["verdict"] = serde_json::json!(v);
         }
         if let Some(f) = first.feasibility {
-            let sum = |g: fn(&crate::optim::constrained::Feasibility) -> u64| -> u64 {
+            let sum = |g: fn(&playtune::optim::constrained::Feasibility) -> u64| -> u64 {
                 r.trials
                     .iter()
                     .filter_map(|t| t.feasibility.as_ref())
@@ -245,7 +245,7 @@ fn shorten(s: &str, n: usize) -> String {
 
 /// The closing line on the trials' final values. One trial has no spread across trials:
 /// a standard error of 0 there would read as certainty, so it is not printed.
-fn final_value_line(v: &crate::stats::Summary) -> String {
+fn final_value_line(v: &playtune_optim::stats::Summary) -> String {
     if v.n < 2 {
         format!(
             "final value: {:.4} (one trial, so no standard error across trials; --trials N gives one)",
