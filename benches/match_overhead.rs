@@ -7,17 +7,19 @@
 //!     cargo bench --bench match_overhead [-- ROUNDS MATCHES]
 
 use playtune::games::external::{Description, ExternalGame, duel::Duel, load};
-use playtune::harness::{DynGame, GameRequest};
+use playtune::harness::{AgentSpec, DynGame, GameRequest};
 use std::path::Path;
 use std::time::Instant;
 
 fn rate(game: &dyn DynGame, matches: usize) -> f64 {
     let req = GameRequest {
-        settings: vec![
-            ("edge".into(), "0.4".into()),
-            ("rounds".into(), "11".into()),
-        ],
-        agents: vec!["novice".into(), "expert".into()],
+        settings: game
+            .settings_values(&[
+                ("edge".into(), "0.4".into()),
+                ("rounds".into(), "11".into()),
+            ])
+            .unwrap(),
+        agents: AgentSpec::parse_all(&["novice", "expert"]).unwrap(),
         budget: None,
         seed: 7,
     };

@@ -7,7 +7,8 @@ enum, trait, type, const, static or macro in the crate's src/ (methods included;
 appears as a whole word in a .rs file anywhere outside the crate's src/: another
 crate, or the tests, benches and examples of any crate (those see only its public API).
 A type a caller gets without writing its name, as what a `pub fn` named outside takes
-or gives back, is API too: the words of such a function's signature count as named.
+or gives back, or a trait's associated type in an impl (`type Rules = SbeRules;`), is
+API too: the words of such a signature, and such a type, count as named.
 
     python3 scripts/pub-names.py            # counts per crate, then the items
     python3 scripts/pub-names.py --max 20   # exit 1 when more than 20 are unnamed
@@ -23,6 +24,8 @@ ITEM = re.compile(
     r"^\s*pub\s+(?:const\s+fn|async\s+fn|unsafe\s+fn|fn|struct|enum|trait|type|const|static)\s+([A-Za-z_][A-Za-z0-9_]*)"
 )
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# An associated type given in a trait's impl: `    type Rules = SbeRules;`.
+ASSOCIATED = re.compile(r"^\s+type\s+[A-Za-z_][A-Za-z0-9_]*\s*=\s*([A-Za-z_][A-Za-z0-9_]*)\s*;")
 
 
 def crates():
@@ -70,6 +73,9 @@ def main():
                     items.append((path.relative_to(ROOT), lineno, m.group(1)))
                     if m.group(1) in named and re.match(r"^\s*pub\s+(?:const\s+)?fn\b", line):
                         named |= set(WORD.findall(signature(lines, lineno - 1)))
+                assoc = ASSOCIATED.match(line)
+                if assoc:
+                    named.add(assoc.group(1))
         unnamed = [i for i in items if i[2] not in named]
         total_items += len(items)
         total_unnamed += len(unnamed)

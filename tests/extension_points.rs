@@ -8,7 +8,7 @@
 use playtune::eval::Problem;
 use playtune::game::{Acting, Agent, Game};
 use playtune::harness::agents::GenericAgent;
-use playtune::harness::{AgentEntry, DynGame, GameDef, GameRequest, Setting, Values};
+use playtune::harness::{AgentEntry, AgentSpec, DynGame, GameDef, GameRequest, Setting, Values};
 use playtune::optim::{Candidate, Optimizer, Phase, Recommendation};
 use playtune::rng::Rng;
 use playtune::run::verdict::{Outcome, VerdictSettings};
@@ -459,6 +459,7 @@ struct PileDef;
 
 impl GameDef for PileDef {
     type State = Pile;
+    type Rules = Values;
     fn name(&self) -> &'static str {
         "pile"
     }
@@ -471,6 +472,11 @@ impl GameDef for PileDef {
     fn settings(&self) -> Vec<Setting> {
         vec![Setting::new("stones", "10", "stones at the start")]
     }
+    // The settings as read are all its rules: it reads them as it sets a game up.
+    fn rules(&self, s: &Values) -> Result<Values, playtune::harness::Error> {
+        Ok(s.clone())
+    }
+
     fn new_state(&self, s: &Values, _: u64) -> Result<Pile, playtune::harness::Error> {
         let stones = s.count("stones")?;
         if stones > MAX_STONES {
@@ -520,8 +526,10 @@ fn a_games_own_error_reaches_its_caller_typed() {
     let game: &dyn DynGame = &PILE;
     let e = game
         .play(&GameRequest {
-            settings: vec![("stones".into(), "5000".into())],
-            agents: vec!["nth".into(), "nth".into()],
+            settings: game
+                .settings_values(&[("stones".into(), "5000".into())])
+                .unwrap(),
+            agents: AgentSpec::parse_all(&["nth", "nth"]).unwrap(),
             budget: None,
             seed: 1,
         })
@@ -537,8 +545,10 @@ fn a_games_own_error_reaches_its_caller_typed() {
 fn an_agent_declared_outside_the_crate_plays_by_name_with_its_settings() {
     let game: &dyn DynGame = &PILE;
     let request = |agents: &[&str]| GameRequest {
-        settings: vec![("stones".into(), "7".into())],
-        agents: agents.iter().map(|a| a.to_string()).collect(),
+        settings: game
+            .settings_values(&[("stones".into(), "7".into())])
+            .unwrap(),
+        agents: AgentSpec::parse_all(agents).unwrap(),
         budget: None,
         seed: 5,
     };

@@ -336,8 +336,15 @@ def resume(
     func: Optional[Callable[..., Result]] = None,
     progress: bool = True,
     verdict: Optional[int] = None,
+    executor: str = "local",
+    slurm_args: str = "",
+    tasks: int = 16,
+    poll: float = 10.0,
 ) -> Dict[str, Any]:
     """Goes on with an interrupted run (as ``playtune resume``) and returns its result,
-    its verdict included (see :meth:`Run.run`)."""
+    its verdict included (see :meth:`Run.run`); ``executor="slurm"`` goes on on the
+    cluster, collecting first what its tasks wrote, as ``playtune resume RUN
+    --executor slurm`` does."""
     with Run(path) as r:
-        return r.run(func, progress=progress, verdict=verdict)
+        return r.run(func, progress=progress, verdict=verdict, executor=executor,
+                     slurm_args=slurm_args, tasks=tasks, poll=poll)

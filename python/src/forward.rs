@@ -412,6 +412,8 @@ pub(crate) fn play_forward(
     playout: bool,
 ) -> PyResult<Py<PyAny>> {
     let rules = rules(players, resampler, heuristic, playout)?;
+    // The seats' specs read once, here where they enter from Python.
+    let seats = playtune::harness::AgentSpec::parse_all(&seats).map_err(crate::err)?;
     let node = rules
         .node(&state)
         .map_err(|why| raised().unwrap_or_else(|| crate::err(why)))?;
@@ -474,11 +476,13 @@ impl PyForwardBot {
         playout: bool,
     ) -> PyResult<Self> {
         let rules = rules(players, resampler, heuristic, playout)?;
+        // The spec read once, here where it enters from Python.
+        let parsed = playtune::harness::AgentSpec::parse(spec).map_err(crate::err)?;
         let bot = ForwardBot::new(
             game,
             rules,
             &setup(players, hidden, searchable, u32::MAX, Vec::new()),
-            spec,
+            &parsed,
             seat,
             seed,
         )

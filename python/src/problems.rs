@@ -186,9 +186,10 @@ pub(crate) fn tournament(
     if games == 0 {
         return Err(err("games 0: play at least one game"));
     }
+    // The settings and the bots read once, here where they enter from Python.
     let req = GameRequest {
-        settings,
-        agents,
+        settings: g.settings_values(&settings).map_err(err)?,
+        agents: playtune::harness::AgentSpec::parse_all(&agents).map_err(err)?,
         budget,
         seed,
     };

@@ -3,7 +3,7 @@
 
 use super::{BoxError, ExecError, Executor, Task, map};
 use playtune::eval::{EvalError, Evaluation, Problem};
-use playtune::harness::{GameRequest, Record, TournamentResult, tournament as games};
+use playtune::harness::{AgentSpec, GameRequest, Record, TournamentResult, tournament as games};
 use playtune::rng::derive_seed;
 use playtune::run::ProblemSpec;
 use playtune::space::Space;
@@ -85,13 +85,15 @@ impl Task for TournamentGame {
     const KIND: &'static str = "tournament-game";
     type Output = Record;
     fn run(&self) -> Result<Record, BoxError> {
+        // The task crossed a file as text: read once here, as where it was given.
+        let game = playtune::registry::game(&self.game)?;
         let req = GameRequest {
-            settings: self.settings.clone(),
-            agents: self.agents.clone(),
+            settings: game.settings_values(&self.settings)?,
+            agents: AgentSpec::parse_all(&self.agents)?,
             budget: self.budget,
             seed: self.seed,
         };
-        Ok(playtune::registry::game(&self.game)?.play_lineup(&req, &self.lineup, self.index)?)
+        Ok(game.play_lineup(&req, &self.lineup, self.index)?)
     }
 }
 
@@ -111,14 +113,14 @@ pub fn tournament(
     }
     let def = playtune::registry::game(game)?;
     let names = def.agent_names(req)?;
-    let players = def.players(&def.settings_values(&req.settings)?)?;
+    let players = def.players(&req.settings)?;
     let lineups = games::lineups(names.len(), players)?;
     let tasks: Vec<TournamentGame> = (0..lineups.len())
         .flat_map(|k| (0..count).map(move |g| (k, g)))
         .map(|(k, g)| TournamentGame {
             game: game.to_string(),
-            settings: req.settings.clone(),
-            agents: req.agents.clone(),
+            settings: req.settings.pairs().to_vec(),
+            agents: req.agents.iter().map(ToString::to_string).collect(),
             budget: req.budget,
             lineup: lineups[k].clone(),
             index: g,

@@ -20,7 +20,7 @@ use playtune::agents::{Hps, HpsConfig, HpsWork, LeafEvaluation, StateEvaluator, 
 use playtune::game::{Acting, Agent, Game};
 use playtune::games::strategy::def::learned_leaf;
 use playtune::games::strategy::{Strategy, StrategyPhases, StrategyState};
-use playtune::harness::{DynGame, GameDef, GameRequest, Values};
+use playtune::harness::{AgentSpec, DynGame, GameDef, GameRequest, Values};
 use playtune::learn::samples::{SampleFile, SampleHeader, SampleWriter};
 use playtune::learn::{EpochRecord, TrainConfig, Trained};
 use playtune::rng::{derive_seed, rng_from_seed};
@@ -85,17 +85,20 @@ pub fn selfplay(
         playtune::harness::Error::NoEncoding { .. } => Error::NoEncoding(game.name().to_string()),
         other => Error::from(other),
     })?;
-    // The settings read once: the default lineup and the header's settings as played.
-    let settings = game.settings_values(&req.settings)?;
-    let agents = if req.agents.is_empty() {
-        game.default_agents(&settings)?
+    // The settings as read where they were given: the default lineup and the header's
+    // settings as played.
+    let settings = &req.settings;
+    let (agents, texts) = if req.agents.is_empty() {
+        let texts = game.default_agents(settings)?;
+        (AgentSpec::parse_all(&texts)?, texts)
     } else {
-        req.agents.clone()
+        let texts = req.agents.iter().map(ToString::to_string).collect();
+        (req.agents.clone(), texts)
     };
     let header = SampleHeader {
         game: game.name().to_string(),
         settings: settings.pairs().to_vec(),
-        agents: agents.clone(),
+        agents: texts,
         budget: req.budget,
         seed: req.seed,
         encoding,
@@ -436,11 +439,12 @@ fn sample_states(x: &LearnedEvalConfig, n: usize) -> Result<Vec<StrategyState>, 
         &GameDef::settings(&Strategy),
         &x.settings,
     )?;
+    let rules = Strategy.rules(&values)?;
     let mut states = Vec::new();
     let mut game = 0u64;
     while states.len() < n {
         let seed = derive_seed(x.seed, &[0x5350_4545, game]);
-        let start = Strategy.new_state(&values, seed)?;
+        let start = Strategy.new_state(&rules, seed)?;
         let players = Arc::new(StrategyPhases);
         let mut a = Hps::new(HpsConfig::default(), players.clone());
         let mut b = Hps::new(HpsConfig::default(), players);
@@ -599,8 +603,8 @@ pub(crate) fn matches(
             eprintln!("{protocol}: {a} against {b}, {games} games");
         }
         let req = GameRequest {
-            settings: x.settings.clone(),
-            agents: vec![spec_a, spec_b],
+            settings: DynGame::settings_values(&Strategy, &x.settings)?,
+            agents: AgentSpec::parse_all(&[spec_a, spec_b])?,
             budget: None,
             seed: derive_seed(x.seed, &[0x4d41_5443, k as u64]),
         };
@@ -776,8 +780,8 @@ pub(crate) fn run(
 
     // 1. Self-play.
     let req = GameRequest {
-        settings: x.settings.clone(),
-        agents: vec![x.selfplay_agent.clone(), x.selfplay_agent.clone()],
+        settings: DynGame::settings_values(&Strategy, &x.settings)?,
+        agents: AgentSpec::parse_all(&[&x.selfplay_agent, &x.selfplay_agent])?,
         budget: None,
         seed: x.seed,
     };

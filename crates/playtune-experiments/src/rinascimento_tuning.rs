@@ -416,8 +416,9 @@ fn tables(
             label,
             "rinascimento",
             &GameRequest {
-                settings: vec![("players".into(), players.to_string())],
-                agents,
+                settings: playtune::registry::game("rinascimento")?
+                    .settings_values(&[("players".into(), players.to_string())])?,
+                agents: AgentSpec::parse_all(&agents)?,
                 budget: Some(c.decision_budget),
                 seed,
             },

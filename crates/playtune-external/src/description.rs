@@ -683,7 +683,7 @@ impl Description {
                     .map_err(|e| bad(format!("{spec:?}: {e}")))?;
                 let own = bots.iter().find(|b| b.name == parsed.name);
                 if own.is_none() && raw.forward_model && crate::forward::is_bot(&parsed.name) {
-                    crate::forward::check_spec(&raw.name, spec, searchable)
+                    crate::forward::check_spec(&raw.name, &parsed, searchable)
                         .map_err(|e| bad(e.to_string()))?;
                     continue;
                 }

@@ -42,7 +42,7 @@ pub trait MatchPlayer: Send + Sync {
         &self,
         game: &str,
         m: &Match,
-        seats: &[String],
+        seats: &[AgentSpec],
         setup: &forward::Setup,
     ) -> Option<Result<MatchReport, String>> {
         let _ = (game, m, seats, setup);
@@ -104,7 +104,7 @@ impl MatchPlayer for ProcessPlayer {
         &self,
         game: &str,
         m: &Match,
-        seats: &[String],
+        seats: &[AgentSpec],
         setup: &forward::Setup,
     ) -> Option<Result<MatchReport, String>> {
         if !self.forward {
@@ -374,36 +374,58 @@ impl ExternalGame {
     }
 
     /// The bot a spec (`expert(depth=2)`) names, its settings checked and filled in.
-    fn seat_bot(&self, spec: &str) -> Result<SeatBot, Error> {
-        let text = spec;
-        let spec = AgentSpec::parse(spec)?;
+    fn seat(&self, spec: &AgentSpec) -> Result<Seat, Error> {
         if self.description.is_forward_bot(&spec.name) {
-            let spec = forward::check_spec(self.name, text, self.description.searchable())?;
-            return Ok(SeatBot {
-                bot: spec.name.clone(),
-                settings: spec
-                    .settings
-                    .iter()
-                    .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-                    .collect(),
+            forward::check_spec(self.name, spec, self.description.searchable())?;
+            return Ok(Seat {
+                bot: SeatBot {
+                    bot: spec.name.clone(),
+                    settings: spec
+                        .settings
+                        .iter()
+                        .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                        .collect(),
+                },
+                spec: spec.clone(),
             });
         }
         let bot = self.bot(&spec.name)?;
         let owner = format!("{} bot `{}`", self.name, bot.name);
         let values = checked(&owner, &bot.settings, &spec.settings)?;
-        Ok(SeatBot {
-            bot: bot.name.clone(),
-            settings: protocol::settings_json(&bot.settings, &values),
+        Ok(Seat {
+            bot: SeatBot {
+                bot: bot.name.clone(),
+                settings: protocol::settings_json(&bot.settings, &values),
+            },
+            spec: spec.clone(),
         })
     }
 
-    fn agents(&self, req: &GameRequest) -> Result<Vec<SeatBot>, Error> {
-        let names = if req.agents.is_empty() {
-            self.default_lineup()
+    /// The request's seats, each bot checked: its agents, or the game's default
+    /// lineup.
+    fn seats(&self, req: &GameRequest) -> Result<Vec<Seat>, Error> {
+        if req.agents.is_empty() {
+            AgentSpec::parse_all(&self.default_lineup())?
+                .iter()
+                .map(|s| self.seat(s))
+                .collect()
         } else {
-            req.agents.clone()
-        };
-        names.iter().map(|n| self.seat_bot(n)).collect()
+            req.agents.iter().map(|s| self.seat(s)).collect()
+        }
+    }
+
+    /// The request's settings as a match request carries them: read once where they
+    /// were given, every one checked against the description there
+    /// ([`DynGame::settings_values`]), and typed here once a request.
+    fn settings_of(
+        &self,
+        req: &GameRequest,
+    ) -> Result<serde_json::Map<String, serde_json::Value>, Error> {
+        let given = own_settings(self.name, &req.settings)?.pairs();
+        Ok(protocol::settings_json(
+            &self.description.settings.dims,
+            given,
+        ))
     }
 
     /// The ladder's strongest rungs, one a seat.
@@ -418,8 +440,8 @@ impl ExternalGame {
     /// where `show` asks, each state and move as text.
     fn play_match(
         &self,
-        settings: &[(String, String)],
-        bots: &[&SeatBot],
+        settings: &serde_json::Map<String, serde_json::Value>,
+        bots: &[&Seat],
         seats: &[usize],
         seed: u64,
         show: bool,
@@ -431,7 +453,7 @@ impl ExternalGame {
                 players,
             });
         }
-        let mut by_seat: Vec<Option<SeatBot>> = vec![None; players];
+        let mut by_seat: Vec<Option<&Seat>> = vec![None; players];
         for (agent, &seat) in seats.iter().enumerate() {
             if seat >= players || by_seat[seat].is_some() {
                 return Err(Error::Permutation {
@@ -439,11 +461,12 @@ impl ExternalGame {
                     players,
                 });
             }
-            by_seat[seat] = Some(bots[agent].clone());
+            by_seat[seat] = Some(bots[agent]);
         }
+        let by_seat: Vec<&Seat> = by_seat.into_iter().flatten().collect();
         let m = Match {
-            settings: protocol::settings_json(&self.description.settings.dims, settings),
-            seats: by_seat.into_iter().flatten().collect(),
+            settings: settings.clone(),
+            seats: by_seat.iter().map(|s| s.bot.clone()).collect(),
             seed,
             show,
         };
@@ -462,7 +485,7 @@ impl ExternalGame {
             .map(|s| self.description.is_forward_bot(&s.bot))
             .collect();
         let report = if forward.iter().any(|&f| f) {
-            let specs: Vec<String> = m.seats.iter().map(forward_spec).collect();
+            let specs: Vec<AgentSpec> = by_seat.iter().map(|s| s.spec.clone()).collect();
             let setup = forward::Setup {
                 players,
                 hidden: self.description.hidden,
@@ -474,7 +497,11 @@ impl ExternalGame {
                 return Err(failed(format!(
                     "a match of {} seats playtune's bots ({}) beside the game's own: a game played over the forward-model operations is played by playtune's bots only",
                     self.name,
-                    specs.join(", ")
+                    specs
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
             match self.player.play_forward(self.name, &m, &specs, &setup) {
@@ -500,15 +527,15 @@ impl ExternalGame {
         rotation: usize,
         show: bool,
     ) -> Result<(Record, Vec<String>), Error> {
-        let settings = self.values(&req.settings)?;
-        let agents = self.agents(req)?;
+        let settings = self.settings_of(req)?;
+        let agents = self.seats(req)?;
         if let Some(&bad) = lineup.iter().find(|&&a| a >= agents.len()) {
             return Err(Error::Lineup {
                 agent: bad,
                 agents: agents.len(),
             });
         }
-        let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
+        let bots: Vec<&Seat> = lineup.iter().map(|&a| &agents[a]).collect();
         let seats = playtune_harness::play::rotated_seats(lineup.len(), rotation);
         self.play_match(&settings, &bots, &seats, req.seed, show)
     }
@@ -525,20 +552,29 @@ impl ExternalGame {
     }
 }
 
-/// A seat's playtune bot as the spec the agent registry reads, `NAME(KEY=VALUE,...)`.
-fn forward_spec(seat: &SeatBot) -> String {
-    let pairs: Vec<String> = seat
-        .settings
-        .iter()
-        .map(|(k, v)| match v {
-            serde_json::Value::String(s) => format!("{k}={s}"),
-            other => format!("{k}={other}"),
-        })
-        .collect();
-    if pairs.is_empty() {
-        seat.bot.clone()
-    } else {
-        format!("{}({})", seat.bot, pairs.join(","))
+/// A seat's bot, checked once: as the game's process reads it (every setting filled
+/// in), and as it was given, the spec a match over the game's rules builds.
+#[derive(Clone, Debug)]
+struct Seat {
+    bot: SeatBot,
+    spec: AgentSpec,
+}
+
+/// A request set up once for many matches: its settings and its seats checked.
+struct PreparedMatch<'g> {
+    game: &'g ExternalGame,
+    settings: serde_json::Map<String, serde_json::Value>,
+    seats: Vec<Seat>,
+}
+
+impl playtune_harness::PreparedGame for PreparedMatch<'_> {
+    fn play(&self, seed: u64) -> Result<Record, Error> {
+        let bots: Vec<&Seat> = self.seats.iter().collect();
+        let seats: Vec<usize> = (0..bots.len()).collect();
+        Ok(self
+            .game
+            .play_match(&self.settings, &bots, &seats, seed, false)?
+            .0)
     }
 }
 
@@ -719,9 +755,10 @@ impl DynGame for ExternalGame {
         &self,
         req: &GameRequest,
     ) -> Result<Box<dyn playtune_harness::PreparedGame + '_>, Error> {
-        Ok(Box::new(playtune_harness::EachTime {
+        Ok(Box::new(PreparedMatch {
             game: self,
-            request: req.clone(),
+            settings: self.settings_of(req)?,
+            seats: self.seats(req)?,
         }))
     }
 
@@ -741,8 +778,8 @@ impl DynGame for ExternalGame {
     }
 
     fn check(&self, req: &GameRequest) -> Result<(), Error> {
-        self.values(&req.settings)?;
-        self.agents(req).map(|_| ())
+        self.settings_of(req)?;
+        self.seats(req).map(|_| ())
     }
 
     fn tournament_watched(
@@ -756,13 +793,13 @@ impl DynGame for ExternalGame {
             req.seed,
             watch,
             || {
-                let settings = self.values(&req.settings)?;
-                let agents = self.agents(req)?;
+                let settings = self.settings_of(req)?;
+                let agents = self.seats(req)?;
                 let names = self.agent_names(req)?;
                 Ok((names, self.description.players, (settings, agents)))
             },
             |(settings, agents), lineup, seats, seed| {
-                let bots: Vec<&SeatBot> = lineup.iter().map(|&a| &agents[a]).collect();
+                let bots: Vec<&Seat> = lineup.iter().map(|&a| &agents[a]).collect();
                 Ok(self.play_match(settings, &bots, seats, seed, false)?.0)
             },
         )
@@ -778,18 +815,7 @@ impl DynGame for ExternalGame {
     }
 
     fn agent_names(&self, req: &GameRequest) -> Result<Vec<String>, Error> {
-        let names = if req.agents.is_empty() {
-            self.default_lineup()
-        } else {
-            req.agents.clone()
-        };
-        let specs = names
-            .iter()
-            .map(|n| {
-                self.seat_bot(n)?;
-                AgentSpec::parse(n)
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let specs: Vec<AgentSpec> = self.seats(req)?.into_iter().map(|s| s.spec).collect();
         Ok(playtune_harness::numbered_names(&specs))
     }
 
@@ -893,8 +919,8 @@ mod failed_matches {
         let game = ExternalGame::with_player(d, Box::new(Rude));
         let e = game
             .play(&GameRequest {
-                settings: Vec::new(),
-                agents: vec!["a".into(), "a".into()],
+                settings: game.settings_values(&[]).unwrap(),
+                agents: AgentSpec::parse_all(&["a", "a"]).unwrap(),
                 budget: None,
                 seed: 1,
             })

@@ -238,7 +238,8 @@ fn one_match(
         card: -1,
     };
     let node = rules.node_of(&start);
-    let seats = vec![bot.to_string(), "random".to_string()];
+    let seats =
+        playtune_harness::AgentSpec::parse_all(&[bot.to_string(), "random".to_string()]).unwrap();
     play(
         "nim",
         Arc::new(rules),
@@ -327,7 +328,8 @@ fn after_a_failure_no_call_reaches_the_rules() {
             card: -1,
         };
         let node = nim.node_of(&start);
-        let seats = vec![bot.to_string(), bot.to_string()];
+        let seats =
+            playtune_harness::AgentSpec::parse_all(&[bot.to_string(), bot.to_string()]).unwrap();
         let e = play(
             "nim",
             nim.clone(),
@@ -381,7 +383,11 @@ fn a_match_reports_its_trace_its_features_and_its_frames() {
     };
     let rules = Nim::new(Fault::None, 0);
     let node = rules.node_of(&start);
-    let seats = vec!["mcts(iterations=30)".to_string(), "random".to_string()];
+    let seats = playtune_harness::AgentSpec::parse_all(&[
+        "mcts(iterations=30)".to_string(),
+        "random".to_string(),
+    ])
+    .unwrap();
     let lineup = |show| Lineup {
         seats: &seats,
         seed: 3,
@@ -474,7 +480,11 @@ fn uct_plays_nim_perfectly_from_the_winning_seat() {
                 };
                 let rules = Nim::new(Fault::None, 0);
                 let node = rules.node_of(&start);
-                let seats = vec![spec.to_string(), opponent.to_string()];
+                let seats = playtune_harness::AgentSpec::parse_all(&[
+                    spec.to_string(),
+                    opponent.to_string(),
+                ])
+                .unwrap();
                 let setup = Setup {
                     hidden: false,
                     ..setup()
@@ -561,7 +571,9 @@ fn uct_batches_where_the_rules_are_remote_and_plays_the_same_matches() {
             (None, "uct(iterations=64,batch=32)"),
             (Some(&batched), "uct(iterations=64)"),
         ] {
-            let seats = vec![spec.to_string(), "random".to_string()];
+            let seats =
+                playtune_harness::AgentSpec::parse_all(&[spec.to_string(), "random".to_string()])
+                    .unwrap();
             let lineup = Lineup {
                 seats: &seats,
                 seed,

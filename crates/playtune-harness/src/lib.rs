@@ -28,8 +28,8 @@ pub mod learn;
 pub use game::{Acting, Agent, Game};
 pub use harness::agents::{GenericAgent, all_agents, build_agent, list, mcts_config};
 pub use harness::{
-    AgentEntry, AgentInfo, AgentSpec, DynGame, EachTime, Error, GameDef, GameRequest, Generic,
-    PreparedGame, Record, SampleSink, Setting, SettingError, TournamentResult, Values, Watch,
-    numbered_names, own_settings, split_agents,
+    AgentEntry, AgentInfo, AgentSpec, DynGame, Error, GameDef, GameRequest, Generic, PreparedGame,
+    Record, SampleSink, Setting, SettingError, TournamentResult, Values, Watch, numbered_names,
+    own_settings, split_agents,
 };
 pub use harness::{design, error, ladder, ladder_check, metrics, play, tournament, tune};

@@ -156,6 +156,27 @@ impl Values {
         })
     }
 
+    /// These values with `given` in place of theirs: each name must be one of them,
+    /// as [`Values::new`] checks; nothing else is read again. A design evaluation
+    /// puts its point's settings over the settings held fixed, read once.
+    pub fn with(&self, given: &[(String, String)]) -> Result<Values, SettingError> {
+        let mut out = self.clone();
+        for (k, v) in given {
+            match out.values.iter_mut().find(|(n, _)| n == k) {
+                Some(slot) => slot.1 = v.clone(),
+                None => {
+                    return Err(SettingError::Unknown {
+                        owner: self.owner.clone(),
+                        name: k.clone(),
+                        value: v.clone(),
+                        known: self.values.iter().map(|(n, _)| n.clone()).collect(),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// The text of setting `name`; panics if it was not declared (a bug in the
     /// caller, not bad input).
     pub fn get(&self, name: &str) -> &str {
@@ -373,6 +394,14 @@ mod tests {
             "gamez=3: problem `p` has no setting `gamez` (its settings: games, c)"
         );
         let v = Values::new("problem `p`", &declared, &[("games".into(), "0".into())]).unwrap();
+        // Values put over others: the given replace theirs, an unknown name refused.
+        let w = v.with(&[("c".into(), "2".into())]).unwrap();
+        assert_eq!((w.get("games"), w.get("c")), ("0", "2"));
+        assert_eq!(v.get("c"), "1");
+        assert!(matches!(
+            v.with(&[("x".into(), "1".into())]),
+            Err(SettingError::Unknown { known, .. }) if known == ["games", "c"]
+        ));
         let e = v.count("games").unwrap_err();
         assert!(matches!(&e, SettingError::Invalid { value, .. } if value == "0"));
         assert_eq!(

@@ -2,7 +2,8 @@
 //! player with the reference framework's settings. The agents themselves are the
 //! harness's (`rnd`, `osla`, and the presets `mcts*`, `bmrh*`, `srh*` in `def.rs`).
 
-use super::actions::{Action, RandomPlayer};
+use super::action::Action;
+use super::actions::RandomPlayer;
 use super::state::RinState;
 use playtune_harness::agents::{MctsConfig, Recommendation};
 use playtune_harness::game::Agent;

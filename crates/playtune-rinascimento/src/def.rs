@@ -92,6 +92,7 @@ pub(crate) fn rules_space() -> Space {
 
 impl GameDef for Rinascimento {
     type State = RinState;
+    type Rules = Rules;
 
     fn name(&self) -> &'static str {
         "rinascimento"
@@ -141,7 +142,7 @@ impl GameDef for Rinascimento {
         settings
     }
 
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<RinState, Error> {
+    fn rules(&self, settings: &Values) -> Result<Rules, Error> {
         let players = settings.count("players")?;
         if !(2..=MAX_PLAYERS).contains(&players) {
             return Err(Error::value(
@@ -150,8 +151,11 @@ impl GameDef for Rinascimento {
                 format!("Rinascimento takes 2 to {MAX_PLAYERS} players"),
             ));
         }
-        let rules = preset(settings)?.rules(rules(settings, players)?);
-        Ok(RinState::new(&rules, seed)?)
+        Ok(preset(settings)?.rules(rules(settings, players)?))
+    }
+
+    fn new_state(&self, rules: &Rules, seed: u64) -> Result<RinState, Error> {
+        Ok(RinState::new(rules, seed)?)
     }
 
     fn design_space(&self) -> Option<playtune_optim::space::Space> {

@@ -15,6 +15,7 @@
 //! - [`preset`]: the `spec` and `reference` readings where the spec and the reference
 //!   Java framework differ ([`Preset`]).
 
+mod action;
 pub mod actions;
 pub mod agents;
 mod cards;
@@ -31,7 +32,8 @@ mod tests;
 #[cfg(test)]
 mod tests_reference;
 
-pub use actions::{Action, GiveBack, KindChoice, RandomPlayer, Tokens};
+pub use action::{Action, Tokens};
+pub use actions::{GiveBack, KindChoice, RandomPlayer};
 pub use agents::{RinRandom, mcts_star};
 pub use def::{AGENT_TUNING, RULE_DESIGN, Rinascimento};
 pub use error::Error;

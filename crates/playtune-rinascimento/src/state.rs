@@ -6,7 +6,7 @@
 
 use rand::seq::SliceRandom;
 
-use super::actions::{Action, Tokens};
+use super::action::{Action, Tokens};
 use super::cards::{Content, MAX_CARDS};
 use super::generator::content_for;
 use super::rules::{

@@ -6,7 +6,7 @@ mod rules;
 
 use std::collections::HashSet;
 
-use super::actions::ActionKind;
+use super::action::ActionKind;
 use super::rules::MAX_COLOURS;
 use super::state::EMPTY;
 use super::state::EndReason;

@@ -1,7 +1,7 @@
 //! Tests of the reference framework's readings of the rules (issue 15), each against
 //! the spec's, with the helpers of `tests.rs`.
 
-use super::actions::ActionKind;
+use super::action::ActionKind;
 use super::state::EndReason;
 use super::tests::{RandomAgent, check_invariants, fresh, pick_for, random_game};
 use super::*;

@@ -106,8 +106,16 @@ fn contiguous(values: &[f64]) -> Option<Domain> {
 /// The Space Battle Evolved descriptor.
 pub struct SpaceBattle;
 
+/// Space Battle's rules as its settings set them: the 30 parameters and the tick cap.
+#[derive(Clone, Debug)]
+pub struct SbeRules {
+    params: SbeParams,
+    max_ticks: u32,
+}
+
 impl GameDef for SpaceBattle {
     type State = SbeState;
+    type Rules = SbeRules;
 
     /// Space Battle's agents drew from `[1, i]` before the harness existed; keeping it
     /// keeps the published runs' games.
@@ -142,7 +150,7 @@ impl GameDef for SpaceBattle {
         out
     }
 
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<SbeState, Error> {
+    fn rules(&self, settings: &Values) -> Result<SbeRules, Error> {
         let s = space();
         let mut values = Vec::with_capacity(s.dims.len());
         for d in &s.dims {
@@ -159,7 +167,11 @@ impl GameDef for SpaceBattle {
             .map_err(super::Error::from)?;
         let max_ticks = u32::try_from(settings.count("max_ticks")?)
             .map_err(|_| Error::field("max_ticks", "give a number of ticks, not max"))?;
-        Ok(SbeState::new(params, seed).with_max_ticks(max_ticks))
+        Ok(SbeRules { params, max_ticks })
+    }
+
+    fn new_state(&self, rules: &SbeRules, seed: u64) -> Result<SbeState, Error> {
+        Ok(SbeState::new(rules.params.clone(), seed).with_max_ticks(rules.max_ticks))
     }
 
     fn agents(&self) -> Vec<AgentEntry<SbeState>> {

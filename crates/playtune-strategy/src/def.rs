@@ -38,23 +38,56 @@ const MCTS_DEFAULTS: &[(&str, &str)] = &[
     ("budget", DECISION_BUDGET),
 ];
 
-/// The level a game is played on: `training` and `validation` pick one of those
-/// levels by the game's seed, `any` generates one from the seed, a number is that
-/// level's seed.
-pub(crate) fn level_seed(choice: &str, seed: u64) -> Result<u64, Error> {
-    let pick = |set: Vec<u64>| set[(seed % set.len() as u64) as usize];
-    match choice {
-        "training" => Ok(pick(training_levels())),
-        "validation" => Ok(pick(validation_levels())),
-        "any" => Ok(seed),
-        n => n.parse::<u64>().map_err(|_| {
-            Error::value(
-                "level",
-                n,
-                "expected training, validation, any or a level's seed",
-            )
-        }),
+/// Setting `level`, read: the level a game is played on. `training` and
+/// `validation` pick one of those levels by the game's seed, `any` generates one from
+/// the seed, a number is that level's seed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum LevelChoice {
+    /// One of the training levels, picked by the game's seed.
+    Training,
+    /// One of the validation levels, picked by the game's seed.
+    Validation,
+    /// A level generated from the game's seed.
+    Any,
+    /// The level of this seed.
+    Seed(u64),
+}
+
+impl LevelChoice {
+    pub(crate) fn parse(choice: &str) -> Result<LevelChoice, Error> {
+        match choice {
+            "training" => Ok(LevelChoice::Training),
+            "validation" => Ok(LevelChoice::Validation),
+            "any" => Ok(LevelChoice::Any),
+            n => n.parse::<u64>().map(LevelChoice::Seed).map_err(|_| {
+                Error::value(
+                    "level",
+                    n,
+                    "expected training, validation, any or a level's seed",
+                )
+            }),
+        }
     }
+
+    /// The seed of the level a game seeded `seed` plays on.
+    pub(crate) fn seed(self, seed: u64) -> u64 {
+        let pick = |set: Vec<u64>| set[(seed % set.len() as u64) as usize];
+        match self {
+            LevelChoice::Training => pick(training_levels()),
+            LevelChoice::Validation => pick(validation_levels()),
+            LevelChoice::Any => seed,
+            LevelChoice::Seed(n) => n,
+        }
+    }
+}
+
+/// The strategy game's rules as its settings set them: the game's and the levels'
+/// configurations, and which level a game plays on.
+#[derive(Clone, Debug)]
+pub struct StrategyRules {
+    game: GameConfig,
+    level: LevelConfig,
+    choice: LevelChoice,
 }
 
 /// A rule a designer may change: its setting name, what it is, its range and step
@@ -433,6 +466,7 @@ fn hps(v: &Values) -> Result<Box<dyn Agent<StrategyState>>, Error> {
 
 impl GameDef for Strategy {
     type State = StrategyState;
+    type Rules = StrategyRules;
 
     fn name(&self) -> &'static str {
         "strategy"
@@ -481,10 +515,18 @@ impl GameDef for Strategy {
         Some(rules_space())
     }
 
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<StrategyState, Error> {
-        let (game, level_config) = configs(settings)?;
-        let level = Level::generate(level_seed(settings.get("level"), seed)?, &level_config)?;
-        Ok(StrategyState::new(&level, &game)?)
+    fn rules(&self, settings: &Values) -> Result<StrategyRules, Error> {
+        let (game, level) = configs(settings)?;
+        Ok(StrategyRules {
+            game,
+            level,
+            choice: LevelChoice::parse(settings.get("level"))?,
+        })
+    }
+
+    fn new_state(&self, rules: &StrategyRules, seed: u64) -> Result<StrategyState, Error> {
+        let level = Level::generate(rules.choice.seed(seed), &rules.level)?;
+        Ok(StrategyState::new(&level, &rules.game)?)
     }
 
     fn agents(&self) -> Vec<AgentEntry<StrategyState>> {

@@ -67,8 +67,14 @@ pub const HPS_TUNING: ProblemDef = ProblemDef {
                 DynGame::check(
                     &Strategy,
                     &GameRequest {
-                        settings: vec![("level".into(), "any".into())],
-                        agents: vec![format!("hps(leaf=learned:{model})"), "rule".into()],
+                        settings: DynGame::settings_values(
+                            &Strategy,
+                            &[("level".into(), "any".into())],
+                        )?,
+                        agents: AgentSpec::parse_all(&[
+                            format!("hps(leaf=learned:{model})"),
+                            "rule".into(),
+                        ])?,
                         budget: None,
                         seed: 0,
                     },

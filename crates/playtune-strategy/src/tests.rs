@@ -219,7 +219,9 @@ fn search_agents_are_pinned_by_hash() {
             build_agent("strategy", &entries, &spec, None, &values).unwrap()
         };
         let (mut x, mut y) = (build(a), build(b));
-        let state = Strategy.new_state(&values, level).unwrap();
+        let state = Strategy
+            .new_state(&Strategy.rules(&values).unwrap(), level)
+            .unwrap();
         let mut hash = 0u64;
         let end = play(
             state,

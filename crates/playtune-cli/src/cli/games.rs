@@ -4,7 +4,9 @@
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use playtune::harness::settings::parse_pairs;
-use playtune::harness::{DynGame, GameRequest, Generic, Record, Setting, Values, split_agents};
+use playtune::harness::{
+    AgentSpec, DynGame, GameRequest, Generic, Record, Setting, Values, split_agents,
+};
 use playtune::registry::read_result;
 use std::path::{Path, PathBuf};
 
@@ -171,19 +173,22 @@ fn settings(game: &dyn DynGame, a: &GameArgs) -> Result<Vec<(String, String)>> {
 
 fn request(a: &GameArgs) -> Result<(&'static dyn DynGame, GameRequest)> {
     let game = playtune::registry::game(&a.game).map_err(anyhow::Error::msg)?;
-    let settings = settings(game, a)?;
+    // The settings and the bots read once, here where they enter.
+    let settings = game
+        .settings_values(&settings(game, a)?)
+        .map_err(anyhow::Error::msg)?;
     let mut agents = match &a.agents {
-        Some(list) => split_agents(list),
+        Some(list) => AgentSpec::parse_all(&split_agents(list)).map_err(anyhow::Error::msg)?,
         None if a.p1.is_some() || a.p2.is_some() => game
-            .settings_values(&settings)
-            .and_then(|v| game.default_agents(&v))
+            .default_agents(&settings)
+            .and_then(|d| AgentSpec::parse_all(&d))
             .map_err(anyhow::Error::msg)?,
         None => Vec::new(),
     };
     for (seat, name) in [&a.p1, &a.p2].into_iter().enumerate() {
         if let Some(name) = name {
             match agents.get_mut(seat) {
-                Some(slot) => *slot = name.clone(),
+                Some(slot) => *slot = AgentSpec::parse(name).map_err(anyhow::Error::msg)?,
                 None => bail!("--p{}: {} has no seat {seat}", seat + 1, game.name()),
             }
         }
@@ -202,11 +207,10 @@ fn request(a: &GameArgs) -> Result<(&'static dyn DynGame, GameRequest)> {
 /// The agents' names as played (the default lineup when none were given).
 fn lineup(game: &dyn DynGame, req: &GameRequest) -> Result<Vec<String>> {
     if req.agents.is_empty() {
-        game.settings_values(&req.settings)
-            .and_then(|v| game.default_agents(&v))
+        game.default_agents(&req.settings)
             .map_err(anyhow::Error::msg)
     } else {
-        Ok(req.agents.clone())
+        Ok(req.agents.iter().map(ToString::to_string).collect())
     }
 }
 
@@ -297,9 +301,7 @@ fn watched_tournament(
     games: usize,
 ) -> Result<(playtune::harness::TournamentResult, Values, usize)> {
     let agents = game.agent_names(req).map_err(anyhow::Error::msg)?.len();
-    let values = game
-        .settings_values(&req.settings)
-        .map_err(anyhow::Error::msg)?;
+    let values = req.settings.clone();
     let players = game.players(&values).map_err(anyhow::Error::msg)?;
     let lineups = playtune::harness::tournament::lineups(agents, players)
         .map_err(anyhow::Error::msg)?
@@ -324,9 +326,13 @@ pub(super) fn tournament_cmd(a: TournamentArgs) -> Result<()> {
     if let Some(r) = &a.rules {
         settings.push(("rules".into(), r.clone()));
     }
+    // The settings and the bots read once, here where they enter.
     let req = GameRequest {
-        agents: a.agents.as_deref().map(split_agents).unwrap_or_default(),
-        settings,
+        agents: AgentSpec::parse_all(&a.agents.as_deref().map(split_agents).unwrap_or_default())
+            .map_err(anyhow::Error::msg)?,
+        settings: game
+            .settings_values(&settings)
+            .map_err(anyhow::Error::msg)?,
         budget: a.run.budget,
         seed: a.run.seed,
     };

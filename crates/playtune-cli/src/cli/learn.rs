@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 use clap::Args;
 use playtune::harness::settings::parse_pairs;
-use playtune::harness::{GameRequest, split_agents};
+use playtune::harness::{AgentSpec, GameRequest, split_agents};
 use playtune::learn::TrainConfig;
 use playtune_experiments::learned_eval::{TrainOutput, selfplay, train_eval};
 use std::path::PathBuf;
@@ -49,9 +49,12 @@ pub(super) fn selfplay_cmd(a: SelfplayArgs) -> Result<()> {
     let game = playtune::registry::game(&a.game).map_err(anyhow::Error::msg)?;
     let settings = parse_pairs(a.settings.iter().map(String::as_str))
         .map_err(|e| anyhow::anyhow!("--set {e}"))?;
+    // The settings and the bots read once, here where they enter.
     let req = GameRequest {
-        agents: split_agents(&a.agents),
-        settings,
+        agents: AgentSpec::parse_all(&split_agents(&a.agents)).map_err(anyhow::Error::msg)?,
+        settings: game
+            .settings_values(&settings)
+            .map_err(anyhow::Error::msg)?,
         budget: None,
         seed: a.seed,
     };

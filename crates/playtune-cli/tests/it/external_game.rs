@@ -9,7 +9,7 @@ use crate::common;
 use assert_cmd::Command;
 use playtune::games::external::duel::Duel;
 use playtune::games::external::{Description, ExternalGame, load};
-use playtune::harness::{DynGame, GameRequest};
+use playtune::harness::{AgentSpec, DynGame, GameRequest};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -99,11 +99,13 @@ fn a_game_over_the_protocol_measures_as_the_same_game_in_process() {
     let in_process = ExternalGame::with_player(description, Box::new(Duel));
     for (edge, rounds) in [("0.4", "11"), ("3.0", "1"), ("0.1", "15")] {
         let req = GameRequest {
-            settings: vec![
-                ("edge".into(), edge.into()),
-                ("rounds".into(), rounds.into()),
-            ],
-            agents: vec!["novice".into(), "expert".into(), "trained(aim=2)".into()],
+            settings: over_protocol
+                .settings_values(&[
+                    ("edge".into(), edge.into()),
+                    ("rounds".into(), rounds.into()),
+                ])
+                .unwrap(),
+            agents: AgentSpec::parse_all(&["novice", "expert", "trained(aim=2)"]).unwrap(),
             budget: None,
             seed: 11,
         };
@@ -160,15 +162,17 @@ fn faulty() -> &'static dyn DynGame {
 }
 
 fn play_faulty(fault: &str) -> Result<(), String> {
-    faulty()
-        .play(&GameRequest {
-            settings: vec![("fault".into(), fault.into())],
-            agents: vec!["a".into(), "b".into()],
-            budget: None,
-            seed: 3,
-        })
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    let game = faulty();
+    game.play(&GameRequest {
+        settings: game
+            .settings_values(&[("fault".into(), fault.into())])
+            .map_err(|e| e.to_string())?,
+        agents: AgentSpec::parse_all(&["a", "b"]).unwrap(),
+        budget: None,
+        seed: 3,
+    })
+    .map(|_| ())
+    .map_err(|e| e.to_string())
 }
 
 /// Every way a game process can fail a match fails that match, with the reason; the
@@ -418,14 +422,17 @@ fn duel_in_javascript_plays_as_duel_in_python() {
     }
     let python = load(&duel_file()).unwrap();
     let js = load(&root().join("examples/duel/duel-js.ron")).unwrap();
-    let req = GameRequest {
-        settings: vec![("edge".into(), "0.5".into()), ("rounds".into(), "9".into())],
-        agents: vec!["novice".into(), "club".into(), "trained(aim=4)".into()],
+    // The same request to each: its settings read by each game, as its own.
+    let req = |game: &dyn DynGame| GameRequest {
+        settings: game
+            .settings_values(&[("edge".into(), "0.5".into()), ("rounds".into(), "9".into())])
+            .unwrap(),
+        agents: AgentSpec::parse_all(&["novice", "club", "trained(aim=4)"]).unwrap(),
         budget: None,
         seed: u64::MAX - 5,
     };
-    let a = serde_json::to_value(python.tournament(&req, 40).unwrap()).unwrap();
-    let b = serde_json::to_value(js.tournament(&req, 40).unwrap()).unwrap();
+    let a = serde_json::to_value(python.tournament(&req(python), 40).unwrap()).unwrap();
+    let b = serde_json::to_value(js.tournament(&req(js), 40).unwrap()).unwrap();
     assert_eq!(a, b);
 }
 

@@ -587,13 +587,14 @@ proptest! {
         } else {
             ("rinascimento", vec![("players".to_string(), "2".to_string())], "random")
         };
+        let g = playtune::registry::game(game).unwrap();
         let request = GameRequest {
-            settings,
-            agents: vec![spec.to_string(), other.into()],
+            settings: g.settings_values(&settings).unwrap(),
+            agents: vec![spec.clone(), AgentSpec::parse(other).unwrap()],
             budget: None,
             seed: 1,
         };
-        let checked = playtune::registry::game(game).unwrap().check(&request);
+        let checked = g.check(&request);
         if let Err(e) = &checked {
             prop_assert!(!e.to_string().trim().is_empty(), "{text}: an empty message");
             return Ok(());

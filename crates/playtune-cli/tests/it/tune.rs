@@ -177,10 +177,10 @@ fn every_corner_of_every_tuning_grid_builds() {
                 let x = space.decode(&idx);
                 let mut agent = spec.clone();
                 agent.settings.extend(space.render(&x));
-                let mut agents = vec!["random".to_string(); players];
-                agents[0] = agent.to_string();
+                let mut agents = vec![AgentSpec::parse("random").unwrap(); players];
+                agents[0] = agent.clone();
                 let request = GameRequest {
-                    settings: Vec::new(),
+                    settings: g.settings_values(&[]).unwrap(),
                     agents,
                     budget: Some(50),
                     seed: 0,

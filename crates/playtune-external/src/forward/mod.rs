@@ -825,19 +825,17 @@ fn refuse_unsearchable(game: &str, parsed: &AgentSpec, searchable: bool) -> Resu
     Ok(())
 }
 
-/// Checks `spec` as a forward-model bot: its name and settings. The spec in its
-/// canonical form on success.
-pub(crate) fn check_spec(game: &str, spec: &str, searchable: bool) -> Result<AgentSpec, Error> {
-    let parsed = AgentSpec::parse(spec)?;
-    refuse_unsearchable(game, &parsed, searchable)?;
+/// Checks `spec` as a forward-model bot: its name and settings.
+pub(crate) fn check_spec(game: &str, spec: &AgentSpec, searchable: bool) -> Result<(), Error> {
+    refuse_unsearchable(game, spec, searchable)?;
     build_agent(
         game,
         &entries::<Never>(searchable),
-        &parsed,
+        spec,
         None,
         &no_settings(),
     )?;
-    Ok(parsed)
+    Ok(())
 }
 
 /// Why a match over a game's rules, or a bot's move outside one, could not be played.
@@ -886,8 +884,8 @@ impl From<String> for ForwardError {
 
 /// One match's seats and seed, for [`play`].
 pub struct Lineup<'a> {
-    /// The agent spec in each seat, seat 0 first.
-    pub seats: &'a [String],
+    /// The agent spec in each seat, seat 0 first, parsed where it was given.
+    pub seats: &'a [AgentSpec],
     /// The match's seed: each bot's generator comes from it.
     pub seed: u64,
     /// Whether the report keeps each state and move as text ([`MatchReport::frames`]).
@@ -938,9 +936,8 @@ pub fn play<R: Rules>(
     let entries = entries::<R>(setup.searchable);
     let mut agents: Vec<Box<dyn Agent<FmState<R>>>> = Vec::new();
     for spec in lineup.seats {
-        let parsed = AgentSpec::parse(spec)?;
-        refuse_unsearchable(game, &parsed, setup.searchable)?;
-        agents.push(build_agent(game, &entries, &parsed, None, &no_settings())?);
+        refuse_unsearchable(game, spec, setup.searchable)?;
+        agents.push(build_agent(game, &entries, spec, None, &no_settings())?);
     }
     let chance = rng_from_seed(derive_seed(lineup.seed, &[STATE]));
     let state = FmState::new(rules.clone(), shared.clone(), initial.0, initial.1, chance);
@@ -1051,7 +1048,7 @@ impl<R: Rules> ForwardBot<R> {
         game: &str,
         rules: Arc<R>,
         setup: &Setup,
-        spec: &str,
+        spec: &AgentSpec,
         seat: usize,
         seed: u64,
     ) -> Result<ForwardBot<R>, ForwardError> {
@@ -1061,12 +1058,11 @@ impl<R: Rules> ForwardBot<R> {
                 last: setup.players.saturating_sub(1),
             });
         }
-        let parsed = AgentSpec::parse(spec)?;
-        refuse_unsearchable(game, &parsed, setup.searchable)?;
+        refuse_unsearchable(game, spec, setup.searchable)?;
         let agent = build_agent(
             game,
             &entries::<R>(setup.searchable),
-            &parsed,
+            spec,
             None,
             &no_settings(),
         )?;

@@ -58,6 +58,12 @@ pub struct DesignProblem {
     measure: Option<RungMeasure>,
     /// The game's own rules under the settings held fixed: the verdict's baseline.
     own: Vec<(String, String)>,
+    /// The same, read once as the game's settings.
+    own_values: Values,
+    /// The settings held fixed, read once: each point's are put over them.
+    fixed: Values,
+    /// The ladder's rungs, weakest first, each spec parsed once.
+    rungs: Vec<AgentSpec>,
     /// Rungs whose result is known without playing: the weakest rung, and any rung
     /// that is the same agent, meets only copies of itself, so by symmetry its mean
     /// score is `1 / players`. Measuring it would only add noise to the depth.
@@ -256,17 +262,14 @@ impl DesignProblem {
         }
         let measure = game.rung_measure();
         let mut features: Vec<String> = Vec::new();
-        let agents: Vec<String> = config
-            .ladder
-            .iter()
-            .map(|text| Ok(AgentSpec::parse(text)?.name))
-            .collect::<Result<_, Error>>()?;
+        let rungs = AgentSpec::parse_all(&config.ladder)?;
+        let agents: Vec<&str> = rungs.iter().map(|r| r.name.as_str()).collect();
         for (i, text) in config.ladder.iter().enumerate() {
             // A rung's feature is named by its agent; two rungs of one agent (MCTS at two
             // budgets) by their whole specs, settings included, so that each name says
             // which rung it is.
             let shared = agents.iter().filter(|a| **a == agents[i]).count() > 1;
-            let name = feature_name(if shared { text } else { &agents[i] });
+            let name = feature_name(if shared { text } else { agents[i] });
             match measure {
                 None => features.push(format!("win_rate_{i}_{name}")),
                 Some(m) => {
@@ -300,6 +303,8 @@ impl DesignProblem {
         if measure.is_none() {
             features.insert(config.ladder.len(), DEPTH_SE.to_string());
         }
+        let own_values = game.settings_values(&own)?;
+        let fixed = game.settings_values(&config.settings)?;
         let problem = DesignProblem {
             game,
             config,
@@ -307,17 +312,19 @@ impl DesignProblem {
             features,
             measure,
             own,
+            own_values,
+            fixed,
+            rungs,
             known,
         };
         // The game's default point must set up, and every rung must build, before a
         // search starts.
         let x0 = problem.space.decode(&problem.space.default_indices());
-        let settings = problem.settings_at(&x0);
-        let values = game.settings_values(&settings)?;
+        let values = problem.settings_at(&x0)?;
         for rung in 0..problem.config.ladder.len() {
             let (agents, _) = problem.lineup(&values, rung, 0)?;
             game.check(&GameRequest {
-                settings: settings.clone(),
+                settings: values.clone(),
                 agents,
                 budget: problem.config.budget,
                 seed: 0,
@@ -332,14 +339,8 @@ impl DesignProblem {
     /// (common random numbers: the rungs meet the same deals and seats, so their gaps
     /// are measured paired; a game's own measure keeps its published seeding,
     /// [`ladder::RungSeeds::PerRung`]).
-    fn evaluate_settings(
-        &self,
-        settings: &[(String, String)],
-        seed: u64,
-    ) -> Result<Evaluation, Error> {
-        // The point's settings read once: its players and every rung's lineup.
-        let values = self.game.settings_values(settings)?;
-        let players = self.game.players(&values)?;
+    fn evaluate_settings(&self, values: &Values, seed: u64) -> Result<Evaluation, Error> {
+        let players = self.game.players(values)?;
         let games = self.config.games;
         let measure = self.measure;
         // A game's own measure reads its summary values; name them once.
@@ -374,9 +375,9 @@ impl DesignProblem {
             let mut seats = Vec::new();
             if !self.known[rung] {
                 for g in 0..lineups {
-                    let (agents, seat) = self.lineup(&values, rung, g)?;
+                    let (agents, seat) = self.lineup(values, rung, g)?;
                     let game = self.game.prepare(&GameRequest {
-                        settings: settings.to_vec(),
+                        settings: values.clone(),
                         agents,
                         budget: self.config.budget,
                         seed,
@@ -453,11 +454,11 @@ impl DesignProblem {
         settings: &Values,
         rung: usize,
         g: usize,
-    ) -> Result<(Vec<String>, usize), Error> {
-        let ladder = &self.config.ladder;
+    ) -> Result<(Vec<AgentSpec>, usize), Error> {
+        let ladder = &self.rungs;
         Ok(match self.measure {
             Some(m) => {
-                let mut agents = self.game.default_agents(settings)?;
+                let mut agents = AgentSpec::parse_all(&self.game.default_agents(settings)?)?;
                 if m.seat >= agents.len() {
                     return Err(Error::NoSeat {
                         game: self.game.name().to_string(),
@@ -477,11 +478,11 @@ impl DesignProblem {
         })
     }
 
-    /// The game settings of point `x`: the fixed ones, then the point's.
-    fn settings_at(&self, x: &[f64]) -> Vec<(String, String)> {
-        let mut settings = self.config.settings.clone();
-        settings.extend(self.space.render(x));
-        settings
+    /// The game settings of point `x`: the point's over the fixed ones, read once.
+    /// Its values need no reading: the space's domains were checked against the
+    /// game's own ranges and values when the problem was made.
+    fn settings_at(&self, x: &[f64]) -> Result<Values, Error> {
+        Ok(self.fixed.with(&self.space.render(x))?)
     }
 }
 
@@ -539,7 +540,8 @@ impl Problem for DesignProblem {
     }
 
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
-        self.evaluate_settings(&self.settings_at(x), seed)
+        self.settings_at(x)
+            .and_then(|values| self.evaluate_settings(&values, seed))
             .map_err(|e| EvalError(e.to_string()))
     }
 
@@ -565,7 +567,7 @@ impl Problem for DesignProblem {
     }
 
     fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
-        self.evaluate_settings(&self.own, seed)
+        self.evaluate_settings(&self.own_values, seed)
             .map_err(|e| EvalError(e.to_string()))
     }
 

@@ -11,7 +11,7 @@
 //! settings ([`LadderCache`]), so that it is built once.
 
 use super::agents::{AgentSpec, Generic};
-use super::{DynGame, Error, GameRequest, PreparedGame, Setting};
+use super::{DynGame, Error, GameRequest, PreparedGame, Setting, Values};
 use playtune_optim::rng::derive_seed;
 use playtune_optim::stats::Summary;
 use playtune_optim::stats::sequential::{self, Decision, Sequence, SequentialPlan};
@@ -420,6 +420,8 @@ pub struct LadderBuilder<'g> {
     game: &'g dyn DynGame,
     config: BuildConfig,
     rules: Vec<(String, String)>,
+    /// The same, read once as the game's settings.
+    rule_values: Values,
     kinds: Vec<Kind>,
     kind_texts: Vec<String>,
     notes: Vec<String>,
@@ -474,13 +476,15 @@ impl<'g> LadderBuilder<'g> {
             });
         }
         let rules = game.own_rules(&values)?;
-        let request = |agents: Vec<String>| GameRequest {
-            settings: rules.clone(),
+        let rule_values = game.settings_values(&rules)?;
+        let weakest = AgentSpec::parse(WEAKEST)?;
+        let request = |agents: Vec<AgentSpec>| GameRequest {
+            settings: rule_values.clone(),
             agents,
             budget: None,
             seed: config.seed,
         };
-        game.check(&request(vec![WEAKEST.into(), WEAKEST.into()]))
+        game.check(&request(vec![weakest.clone(), weakest.clone()]))
             .map_err(|e| BuildError::Weakest(Box::new(e)))?;
         let given = config.kinds.is_some();
         let texts: Vec<String> = match &config.kinds {
@@ -495,7 +499,7 @@ impl<'g> LadderBuilder<'g> {
                 source: Box::new(source),
             };
             let spec = AgentSpec::parse(text).map_err(refused)?;
-            match game.check(&request(vec![spec.to_string(), WEAKEST.into()])) {
+            match game.check(&request(vec![spec.clone(), weakest.clone()])) {
                 Ok(()) => kinds.push(Kind {
                     settings: agent_settings(game, &spec.name),
                     spec,
@@ -511,6 +515,7 @@ impl<'g> LadderBuilder<'g> {
             game,
             config,
             rules,
+            rule_values,
             kinds,
             kind_texts: texts,
             notes,
@@ -632,8 +637,8 @@ impl<'g> LadderBuilder<'g> {
     fn head_to_head(&self, candidate: &str, below: &str) -> Result<HeadToHead<'g>, Error> {
         let prepare = |agents: [&str; 2]| {
             self.game.prepare(&GameRequest {
-                settings: self.rules.clone(),
-                agents: agents.iter().map(|a| a.to_string()).collect(),
+                settings: self.rule_values.clone(),
+                agents: AgentSpec::parse_all(&agents)?,
                 budget: None,
                 seed: self.config.seed,
             })

@@ -7,7 +7,7 @@
 
 use super::ladder::{PairScore, subset_averages};
 use super::tournament::{PairResult, Watch, play_lineups};
-use super::{DynGame, Error, GameRequest};
+use super::{AgentSpec, DynGame, Error, GameRequest};
 
 /// One step of a ladder: rung `from + 1` against rung `from`: head to head in a
 /// two-seat game, else against copies of it in every other seat.
@@ -206,13 +206,15 @@ pub fn check_ladder(
             format!("{games}: give at least {MIN_GAMES} games a pair of rungs"),
         ));
     }
-    let seats = game.players(&game.settings_values(settings)?)?;
+    // The settings and the rungs read once: every game of the check takes them as read.
+    let settings = game.settings_values(settings)?;
+    let seats = game.players(&settings)?;
     if ladder.len() < 2 || seats < 2 {
         return Ok(None);
     }
     let request = GameRequest {
-        settings: settings.to_vec(),
-        agents: ladder.to_vec(),
+        settings,
+        agents: AgentSpec::parse_all(ladder)?,
         budget,
         seed,
     };
@@ -413,6 +415,7 @@ mod tests {
 
     impl crate::harness::GameDef for PickGame {
         type State = Pick;
+        type Rules = crate::harness::Values;
         fn name(&self) -> &'static str {
             "pick-test"
         }
@@ -425,6 +428,11 @@ mod tests {
         fn settings(&self) -> Vec<crate::harness::Setting> {
             Vec::new()
         }
+        // The settings as read are all its rules: it reads them as it sets a game up.
+        fn rules(&self, s: &crate::harness::Values) -> Result<crate::harness::Values, Error> {
+            Ok(s.clone())
+        }
+
         fn new_state(&self, _: &crate::harness::Values, _: u64) -> Result<Pick, Error> {
             Ok(Pick { picked: Vec::new() })
         }

@@ -40,6 +40,9 @@ use std::sync::Arc;
 pub trait GameDef: Sync + 'static {
     /// The game's state: its rules and forward model.
     type State: Game + 'static;
+    /// The game's rules as its settings set them, read from the settings once
+    /// ([`GameDef::rules`]); every game of a request starts from them.
+    type Rules: Sync;
 
     /// Where agent `i`'s generator comes from, `[AGENT_STREAM, i]` under the game's
     /// seed. Only a game whose published results predate the harness changes it.
@@ -53,8 +56,10 @@ pub trait GameDef: Sync + 'static {
     fn about(&self) -> &'static str;
     /// The game's settings (`--set NAME=VALUE`) with their defaults.
     fn settings(&self) -> Vec<Setting>;
-    /// A new game from checked settings, its randomness (deal, map) drawn from `seed`.
-    fn new_state(&self, settings: &Values, seed: u64) -> Result<Self::State, Error>;
+    /// The rules `settings` set: every value read and checked here, once a request.
+    fn rules(&self, settings: &Values) -> Result<Self::Rules, Error>;
+    /// A new game under `rules`, its randomness (deal, map) drawn from `seed`.
+    fn new_state(&self, rules: &Self::Rules, seed: u64) -> Result<Self::State, Error>;
     /// The game's own agents and presets; the generic agents come on top
     /// ([`agents::all_agents`]), and an entry here may take a generic name to give it
     /// the game's defaults.
@@ -270,10 +275,12 @@ pub trait DynGame: Sync {
 /// A game to play as the user asked for it.
 #[derive(Clone, Debug)]
 pub struct GameRequest {
-    /// Game settings given (`NAME`, `VALUE`): the game's defaults fill in the rest.
-    pub settings: Vec<(String, String)>,
-    /// Agent specs, one per seat (empty: the game's default lineup).
-    pub agents: Vec<String>,
+    /// The game's settings, read once where they were given
+    /// ([`DynGame::settings_values`]): every one, the defaults filled in.
+    pub settings: Values,
+    /// Agent specs, one per seat, parsed once where they were given (empty: the
+    /// game's default lineup).
+    pub agents: Vec<AgentSpec>,
     /// Every agent's default forward-model budget, if given.
     pub budget: Option<usize>,
     /// The seed every game is played from.
@@ -316,29 +323,14 @@ pub trait PreparedGame: Sync {
     fn play(&self, seed: u64) -> Result<Record, Error>;
 }
 
-/// A request played afresh each time, for a game with nothing to set up ahead (an
-/// external game's engine reads its request per game).
-pub struct EachTime<'a, G: DynGame + ?Sized> {
-    /// The game.
-    pub game: &'a G,
-    /// The request, its seed replaced by each game's.
-    pub request: GameRequest,
-}
-
-impl<G: DynGame + ?Sized> PreparedGame for EachTime<'_, G> {
-    fn play(&self, seed: u64) -> Result<Record, Error> {
-        self.game.play(&GameRequest {
-            seed,
-            ..self.request.clone()
-        })
-    }
-}
-
 /// A game's settings, agents and lineup, checked.
 struct Prepared<D: GameDef> {
     settings: Values,
+    rules: D::Rules,
     entries: Vec<AgentEntry<D::State>>,
     specs: Vec<AgentSpec>,
+    /// Each spec read against its entry, once.
+    read: Vec<agents::ReadAgent>,
 }
 
 /// The game's settings: its defaults overridden by `given`, every name checked.
@@ -366,43 +358,44 @@ pub fn own_settings<'v>(game: &str, settings: &'v Values) -> Result<&'v Values, 
 
 /// Players of game `def` under checked `settings`.
 fn players_of<D: GameDef>(def: &D, settings: &Values) -> Result<usize, Error> {
-    Ok(def.new_state(settings, 0)?.num_players())
+    Ok(def.new_state(&def.rules(settings)?, 0)?.num_players())
 }
 
 fn prepare<D: GameDef>(def: &D, req: &GameRequest) -> Result<Prepared<D>, Error> {
-    let settings = values(def, &req.settings)?;
-    // A game that cannot be set up fails here, before any agent is looked at.
-    def.new_state(&settings, 0)?;
+    let settings = own_settings(GameDef::name(def), &req.settings)?.clone();
+    // The rules read once for every game of the request; a game that cannot be set
+    // up fails here, before any agent is looked at.
+    let rules = def.rules(&settings)?;
+    def.new_state(&rules, 0)?;
     let entries = agents::all_agents(def.agents());
-    let names = if req.agents.is_empty() {
-        def.default_agents(&settings)?
+    let specs = if req.agents.is_empty() {
+        AgentSpec::parse_all(&def.default_agents(&settings)?)?
     } else {
         req.agents.clone()
     };
-    let specs = names
+    // Each agent's spec read once; every agent builds, so that a bad name or setting
+    // fails before any game.
+    let read = specs
         .iter()
-        .map(|n| AgentSpec::parse(n))
+        .map(|s| agents::ReadAgent::new(def.title(), &entries, s, req.budget))
         .collect::<Result<Vec<_>, _>>()?;
     let p = Prepared {
         settings,
+        rules,
         entries,
         specs,
+        read,
     };
-    // Every agent builds, so that a bad name or setting fails before any game.
-    for s in &p.specs {
-        p.build(def, s, req.budget)?;
+    for a in 0..p.read.len() {
+        p.build(a)?;
     }
     Ok(p)
 }
 
 impl<D: GameDef> Prepared<D> {
-    fn build(
-        &self,
-        def: &D,
-        spec: &AgentSpec,
-        budget: Option<usize>,
-    ) -> Result<Box<dyn Agent<D::State>>, Error> {
-        agents::build_agent(def.title(), &self.entries, spec, budget, &self.settings)
+    /// A fresh agent `a` (an index into the specs), for one game.
+    fn build(&self, a: usize) -> Result<Box<dyn Agent<D::State>>, Error> {
+        self.read[a].build(&self.entries, &self.settings)
     }
 
     /// One game of the agents `lineup` (indices into the specs) in `seats`.
@@ -411,14 +404,13 @@ impl<D: GameDef> Prepared<D> {
         def: &D,
         lineup: &[usize],
         seats: &[usize],
-        budget: Option<usize>,
         seed: u64,
         observe: &mut play::Observer<D::State>,
     ) -> Result<(D::State, Record), Error> {
-        let state = def.new_state(&self.settings, derive_seed(seed, &[play::STATE]))?;
+        let state = def.new_state(&self.rules, derive_seed(seed, &[play::STATE]))?;
         let mut built = lineup
             .iter()
-            .map(|&a| self.build(def, &self.specs[a], budget))
+            .map(|&a| self.build(a))
             .collect::<Result<Vec<_>, _>>()?;
         let mut refs: Vec<&mut dyn Agent<D::State>> = Vec::with_capacity(built.len());
         for b in built.iter_mut() {
@@ -475,19 +467,13 @@ struct Ready<'a, D: GameDef> {
     def: &'a D,
     prepared: Prepared<D>,
     lineup: Vec<usize>,
-    budget: Option<usize>,
 }
 
 impl<D: GameDef> PreparedGame for Ready<'_, D> {
     fn play(&self, seed: u64) -> Result<Record, Error> {
-        let (_, record) = self.prepared.play_one(
-            self.def,
-            &self.lineup,
-            &self.lineup,
-            self.budget,
-            seed,
-            &mut |_, _| {},
-        )?;
+        let (_, record) =
+            self.prepared
+                .play_one(self.def, &self.lineup, &self.lineup, seed, &mut |_, _| {})?;
         Ok(record)
     }
 }
@@ -543,7 +529,6 @@ impl<D: GameDef> DynGame for D {
             def: self,
             prepared,
             lineup,
-            budget: req.budget,
         }))
     }
 
@@ -559,15 +544,10 @@ impl<D: GameDef> DynGame for D {
             watch,
             || {
                 let p = prepare(self, req)?;
-                let players = players_of(self, &p.settings)?;
+                let players = self.new_state(&p.rules, 0)?.num_players();
                 Ok((p.names(), players, p))
             },
-            |p, lineup, seats, seed| {
-                Ok(
-                    p.play_one(self, lineup, seats, req.budget, seed, &mut |_, _| {})?
-                        .1,
-                )
-            },
+            |p, lineup, seats, seed| Ok(p.play_one(self, lineup, seats, seed, &mut |_, _| {})?.1),
         )
     }
 
@@ -585,10 +565,8 @@ impl<D: GameDef> DynGame for D {
             });
         }
         let seats = play::rotated_seats(lineup.len(), index);
-        Ok(
-            p.play_one(self, lineup, &seats, req.budget, req.seed, &mut |_, _| {})?
-                .1,
-        )
+        Ok(p.play_one(self, lineup, &seats, req.seed, &mut |_, _| {})?
+            .1)
     }
 
     fn agent_names(&self, req: &GameRequest) -> Result<Vec<String>, Error> {
@@ -600,10 +578,9 @@ impl<D: GameDef> DynGame for D {
         let lineup: Vec<usize> = (0..p.specs.len()).collect();
         let seats = lineup.clone();
         let mut history = Vec::new();
-        let (end, record) =
-            p.play_one(self, &lineup, &seats, req.budget, req.seed, &mut |s, _| {
-                history.push(s.clone())
-            })?;
+        let (end, record) = p.play_one(self, &lineup, &seats, req.seed, &mut |s, _| {
+            history.push(s.clone())
+        })?;
         history.push(end);
         let scores: Vec<String> = record.scores.iter().map(|s| format!("{s:.0}")).collect();
         let title = format!("{}: {}", p.names().join(" vs "), scores.join(" to "));
@@ -651,7 +628,7 @@ impl<D: GameDef> DynGame for D {
     ) -> Result<(), Error> {
         let encoder = encoder(self, encoding)?;
         let p = prepare(self, req)?;
-        let players = players_of(self, &p.settings)?;
+        let players = self.new_state(&p.rules, 0)?.num_players();
         if p.specs.len() != players {
             return Err(Error::SelfplaySeats {
                 agents: p.specs.len(),
@@ -673,7 +650,6 @@ impl<D: GameDef> DynGame for D {
                 self,
                 &lineup,
                 &seats,
-                req.budget,
                 derive_seed(req.seed, &[u64::from(g)]),
                 &mut |s, _| {
                     let acting = s.acting();

@@ -2,7 +2,7 @@
 //! its registry entry declares them ([`super::Setting::tune`]), a point is an agent
 //! spec, and its fitness is the agent's mean score against a set of opponents.
 
-use super::{AgentSpec, DynGame, Error, GameRequest, Setting};
+use super::{AgentSpec, DynGame, Error, GameRequest, Setting, Values};
 use playtune_optim::eval::{EvalError, Evaluation, Problem};
 use playtune_optim::rng::derive_seed;
 use playtune_optim::space::{Dimension, Space};
@@ -33,6 +33,10 @@ pub struct TuneProblem {
     game: &'static dyn DynGame,
     config: TuneConfig,
     base: AgentSpec,
+    /// The opponents, each spec parsed once.
+    opponents: Vec<AgentSpec>,
+    /// The game's settings, read once: they never change.
+    settings: Values,
     space: Space,
     features: Vec<String>,
     /// Players of a game under the settings, read once: they never change.
@@ -167,8 +171,8 @@ impl TuneProblem {
             }
         };
         let mut features: Vec<String> = Vec::new();
+        let opponents = AgentSpec::parse_all(&config.opponents)?;
         for (i, o) in config.opponents.iter().enumerate() {
-            AgentSpec::parse(o)?;
             features.push(format!(
                 "win_rate_{i}_vs_{}",
                 super::design::feature_name(o)
@@ -178,22 +182,25 @@ impl TuneProblem {
         // The game's own figures, of the tuned agent's seat.
         features.extend(game.own_features());
         // The default point must play before a search starts.
-        let players = game.players(&game.settings_values(&config.settings)?)?;
+        let settings = game.settings_values(&config.settings)?;
+        let players = game.players(&settings)?;
         let problem = TuneProblem {
             game,
             config,
             base,
+            opponents,
+            settings,
             space,
             features,
             players,
         };
         let x0 = problem.space.decode(&problem.space.default_indices());
-        let agent = problem.spec_at(&x0).to_string();
-        for o in &problem.config.opponents {
+        let agent = problem.spec_at(&x0);
+        for o in &problem.opponents {
             let mut agents = vec![o.clone(); players];
             agents[0] = agent.clone();
             game.check(&GameRequest {
-                settings: problem.config.settings.clone(),
+                settings: problem.settings.clone(),
                 agents,
                 budget: problem.config.budget,
                 seed: 0,
@@ -230,7 +237,7 @@ impl Problem for TuneProblem {
     }
 
     fn evaluate(&self, x: &[f64], seed: u64) -> Result<Evaluation, EvalError> {
-        self.evaluate_agent(&self.spec_at(x).to_string(), seed)
+        self.evaluate_agent(&self.spec_at(x), seed)
     }
 
     /// The agent as the user gave it, its settings at the agent's own defaults.
@@ -250,7 +257,7 @@ impl Problem for TuneProblem {
     }
 
     fn evaluate_baseline(&self, seed: u64) -> Result<Evaluation, EvalError> {
-        self.evaluate_agent(&self.base.to_string(), seed)
+        self.evaluate_agent(&self.base, seed)
     }
 
     fn agent_spec(&self, x: &[f64]) -> Option<String> {
@@ -260,9 +267,8 @@ impl Problem for TuneProblem {
 
 impl TuneProblem {
     /// One evaluation of the agent `agent` (a spec).
-    fn evaluate_agent(&self, agent: &str, seed: u64) -> Result<Evaluation, EvalError> {
+    fn evaluate_agent(&self, agent: &AgentSpec, seed: u64) -> Result<Evaluation, EvalError> {
         let players = self.players;
-        let agent = agent.to_string();
         let games = self.config.games;
         let jobs: Vec<(usize, usize)> = (0..self.config.opponents.len())
             .flat_map(|o| (0..games).map(move |g| (o, g)))
@@ -274,10 +280,10 @@ impl TuneProblem {
             .map(|o| {
                 (0..lineups)
                     .map(|seat| {
-                        let mut agents = vec![self.config.opponents[o].clone(); players];
+                        let mut agents = vec![self.opponents[o].clone(); players];
                         agents[seat] = agent.clone();
                         self.game.prepare(&GameRequest {
-                            settings: self.config.settings.clone(),
+                            settings: self.settings.clone(),
                             agents,
                             budget: self.config.budget,
                             seed,

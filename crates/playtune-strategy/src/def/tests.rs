@@ -61,10 +61,10 @@ fn weights_come_from_genomes_and_refuse_bad_ones() {
 
 #[test]
 fn levels_come_from_their_sets() {
-    assert!(training_levels().contains(&level_seed("training", 12345).unwrap()));
-    assert!(validation_levels().contains(&level_seed("validation", 7).unwrap()));
-    assert_eq!(level_seed("42", 7).unwrap(), 42);
-    assert!(level_seed("nowhere", 1).is_err());
+    assert!(training_levels().contains(&LevelChoice::parse("training").unwrap().seed(12345)));
+    assert!(validation_levels().contains(&LevelChoice::parse("validation").unwrap().seed(7)));
+    assert_eq!(LevelChoice::parse("42").unwrap().seed(7), 42);
+    assert!(LevelChoice::parse("nowhere").is_err());
 }
 
 #[test]

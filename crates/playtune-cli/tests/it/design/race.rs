@@ -62,6 +62,7 @@ struct RaceDef;
 
 impl GameDef for RaceDef {
     type State = Race;
+    type Rules = Values;
     fn name(&self) -> &'static str {
         "race"
     }
@@ -78,6 +79,11 @@ impl GameDef for RaceDef {
             Setting::new("max_turns", "60", "steps before the game stops"),
         ]
     }
+    // The settings as read are all its rules: it reads them as it sets a game up.
+    fn rules(&self, s: &Values) -> Result<Values, playtune::harness::Error> {
+        Ok(s.clone())
+    }
+
     fn new_state(&self, s: &Values, _seed: u64) -> Result<Race, playtune::harness::Error> {
         Ok(Race {
             totals: [0, 0],

@@ -122,6 +122,11 @@ pub struct AgentSpec {
 }
 
 impl AgentSpec {
+    /// Reads each of `texts` ([`AgentSpec::parse`]).
+    pub fn parse_all<S: AsRef<str>>(texts: &[S]) -> Result<Vec<AgentSpec>, Error> {
+        texts.iter().map(|t| AgentSpec::parse(t.as_ref())).collect()
+    }
+
     /// Reads `NAME` or `NAME(KEY=VALUE,...)`.
     pub fn parse(text: &str) -> Result<AgentSpec, Error> {
         let text = text.trim();
@@ -394,6 +399,60 @@ pub fn all_agents<S: Game + 'static>(own: Vec<AgentEntry<S>>) -> Vec<AgentEntry<
     all
 }
 
+/// The agent `spec` names among `entries` (case-insensitively), its settings read
+/// once: a request's games each build it from these. `budget`, if given, is the
+/// default of every `budget` setting the spec does not set itself.
+pub(crate) struct ReadAgent {
+    /// The entry in `entries`.
+    entry: usize,
+    /// Its settings, read.
+    values: Values,
+}
+
+impl ReadAgent {
+    /// Reads `spec` against `entries`.
+    pub(crate) fn new<S: Game + 'static>(
+        game: &str,
+        entries: &[AgentEntry<S>],
+        spec: &AgentSpec,
+        budget: Option<usize>,
+    ) -> Result<ReadAgent, Error> {
+        let lower = spec.name.to_ascii_lowercase();
+        let entry = entries
+            .iter()
+            .position(|e| e.names.iter().any(|n| n.eq_ignore_ascii_case(&lower)))
+            .ok_or_else(|| Error::UnknownAgent {
+                game: game.to_string(),
+                name: spec.name.clone(),
+                known: entries.iter().map(|e| e.names[0].to_string()).collect(),
+            })?;
+        let e = &entries[entry];
+        let owner = format!("agent `{}`", e.names[0]);
+        let mut given = spec.settings.clone();
+        if let Some(b) = budget {
+            if e.settings.iter().any(|s| s.name == "budget")
+                && !given.iter().any(|(k, _)| k == "budget")
+            {
+                given.push(("budget".into(), b.to_string()));
+            }
+        }
+        Ok(ReadAgent {
+            entry,
+            values: Values::new(&owner, &e.settings, &given)?,
+        })
+    }
+
+    /// A fresh agent, for one game under `game_settings`.
+    pub(crate) fn build<S: Game + 'static>(
+        &self,
+        entries: &[AgentEntry<S>],
+        game_settings: &Values,
+    ) -> Result<Box<dyn Agent<S>>, Error> {
+        (entries[self.entry].build)(&self.values, game_settings)
+            .map_err(|e| e.context(self.values.owner().to_string()))
+    }
+}
+
 /// Builds the agent `spec` names among `entries` (case-insensitively). `budget`, if
 /// given, is the default of every `budget` setting the spec does not set itself.
 pub fn build_agent<S: Game + 'static>(
@@ -403,26 +462,7 @@ pub fn build_agent<S: Game + 'static>(
     budget: Option<usize>,
     game_settings: &Values,
 ) -> Result<Box<dyn Agent<S>>, Error> {
-    let lower = spec.name.to_ascii_lowercase();
-    let entry = entries
-        .iter()
-        .find(|e| e.names.iter().any(|n| n.eq_ignore_ascii_case(&lower)))
-        .ok_or_else(|| Error::UnknownAgent {
-            game: game.to_string(),
-            name: spec.name.clone(),
-            known: entries.iter().map(|e| e.names[0].to_string()).collect(),
-        })?;
-    let owner = format!("agent `{}`", entry.names[0]);
-    let mut given = spec.settings.clone();
-    if let Some(b) = budget {
-        if entry.settings.iter().any(|s| s.name == "budget")
-            && !given.iter().any(|(k, _)| k == "budget")
-        {
-            given.push(("budget".into(), b.to_string()));
-        }
-    }
-    let values = Values::new(&owner, &entry.settings, &given)?;
-    (entry.build)(&values, game_settings).map_err(|e| e.context(owner))
+    ReadAgent::new(game, entries, spec, budget)?.build(entries, game_settings)
 }
 
 #[cfg(test)]

@@ -81,6 +81,7 @@ struct TicTacToe;
 
 impl GameDef for TicTacToe {
     type State = Board;
+    type Rules = Values;
     fn name(&self) -> &'static str {
         "tictactoe-test"
     }
@@ -93,6 +94,11 @@ impl GameDef for TicTacToe {
     fn settings(&self) -> Vec<Setting> {
         Vec::new()
     }
+    // The settings as read are all its rules: it reads them as it sets a game up.
+    fn rules(&self, s: &Values) -> Result<Values, Error> {
+        Ok(s.clone())
+    }
+
     fn new_state(&self, _: &Values, _: u64) -> Result<Board, Error> {
         Ok(Board {
             cells: [0; 9],
@@ -154,6 +160,7 @@ struct CoinToss;
 
 impl GameDef for CoinToss {
     type State = Coin;
+    type Rules = Values;
     fn name(&self) -> &'static str {
         "coin-test"
     }
@@ -166,6 +173,11 @@ impl GameDef for CoinToss {
     fn settings(&self) -> Vec<Setting> {
         vec![Setting::new("players", "2", "seats")]
     }
+    // The settings as read are all its rules: it reads them as it sets a game up.
+    fn rules(&self, s: &Values) -> Result<Values, Error> {
+        Ok(s.clone())
+    }
+
     fn new_state(&self, s: &Values, seed: u64) -> Result<Coin, Error> {
         let players = s.count("players")?.max(1);
         Ok(Coin {
