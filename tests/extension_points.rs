@@ -55,25 +55,17 @@ impl Problem for Ones {
 fn a_problem_of_ones_own_is_searched_into_a_run_folder() {
     let dir = TempDir::new().unwrap();
     let problem = Ones(bits(6));
-    let config = RunConfig {
-        playtune_version: "test".into(),
-        problem: ProblemSpec {
+    let config = RunConfig::plain(
+        ProblemSpec {
             name: "ones".into(),
             settings: Default::default(),
         },
-        space: problem.space().clone(),
-        space_file: None,
-        algorithm: AlgoConfig::Ntbea(Default::default()),
-        budget: 120,
-        trials: 2,
-        seed: 3,
-        log: true,
-        faults: Default::default(),
-        race: None,
-        intensify: None,
-        verdict: None,
-        game: None,
-    };
+        problem.space().clone(),
+        AlgoConfig::Ntbea(Default::default()),
+        120,
+        2,
+        3,
+    );
     let run = dir.path().join("ones");
     playtune::run::create_run_dir(&run, &config).unwrap();
     let result = playtune::run::execute(Some(&run), &config, &problem, None).unwrap();
@@ -348,22 +340,14 @@ fn an_optimiser_of_ones_own_drives_a_run_folder_and_resumes_it() {
     }
     // Nor a run of one of playtune's own optimisers.
     let built_in = root.path().join("built-in");
-    let mut ntbea = RunConfig {
-        algorithm: AlgoConfig::Ntbea(Default::default()),
-        playtune_version: config.playtune_version.clone(),
-        problem: config.problem.clone(),
-        space: config.space.clone(),
-        space_file: None,
-        budget: 16,
-        trials: 1,
-        seed: 3,
-        log: true,
-        faults: Default::default(),
-        race: None,
-        intensify: None,
-        verdict: None,
-        game: None,
-    };
+    let mut ntbea = RunConfig::plain(
+        config.problem.clone(),
+        config.space.clone(),
+        AlgoConfig::Ntbea(Default::default()),
+        16,
+        1,
+        3,
+    );
     create_run_dir(&built_in, &ntbea).unwrap();
     let e = resume_own(&built_in, &problem, &sweeping, None).unwrap_err();
     assert!(

@@ -261,22 +261,14 @@ pub(crate) fn algorithm_folder(name: &str) -> String {
 /// seed and the algorithm's position, so a cluster task builds the same run.
 pub(crate) fn algorithm_run(config: &ExperimentConfig, ai: usize) -> (String, RunConfig) {
     let (name, algorithm) = &config.algorithms[ai];
-    let rc = RunConfig {
-        playtune_version: env!("CARGO_PKG_VERSION").into(),
-        problem: config.problem.clone(),
-        space: config.space.clone(),
-        space_file: None,
-        algorithm: algorithm.clone(),
-        budget: config.budget,
-        trials: config.trials,
-        seed: derive_seed(config.seed, &[ai as u64]),
-        log: true,
-        faults: Default::default(),
-        race: None,
-        intensify: None,
-        verdict: None,
-        game: None,
-    };
+    let rc = RunConfig::plain(
+        config.problem.clone(),
+        config.space.clone(),
+        algorithm.clone(),
+        config.budget,
+        config.trials,
+        derive_seed(config.seed, &[ai as u64]),
+    );
     (name.clone(), rc)
 }
 

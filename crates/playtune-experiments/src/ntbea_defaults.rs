@@ -225,22 +225,14 @@ pub(crate) fn run(
             .collect(),
     };
     let problem = build_problem(&spec, None)?;
-    let rc = RunConfig {
-        playtune_version: env!("CARGO_PKG_VERSION").into(),
-        problem: spec,
-        space: problem.space().clone(),
-        space_file: None,
-        algorithm: AlgoConfig::Ntbea(tuner()),
-        budget: c.tuning_budget,
-        trials: c.tuning_runs,
-        seed: c.seed,
-        log: true,
-        faults: Default::default(),
-        race: None,
-        intensify: None,
-        verdict: None,
-        game: None,
-    };
+    let rc = RunConfig::plain(
+        spec,
+        problem.space().clone(),
+        AlgoConfig::Ntbea(tuner()),
+        c.tuning_budget,
+        c.tuning_runs,
+        c.seed,
+    );
     run::reuse_or_create_run_dir(&dir, &rc)?;
     if progress {
         eprintln!(

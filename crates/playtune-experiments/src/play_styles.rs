@@ -143,20 +143,15 @@ pub(crate) fn run(
             ..MapElitesConfig::default()
         };
         let rc = RunConfig {
-            playtune_version: env!("CARGO_PKG_VERSION").into(),
-            problem: spec.clone(),
-            space: space.clone(),
             space_file: Some("spaces/strategy_script_weights.ron".into()),
-            algorithm: AlgoConfig::MapElites(config),
-            budget: x.evaluations,
-            trials: 1,
-            seed: playtune::rng::derive_seed(x.seed, &[i as u64]),
-            log: true,
-            faults: Default::default(),
-            race: None,
-            intensify: None,
-            verdict: None,
-            game: None,
+            ..RunConfig::plain(
+                spec.clone(),
+                space.clone(),
+                AlgoConfig::MapElites(config),
+                x.evaluations,
+                1,
+                playtune::rng::derive_seed(x.seed, &[i as u64]),
+            )
         };
         let dir = root.join(pair.name);
         run::reuse_or_create_run_dir(&dir, &rc)?;

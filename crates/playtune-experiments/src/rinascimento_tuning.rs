@@ -210,22 +210,14 @@ fn plan_runs(
         build_problem(&truth, None)?;
         for (bi, &budget) in c.budgets.iter().enumerate() {
             let dir = home.join(format!("{agent}-b{budget}"));
-            let rc = RunConfig {
-                playtune_version: env!("CARGO_PKG_VERSION").into(),
-                problem: search.clone(),
-                space: problem.space().clone(),
-                space_file: None,
-                algorithm: AlgoConfig::Ntbea(c.ntbea.clone()),
+            let rc = RunConfig::plain(
+                search.clone(),
+                problem.space().clone(),
+                AlgoConfig::Ntbea(c.ntbea.clone()),
                 budget,
-                trials: c.runs,
-                seed: derive_seed(c.seed, &[ai as u64, bi as u64]),
-                log: true,
-                faults: Default::default(),
-                race: None,
-                intensify: None,
-                verdict: None,
-                game: None,
-            };
+                c.runs,
+                derive_seed(c.seed, &[ai as u64, bi as u64]),
+            );
             run::reuse_or_create_run_dir(&dir, &rc)?;
             runs.push((format!("{agent}, budget {budget}"), dir, rc));
             cells.push(Cell {

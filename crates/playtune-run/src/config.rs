@@ -68,6 +68,38 @@ pub struct RunConfig<A = AlgoConfig> {
     pub game: Option<playtune_optim::eval::GameIdentity>,
 }
 
+impl<A> RunConfig<A> {
+    /// A plain run: `trials` searches of `budget` evaluations of `problem` over
+    /// `space` by `algorithm`, from `seed`, logged, with the default handling of
+    /// failures; neither raced, intensified nor judged, as the papers' experiments run
+    /// their searches.
+    pub fn plain(
+        problem: ProblemSpec,
+        space: Space,
+        algorithm: A,
+        budget: u64,
+        trials: u64,
+        seed: u64,
+    ) -> RunConfig<A> {
+        RunConfig {
+            playtune_version: env!("CARGO_PKG_VERSION").into(),
+            problem,
+            space,
+            space_file: None,
+            algorithm,
+            budget,
+            trials,
+            seed,
+            log: true,
+            faults: FaultPolicy::default(),
+            race: None,
+            intensify: None,
+            verdict: None,
+            game: None,
+        }
+    }
+}
+
 /// What a run does when an evaluation fails: it tries again with the same seed, then
 /// records the failure in `failures.jsonl`, tells the optimiser, and goes on; it stops
 /// only when failures pass a share of the evaluations.

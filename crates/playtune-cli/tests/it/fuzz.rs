@@ -164,25 +164,17 @@ fn base_config() -> String {
         "base.ron",
     )
     .unwrap();
-    let config = RunConfig {
-        playtune_version: "0.1.0".into(),
-        problem: ProblemSpec {
+    let config = RunConfig::plain(
+        ProblemSpec {
             name: "noisy-onemax".into(),
             settings: Default::default(),
         },
         space,
-        space_file: None,
-        algorithm: AlgoConfig::Brmhc(playtune::optim::brmhc::BrmhcConfig::default()),
-        budget: 100,
-        trials: 1,
-        seed: 1,
-        log: true,
-        faults: Default::default(),
-        race: None,
-        intensify: None,
-        verdict: None,
-        game: None,
-    };
+        AlgoConfig::Brmhc(playtune::optim::brmhc::BrmhcConfig::default()),
+        100,
+        1,
+        1,
+    );
     ron::ser::to_string_pretty(&config, ron::ser::PrettyConfig::default()).unwrap()
 }
 

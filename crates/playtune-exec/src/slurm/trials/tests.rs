@@ -33,22 +33,14 @@ fn small() -> (SearchSet, Box<dyn Problem>) {
         .map(|(ai, (name, algorithm))| Entry {
             folder: name.to_lowercase(),
             name: name.into(),
-            config: RunConfig {
-                playtune_version: env!("CARGO_PKG_VERSION").into(),
-                problem: spec.clone(),
-                space: problem.space().clone(),
-                space_file: None,
+            config: RunConfig::plain(
+                spec.clone(),
+                problem.space().clone(),
                 algorithm,
-                budget: 4,
-                trials: 2,
-                seed: derive_seed(3, &[ai as u64]),
-                log: true,
-                faults: Default::default(),
-                race: None,
-                intensify: None,
-                verdict: None,
-                game: None,
-            },
+                4,
+                2,
+                derive_seed(3, &[ai as u64]),
+            ),
         })
         .collect();
     (SearchSet { searches }, problem)
