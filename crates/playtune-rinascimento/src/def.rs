@@ -438,7 +438,7 @@ mod tests {
     }
 
     /// Writes the shipped space files. Run with
-    /// `cargo test --release --lib export_rinascimento_spaces -- --ignored`.
+    /// `cargo test --release -p playtune-rinascimento --lib export_rinascimento_spaces -- --ignored`.
     #[test]
     #[ignore]
     fn export_rinascimento_spaces() {

@@ -332,7 +332,7 @@ fn play_game_is_reproducible_and_reports_per_agent() {
 
 /// 1000 random 4-player games, compared with the paper (mean 140.86, sd 21.35, min 29,
 /// max 183, 14.1% stalemates). Run with
-/// `cargo test --release --lib games::rinascimento -- --ignored --nocapture`.
+/// `cargo test --release -p playtune-rinascimento --lib random_game_statistics -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn random_game_statistics() {
