@@ -66,16 +66,17 @@ pub(crate) fn create_run(
 ) -> PyResult<String> {
     use playtune_exec::prepare::ladder::{LadderCheckMode, LadderCheckSettings, check_games};
     use playtune_exec::prepare::start::{CreatedRun, Judging, Racing, RunRequest};
-    let mode = match ladder_check {
-        "warn" => LadderCheckMode::Warn,
-        "use" => LadderCheckMode::Use,
-        "off" => LadderCheckMode::Off,
-        other => {
-            return Err(err(format!(
-                "ladder_check={other:?}: one of \"warn\", \"use\", \"off\""
-            )));
-        }
-    };
+    // The modes' names are the command line's `--ladder-check`, from the mode itself.
+    let mode: LadderCheckMode = ladder_check.parse().map_err(|_| {
+        let names: Vec<String> = LadderCheckMode::ALL
+            .iter()
+            .map(|m| format!("{:?}", m.name()))
+            .collect();
+        err(format!(
+            "ladder_check={ladder_check:?}: one of {}",
+            names.join(", ")
+        ))
+    })?;
     if let Some(n) = ladder_check_games {
         check_games("ladder_check_games=", n).map_err(|e| err(format!("{e}")))?;
     }
