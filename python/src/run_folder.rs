@@ -799,24 +799,17 @@ impl PyRunFolder {
         verdict_progress: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Py<PyAny>> {
         let py = slf.py();
-        let busy = || {
-            err("this run is being driven already: run() cannot be called from inside its own run")
-        };
         let func = match slf
             .try_borrow_mut()
-            .map_err(|_| busy())?
+            .map_err(|_| driven_already())?
             .prepare_drive(py, func, verdict)?
         {
             std::ops::ControlFlow::Break(result) => return Ok(result),
             std::ops::ControlFlow::Continue(func) => func,
         };
-        slf.try_borrow().map_err(|_| busy())?.drive_prepared(
-            py,
-            func,
-            progress,
-            verdict,
-            verdict_progress,
-        )
+        slf.try_borrow()
+            .map_err(|_| driven_already())?
+            .drive_prepared(py, func, progress, verdict, verdict_progress)
     }
 
     /// Drives the run to its end on Slurm, as `playtune optimize --executor slurm`
@@ -843,9 +836,6 @@ impl PyRunFolder {
         use playtune_exec::Executor;
         use std::sync::atomic::AtomicBool;
         let py = slf.py();
-        let busy = || {
-            err("this run is being driven already: run() cannot be called from inside its own run")
-        };
         if program.is_empty() {
             return Err(err("program: give the command a task runs, as words"));
         }
@@ -857,7 +847,7 @@ impl PyRunFolder {
                 "poll={poll}: give a positive number of seconds"
             )));
         }
-        if slf.try_borrow().map_err(|_| busy())?.manual() {
+        if slf.try_borrow().map_err(|_| driven_already())?.manual() {
             return Err(err(
                 "a manual run is evaluated by a Python function here: run it with run(func), not on Slurm",
             ));
@@ -867,9 +857,9 @@ impl PyRunFolder {
         playtune_exec::slurm::sbatch::check_tools().map_err(err)?;
         let _prepared = slf
             .try_borrow_mut()
-            .map_err(|_| busy())?
+            .map_err(|_| driven_already())?
             .prepare_drive(py, None, verdict)?;
-        let this = slf.try_borrow().map_err(|_| busy())?;
+        let this = slf.try_borrow().map_err(|_| driven_already())?;
         let begun = playtune::run::verdict::Begun::of(&this.dir);
         let stop = std::sync::Arc::new(AtomicBool::new(false));
         let slurm = playtune_exec::Slurm::new(
@@ -1047,4 +1037,10 @@ pub(crate) type FailuresRead = (BTreeMap<(u64, u64), FailureRow>, Vec<(usize, St
 #[pyfunction]
 pub(crate) fn _replay_count() -> u64 {
     REPLAYS.load(Ordering::SeqCst)
+}
+
+/// Why a run cannot be driven from inside its own drive (a `func` or progress
+/// callback calling `run()` again).
+fn driven_already() -> PyErr {
+    err("this run is being driven already: run() cannot be called from inside its own run")
 }
