@@ -12,7 +12,8 @@
 #     one `expand` request (32 a batch);
 #   - the in-process node UCT.
 # Decisions a second: moves played over the command's wall time (process starts
-# included for playtune; the matches only for node, whose start is printed beside).
+# included for playtune; the matches only for node, whose start is printed beside,
+# and set against playtune's whole command in a last line).
 # The medians over ROUNDS rounds (default 3) and their ratios, then the strength of the
 # two searches: uct(iterations=100) against mcts(iterations=100), 200 games (seed 7):
 # uct's win rate (a draw 1/2) with its standard error.
@@ -67,7 +68,8 @@ const fs = require("fs");
 const [roundsFile, strengthFile, games] = process.argv.slice(1);
 const rows = fs.readFileSync(roundsFile, "utf8").trim().split("\n").map((l) => {
   const [m, u, ...j] = l.split(" ");
-  return { m: Number(m), u: Number(u), j: JSON.parse(j.join(" ")).decisions_per_second };
+  const base = JSON.parse(j.join(" "));
+  return { m: Number(m), u: Number(u), j: base.decisions_per_second, jw: base.moves / base.process_seconds };
 });
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const m = median(rows.map((r) => r.m)), u = median(rows.map((r) => r.u)), j = median(rows.map((r) => r.j));
@@ -75,6 +77,10 @@ console.log(`medians over ${rows.length} rounds of ${games} games, decisions a s
 console.log(`  mcts(iterations=100) over the protocol: ${m.toFixed(1)}`);
 console.log(`  uct(iterations=100) over the protocol:  ${u.toFixed(1)} (${(u / m).toFixed(1)}x mcts)`);
 console.log(`  in-process node UCT, 100 iterations:    ${j.toFixed(1)} (${(j / u).toFixed(1)}x uct, ${(j / m).toFixed(1)}x mcts)`);
+// The line above sets playtune's whole command (its start and node's) against node's
+// matches alone; here both sides count their process starts.
+const jw = median(rows.map((r) => r.jw));
+console.log(`  the same, node's start counted too:     ${jw.toFixed(1)} (${(jw / u).toFixed(1)}x uct: both whole commands)`);
 const lines = fs.readFileSync(strengthFile, "utf8").trim().split("\n");
 const s = JSON.parse(lines[lines.length - 1]);
 const a = s.agents[0];

@@ -64,11 +64,12 @@ function move(b, a) {
   b.turn = 1 - b.turn;
 }
 
-// Where board `b` stands, as every state reply says it.
-function standing(b) {
+// Where board `b` stands, as every state reply says it. A finished match's reply
+// carries the game's own feature too; a playout's end needs only its returns.
+function standing(b, features = true) {
   if (!isOver(b)) return { player: b.turn, legal: legal(b) };
   const returns = b.winner < 0 ? [0, 0] : b.winner === 0 ? [1, -1] : [-1, 1];
-  return { player: "over", returns, features: { corners: corners(b) } };
+  return features ? { player: "over", returns, features: { corners: corners(b) } } : { player: "over", returns };
 }
 
 // Where state `id` stands.
@@ -85,7 +86,9 @@ function playout(b, seed, maxSteps) {
     move(b, moves[Math.floor(random() * moves.length)]);
     steps += 1;
   }
-  return { ...standing(b), steps };
+  const end = standing(b, false);
+  end.steps = steps;
+  return end;
 }
 
 const copy = (b) => ({ ...b, cells: b.cells.slice() });
@@ -151,13 +154,12 @@ const ops = {
   show: (r) => ({ text: text(board(r.state)) }),
 };
 
-// A seed is a 64-bit number, beyond a double's exact range: each is read from the text
-// (as a string, before JSON.parse could round it) and kept as its low 32 bits.
+// The match's seed (in `new`) is a 64-bit number, beyond a double's exact range: it is
+// read from the text, before JSON.parse could round it, and kept as its low 32 bits.
+// The search's seeds (`playout`, `expand`) are below 2^53, exact as JSON numbers.
 function parse(line) {
-  const low32 = (text) => Number(BigInt(text) & 0xffffffffn);
-  const request = JSON.parse(line.replace(/"seed"\s*:\s*(\d+)/g, '"seed":"$1"'));
-  if (request.seed !== undefined) request.seed = low32(request.seed);
-  for (const it of request.items || []) it.seed = low32(it.seed);
+  const request = JSON.parse(line);
+  if (request.op === "new") request.seed = Number(BigInt(/"seed"\s*:\s*(\d+)/.exec(line)[1]) & 0xffffffffn);
   return request;
 }
 

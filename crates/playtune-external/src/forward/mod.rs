@@ -11,6 +11,7 @@
 
 pub(crate) mod process;
 mod uct;
+mod wire;
 
 use crate::protocol::MatchReport;
 use playtune_harness::game::{Acting, Agent, Game};

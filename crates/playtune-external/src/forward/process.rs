@@ -37,7 +37,7 @@
 
 use super::{Node, Rules, RulesError};
 use playtune_optim::eval::{WorkerError, WorkerSession, reply_object};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -82,16 +82,7 @@ pub(crate) struct ProcessRules {
 }
 
 /// One reply to an operation: the state it names, where that stands, and the rest.
-struct Reply {
-    state: Option<u64>,
-    node: Option<Node>,
-    steps: Option<u32>,
-    heuristic: Option<Vec<f64>>,
-    features: Vec<(String, Vec<f64>)>,
-    text: Option<String>,
-    /// An `expand` reply's items, each with its playout's end.
-    items: Vec<(Reply, Option<Reply>)>,
-}
+use super::wire::Read as Reply;
 
 fn number_list(v: &Value, what: &str) -> Result<Vec<f64>, String> {
     v.as_array()
@@ -262,6 +253,47 @@ fn parse_items(
         .collect()
 }
 
+/// `line` read as the reply to request `id`, by the general reader: any reply the
+/// protocol allows, and for any other the reason it does not. `Ok(Err(why))` is the
+/// game's own error reply.
+pub(super) fn read_generally(
+    line: &str,
+    id: u64,
+    players: usize,
+    declared: &[String],
+) -> Result<Result<Reply, String>, String> {
+    let obj = reply_object(line, "reply").map_err(|e| e.to_string())?;
+    if obj.get("id").and_then(Value::as_u64) != Some(id) {
+        return Err(format!(
+            "it carries id {}, not {id}",
+            obj.get("id").unwrap_or(&Value::Null)
+        ));
+    }
+    if let Some(e) = obj.get("error") {
+        let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
+        // The game's own words, printed: without a terminal's controls.
+        return Ok(Err(playtune_optim::eval::printable(&why)));
+    }
+    let mut reply = parse_reply(&obj, players, declared)?;
+    if let Some(items) = obj.get("items") {
+        reply.items = parse_items(items, players, declared)?;
+    }
+    Ok(Ok(reply))
+}
+
+/// `values` as a JSON list, onto `text`.
+fn list<T: std::fmt::Display>(text: &mut String, values: &[T]) {
+    use std::fmt::Write;
+    text.push('[');
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        let _ = write!(text, "{v}");
+    }
+    text.push(']');
+}
+
 /// A reply that breaks the protocol, as a [`RulesError`].
 fn answer(why: impl Into<String>) -> RulesError {
     RulesError::Answer(why.into())
@@ -289,52 +321,39 @@ impl ProcessRules {
         }
     }
 
-    fn ask(&self, op: &str, fields: Map<String, Value>) -> Result<Reply, RulesError> {
+    fn ask(&self, op: &str, fields: &str) -> Result<Reply, RulesError> {
         self.exchange(op, fields)
             .map_err(|e| failure(e, &format!("`{op}`")))
     }
 
-    /// One operation; a reply with an error is [`WorkerError::Refused`].
-    fn exchange(&self, op: &str, mut fields: Map<String, Value>) -> Result<Reply, WorkerError> {
+    /// One operation, its fields (`,"name":value` each) written after the request's
+    /// `id` and `op`; a reply with an error is [`WorkerError::Refused`].
+    fn exchange(&self, op: &str, fields: &str) -> Result<Reply, WorkerError> {
         let dropped: Vec<u64> =
             std::mem::take(&mut self.held.lock().unwrap_or_else(|e| e.into_inner()).dropped);
-        fields.insert("op".into(), json!(op));
-        if !dropped.is_empty() {
-            fields.insert("drop".into(), json!(dropped));
-        }
         let players = self.players;
         let declared = &self.features;
         let mut session = self.session.lock().unwrap_or_else(|e| e.into_inner());
         session.call(
             |id| {
-                let mut line = Map::new();
-                line.insert("id".into(), json!(id));
-                line.extend(fields);
+                use std::fmt::Write;
                 // One request a line: the game reads up to the newline.
-                let mut text = Value::Object(line).to_string();
-                text.push('\n');
+                let mut text = String::with_capacity(32 + fields.len() + 8 * dropped.len());
+                let _ = write!(text, "{{\"id\":{id},\"op\":\"{op}\"");
+                if !dropped.is_empty() {
+                    text.push_str(",\"drop\":");
+                    list(&mut text, &dropped);
+                }
+                text.push_str(fields);
+                text.push_str("}\n");
                 text
             },
             |id, line| {
-                let obj =
-                    reply_object(line, "reply").map_err(|e| format!("its reply to `{op}`: {e}"))?;
-                if obj.get("id").and_then(Value::as_u64) != Some(id) {
-                    return Err(format!(
-                        "its reply to `{op}` carries id {}, not {id}",
-                        obj.get("id").unwrap_or(&Value::Null)
-                    ));
+                if let Some(reply) = super::wire::read(line, id, players, declared) {
+                    return Ok(Ok(reply));
                 }
-                if let Some(e) = obj.get("error") {
-                    let why = e.as_str().map_or_else(|| e.to_string(), str::to_string);
-                    // The game's own words, printed: without a terminal's controls.
-                    return Ok(Err(playtune_optim::eval::printable(&why)));
-                }
-                let bad = |why: String| format!("its reply to `{op}`: {why}");
-                let mut reply = parse_reply(&obj, players, declared).map_err(&bad)?;
-                if let Some(items) = obj.get("items") {
-                    reply.items = parse_items(items, players, declared).map_err(&bad)?;
-                }
-                Ok(Ok(reply))
+                read_generally(line, id, players, declared)
+                    .map_err(|e| format!("its reply to `{op}`: {e}"))
             },
         )
     }
@@ -351,7 +370,7 @@ impl ProcessRules {
         {
             return Ok(());
         }
-        self.ask("drop", Map::new()).map(|_| ())
+        self.ask("drop", "").map(|_| ())
     }
 
     fn handle(&self, reply: &Reply, op: &str) -> Result<(Handle, Node), RulesError> {
@@ -391,19 +410,18 @@ impl ProcessRules {
         settings: &Map<String, Value>,
         seed: u64,
     ) -> Result<(Handle, Node), RulesError> {
-        let mut f = Map::new();
-        f.insert("settings".into(), Value::Object(settings.clone()));
-        f.insert("seed".into(), json!(seed));
-        // The operations' version: 2 adds `expand` and `show`, each optional.
-        f.insert("protocol".into(), json!(2));
-        let reply = self.ask("new", f)?;
+        // The operations' version: 2 adds `expand` and `show`, each optional. The
+        // match's seed goes whole: a game reads it as the replay it makes.
+        let f = format!(
+            ",\"settings\":{},\"seed\":{seed},\"protocol\":2",
+            Value::Object(settings.clone())
+        );
+        let reply = self.ask("new", &f)?;
         self.handle(&reply, "new")
     }
 
-    fn state_field(state: &Handle) -> Map<String, Value> {
-        let mut f = Map::new();
-        f.insert("state".into(), json!(state.id));
-        f
+    fn state_field(state: &Handle) -> String {
+        format!(",\"state\":{}", state.id)
     }
 }
 
@@ -416,12 +434,12 @@ impl Rules for ProcessRules {
 
     fn node(&self, state: &Handle) -> Result<Node, RulesError> {
         // Asked only of a bot outside a match; a copy says where its state stands.
-        let reply = self.ask("clone", Self::state_field(state))?;
+        let reply = self.ask("clone", &Self::state_field(state))?;
         Ok(self.handle(&reply, "clone")?.1)
     }
 
     fn copy(&self, state: &Handle) -> Result<Handle, RulesError> {
-        let reply = self.ask("clone", Self::state_field(state))?;
+        let reply = self.ask("clone", &Self::state_field(state))?;
         let mut h = self.handle(&reply, "clone")?.0;
         h.heuristic = state.heuristic.clone();
         h.features = state.features.clone();
@@ -429,9 +447,8 @@ impl Rules for ProcessRules {
     }
 
     fn apply(&self, state: &mut Handle, action: i64) -> Result<Node, RulesError> {
-        let mut f = Self::state_field(state);
-        f.insert("action".into(), json!(action));
-        let reply = self.ask("apply", f)?;
+        let f = format!(",\"state\":{},\"action\":{action}", state.id);
+        let reply = self.ask("apply", &f)?;
         state.heuristic = reply.heuristic.clone();
         state.features = reply.features.clone();
         reply
@@ -445,10 +462,12 @@ impl Rules for ProcessRules {
         player: usize,
         seed: u64,
     ) -> Result<(Handle, Node), RulesError> {
-        let mut f = Self::state_field(state);
-        f.insert("player".into(), json!(player));
-        f.insert("seed".into(), json!(seed));
-        let reply = self.ask("resample", f)?;
+        let f = format!(
+            ",\"state\":{},\"player\":{player},\"seed\":{}",
+            state.id,
+            super::wire::seed(seed)
+        );
+        let reply = self.ask("resample", &f)?;
         self.handle(&reply, "resample")
     }
 
@@ -472,15 +491,22 @@ impl Rules for ProcessRules {
         if self.no_expand.load(Relaxed) {
             return super::expand_each(self, batch);
         }
-        let items: Vec<Value> = batch
-            .iter()
-            .map(|e| {
-                json!({"state": e.parent.id, "action": e.action, "seed": e.seed, "max_steps": e.max_steps})
-            })
-            .collect();
-        let mut f = Map::new();
-        f.insert("items".into(), Value::Array(items));
-        let reply = match self.exchange("expand", f) {
+        let mut f = String::with_capacity(16 + 64 * batch.len());
+        f.push_str(",\"items\":[");
+        for (k, e) in batch.iter().enumerate() {
+            use std::fmt::Write;
+            let _ = write!(
+                f,
+                "{}{{\"state\":{},\"action\":{},\"seed\":{},\"max_steps\":{}}}",
+                if k > 0 { "," } else { "" },
+                e.parent.id,
+                e.action,
+                super::wire::seed(e.seed),
+                e.max_steps
+            );
+        }
+        f.push(']');
+        let reply = match self.exchange("expand", &f) {
             Ok(r) => r,
             // A game that does not know the operation: one at a time from now on.
             Err(WorkerError::Refused(_)) => {
@@ -551,7 +577,7 @@ impl Rules for ProcessRules {
         if self.no_show.load(Relaxed) {
             return Ok(None);
         }
-        match self.exchange("show", Self::state_field(state)) {
+        match self.exchange("show", &Self::state_field(state)) {
             Ok(reply) => Ok(reply.text),
             // The operation is optional: a game that does not know it says so, and
             // its match is shown by the moves it offers.
@@ -569,10 +595,12 @@ impl Rules for ProcessRules {
         max_steps: u32,
         seed: u64,
     ) -> Result<Option<(u32, Node)>, RulesError> {
-        let mut f = Self::state_field(state);
-        f.insert("seed".into(), json!(seed));
-        f.insert("max_steps".into(), json!(max_steps));
-        let reply = self.ask("playout", f)?;
+        let f = format!(
+            ",\"state\":{},\"seed\":{},\"max_steps\":{max_steps}",
+            state.id,
+            super::wire::seed(seed)
+        );
+        let reply = self.ask("playout", &f)?;
         state.heuristic = reply.heuristic.clone();
         state.features = reply.features.clone();
         let node = reply

@@ -12,6 +12,9 @@ use std::os::fd::AsRawFd;
 use std::process::{ChildStdin, ChildStdout};
 use std::time::Instant;
 
+/// How long a reply is waited for without sleeping (see [`LinePipe::next_event`]).
+const SPIN: std::time::Duration = std::time::Duration::from_micros(300);
+
 /// A worker's input and output, as lines.
 pub(super) struct LinePipe {
     /// `None` once closed: the worker then reads the end of its input.
@@ -21,6 +24,9 @@ pub(super) struct LinePipe {
     pending: Vec<u8>,
     /// Whether the output has ended (what is pending is then its last, unended line).
     ended: bool,
+    /// Where each read lands, made once: a reply is waited for by reading again and
+    /// again (see [`LinePipe::next_event`]).
+    buf: Box<[u8]>,
 }
 
 /// The deadline passed with nothing to read or no room to write.
@@ -43,6 +49,7 @@ impl LinePipe {
             output,
             pending: Vec::new(),
             ended: false,
+            buf: vec![0; 16 << 10].into_boxed_slice(),
         })
     }
 
@@ -93,9 +100,21 @@ impl LinePipe {
 
     /// The next line the worker prints, or the end of its output, by `deadline`.
     pub(super) fn next_event(&mut self, deadline: Option<Instant>) -> Result<Event, TimedOut> {
+        let asked = Instant::now();
         loop {
             if let Some(event) = self.take() {
                 return Ok(event);
+            }
+            // A reply that comes within `SPIN` is taken without sleeping: waking a
+            // sleeping process costs a round trip more than most games take to answer
+            // (docs/benchmarks.md). Each look yields the core to any other thread or
+            // process that wants it, so a busy machine loses nothing to it.
+            if asked.elapsed() < SPIN {
+                if let Err(e) = self.fill() {
+                    return Ok(Event::ReadFailed(e));
+                }
+                std::thread::yield_now();
+                continue;
             }
             let (_, readable) = self.wait(false, deadline)?;
             if readable && let Err(e) = self.fill() {
@@ -106,13 +125,12 @@ impl LinePipe {
 
     /// Reads all the output there is now; whether any came.
     fn fill(&mut self) -> io::Result<bool> {
-        let mut buf = [0u8; 16 << 10];
         let mut any = false;
         while !self.ended {
-            match self.output.read(&mut buf) {
+            match self.output.read(&mut self.buf) {
                 Ok(0) => self.ended = true,
                 Ok(n) => {
-                    self.pending.extend_from_slice(&buf[..n]);
+                    self.pending.extend_from_slice(&self.buf[..n]);
                     any = true;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
