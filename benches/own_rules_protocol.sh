@@ -77,10 +77,10 @@ console.log(`medians over ${rows.length} rounds of ${games} games, decisions a s
 console.log(`  mcts(iterations=100) over the protocol: ${m.toFixed(1)}`);
 console.log(`  uct(iterations=100) over the protocol:  ${u.toFixed(1)} (${(u / m).toFixed(1)}x mcts)`);
 console.log(`  in-process node UCT, 100 iterations:    ${j.toFixed(1)} (${(j / u).toFixed(1)}x uct, ${(j / m).toFixed(1)}x mcts)`);
-// The line above sets playtune's whole command (its start and node's) against node's
-// matches alone; here both sides count their process starts.
+// The line above sets the whole playtune command (its start and that of the game
+// process) against the matches of the node baseline alone; here both count starts.
 const jw = median(rows.map((r) => r.jw));
-console.log(`  the same, node's start counted too:     ${jw.toFixed(1)} (${(jw / u).toFixed(1)}x uct: both whole commands)`);
+console.log(`  the same, its process start counted:   ${jw.toFixed(1)} (${(jw / u).toFixed(1)}x uct: both whole commands)`);
 const lines = fs.readFileSync(strengthFile, "utf8").trim().split("\n");
 const s = JSON.parse(lines[lines.length - 1]);
 const a = s.agents[0];

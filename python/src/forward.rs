@@ -71,10 +71,10 @@ pub(crate) struct PyRules {
 
 /// Whether `state` is a game written against pyspiel's Python API: its class gives
 /// `_legal_actions(player)` in Python and leaves `legal_actions()` to pyspiel's C++
-/// `State`, which answers it by calling back into Python for `current_player()` three
-/// times, `is_terminal()` once and then `_legal_actions(player)` (2.2 of its 5.0 µs
-/// on OpenSpiel's `python_tic_tac_toe`, docs/benchmarks.md). For a seat's turn, which
-/// the search knows already, the answer is `_legal_actions(player)`'s.
+/// `State`, which answers it by calling back into Python for `current_player()` about
+/// three times before `_legal_actions(player)` (2.8 of its 5.0 µs on OpenSpiel's
+/// `python_tic_tac_toe`, docs/benchmarks.md). For a seat's turn, which the search
+/// knows already, the answer is `_legal_actions(player)`'s.
 fn own_legal_actions(state: &Bound<'_, PyAny>) -> bool {
     let py = state.py();
     let Ok(function) = py.import("types").and_then(|t| t.getattr("FunctionType")) else {

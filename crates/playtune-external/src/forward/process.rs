@@ -35,6 +35,8 @@
 //! answered `{"id": 7, "text": "..."}`, the state in the game's own text form; a game
 //! that answers it with an error shows the moves it offers instead.
 
+// One reply to an operation: the state it names, where that stands, and the rest.
+use super::wire::Read as Reply;
 use super::{Node, Rules, RulesError};
 use playtune_optim::eval::{WorkerError, WorkerSession, reply_object};
 use serde_json::{Map, Value};
@@ -80,9 +82,6 @@ pub(crate) struct ProcessRules {
     /// version of the operations): its expansions are asked one operation at a time.
     no_expand: std::sync::atomic::AtomicBool,
 }
-
-/// One reply to an operation: the state it names, where that stands, and the rest.
-use super::wire::Read as Reply;
 
 fn number_list(v: &Value, what: &str) -> Result<Vec<f64>, String> {
     v.as_array()

@@ -216,80 +216,44 @@ mod tests {
     #[test]
     fn the_fast_reader_reads_what_the_general_one_reads_and_nothing_else() {
         let declared = vec!["corners".to_string()];
-        let cases = [
-            // Read the fast way.
-            (r#"{"id":7,"state":3,"player":1,"legal":[0,4,8]}"#, true),
-            (
-                r#"{"id":7,"state":3,"player":"over","returns":[1,-1]}"#,
-                true,
-            ),
-            (
-                r#"{"id":7,"state":3,"player":"over","returns":[1,-1],"features":{"corners":[2,1]}}"#,
-                true,
-            ),
-            (
-                r#"{"id":7,"state":3,"player":"chance","outcomes":[[1,0.5],[2,0.5]]}"#,
-                true,
-            ),
-            (
-                r#"{"id":7,"state":3,"player":0,"legal":[1],"heuristic":[0.5,-0.5],"steps":4}"#,
-                true,
-            ),
-            (r#"{"id":7,"text":"X . .\n. O ."}"#, true),
-            (
-                r#"{"id":7,"heuristic":null,"features":null,"text":null}"#,
-                true,
-            ),
-            (
-                r#"{"id":7,"items":[{"state":12,"player":1,"legal":[2,5],"playout":{"player":"over","returns":[0,0],"steps":3}},{"state":13,"player":"over","returns":[-1,1]}]}"#,
-                true,
-            ),
-            (r#"{"id":7}"#, true),
-            // Left to the general reader, which reads or refuses them as before.
-            (r#"{"id":8,"state":3,"player":1,"legal":[0]}"#, false),
-            (r#"{"id":7,"error":"no"}"#, false),
-            (
-                r#"{"id":7,"state":3,"player":1,"legal":[0],"note":"x"}"#,
-                false,
-            ),
-            (r#"{"id":7,"state":null,"player":1,"legal":[0]}"#, false),
-            (r#"{"id":7,"state":3,"player":2,"legal":[0]}"#, false),
-            (r#"{"id":7,"state":3,"player":"both","legal":[0]}"#, false),
-            (r#"{"id":7,"state":3,"player":1}"#, false),
-            (r#"{"id":7,"state":3,"player":1,"legal":[0.5]}"#, false),
-            (r#"{"id":7,"state":3,"player":"over","returns":[1]}"#, false),
-            (
-                r#"{"id":7,"state":3,"player":"over","returns":[1e999,0]}"#,
-                false,
-            ),
-            (
-                r#"{"id":7,"state":3,"player":"chance","outcomes":[[1,-0.5],[2,1.5]]}"#,
-                false,
-            ),
-            (
-                r#"{"id":7,"state":3,"player":1,"legal":[0],"heuristic":[1]}"#,
-                false,
-            ),
-            (
-                r#"{"id":7,"state":3,"player":"over","returns":[0,0],"features":{"edges":[1,1]}}"#,
-                false,
-            ),
-            (
-                r#"{"id":7,"state":3,"player":1,"player":0,"legal":[0]}"#,
-                false,
-            ),
-            (
-                r#"{"id":7,"items":[{"state":1,"player":1,"legal":[0],"items":[]}]}"#,
-                false,
-            ),
-            (
-                r#"{"id":7,"playout":{"player":"over","returns":[0,0],"steps":1}}"#,
-                false,
-            ),
-            (r#"{"id":7,"state":3,"steps":-1}"#, false),
-            (r#"[1,2]"#, false),
-            (r#"{"id":7,"#, false),
+        // Read the fast way.
+        let fast = [
+            r#"{"id":7,"state":3,"player":1,"legal":[0,4,8]}"#,
+            r#"{"id":7,"state":3,"player":"over","returns":[1,-1]}"#,
+            r#"{"id":7,"state":3,"player":"over","returns":[1,-1],"features":{"corners":[2,1]}}"#,
+            r#"{"id":7,"state":3,"player":"chance","outcomes":[[1,0.5],[2,0.5]]}"#,
+            r#"{"id":7,"state":3,"player":0,"legal":[1],"heuristic":[0.5,-0.5],"steps":4}"#,
+            r#"{"id":7,"text":"X . .\n. O ."}"#,
+            r#"{"id":7,"heuristic":null,"features":null,"text":null}"#,
+            r#"{"id":7,"items":[{"state":12,"player":1,"legal":[2,5],"playout":{"player":"over","returns":[0,0],"steps":3}},{"state":13,"player":"over","returns":[-1,1]}]}"#,
+            r#"{"id":7}"#,
         ];
+        // Left to the general reader, which reads or refuses them as before.
+        let general = [
+            r#"{"id":8,"state":3,"player":1,"legal":[0]}"#,
+            r#"{"id":7,"error":"no"}"#,
+            r#"{"id":7,"state":3,"player":1,"legal":[0],"note":"x"}"#,
+            r#"{"id":7,"state":null,"player":1,"legal":[0]}"#,
+            r#"{"id":7,"state":3,"player":2,"legal":[0]}"#,
+            r#"{"id":7,"state":3,"player":"both","legal":[0]}"#,
+            r#"{"id":7,"state":3,"player":1}"#,
+            r#"{"id":7,"state":3,"player":1,"legal":[0.5]}"#,
+            r#"{"id":7,"state":3,"player":"over","returns":[1]}"#,
+            r#"{"id":7,"state":3,"player":"over","returns":[1e999,0]}"#,
+            r#"{"id":7,"state":3,"player":"chance","outcomes":[[1,-0.5],[2,1.5]]}"#,
+            r#"{"id":7,"state":3,"player":1,"legal":[0],"heuristic":[1]}"#,
+            r#"{"id":7,"state":3,"player":"over","returns":[0,0],"features":{"edges":[1,1]}}"#,
+            r#"{"id":7,"state":3,"player":1,"player":0,"legal":[0]}"#,
+            r#"{"id":7,"items":[{"state":1,"player":1,"legal":[0],"items":[]}]}"#,
+            r#"{"id":7,"playout":{"player":"over","returns":[0,0],"steps":1}}"#,
+            r#"{"id":7,"state":3,"steps":-1}"#,
+            r#"[1,2]"#,
+            r#"{"id":7,"#,
+        ];
+        let cases = fast
+            .iter()
+            .map(|l| (*l, true))
+            .chain(general.iter().map(|l| (*l, false)));
         for (line, fast) in cases {
             let got = read(line, 7, 2, &declared);
             assert_eq!(got.is_some(), fast, "{line}");
@@ -297,6 +261,112 @@ mod tests {
                 super::super::process::read_generally(line, 7, 2, &declared).and_then(|r| r);
             if let Some(got) = got {
                 assert_eq!(Ok(got), general, "{line}");
+            }
+        }
+    }
+
+    /// Each field the operations define, with values that fit and values that do not.
+    const FIELDS: &[(&str, &[&str])] = &[
+        ("id", &["7", "8"]),
+        ("state", &["3", "null", "-1", "2.5"]),
+        (
+            "player",
+            &["0", "1", "2", r#""over""#, r#""chance""#, r#""x""#, "null"],
+        ),
+        ("legal", &["[0,4]", "[]", "[0.5]", "null"]),
+        ("returns", &["[1,-1]", "[1]", "[0,0]", "null", "[1e999,0]"]),
+        (
+            "outcomes",
+            &["[[1,0.5],[2,0.5]]", "[[1,-1]]", "[]", "[[1,0.5,2]]"],
+        ),
+        ("steps", &["3", "-1", "null", "4294967296"]),
+        ("heuristic", &["[0.5,0.5]", "[1]", "null"]),
+        (
+            "features",
+            &[
+                r#"{"corners":[1,2]}"#,
+                r#"{"edges":[1,1]}"#,
+                "null",
+                r#"{"corners":[1]}"#,
+                r#"{"corners":[1,1],"corners":[2,2]}"#,
+            ],
+        ),
+        ("text", &[r#""a\nb""#, "null", "3"]),
+        (
+            "items",
+            &[
+                "[]",
+                r#"[{"state":1,"player":1,"legal":[0],"playout":{"player":"over","returns":[0,0],"steps":1}}]"#,
+                r#"[{"state":1,"player":"over","returns":[1,-1]}]"#,
+                r#"[{"state":1,"player":1,"legal":[0],"playout":null}]"#,
+                r#"[{"id":3}]"#,
+                "null",
+            ],
+        ),
+        (
+            "playout",
+            &[r#"{"player":"over","returns":[0,0],"steps":1}"#, "null"],
+        ),
+        ("error", &[r#""no""#]),
+        ("note", &["1"]),
+    ];
+
+    /// Replies as a game would write them, each field once.
+    const BASES: &[&[(&str, &str)]] = &[
+        &[("state", "3"), ("player", "1"), ("legal", "[0,4]")],
+        &[
+            ("state", "3"),
+            ("player", r#""over""#),
+            ("returns", "[1,-1]"),
+            ("features", r#"{"corners":[1,2]}"#),
+        ],
+        &[
+            ("state", "3"),
+            ("player", r#""chance""#),
+            ("outcomes", "[[1,0.5],[2,0.5]]"),
+        ],
+        &[
+            ("state", "3"),
+            ("player", "0"),
+            ("legal", "[1]"),
+            ("steps", "2"),
+            ("heuristic", "[0.5,0.5]"),
+        ],
+        &[(
+            "items",
+            r#"[{"state":1,"player":1,"legal":[0],"playout":{"player":"over","returns":[0,0],"steps":1}}]"#,
+        )],
+        &[("text", r#""x""#)],
+    ];
+
+    proptest::proptest! {
+        /// A game's reply with up to three edits, each a field's value replaced (by
+        /// one that fits or one that does not) or a field added, perhaps a second
+        /// time: what the fast reader reads, the general one reads the same.
+        #[test]
+        fn any_reply_the_fast_reader_reads_the_general_one_reads_the_same(
+            base in 0..BASES.len(),
+            edits in proptest::collection::vec((0..FIELDS.len(), 0..8usize, proptest::bool::ANY), 0..4)
+        ) {
+            let mut fields: Vec<(&str, &str)> = BASES[base].to_vec();
+            for (f, v, again) in edits {
+                let (name, values) = FIELDS[f];
+                let value = values[v % values.len()];
+                match fields.iter_mut().find(|(n, _)| *n == name) {
+                    Some(field) if !again => field.1 = value,
+                    _ => fields.push((name, value)),
+                }
+            }
+            let mut line = String::from(r#"{"id":7"#);
+            for (name, value) in fields {
+                line.push_str(&format!(r#","{name}":{value}"#));
+            }
+            line.push('}');
+            let declared = vec!["corners".to_string()];
+            if let Some(got) = read(&line, 7, 2, &declared) {
+                let general =
+                    super::super::process::read_generally(&line, 7, 2, &declared).and_then(|r| r);
+                proptest::prop_assert_eq!(Ok(got), general, "{}", line);
             }
         }
     }

@@ -4,7 +4,9 @@
 //! pipes woke three; for a game whose every search step is a request, those wake-ups
 //! were most of the time a decision took. Both of playtune's ends are non-blocking and
 //! every wait is a `poll` with the request's deadline, so a worker that stops reading
-//! or stops writing still cannot make playtune wait past it.
+//! or stops writing still cannot make playtune wait past it. A reply is first looked
+//! for without sleeping, for up to [`SPIN`], the core yielded at each look: a reply that
+//! comes that soon then costs no wake-up.
 
 use super::process::{Event, MAX_LINE};
 use std::io::{self, Read, Write};
