@@ -134,7 +134,13 @@ def tournament(
     budget: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 def read_log(dir: str) -> List[Dict[str, Any]]: ...
-def register_game(description: str, file: str, play: Callable[[str], str], timeout: float = 60.0) -> str: ...
+def register_game(
+    description: str,
+    file: str,
+    play: Callable[[str], str],
+    timeout: float = 60.0,
+    start: Optional[Callable[[Dict[str, Any]], Tuple[Any, bool, bool]]] = None,
+) -> str: ...
 
 def end_games() -> None:
     """Ends every game process started in this interpreter, with its process group."""

@@ -496,4 +496,12 @@ def register_game(
         request = json.loads(line)
         return reply(request["id"], dispatch(game, request))
 
-    return _playtune.register_game(text, f"<{type(game).__name__}>", play_line, float(timeout))
+    start = None
+    if is_forward(game):
+        # A match of playtune's bots alone is played in Rust on the game's states,
+        # from this: no request line, no reply line (what _play_forward does with one).
+        def start(settings: Dict[str, Any]) -> Any:
+            info = _forward_info(game)
+            return initial_state(game, settings), info["heuristic"], info["playout"]
+
+    return _playtune.register_game(text, f"<{type(game).__name__}>", play_line, float(timeout), start)

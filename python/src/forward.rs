@@ -426,6 +426,86 @@ fn setup(
     }
 }
 
+/// How a Python game's states are searched, beyond what its description says.
+#[derive(Clone, Copy)]
+pub(crate) struct Searched {
+    /// Whether states have `heuristic_value(player)`.
+    pub(crate) heuristic: bool,
+    /// Whether states play their own playouts, `playout(seed, max_steps)`.
+    pub(crate) playout: bool,
+}
+
+/// One match of a Python forward-model game played by playtune's bots on its states,
+/// `state` the initial one (it is played on), `seats` the bots, seat 0 first (for
+/// `resampler`, see [`PyRules`]). A KeyboardInterrupt or SystemExit the game raised is
+/// raised again; any other failure is a PlaytuneError with the reason.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn play_match(
+    game: &str,
+    state: Py<PyAny>,
+    seats: &[playtune::harness::AgentSpec],
+    seed: u64,
+    setup: &Setup,
+    resampler: Option<Py<PyAny>>,
+    searched: Searched,
+    show: bool,
+) -> PyResult<playtune::games::external::MatchReport> {
+    let rules = rules(
+        setup.players,
+        resampler,
+        searched.heuristic,
+        searched.playout,
+    )?;
+    let node = rules
+        .node(&state)
+        .map_err(|why| raised().unwrap_or_else(|| crate::err(why)))?;
+    let played = forward::play(
+        game,
+        rules,
+        (state, node),
+        setup,
+        &Lineup { seats, seed, show },
+    );
+    if let Some(e) = raised() {
+        return Err(e);
+    }
+    played.map_err(crate::err)
+}
+
+/// A JSON value as Python's `json.loads` gives it.
+pub(crate) fn to_python(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value;
+    Ok(match value {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
+            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
+            (None, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
+        },
+        Value::String(t) => t.into_pyobject(py)?.into_any().unbind(),
+        Value::Array(items) => {
+            let list = pyo3::types::PyList::empty(py);
+            for item in items {
+                list.append(to_python(py, item)?)?;
+            }
+            list.into_any().unbind()
+        }
+        Value::Object(map) => {
+            let dict = PyDict::new(py);
+            for (k, v) in map {
+                dict.set_item(k, to_python(py, v)?)?;
+            }
+            dict.into_any().unbind()
+        }
+    })
+}
+
 /// One match of a Python forward-model game played by playtune's bots: `state` is the
 /// initial state (it is played on), `seats` the bots' specs, seat 0 first. The match
 /// protocol's answer, as a dict.
@@ -448,27 +528,19 @@ pub(crate) fn play_forward(
     show: bool,
     playout: bool,
 ) -> PyResult<Py<PyAny>> {
-    let rules = rules(players, resampler, heuristic, playout)?;
     // The seats' specs read once, here where they enter from Python.
     let seats = playtune::harness::AgentSpec::parse_all(&seats).map_err(crate::err)?;
-    let node = rules
-        .node(&state)
-        .map_err(|why| raised().unwrap_or_else(|| crate::err(why)))?;
-    let played = forward::play(
+    let setup = setup(players, hidden, searchable, max_steps, features);
+    let report = play_match(
         game,
-        rules,
-        (state, node),
-        &setup(players, hidden, searchable, max_steps, features),
-        &Lineup {
-            seats: &seats,
-            seed,
-            show,
-        },
-    );
-    if let Some(e) = raised() {
-        return Err(e);
-    }
-    let report = played.map_err(crate::err)?;
+        state,
+        &seats,
+        seed,
+        &setup,
+        resampler,
+        Searched { heuristic, playout },
+        show,
+    )?;
     let reply = PyDict::new(py);
     reply.set_item("scores", report.scores)?;
     reply.set_item("winners", report.winners)?;

@@ -2,13 +2,16 @@
 //! itself under its name with its description (RON, as a game description file holds
 //! it) and a function that plays one match, request line in, reply line out, the same
 //! lines a game process exchanges over the match protocol. Every playtune command that
-//! takes a game then takes its name.
+//! takes a game then takes its name. A game that brings its rules has its matches of
+//! playtune's bots played here on its states, with no line between.
 
 use playtune::eval::{WorkerError, WorkerPool};
 use playtune::games::external::{
-    self, Description, ExternalGame, Match, MatchPlayer, MatchReport, protocol,
+    self, Description, ExternalGame, Match, MatchPlayer, MatchReport, forward, protocol,
 };
+use playtune::harness::AgentSpec;
 use pyo3::prelude::*;
+use serde_json::Value;
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,6 +24,11 @@ struct PythonPlayer {
     features: Vec<String>,
     /// The most a match may take: then its `play` is interrupted.
     timeout: Duration,
+    /// For a game that brings its rules: `start(settings) -> (state, heuristic,
+    /// playout)`, the match's initial state and how its states are searched. A match
+    /// of playtune's bots alone is then played here, on those states, with no request
+    /// line and no reply line between Rust and Python.
+    start: Option<Py<PyAny>>,
 }
 
 /// Why a match in play was interrupted from outside.
@@ -144,6 +152,20 @@ fn watch() {
 impl PythonPlayer {
     /// Calls `play` on this thread (GIL held), watched: its reply, or why it failed.
     fn call(&self, py: Python<'_>, line: &str) -> Result<String, String> {
+        self.watched(py, |py| {
+            self.play
+                .call1(py, (line,))
+                .and_then(|r| r.extract::<String>(py))
+        })
+    }
+
+    /// Runs `run` on this thread (GIL held) as a match in play, watched (its timeout,
+    /// a stop): what it gives, or why it failed.
+    fn watched<T>(
+        &self,
+        py: Python<'_>,
+        run: impl FnOnce(Python<'_>) -> PyResult<T>,
+    ) -> Result<T, String> {
         let thread: std::os::raw::c_long = py
             .import("threading")
             .and_then(|t| t.call_method0("get_ident"))
@@ -163,10 +185,7 @@ impl PythonPlayer {
         watch();
         IN_PLAY.with(|f| f.set(true));
         MATCH.with(|m| m.set(Some(key)));
-        let reply = self
-            .play
-            .call1(py, (line,))
-            .and_then(|r| r.extract::<String>(py));
+        let reply = run(py);
         MATCH.with(|m| m.set(None));
         IN_PLAY.with(|f| f.set(false));
         let cut = {
@@ -221,18 +240,52 @@ impl MatchPlayer for PythonPlayer {
             Err(why) => Err(format!("the game refused it: {why}")),
         }
     }
+
+    /// A match of playtune's bots alone, played here on the game's states: what the
+    /// game's `play` would do with the request (`games.py`'s `_play_forward`), less
+    /// the request line, its reading and the reply line.
+    fn play_forward(
+        &self,
+        game: &str,
+        m: &Match,
+        seats: &[AgentSpec],
+        setup: &forward::Setup,
+    ) -> Option<Result<MatchReport, String>> {
+        let start = self.start.as_ref()?;
+        if stopping() {
+            return Some(Err("interrupted".into()));
+        }
+        Some(Python::attach(|py| {
+            self.watched(py, |py| {
+                let settings = crate::forward::to_python(py, &Value::Object(m.settings.clone()))?;
+                let (state, heuristic, playout): (Py<PyAny>, bool, bool) =
+                    start.call1(py, (settings,))?.extract(py)?;
+                crate::forward::play_match(
+                    game,
+                    state,
+                    seats,
+                    m.seed,
+                    setup,
+                    None,
+                    crate::forward::Searched { heuristic, playout },
+                    m.show,
+                )
+            })
+        }))
+    }
 }
 
 /// Registers the game described by `description` (RON; `file` names it in errors),
 /// its matches played by `play(request_line) -> reply_line`, each `timeout` seconds
 /// at most (then interrupted); returns its name.
 #[pyfunction]
-#[pyo3(signature = (description, file, play, timeout = 60.0))]
+#[pyo3(signature = (description, file, play, timeout = 60.0, start = None))]
 pub(crate) fn register_game(
     description: &str,
     file: &str,
     play: Py<PyAny>,
     timeout: f64,
+    start: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     check_timeout(timeout)?;
     // The text is the class's, written by playtune: its errors name the field.
@@ -252,6 +305,7 @@ pub(crate) fn register_game(
             play,
             features,
             timeout: Duration::from_secs_f64(timeout),
+            start,
         }),
     ));
     // Its game processes, if it was registered to play in them before, end.

@@ -396,6 +396,59 @@ def test_a_python_match_reports_a_trace_its_own_feature_and_its_frames():
     assert "frames" not in quiet and quiet["scores"] == reply["scores"]
 
 
+def test_a_match_of_playtunes_bots_in_process_goes_straight_to_the_rules(monkeypatch):
+    """Issue 73, item 2: in process, a match of playtune's bots alone is played in Rust
+    on the game's states, with no request line for the game's ``play`` and no reply
+    line back; it is the match the line would have played, features and all. A match
+    beside the game's own bot still goes to its ``play``."""
+    from playtune import _playtune, games
+
+    lines = []
+    real_register = _playtune.register_game
+
+    def register(straight):
+        def through(description, file, play, timeout, start=None):
+            def counted(line):
+                lines.append(line)
+                return play(line)
+
+            return real_register(description, file, counted, timeout, start if straight else None)
+
+        monkeypatch.setattr(games._playtune, "register_game", through)
+        name = playtune.register_game(tictactoe.GAME, in_process=True)
+        monkeypatch.setattr(games._playtune, "register_game", real_register)
+        return name
+
+    agents = ["mcts(iterations=20)", "random", "uct(iterations=20)"]
+    name = register(straight=True)
+    straight = playtune.tournament(name, agents, games=12, seed=5)
+    assert lines == []
+    name = register(straight=False)
+    by_line = playtune.tournament(name, agents, games=12, seed=5)
+    assert len(lines) == 12 * 3
+    assert straight == by_line
+
+    class WithOwnBot(tictactoe.TicTacToe):
+        name = "tictactoe-own-bot"
+        bots = [{"name": "first", "about": "plays the first legal move"}]
+
+        def play(self, match):
+            if all(s["bot"] != "first" for s in match["seats"]):
+                return super().play(match)
+            raise ValueError("the own bot's match came to play(match)")
+
+    lines.clear()
+    monkeypatch.setattr(games._playtune, "register_game",
+                        lambda d, f, play, t, start=None: real_register(d, f, lambda l: (lines.append(l), play(l))[1], t, start))
+    own = playtune.register_game(WithOwnBot(), in_process=True)
+    with pytest.raises(PlaytuneError, match="the own bot's match came to play"):
+        playtune.tournament(own, ["first", "random"], games=2, seed=1)
+    assert lines, "a match beside the game's own bot goes to its play(match)"
+    lines.clear()
+    playtune.tournament(own, ["random", "uct(iterations=10)"], games=2, seed=1)
+    assert lines == []
+
+
 def test_a_feature_the_game_does_not_declare_fails_the_match():
     class Undeclared(tictactoe.TicTacToe):
         name = "tictactoe-undeclared"

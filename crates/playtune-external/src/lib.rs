@@ -34,10 +34,11 @@ pub trait MatchPlayer: Send + Sync {
     /// The match's report, or why the match failed.
     fn play(&self, m: &Match) -> Result<MatchReport, String>;
 
-    /// The match played by playtune's bots (`seats`: their specs) over the game's
-    /// forward-model operations, where this player holds them in another process.
-    /// `None`: the player's own `play` takes such a match (a Python game's process
-    /// plays playtune's bots itself).
+    /// The match played by playtune's bots alone (`seats`: their specs) on the game's
+    /// states, where this player holds them: in a game process that answers the
+    /// forward-model operations, or a Python game's states in this process. `None`:
+    /// the player's own `play` takes such a match (a Python game's process plays
+    /// playtune's bots itself).
     fn play_forward(
         &self,
         game: &str,
@@ -504,7 +505,14 @@ impl ExternalGame {
                         .join(", ")
                 )));
             }
-            match self.player.play_forward(self.name, &m, &specs, &setup) {
+            // A match beside the game's own bots is the game's own `play`'s to refuse
+            // or to play (a Python game's `play` plays one of its own bots).
+            let here = if forward.iter().all(|&f| f) {
+                self.player.play_forward(self.name, &m, &specs, &setup)
+            } else {
+                None
+            };
+            match here {
                 Some(played) => played.map_err(failed)?,
                 None => self.player.play(&m).map_err(failed)?,
             }
