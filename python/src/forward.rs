@@ -157,10 +157,10 @@ impl PyRules {
     }
 }
 
-/// Why the match must end now (see `game::cut_short`): asked before each call into
+/// Why the match must end now (see `watch::cut_short`): asked before each call into
 /// the game.
 fn go_on() -> Result<(), RulesError> {
-    crate::game::cut_short().map_or(Ok(()), |why| Err(RulesError::Lost(why)))
+    crate::watch::cut_short().map_or(Ok(()), |why| Err(RulesError::Lost(why)))
 }
 
 impl Rules for PyRules {

@@ -36,6 +36,7 @@ mod optimizer;
 mod problems;
 mod run_folder;
 mod space;
+mod watch;
 
 use evaluator::*;
 use optimizer::*;

@@ -141,7 +141,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
         match py.detach(|| wait(POLL)) {
             // A KeyboardInterrupt or SystemExit a game's play raised is raised again,
             // whatever the work made of the match it stopped.
-            Ok(Ok(r)) => return crate::game::take_raised().map_or(r, Err),
+            Ok(Ok(r)) => return crate::watch::take_raised().map_or(r, Err),
             Ok(Err(p)) => return Err(panicked(p.as_ref())),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(err("the work's thread ended without a result"));
@@ -149,7 +149,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
             Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
         // Ctrl-C, or a KeyboardInterrupt or SystemExit a game's play raised.
-        if let Some(e) = py.check_signals().err().or_else(crate::game::take_raised) {
+        if let Some(e) = py.check_signals().err().or_else(crate::watch::take_raised) {
             stop();
             let _halt = playtune::eval::evaluator_groups::halt();
             let _ = py.detach(|| wait(std::time::Duration::from_secs(2)));
@@ -161,7 +161,7 @@ pub(crate) fn interruptible<T: Send + 'static>(
 /// Refuses a call made from inside a game's `play`: it would wait on the match that
 /// made it.
 pub(crate) fn refuse_in_play() -> PyResult<()> {
-    if crate::game::in_play() {
+    if crate::watch::in_play() {
         return Err(err(
             "a game's play called playtune, which would wait on that very match: play the match in play itself, without playtune",
         ));

@@ -349,7 +349,7 @@ impl PyRunFolder {
             while !judge.is_finished() {
                 py.detach(|| std::thread::sleep(WAIT));
                 if raised.is_none()
-                    && let Some(e) = py.check_signals().err().or_else(crate::game::take_raised)
+                    && let Some(e) = py.check_signals().err().or_else(crate::watch::take_raised)
                 {
                     halted.get_or_insert_with(playtune::eval::evaluator_groups::halt);
                     raised = Some(e);
@@ -362,7 +362,7 @@ impl PyRunFolder {
                     shown = now;
                 }
             }
-            (judge.join(), raised.or_else(crate::game::take_raised))
+            (judge.join(), raised.or_else(crate::watch::take_raised))
         });
         match outcome {
             (_, Some(e)) => Err(e),
@@ -523,7 +523,7 @@ impl PyRunFolder {
                         // Ctrl-C while Python runs nothing (a function it calls gets
                         // KeyboardInterrupt itself), or a KeyboardInterrupt or
                         // SystemExit a game's play raised.
-                        if let Some(e) = py.check_signals().err().or_else(crate::game::take_raised)
+                        if let Some(e) = py.check_signals().err().or_else(crate::watch::take_raised)
                         {
                             stop_with(e, &mut raised);
                         }
@@ -542,7 +542,7 @@ impl PyRunFolder {
             }
             driver.join()
         });
-        if let Some(e) = raised.or_else(crate::game::take_raised) {
+        if let Some(e) = raised.or_else(crate::watch::take_raised) {
             return Err(e);
         }
         match ended {
