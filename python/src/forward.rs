@@ -472,40 +472,6 @@ pub(crate) fn play_match(
     played.map_err(crate::err)
 }
 
-/// A JSON value as Python's `json.loads` gives it.
-pub(crate) fn to_python(py: Python<'_>, value: &serde_json::Value) -> PyResult<Py<PyAny>> {
-    use serde_json::Value;
-    Ok(match value {
-        Value::Null => py.None(),
-        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
-        Value::Number(n) => match (n.as_i64(), n.as_u64()) {
-            (Some(i), _) => i.into_pyobject(py)?.into_any().unbind(),
-            (None, Some(u)) => u.into_pyobject(py)?.into_any().unbind(),
-            _ => n
-                .as_f64()
-                .unwrap_or(f64::NAN)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind(),
-        },
-        Value::String(t) => t.into_pyobject(py)?.into_any().unbind(),
-        Value::Array(items) => {
-            let list = pyo3::types::PyList::empty(py);
-            for item in items {
-                list.append(to_python(py, item)?)?;
-            }
-            list.into_any().unbind()
-        }
-        Value::Object(map) => {
-            let dict = PyDict::new(py);
-            for (k, v) in map {
-                dict.set_item(k, to_python(py, v)?)?;
-            }
-            dict.into_any().unbind()
-        }
-    })
-}
-
 /// One match of a Python forward-model game played by playtune's bots: `state` is the
 /// initial state (it is played on), `seats` the bots' specs, seat 0 first. The match
 /// protocol's answer, as a dict.

@@ -71,7 +71,7 @@ impl MatchPlayer for PythonPlayer {
         }
         Some(Python::attach(|py| {
             watch::watched(py, self.timeout, |py| {
-                let settings = crate::forward::to_python(py, &Value::Object(m.settings.clone()))?;
+                let settings = crate::to_py(py, &Value::Object(m.settings.clone()))?;
                 let (state, heuristic, playout): (Py<PyAny>, bool, bool) =
                     start.call1(py, (settings,))?.extract(py)?;
                 crate::forward::play_match(

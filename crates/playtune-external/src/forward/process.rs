@@ -39,7 +39,7 @@
 use super::wire::Read as Reply;
 use super::{Node, Rules, RulesError};
 use playtune_optim::eval::{WorkerError, WorkerSession, reply_object};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -280,19 +280,6 @@ pub(super) fn read_generally(
     Ok(Ok(reply))
 }
 
-/// `values` as a JSON list, onto `text`.
-fn list<T: std::fmt::Display>(text: &mut String, values: &[T]) {
-    use std::fmt::Write;
-    text.push('[');
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            text.push(',');
-        }
-        let _ = write!(text, "{v}");
-    }
-    text.push(']');
-}
-
 /// A reply that breaks the protocol, as a [`RulesError`].
 fn answer(why: impl Into<String>) -> RulesError {
     RulesError::Answer(why.into())
@@ -340,8 +327,7 @@ impl ProcessRules {
                 let mut text = String::with_capacity(32 + fields.len() + 8 * dropped.len());
                 let _ = write!(text, "{{\"id\":{id},\"op\":\"{op}\"");
                 if !dropped.is_empty() {
-                    text.push_str(",\"drop\":");
-                    list(&mut text, &dropped);
+                    let _ = write!(text, ",\"drop\":{}", json!(dropped));
                 }
                 text.push_str(fields);
                 text.push_str("}\n");
